@@ -1,0 +1,175 @@
+#include "build.h"
+
+#include <math.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "model/alloc.h"
+#include "model/json.h"
+
+static int exact(int64_t v, const char *what, tf_error *err) {
+  if (v > TF_JSON_EXACT || v < -TF_JSON_EXACT)
+    return tf_error_set(err, TF_EINPUT, NULL,
+                        "%s has a coefficient %lld beyond 2^53, which the solver cannot represent exactly", what,
+                        (long long)v);
+  return 0;
+}
+
+static void combo_name(const tf_problem *p, size_t c, const char *prefix, char *buf, size_t size) {
+  size_t n = (size_t)snprintf(buf, size, "%s(", prefix);
+  for (size_t i = 0; i < p->nchoose && n < size; i++)
+    n += (size_t)snprintf(buf + n, size - n, "%s%s_%lld", i ? "," : "", p->workset->choose[i].name,
+                          (long long)p->combo[c * p->nchoose + i]);
+  if (n < size)
+    snprintf(buf + n, size - n, ")");
+}
+
+static void add_columns(tf_model *m, const tf_problem *p) {
+  char name[256];
+  for (size_t c = 0; c < p->ncombos; c++) {
+    combo_name(p, c, "pick", name, sizeof name);
+    m->pick[c] = tf_ilp_add_col(&m->ilp, name, TF_COL_BIN, 0, 1);
+  }
+  for (size_t c = 0; c < p->ncombos; c++)
+    for (int k = 0; k < p->ncounts; k++) {
+      combo_name(p, c, p->count_names[k], name, sizeof name);
+      double lo = (double)(p->count_lo[k] < 0 ? p->count_lo[k] : 0);
+      double hi = (double)(p->count_hi[k] > 0 ? p->count_hi[k] : 0);
+      m->count_col[c * (size_t)p->ncounts + (size_t)k] = tf_ilp_add_col(&m->ilp, name, TF_COL_INT, lo, hi);
+    }
+  for (size_t b = 0; b < p->nbuffers; b++) {
+    m->units_col[b] = TF_NO_COL;
+    if (p->align[b] > 1 && p->count_dependent[b]) {
+      snprintf(name, sizeof name, "units(%s)", p->workset->buffers[b].name);
+      m->units_col[b] = tf_ilp_add_col(&m->ilp, name, TF_COL_INT, 0, 1e15);
+    }
+  }
+}
+
+/* Links each count column to its combination's pick column. */
+static void add_count_links(tf_model *m, const tf_problem *p) {
+  char name[256];
+  for (size_t c = 0; c < p->ncombos; c++)
+    for (int k = 0; k < p->ncounts; k++) {
+      size_t s = m->count_col[c * (size_t)p->ncounts + (size_t)k];
+      if (p->count_lo[k] == p->count_hi[k]) {
+        snprintf(name, sizeof name, "fix_%s", m->ilp.cols[s].name);
+        size_t r = tf_ilp_add_row(&m->ilp, name, TF_SENSE_EQ, 0);
+        tf_lin_add(&m->ilp.rows[r].lin, s, 1);
+        tf_lin_add(&m->ilp.rows[r].lin, m->pick[c], -(double)p->count_lo[k]);
+        continue;
+      }
+      snprintf(name, sizeof name, "lo_%s", m->ilp.cols[s].name);
+      size_t r = tf_ilp_add_row(&m->ilp, name, TF_SENSE_GE, 0);
+      tf_lin_add(&m->ilp.rows[r].lin, s, 1);
+      tf_lin_add(&m->ilp.rows[r].lin, m->pick[c], -(double)p->count_lo[k]);
+      snprintf(name, sizeof name, "hi_%s", m->ilp.cols[s].name);
+      r = tf_ilp_add_row(&m->ilp, name, TF_SENSE_LE, 0);
+      tf_lin_add(&m->ilp.rows[r].lin, s, 1);
+      tf_lin_add(&m->ilp.rows[r].lin, m->pick[c], -(double)p->count_hi[k]);
+    }
+}
+
+/* Adds sum_c (a0_c pick[c] + sum_k ak_c count[k][c]) * sign to a form;
+ * `round_to` > 1 rounds the (count-free) constant up first. */
+static int add_affine(tf_model *m, const tf_problem *p, tf_lin *lin, const int64_t *(*form)(const tf_problem *, size_t, size_t),
+                      size_t which, double sign, int64_t round_to, const char *what, tf_error *err) {
+  for (size_t c = 0; c < p->ncombos; c++) {
+    const int64_t *a = form(p, c, which);
+    int64_t a0 = a[0];
+    if (round_to > 1)
+      a0 = (a0 + round_to - 1) / round_to * round_to; /* sizes are >= 0 here */
+    if (exact(a0, what, err))
+      return -1;
+    tf_lin_add(lin, m->pick[c], sign * (double)a0);
+    for (int k = 0; k < p->ncounts; k++) {
+      if (exact(a[1 + k], what, err))
+        return -1;
+      tf_lin_add(lin, m->count_col[c * (size_t)p->ncounts + (size_t)k], sign * (double)a[1 + k]);
+    }
+  }
+  return 0;
+}
+
+static int add_capacity_rows(tf_model *m, const tf_problem *p, tf_error *err) {
+  char name[256];
+  for (int mem = 0; mem < TF_NMEM; mem++) {
+    size_t r = TF_NO_COL;
+    for (size_t b = 0; b < p->nbuffers; b++) {
+      if (p->workset->buffers[b].memory != mem)
+        continue;
+      if (r == TF_NO_COL) {
+        snprintf(name, sizeof name, "capacity(%s)", tf_memory_name(mem));
+        r = tf_ilp_add_row(&m->ilp, name, TF_SENSE_LE, (double)p->capacity[mem]);
+      }
+      const char *bname = p->workset->buffers[b].name;
+      if (m->units_col[b] != TF_NO_COL) {
+        /* align * units >= size, and the capacity row counts align * units */
+        snprintf(name, sizeof name, "round(%s)", bname);
+        size_t g = tf_ilp_add_row(&m->ilp, name, TF_SENSE_GE, 0);
+        tf_lin_add(&m->ilp.rows[g].lin, m->units_col[b], (double)p->align[b]);
+        if (add_affine(m, p, &m->ilp.rows[g].lin, tf_problem_buf, b, -1, 1, bname, err))
+          return -1;
+        tf_lin_add(&m->ilp.rows[r].lin, m->units_col[b], (double)p->align[b]);
+      } else if (add_affine(m, p, &m->ilp.rows[r].lin, tf_problem_buf, b, 1, p->align[b], bname, err)) {
+        return -1;
+      }
+    }
+  }
+  return 0;
+}
+
+static int add_require_rows(tf_model *m, const tf_problem *p, tf_error *err) {
+  static const int sense[] = {[TF_ROW_LE] = TF_SENSE_LE, [TF_ROW_GE] = TF_SENSE_GE, [TF_ROW_EQ] = TF_SENSE_EQ};
+  char name[64];
+  for (size_t i = 0; i < p->nrequire; i++) {
+    snprintf(name, sizeof name, "require%zu", i + 1);
+    size_t r = tf_ilp_add_row(&m->ilp, name, sense[p->row_kind[i]], 0);
+    if (add_affine(m, p, &m->ilp.rows[r].lin, tf_problem_row, i, 1, 1, tf_expr_text(p->require[i]), err))
+      return -1;
+    if (m->ilp.rows[r].lin.n == 0) { /* satisfied by every kept combination */
+      free(m->ilp.rows[r].name);
+      m->ilp.nrows--;
+    }
+  }
+  return 0;
+}
+
+static int add_objectives(tf_model *m, const tf_problem *p, tf_error *err) {
+  for (size_t o = 0; o < p->nobjective; o++) {
+    size_t j = tf_ilp_add_obj(&m->ilp, p->objective[o].text, p->objective[o].maximize);
+    if (add_affine(m, p, &m->ilp.objs[j].lin, tf_problem_obj, o, 1, 1, p->objective[o].text, err))
+      return -1;
+  }
+  return 0;
+}
+
+int tf_model_build(tf_model *m, const tf_problem *p, tf_error *err) {
+  memset(m, 0, sizeof *m);
+  tf_ilp_init(&m->ilp);
+  m->ncombos = p->ncombos;
+  m->ncounts = p->ncounts;
+  m->pick = tf_nalloc(p->ncombos + 1, sizeof *m->pick);
+  m->count_col = tf_nalloc(p->ncombos * (size_t)p->ncounts + 1, sizeof *m->count_col);
+  m->units_col = tf_nalloc(p->nbuffers + 1, sizeof *m->units_col);
+  add_columns(m, p);
+  size_t one = tf_ilp_add_row(&m->ilp, "one_combination", TF_SENSE_EQ, 1);
+  for (size_t c = 0; c < p->ncombos; c++)
+    tf_lin_add(&m->ilp.rows[one].lin, m->pick[c], 1);
+  add_count_links(m, p);
+  if (add_capacity_rows(m, p, err) || add_require_rows(m, p, err) || add_objectives(m, p, err)) {
+    tf_model_release(m);
+    return -1;
+  }
+  tf_ilp_compact(&m->ilp);
+  return 0;
+}
+
+void tf_model_release(tf_model *m) {
+  tf_ilp_release(&m->ilp);
+  free(m->pick);
+  free(m->count_col);
+  free(m->units_col);
+  memset(m, 0, sizeof *m);
+}

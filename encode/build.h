@@ -1,0 +1,33 @@
+/* Problem -> ILP, following DESIGN.md:
+ *   pick[c]      binary, one per kept combination, sum = 1
+ *   count[k][c]  integer, lo_k * pick[c] <= count[k][c] <= hi_k * pick[c],
+ *                so a count times a combination-dependent coefficient stays
+ *                linear; the count's value is sum_c count[k][c]
+ *   units[b]     integer, align_b * units[b] >= size_b, for each buffer whose
+ *                size depends on a count and is rounded up (exact rounding)
+ *   cap(MEM)     the memory's sum of rounded sizes <= capacity
+ *   require rows, then the objectives in lexicographic order. */
+#ifndef TF_ENCODE_BUILD_H
+#define TF_ENCODE_BUILD_H
+
+#include "encode/ilp.h"
+#include "model/error.h"
+#include "model/problem.h"
+
+#define TF_NO_COL ((size_t)-1)
+
+typedef struct tf_model {
+  tf_ilp ilp;
+  size_t *pick;       /* column of pick[c], per combination */
+  size_t *count_col;  /* column of count[k][c], at c * ncounts + k */
+  size_t *units_col;  /* per buffer: column of units[b], or TF_NO_COL */
+  size_t ncombos;
+  int ncounts;
+} tf_model;
+
+/* Builds the ILP of a problem with at least one combination.  Errors:
+ * coefficients beyond 2^53 (TF_EINPUT). */
+int tf_model_build(tf_model *m, const tf_problem *p, tf_error *err);
+void tf_model_release(tf_model *m);
+
+#endif

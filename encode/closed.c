@@ -1,0 +1,86 @@
+#include "closed.h"
+
+#include <stdio.h>
+#include <string.h>
+
+/* Usage of memory m that does not scale with count k, with the other
+ * counts at their values; constant buffers count rounded, as allocated. */
+static int split_memory(const tf_problem *p, size_t combo, const int64_t *counts, int k, int m, int64_t *resident,
+                        int64_t *per_stage) {
+  *resident = 0;
+  *per_stage = 0;
+  for (size_t b = 0; b < p->nbuffers; b++) {
+    if (p->workset->buffers[b].memory != m)
+      continue;
+    const int64_t *a = tf_problem_buf(p, combo, b);
+    int64_t fixed = a[0], t;
+    for (int i = 0; i < p->ncounts; i++)
+      if (i != k && (tf_checked_mul(a[1 + i], counts[i], &t) || tf_checked_add(fixed, t, &fixed)))
+        return -1;
+    if (a[1 + k] == 0 && p->align[b] > 1)
+      fixed = tf_cdiv(fixed, p->align[b]) * p->align[b];
+    if (tf_checked_add(*resident, fixed, resident) || tf_checked_add(*per_stage, a[1 + k], per_stage))
+      return -1;
+  }
+  return 0;
+}
+
+static void explain(const tf_problem *p, size_t combo, const int64_t *counts, int k, tf_closed *out) {
+  int64_t at[TF_MAX_COUNTS];
+  memcpy(at, counts, sizeof at);
+  tf_point pt;
+  tf_point_init(&pt, p);
+  tf_error e;
+  tf_error_init(&e);
+  const int64_t *choose = p->combo + combo * p->nchoose;
+  if (counts[k] < out->value) {
+    /* why can the exact answer not take one more? */
+    at[k] = counts[k] + 1;
+    char why[200];
+    if (tf_problem_eval_point(p, choose, at, &pt, &e))
+      snprintf(out->reason, sizeof out->reason, "%s = %lld cannot be evaluated: %s", p->count_names[k],
+               (long long)at[k], e.msg);
+    else if (!tf_point_fits(p, &pt, why, sizeof why))
+      snprintf(out->reason, sizeof out->reason, "%s = %lld %s, a constraint the closed form leaves out",
+               p->count_names[k], (long long)at[k], why);
+    else
+      snprintf(out->reason, sizeof out->reason, "%s = %lld also fits: the objective does not maximize %s",
+               p->count_names[k], (long long)at[k], p->count_names[k]);
+  } else {
+    snprintf(out->reason, sizeof out->reason,
+             "the closed form is more conservative: another memory or a negative per-stage term limits it");
+  }
+  tf_point_release(&pt);
+}
+
+int tf_closed_form(const tf_problem *p, size_t combo, const int64_t *counts, int k, tf_closed *out,
+                   tf_error *err) {
+  memset(out, 0, sizeof *out);
+  out->value = p->count_hi[k];
+  out->memory = -1;
+  for (int m = 0; m < TF_NMEM; m++) {
+    int64_t resident, per_stage;
+    if (split_memory(p, combo, counts, k, m, &resident, &per_stage))
+      return tf_error_set(err, TF_EINPUT, NULL, "integer overflow in the closed form of %s", p->count_names[k]);
+    if (per_stage <= 0)
+      continue;
+    int64_t depth = tf_fdiv(p->capacity[m] - resident, per_stage);
+    if (!out->applies || depth < out->value || out->memory < 0) {
+      if (!out->applies || depth < out->value) {
+        out->value = depth;
+        out->memory = m;
+        out->resident = resident;
+        out->per_stage = per_stage;
+      }
+    }
+    out->applies = 1;
+  }
+  if (!out->applies)
+    return 0;
+  if (out->value > p->count_hi[k])
+    out->value = p->count_hi[k];
+  out->agrees = out->value == counts[k];
+  if (!out->agrees)
+    explain(p, combo, counts, k, out);
+  return 0;
+}

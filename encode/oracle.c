@@ -1,0 +1,100 @@
+#include "oracle.h"
+
+#include <string.h>
+
+static int value_at(const tf_problem *p, const int64_t *a, const int64_t *counts, int64_t *out) {
+  int64_t v = a[0], t;
+  for (int i = 0; i < p->ncounts; i++)
+    if (tf_checked_mul(a[1 + i], counts[i], &t) || tf_checked_add(v, t, &v))
+      return -1;
+  *out = v;
+  return 0;
+}
+
+/* 1 fits, 0 does not, -1 overflow. */
+static int fits(const tf_problem *p, size_t c, const int64_t *counts) {
+  int64_t used[TF_NMEM] = {0};
+  for (size_t b = 0; b < p->nbuffers; b++) {
+    int64_t v;
+    if (value_at(p, tf_problem_buf(p, c, b), counts, &v))
+      return -1;
+    if (v < 0)
+      return 0;
+    v = tf_cdiv(v, p->align[b]) * p->align[b];
+    int m = p->workset->buffers[b].memory;
+    if (tf_checked_add(used[m], v, &used[m]))
+      return -1;
+  }
+  for (int m = 0; m < TF_NMEM; m++)
+    if (used[m] > p->capacity[m])
+      return 0;
+  for (size_t r = 0; r < p->nrequire; r++) {
+    int64_t v;
+    if (value_at(p, tf_problem_row(p, c, r), counts, &v))
+      return -1;
+    if (p->row_kind[r] == TF_ROW_LE ? v > 0 : p->row_kind[r] == TF_ROW_GE ? v < 0 : v != 0)
+      return 0;
+  }
+  return 1;
+}
+
+/* Is objective vector a better than b, lexicographically? */
+static int better(const tf_problem *p, const int64_t *a, const int64_t *b) {
+  for (size_t o = 0; o < p->nobjective; o++) {
+    if (a[o] == b[o])
+      continue;
+    return p->objective[o].maximize ? a[o] > b[o] : a[o] < b[o];
+  }
+  return 0;
+}
+
+static int visit(const tf_problem *p, size_t c, const int64_t *counts, tf_oracle_result *r, tf_error *err) {
+  int ok = fits(p, c, counts);
+  if (ok < 0)
+    return tf_error_set(err, TF_EINPUT, NULL, "integer overflow evaluating a point");
+  if (!ok)
+    return 0;
+  int64_t obj[TF_MAX_OBJECTIVES];
+  for (size_t o = 0; o < p->nobjective; o++)
+    if (value_at(p, tf_problem_obj(p, c, o), counts, &obj[o]))
+      return tf_error_set(err, TF_EINPUT, NULL, "integer overflow evaluating an objective");
+  if (!r->feasible || better(p, obj, r->objective)) {
+    r->feasible = 1;
+    r->combo = c;
+    memcpy(r->counts, counts, (size_t)p->ncounts * sizeof *counts);
+    memcpy(r->objective, obj, p->nobjective * sizeof *obj);
+  }
+  return 0;
+}
+
+int tf_oracle_solve(const tf_problem *p, size_t max_points, tf_oracle_result *r, tf_error *err) {
+  memset(r, 0, sizeof *r);
+  if (p->nobjective > TF_MAX_OBJECTIVES)
+    return tf_error_set(err, TF_EINPUT, NULL, "the oracle handles at most %d objectives", TF_MAX_OBJECTIVES);
+  size_t box = 1;
+  for (int i = 0; i < p->ncounts; i++) {
+    size_t n = (size_t)(p->count_hi[i] - p->count_lo[i] + 1);
+    if (n && box > max_points / n)
+      return tf_error_set(err, TF_EINPUT, NULL, "the oracle would visit more than %zu points", max_points);
+    box *= n;
+  }
+  if (p->ncombos && box > max_points / p->ncombos)
+    return tf_error_set(err, TF_EINPUT, NULL, "the oracle would visit more than %zu points", max_points);
+  for (size_t c = 0; c < p->ncombos; c++) {
+    int64_t counts[TF_MAX_COUNTS];
+    for (int i = 0; i < p->ncounts; i++)
+      counts[i] = p->count_lo[i];
+    for (;;) {
+      r->points++;
+      if (visit(p, c, counts, r, err))
+        return -1;
+      int i = p->ncounts - 1;
+      while (i >= 0 && counts[i] == p->count_hi[i])
+        counts[i] = p->count_lo[i], i--;
+      if (i < 0)
+        break;
+      counts[i]++;
+    }
+  }
+  return 0;
+}

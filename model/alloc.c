@@ -1,0 +1,37 @@
+#include "alloc.h"
+
+#include <stdint.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+static void out_of_memory(size_t n, size_t size) {
+  fprintf(stderr, "tilefit: error: out of memory allocating %zu x %zu bytes\n", n, size);
+  abort();
+}
+
+void *tf_nalloc(size_t n, size_t size) {
+  if (size && n > SIZE_MAX / size)
+    out_of_memory(n, size);
+  void *p = calloc(n ? n : 1, size ? size : 1);
+  if (!p)
+    out_of_memory(n, size);
+  return p;
+}
+
+void *tf_nrealloc(void *p, size_t n, size_t size) {
+  if (size && n > SIZE_MAX / size)
+    out_of_memory(n, size);
+  void *q = realloc(p, (n ? n : 1) * (size ? size : 1));
+  if (!q)
+    out_of_memory(n, size);
+  return q;
+}
+
+char *tf_strndup(const char *s, size_t n) {
+  char *d = tf_nalloc(n + 1, 1);
+  memcpy(d, s, n);
+  return d;
+}
+
+char *tf_strdup(const char *s) { return tf_strndup(s, strlen(s)); }

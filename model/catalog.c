@@ -1,0 +1,113 @@
+#include "catalog.h"
+
+#include <dirent.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/stat.h>
+#include <unistd.h>
+
+#include "alloc.h"
+
+static const char *const subdir[] = {"machines", "model/worksets"};
+static const char *const noun[] = {"machine", "workset"};
+
+/* The directories to search, most specific first; returns how many. */
+static int data_dirs(char dirs[3][4096]) {
+  int n = 0;
+  const char *env = getenv("TILEFIT_DATA");
+  if (env && *env)
+    snprintf(dirs[n++], 4096, "%s", env);
+  char exe[4096];
+  ssize_t len = readlink("/proc/self/exe", exe, sizeof exe - 1);
+  if (len > 0) {
+    exe[len] = 0;
+    char *slash = strrchr(exe, '/');
+    if (slash) {
+      *slash = 0;
+      snprintf(dirs[n++], 4096, "%s", exe);
+      snprintf(dirs[n++], 4096, "%.4000s/../share/tilefit", exe);
+    }
+  }
+  return n;
+}
+
+static int is_path(const char *name) {
+  size_t n = strlen(name);
+  return strchr(name, '/') || (n > 5 && !strcmp(name + n - 5, ".json"));
+}
+
+static int valid_name(const char *name) {
+  if (!*name)
+    return 0;
+  for (const char *s = name; *s; s++)
+    if (!(*s >= 'a' && *s <= 'z') && !(*s >= '0' && *s <= '9') && !strchr("._-", *s) && !(*s >= 'A' && *s <= 'Z'))
+      return 0;
+  return 1;
+}
+
+static void shipped_list(int kind, char *buf, size_t size) {
+  size_t n = 0;
+  char **names = tf_catalog_list(kind, &n);
+  size_t used = 0;
+  buf[0] = 0;
+  for (size_t i = 0; i < n && used < size; i++)
+    used += (size_t)snprintf(buf + used, size - used, "%s%s", i ? ", " : "", names[i]);
+  tf_catalog_list_free(names, n);
+}
+
+int tf_catalog_find(int kind, const char *name, const char *where, char *path, size_t size, tf_error *err) {
+  if (is_path(name)) {
+    snprintf(path, size, "%s", name);
+    return 0;
+  }
+  if (valid_name(name)) {
+    char dirs[3][4096];
+    int n = data_dirs(dirs);
+    for (int i = 0; i < n; i++) {
+      snprintf(path, size, "%.4000s/%s/%s.json", dirs[i], subdir[kind], name);
+      struct stat st;
+      if (!stat(path, &st) && S_ISREG(st.st_mode))
+        return 0;
+    }
+  }
+  char list[1024];
+  shipped_list(kind, list, sizeof list);
+  return tf_error_set(err, TF_EINPUT, where, "unknown %s '%s' (shipped: %s; or give a path to a .json file)",
+                      noun[kind], name, list[0] ? list : "none found");
+}
+
+static int by_name(const void *a, const void *b) { return strcmp(*(char *const *)a, *(char *const *)b); }
+
+char **tf_catalog_list(int kind, size_t *n) {
+  char dirs[3][4096];
+  int nd = data_dirs(dirs);
+  char **names = NULL;
+  size_t cap = 0;
+  *n = 0;
+  for (int i = 0; i < nd && !*n; i++) {
+    char dir[4200];
+    snprintf(dir, sizeof dir, "%s/%s", dirs[i], subdir[kind]);
+    DIR *d = opendir(dir);
+    if (!d)
+      continue;
+    struct dirent *e;
+    while ((e = readdir(d))) {
+      size_t len = strlen(e->d_name);
+      if (len <= 5 || strcmp(e->d_name + len - 5, ".json"))
+        continue;
+      char *name = tf_strndup(e->d_name, len - 5);
+      TF_PUSH(names, *n, cap, name);
+    }
+    closedir(d);
+  }
+  if (*n)
+    qsort(names, *n, sizeof *names, by_name);
+  return names;
+}
+
+void tf_catalog_list_free(char **names, size_t n) {
+  for (size_t i = 0; i < n; i++)
+    free(names[i]);
+  free(names);
+}

@@ -1,0 +1,23 @@
+/* Shipped machines and worksets by name.  A name with a '/' or ending in
+ * ".json" is a path; anything else is looked up, in order, under
+ *   $TILEFIT_DATA/, the executable's directory, and
+ *   <executable's directory>/../share/tilefit/
+ * as machines/NAME.json or model/worksets/NAME.json. */
+#ifndef TF_MODEL_CATALOG_H
+#define TF_MODEL_CATALOG_H
+
+#include <stddef.h>
+
+#include "error.h"
+
+enum tf_catalog_kind { TF_CATALOG_MACHINES, TF_CATALOG_WORKSETS };
+
+/* Resolves `name` to a file path in `path`.  `where` names the argument
+ * ("-m", "$.machine") in the error for an unknown name. */
+int tf_catalog_find(int kind, const char *name, const char *where, char *path, size_t size, tf_error *err);
+
+/* The shipped names, sorted; the caller frees each and the array. */
+char **tf_catalog_list(int kind, size_t *n);
+void tf_catalog_list_free(char **names, size_t n);
+
+#endif

@@ -1,0 +1,205 @@
+#include "json.h"
+
+#include <errno.h>
+#include <math.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "alloc.h"
+
+char *tf_read_file(const char *file, size_t *len, tf_error *err) {
+  FILE *f = fopen(file, "rb");
+  if (!f) {
+    tf_error_set(err, TF_EINPUT, NULL, "cannot read: %s", strerror(errno));
+    tf_error_set_file(err, file);
+    return NULL;
+  }
+  size_t cap = 4096, n = 0;
+  char *buf = tf_nalloc(cap + 1, 1);
+  for (;;) {
+    size_t got = fread(buf + n, 1, cap - n, f);
+    n += got;
+    if (n > TF_MAX_FILE_BYTES) {
+      fclose(f);
+      free(buf);
+      tf_error_set(err, TF_EINPUT, NULL, "file larger than %u bytes", TF_MAX_FILE_BYTES);
+      tf_error_set_file(err, file);
+      return NULL;
+    }
+    if (got == 0)
+      break;
+    if (n == cap) {
+      cap *= 2;
+      buf = tf_nrealloc(buf, cap + 1, 1);
+    }
+  }
+  int bad = ferror(f);
+  fclose(f);
+  if (bad) {
+    free(buf);
+    tf_error_set(err, TF_EINPUT, NULL, "cannot read: %s", strerror(errno ? errno : EIO));
+    tf_error_set_file(err, file);
+    return NULL;
+  }
+  buf[n] = 0;
+  if (len)
+    *len = n;
+  return buf;
+}
+
+static void offset_to_line(const char *text, size_t off, int *line, int *col) {
+  *line = 1;
+  *col = 1;
+  for (size_t i = 0; i < off && text[i]; i++) {
+    if (text[i] == '\n') {
+      ++*line;
+      *col = 1;
+    } else {
+      ++*col;
+    }
+  }
+}
+
+/* cJSON keeps the last of two equal keys silently; a person who wrote both
+ * meant something, so the loader refuses the file. */
+static int reject_duplicates(const cJSON *node, const char *path, tf_error *err) {
+  if (cJSON_IsObject(node)) {
+    for (const cJSON *a = node->child; a; a = a->next) {
+      for (const cJSON *b = a->next; b; b = b->next)
+        if (a->string && b->string && !strcmp(a->string, b->string))
+          return tf_error_set(err, TF_EINPUT, path, "duplicate key '%s'", a->string);
+      char sub[160];
+      tf_path_key(sub, sizeof sub, path, a->string ? a->string : "?");
+      if (reject_duplicates(a, sub, err))
+        return -1;
+    }
+  } else if (cJSON_IsArray(node)) {
+    size_t i = 0;
+    for (const cJSON *a = node->child; a; a = a->next, i++) {
+      char sub[160];
+      tf_path_index(sub, sizeof sub, path, i);
+      if (reject_duplicates(a, sub, err))
+        return -1;
+    }
+  }
+  return 0;
+}
+
+/* Deeply nested input would recurse in cJSON and in our walkers; cJSON
+ * itself stops at CJSON_NESTING_LIMIT (1000). */
+cJSON *tf_json_parse(const char *text, size_t len, const char *file, tf_error *err) {
+  if (memchr(text, 0, len)) {
+    tf_error_set(err, TF_EINPUT, NULL, "not JSON: contains a NUL byte");
+    tf_error_set_file(err, file);
+    return NULL;
+  }
+  const char *end = NULL;
+  cJSON *root = cJSON_ParseWithLengthOpts(text, len, &end, 0);
+  if (root) {
+    const char *p = end;
+    while (p < text + len && (*p == ' ' || *p == '\t' || *p == '\n' || *p == '\r'))
+      p++;
+    if (p < text + len) {
+      int line, col;
+      offset_to_line(text, (size_t)(p - text), &line, &col);
+      cJSON_Delete(root);
+      tf_error_set(err, TF_EINPUT, NULL, "line %d, column %d: trailing characters after the JSON value", line, col);
+      tf_error_set_file(err, file);
+      return NULL;
+    }
+  } else {
+    int line, col;
+    size_t off = end && end >= text && end <= text + len ? (size_t)(end - text) : 0;
+    offset_to_line(text, off, &line, &col);
+    if (off >= len)
+      tf_error_set(err, TF_EINPUT, NULL, "line %d, column %d: malformed JSON (unexpected end of input)", line, col);
+    else
+      tf_error_set(err, TF_EINPUT, NULL, "line %d, column %d: malformed JSON", line, col);
+    tf_error_set_file(err, file);
+    return NULL;
+  }
+  if (reject_duplicates(root, "$", err)) {
+    cJSON_Delete(root);
+    tf_error_set_file(err, file);
+    return NULL;
+  }
+  return root;
+}
+
+cJSON *tf_json_load(const char *file, tf_error *err) {
+  size_t len = 0;
+  char *text = tf_read_file(file, &len, err);
+  if (!text)
+    return NULL;
+  cJSON *root = tf_json_parse(text, len, file, err);
+  free(text);
+  return root;
+}
+
+const cJSON *tf_json_member(const cJSON *obj, const char *key) {
+  return cJSON_GetObjectItemCaseSensitive(obj, key);
+}
+
+static int in_list(const char *s, const char *const *list) {
+  for (; list && *list; list++)
+    if (!strcmp(s, *list))
+      return 1;
+  return 0;
+}
+
+int tf_json_keys(const cJSON *obj, const char *path, const char *const *allowed,
+                 const char *const *required, tf_error *err) {
+  if (!cJSON_IsObject(obj))
+    return tf_error_set(err, TF_EINPUT, path, "expected an object");
+  const cJSON *m;
+  cJSON_ArrayForEach(m, obj) {
+    if (!in_list(m->string, allowed)) {
+      char sub[160];
+      tf_path_key(sub, sizeof sub, path, m->string);
+      return tf_error_set(err, TF_EINPUT, sub, "unknown key '%s'", m->string);
+    }
+  }
+  for (; required && *required; required++)
+    if (!tf_json_member(obj, *required))
+      return tf_error_set(err, TF_EINPUT, path, "missing required key '%s'", *required);
+  return 0;
+}
+
+int tf_json_int(const cJSON *v, const char *path, int64_t lo, int64_t hi, int64_t *out,
+                tf_error *err) {
+  if (cJSON_IsBool(v) && lo <= 0 && hi >= 1) {
+    *out = cJSON_IsTrue(v) ? 1 : 0;
+    return 0;
+  }
+  if (!cJSON_IsNumber(v))
+    return tf_error_set(err, TF_EINPUT, path, "expected an integer from %lld to %lld",
+                        (long long)lo, (long long)hi);
+  double d = v->valuedouble;
+  if (!isfinite(d) || d != floor(d))
+    return tf_error_set(err, TF_EINPUT, path, "expected an integer, got %.17g", d);
+  if (fabs(d) > (double)TF_JSON_EXACT)
+    return tf_error_set(err, TF_EINPUT, path,
+                        "integer %.17g is beyond 2^53, where JSON numbers stop being exact", d);
+  int64_t x = (int64_t)d;
+  if (x < lo || x > hi)
+    return tf_error_set(err, TF_EINPUT, path, "expected an integer from %lld to %lld, got %lld",
+                        (long long)lo, (long long)hi, (long long)x);
+  *out = x;
+  return 0;
+}
+
+int tf_json_string(const cJSON *v, const char *path, const char **out, tf_error *err) {
+  if (!cJSON_IsString(v) || !v->valuestring)
+    return tf_error_set(err, TF_EINPUT, path, "expected a string");
+  *out = v->valuestring;
+  return 0;
+}
+
+void tf_path_key(char *buf, size_t size, const char *parent, const char *key) {
+  snprintf(buf, size, "%s.%s", parent, key);
+}
+
+void tf_path_index(char *buf, size_t size, const char *parent, size_t index) {
+  snprintf(buf, size, "%s[%zu]", parent, index);
+}

@@ -1,0 +1,48 @@
+/* JSON input for machines, worksets and problems: cJSON stays behind this
+ * header's functions, and no cJSON pointer outlives a loader.  Every getter
+ * takes the JSON path of the value it reads ("$.smem.capacity") so that an
+ * error names it. */
+#ifndef TF_MODEL_JSON_H
+#define TF_MODEL_JSON_H
+
+#include <cjson/cJSON.h>
+#include <stddef.h>
+#include <stdint.h>
+
+#include "error.h"
+
+#define TF_MAX_FILE_BYTES (16u << 20) /* larger input files are refused */
+#define TF_JSON_EXACT ((int64_t)1 << 53)
+
+/* Reads and parses a whole file.  Rejects syntax errors (with line and
+ * column), trailing garbage and duplicate keys.  The caller owns the result
+ * (cJSON_Delete).  On failure returns NULL with err->file set. */
+cJSON *tf_json_load(const char *file, tf_error *err);
+
+/* The same for text in memory; `file` only names it in errors. */
+cJSON *tf_json_parse(const char *text, size_t len, const char *file, tf_error *err);
+
+/* Reads a whole file into a NUL-terminated buffer the caller frees. */
+char *tf_read_file(const char *file, size_t *len, tf_error *err);
+
+/* Case-sensitive member lookup (cJSON's default lookup ignores case). */
+const cJSON *tf_json_member(const cJSON *obj, const char *key);
+
+/* Requires `obj` to be an object whose keys are all in `allowed` (a NULL
+ * terminated list) and that has every key in `required` (may be NULL). */
+int tf_json_keys(const cJSON *obj, const char *path, const char *const *allowed,
+                 const char *const *required, tf_error *err);
+
+/* An integral number within [lo, hi] (and within +-2^53, where doubles are
+ * exact).  Booleans are accepted as 0/1 when `lo <= 0 && hi >= 1`. */
+int tf_json_int(const cJSON *v, const char *path, int64_t lo, int64_t hi, int64_t *out,
+                tf_error *err);
+
+/* A string; *out borrows from the cJSON tree. */
+int tf_json_string(const cJSON *v, const char *path, const char **out, tf_error *err);
+
+/* Path building: "$.a" + "b" -> "$.a.b";  "$.a" + 3 -> "$.a[3]". */
+void tf_path_key(char *buf, size_t size, const char *parent, const char *key);
+void tf_path_index(char *buf, size_t size, const char *parent, size_t index);
+
+#endif

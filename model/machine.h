@@ -1,0 +1,69 @@
+/* A machine model: what one GPU offers a CTA, with a source for every
+ * number.  Loaded from machines/NAME.json; see machines/README.md for the
+ * schema. */
+#ifndef TF_MODEL_MACHINE_H
+#define TF_MODEL_MACHINE_H
+
+#include <stdint.h>
+
+#include "error.h"
+
+#define TF_MAX_CARVEOUTS 16
+
+typedef struct tf_machine {
+  char *name;         /* "b200" */
+  char *description;  /* "NVIDIA B200 (HGX/DGX, 180 GB HBM3e)" */
+  char *arch;         /* "sm_100" */
+  char *file;         /* the file it was loaded from */
+  int64_t sm_count;
+  int64_t clock_mhz;
+  int64_t hbm_gbps;   /* GB/s, 10^9 bytes */
+  int64_t l2_bytes;
+
+  struct {
+    int64_t capacity;          /* opt-in dynamic SMEM per CTA, bytes */
+    int64_t per_sm;            /* max SMEM per SM (largest carveout), bytes */
+    int64_t reserved_per_cta;  /* driver reserve per CTA, bytes */
+    int64_t granule;           /* allocation granule, bytes */
+    int64_t carveouts_kb[TF_MAX_CARVEOUTS];
+    int ncarveouts;
+    int64_t bytes_per_clk;     /* per SM */
+  } smem;
+
+  struct {
+    int present;               /* 0: the GPU has no tensor memory */
+    int64_t columns;           /* 32-bit columns per SM */
+    int64_t lanes;
+    int64_t min_alloc_columns; /* allocations are powers of two >= this */
+  } tmem;
+
+  struct {
+    int64_t per_sm;            /* 32-bit registers */
+    int64_t per_thread;        /* usable maximum */
+    int64_t warp_granule;      /* registers per warp allocation unit */
+  } rf;
+
+  struct {
+    int64_t threads_per_sm;
+    int64_t ctas_per_sm;
+    int64_t threads_per_cta;
+  } limits;
+
+  struct {
+    int64_t mma_f16_per_clk;   /* dense FLOP per clock per SM; 0 = unsupported */
+    int64_t mma_f8_per_clk;
+    int64_t mma_f4_per_clk;
+    int64_t exp_per_clk;       /* MUFU exp2 per clock per SM */
+  } throughput;
+} tf_machine;
+
+/* Loads a machine from a JSON file.  Returns a machine owned by the caller
+ * (tf_machine_free), or NULL with *err naming the file and JSON path. */
+tf_machine *tf_machine_load(const char *file, tf_error *err);
+
+/* Loads from JSON text already in memory (fuzzing, tests). */
+tf_machine *tf_machine_parse(const char *text, size_t len, const char *file, tf_error *err);
+
+void tf_machine_free(tf_machine *m);
+
+#endif

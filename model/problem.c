@@ -1,0 +1,847 @@
+#include "problem.h"
+
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "alloc.h"
+
+/* ---------------------------------------------------------------- request */
+
+void tf_request_init(tf_request *r) { memset(r, 0, sizeof *r); }
+
+void tf_request_release(tf_request *r) {
+  free(r->id);
+  free(r->machine);
+  free(r->workset);
+  for (size_t i = 0; i < r->nparams; i++)
+    free(r->params[i].name), free(r->params[i].where);
+  for (size_t i = 0; i < r->nfixes; i++)
+    free(r->fixes[i].name), free(r->fixes[i].where);
+  for (size_t i = 0; i < r->ndomains; i++)
+    free(r->domains[i].name), free(r->domains[i].values), free(r->domains[i].where);
+  for (size_t i = 0; i < r->nrequires; i++)
+    free(r->requires[i].text), free(r->requires[i].where);
+  for (size_t i = 0; i < r->nobjectives; i++)
+    free(r->objectives[i].text), free(r->objectives[i].where);
+  free(r->params);
+  free(r->fixes);
+  free(r->domains);
+  free(r->requires);
+  free(r->objectives);
+  tf_request_init(r);
+}
+
+void tf_request_add_param(tf_request *r, const char *name, int64_t value, const char *where) {
+  tf_assign a = {tf_strdup(name), value, tf_strdup(where)};
+  TF_PUSH(r->params, r->nparams, r->capparams, a);
+}
+
+void tf_request_add_fix(tf_request *r, const char *name, int64_t value, const char *where) {
+  tf_assign a = {tf_strdup(name), value, tf_strdup(where)};
+  TF_PUSH(r->fixes, r->nfixes, r->capfixes, a);
+}
+
+void tf_request_add_domain(tf_request *r, const char *name, const int64_t *values, size_t n,
+                           const char *where) {
+  tf_domain_req d = {tf_strdup(name), tf_nalloc(n, sizeof *values), n, tf_strdup(where)};
+  memcpy(d.values, values, n * sizeof *values);
+  TF_PUSH(r->domains, r->ndomains, r->capdomains, d);
+}
+
+void tf_request_add_require(tf_request *r, const char *text, const char *where) {
+  tf_text_req t = {tf_strdup(text), tf_strdup(where)};
+  TF_PUSH(r->requires, r->nrequires, r->caprequires, t);
+}
+
+void tf_request_add_objective(tf_request *r, const char *text, const char *where) {
+  tf_text_req t = {tf_strdup(text), tf_strdup(where)};
+  TF_PUSH(r->objectives, r->nobjectives, r->capobjectives, t);
+}
+
+/* ---------------------------------------------------------------- symbols */
+
+static tf_affine constant(int64_t c) {
+  tf_affine a;
+  memset(&a, 0, sizeof a);
+  a.c = c;
+  return a;
+}
+
+static tf_eval_env env_of(const tf_problem *p) {
+  tf_eval_env env = {p->syms, p->ncounts, p->count_names};
+  return env;
+}
+
+static void set_machine_constants(tf_problem *p) {
+  const tf_machine *m = p->machine;
+  const int64_t v[TF_NMC] = {
+      [TF_MC_smem_capacity] = m->smem.capacity,
+      [TF_MC_smem_per_sm] = m->smem.per_sm,
+      [TF_MC_smem_reserved] = m->smem.reserved_per_cta,
+      [TF_MC_smem_granule] = m->smem.granule,
+      [TF_MC_smem_bytes_per_clk] = m->smem.bytes_per_clk,
+      [TF_MC_tmem_columns] = m->tmem.present ? m->tmem.columns : 0,
+      [TF_MC_tmem_lanes] = m->tmem.present ? m->tmem.lanes : 0,
+      [TF_MC_rf_per_sm] = m->rf.per_sm,
+      [TF_MC_rf_per_thread] = m->rf.per_thread,
+      [TF_MC_rf_warp_granule] = m->rf.warp_granule,
+      [TF_MC_sm_count] = m->sm_count,
+      [TF_MC_clock_mhz] = m->clock_mhz,
+      [TF_MC_hbm_gbps] = m->hbm_gbps,
+      [TF_MC_l2_bytes] = m->l2_bytes,
+      [TF_MC_threads_per_sm] = m->limits.threads_per_sm,
+      [TF_MC_ctas_per_sm] = m->limits.ctas_per_sm,
+      [TF_MC_threads_per_cta] = m->limits.threads_per_cta,
+      [TF_MC_mma_f16_per_clk] = m->throughput.mma_f16_per_clk,
+      [TF_MC_mma_f8_per_clk] = m->throughput.mma_f8_per_clk,
+      [TF_MC_mma_f4_per_clk] = m->throughput.mma_f4_per_clk,
+      [TF_MC_exp_per_clk] = m->throughput.exp_per_clk,
+  };
+  for (int c = 0; c < TF_NMC; c++)
+    p->syms[tf_workset_sym_machine(p->workset, c)] = constant(v[c]);
+  p->capacity[TF_MEM_SMEM] = m->smem.capacity;
+  p->capacity[TF_MEM_TMEM] = m->tmem.present ? m->tmem.columns : 0;
+  p->capacity[TF_MEM_RF] = m->rf.per_thread;
+}
+
+/* Which kind of symbol an id is, for dependency checks. */
+enum sym_kind { SYM_PARAM, SYM_MACHINE, SYM_CHOOSE, SYM_COUNT, SYM_LET, SYM_DERIVED };
+
+static enum sym_kind kind_of(const tf_workset *w, int sym) {
+  if (sym < tf_workset_sym_machine(w, 0))
+    return SYM_PARAM;
+  if (sym < tf_workset_sym_choose(w, 0))
+    return SYM_MACHINE;
+  if (sym < tf_workset_sym_count(w, 0))
+    return SYM_CHOOSE;
+  if (sym < tf_workset_sym_let(w, 0))
+    return SYM_COUNT;
+  if (sym < tf_workset_sym_derived(w, 0, 0))
+    return SYM_LET;
+  return SYM_DERIVED;
+}
+
+/* Collects the symbols an expression uses into a small list. */
+struct syms {
+  int v[256];
+  int n;
+};
+static void collect(void *ctx, int sym) {
+  struct syms *s = ctx;
+  for (int i = 0; i < s->n; i++)
+    if (s->v[i] == sym)
+      return;
+  if (s->n < 256)
+    s->v[s->n++] = sym;
+}
+static void symbols_of(const tf_expr *e, struct syms *s) {
+  s->n = 0;
+  tf_expr_each_symbol(e, collect, s);
+}
+
+/* ----------------------------------------------------------------- params */
+
+struct param_state {
+  tf_problem *p;
+  const tf_request *req;
+  int *state; /* 0 new, 1 in progress, 2 done */
+};
+
+static int eval_param(struct param_state *st, size_t i, tf_error *err);
+
+static int param_deps(struct param_state *st, size_t i, tf_error *err) {
+  const tf_workset *w = st->p->workset;
+  struct syms s;
+  symbols_of(w->params[i].expr, &s);
+  for (int k = 0; k < s.n; k++) {
+    enum sym_kind kind = kind_of(w, s.v[k]);
+    if (kind == SYM_PARAM) {
+      if (eval_param(st, (size_t)s.v[k], err))
+        return -1;
+    } else if (kind != SYM_MACHINE) {
+      char buf[32];
+      return tf_error_set(err, TF_EINPUT, w->params[i].path,
+                          "a param default may use only params and machine constants, not '%s'",
+                          tf_workset_sym_name(w, s.v[k], buf, sizeof buf));
+    }
+  }
+  return 0;
+}
+
+static int eval_param(struct param_state *st, size_t i, tf_error *err) {
+  tf_problem *p = st->p;
+  const tf_workset *w = p->workset;
+  if (st->state[i] == 2)
+    return 0;
+  if (st->state[i] == 1)
+    return tf_error_set(err, TF_EINPUT, w->params[i].path, "cyclic definition of param '%s'", w->params[i].name);
+  st->state[i] = 1;
+  int64_t v = 0;
+  int overridden = 0;
+  for (size_t k = 0; k < st->req->nparams; k++)
+    if (!strcmp(st->req->params[k].name, w->params[i].name)) {
+      v = st->req->params[k].value;
+      overridden = 1;
+    }
+  if (!overridden) {
+    tf_eval_env env = env_of(p);
+    if (param_deps(st, i, err) || tf_expr_eval_const(w->params[i].expr, &env, &v, err))
+      return tf_error_set_path(err, w->params[i].path), -1;
+  }
+  p->param_values[i] = v;
+  p->syms[i] = constant(v);
+  st->state[i] = 2;
+  return 0;
+}
+
+static int bind_params(tf_problem *p, const tf_request *req, tf_error *err) {
+  const tf_workset *w = p->workset;
+  for (size_t k = 0; k < req->nparams; k++) {
+    int sym = tf_workset_resolve(w, req->params[k].name);
+    if (sym < 0 || kind_of(w, sym) != SYM_PARAM)
+      return tf_error_set(err, TF_EINPUT, req->params[k].where, "workset '%s' has no param '%s'", w->name,
+                          req->params[k].name);
+    for (size_t j = 0; j < k; j++)
+      if (!strcmp(req->params[j].name, req->params[k].name) && req->params[j].value != req->params[k].value)
+        return tf_error_set(err, TF_EINPUT, req->params[k].where, "param '%s' given twice with different values",
+                            req->params[k].name);
+  }
+  p->param_values = tf_nalloc(w->nparams, sizeof *p->param_values);
+  struct param_state st = {p, req, tf_nalloc(w->nparams, sizeof(int))};
+  int rc = 0;
+  for (size_t i = 0; i < w->nparams && !rc; i++)
+    rc = eval_param(&st, i, err);
+  free(st.state);
+  return rc;
+}
+
+/* ---------------------------------------------------- counts and domains */
+
+static int only_params(const tf_problem *p, const tf_expr *e, const char *where, const char *what,
+                       tf_error *err) {
+  struct syms s;
+  symbols_of(e, &s);
+  for (int k = 0; k < s.n; k++) {
+    enum sym_kind kind = kind_of(p->workset, s.v[k]);
+    if (kind != SYM_PARAM && kind != SYM_MACHINE) {
+      char buf[32];
+      return tf_error_set(err, TF_EINPUT, where, "%s may use only params and machine constants, not '%s'", what,
+                          tf_workset_sym_name(p->workset, s.v[k], buf, sizeof buf));
+    }
+  }
+  return 0;
+}
+
+static int bind_counts(tf_problem *p, tf_error *err) {
+  const tf_workset *w = p->workset;
+  p->ncounts = (int)w->ncounts;
+  tf_eval_env env = env_of(p);
+  for (size_t i = 0; i < w->ncounts; i++) {
+    char path[160];
+    snprintf(path, sizeof path, "$.count.%s", w->counts[i].name);
+    p->count_names[i] = w->counts[i].name;
+    p->syms[tf_workset_sym_count(w, i)] = constant(0);
+    p->syms[tf_workset_sym_count(w, i)].k[i] = 1;
+    if (only_params(p, w->counts[i].min, path, "a count bound", err) ||
+        only_params(p, w->counts[i].max, path, "a count bound", err) ||
+        tf_expr_eval_const(w->counts[i].min, &env, &p->count_lo[i], err) ||
+        tf_expr_eval_const(w->counts[i].max, &env, &p->count_hi[i], err))
+      return tf_error_set_path(err, path), -1;
+    if (p->count_lo[i] > p->count_hi[i])
+      return tf_error_set(err, TF_EINPUT, path, "min %lld is above max %lld", (long long)p->count_lo[i],
+                          (long long)p->count_hi[i]);
+  }
+  return 0;
+}
+
+static const char *variable_list(const tf_workset *w, char *buf, size_t size) {
+  size_t n = 0;
+  buf[0] = 0;
+  for (size_t i = 0; i < w->nchoose && n < size; i++)
+    n += (size_t)snprintf(buf + n, size - n, "%s%s", n ? ", " : "", w->choose[i].name);
+  for (size_t i = 0; i < w->ncounts && n < size; i++)
+    n += (size_t)snprintf(buf + n, size - n, "%s%s", n ? ", " : "", w->counts[i].name);
+  return buf;
+}
+
+static int apply_fix(tf_problem *p, const tf_assign *fix, const tf_request *req, size_t k, tf_error *err) {
+  const tf_workset *w = p->workset;
+  for (size_t j = 0; j < k; j++)
+    if (!strcmp(req->fixes[j].name, fix->name) && req->fixes[j].value != fix->value)
+      return tf_error_set(err, TF_EINPUT, fix->where, "contradictory values for '%s': %lld and %lld", fix->name,
+                          (long long)req->fixes[j].value, (long long)fix->value);
+  int sym = tf_workset_resolve(w, fix->name);
+  enum sym_kind kind = sym < 0 ? SYM_DERIVED : kind_of(w, sym);
+  if (kind == SYM_COUNT) {
+    size_t i = (size_t)(sym - tf_workset_sym_count(w, 0));
+    p->count_lo[i] = p->count_hi[i] = fix->value;
+    return 0;
+  }
+  if (kind == SYM_CHOOSE) {
+    size_t i = (size_t)(sym - tf_workset_sym_choose(w, 0));
+    p->ndomain[i] = 1;
+    p->domain[i][0] = fix->value;
+    return 0;
+  }
+  char buf[512];
+  return tf_error_set(err, TF_EINPUT, fix->where, "workset '%s' has no variable '%s' (variables: %s)", w->name,
+                      fix->name, variable_list(w, buf, sizeof buf));
+}
+
+static int apply_domain(tf_problem *p, const tf_domain_req *d, tf_error *err) {
+  const tf_workset *w = p->workset;
+  int sym = tf_workset_resolve(w, d->name);
+  if (sym < 0 || kind_of(w, sym) != SYM_CHOOSE) {
+    char buf[512];
+    if (sym >= 0 && kind_of(w, sym) == SYM_COUNT)
+      return tf_error_set(err, TF_EINPUT, d->where,
+                          "'%s' is a count variable; bound it with --fix or --require", d->name);
+    return tf_error_set(err, TF_EINPUT, d->where, "workset '%s' has no choose variable '%s' (variables: %s)",
+                        w->name, d->name, variable_list(w, buf, sizeof buf));
+  }
+  if (d->nvalues == 0)
+    return tf_error_set(err, TF_EINPUT, d->where, "empty domain for '%s'", d->name);
+  size_t i = (size_t)(sym - tf_workset_sym_choose(w, 0));
+  free(p->domain[i]);
+  p->domain[i] = tf_nalloc(d->nvalues, sizeof *p->domain[i]);
+  memcpy(p->domain[i], d->values, d->nvalues * sizeof *d->values);
+  p->ndomain[i] = d->nvalues;
+  return 0;
+}
+
+static int bind_domains(tf_problem *p, const tf_request *req, tf_error *err) {
+  const tf_workset *w = p->workset;
+  if (w->nchoose > TF_MAX_CHOOSE)
+    return tf_error_set(err, TF_EINPUT, "$.choose", "at most %d choose variables", TF_MAX_CHOOSE);
+  p->nchoose = w->nchoose;
+  p->domain = tf_nalloc(w->nchoose + 1, sizeof *p->domain);
+  p->ndomain = tf_nalloc(w->nchoose + 1, sizeof *p->ndomain);
+  for (size_t i = 0; i < w->nchoose; i++) {
+    p->ndomain[i] = w->choose[i].nvalues;
+    p->domain[i] = tf_nalloc(w->choose[i].nvalues, sizeof *p->domain[i]);
+    memcpy(p->domain[i], w->choose[i].values, w->choose[i].nvalues * sizeof *p->domain[i]);
+  }
+  for (size_t k = 0; k < req->ndomains; k++)
+    if (apply_domain(p, &req->domains[k], err))
+      return -1;
+  for (size_t k = 0; k < req->nfixes; k++)
+    if (apply_fix(p, &req->fixes[k], req, k, err))
+      return -1;
+  return 0;
+}
+
+/* ------------------------------------------------- requires, objectives */
+
+static void mark_derived(tf_problem *p, const tf_expr *e) {
+  struct syms s;
+  symbols_of(e, &s);
+  for (int k = 0; k < s.n; k++)
+    if (kind_of(p->workset, s.v[k]) == SYM_DERIVED)
+      p->uses_derived[(s.v[k] - tf_workset_sym_derived(p->workset, 0, 0)) % TF_NMEM] = 1;
+}
+
+static int bind_requires(tf_problem *p, const tf_request *req, tf_error *err) {
+  const tf_workset *w = p->workset;
+  size_t n = w->nrequire + req->nrequires;
+  p->require = tf_nalloc(n + 1, sizeof *p->require);
+  p->require_where = tf_nalloc(n + 1, sizeof *p->require_where);
+  p->require_owned = tf_nalloc(n + 1, sizeof *p->require_owned);
+  p->row_kind = tf_nalloc(n + 1, sizeof *p->row_kind);
+  for (size_t i = 0; i < w->nrequire; i++) {
+    p->require[p->nrequire] = w->require[i].expr;
+    p->require_where[p->nrequire++] = w->require[i].path;
+  }
+  for (size_t i = 0; i < req->nrequires; i++) {
+    tf_expr *e = tf_workset_parse_require(w, req->requires[i].text, req->requires[i].where, err);
+    if (!e)
+      return -1;
+    p->require_owned[p->nrequire] = 1;
+    p->require[p->nrequire] = e;
+    p->require_where[p->nrequire++] = req->requires[i].where;
+  }
+  for (size_t i = 0; i < p->nrequire; i++) {
+    const tf_expr *l, *r;
+    enum tf_rel rel = tf_expr_relation(p->require[i], &l, &r);
+    p->row_kind[i] = rel == TF_REL_LE || rel == TF_REL_LT ? TF_ROW_LE
+                     : rel == TF_REL_EQ                   ? TF_ROW_EQ
+                                                          : TF_ROW_GE;
+    mark_derived(p, p->require[i]);
+  }
+  return 0;
+}
+
+static int bind_objectives(tf_problem *p, const tf_request *req, tf_error *err) {
+  const tf_workset *w = p->workset;
+  size_t n = req->nobjectives ? req->nobjectives : w->nobjective;
+  p->objective = tf_nalloc(n + 1, sizeof *p->objective);
+  for (size_t i = 0; i < n; i++) {
+    const char *text = req->nobjectives ? req->objectives[i].text : w->objective[i].text;
+    const char *where = req->nobjectives ? req->objectives[i].where : "$.objective";
+    char full[TF_MAX_EXPR_CHARS + 8];
+    snprintf(full, sizeof full, "%s%s", req->nobjectives ? "" : (w->objective[i].maximize ? "max " : "min "), text);
+    if (tf_workset_parse_objective(w, req->nobjectives ? text : full, where, &p->objective[i], err))
+      return -1;
+    p->nobjective++;
+    mark_derived(p, p->objective[i].expr);
+  }
+  return 0;
+}
+
+/* ---------------------------------------------------------------- lets */
+
+static int order_let(tf_problem *p, size_t i, int *state, size_t *n, tf_error *err) {
+  const tf_workset *w = p->workset;
+  if (state[i] == 2)
+    return 0;
+  if (state[i] == 1)
+    return tf_error_set(err, TF_EINPUT, w->lets[i].path, "cyclic definition of '%s'", w->lets[i].name);
+  state[i] = 1;
+  struct syms s;
+  symbols_of(w->lets[i].expr, &s);
+  for (int k = 0; k < s.n; k++) {
+    enum sym_kind kind = kind_of(w, s.v[k]);
+    if (kind == SYM_LET && order_let(p, (size_t)(s.v[k] - tf_workset_sym_let(w, 0)), state, n, err))
+      return -1;
+    if (kind == SYM_DERIVED)
+      return tf_error_set(err, TF_EINPUT, w->lets[i].path, "used() and slack() may appear only in require and objective");
+  }
+  state[i] = 2;
+  p->let_order[(*n)++] = (int)i;
+  return 0;
+}
+
+static int bind_lets_and_buffers(tf_problem *p, tf_error *err) {
+  const tf_workset *w = p->workset;
+  p->let_order = tf_nalloc(w->nlets + 1, sizeof *p->let_order);
+  int *state = tf_nalloc(w->nlets + 1, sizeof *state);
+  size_t n = 0;
+  int rc = 0;
+  for (size_t i = 0; i < w->nlets && !rc; i++)
+    rc = order_let(p, i, state, &n, err);
+  free(state);
+  if (rc)
+    return -1;
+  p->nbuffers = w->nbuffers;
+  p->align = tf_nalloc(w->nbuffers, sizeof *p->align);
+  p->count_dependent = tf_nalloc(w->nbuffers, sizeof *p->count_dependent);
+  tf_eval_env env = env_of(p);
+  for (size_t b = 0; b < w->nbuffers; b++) {
+    struct syms s;
+    symbols_of(w->buffers[b].size, &s);
+    for (int k = 0; k < s.n; k++)
+      if (kind_of(w, s.v[k]) == SYM_DERIVED)
+        return tf_error_set(err, TF_EINPUT, w->buffers[b].path, "used() and slack() may not size a buffer");
+    p->align[b] = 1;
+    if (w->buffers[b].align) {
+      char path[160];
+      snprintf(path, sizeof path, "%.140s", w->buffers[b].path);
+      char *dot = strrchr(path, '.');
+      if (dot)
+        strcpy(dot, ".align");
+      if (only_params(p, w->buffers[b].align, path, "an alignment", err) ||
+          tf_expr_eval_const(w->buffers[b].align, &env, &p->align[b], err))
+        return tf_error_set_path(err, path), -1;
+      if (p->align[b] < 1)
+        return tf_error_set(err, TF_EINPUT, path, "alignment must be at least 1, got %lld", (long long)p->align[b]);
+    }
+  }
+  return 0;
+}
+
+/* ------------------------------------------------------------ evaluation */
+
+/* Evaluates lets and buffer sizes for the choose values and counts now in
+ * p->syms. */
+static int eval_lets(tf_problem *p, tf_error *err) {
+  const tf_workset *w = p->workset;
+  tf_eval_env env = env_of(p);
+  for (size_t k = 0; k < w->nlets; k++) {
+    size_t i = (size_t)p->let_order[k];
+    if (tf_expr_eval(w->lets[i].expr, &env, &p->syms[tf_workset_sym_let(w, i)], err))
+      return tf_error_set_path(err, w->lets[i].path), -1;
+  }
+  return 0;
+}
+
+static void set_choose(tf_problem *p, const int64_t *choose) {
+  for (size_t i = 0; i < p->nchoose; i++)
+    p->syms[tf_workset_sym_choose(p->workset, i)] = constant(choose[i]);
+}
+
+/* used(m) as an affine form, where it is one. */
+static int derived_used(tf_problem *p, int m, const tf_affine *sizes, tf_affine *out, tf_error *err) {
+  *out = constant(0);
+  for (size_t b = 0; b < p->nbuffers; b++) {
+    if (p->workset->buffers[b].memory != m)
+      continue;
+    tf_affine s = sizes[b];
+    if (p->align[b] > 1) {
+      if (!tf_affine_is_const(&s, p->ncounts))
+        return tf_error_set(err, TF_EINPUT, NULL,
+                            "used(%s) is not affine: buffer '%s' depends on a count and is rounded to %lld",
+                            tf_memory_name(m), p->workset->buffers[b].name, (long long)p->align[b]);
+      s.c = tf_cdiv(s.c, p->align[b]) * p->align[b];
+    }
+    if (tf_affine_add(out, out, &s, 1))
+      return tf_error_set(err, TF_EINPUT, NULL, "integer overflow summing used(%s)", tf_memory_name(m));
+  }
+  return 0;
+}
+
+static int set_derived(tf_problem *p, const tf_affine *sizes, tf_error *err) {
+  for (int m = 0; m < TF_NMEM; m++) {
+    if (!p->uses_derived[m])
+      continue;
+    tf_affine used, cap = constant(p->capacity[m]), slack;
+    if (derived_used(p, m, sizes, &used, err))
+      return -1;
+    if (tf_affine_add(&slack, &cap, &used, -1))
+      return tf_error_set(err, TF_EINPUT, NULL, "integer overflow in slack(%s)", tf_memory_name(m));
+    p->syms[tf_workset_sym_derived(p->workset, 0, m)] = used;
+    p->syms[tf_workset_sym_derived(p->workset, 1, m)] = slack;
+  }
+  return 0;
+}
+
+static void combo_text(const tf_problem *p, const int64_t *choose, char *buf, size_t size) {
+  size_t n = 0;
+  buf[0] = 0;
+  for (size_t i = 0; i < p->nchoose && n < size; i++)
+    n += (size_t)snprintf(buf + n, size - n, "%s%s=%lld", i ? ", " : "", p->workset->choose[i].name,
+                          (long long)choose[i]);
+}
+
+/* The least value an affine form takes over the box of count bounds. */
+static int64_t affine_min(const tf_problem *p, const int64_t *a) {
+  int64_t v = a[0], t;
+  for (int i = 0; i < p->ncounts; i++) {
+    int64_t x = a[1 + i] > 0 ? p->count_lo[i] : p->count_hi[i];
+    if (tf_checked_mul(a[1 + i], x, &t) || tf_checked_add(v, t, &v))
+      return INT64_MAX;
+  }
+  return v;
+}
+
+static void store(int64_t *dst, const tf_affine *a, int ncounts) {
+  dst[0] = a->c;
+  for (int i = 0; i < ncounts; i++)
+    dst[1 + i] = a->k[i];
+}
+
+struct pruning {
+  int64_t best_excess;
+};
+
+/* A memory that cannot fit even at the smallest counts rules the
+ * combination out before any ILP is built. */
+static int fits_at_minimum(tf_problem *p, size_t c, const int64_t *choose, struct pruning *pr) {
+  int64_t used[TF_NMEM] = {0};
+  for (size_t b = 0; b < p->nbuffers; b++) {
+    int64_t v = affine_min(p, tf_problem_buf(p, c, b));
+    if (v == INT64_MAX)
+      return 1; /* let the ILP and the verifier decide */
+    if (v > 0 && p->align[b] > 1)
+      v = tf_cdiv(v, p->align[b]) * p->align[b];
+    int m = p->workset->buffers[b].memory;
+    if (tf_checked_add(used[m], v > 0 ? v : 0, &used[m]))
+      return 1;
+  }
+  for (int m = 0; m < TF_NMEM; m++) {
+    if (used[m] <= p->capacity[m])
+      continue;
+    int64_t excess = used[m] - p->capacity[m];
+    if (excess < pr->best_excess) {
+      char combo[160];
+      combo_text(p, choose, combo, sizeof combo);
+      snprintf(p->pruned_why, sizeof p->pruned_why, "%s%s%s needs %lld %s of %s at the smallest counts, %lld over %lld",
+               combo, combo[0] ? " " : "", combo[0] ? "" : "the workset", (long long)used[m], tf_memory_unit(m),
+               tf_memory_name(m), (long long)excess, (long long)p->capacity[m]);
+      pr->best_excess = excess;
+    }
+    return 0;
+  }
+  return 1;
+}
+
+static int require_violation(tf_problem *p, size_t r, const int64_t *choose, const tf_affine *lhs,
+                             const tf_affine *rhs, struct pruning *pr) {
+  (void)lhs;
+  (void)rhs;
+  if (pr->best_excess == INT64_MAX && !p->pruned_why[0]) {
+    char combo[160];
+    combo_text(p, choose, combo, sizeof combo);
+    snprintf(p->pruned_why, sizeof p->pruned_why, "%s%sviolates '%s'", combo, combo[0] ? " " : "",
+             tf_expr_text(p->require[r]));
+  }
+  return 0;
+}
+
+/* Evaluates one combination symbolically; returns 1 to keep it, 0 to drop
+ * it, -1 on error. */
+static int enumerate_one(tf_problem *p, const int64_t *choose, struct pruning *pr, tf_error *err) {
+  const tf_workset *w = p->workset;
+  size_t c = p->ncombos, stride = tf_problem_stride(p);
+  set_choose(p, choose);
+  if (eval_lets(p, err))
+    return -1;
+  tf_eval_env env = env_of(p);
+  tf_affine sizes[256];
+  tf_affine *sz = p->nbuffers <= 256 ? sizes : tf_nalloc(p->nbuffers, sizeof *sz);
+  int rc = 1;
+  for (size_t b = 0; b < p->nbuffers && rc == 1; b++) {
+    if (tf_expr_eval(w->buffers[b].size, &env, &sz[b], err)) {
+      tf_error_set_path(err, w->buffers[b].path);
+      rc = -1;
+      break;
+    }
+    if (!tf_affine_is_const(&sz[b], p->ncounts))
+      p->count_dependent[b] = 1;
+    store(p->buf + (c * p->nbuffers + b) * stride, &sz[b], p->ncounts);
+  }
+  if (rc == 1 && !fits_at_minimum(p, c, choose, pr))
+    rc = 0;
+  if (rc == 1 && set_derived(p, sz, err))
+    rc = -1;
+  for (size_t r = 0; r < p->nrequire && rc == 1; r++) {
+    const tf_expr *l, *rr;
+    enum tf_rel rel = tf_expr_relation(p->require[r], &l, &rr);
+    tf_affine lhs, rhs, d;
+    if (tf_expr_eval(l, &env, &lhs, err) || tf_expr_eval(rr, &env, &rhs, err)) {
+      tf_error_set_path(err, p->require_where[r]);
+      rc = -1;
+      break;
+    }
+    if (tf_affine_add(&d, &lhs, &rhs, -1)) {
+      tf_error_set(err, TF_EINPUT, p->require_where[r], "integer overflow in '%s'", tf_expr_text(p->require[r]));
+      rc = -1;
+      break;
+    }
+    if (tf_affine_is_const(&d, p->ncounts)) {
+      int ok = rel == TF_REL_LE ? d.c <= 0 : rel == TF_REL_LT ? d.c < 0 : rel == TF_REL_GE ? d.c >= 0
+             : rel == TF_REL_GT ? d.c > 0 : rel == TF_REL_EQ ? d.c == 0 : d.c != 0;
+      if (!ok)
+        rc = require_violation(p, r, choose, &lhs, &rhs, pr);
+      d = constant(0); /* satisfied: the row is empty */
+    } else if (rel == TF_REL_NE) {
+      tf_error_set(err, TF_EINPUT, p->require_where[r], "'!=' cannot constrain a count variable: '%s'",
+                   tf_expr_text(p->require[r]));
+      rc = -1;
+      break;
+    } else if (rel == TF_REL_LT) {
+      d.c += 1; /* a < b  <=>  a - b + 1 <= 0 over the integers */
+    } else if (rel == TF_REL_GT) {
+      d.c -= 1;
+    }
+    store(p->row + (c * p->nrequire + r) * stride, &d, p->ncounts);
+  }
+  for (size_t o = 0; o < p->nobjective && rc == 1; o++) {
+    tf_affine v;
+    if (tf_expr_eval(p->objective[o].expr, &env, &v, err)) {
+      tf_error_set_path(err, "--objective");
+      rc = -1;
+      break;
+    }
+    store(p->obj + (c * p->nobjective + o) * stride, &v, p->ncounts);
+  }
+  if (sz != sizes)
+    free(sz);
+  return rc;
+}
+
+static int enumerate(tf_problem *p, tf_error *err) {
+  size_t total = 1;
+  for (size_t i = 0; i < p->nchoose; i++) {
+    if (p->ndomain[i] && total > TF_MAX_COMBINATIONS / p->ndomain[i])
+      return tf_error_set(err, TF_EINPUT, "$.choose",
+                          "the choose domains have more than %d combinations; narrow them with --domain or --fix",
+                          TF_MAX_COMBINATIONS);
+    total *= p->ndomain[i];
+  }
+  p->ncandidates = total;
+  size_t stride = tf_problem_stride(p);
+  size_t cap = total < 1024 ? total : 1024;
+  p->combo = tf_nalloc(cap * (p->nchoose + 1), sizeof *p->combo);
+  p->buf = tf_nalloc(cap * (p->nbuffers + 1) * stride, sizeof *p->buf);
+  p->row = tf_nalloc(cap * (p->nrequire + 1) * stride, sizeof *p->row);
+  p->obj = tf_nalloc(cap * (p->nobjective + 1) * stride, sizeof *p->obj);
+  size_t idx[TF_MAX_CHOOSE] = {0};
+  int64_t choose[TF_MAX_CHOOSE];
+  struct pruning pr = {INT64_MAX};
+  for (size_t n = 0; n < total; n++) {
+    for (size_t i = 0; i < p->nchoose; i++)
+      choose[i] = p->domain[i][idx[i]];
+    if (p->ncombos == cap) {
+      cap *= 2;
+      p->combo = tf_nrealloc(p->combo, cap * (p->nchoose + 1), sizeof *p->combo);
+      p->buf = tf_nrealloc(p->buf, cap * (p->nbuffers + 1) * stride, sizeof *p->buf);
+      p->row = tf_nrealloc(p->row, cap * (p->nrequire + 1) * stride, sizeof *p->row);
+      p->obj = tf_nrealloc(p->obj, cap * (p->nobjective + 1) * stride, sizeof *p->obj);
+    }
+    int keep = enumerate_one(p, choose, &pr, err);
+    if (keep < 0)
+      return -1;
+    if (keep) {
+      memcpy(p->combo + p->ncombos * p->nchoose, choose, p->nchoose * sizeof *choose);
+      p->ncombos++;
+    }
+    /* odometer: the last variable varies fastest */
+    for (size_t i = p->nchoose; i-- > 0;) {
+      if (++idx[i] < p->ndomain[i])
+        break;
+      idx[i] = 0;
+    }
+  }
+  return 0;
+}
+
+tf_problem *tf_problem_new(const tf_machine *m, const tf_workset *w, const tf_request *req, tf_error *err) {
+  tf_problem *p = tf_nalloc(1, sizeof *p);
+  p->machine = m;
+  p->workset = w;
+  p->syms = tf_nalloc((size_t)tf_workset_nsymbols(w), sizeof *p->syms);
+  set_machine_constants(p);
+  if (bind_params(p, req, err) || bind_counts(p, err) || bind_domains(p, req, err) ||
+      bind_requires(p, req, err) || bind_objectives(p, req, err) || bind_lets_and_buffers(p, err) ||
+      enumerate(p, err)) {
+    tf_error_set_file(err, w->file);
+    tf_problem_free(p);
+    return NULL;
+  }
+  return p;
+}
+
+void tf_problem_free(tf_problem *p) {
+  if (!p)
+    return;
+  for (size_t i = 0; i < p->nchoose; i++)
+    free(p->domain[i]);
+  free(p->domain);
+  free(p->ndomain);
+  for (size_t i = 0; i < p->nrequire; i++)
+    if (p->require_owned[i])
+      tf_expr_free(p->require[i]);
+  free(p->require);
+  free(p->require_where);
+  free(p->require_owned);
+  free(p->row_kind);
+  for (size_t i = 0; i < p->nobjective; i++)
+    tf_objective_release(&p->objective[i]);
+  free(p->objective);
+  free(p->param_values);
+  free(p->align);
+  free(p->count_dependent);
+  free(p->combo);
+  free(p->buf);
+  free(p->row);
+  free(p->obj);
+  free(p->syms);
+  free(p->let_order);
+  free(p);
+}
+
+/* ------------------------------------------------------------ a point */
+
+void tf_point_init(tf_point *pt, const tf_problem *p) {
+  memset(pt, 0, sizeof *pt);
+  pt->size = tf_nalloc(p->nbuffers + 1, sizeof *pt->size);
+  pt->alloc = tf_nalloc(p->nbuffers + 1, sizeof *pt->alloc);
+  pt->require_lhs = tf_nalloc(p->nrequire + 1, sizeof *pt->require_lhs);
+  pt->require_rhs = tf_nalloc(p->nrequire + 1, sizeof *pt->require_rhs);
+  pt->require_ok = tf_nalloc(p->nrequire + 1, sizeof *pt->require_ok);
+  pt->objective = tf_nalloc(p->nobjective + 1, sizeof *pt->objective);
+}
+
+void tf_point_release(tf_point *pt) {
+  free(pt->size);
+  free(pt->alloc);
+  free(pt->require_lhs);
+  free(pt->require_rhs);
+  free(pt->require_ok);
+  free(pt->objective);
+  memset(pt, 0, sizeof *pt);
+}
+
+static int point_buffers(tf_problem *p, tf_point *pt, tf_error *err) {
+  const tf_workset *w = p->workset;
+  tf_eval_env env = env_of(p);
+  memset(pt->used, 0, sizeof pt->used);
+  for (size_t b = 0; b < p->nbuffers; b++) {
+    if (tf_expr_eval_const(w->buffers[b].size, &env, &pt->size[b], err))
+      return tf_error_set_path(err, w->buffers[b].path), -1;
+    if (pt->size[b] < 0)
+      return tf_error_set(err, TF_EINPUT, w->buffers[b].path, "buffer '%s' has negative size %lld",
+                          w->buffers[b].name, (long long)pt->size[b]);
+    if (tf_checked_mul(tf_cdiv(pt->size[b], p->align[b]), p->align[b], &pt->alloc[b]))
+      return tf_error_set(err, TF_EINPUT, w->buffers[b].path, "integer overflow aligning buffer '%s'",
+                          w->buffers[b].name);
+    int m = w->buffers[b].memory;
+    if (tf_checked_add(pt->used[m], pt->alloc[b], &pt->used[m]))
+      return tf_error_set(err, TF_EINPUT, w->buffers[b].path, "integer overflow summing %s", tf_memory_name(m));
+  }
+  for (int m = 0; m < TF_NMEM; m++) {
+    p->syms[tf_workset_sym_derived(w, 0, m)] = constant(pt->used[m]);
+    p->syms[tf_workset_sym_derived(w, 1, m)] = constant(p->capacity[m] - pt->used[m]);
+  }
+  return 0;
+}
+
+int tf_problem_eval_point(const tf_problem *cp, const int64_t *choose, const int64_t *counts, tf_point *pt,
+                          tf_error *err) {
+  tf_problem *p = (tf_problem *)cp; /* only the scratch symbol array changes */
+  memcpy(pt->choose, choose, p->nchoose * sizeof *choose);
+  memcpy(pt->counts, counts, (size_t)p->ncounts * sizeof *counts);
+  set_choose(p, choose);
+  for (int i = 0; i < p->ncounts; i++)
+    p->syms[tf_workset_sym_count(p->workset, (size_t)i)] = constant(counts[i]);
+  int rc = eval_lets(p, err) || point_buffers(p, pt, err) ? -1 : 0;
+  tf_eval_env env = env_of(p);
+  for (size_t r = 0; r < p->nrequire && !rc; r++) {
+    const tf_expr *l, *rr;
+    enum tf_rel rel = tf_expr_relation(p->require[r], &l, &rr);
+    if (tf_expr_eval_const(l, &env, &pt->require_lhs[r], err) ||
+        tf_expr_eval_const(rr, &env, &pt->require_rhs[r], err)) {
+      tf_error_set_path(err, p->require_where[r]);
+      rc = -1;
+      break;
+    }
+    int64_t a = pt->require_lhs[r], b = pt->require_rhs[r];
+    pt->require_ok[r] = rel == TF_REL_LE ? a <= b : rel == TF_REL_LT ? a < b : rel == TF_REL_GE ? a >= b
+                      : rel == TF_REL_GT ? a > b : rel == TF_REL_EQ ? a == b : a != b;
+  }
+  for (size_t o = 0; o < p->nobjective && !rc; o++)
+    if (tf_expr_eval_const(p->objective[o].expr, &env, &pt->objective[o], err)) {
+      tf_error_set_path(err, "--objective");
+      rc = -1;
+    }
+  /* restore the symbolic counts for later enumeration */
+  for (int i = 0; i < p->ncounts; i++) {
+    p->syms[tf_workset_sym_count(p->workset, (size_t)i)] = constant(0);
+    p->syms[tf_workset_sym_count(p->workset, (size_t)i)].k[i] = 1;
+  }
+  return rc;
+}
+
+int tf_point_fits(const tf_problem *p, const tf_point *pt, char *why, size_t size) {
+  for (int m = 0; m < TF_NMEM; m++)
+    if (pt->used[m] > p->capacity[m]) {
+      snprintf(why, size, "%s needs %lld %s of %lld, %lld over", tf_memory_name(m), (long long)pt->used[m],
+               tf_memory_unit(m), (long long)p->capacity[m], (long long)(pt->used[m] - p->capacity[m]));
+      return 0;
+    }
+  for (size_t r = 0; r < p->nrequire; r++)
+    if (!pt->require_ok[r]) {
+      snprintf(why, size, "violates '%s' (%lld vs %lld)", tf_expr_text(p->require[r]), (long long)pt->require_lhs[r],
+               (long long)pt->require_rhs[r]);
+      return 0;
+    }
+  for (int i = 0; i < p->ncounts; i++)
+    if (pt->counts[i] < p->count_lo[i] || pt->counts[i] > p->count_hi[i]) {
+      snprintf(why, size, "%s = %lld is outside [%lld, %lld]", p->count_names[i], (long long)pt->counts[i],
+               (long long)p->count_lo[i], (long long)p->count_hi[i]);
+      return 0;
+    }
+  if (why && size)
+    why[0] = 0;
+  return 1;
+}

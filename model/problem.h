@@ -1,0 +1,153 @@
+/* A bound problem: machine + workset + the user's request (param values,
+ * fixes, narrowed domains, extra constraints, objectives), with every
+ * combination of choose variables enumerated and filtered.
+ *
+ * For each surviving combination c the problem stores, as affine forms in
+ * the count variables (stride 1 + ncounts: constant, then coefficients):
+ *   - every buffer's unaligned size,
+ *   - every constraint row, normalised to  form {<=, >=, ==} 0,
+ *   - every objective.
+ * encode/ builds the ILP and the oracle from these; verify re-evaluates the
+ * workset's expressions at a concrete point (tf_problem_eval_point), a path
+ * independent of the stored forms. */
+#ifndef TF_MODEL_PROBLEM_H
+#define TF_MODEL_PROBLEM_H
+
+#include <stddef.h>
+#include <stdint.h>
+
+#include "error.h"
+#include "expr.h"
+#include "machine.h"
+#include "workset.h"
+
+#define TF_MAX_COMBINATIONS 1000000 /* choose combinations before filtering */
+#define TF_MAX_CHOOSE 32            /* choose variables per workset */
+
+/* ---------------------------------------------------------------- request */
+
+typedef struct tf_assign {
+  char *name;
+  int64_t value;
+  char *where;   /* "-p d", "$.params.d": names the origin in errors */
+} tf_assign;
+
+typedef struct tf_domain_req {
+  char *name;
+  int64_t *values;
+  size_t nvalues;
+  char *where;
+} tf_domain_req;
+
+typedef struct tf_text_req {
+  char *text;
+  char *where;
+} tf_text_req;
+
+typedef struct tf_request {
+  char *id;                     /* optional, from a problem line */
+  char *machine, *workset;      /* shipped name or path */
+  tf_assign *params;      size_t nparams, capparams;
+  tf_assign *fixes;       size_t nfixes, capfixes;
+  tf_domain_req *domains; size_t ndomains, capdomains;
+  tf_text_req *requires;  size_t nrequires, caprequires;
+  tf_text_req *objectives; size_t nobjectives, capobjectives;
+} tf_request;
+
+void tf_request_init(tf_request *r);
+void tf_request_release(tf_request *r);
+void tf_request_add_param(tf_request *r, const char *name, int64_t value, const char *where);
+void tf_request_add_fix(tf_request *r, const char *name, int64_t value, const char *where);
+void tf_request_add_domain(tf_request *r, const char *name, const int64_t *values, size_t n,
+                           const char *where);
+void tf_request_add_require(tf_request *r, const char *text, const char *where);
+void tf_request_add_objective(tf_request *r, const char *text, const char *where);
+
+/* ---------------------------------------------------------------- problem */
+
+enum tf_row_kind { TF_ROW_LE, TF_ROW_GE, TF_ROW_EQ };
+
+typedef struct tf_problem {
+  const tf_machine *machine;    /* borrowed: must outlive the problem */
+  const tf_workset *workset;    /* borrowed */
+
+  int64_t capacity[TF_NMEM];    /* 0 for a memory the machine lacks */
+  int64_t *param_values;        /* bound value of every workset param */
+  int uses_derived[TF_NMEM];    /* used(MEM) / slack(MEM) appear in a row or objective */
+
+  size_t nchoose;
+  int64_t **domain;             /* after --fix / --domain */
+  size_t *ndomain;
+
+  int ncounts;
+  int64_t count_lo[TF_MAX_COUNTS], count_hi[TF_MAX_COUNTS];
+  const char *count_names[TF_MAX_COUNTS];
+
+  size_t nbuffers;
+  int64_t *align;               /* per buffer, >= 1 */
+  int *count_dependent;         /* per buffer: size depends on a count in some combination */
+
+  size_t nrequire;              /* workset requires, then the request's */
+  tf_expr **require;            /* borrowed (workset) or owned (request) */
+  const char **require_where;
+  int *require_owned;
+  int *row_kind;                /* enum tf_row_kind, per require */
+
+  size_t nobjective;
+  tf_objective *objective;      /* owned copies */
+
+  size_t ncandidates;           /* combinations before filtering */
+  size_t ncombos;               /* combinations kept */
+  int64_t *combo;               /* ncombos x nchoose */
+  int64_t *buf;                 /* ncombos x nbuffers x stride */
+  int64_t *row;                 /* ncombos x nrequire x stride */
+  int64_t *obj;                 /* ncombos x nobjective x stride */
+
+  /* Why the smallest candidate was dropped, for an infeasible report. */
+  char pruned_why[256];
+
+  tf_affine *syms;              /* scratch symbol values */
+  int *let_order;               /* lets in dependency order */
+} tf_problem;
+
+/* Binds and enumerates.  Returns a problem owned by the caller
+ * (tf_problem_free); errors name the request field or workset path. */
+tf_problem *tf_problem_new(const tf_machine *m, const tf_workset *w, const tf_request *req,
+                           tf_error *err);
+void tf_problem_free(tf_problem *p);
+
+static inline size_t tf_problem_stride(const tf_problem *p) { return 1 + (size_t)p->ncounts; }
+static inline const int64_t *tf_problem_buf(const tf_problem *p, size_t c, size_t b) {
+  return p->buf + (c * p->nbuffers + b) * tf_problem_stride(p);
+}
+static inline const int64_t *tf_problem_row(const tf_problem *p, size_t c, size_t r) {
+  return p->row + (c * p->nrequire + r) * tf_problem_stride(p);
+}
+static inline const int64_t *tf_problem_obj(const tf_problem *p, size_t c, size_t o) {
+  return p->obj + (c * p->nobjective + o) * tf_problem_stride(p);
+}
+
+/* A concrete point, evaluated from the workset's expressions. */
+typedef struct tf_point {
+  int64_t choose[TF_MAX_CHOOSE];
+  int64_t counts[TF_MAX_COUNTS];
+  int64_t *size;        /* per buffer, unaligned */
+  int64_t *alloc;       /* per buffer, aligned */
+  int64_t used[TF_NMEM];
+  int64_t *require_lhs, *require_rhs; /* per require */
+  int *require_ok;
+  int64_t *objective;   /* per objective */
+} tf_point;
+
+void tf_point_init(tf_point *pt, const tf_problem *p);
+void tf_point_release(tf_point *pt);
+
+/* Evaluates every buffer, constraint and objective at (choose, counts).
+ * Returns -1 with *err on an evaluation error (overflow, remainder). */
+int tf_problem_eval_point(const tf_problem *p, const int64_t *choose, const int64_t *counts,
+                          tf_point *pt, tf_error *err);
+
+/* Does a point satisfy everything?  Fills `why` with the first violation. */
+int tf_point_fits(const tf_problem *p, const tf_point *pt, char *why, size_t size);
+
+#endif

@@ -1,0 +1,545 @@
+#include "workset.h"
+
+#include <ctype.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "alloc.h"
+#include "json.h"
+
+#define TF_MEM_NAME(e, n, u) n,
+#define TF_MEM_UNIT(e, n, u) u,
+static const char *const memory_names[] = {TF_MEMORIES(TF_MEM_NAME)};
+static const char *const memory_units[] = {TF_MEMORIES(TF_MEM_UNIT)};
+#define TF_MC_NAME(n) #n,
+const char *const tf_machine_constant_names[TF_NMC] = {TF_MACHINE_CONSTANTS(TF_MC_NAME)};
+
+const char *tf_memory_name(int mem) { return memory_names[mem]; }
+const char *tf_memory_unit(int mem) { return memory_units[mem]; }
+
+int tf_memory_find(const char *name) {
+  for (int m = 0; m < TF_NMEM; m++)
+    if (!strcmp(name, memory_names[m]))
+      return m;
+  return -1;
+}
+
+/* ---------------------------------------------------------------- symbols */
+
+int tf_workset_sym_machine(const tf_workset *w, int c) { return (int)w->nparams + c; }
+int tf_workset_sym_choose(const tf_workset *w, size_t i) { return (int)(w->nparams + TF_NMC + i); }
+int tf_workset_sym_count(const tf_workset *w, size_t i) { return (int)(w->nparams + TF_NMC + w->nchoose + i); }
+int tf_workset_sym_let(const tf_workset *w, size_t i) {
+  return (int)(w->nparams + TF_NMC + w->nchoose + w->ncounts + i);
+}
+int tf_workset_sym_derived(const tf_workset *w, int kind, int mem) {
+  return tf_workset_sym_let(w, w->nlets) + kind * TF_NMEM + mem;
+}
+int tf_workset_nsymbols(const tf_workset *w) { return tf_workset_sym_derived(w, 2, 0); }
+
+int tf_workset_resolve(const tf_workset *w, const char *name) {
+  for (size_t i = 0; i < w->nparams; i++)
+    if (!strcmp(name, w->params[i].name))
+      return (int)i;
+  for (int c = 0; c < TF_NMC; c++)
+    if (!strcmp(name, tf_machine_constant_names[c]))
+      return tf_workset_sym_machine(w, c);
+  for (size_t i = 0; i < w->nchoose; i++)
+    if (!strcmp(name, w->choose[i].name))
+      return tf_workset_sym_choose(w, i);
+  for (size_t i = 0; i < w->ncounts; i++)
+    if (!strcmp(name, w->counts[i].name))
+      return tf_workset_sym_count(w, i);
+  for (size_t i = 0; i < w->nlets; i++)
+    if (w->lets[i].name && !strcmp(name, w->lets[i].name))
+      return tf_workset_sym_let(w, i);
+  for (int kind = 0; kind < 2; kind++)
+    for (int m = 0; m < TF_NMEM; m++) {
+      char buf[32];
+      snprintf(buf, sizeof buf, "%s(%s)", kind ? "slack" : "used", memory_names[m]);
+      if (!strcmp(name, buf))
+        return tf_workset_sym_derived(w, kind, m);
+    }
+  return -1;
+}
+
+const char *tf_workset_sym_name(const tf_workset *w, int sym, char *buf, size_t size) {
+  size_t s = (size_t)sym;
+  if (s < w->nparams)
+    return w->params[s].name;
+  s -= w->nparams;
+  if (s < TF_NMC)
+    return tf_machine_constant_names[s];
+  s -= TF_NMC;
+  if (s < w->nchoose)
+    return w->choose[s].name;
+  s -= w->nchoose;
+  if (s < w->ncounts)
+    return w->counts[s].name;
+  s -= w->ncounts;
+  if (s < w->nlets)
+    return w->lets[s].name;
+  s -= w->nlets;
+  snprintf(buf, size, "%s(%s)", s >= TF_NMEM ? "slack" : "used", memory_names[s % TF_NMEM]);
+  return buf;
+}
+
+static int resolve_cb(void *ctx, const char *name) { return tf_workset_resolve(ctx, name); }
+
+/* ---------------------------------------------------------------- loading */
+
+static int valid_name(const char *s) {
+  if (!isalpha((unsigned char)*s) && *s != '_')
+    return 0;
+  for (; *s; s++)
+    if (!isalnum((unsigned char)*s) && *s != '_')
+      return 0;
+  return 1;
+}
+
+/* An expression in JSON: a string, or an integer written as a number. */
+static tf_expr *read_expr(const cJSON *v, const char *path, tf_error *err) {
+  char buf[32];
+  const char *text;
+  if (cJSON_IsNumber(v) || cJSON_IsBool(v)) {
+    int64_t x;
+    if (tf_json_int(v, path, -TF_JSON_EXACT, TF_JSON_EXACT, &x, err))
+      return NULL;
+    snprintf(buf, sizeof buf, "%lld", (long long)x);
+    text = buf;
+  } else if (cJSON_IsString(v)) {
+    text = v->valuestring;
+  } else {
+    tf_error_set(err, TF_EINPUT, path, "expected an integer or an expression string");
+    return NULL;
+  }
+  tf_expr *e = tf_expr_parse(text, err);
+  if (!e)
+    tf_error_set_path(err, path);
+  return e;
+}
+
+static int check_new_name(const tf_workset *w, const char *name, const char *path, tf_error *err) {
+  if (!valid_name(name))
+    return tf_error_set(err, TF_EINPUT, path, "'%s' is not a valid name (letters, digits, _)", name);
+  if (tf_workset_resolve(w, name) >= 0)
+    return tf_error_set(err, TF_EINPUT, path, "name '%s' is defined twice or shadows a machine constant", name);
+  return 0;
+}
+
+static int read_params(tf_workset *w, const cJSON *obj, tf_error *err) {
+  if (!obj)
+    return 0;
+  if (!cJSON_IsObject(obj))
+    return tf_error_set(err, TF_EINPUT, "$.params", "expected an object of NAME: value");
+  w->params = tf_nalloc((size_t)cJSON_GetArraySize(obj), sizeof *w->params);
+  const cJSON *m;
+  cJSON_ArrayForEach(m, obj) {
+    char path[160];
+    tf_path_key(path, sizeof path, "$.params", m->string);
+    if (check_new_name(w, m->string, path, err))
+      return -1;
+    tf_named_expr *p = &w->params[w->nparams];
+    if (!(p->expr = read_expr(m, path, err)))
+      return -1;
+    p->name = tf_strdup(m->string);
+    p->path = tf_strdup(path);
+    w->nparams++;
+  }
+  return 0;
+}
+
+static int read_range(tf_choose *c, const cJSON *v, const char *path, tf_error *err) {
+  static const char *const keys[] = {"from", "to", "step", NULL};
+  static const char *const req[] = {"from", "to", NULL};
+  if (tf_json_keys(v, path, keys, req, err))
+    return -1;
+  int64_t from, to, step = 1;
+  char sub[160];
+  tf_path_key(sub, sizeof sub, path, "from");
+  if (tf_json_int(tf_json_member(v, "from"), sub, -TF_JSON_EXACT, TF_JSON_EXACT, &from, err))
+    return -1;
+  tf_path_key(sub, sizeof sub, path, "to");
+  if (tf_json_int(tf_json_member(v, "to"), sub, from, TF_JSON_EXACT, &to, err))
+    return -1;
+  tf_path_key(sub, sizeof sub, path, "step");
+  if (tf_json_member(v, "step") &&
+      tf_json_int(tf_json_member(v, "step"), sub, 1, TF_JSON_EXACT, &step, err))
+    return -1;
+  if ((to - from) / step + 1 > TF_MAX_DOMAIN)
+    return tf_error_set(err, TF_EINPUT, path, "domain has more than %d values", TF_MAX_DOMAIN);
+  c->nvalues = (size_t)((to - from) / step + 1);
+  c->values = tf_nalloc(c->nvalues, sizeof *c->values);
+  for (size_t i = 0; i < c->nvalues; i++)
+    c->values[i] = from + (int64_t)i * step;
+  return 0;
+}
+
+/* A list of distinct integers, or {"from", "to", "step"}. */
+int tf_read_domain(tf_choose *c, const cJSON *v, const char *path, tf_error *err);
+int tf_read_domain(tf_choose *c, const cJSON *v, const char *path, tf_error *err) {
+  if (cJSON_IsObject(v))
+    return read_range(c, v, path, err);
+  if (!cJSON_IsArray(v) || cJSON_GetArraySize(v) == 0)
+    return tf_error_set(err, TF_EINPUT, path, "expected a non-empty list of integers or {\"from\", \"to\", \"step\"}");
+  int n = cJSON_GetArraySize(v);
+  if (n > TF_MAX_DOMAIN)
+    return tf_error_set(err, TF_EINPUT, path, "domain has more than %d values", TF_MAX_DOMAIN);
+  c->values = tf_nalloc((size_t)n, sizeof *c->values);
+  const cJSON *x;
+  cJSON_ArrayForEach(x, v) {
+    char sub[160];
+    tf_path_index(sub, sizeof sub, path, c->nvalues);
+    int64_t val;
+    if (tf_json_int(x, sub, -TF_JSON_EXACT, TF_JSON_EXACT, &val, err))
+      return -1;
+    for (size_t i = 0; i < c->nvalues; i++)
+      if (c->values[i] == val)
+        return tf_error_set(err, TF_EINPUT, sub, "value %lld appears twice", (long long)val);
+    c->values[c->nvalues++] = val;
+  }
+  return 0;
+}
+
+static int read_choose(tf_workset *w, const cJSON *obj, tf_error *err) {
+  if (!obj)
+    return 0;
+  if (!cJSON_IsObject(obj))
+    return tf_error_set(err, TF_EINPUT, "$.choose", "expected an object of NAME: domain");
+  w->choose = tf_nalloc((size_t)cJSON_GetArraySize(obj), sizeof *w->choose);
+  const cJSON *m;
+  cJSON_ArrayForEach(m, obj) {
+    char path[160];
+    tf_path_key(path, sizeof path, "$.choose", m->string);
+    if (check_new_name(w, m->string, path, err))
+      return -1;
+    tf_choose *c = &w->choose[w->nchoose++];
+    c->name = tf_strdup(m->string);
+    if (tf_read_domain(c, m, path, err))
+      return -1;
+  }
+  return 0;
+}
+
+static int read_counts(tf_workset *w, const cJSON *obj, tf_error *err) {
+  if (!obj)
+    return 0;
+  if (!cJSON_IsObject(obj))
+    return tf_error_set(err, TF_EINPUT, "$.count", "expected an object of NAME: {\"min\", \"max\"}");
+  if (cJSON_GetArraySize(obj) > TF_MAX_COUNTS)
+    return tf_error_set(err, TF_EINPUT, "$.count", "at most %d count variables", TF_MAX_COUNTS);
+  w->counts = tf_nalloc((size_t)cJSON_GetArraySize(obj), sizeof *w->counts);
+  const cJSON *m;
+  cJSON_ArrayForEach(m, obj) {
+    static const char *const keys[] = {"min", "max", NULL};
+    char path[160], sub[160];
+    tf_path_key(path, sizeof path, "$.count", m->string);
+    if (check_new_name(w, m->string, path, err) || tf_json_keys(m, path, keys, keys, err))
+      return -1;
+    tf_count *c = &w->counts[w->ncounts++];
+    c->name = tf_strdup(m->string);
+    tf_path_key(sub, sizeof sub, path, "min");
+    if (!(c->min = read_expr(tf_json_member(m, "min"), sub, err)))
+      return -1;
+    tf_path_key(sub, sizeof sub, path, "max");
+    if (!(c->max = read_expr(tf_json_member(m, "max"), sub, err)))
+      return -1;
+  }
+  return 0;
+}
+
+static int read_lets(tf_workset *w, const cJSON *obj, tf_error *err) {
+  if (!obj)
+    return 0;
+  if (!cJSON_IsObject(obj))
+    return tf_error_set(err, TF_EINPUT, "$.let", "expected an object of NAME: expression");
+  size_t n = (size_t)cJSON_GetArraySize(obj);
+  w->lets = tf_nalloc(n, sizeof *w->lets);
+  /* Names first, so that a let may use one defined further down. */
+  const cJSON *m;
+  cJSON_ArrayForEach(m, obj) {
+    char path[160];
+    tf_path_key(path, sizeof path, "$.let", m->string);
+    if (check_new_name(w, m->string, path, err))
+      return -1;
+    w->lets[w->nlets].name = tf_strdup(m->string);
+    w->lets[w->nlets++].path = tf_strdup(path);
+  }
+  size_t i = 0;
+  cJSON_ArrayForEach(m, obj) {
+    if (!(w->lets[i].expr = read_expr(m, w->lets[i].path, err)))
+      return -1;
+    i++;
+  }
+  return 0;
+}
+
+static int read_buffer(tf_workset *w, const cJSON *b, const char *path, tf_error *err) {
+  static const char *const keys[] = {"name", "memory", "size", "align", "comment", NULL};
+  static const char *const req[] = {"name", "memory", "size", NULL};
+  if (tf_json_keys(b, path, keys, req, err))
+    return -1;
+  char sub[160];
+  const char *name, *mem;
+  tf_path_key(sub, sizeof sub, path, "name");
+  if (tf_json_string(tf_json_member(b, "name"), sub, &name, err))
+    return -1;
+  for (size_t i = 0; i < w->nbuffers; i++)
+    if (!strcmp(w->buffers[i].name, name))
+      return tf_error_set(err, TF_EINPUT, sub, "buffer '%s' is defined twice", name);
+  tf_path_key(sub, sizeof sub, path, "memory");
+  if (tf_json_string(tf_json_member(b, "memory"), sub, &mem, err))
+    return -1;
+  tf_buffer *buf = &w->buffers[w->nbuffers];
+  buf->memory = tf_memory_find(mem);
+  if (buf->memory < 0)
+    return tf_error_set(err, TF_EINPUT, sub, "unknown memory '%s' (expected smem, tmem or rf)", mem);
+  tf_path_key(sub, sizeof sub, path, "size");
+  buf->path = tf_strdup(sub);
+  if (!(buf->size = read_expr(tf_json_member(b, "size"), sub, err)))
+    return -1;
+  buf->name = tf_strdup(name);
+  w->nbuffers++;
+  if (tf_json_member(b, "align")) {
+    tf_path_key(sub, sizeof sub, path, "align");
+    if (!(buf->align = read_expr(tf_json_member(b, "align"), sub, err)))
+      return -1;
+  }
+  const cJSON *c = tf_json_member(b, "comment");
+  if (c && !cJSON_IsString(c))
+    return tf_error_set(err, TF_EINPUT, path, "comment: expected a string");
+  return 0;
+}
+
+static int read_buffers(tf_workset *w, const cJSON *arr, tf_error *err) {
+  if (!cJSON_IsArray(arr) || cJSON_GetArraySize(arr) == 0)
+    return tf_error_set(err, TF_EINPUT, "$.buffers", "expected a non-empty list of buffers");
+  w->buffers = tf_nalloc((size_t)cJSON_GetArraySize(arr), sizeof *w->buffers);
+  size_t i = 0;
+  const cJSON *b;
+  cJSON_ArrayForEach(b, arr) {
+    char path[160];
+    tf_path_index(path, sizeof path, "$.buffers", i++);
+    if (read_buffer(w, b, path, err))
+      return -1;
+  }
+  return 0;
+}
+
+static int read_string_list(const cJSON *arr, const char *path, tf_error *err) {
+  if (!cJSON_IsArray(arr))
+    return tf_error_set(err, TF_EINPUT, path, "expected a list of strings");
+  size_t i = 0;
+  const cJSON *x;
+  cJSON_ArrayForEach(x, arr) {
+    if (!cJSON_IsString(x)) {
+      char sub[160];
+      tf_path_index(sub, sizeof sub, path, i);
+      return tf_error_set(err, TF_EINPUT, sub, "expected a string");
+    }
+    i++;
+  }
+  return 0;
+}
+
+static int read_requires(tf_workset *w, const cJSON *arr, tf_error *err) {
+  if (!arr)
+    return 0;
+  if (read_string_list(arr, "$.require", err))
+    return -1;
+  w->require = tf_nalloc((size_t)cJSON_GetArraySize(arr), sizeof *w->require);
+  const cJSON *x;
+  cJSON_ArrayForEach(x, arr) {
+    char path[160];
+    tf_path_index(path, sizeof path, "$.require", w->nrequire);
+    tf_named_expr *r = &w->require[w->nrequire];
+    if (!(r->expr = tf_workset_parse_require(w, x->valuestring, path, err)))
+      return -1;
+    r->path = tf_strdup(path);
+    w->nrequire++;
+  }
+  return 0;
+}
+
+static int read_objectives(tf_workset *w, const cJSON *arr, tf_error *err) {
+  if (!arr)
+    return 0;
+  if (read_string_list(arr, "$.objective", err))
+    return -1;
+  w->objective = tf_nalloc((size_t)cJSON_GetArraySize(arr), sizeof *w->objective);
+  const cJSON *x;
+  cJSON_ArrayForEach(x, arr) {
+    char path[160];
+    tf_path_index(path, sizeof path, "$.objective", w->nobjective);
+    if (tf_workset_parse_objective(w, x->valuestring, path, &w->objective[w->nobjective], err))
+      return -1;
+    w->nobjective++;
+  }
+  return 0;
+}
+
+static int bind_all(tf_workset *w, tf_error *err) {
+  for (size_t i = 0; i < w->nparams; i++)
+    if (tf_expr_bind(w->params[i].expr, resolve_cb, w, err))
+      return tf_error_set_path(err, w->params[i].path), -1;
+  for (size_t i = 0; i < w->ncounts; i++) {
+    char path[160];
+    snprintf(path, sizeof path, "$.count.%s", w->counts[i].name);
+    if (tf_expr_bind(w->counts[i].min, resolve_cb, w, err) || tf_expr_bind(w->counts[i].max, resolve_cb, w, err))
+      return tf_error_set_path(err, path), -1;
+  }
+  for (size_t i = 0; i < w->nlets; i++)
+    if (tf_expr_bind(w->lets[i].expr, resolve_cb, w, err))
+      return tf_error_set_path(err, w->lets[i].path), -1;
+  for (size_t i = 0; i < w->nbuffers; i++)
+    if (tf_expr_bind(w->buffers[i].size, resolve_cb, w, err) ||
+        (w->buffers[i].align && tf_expr_bind(w->buffers[i].align, resolve_cb, w, err)))
+      return tf_error_set_path(err, w->buffers[i].path), -1;
+  return 0;
+}
+
+static int read_workset(tf_workset *w, const cJSON *root, tf_error *err) {
+  static const char *const keys[] = {"name", "comment", "params", "choose", "count", "let",
+                                     "buffers", "require", "objective", NULL};
+  static const char *const req[] = {"name", "buffers", NULL};
+  const char *name, *comment = "";
+  if (tf_json_keys(root, "$", keys, req, err) ||
+      tf_json_string(tf_json_member(root, "name"), "$.name", &name, err))
+    return -1;
+  if (tf_json_member(root, "comment") &&
+      tf_json_string(tf_json_member(root, "comment"), "$.comment", &comment, err))
+    return -1;
+  w->name = tf_strdup(name);
+  w->comment = tf_strdup(comment);
+  if (read_params(w, tf_json_member(root, "params"), err) ||
+      read_choose(w, tf_json_member(root, "choose"), err) ||
+      read_counts(w, tf_json_member(root, "count"), err) ||
+      read_lets(w, tf_json_member(root, "let"), err) ||
+      read_buffers(w, tf_json_member(root, "buffers"), err) || bind_all(w, err))
+    return -1;
+  return read_requires(w, tf_json_member(root, "require"), err) ||
+                 read_objectives(w, tf_json_member(root, "objective"), err)
+             ? -1
+             : 0;
+}
+
+tf_workset *tf_workset_parse(const char *text, size_t len, const char *file, tf_error *err) {
+  cJSON *root = tf_json_parse(text, len, file, err);
+  if (!root)
+    return NULL;
+  tf_workset *w = tf_nalloc(1, sizeof *w);
+  w->file = tf_strdup(file);
+  int bad = read_workset(w, root, err);
+  cJSON_Delete(root);
+  if (bad) {
+    tf_error_set_file(err, file);
+    tf_workset_free(w);
+    return NULL;
+  }
+  return w;
+}
+
+tf_workset *tf_workset_load(const char *file, tf_error *err) {
+  size_t len;
+  char *text = tf_read_file(file, &len, err);
+  if (!text)
+    return NULL;
+  tf_workset *w = tf_workset_parse(text, len, file, err);
+  free(text);
+  return w;
+}
+
+static void release_named(tf_named_expr *v, size_t n) {
+  for (size_t i = 0; i < n; i++) {
+    free(v[i].name);
+    free(v[i].path);
+    tf_expr_free(v[i].expr);
+  }
+  free(v);
+}
+
+void tf_objective_release(tf_objective *o) {
+  tf_expr_free(o->expr);
+  free(o->text);
+  o->expr = NULL;
+  o->text = NULL;
+}
+
+void tf_workset_free(tf_workset *w) {
+  if (!w)
+    return;
+  release_named(w->params, w->nparams);
+  release_named(w->lets, w->nlets);
+  release_named(w->require, w->nrequire);
+  for (size_t i = 0; i < w->nchoose; i++) {
+    free(w->choose[i].name);
+    free(w->choose[i].values);
+  }
+  free(w->choose);
+  for (size_t i = 0; i < w->ncounts; i++) {
+    free(w->counts[i].name);
+    tf_expr_free(w->counts[i].min);
+    tf_expr_free(w->counts[i].max);
+  }
+  free(w->counts);
+  for (size_t i = 0; i < w->nbuffers; i++) {
+    free(w->buffers[i].name);
+    free(w->buffers[i].path);
+    tf_expr_free(w->buffers[i].size);
+    tf_expr_free(w->buffers[i].align);
+  }
+  free(w->buffers);
+  for (size_t i = 0; i < w->nobjective; i++)
+    tf_objective_release(&w->objective[i]);
+  free(w->objective);
+  free(w->name);
+  free(w->comment);
+  free(w->file);
+  free(w);
+}
+
+/* ------------------------------------------------ constraints, objectives */
+
+tf_expr *tf_workset_parse_require(const tf_workset *w, const char *text, const char *where, tf_error *err) {
+  tf_expr *e = tf_expr_parse(text, err);
+  if (!e)
+    return tf_error_set_path(err, where), NULL;
+  const tf_expr *l, *r;
+  if (tf_expr_relation(e, &l, &r) == TF_REL_NONE) {
+    tf_expr_free(e);
+    tf_error_set(err, TF_EINPUT, where, "expected a comparison 'EXPR <= EXPR' (or <, >=, >, ==, !=), got '%s'",
+                 text);
+    return NULL;
+  }
+  if (tf_expr_bind(e, resolve_cb, (void *)w, err)) {
+    tf_expr_free(e);
+    tf_error_set_path(err, where);
+    return NULL;
+  }
+  return e;
+}
+
+int tf_workset_parse_objective(const tf_workset *w, const char *text, const char *where, tf_objective *out,
+                               tf_error *err) {
+  while (isspace((unsigned char)*text))
+    text++;
+  int maximize;
+  if (!strncmp(text, "max", 3) && isspace((unsigned char)text[3]))
+    maximize = 1;
+  else if (!strncmp(text, "min", 3) && isspace((unsigned char)text[3]))
+    maximize = 0;
+  else
+    return tf_error_set(err, TF_EINPUT, where, "expected 'max EXPR' or 'min EXPR', got '%s'", text);
+  tf_expr *e = tf_expr_parse(text + 4, err);
+  if (!e)
+    return tf_error_set_path(err, where), -1;
+  if (tf_expr_bind(e, resolve_cb, (void *)w, err)) {
+    tf_expr_free(e);
+    return tf_error_set_path(err, where), -1;
+  }
+  out->maximize = maximize;
+  out->expr = e;
+  out->text = tf_strdup(text);
+  return 0;
+}

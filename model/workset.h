@@ -1,0 +1,105 @@
+/* A workset: what one CTA of a kernel holds, as data.  Loaded from
+ * model/worksets/NAME.json; the schema is in model/worksets/README.md.
+ *
+ * Every expression is parsed and bound at load time, so a misspelt name is
+ * an error that names the file and JSON path before anything is solved.
+ * Symbol ids are laid out in this order, which problem.c relies on:
+ *   params | machine constants | choose | counts | lets | derived */
+#ifndef TF_MODEL_WORKSET_H
+#define TF_MODEL_WORKSET_H
+
+#include <stddef.h>
+#include <stdint.h>
+
+#include "error.h"
+#include "expr.h"
+
+/* The memories a buffer may live in: bytes of shared memory per CTA,
+ * 32-bit columns of tensor memory, registers per thread. */
+#define TF_MEMORIES(X)                                                         \
+  X(SMEM, "smem", "B")                                                         \
+  X(TMEM, "tmem", "columns")                                                   \
+  X(RF, "rf", "registers/thread")
+#define TF_MEM_ENUM(e, n, u) TF_MEM_##e,
+enum tf_memory { TF_MEMORIES(TF_MEM_ENUM) TF_NMEM };
+const char *tf_memory_name(int mem);
+const char *tf_memory_unit(int mem);
+int tf_memory_find(const char *name); /* -1 if unknown */
+
+/* Constants every expression may use, taken from the machine model. */
+#define TF_MACHINE_CONSTANTS(X)                                                \
+  X(smem_capacity) X(smem_per_sm) X(smem_reserved) X(smem_granule)             \
+  X(smem_bytes_per_clk) X(tmem_columns) X(tmem_lanes) X(rf_per_sm)             \
+  X(rf_per_thread) X(rf_warp_granule) X(sm_count) X(clock_mhz) X(hbm_gbps)     \
+  X(l2_bytes) X(threads_per_sm) X(ctas_per_sm) X(threads_per_cta)              \
+  X(mma_f16_per_clk) X(mma_f8_per_clk) X(mma_f4_per_clk) X(exp_per_clk)
+#define TF_MC_ENUM(n) TF_MC_##n,
+enum tf_machine_constant { TF_MACHINE_CONSTANTS(TF_MC_ENUM) TF_NMC };
+extern const char *const tf_machine_constant_names[TF_NMC];
+
+#define TF_MAX_DOMAIN 100000       /* values in one choose domain */
+
+typedef struct tf_named_expr {
+  char *name;
+  tf_expr *expr;
+  char *path;  /* JSON path of the expression, for errors */
+} tf_named_expr;
+
+typedef struct tf_choose {
+  char *name;
+  int64_t *values;
+  size_t nvalues;
+} tf_choose;
+
+typedef struct tf_count {
+  char *name;
+  tf_expr *min, *max;  /* constant expressions over params and machine constants */
+} tf_count;
+
+typedef struct tf_buffer {
+  char *name;
+  int memory;        /* enum tf_memory */
+  tf_expr *size;     /* bytes, columns or registers per thread */
+  tf_expr *align;    /* NULL: 1; constant over params and machine constants */
+  char *path;
+} tf_buffer;
+
+typedef struct tf_objective {
+  int maximize;      /* 1: max, 0: min */
+  tf_expr *expr;
+  char *text;        /* "max B_r*B_c" */
+} tf_objective;
+
+typedef struct tf_workset {
+  char *name, *comment, *file;
+  tf_named_expr *params;  size_t nparams;   /* defaults */
+  tf_choose *choose;      size_t nchoose;
+  tf_count *counts;       size_t ncounts;
+  tf_named_expr *lets;    size_t nlets;
+  tf_buffer *buffers;     size_t nbuffers;
+  tf_named_expr *require; size_t nrequire;  /* name unused */
+  tf_objective *objective; size_t nobjective;
+} tf_workset;
+
+tf_workset *tf_workset_load(const char *file, tf_error *err);
+tf_workset *tf_workset_parse(const char *text, size_t len, const char *file, tf_error *err);
+void tf_workset_free(tf_workset *w);
+
+/* Symbol ids (see the layout above). */
+int tf_workset_nsymbols(const tf_workset *w);
+int tf_workset_sym_machine(const tf_workset *w, int constant);
+int tf_workset_sym_choose(const tf_workset *w, size_t i);
+int tf_workset_sym_count(const tf_workset *w, size_t i);
+int tf_workset_sym_let(const tf_workset *w, size_t i);
+int tf_workset_sym_derived(const tf_workset *w, int used_or_slack, int mem); /* 0 used, 1 slack */
+const char *tf_workset_sym_name(const tf_workset *w, int sym, char *buf, size_t size);
+int tf_workset_resolve(const tf_workset *w, const char *name); /* -1 if unknown */
+
+/* Parses and binds a constraint ("EXPR <= EXPR") or objective ("max EXPR")
+ * given on the command line or in a problem; `where` names it in errors. */
+tf_expr *tf_workset_parse_require(const tf_workset *w, const char *text, const char *where, tf_error *err);
+int tf_workset_parse_objective(const tf_workset *w, const char *text, const char *where, tf_objective *out,
+                               tf_error *err);
+void tf_objective_release(tf_objective *o);
+
+#endif

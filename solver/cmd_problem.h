@@ -1,0 +1,21 @@
+/* What solve and check share: parse the problem options, load the machine
+ * and workset, bind the problem.  One owner for the four resources. */
+#ifndef TF_SOLVER_CMD_PROBLEM_H
+#define TF_SOLVER_CMD_PROBLEM_H
+
+#include "solver/args.h"
+#include "solver/solve.h"
+
+typedef struct tf_cmd_problem {
+  tf_args args;
+  tf_loaded loaded;
+  tf_problem *problem;
+  tf_error err;
+} tf_cmd_problem;
+
+/* Returns -1 after a usage or input error (in c->err), 1 when --help was
+ * printed, 0 when c->problem is ready. */
+int tf_cmd_problem_open(tf_cmd_problem *c, int argc, char **argv, unsigned groups, const char *help);
+void tf_cmd_problem_close(tf_cmd_problem *c);
+
+#endif

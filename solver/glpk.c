@@ -1,0 +1,241 @@
+#include "glpk.h"
+
+#include <errno.h>
+#include <glpk.h>
+#include <math.h>
+#include <setjmp.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "model/alloc.h"
+
+void tf_solve_opts_init(tf_solve_opts *o) {
+  memset(o, 0, sizeof *o);
+  o->time_limit_s = 60;
+  o->presolve = 1;
+}
+
+void tf_solution_release(tf_solution *s) {
+  free(s->x);
+  free(s->objval);
+  memset(s, 0, sizeof *s);
+}
+
+/* State shared with GLPK's hooks, one per solving thread. */
+struct guard {
+  jmp_buf jmp;
+  char last[256];  /* GLPK's last terminal line, for error messages */
+};
+
+static int on_term(void *info, const char *s) {
+  struct guard *g = info;
+  if (s && *s && strcmp(s, "\n")) {
+    snprintf(g->last, sizeof g->last, "%s", s);
+    size_t n = strlen(g->last);
+    while (n && (g->last[n - 1] == '\n' || g->last[n - 1] == ' '))
+      g->last[--n] = 0;
+  }
+  return 1; /* never print: stdout carries results only */
+}
+
+static void on_error(void *info) {
+  struct guard *g = info;
+  glp_free_env();
+  longjmp(g->jmp, 1);
+}
+
+static void install(struct guard *g) {
+  g->last[0] = 0;
+  glp_term_hook(on_term, g);
+  glp_error_hook(on_error, g);
+}
+
+static void load(glp_prob *lp, const tf_ilp *ilp) {
+  glp_set_prob_name(lp, "tilefit");
+  glp_add_cols(lp, (int)ilp->ncols);
+  for (size_t j = 0; j < ilp->ncols; j++) {
+    const tf_ilp_col *c = &ilp->cols[j];
+    int col = (int)j + 1;
+    glp_set_col_name(lp, col, c->name);
+    glp_set_col_kind(lp, col, c->kind == TF_COL_BIN ? GLP_BV : GLP_IV);
+    if (c->kind != TF_COL_BIN)
+      glp_set_col_bnds(lp, col, c->lo == c->hi ? GLP_FX : GLP_DB, c->lo, c->hi);
+  }
+  if (ilp->nrows)
+    glp_add_rows(lp, (int)ilp->nrows);
+  int *ind = NULL;
+  double *val = NULL;
+  size_t cap = 0;
+  for (size_t i = 0; i < ilp->nrows; i++) {
+    const tf_ilp_row *r = &ilp->rows[i];
+    int row = (int)i + 1;
+    glp_set_row_name(lp, row, r->name);
+    int type = r->sense == TF_SENSE_LE ? GLP_UP : r->sense == TF_SENSE_GE ? GLP_LO : GLP_FX;
+    glp_set_row_bnds(lp, row, type, r->rhs, r->rhs);
+    if (r->lin.n + 1 > cap) {
+      cap = r->lin.n + 1;
+      TF_NREALLOC(ind, cap);
+      TF_NREALLOC(val, cap);
+    }
+    for (size_t k = 0; k < r->lin.n; k++) {
+      ind[k + 1] = (int)r->lin.ind[k] + 1;
+      val[k + 1] = r->lin.val[k];
+    }
+    glp_set_mat_row(lp, row, (int)r->lin.n, ind, val);
+  }
+  free(ind);
+  free(val);
+}
+
+static void set_objective(glp_prob *lp, const tf_ilp *ilp, size_t o) {
+  for (size_t j = 0; j < ilp->ncols; j++)
+    glp_set_obj_coef(lp, (int)j + 1, 0);
+  const tf_ilp_obj *ob = &ilp->objs[o];
+  glp_set_obj_name(lp, ob->name);
+  glp_set_obj_dir(lp, ob->maximize ? GLP_MAX : GLP_MIN);
+  for (size_t k = 0; k < ob->lin.n; k++)
+    glp_set_obj_coef(lp, (int)ob->lin.ind[k] + 1, glp_get_obj_coef(lp, (int)ob->lin.ind[k] + 1) + ob->lin.val[k]);
+}
+
+/* Pins an optimum found at one level before the next level is solved.
+ * Objectives are integral, so the bound is exact. */
+static void fix_objective(glp_prob *lp, const tf_ilp *ilp, size_t o, double value) {
+  const tf_ilp_obj *ob = &ilp->objs[o];
+  int row = glp_add_rows(lp, 1);
+  char name[64];
+  snprintf(name, sizeof name, "level%zu", o + 1);
+  glp_set_row_name(lp, row, name);
+  int *ind = tf_nalloc(ob->lin.n + 1, sizeof *ind);
+  double *val = tf_nalloc(ob->lin.n + 1, sizeof *val);
+  for (size_t k = 0; k < ob->lin.n; k++) {
+    ind[k + 1] = (int)ob->lin.ind[k] + 1;
+    val[k + 1] = ob->lin.val[k];
+  }
+  glp_set_mat_row(lp, row, (int)ob->lin.n, ind, val);
+  glp_set_row_bnds(lp, row, ob->maximize ? GLP_LO : GLP_UP, value, value);
+  free(ind);
+  free(val);
+}
+
+/* One MIP solve: 0 optimal, 1 infeasible, -1 error. */
+static int solve_level(glp_prob *lp, const tf_solve_opts *o, double *value, tf_error *err) {
+  glp_iocp parm;
+  glp_init_iocp(&parm);
+  parm.msg_lev = GLP_MSG_OFF;
+  parm.presolve = o->presolve ? GLP_ON : GLP_OFF;
+  if (o->time_limit_s > 0)
+    parm.tm_lim = (int)(o->time_limit_s * 1000 > 2e9 ? 2e9 : o->time_limit_s * 1000);
+  if (!o->presolve) {
+    glp_smcp sm;
+    glp_init_smcp(&sm);
+    sm.msg_lev = GLP_MSG_OFF;
+    int rc = glp_simplex(lp, &sm);
+    if (rc == GLP_ENOPFS || glp_get_status(lp) == GLP_NOFEAS)
+      return 1;
+    if (rc != 0)
+      return tf_error_set(err, TF_ESOLVER, NULL, "GLPK simplex failed (code %d)", rc);
+  }
+  int rc = glp_intopt(lp, &parm);
+  int st = glp_mip_status(lp);
+  if (rc == GLP_ENOPFS || rc == GLP_ENODFS || (rc == 0 && st == GLP_NOFEAS))
+    return 1;
+  if (rc == GLP_ETMLIM) {
+    if (st == GLP_FEAS)
+      return tf_error_set(err, TF_ESOLVER, NULL,
+                          "time limit of %g s reached; best objective found %.17g, not proven optimal",
+                          o->time_limit_s, glp_mip_obj_val(lp));
+    return tf_error_set(err, TF_ESOLVER, NULL, "time limit of %g s reached before any feasible solution",
+                        o->time_limit_s);
+  }
+  if (rc != 0 || st != GLP_OPT)
+    return tf_error_set(err, TF_ESOLVER, NULL, "GLPK failed (glp_intopt code %d, status %d)", rc, st);
+  *value = glp_mip_obj_val(lp);
+  return 0;
+}
+
+static int solve_guarded(glp_prob *lp, const tf_ilp *ilp, const tf_solve_opts *o, tf_solution *s,
+                         tf_error *err) {
+  load(lp, ilp);
+  if (o->fault)
+    glp_set_col_bnds(lp, (int)ilp->ncols + 7, GLP_FX, 0, 0); /* invalid column: GLPK's error path */
+  s->nobjs = ilp->nobjs;
+  s->objval = tf_nalloc(ilp->nobjs + 1, sizeof *s->objval);
+  size_t levels = ilp->nobjs ? ilp->nobjs : 1;
+  for (size_t i = 0; i < levels; i++) {
+    if (ilp->nobjs)
+      set_objective(lp, ilp, i);
+    double v = 0;
+    int rc = solve_level(lp, o, &v, err);
+    if (rc < 0)
+      return -1;
+    if (rc == 1) {
+      s->status = TF_SOL_INFEASIBLE;
+      return 0;
+    }
+    if (ilp->nobjs) {
+      s->objval[i] = round(v);
+      if (i + 1 < ilp->nobjs)
+        fix_objective(lp, ilp, i, s->objval[i]);
+    }
+  }
+  s->status = TF_SOL_OPTIMAL;
+  s->ncols = ilp->ncols;
+  s->x = tf_nalloc(ilp->ncols + 1, sizeof *s->x);
+  for (size_t j = 0; j < ilp->ncols; j++)
+    s->x[j] = glp_mip_col_val(lp, (int)j + 1);
+  return 0;
+}
+
+int tf_glpk_solve(const tf_ilp *ilp, const tf_solve_opts *o, tf_solution *s, tf_error *err) {
+  memset(s, 0, sizeof *s);
+  struct guard *g = tf_nalloc(1, sizeof *g);
+  glp_prob *volatile lp = NULL;
+  int rc;
+  if (setjmp(g->jmp)) {
+    /* GLPK's environment, and with it lp, is gone */
+    rc = tf_error_set(err, TF_ESOLVER, NULL, "GLPK error: %s", g->last[0] ? g->last : "unknown");
+    free(g);
+    return rc;
+  }
+  install(g);
+  lp = glp_create_prob();
+  rc = solve_guarded(lp, ilp, o, s, err);
+  glp_delete_prob(lp);
+  glp_error_hook(NULL, NULL);
+  glp_term_hook(NULL, NULL);
+  free(g);
+  return rc;
+}
+
+int tf_glpk_write(const tf_ilp *ilp, const char *file, int mps, tf_error *err) {
+  struct guard *g = tf_nalloc(1, sizeof *g);
+  char tmp[4096];
+  snprintf(tmp, sizeof tmp, "%s.tmp", file);
+  glp_prob *volatile lp = NULL;
+  if (setjmp(g->jmp)) {
+    remove(tmp);
+    int rc = tf_error_set(err, TF_ESOLVER, NULL, "GLPK error while writing: %s", g->last);
+    free(g);
+    return rc;
+  }
+  install(g);
+  lp = glp_create_prob();
+  load(lp, ilp);
+  if (ilp->nobjs)
+    set_objective(lp, ilp, 0);
+  int rc = mps ? glp_write_mps(lp, GLP_MPS_FILE, NULL, tmp) : glp_write_lp(lp, NULL, tmp);
+  glp_delete_prob(lp);
+  glp_error_hook(NULL, NULL);
+  glp_term_hook(NULL, NULL);
+  free(g);
+  if (rc || rename(tmp, file)) {
+    int e = errno;
+    remove(tmp);
+    return tf_error_set(err, TF_EINPUT, mps ? "--mps" : "--lp", "cannot write '%s': %s", file,
+                        rc ? "GLPK could not write the file" : strerror(e));
+  }
+  return 0;
+}
+
+void tf_glpk_thread_done(void) { glp_free_env(); }

@@ -1,0 +1,100 @@
+#include "solve.h"
+
+#include <stdio.h>
+#include <string.h>
+
+#include "encode/build.h"
+#include "encode/verify.h"
+#include "model/catalog.h"
+
+int tf_load(const tf_request *req, const char *mwhere, const char *wwhere, tf_loaded *out, tf_error *err) {
+  char path[4096];
+  memset(out, 0, sizeof *out);
+  if (!req->machine)
+    return tf_error_set(err, TF_EINPUT, mwhere, "a machine is required (a shipped name such as b200, or a path)");
+  if (!req->workset)
+    return tf_error_set(err, TF_EINPUT, wwhere, "a workset is required (a shipped name such as fa4-fwd, or a path)");
+  if (tf_catalog_find(TF_CATALOG_MACHINES, req->machine, mwhere, path, sizeof path, err) ||
+      !(out->machine = tf_machine_load(path, err)))
+    return -1;
+  if (tf_catalog_find(TF_CATALOG_WORKSETS, req->workset, wwhere, path, sizeof path, err) ||
+      !(out->workset = tf_workset_load(path, err))) {
+    tf_loaded_release(out);
+    return -1;
+  }
+  return 0;
+}
+
+void tf_loaded_release(tf_loaded *l) {
+  tf_machine_free(l->machine);
+  tf_workset_free(l->workset);
+  memset(l, 0, sizeof *l);
+}
+
+static void infeasible(const tf_problem *p, tf_answer *a) {
+  a->status = TF_ANSWER_INFEASIBLE;
+  if (p->ncombos == 0 && p->pruned_why[0])
+    snprintf(a->why, sizeof a->why, "no candidate fits: smallest overflow is %s", p->pruned_why);
+  else if (p->ncombos == 0)
+    snprintf(a->why, sizeof a->why, "no candidate combination");
+  else
+    snprintf(a->why, sizeof a->why, "no assignment of the %zu candidate combination%s satisfies every constraint%s%s",
+             p->ncombos, p->ncombos == 1 ? "" : "s", p->pruned_why[0] ? "; e.g. " : "", p->pruned_why);
+}
+
+int tf_solve(const tf_problem *p, const tf_solve_opts *o, const tf_solve_out *out, tf_answer *a, tf_error *err) {
+  if (p->ncombos == 0 && !(out && (out->lp_file || out->mps_file))) {
+    infeasible(p, a);
+    return 0;
+  }
+  tf_model m;
+  if (p->ncombos == 0) {
+    infeasible(p, a);
+    return tf_error_set(err, TF_EINPUT, out->lp_file ? "--lp" : "--mps",
+                        "no model to write: every combination was ruled out before the ILP (%s)", a->why);
+  }
+  if (tf_model_build(&m, p, err))
+    return -1;
+  int rc = 0;
+  if (out && out->lp_file)
+    rc = tf_glpk_write(&m.ilp, out->lp_file, 0, err);
+  if (!rc && out && out->mps_file)
+    rc = tf_glpk_write(&m.ilp, out->mps_file, 1, err);
+  tf_solution s;
+  memset(&s, 0, sizeof s);
+  if (!rc)
+    rc = tf_glpk_solve(&m.ilp, o, &s, err);
+  if (!rc && s.status == TF_SOL_INFEASIBLE)
+    infeasible(p, a);
+  else if (!rc)
+    rc = tf_decode(&m, p, s.x, a, err) || tf_verify(p, a, s.objval, err) ? -1 : 0;
+  tf_solution_release(&s);
+  tf_model_release(&m);
+  return rc;
+}
+
+static int free_variables(const tf_problem *p, char *buf, size_t size) {
+  size_t n = 0;
+  buf[0] = 0;
+  for (size_t i = 0; i < p->nchoose; i++)
+    if (p->ndomain[i] != 1)
+      n += (size_t)snprintf(buf + n, n < size ? size - n : 0, "%s%s", n ? ", " : "", p->workset->choose[i].name);
+  for (int k = 0; k < p->ncounts; k++)
+    if (p->count_lo[k] != p->count_hi[k])
+      n += (size_t)snprintf(buf + n, n < size ? size - n : 0, "%s%s", n ? ", " : "", p->count_names[k]);
+  return n > 0;
+}
+
+int tf_check(const tf_problem *p, tf_answer *a, tf_error *err) {
+  char list[512];
+  if (free_variables(p, list, sizeof list))
+    return tf_error_set(err, TF_EINPUT, "--fix", "check needs every variable fixed; still free: %s", list);
+  for (size_t i = 0; i < p->nchoose; i++)
+    a->choose[i] = p->domain[i][0];
+  for (int k = 0; k < p->ncounts; k++)
+    a->counts[k] = p->count_lo[k];
+  if (tf_problem_eval_point(p, a->choose, a->counts, &a->point, err))
+    return -1;
+  a->status = tf_point_fits(p, &a->point, a->why, sizeof a->why) ? TF_ANSWER_FITS : TF_ANSWER_NO_FIT;
+  return 0;
+}

@@ -1,0 +1,37 @@
+/* The solving pipeline shared by every command:
+ *   load machine + workset -> bind a problem -> build the ILP -> GLPK ->
+ *   decode -> verify in integers -> closed form.
+ * and `check`, which evaluates one fixed point without a solver. */
+#ifndef TF_SOLVER_SOLVE_H
+#define TF_SOLVER_SOLVE_H
+
+#include "encode/decode.h"
+#include "model/machine.h"
+#include "model/problem.h"
+#include "model/workset.h"
+#include "solver/glpk.h"
+
+/* A loaded machine and workset, resolved from a request's names. */
+typedef struct tf_loaded {
+  tf_machine *machine;
+  tf_workset *workset;
+} tf_loaded;
+
+/* Where the request's names came from, for errors: "-m"/"-w" on the
+ * command line, "$.machine"/"$.workset" in a problem line. */
+int tf_load(const tf_request *req, const char *mwhere, const char *wwhere, tf_loaded *out, tf_error *err);
+void tf_loaded_release(tf_loaded *l);
+
+typedef struct tf_solve_out {
+  const char *lp_file;   /* write the model here (CPLEX LP), or NULL */
+  const char *mps_file;  /* write the model here (free MPS), or NULL */
+} tf_solve_out;
+
+/* Solves a bound problem.  An infeasible problem is a result
+ * (a->status == TF_ANSWER_INFEASIBLE with a->why), not an error. */
+int tf_solve(const tf_problem *p, const tf_solve_opts *o, const tf_solve_out *out, tf_answer *a, tf_error *err);
+
+/* Every variable must be fixed; sets TF_ANSWER_FITS or TF_ANSWER_NO_FIT. */
+int tf_check(const tf_problem *p, tf_answer *a, tf_error *err);
+
+#endif

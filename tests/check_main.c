@@ -1,0 +1,21 @@
+/* One runner for every suite; exits non-zero if any test failed. */
+#include <check.h>
+#include <stdlib.h>
+
+#include "tests/suites.h"
+
+int main(void) {
+  SRunner *sr = srunner_create(expr_suite());
+  srunner_add_suite(sr, json_suite());
+  srunner_add_suite(sr, machine_suite());
+  srunner_add_suite(sr, workset_suite());
+  srunner_add_suite(sr, problem_suite());
+  srunner_add_suite(sr, encode_suite());
+  srunner_add_suite(sr, oracle_suite());
+  srunner_add_suite(sr, cli_suite());
+  srunner_add_suite(sr, e2e_suite());
+  srunner_run_all(sr, CK_NORMAL);
+  int failed = srunner_ntests_failed(sr);
+  srunner_free(sr);
+  return failed ? EXIT_FAILURE : EXIT_SUCCESS;
+}

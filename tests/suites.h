@@ -1,0 +1,17 @@
+/* Every Check suite, one per module. */
+#ifndef TF_TESTS_SUITES_H
+#define TF_TESTS_SUITES_H
+
+#include <check.h>
+
+Suite *expr_suite(void);
+Suite *json_suite(void);
+Suite *machine_suite(void);
+Suite *workset_suite(void);
+Suite *problem_suite(void);
+Suite *encode_suite(void);
+Suite *oracle_suite(void);
+Suite *cli_suite(void);
+Suite *e2e_suite(void);
+
+#endif
