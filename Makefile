@@ -4,7 +4,7 @@ PREFIX  ?= /usr/local
 BUILD   ?= build
 PKGS    := libcjson
 CFLAGS  ?= -O2 -g
-WARN    := -Wall -Wextra -Wno-format-truncation -Wshadow -Wstrict-prototypes
+WARN    := -Wall -Wextra -Wno-format-truncation -Wshadow -Wstrict-prototypes $(if $(findstring clang,$(CC)),-Wno-unknown-warning-option)
 CPPFLAGS += -I. -D_DEFAULT_SOURCE $(shell pkg-config --cflags $(PKGS) 2>/dev/null)
 ALL_CFLAGS = -std=c11 $(WARN) $(CFLAGS) -pthread -MMD -MP
 LDLIBS  := -lglpk $(shell pkg-config --libs $(PKGS) 2>/dev/null || echo -lcjson) -lm -pthread
@@ -15,14 +15,14 @@ MODEL_SRC  := $(wildcard model/*.c)
 ENCODE_SRC := $(wildcard encode/*.c)
 SOLVER_SRC := $(filter-out solver/main.c,$(wildcard solver/*.c))
 LIB_SRC    := $(MODEL_SRC) $(ENCODE_SRC) $(SOLVER_SRC)
-TEST_SRC   := $(wildcard tests/check_*.c)
+TEST_SRC   := $(wildcard tests/*.c)
 
 LIB_OBJ  := $(LIB_SRC:%.c=$(BUILD)/%.o)
 TEST_OBJ := $(TEST_SRC:%.c=$(BUILD)/%.o)
 LIB      := $(BUILD)/libtilefit.a
 BIN      := tilefit
 
-.PHONY: all lib test check asan deps demo install uninstall clean help bench
+.PHONY: all lib test check asan deps demo install uninstall clean help bench fuzz valgrind
 
 all: $(BIN)
 
@@ -44,19 +44,7 @@ $(BUILD)/check_tilefit: $(TEST_OBJ) $(LIB)
 
 # Missing Debian packages are installed with apt-get (as root, or with sudo).
 deps:
-	@missing=""; \
-	command -v $(CC) >/dev/null 2>&1 || missing="$$missing gcc"; \
-	command -v pkg-config >/dev/null 2>&1 || missing="$$missing pkg-config"; \
-	[ -f /usr/include/glpk.h ] || missing="$$missing libglpk-dev"; \
-	command -v glpsol >/dev/null 2>&1 || missing="$$missing glpk-utils"; \
-	pkg-config --exists libcjson 2>/dev/null || missing="$$missing libcjson-dev"; \
-	pkg-config --exists check 2>/dev/null || missing="$$missing check"; \
-	command -v parallel >/dev/null 2>&1 || missing="$$missing parallel"; \
-	if [ -n "$$missing" ]; then \
-	  echo "installing:$$missing"; \
-	  SUDO=""; [ "$$(id -u)" = 0 ] || SUDO=sudo; \
-	  $$SUDO apt-get update -qq && DEBIAN_FRONTEND=noninteractive $$SUDO apt-get install -y -qq $$missing >/dev/null; \
-	fi
+	@sh .ci/deps
 
 # The README's first command: FlashAttention-4's K/V pipeline depth on a B200.
 demo: deps
@@ -70,7 +58,7 @@ test: deps
 	@$(MAKE) --no-print-directory asan
 
 check: $(BIN) $(BUILD)/check_tilefit
-	TILEFIT_BIN=./$(BIN) $(BUILD)/check_tilefit
+	TILEFIT_BIN=./$(BIN) TILEFIT_DATA=$(CURDIR) $(BUILD)/check_tilefit
 
 asan:
 	@$(MAKE) --no-print-directory BUILD=build/asan CC=clang \
@@ -106,3 +94,48 @@ help:
 	@echo "make clean"
 
 -include $(LIB_OBJ:.o=.d) $(TEST_OBJ:.o=.d) $(BUILD)/solver/main.d
+
+# Fuzzing (clang's libFuzzer, with ASan+UBSan): every target in tests/fuzz/
+# runs for FUZZ_SECONDS on its seed corpus tests/fuzz/NAME/ plus the crash
+# reproducers in tests/fuzz/regress/NAME/.  New inputs go to
+# build/fuzz/corpus/NAME (the committed seeds stay as they are), crashes to
+# build/fuzz/crashes/.  One target: make fuzz FUZZ_TARGETS=expr.
+FUZZ_SECONDS ?= 60
+FUZZ_TARGETS ?= machine workset expr case cli
+FUZZ_SAN := -O1 -g -fsanitize=address,undefined -fno-sanitize-recover=all -fno-omit-frame-pointer
+
+$(BUILD)/fuzz_%: tests/fuzz/fuzz_%.c $(BUILD)/tests/fuzz/targets.o $(LIB)
+	$(CC) $(CPPFLAGS) $(ALL_CFLAGS) -fsanitize=fuzzer -o $@ $^ $(LDLIBS)
+
+fuzz:
+	@$(MAKE) --no-print-directory BUILD=build/fuzz CC=clang CFLAGS="$(FUZZ_SAN) -fsanitize=fuzzer-no-link" \
+	  build/fuzz/tests/fuzz/targets.o $(FUZZ_TARGETS:%=build/fuzz/fuzz_%)
+	@mkdir -p build/fuzz/crashes
+	@for t in $(FUZZ_TARGETS); do \
+	  mkdir -p build/fuzz/corpus/$$t; \
+	  echo "fuzz_$$t: $(FUZZ_SECONDS) s"; \
+	  F=$(CURDIR)/tests/fuzz; \
+	  UBSAN_OPTIONS=print_stacktrace=1 ASAN_OPTIONS=detect_leaks=1 \
+	  build/fuzz/fuzz_$$t -max_total_time=$(FUZZ_SECONDS) -timeout=30 -print_final_stats=1 \
+	    -artifact_prefix=$(CURDIR)/build/fuzz/crashes/$$t- $$( [ -f $$F/$$t.dict ] && echo -dict=$$F/$$t.dict ) \
+	    $(CURDIR)/build/fuzz/corpus/$$t $$F/$$t $$( [ -d $$F/regress/$$t ] && echo $$F/regress/$$t ) \
+	    2>build/fuzz/$$t.log || { tail -60 build/fuzz/$$t.log; exit 1; }; \
+	  grep -E '^stat::number_of_executed_units|^Done ' build/fuzz/$$t.log; \
+	done
+
+# The end-to-end tests and the bad-input catalogue with every run of the
+# binary under valgrind, the e2e runner itself in-process (CK_FORK=no)
+# under valgrind, and a few commands directly: no leaks, no errors.
+VALGRIND := valgrind -q --error-exitcode=99 --leak-check=full --errors-for-leak-kinds=definite,indirect
+valgrind: $(BIN) $(BUILD)/check_tilefit
+	CK_FORK=no CK_RUN_SUITE=e2e TILEFIT_BIN="$(VALGRIND) ./$(BIN)" TILEFIT_DATA=$(CURDIR) \
+	  $(VALGRIND) $(BUILD)/check_tilefit
+	CK_RUN_SUITE=bad TILEFIT_BIN="$(VALGRIND) ./$(BIN)" TILEFIT_DATA=$(CURDIR) $(BUILD)/check_tilefit
+	$(VALGRIND) ./$(BIN) solve -m b200 -w fa4-fwd -p d=128 --fix B_r=128 --fix B_c=128 --fix q_stage=2 --objective "max stages" --explain >/dev/null
+	$(VALGRIND) ./$(BIN) solve -m h100-sxm -w cutlass-sm90-gemm -p epilogue_bytes=33792 --objective "max tile_m*tile_n" --objective "max stages" --json >/dev/null
+	$(VALGRIND) ./$(BIN) check -m b200 -w fa4-fwd -p d=16 --fix B_r=128 --fix B_c=128 --fix q_stage=2 --fix stages=52 >/dev/null; test $$? = 1
+	$(VALGRIND) ./$(BIN) validate tests/data/validate/flashattention.jsonl tests/data/validate/cutlass.jsonl >/dev/null
+	$(VALGRIND) ./$(BIN) machines >/dev/null
+	$(VALGRIND) ./$(BIN) worksets fa4-fwd >/dev/null
+	$(VALGRIND) ./$(BIN) solve -m b200 -w nosuch 2>/dev/null; test $$? = 2
+	@echo "valgrind: no leaks, no errors"

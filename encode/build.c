@@ -19,7 +19,7 @@ static int exact(int64_t v, const char *what, tf_error *err) {
 static void combo_name(const tf_problem *p, size_t c, const char *prefix, char *buf, size_t size) {
   size_t n = (size_t)snprintf(buf, size, "%s(", prefix);
   for (size_t i = 0; i < p->nchoose && n < size; i++)
-    n += (size_t)snprintf(buf + n, size - n, "%s%s_%lld", i ? "," : "", p->workset->choose[i].name,
+    n += (size_t)snprintf(buf + n, size - n, "%s%s_%lld", i ? "," : "", p->choose_names[i],
                           (long long)p->combo[c * p->nchoose + i]);
   if (n < size)
     snprintf(buf + n, size - n, ")");
@@ -92,6 +92,20 @@ static int add_affine(tf_model *m, const tf_problem *p, tf_lin *lin, const int64
   return 0;
 }
 
+/* capacity(MEM): the memory's rounded total <= its capacity.  When an
+ * occupancy is asked for, SMEM's bound depends on the combination, so it
+ * moves to the left: total - sum_c limit(c) pick(c) <= 0. */
+static size_t add_capacity_row(tf_model *m, const tf_problem *p, int mem) {
+  char name[64];
+  snprintf(name, sizeof name, "capacity(%s)", tf_memory_name(mem));
+  if (mem != TF_MEM_SMEM || p->occupancy < 0)
+    return tf_ilp_add_row(&m->ilp, name, TF_SENSE_LE, (double)p->capacity[mem]);
+  size_t r = tf_ilp_add_row(&m->ilp, name, TF_SENSE_LE, 0);
+  for (size_t c = 0; c < p->ncombos; c++)
+    tf_lin_add(&m->ilp.rows[r].lin, m->pick[c], -(double)p->smem_limit[c]);
+  return r;
+}
+
 static int add_capacity_rows(tf_model *m, const tf_problem *p, tf_error *err) {
   char name[256];
   for (int mem = 0; mem < TF_NMEM; mem++) {
@@ -99,10 +113,8 @@ static int add_capacity_rows(tf_model *m, const tf_problem *p, tf_error *err) {
     for (size_t b = 0; b < p->nbuffers; b++) {
       if (p->workset->buffers[b].memory != mem)
         continue;
-      if (r == TF_NO_COL) {
-        snprintf(name, sizeof name, "capacity(%s)", tf_memory_name(mem));
-        r = tf_ilp_add_row(&m->ilp, name, TF_SENSE_LE, (double)p->capacity[mem]);
-      }
+      if (r == TF_NO_COL)
+        r = add_capacity_row(m, p, mem);
       const char *bname = p->workset->buffers[b].name;
       if (m->units_col[b] != TF_NO_COL) {
         /* align * units >= size, and the capacity row counts align * units */

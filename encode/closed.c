@@ -64,12 +64,14 @@ int tf_closed_form(const tf_problem *p, size_t combo, const int64_t *counts, int
       return tf_error_set(err, TF_EINPUT, NULL, "integer overflow in the closed form of %s", p->count_names[k]);
     if (per_stage <= 0)
       continue;
-    int64_t depth = tf_fdiv(p->capacity[m] - resident, per_stage);
+    int64_t cap = m == TF_MEM_SMEM ? p->smem_limit[combo] : p->capacity[m];
+    int64_t depth = tf_fdiv(cap - resident, per_stage);
     if (!out->applies || depth < out->value || out->memory < 0) {
       if (!out->applies || depth < out->value) {
         out->value = depth;
         out->memory = m;
         out->resident = resident;
+        out->capacity = cap;
         out->per_stage = per_stage;
       }
     }

@@ -16,6 +16,7 @@ typedef struct tf_closed {
   int applies;         /* the count uses some memory per unit */
   int64_t value;       /* the closed-form depth */
   int memory;          /* the memory that limits it */
+  int64_t capacity;    /* that memory's bound (less than capacity under an occupancy) */
   int64_t resident;    /* that memory's usage not proportional to the count */
   int64_t per_stage;   /* its usage per unit of the count */
   int agrees;          /* value equals the exact answer's */

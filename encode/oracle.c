@@ -26,7 +26,7 @@ static int fits(const tf_problem *p, size_t c, const int64_t *counts) {
       return -1;
   }
   for (int m = 0; m < TF_NMEM; m++)
-    if (used[m] > p->capacity[m])
+    if (used[m] > (m == TF_MEM_SMEM ? p->smem_limit[c] : p->capacity[m]))
       return 0;
   for (size_t r = 0; r < p->nrequire; r++) {
     int64_t v;

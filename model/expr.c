@@ -311,7 +311,7 @@ tf_expr *tf_expr_parse(const char *text, tf_error *err) {
   }
   if (!e) {
     free(p.text);
-    tf_error_set(err, TF_EINPUT, NULL, "in expression '%s': %s at column %zu", text,
+    tf_error_set(err, TF_EINPUT, NULL, "in expression '%.120s%s': %s at column %zu", text, len > 120 ? "..." : "",
                  p.why ? p.why : "syntax error", p.wherepos + 1);
     return NULL;
   }
@@ -480,10 +480,17 @@ static int eval_scalar(const tf_expr *e, const int64_t *x, int64_t *out, tf_erro
   /* the division family */
   if (b == 0)
     return tf_error_set(err, TF_EINPUT, NULL, "in expression '%s': division by zero", e->text);
+  switch (e->op) {
+  case OP_MOD: /* the remainder takes the divisor's sign; INT64_MIN % -1 would trap */
+    *out = b == -1 ? 0 : a % b;
+    if (*out && (*out < 0) != (b < 0))
+      *out += b;
+    return 0;
+  default: break;
+  }
   if (b == -1 && a == INT64_MIN)
     return overflow(e, err);
   switch (e->op) {
-  case OP_MOD: *out = a - tf_fdiv(a, b) * b; return 0;
   case OP_CDIV: *out = tf_cdiv(a, b); return 0;
   case OP_FDIV: *out = tf_fdiv(a, b); return 0;
   case OP_ALIGN:
@@ -510,6 +517,8 @@ static int eval_div(const tf_expr *e, const tf_eval_env *env, const tf_affine *a
                         (long long)a->c, (long long)b->c);
   out->c = a->c / b->c;
   for (int i = 0; i < env->ncounts; i++) {
+    if (b->c == -1 && a->k[i] == INT64_MIN)
+      return overflow(e, err);
     if (a->k[i] % b->c)
       return tf_error_set(err, TF_EINPUT, NULL,
                           "in expression '%s': dividing the coefficient %lld of count '%s' by %lld leaves a remainder",

@@ -86,6 +86,33 @@ static int reject_duplicates(const cJSON *node, const char *path, tf_error *err)
   return 0;
 }
 
+/* cJSON reports where it gave up, which for input cut short is its last
+ * character; a string or bracket still open at the end says more. */
+static int ends_early(const char *text, size_t len) {
+  int depth = 0, in_string = 0, escaped = 0, content = 0;
+  for (size_t i = 0; i < len; i++) {
+    char c = text[i];
+    if (in_string) {
+      if (escaped)
+        escaped = 0;
+      else if (c == '\\')
+        escaped = 1;
+      else if (c == '"')
+        in_string = 0;
+      continue;
+    }
+    if (c == '"')
+      in_string = 1;
+    else if (c == '{' || c == '[')
+      depth++;
+    else if (c == '}' || c == ']')
+      depth--;
+    if (c != ' ' && c != '\t' && c != '\n' && c != '\r')
+      content = 1;
+  }
+  return in_string || depth > 0 || !content;
+}
+
 /* Deeply nested input would recurse in cJSON and in our walkers; cJSON
  * itself stops at CJSON_NESTING_LIMIT (1000). */
 cJSON *tf_json_parse(const char *text, size_t len, const char *file, tf_error *err) {
@@ -112,7 +139,7 @@ cJSON *tf_json_parse(const char *text, size_t len, const char *file, tf_error *e
     int line, col;
     size_t off = end && end >= text && end <= text + len ? (size_t)(end - text) : 0;
     offset_to_line(text, off, &line, &col);
-    if (off >= len)
+    if (off >= len || ends_early(text, len))
       tf_error_set(err, TF_EINPUT, NULL, "line %d, column %d: malformed JSON (unexpected end of input)", line, col);
     else
       tf_error_set(err, TF_EINPUT, NULL, "line %d, column %d: malformed JSON", line, col);
@@ -178,7 +205,9 @@ int tf_json_int(const cJSON *v, const char *path, int64_t lo, int64_t hi, int64_
   double d = v->valuedouble;
   if (!isfinite(d) || d != floor(d))
     return tf_error_set(err, TF_EINPUT, path, "expected an integer, got %.17g", d);
-  if (fabs(d) > (double)TF_JSON_EXACT)
+  /* 2^53 + 1 reads as the double 2^53: from 2^53 on, what was written may
+   * not be what was read, so the bound is exclusive. */
+  if (fabs(d) >= (double)TF_JSON_EXACT)
     return tf_error_set(err, TF_EINPUT, path,
                         "integer %.17g is beyond 2^53, where JSON numbers stop being exact", d);
   int64_t x = (int64_t)d;

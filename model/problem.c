@@ -106,7 +106,7 @@ static void set_machine_constants(tf_problem *p) {
 }
 
 /* Which kind of symbol an id is, for dependency checks. */
-enum sym_kind { SYM_PARAM, SYM_MACHINE, SYM_CHOOSE, SYM_COUNT, SYM_LET, SYM_DERIVED };
+enum sym_kind { SYM_PARAM, SYM_MACHINE, SYM_CHOOSE, SYM_COUNT, SYM_LET, SYM_DERIVED, SYM_OCCUPANCY };
 
 static enum sym_kind kind_of(const tf_workset *w, int sym) {
   if (sym < tf_workset_sym_machine(w, 0))
@@ -119,6 +119,8 @@ static enum sym_kind kind_of(const tf_workset *w, int sym) {
     return SYM_COUNT;
   if (sym < tf_workset_sym_derived(w, 0, 0))
     return SYM_LET;
+  if (sym == tf_workset_sym_occupancy(w))
+    return SYM_OCCUPANCY;
   return SYM_DERIVED;
 }
 
@@ -195,6 +197,13 @@ static int eval_param(struct param_state *st, size_t i, tf_error *err) {
   return 0;
 }
 
+/* The workset's CTA size, for the register and thread limits of occupancy. */
+static void find_threads(tf_problem *p) {
+  for (size_t i = 0; i < p->workset->nparams; i++)
+    if (!strcmp(p->workset->params[i].name, "threads"))
+      p->threads = p->param_values[i];
+}
+
 static int bind_params(tf_problem *p, const tf_request *req, tf_error *err) {
   const tf_workset *w = p->workset;
   for (size_t k = 0; k < req->nparams; k++) {
@@ -213,6 +222,8 @@ static int bind_params(tf_problem *p, const tf_request *req, tf_error *err) {
   for (size_t i = 0; i < w->nparams && !rc; i++)
     rc = eval_param(&st, i, err);
   free(st.state);
+  if (!rc)
+    find_threads(p);
   return rc;
 }
 
@@ -260,6 +271,8 @@ static const char *variable_list(const tf_workset *w, char *buf, size_t size) {
   buf[0] = 0;
   for (size_t i = 0; i < w->nchoose && n < size; i++)
     n += (size_t)snprintf(buf + n, size - n, "%s%s", n ? ", " : "", w->choose[i].name);
+  if (n < size)
+    n += (size_t)snprintf(buf + n, size - n, "%soccupancy", n ? ", " : "");
   for (size_t i = 0; i < w->ncounts && n < size; i++)
     n += (size_t)snprintf(buf + n, size - n, "%s%s", n ? ", " : "", w->counts[i].name);
   return buf;
@@ -278,8 +291,8 @@ static int apply_fix(tf_problem *p, const tf_assign *fix, const tf_request *req,
     p->count_lo[i] = p->count_hi[i] = fix->value;
     return 0;
   }
-  if (kind == SYM_CHOOSE) {
-    size_t i = (size_t)(sym - tf_workset_sym_choose(w, 0));
+  if (kind == SYM_CHOOSE || (kind == SYM_OCCUPANCY && p->occupancy >= 0)) {
+    size_t i = kind == SYM_OCCUPANCY ? (size_t)p->occupancy : (size_t)(sym - tf_workset_sym_choose(w, 0));
     p->ndomain[i] = 1;
     p->domain[i][0] = fix->value;
     return 0;
@@ -292,7 +305,8 @@ static int apply_fix(tf_problem *p, const tf_assign *fix, const tf_request *req,
 static int apply_domain(tf_problem *p, const tf_domain_req *d, tf_error *err) {
   const tf_workset *w = p->workset;
   int sym = tf_workset_resolve(w, d->name);
-  if (sym < 0 || kind_of(w, sym) != SYM_CHOOSE) {
+  int occ = sym >= 0 && kind_of(w, sym) == SYM_OCCUPANCY && p->occupancy >= 0;
+  if (!occ && (sym < 0 || kind_of(w, sym) != SYM_CHOOSE)) {
     char buf[512];
     if (sym >= 0 && kind_of(w, sym) == SYM_COUNT)
       return tf_error_set(err, TF_EINPUT, d->where,
@@ -302,7 +316,7 @@ static int apply_domain(tf_problem *p, const tf_domain_req *d, tf_error *err) {
   }
   if (d->nvalues == 0)
     return tf_error_set(err, TF_EINPUT, d->where, "empty domain for '%s'", d->name);
-  size_t i = (size_t)(sym - tf_workset_sym_choose(w, 0));
+  size_t i = occ ? (size_t)p->occupancy : (size_t)(sym - tf_workset_sym_choose(w, 0));
   free(p->domain[i]);
   p->domain[i] = tf_nalloc(d->nvalues, sizeof *p->domain[i]);
   memcpy(p->domain[i], d->values, d->nvalues * sizeof *d->values);
@@ -310,18 +324,37 @@ static int apply_domain(tf_problem *p, const tf_domain_req *d, tf_error *err) {
   return 0;
 }
 
+/* "occupancy" becomes one more choose variable, 1 .. CTAs per SM, so that
+ * max occupancy is exact: each value is a combination with its own SMEM
+ * bound (tf_problem_smem_for_occupancy). */
+static void add_occupancy_variable(tf_problem *p) {
+  size_t i = p->nchoose++;
+  int64_t n = p->machine->limits.ctas_per_sm > 0 ? p->machine->limits.ctas_per_sm : 1;
+  p->occupancy = (int)i;
+  p->choose_names[i] = "occupancy";
+  p->choose_sym[i] = tf_workset_sym_occupancy(p->workset);
+  p->ndomain[i] = (size_t)n;
+  p->domain[i] = tf_nalloc((size_t)n, sizeof *p->domain[i]);
+  for (int64_t v = 0; v < n; v++)
+    p->domain[i][v] = v + 1;
+}
+
 static int bind_domains(tf_problem *p, const tf_request *req, tf_error *err) {
   const tf_workset *w = p->workset;
-  if (w->nchoose > TF_MAX_CHOOSE)
+  if (w->nchoose + 1 > TF_MAX_CHOOSE)
     return tf_error_set(err, TF_EINPUT, "$.choose", "at most %d choose variables", TF_MAX_CHOOSE);
   p->nchoose = w->nchoose;
-  p->domain = tf_nalloc(w->nchoose + 1, sizeof *p->domain);
-  p->ndomain = tf_nalloc(w->nchoose + 1, sizeof *p->ndomain);
+  p->domain = tf_nalloc(w->nchoose + 2, sizeof *p->domain);
+  p->ndomain = tf_nalloc(w->nchoose + 2, sizeof *p->ndomain);
   for (size_t i = 0; i < w->nchoose; i++) {
+    p->choose_names[i] = w->choose[i].name;
+    p->choose_sym[i] = tf_workset_sym_choose(w, i);
     p->ndomain[i] = w->choose[i].nvalues;
     p->domain[i] = tf_nalloc(w->choose[i].nvalues, sizeof *p->domain[i]);
     memcpy(p->domain[i], w->choose[i].values, w->choose[i].nvalues * sizeof *p->domain[i]);
   }
+  if (p->occupancy >= 0)
+    add_occupancy_variable(p);
   for (size_t k = 0; k < req->ndomains; k++)
     if (apply_domain(p, &req->domains[k], err))
       return -1;
@@ -333,12 +366,28 @@ static int bind_domains(tf_problem *p, const tf_request *req, tf_error *err) {
 
 /* ------------------------------------------------- requires, objectives */
 
-static void mark_derived(tf_problem *p, const tf_expr *e) {
+static void mark_derived(tf_problem *p, const tf_expr *e, const char *where) {
   struct syms s;
   symbols_of(e, &s);
-  for (int k = 0; k < s.n; k++)
-    if (kind_of(p->workset, s.v[k]) == SYM_DERIVED)
-      p->uses_derived[(s.v[k] - tf_workset_sym_derived(p->workset, 0, 0)) % TF_NMEM] = 1;
+  for (int k = 0; k < s.n; k++) {
+    if (kind_of(p->workset, s.v[k]) == SYM_DERIVED) {
+      int m = (s.v[k] - tf_workset_sym_derived(p->workset, 0, 0)) % TF_NMEM;
+      if (!p->uses_derived[m])
+        p->derived_where[m] = where;
+      p->uses_derived[m] = 1;
+    }
+    if (kind_of(p->workset, s.v[k]) == SYM_OCCUPANCY)
+      p->occupancy = 0; /* placed by bind_domains */
+  }
+}
+
+static void mark_occupancy_request(tf_problem *p, const tf_request *req) {
+  for (size_t i = 0; i < req->nfixes; i++)
+    if (!strcmp(req->fixes[i].name, "occupancy"))
+      p->occupancy = 0;
+  for (size_t i = 0; i < req->ndomains; i++)
+    if (!strcmp(req->domains[i].name, "occupancy"))
+      p->occupancy = 0;
 }
 
 static int bind_requires(tf_problem *p, const tf_request *req, tf_error *err) {
@@ -366,7 +415,7 @@ static int bind_requires(tf_problem *p, const tf_request *req, tf_error *err) {
     p->row_kind[i] = rel == TF_REL_LE || rel == TF_REL_LT ? TF_ROW_LE
                      : rel == TF_REL_EQ                   ? TF_ROW_EQ
                                                           : TF_ROW_GE;
-    mark_derived(p, p->require[i]);
+    mark_derived(p, p->require[i], p->require_where[i]);
   }
   return 0;
 }
@@ -378,12 +427,10 @@ static int bind_objectives(tf_problem *p, const tf_request *req, tf_error *err) 
   for (size_t i = 0; i < n; i++) {
     const char *text = req->nobjectives ? req->objectives[i].text : w->objective[i].text;
     const char *where = req->nobjectives ? req->objectives[i].where : "$.objective";
-    char full[TF_MAX_EXPR_CHARS + 8];
-    snprintf(full, sizeof full, "%s%s", req->nobjectives ? "" : (w->objective[i].maximize ? "max " : "min "), text);
-    if (tf_workset_parse_objective(w, req->nobjectives ? text : full, where, &p->objective[i], err))
+    if (tf_workset_parse_objective(w, text, where, &p->objective[i], err))
       return -1;
     p->nobjective++;
-    mark_derived(p, p->objective[i].expr);
+    mark_derived(p, p->objective[i].expr, where);
   }
   return 0;
 }
@@ -403,8 +450,9 @@ static int order_let(tf_problem *p, size_t i, int *state, size_t *n, tf_error *e
     enum sym_kind kind = kind_of(w, s.v[k]);
     if (kind == SYM_LET && order_let(p, (size_t)(s.v[k] - tf_workset_sym_let(w, 0)), state, n, err))
       return -1;
-    if (kind == SYM_DERIVED)
-      return tf_error_set(err, TF_EINPUT, w->lets[i].path, "used() and slack() may appear only in require and objective");
+    if (kind == SYM_DERIVED || kind == SYM_OCCUPANCY)
+      return tf_error_set(err, TF_EINPUT, w->lets[i].path,
+                          "used(), slack() and occupancy may appear only in require and objective");
   }
   state[i] = 2;
   p->let_order[(*n)++] = (int)i;
@@ -430,8 +478,9 @@ static int bind_lets_and_buffers(tf_problem *p, tf_error *err) {
     struct syms s;
     symbols_of(w->buffers[b].size, &s);
     for (int k = 0; k < s.n; k++)
-      if (kind_of(w, s.v[k]) == SYM_DERIVED)
-        return tf_error_set(err, TF_EINPUT, w->buffers[b].path, "used() and slack() may not size a buffer");
+      if (kind_of(w, s.v[k]) == SYM_DERIVED || kind_of(w, s.v[k]) == SYM_OCCUPANCY)
+        return tf_error_set(err, TF_EINPUT, w->buffers[b].path,
+                            "used(), slack() and occupancy may not size a buffer");
     p->align[b] = 1;
     if (w->buffers[b].align) {
       char path[160];
@@ -466,7 +515,7 @@ static int eval_lets(tf_problem *p, tf_error *err) {
 
 static void set_choose(tf_problem *p, const int64_t *choose) {
   for (size_t i = 0; i < p->nchoose; i++)
-    p->syms[tf_workset_sym_choose(p->workset, i)] = constant(choose[i]);
+    p->syms[p->choose_sym[i]] = constant(choose[i]);
 }
 
 /* used(m) as an affine form, where it is one. */
@@ -495,7 +544,7 @@ static int set_derived(tf_problem *p, const tf_affine *sizes, tf_error *err) {
       continue;
     tf_affine used, cap = constant(p->capacity[m]), slack;
     if (derived_used(p, m, sizes, &used, err))
-      return -1;
+      return tf_error_set_path(err, p->derived_where[m]), -1;
     if (tf_affine_add(&slack, &cap, &used, -1))
       return tf_error_set(err, TF_EINPUT, NULL, "integer overflow in slack(%s)", tf_memory_name(m));
     p->syms[tf_workset_sym_derived(p->workset, 0, m)] = used;
@@ -508,7 +557,7 @@ static void combo_text(const tf_problem *p, const int64_t *choose, char *buf, si
   size_t n = 0;
   buf[0] = 0;
   for (size_t i = 0; i < p->nchoose && n < size; i++)
-    n += (size_t)snprintf(buf + n, size - n, "%s%s=%lld", i ? ", " : "", p->workset->choose[i].name,
+    n += (size_t)snprintf(buf + n, size - n, "%s%s=%lld", i ? ", " : "", p->choose_names[i],
                           (long long)choose[i]);
 }
 
@@ -533,9 +582,71 @@ struct pruning {
   int64_t best_excess;
 };
 
+int64_t tf_problem_smem_for_occupancy(const tf_problem *p, int64_t ctas) {
+  const tf_machine *m = p->machine;
+  int64_t g = m->smem.granule > 0 ? m->smem.granule : 1;
+  int64_t limit = tf_fdiv(tf_fdiv(m->smem.per_sm, ctas), g) * g - m->smem.reserved_per_cta;
+  return limit < p->capacity[TF_MEM_SMEM] ? limit : p->capacity[TF_MEM_SMEM];
+}
+
+/* Total of a memory's buffers when it does not depend on a count. */
+static int count_free_total(const tf_problem *p, const int64_t *sizes, size_t stride, int m, int64_t *total) {
+  *total = 0;
+  for (size_t b = 0; b < p->nbuffers; b++) {
+    if (p->workset->buffers[b].memory != m)
+      continue;
+    const int64_t *a = sizes + b * stride;
+    for (int k = 0; k < p->ncounts; k++)
+      if (a[1 + k])
+        return -1;
+    int64_t v = a[0] > 0 ? tf_cdiv(a[0], p->align[b]) * p->align[b] : 0;
+    if (tf_checked_add(*total, v, total))
+      return -1;
+  }
+  return 0;
+}
+
+/* The limits on CTAs per SM other than SMEM, which must not depend on a
+ * count: 0 and a reason when `ctas` exceeds one, 1 when it fits, -1 on an
+ * error. */
+static int occupancy_fits(const tf_problem *p, int64_t ctas, const int64_t *sizes, char *why, size_t size,
+                          tf_error *err) {
+  const tf_machine *m = p->machine;
+  size_t stride = tf_problem_stride(p);
+  int64_t regs, cols;
+  if (count_free_total(p, sizes, stride, TF_MEM_RF, &regs) || count_free_total(p, sizes, stride, TF_MEM_TMEM, &cols))
+    return tf_error_set(err, TF_EINPUT, "occupancy",
+                        "occupancy needs register and TMEM use that does not depend on a count variable");
+  if (ctas > m->limits.ctas_per_sm)
+    return snprintf(why, size, "occupancy %lld is above the %lld CTAs an SM holds", (long long)ctas,
+                    (long long)m->limits.ctas_per_sm), 0;
+  if (p->threads > 0 && ctas * p->threads > m->limits.threads_per_sm)
+    return snprintf(why, size, "occupancy %lld needs %lld threads per SM, above %lld", (long long)ctas,
+                    (long long)(ctas * p->threads), (long long)m->limits.threads_per_sm), 0;
+  if (p->threads > 0 && regs > 0) {
+    int64_t g = m->rf.warp_granule > 0 ? m->rf.warp_granule : 1;
+    int64_t per_cta = tf_cdiv(p->threads, 32) * tf_cdiv(regs * 32, g) * g;
+    if (ctas * per_cta > m->rf.per_sm)
+      return snprintf(why, size, "occupancy %lld needs %lld registers per SM, above %lld", (long long)ctas,
+                      (long long)(ctas * per_cta), (long long)m->rf.per_sm), 0;
+  }
+  if (cols > 0) {
+    int64_t alloc = 1;
+    while (alloc < cols)
+      alloc *= 2;
+    if (alloc < m->tmem.min_alloc_columns)
+      alloc = m->tmem.min_alloc_columns;
+    if (ctas * alloc > p->capacity[TF_MEM_TMEM])
+      return snprintf(why, size, "occupancy %lld needs %lld TMEM columns per SM (%lld allocated per CTA), above %lld",
+                      (long long)ctas, (long long)(ctas * alloc), (long long)alloc,
+                      (long long)p->capacity[TF_MEM_TMEM]), 0;
+  }
+  return 1;
+}
+
 /* A memory that cannot fit even at the smallest counts rules the
  * combination out before any ILP is built. */
-static int fits_at_minimum(tf_problem *p, size_t c, const int64_t *choose, struct pruning *pr) {
+static int fits_at_minimum(tf_problem *p, size_t c, const int64_t *choose, int64_t smem_limit, struct pruning *pr) {
   int64_t used[TF_NMEM] = {0};
   for (size_t b = 0; b < p->nbuffers; b++) {
     int64_t v = affine_min(p, tf_problem_buf(p, c, b));
@@ -548,15 +659,16 @@ static int fits_at_minimum(tf_problem *p, size_t c, const int64_t *choose, struc
       return 1;
   }
   for (int m = 0; m < TF_NMEM; m++) {
-    if (used[m] <= p->capacity[m])
+    int64_t cap = m == TF_MEM_SMEM ? smem_limit : p->capacity[m];
+    if (used[m] <= cap)
       continue;
-    int64_t excess = used[m] - p->capacity[m];
+    int64_t excess = used[m] - cap;
     if (excess < pr->best_excess) {
       char combo[160];
       combo_text(p, choose, combo, sizeof combo);
-      snprintf(p->pruned_why, sizeof p->pruned_why, "%s%s%s needs %lld %s of %s at the smallest counts, %lld over %lld",
-               combo, combo[0] ? " " : "", combo[0] ? "" : "the workset", (long long)used[m], tf_memory_unit(m),
-               tf_memory_name(m), (long long)excess, (long long)p->capacity[m]);
+      snprintf(p->pruned_why, sizeof p->pruned_why, "%s needs %lld %s of %s at the smallest counts, %lld over %lld",
+               combo[0] ? combo : "the workset", (long long)used[m], tf_memory_unit(m),
+               tf_memory_name(m), (long long)excess, (long long)cap);
       pr->best_excess = excess;
     }
     return 0;
@@ -599,7 +711,20 @@ static int enumerate_one(tf_problem *p, const int64_t *choose, struct pruning *p
       p->count_dependent[b] = 1;
     store(p->buf + (c * p->nbuffers + b) * stride, &sz[b], p->ncounts);
   }
-  if (rc == 1 && !fits_at_minimum(p, c, choose, pr))
+  int64_t smem_limit = p->capacity[TF_MEM_SMEM];
+  if (rc == 1 && p->occupancy >= 0) {
+    char why[160];
+    int ok = occupancy_fits(p, choose[p->occupancy], p->buf + c * p->nbuffers * stride, why, sizeof why, err);
+    if (ok < 0)
+      rc = -1;
+    else if (!ok && !p->pruned_why[0])
+      snprintf(p->pruned_why, sizeof p->pruned_why, "%s", why);
+    if (ok == 0)
+      rc = 0;
+    smem_limit = tf_problem_smem_for_occupancy(p, choose[p->occupancy]);
+  }
+  p->smem_limit[c] = smem_limit;
+  if (rc == 1 && !fits_at_minimum(p, c, choose, smem_limit, pr))
     rc = 0;
   if (rc == 1 && set_derived(p, sz, err))
     rc = -1;
@@ -665,6 +790,7 @@ static int enumerate(tf_problem *p, tf_error *err) {
   p->buf = tf_nalloc(cap * (p->nbuffers + 1) * stride, sizeof *p->buf);
   p->row = tf_nalloc(cap * (p->nrequire + 1) * stride, sizeof *p->row);
   p->obj = tf_nalloc(cap * (p->nobjective + 1) * stride, sizeof *p->obj);
+  p->smem_limit = tf_nalloc(cap, sizeof *p->smem_limit);
   size_t idx[TF_MAX_CHOOSE] = {0};
   int64_t choose[TF_MAX_CHOOSE];
   struct pruning pr = {INT64_MAX};
@@ -677,6 +803,7 @@ static int enumerate(tf_problem *p, tf_error *err) {
       p->buf = tf_nrealloc(p->buf, cap * (p->nbuffers + 1) * stride, sizeof *p->buf);
       p->row = tf_nrealloc(p->row, cap * (p->nrequire + 1) * stride, sizeof *p->row);
       p->obj = tf_nrealloc(p->obj, cap * (p->nobjective + 1) * stride, sizeof *p->obj);
+      p->smem_limit = tf_nrealloc(p->smem_limit, cap, sizeof *p->smem_limit);
     }
     int keep = enumerate_one(p, choose, &pr, err);
     if (keep < 0)
@@ -700,9 +827,11 @@ tf_problem *tf_problem_new(const tf_machine *m, const tf_workset *w, const tf_re
   p->machine = m;
   p->workset = w;
   p->syms = tf_nalloc((size_t)tf_workset_nsymbols(w), sizeof *p->syms);
+  p->occupancy = -1;
   set_machine_constants(p);
-  if (bind_params(p, req, err) || bind_counts(p, err) || bind_domains(p, req, err) ||
-      bind_requires(p, req, err) || bind_objectives(p, req, err) || bind_lets_and_buffers(p, err) ||
+  mark_occupancy_request(p, req);
+  if (bind_params(p, req, err) || bind_counts(p, err) || bind_requires(p, req, err) ||
+      bind_objectives(p, req, err) || bind_domains(p, req, err) || bind_lets_and_buffers(p, err) ||
       enumerate(p, err)) {
     tf_error_set_file(err, w->file);
     tf_problem_free(p);
@@ -735,6 +864,7 @@ void tf_problem_free(tf_problem *p) {
   free(p->buf);
   free(p->row);
   free(p->obj);
+  free(p->smem_limit);
   free(p->syms);
   free(p->let_order);
   free(p);
@@ -795,6 +925,19 @@ int tf_problem_eval_point(const tf_problem *cp, const int64_t *choose, const int
   for (int i = 0; i < p->ncounts; i++)
     p->syms[tf_workset_sym_count(p->workset, (size_t)i)] = constant(counts[i]);
   int rc = eval_lets(p, err) || point_buffers(p, pt, err) ? -1 : 0;
+  pt->smem_limit = p->capacity[TF_MEM_SMEM];
+  pt->occupancy_why[0] = 0;
+  if (!rc && p->occupancy >= 0) {
+    int64_t o = choose[p->occupancy], sizes[3 * 256];
+    size_t stride = tf_problem_stride(p);
+    for (size_t b = 0; b < p->nbuffers && b < 256; b++) {
+      memset(sizes + b * stride, 0, stride * sizeof *sizes);
+      sizes[b * stride] = pt->size[b];
+    }
+    pt->smem_limit = tf_problem_smem_for_occupancy(p, o);
+    if (p->nbuffers <= 256 && occupancy_fits(p, o, sizes, pt->occupancy_why, sizeof pt->occupancy_why, err) < 0)
+      rc = -1;
+  }
   tf_eval_env env = env_of(p);
   for (size_t r = 0; r < p->nrequire && !rc; r++) {
     const tf_expr *l, *rr;
@@ -823,6 +966,16 @@ int tf_problem_eval_point(const tf_problem *cp, const int64_t *choose, const int
 }
 
 int tf_point_fits(const tf_problem *p, const tf_point *pt, char *why, size_t size) {
+  if (pt->occupancy_why[0]) {
+    snprintf(why, size, "%s", pt->occupancy_why);
+    return 0;
+  }
+  if (pt->smem_limit < p->capacity[TF_MEM_SMEM] && pt->used[TF_MEM_SMEM] > pt->smem_limit) {
+    snprintf(why, size, "smem needs %lld B; occupancy %lld allows %lld B per CTA, %lld over",
+             (long long)pt->used[TF_MEM_SMEM], (long long)pt->choose[p->occupancy], (long long)pt->smem_limit,
+             (long long)(pt->used[TF_MEM_SMEM] - pt->smem_limit));
+    return 0;
+  }
   for (int m = 0; m < TF_NMEM; m++)
     if (pt->used[m] > p->capacity[m]) {
       snprintf(why, size, "%s needs %lld %s of %lld, %lld over", tf_memory_name(m), (long long)pt->used[m],

@@ -74,8 +74,13 @@ typedef struct tf_problem {
   int64_t capacity[TF_NMEM];    /* 0 for a memory the machine lacks */
   int64_t *param_values;        /* bound value of every workset param */
   int uses_derived[TF_NMEM];    /* used(MEM) / slack(MEM) appear in a row or objective */
+  const char *derived_where[TF_NMEM]; /* the first that does, for errors */
 
-  size_t nchoose;
+  size_t nchoose;               /* the workset's, plus "occupancy" when used */
+  const char *choose_names[TF_MAX_CHOOSE];
+  int choose_sym[TF_MAX_CHOOSE];
+  int occupancy;                /* index of the occupancy variable, or -1 */
+  int64_t threads;              /* the workset's "threads" param, or 0 */
   int64_t **domain;             /* after --fix / --domain */
   size_t *ndomain;
 
@@ -102,6 +107,7 @@ typedef struct tf_problem {
   int64_t *buf;                 /* ncombos x nbuffers x stride */
   int64_t *row;                 /* ncombos x nrequire x stride */
   int64_t *obj;                 /* ncombos x nobjective x stride */
+  int64_t *smem_limit;          /* per combo: the SMEM bound occupancy sets, or the capacity */
 
   /* Why the smallest candidate was dropped, for an infeasible report. */
   char pruned_why[256];
@@ -127,6 +133,10 @@ static inline const int64_t *tf_problem_obj(const tf_problem *p, size_t c, size_
   return p->obj + (c * p->nobjective + o) * tf_problem_stride(p);
 }
 
+/* The most SMEM one CTA may use so that `ctas` CTAs fit on one SM:
+ * ctas * align(used + reserved, granule) <= SMEM per SM. */
+int64_t tf_problem_smem_for_occupancy(const tf_problem *p, int64_t ctas);
+
 /* A concrete point, evaluated from the workset's expressions. */
 typedef struct tf_point {
   int64_t choose[TF_MAX_CHOOSE];
@@ -134,6 +144,8 @@ typedef struct tf_point {
   int64_t *size;        /* per buffer, unaligned */
   int64_t *alloc;       /* per buffer, aligned */
   int64_t used[TF_NMEM];
+  int64_t smem_limit;   /* capacity, or less when an occupancy is asked for */
+  char occupancy_why[160]; /* set when a count-free occupancy limit fails */
   int64_t *require_lhs, *require_rhs; /* per require */
   int *require_ok;
   int64_t *objective;   /* per objective */

@@ -36,7 +36,8 @@ int tf_workset_sym_let(const tf_workset *w, size_t i) {
 int tf_workset_sym_derived(const tf_workset *w, int kind, int mem) {
   return tf_workset_sym_let(w, w->nlets) + kind * TF_NMEM + mem;
 }
-int tf_workset_nsymbols(const tf_workset *w) { return tf_workset_sym_derived(w, 2, 0); }
+int tf_workset_sym_occupancy(const tf_workset *w) { return tf_workset_sym_derived(w, 2, 0); }
+int tf_workset_nsymbols(const tf_workset *w) { return tf_workset_sym_occupancy(w) + 1; }
 
 int tf_workset_resolve(const tf_workset *w, const char *name) {
   for (size_t i = 0; i < w->nparams; i++)
@@ -54,6 +55,8 @@ int tf_workset_resolve(const tf_workset *w, const char *name) {
   for (size_t i = 0; i < w->nlets; i++)
     if (w->lets[i].name && !strcmp(name, w->lets[i].name))
       return tf_workset_sym_let(w, i);
+  if (!strcmp(name, "occupancy"))
+    return tf_workset_sym_occupancy(w);
   for (int kind = 0; kind < 2; kind++)
     for (int m = 0; m < TF_NMEM; m++) {
       char buf[32];
@@ -81,6 +84,8 @@ const char *tf_workset_sym_name(const tf_workset *w, int sym, char *buf, size_t 
   if (s < w->nlets)
     return w->lets[s].name;
   s -= w->nlets;
+  if (s == 2 * TF_NMEM)
+    return "occupancy";
   snprintf(buf, size, "%s(%s)", s >= TF_NMEM ? "slack" : "used", memory_names[s % TF_NMEM]);
   return buf;
 }
@@ -297,18 +302,19 @@ static int read_buffer(tf_workset *w, const cJSON *b, const char *path, tf_error
     return tf_error_set(err, TF_EINPUT, sub, "unknown memory '%s' (expected smem, tmem or rf)", mem);
   tf_path_key(sub, sizeof sub, path, "size");
   buf->path = tf_strdup(sub);
+  buf->name = tf_strdup(name);
+  w->nbuffers++; /* owned by w from here on, even if its size does not parse */
   if (!(buf->size = read_expr(tf_json_member(b, "size"), sub, err)))
     return -1;
-  buf->name = tf_strdup(name);
-  w->nbuffers++;
   if (tf_json_member(b, "align")) {
     tf_path_key(sub, sizeof sub, path, "align");
     if (!(buf->align = read_expr(tf_json_member(b, "align"), sub, err)))
       return -1;
   }
   const cJSON *c = tf_json_member(b, "comment");
+  tf_path_key(sub, sizeof sub, path, "comment");
   if (c && !cJSON_IsString(c))
-    return tf_error_set(err, TF_EINPUT, path, "comment: expected a string");
+    return tf_error_set(err, TF_EINPUT, sub, "expected a string");
   return 0;
 }
 
@@ -392,10 +398,15 @@ static int bind_all(tf_workset *w, tf_error *err) {
   for (size_t i = 0; i < w->nlets; i++)
     if (tf_expr_bind(w->lets[i].expr, resolve_cb, w, err))
       return tf_error_set_path(err, w->lets[i].path), -1;
-  for (size_t i = 0; i < w->nbuffers; i++)
-    if (tf_expr_bind(w->buffers[i].size, resolve_cb, w, err) ||
-        (w->buffers[i].align && tf_expr_bind(w->buffers[i].align, resolve_cb, w, err)))
+  for (size_t i = 0; i < w->nbuffers; i++) {
+    if (tf_expr_bind(w->buffers[i].size, resolve_cb, w, err))
       return tf_error_set_path(err, w->buffers[i].path), -1;
+    if (w->buffers[i].align && tf_expr_bind(w->buffers[i].align, resolve_cb, w, err)) {
+      char path[160];
+      snprintf(path, sizeof path, "$.buffers[%zu].align", i);
+      return tf_error_set_path(err, path), -1;
+    }
+  }
   return 0;
 }
 

@@ -4,7 +4,7 @@
  * Every expression is parsed and bound at load time, so a misspelt name is
  * an error that names the file and JSON path before anything is solved.
  * Symbol ids are laid out in this order, which problem.c relies on:
- *   params | machine constants | choose | counts | lets | derived */
+ *   params | machine constants | choose | counts | lets | derived | occupancy */
 #ifndef TF_MODEL_WORKSET_H
 #define TF_MODEL_WORKSET_H
 
@@ -92,6 +92,7 @@ int tf_workset_sym_choose(const tf_workset *w, size_t i);
 int tf_workset_sym_count(const tf_workset *w, size_t i);
 int tf_workset_sym_let(const tf_workset *w, size_t i);
 int tf_workset_sym_derived(const tf_workset *w, int used_or_slack, int mem); /* 0 used, 1 slack */
+int tf_workset_sym_occupancy(const tf_workset *w); /* "occupancy": CTAs per SM */
 const char *tf_workset_sym_name(const tf_workset *w, int sym, char *buf, size_t size);
 int tf_workset_resolve(const tf_workset *w, const char *name); /* -1 if unknown */
 

@@ -223,7 +223,7 @@ int tf_args_parse(int argc, char **argv, unsigned groups, int max_positional, tf
     }
     const char *inline_value;
     const struct option_spec *o = find_option(arg, &inline_value);
-    if (!o || !(o->group & groups))
+    if (!o || (!(o->group & groups) && o->id != O_HELP))
       return tf_error_set(err, TF_EINPUT, arg, "unknown option for '%s' (see 'tilefit %s --help')", argv[0], argv[0]);
     char where[64];
     if (o->short_name)

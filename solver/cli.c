@@ -14,6 +14,7 @@ static const struct tf_cmd commands[] = {
     {"check", cmd_check, "does one fully fixed configuration fit, buffer by buffer"},
     {"machines", cmd_machines, "list the shipped machine models, or show one"},
     {"worksets", cmd_worksets, "list the shipped worksets, or show one"},
+    {"validate", cmd_validate, "compare derived values with known answers from real kernels"},
 };
 
 static void usage(FILE *f) {

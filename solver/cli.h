@@ -20,5 +20,6 @@ int cmd_solve(int argc, char **argv);
 int cmd_check(int argc, char **argv);
 int cmd_machines(int argc, char **argv);
 int cmd_worksets(int argc, char **argv);
+int cmd_validate(int argc, char **argv);
 
 #endif

@@ -1,5 +1,7 @@
 #include "report.h"
 
+#include "solver/solve.h"
+
 #include <string.h>
 
 const char *tf_answer_status_name(int status) {
@@ -38,7 +40,7 @@ static int memory_in_use(const tf_problem *p, int m) {
 
 static void text_values(FILE *f, const tf_problem *p, const tf_answer *a) {
   for (size_t i = 0; i < p->nchoose; i++)
-    fprintf(f, "  %-12s %lld\n", p->workset->choose[i].name, (long long)a->choose[i]);
+    fprintf(f, "  %-12s %lld\n", p->choose_names[i], (long long)a->choose[i]);
   for (int k = 0; k < p->ncounts; k++)
     fprintf(f, "  %-12s %lld\n", p->count_names[k], (long long)a->counts[k]);
 }
@@ -52,9 +54,9 @@ static void text_memories(FILE *f, const tf_problem *p, const tf_answer *a) {
 }
 
 static void text_buffers(FILE *f, const tf_problem *p, const tf_answer *a) {
-  fprintf(f, "buffer       %-6s %10s %10s %6s\n", "memory", "size", "allocated", "align");
+  fprintf(f, "buffer               %-6s %10s %10s %6s\n", "memory", "size", "allocated", "align");
   for (size_t b = 0; b < p->nbuffers; b++)
-    fprintf(f, "  %-10s %-6s %10lld %10lld %6lld\n", p->workset->buffers[b].name,
+    fprintf(f, "  %-18s %-6s %10lld %10lld %6lld\n", p->workset->buffers[b].name,
             tf_memory_name(p->workset->buffers[b].memory), (long long)a->point.size[b], (long long)a->point.alloc[b],
             (long long)p->align[b]);
 }
@@ -65,7 +67,7 @@ static void text_closed(FILE *f, const tf_problem *p, const tf_answer *a) {
     if (!c->applies)
       continue;
     fprintf(f, "closed form  %s = floor((%lld - %lld) / %lld) = %lld in %s: %s\n", p->count_names[k],
-            (long long)p->capacity[c->memory], (long long)c->resident, (long long)c->per_stage, (long long)c->value,
+            (long long)c->capacity, (long long)c->resident, (long long)c->per_stage, (long long)c->value,
             tf_memory_name(c->memory), c->agrees ? "agrees" : "differs");
     if (!c->agrees)
       fprintf(f, "             %s\n", c->reason);
@@ -75,26 +77,9 @@ static void text_closed(FILE *f, const tf_problem *p, const tf_answer *a) {
 /* Why not one more of each count: the constraint that binds. */
 static void text_binding(FILE *f, const tf_problem *p, const tf_answer *a) {
   for (int k = 0; k < p->ncounts; k++) {
-    if (a->counts[k] >= p->count_hi[k]) {
-      fprintf(f, "binding      %s is at its upper bound %lld\n", p->count_names[k], (long long)p->count_hi[k]);
-      continue;
-    }
-    int64_t at[TF_MAX_COUNTS];
-    memcpy(at, a->counts, sizeof at);
-    at[k]++;
-    tf_point pt;
-    tf_point_init(&pt, p);
-    tf_error e;
-    tf_error_init(&e);
-    char why[256];
-    if (tf_problem_eval_point(p, a->choose, at, &pt, &e))
-      fprintf(f, "binding      %s = %lld: %s\n", p->count_names[k], (long long)at[k], e.msg);
-    else if (!tf_point_fits(p, &pt, why, sizeof why))
-      fprintf(f, "binding      %s = %lld: %s\n", p->count_names[k], (long long)at[k], why);
-    else
-      fprintf(f, "binding      %s = %lld also fits (the objective prefers %lld)\n", p->count_names[k],
-              (long long)at[k], (long long)a->counts[k]);
-    tf_point_release(&pt);
+    char buf[400];
+    tf_binding(p, a, k, buf, sizeof buf);
+    fprintf(f, "binding      %s\n", buf);
   }
 }
 
@@ -125,7 +110,7 @@ void tf_report_text(FILE *f, const tf_request *req, const tf_problem *p, const t
 static void json_values(FILE *f, const tf_problem *p, const tf_answer *a) {
   fputs("\"values\":{", f);
   for (size_t i = 0; i < p->nchoose; i++) {
-    tf_json_write_string(f, p->workset->choose[i].name);
+    tf_json_write_string(f, p->choose_names[i]);
     fprintf(f, ":%lld%s", (long long)a->choose[i], i + 1 < p->nchoose || p->ncounts ? "," : "");
   }
   for (int k = 0; k < p->ncounts; k++) {
@@ -186,7 +171,7 @@ static void json_closed(FILE *f, const tf_problem *p, const tf_answer *a) {
     fprintf(f, "%s", first ? "" : ",");
     tf_json_write_string(f, p->count_names[k]);
     fprintf(f, ":{\"value\":%lld,\"memory\":\"%s\",\"capacity\":%lld,\"resident\":%lld,\"per_stage\":%lld,\"agrees\":%s",
-            (long long)c->value, tf_memory_name(c->memory), (long long)p->capacity[c->memory], (long long)c->resident,
+            (long long)c->value, tf_memory_name(c->memory), (long long)c->capacity, (long long)c->resident,
             (long long)c->per_stage, c->agrees ? "true" : "false");
     if (!c->agrees) {
       fputs(",\"reason\":", f);
@@ -199,6 +184,11 @@ static void json_closed(FILE *f, const tf_problem *p, const tf_answer *a) {
 }
 
 void tf_report_json(FILE *f, const tf_request *req, const tf_problem *p, const tf_answer *a) {
+  tf_report_json_object(f, req, p, a);
+  fputc('\n', f);
+}
+
+void tf_report_json_object(FILE *f, const tf_request *req, const tf_problem *p, const tf_answer *a) {
   fputc('{', f);
   if (req->id) {
     fputs("\"id\":", f);
@@ -225,7 +215,7 @@ void tf_report_json(FILE *f, const tf_request *req, const tf_problem *p, const t
     if (a->status == TF_ANSWER_OPTIMAL)
       json_closed(f, p, a);
   }
-  fputs("}\n", f);
+  fputc('}', f);
 }
 
 /* ------------------------------------------------------------------- CSV */
@@ -233,7 +223,7 @@ void tf_report_json(FILE *f, const tf_request *req, const tf_problem *p, const t
 void tf_report_csv_header(FILE *f, const tf_problem *p) {
   fputs("id,machine,workset,status", f);
   for (size_t i = 0; i < p->nchoose; i++)
-    fprintf(f, ",%s", p->workset->choose[i].name);
+    fprintf(f, ",%s", p->choose_names[i]);
   for (int k = 0; k < p->ncounts; k++)
     fprintf(f, ",%s", p->count_names[k]);
   for (int m = 0; m < TF_NMEM; m++)

@@ -15,6 +15,8 @@ const char *tf_answer_status_name(int status);
 void tf_report_text(FILE *f, const tf_request *req, const tf_problem *p, const tf_answer *a, int explain);
 /* One line of JSON, newline-terminated. */
 void tf_report_json(FILE *f, const tf_request *req, const tf_problem *p, const tf_answer *a);
+/* The same object without the newline, to embed in another. */
+void tf_report_json_object(FILE *f, const tf_request *req, const tf_problem *p, const tf_answer *a);
 void tf_report_csv_header(FILE *f, const tf_problem *p);
 void tf_report_csv_row(FILE *f, const tf_request *req, const tf_problem *p, const tf_answer *a);
 

@@ -78,7 +78,7 @@ static int free_variables(const tf_problem *p, char *buf, size_t size) {
   buf[0] = 0;
   for (size_t i = 0; i < p->nchoose; i++)
     if (p->ndomain[i] != 1)
-      n += (size_t)snprintf(buf + n, n < size ? size - n : 0, "%s%s", n ? ", " : "", p->workset->choose[i].name);
+      n += (size_t)snprintf(buf + n, n < size ? size - n : 0, "%s%s", n ? ", " : "", p->choose_names[i]);
   for (int k = 0; k < p->ncounts; k++)
     if (p->count_lo[k] != p->count_hi[k])
       n += (size_t)snprintf(buf + n, n < size ? size - n : 0, "%s%s", n ? ", " : "", p->count_names[k]);
@@ -97,4 +97,27 @@ int tf_check(const tf_problem *p, tf_answer *a, tf_error *err) {
     return -1;
   a->status = tf_point_fits(p, &a->point, a->why, sizeof a->why) ? TF_ANSWER_FITS : TF_ANSWER_NO_FIT;
   return 0;
+}
+
+void tf_binding(const tf_problem *p, const tf_answer *a, int k, char *buf, size_t size) {
+  if (a->counts[k] >= p->count_hi[k]) {
+    snprintf(buf, size, "%s is at its upper bound %lld", p->count_names[k], (long long)p->count_hi[k]);
+    return;
+  }
+  int64_t at[TF_MAX_COUNTS];
+  memcpy(at, a->counts, sizeof at);
+  at[k]++;
+  tf_point pt;
+  tf_point_init(&pt, p);
+  tf_error e;
+  tf_error_init(&e);
+  char why[256];
+  if (tf_problem_eval_point(p, a->choose, at, &pt, &e))
+    snprintf(buf, size, "%s = %lld: %s", p->count_names[k], (long long)at[k], e.msg);
+  else if (!tf_point_fits(p, &pt, why, sizeof why))
+    snprintf(buf, size, "%s = %lld: %s", p->count_names[k], (long long)at[k], why);
+  else
+    snprintf(buf, size, "%s = %lld also fits (the objective prefers %lld)", p->count_names[k], (long long)at[k],
+             (long long)a->counts[k]);
+  tf_point_release(&pt);
 }

@@ -31,6 +31,10 @@ typedef struct tf_solve_out {
  * (a->status == TF_ANSWER_INFEASIBLE with a->why), not an error. */
 int tf_solve(const tf_problem *p, const tf_solve_opts *o, const tf_solve_out *out, tf_answer *a, tf_error *err);
 
+/* Why count k of an answer cannot be one larger: "stages = 4: smem needs
+ * 265216 B of 232448, 32768 over", or why it could. */
+void tf_binding(const tf_problem *p, const tf_answer *a, int k, char *buf, size_t size);
+
 /* Every variable must be fixed; sets TF_ANSWER_FITS or TF_ANSWER_NO_FIT. */
 int tf_check(const tf_problem *p, tf_answer *a, tf_error *err);
 

@@ -9,7 +9,7 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "machine.h"
+#include "model/machine.h"
 
 #define MACHINES_DIR "machines"
 #define BAD_DIR "tests/data/machines/bad"

@@ -1,0 +1,61 @@
+#include "cache.h"
+
+#include <stdlib.h>
+#include <string.h>
+
+#include "model/alloc.h"
+#include "model/catalog.h"
+
+void tf_cache_init(tf_cache *c) {
+  memset(c, 0, sizeof *c);
+  pthread_mutex_init(&c->lock, NULL);
+}
+
+void tf_cache_release(tf_cache *c) {
+  for (size_t i = 0; i < c->n; i++) {
+    if (c->entries[i].kind == TF_CATALOG_MACHINES)
+      tf_machine_free(c->entries[i].object);
+    else
+      tf_workset_free(c->entries[i].object);
+    free(c->entries[i].name);
+  }
+  free(c->entries);
+  pthread_mutex_destroy(&c->lock);
+  memset(c, 0, sizeof *c);
+}
+
+static void *load(int kind, const char *name, const char *where, tf_error *err) {
+  char path[4096];
+  if (tf_catalog_find(kind, name, where, path, sizeof path, err))
+    return NULL;
+  return kind == TF_CATALOG_MACHINES ? (void *)tf_machine_load(path, err) : (void *)tf_workset_load(path, err);
+}
+
+/* Called with the lock held. */
+static void *lookup(tf_cache *c, int kind, const char *name, const char *where, tf_error *err) {
+  for (size_t i = 0; i < c->n; i++)
+    if (c->entries[i].kind == kind && !strcmp(c->entries[i].name, name)) {
+      c->hits++;
+      return c->entries[i].object;
+    }
+  c->misses++;
+  void *obj = load(kind, name, where, err);
+  if (!obj)
+    return NULL;
+  tf_cache_entry e = {kind, tf_strdup(name), obj};
+  TF_PUSH(c->entries, c->n, c->cap, e);
+  return obj;
+}
+
+int tf_cache_get(tf_cache *c, const tf_request *req, const char *mwhere, const char *wwhere,
+                 const tf_machine **m, const tf_workset **w, tf_error *err) {
+  if (!req->machine)
+    return tf_error_set(err, TF_EINPUT, mwhere, "a machine is required");
+  if (!req->workset)
+    return tf_error_set(err, TF_EINPUT, wwhere, "a workset is required");
+  pthread_mutex_lock(&c->lock);
+  *m = lookup(c, TF_CATALOG_MACHINES, req->machine, mwhere, err);
+  *w = *m ? lookup(c, TF_CATALOG_WORKSETS, req->workset, wwhere, err) : NULL;
+  pthread_mutex_unlock(&c->lock);
+  return *m && *w ? 0 : -1;
+}

@@ -1,0 +1,33 @@
+/* Machines and worksets loaded once per run, by the name a request gives,
+ * shared read-only by every problem (and every sweep worker) that names
+ * them.  Lookups are thread-safe. */
+#ifndef TF_SOLVER_CACHE_H
+#define TF_SOLVER_CACHE_H
+
+#include <pthread.h>
+
+#include "model/machine.h"
+#include "model/problem.h"
+#include "model/workset.h"
+
+typedef struct tf_cache_entry {
+  int kind;           /* enum tf_catalog_kind */
+  char *name;         /* as the request spelt it */
+  void *object;       /* tf_machine * or tf_workset * */
+} tf_cache_entry;
+
+typedef struct tf_cache {
+  tf_cache_entry *entries;
+  size_t n, cap;
+  size_t hits, misses;
+  pthread_mutex_t lock;
+} tf_cache;
+
+void tf_cache_init(tf_cache *c);
+void tf_cache_release(tf_cache *c);
+
+/* The request's machine and workset; borrowed from the cache. */
+int tf_cache_get(tf_cache *c, const tf_request *req, const char *mwhere, const char *wwhere,
+                 const tf_machine **m, const tf_workset **w, tf_error *err);
+
+#endif

@@ -1,0 +1,239 @@
+/* tilefit validate CASES.jsonl: each line a problem with what a real kernel
+ * uses; formula and fits cases must agree, tuned cases are reported beside
+ * the limit tilefit finds. */
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "model/case.h"
+#include "solver/args.h"
+#include "solver/cache.h"
+#include "solver/cli.h"
+#include "solver/report.h"
+#include "solver/solve.h"
+
+static const char validate_help[] =
+    "usage: tilefit validate [--json] CASES.jsonl...\n"
+    "\n"
+    "Each line of CASES.jsonl is a problem (machine, workset, params, fix, domain,\n"
+    "require, objective) with \"expect\" (variable values, or {\"fits\": true|false})\n"
+    "and an optional \"kind\":\n"
+    "  formula  the kernel derives the value from capacity: must agree\n"
+    "  fits     a feasibility claim with every variable fixed: must agree\n"
+    "  tuned    a human picked it: reported beside the limit tilefit finds,\n"
+    "           never counted as a failure\n"
+    "Prints one row per case and a closing line 'N passed, M failed, K skipped'.\n"
+    "\n"
+    "exit: 0 every formula and fits case agrees, 1 otherwise, 2 bad input\n";
+
+enum verdict { AGREE, DIFFER, TUNED };
+static const char *const verdict_name[] = {"agree", "differ", "tuned"};
+
+struct tally {
+  size_t passed, failed, skipped;
+};
+
+/* The answer's value of a variable, by name; -1 if there is none. */
+static int value_of(const tf_problem *p, const tf_answer *a, const char *name, int64_t *v) {
+  for (size_t i = 0; i < p->nchoose; i++)
+    if (!strcmp(p->choose_names[i], name))
+      return *v = a->choose[i], 0;
+  for (int k = 0; k < p->ncounts; k++)
+    if (!strcmp(p->count_names[k], name))
+      return *v = a->counts[k], 0;
+  return -1;
+}
+
+static void expected_text(const tf_case *c, char *buf, size_t size) {
+  size_t n = 0;
+  buf[0] = 0;
+  if (c->expect_fits >= 0)
+    n += (size_t)snprintf(buf + n, size - n, "fits=%s", c->expect_fits ? "yes" : "no");
+  for (size_t i = 0; i < c->nexpect && n < size; i++)
+    n += (size_t)snprintf(buf + n, size - n, "%s%s=%lld", n ? " " : "", c->expect[i].name,
+                          (long long)c->expect[i].value);
+}
+
+static int derived_text(const tf_case *c, const tf_problem *p, const tf_answer *a, char *buf, size_t size,
+                        int *agrees, tf_error *err) {
+  size_t n = 0;
+  *agrees = 1;
+  buf[0] = 0;
+  if (c->expect_fits >= 0) {
+    int fits = a->status == TF_ANSWER_FITS;
+    n += (size_t)snprintf(buf + n, size - n, "fits=%s", fits ? "yes" : "no");
+    *agrees &= fits == c->expect_fits;
+  }
+  for (size_t i = 0; i < c->nexpect && n < size; i++) {
+    int64_t v;
+    if (value_of(p, a, c->expect[i].name, &v))
+      return tf_error_set(err, TF_EINPUT, c->expect[i].where, "workset '%s' has no variable '%s'",
+                          p->workset->name, c->expect[i].name);
+    if (a->status == TF_ANSWER_INFEASIBLE) {
+      n += (size_t)snprintf(buf + n, size - n, "%sinfeasible", n ? " " : "");
+      *agrees = 0;
+      break;
+    }
+    n += (size_t)snprintf(buf + n, size - n, "%s%s=%lld", n ? " " : "", c->expect[i].name, (long long)v);
+    *agrees &= v == c->expect[i].value;
+  }
+  return 0;
+}
+
+/* For a tuned case: the kernel's own pick beside the limit, checked with
+ * its values fixed, and what stops the limit from going further. */
+static void tuned_note(const tf_case *c, const tf_machine *m, const tf_workset *w, const tf_problem *solved,
+                       const tf_answer *limit, char *buf, size_t size) {
+  tf_request copy = c->req; /* shallow: only the fixes differ */
+  copy.fixes = NULL;
+  copy.nfixes = copy.capfixes = 0;
+  for (size_t i = 0; i < c->req.nfixes; i++)
+    tf_request_add_fix(&copy, c->req.fixes[i].name, c->req.fixes[i].value, c->req.fixes[i].where);
+  for (size_t i = 0; i < c->nexpect; i++)
+    tf_request_add_fix(&copy, c->expect[i].name, c->expect[i].value, c->expect[i].where);
+  tf_error err;
+  tf_error_init(&err);
+  char fit[320] = "", bind[320] = "";
+  tf_problem *p = tf_problem_new(m, w, &copy, &err);
+  if (p) {
+    tf_answer a;
+    tf_answer_init(&a, p);
+    if (!tf_check(p, &a, &err))
+      snprintf(fit, sizeof fit, a.status == TF_ANSWER_FITS ? "the kernel's pick fits" : "the kernel's pick does not fit: %s",
+               a.why);
+    tf_answer_release(&a);
+  }
+  tf_problem_free(p);
+  if (limit->status == TF_ANSWER_OPTIMAL && solved->ncounts > 0)
+    tf_binding(solved, limit, 0, bind, sizeof bind);
+  int at_limit = limit->status == TF_ANSWER_OPTIMAL;
+  for (size_t i = 0; i < c->nexpect && at_limit; i++) {
+    int64_t v;
+    at_limit = !value_of(solved, limit, c->expect[i].name, &v) && v == c->expect[i].value;
+  }
+  snprintf(buf, size, "%s%s%s%s", fit[0] ? fit : "the kernel's pick cannot be checked",
+           at_limit ? ", at the limit" : strstr(fit, "does not") ? "" : ", below the limit",
+           bind[0] ? "; limit: " : "", bind);
+  for (size_t i = 0; i < copy.nfixes; i++)
+    free(copy.fixes[i].name), free(copy.fixes[i].where);
+  free(copy.fixes);
+}
+
+static void print_row(FILE *f, int json, const tf_case *c, const tf_problem *p, const tf_answer *a, enum verdict v,
+                      const char *expected, const char *derived, const char *note) {
+  const char *id = c->req.id ? c->req.id : "(no id)";
+  if (json) {
+    fputs("{\"id\":", f);
+    tf_json_write_string(f, id);
+    fprintf(f, ",\"kind\":\"%s\",\"result\":\"%s\",\"expected\":", tf_case_kind_name(c->kind), verdict_name[v]);
+    tf_json_write_string(f, expected);
+    fputs(",\"derived\":", f);
+    tf_json_write_string(f, derived);
+    if (note[0]) {
+      fputs(",\"note\":", f);
+      tf_json_write_string(f, note);
+    }
+    fputs(",\"answer\":", f);
+    tf_report_json_object(f, &c->req, p, a);
+    fputs("}\n", f);
+    return;
+  }
+  fprintf(f, "%-7s %-40s expected %-24s derived %s\n", verdict_name[v], id, expected, derived);
+  if (note[0])
+    fprintf(f, "        %s\n", note);
+  if (v == DIFFER)
+    tf_report_text(f, &c->req, p, a, 1);
+}
+
+/* One case; returns 0, or -1 on bad input. */
+static int run_case(tf_cache *cache, const tf_case *c, int json, struct tally *t, tf_error *err) {
+  const tf_machine *m;
+  const tf_workset *w;
+  if (tf_cache_get(cache, &c->req, "$.machine", "$.workset", &m, &w, err))
+    return -1;
+  tf_problem *p = tf_problem_new(m, w, &c->req, err);
+  if (!p)
+    return -1;
+  tf_answer a;
+  tf_answer_init(&a, p);
+  tf_solve_opts o;
+  tf_solve_opts_init(&o);
+  int rc = c->kind == TF_KIND_FITS ? tf_check(p, &a, err) : tf_solve(p, &o, NULL, &a, err);
+  char expected[256], derived[256], note[320] = "";
+  int agrees = 0;
+  if (!rc)
+    expected_text(c, expected, sizeof expected), rc = derived_text(c, p, &a, derived, sizeof derived, &agrees, err);
+  if (!rc) {
+    enum verdict v = c->kind == TF_KIND_TUNED ? TUNED : agrees ? AGREE : DIFFER;
+    if (v == TUNED)
+      tuned_note(c, m, w, p, &a, note, sizeof note);
+    else if (v == DIFFER && a.status == TF_ANSWER_INFEASIBLE)
+      snprintf(note, sizeof note, "%s", a.why);
+    print_row(stdout, json, c, p, &a, v, expected, derived, note);
+    *(v == TUNED ? &t->skipped : v == AGREE ? &t->passed : &t->failed) += 1;
+  }
+  tf_answer_release(&a);
+  tf_problem_free(p);
+  return rc;
+}
+
+static int run_file(tf_cache *cache, const char *file, int json, struct tally *t, tf_error *err) {
+  FILE *f = fopen(file, "r");
+  if (!f) {
+    tf_error_set(err, TF_EINPUT, NULL, "cannot read: %s", "no such file or not readable");
+    tf_error_set_file(err, file);
+    return -1;
+  }
+  char *line = NULL;
+  size_t cap = 0, lineno = 0;
+  ssize_t len;
+  int rc = 0;
+  while (!rc && (len = getline(&line, &cap, f)) >= 0) {
+    lineno++;
+    size_t i = 0;
+    while (i < (size_t)len && (line[i] == ' ' || line[i] == '\t' || line[i] == '\n' || line[i] == '\r'))
+      i++;
+    if (i == (size_t)len)
+      continue; /* blank lines are allowed */
+    tf_case c;
+    tf_case_init(&c);
+    rc = tf_case_parse(line, (size_t)len, file, lineno, &c, err);
+    if (!rc)
+      rc = run_case(cache, &c, json, t, err);
+    tf_case_release(&c);
+  }
+  free(line);
+  fclose(f);
+  return rc;
+}
+
+int cmd_validate(int argc, char **argv) {
+  tf_args a;
+  tf_error err;
+  tf_args_init(&a);
+  tf_error_init(&err);
+  int rc = TF_EXIT_OK;
+  if (tf_args_parse(argc, argv, TF_OPT_FORMAT, 64, &a, &err)) {
+    rc = tf_cli_fail(&err);
+  } else if (a.help) {
+    fputs(validate_help, stdout);
+  } else if (a.npositional == 0) {
+    tf_error_set(&err, TF_EINPUT, "validate", "needs at least one CASES.jsonl file");
+    rc = tf_cli_fail(&err);
+  } else {
+    tf_cache cache;
+    tf_cache_init(&cache);
+    struct tally t = {0, 0, 0};
+    int json = a.format == TF_FORMAT_JSON;
+    for (int i = 0; i < a.npositional && rc == TF_EXIT_OK; i++)
+      if (run_file(&cache, a.positional[i], json, &t, &err))
+        rc = tf_cli_fail(&err);
+    if (rc == TF_EXIT_OK) {
+      fprintf(json ? stderr : stdout, "%zu passed, %zu failed, %zu skipped\n", t.passed, t.failed, t.skipped);
+      rc = t.failed ? TF_EXIT_NO : TF_EXIT_OK;
+    }
+    tf_cache_release(&cache);
+  }
+  tf_args_release(&a);
+  return rc;
+}

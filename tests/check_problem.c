@@ -1,0 +1,204 @@
+/* Binding a request to a machine and a workset: params, fixes, domains,
+ * constraints, the affinity rule, limits, and enumeration. */
+#include <check.h>
+#include <stdio.h>
+#include <string.h>
+
+#include "model/problem.h"
+#include "tests/suites.h"
+#include "tests/testutil.h"
+
+static const char base[] =
+    "{\"name\": \"t\", \"params\": {\"d\": 64, \"e\": \"2 * d\", \"bits\": 16},"
+    " \"choose\": {\"m\": [64, 128], \"n\": {\"from\": 16, \"to\": 64, \"step\": 16}},"
+    " \"count\": {\"stages\": {\"min\": 1, \"max\": 40}},"
+    " \"let\": {\"tile\": \"(m + n) * d * bits / 8\"},"
+    " \"buffers\": [{\"name\": \"ring\", \"memory\": \"smem\", \"size\": \"stages * tile\", \"align\": 128},"
+    "   {\"name\": \"acc\", \"memory\": \"tmem\", \"size\": \"n\"}],"
+    " \"require\": [\"n <= m\"], \"objective\": [\"max stages\"]}";
+
+struct bind_case {
+  const char *what;
+  const char *fix_name;   /* NULL: none */
+  long fix_value;
+  const char *param_name; /* NULL: none */
+  long param_value;
+  const char *require;    /* NULL: none */
+  const char *objective;  /* NULL: none */
+  const char *want_path;  /* NULL: binds */
+  const char *want_msg;
+};
+
+static const struct bind_case cases[] = {
+    {"binds", NULL, 0, NULL, 0, NULL, NULL, NULL, NULL},
+    {"unknown param", NULL, 0, "q", 1, NULL, NULL, "-p q", "has no param 'q'"},
+    {"unknown variable", "zz", 1, NULL, 0, NULL, NULL, "--fix", "has no variable 'zz'"},
+    {"non-affine require", NULL, 0, NULL, 0, "stages * stages <= 4", NULL, "--require", "not affine in count variable 'stages'"},
+    {"non-affine objective", NULL, 0, NULL, 0, NULL, "max max(stages, 2)", "--objective", "not affine"},
+    {"unknown name", NULL, 0, NULL, 0, "foo <= 2", NULL, "--require", "unknown name 'foo'"},
+    {"not a comparison", NULL, 0, NULL, 0, "stages + 1", NULL, "--require", "expected a comparison"},
+    {"bad objective", NULL, 0, NULL, 0, NULL, "maximize stages", "--objective", "expected 'max EXPR'"},
+    {"!= on a count", NULL, 0, NULL, 0, "stages != 3", NULL, "--require", "'!=' cannot constrain"},
+    {"remainder", NULL, 0, NULL, 0, "n / 3 <= 100", NULL, "--require", "leaves a remainder"},
+    {"fixed count", "stages", 3, NULL, 0, NULL, NULL, NULL, NULL},
+    {"fixed choose", "m", 96, NULL, 0, NULL, NULL, NULL, NULL},
+};
+
+START_TEST(test_bind) {
+  const struct bind_case *c = &cases[_i];
+  tf_machine m = tf_test_machine(232448, 512, 255);
+  tf_workset *w = tf_test_workset(base);
+  tf_request req;
+  tf_request_init(&req);
+  if (c->fix_name)
+    tf_request_add_fix(&req, c->fix_name, c->fix_value, "--fix");
+  if (c->param_name) {
+    char where[32];
+    snprintf(where, sizeof where, "-p %s", c->param_name);
+    tf_request_add_param(&req, c->param_name, c->param_value, where);
+  }
+  if (c->require)
+    tf_request_add_require(&req, c->require, "--require");
+  if (c->objective)
+    tf_request_add_objective(&req, c->objective, "--objective");
+  tf_error err;
+  tf_error_init(&err);
+  tf_problem *p = tf_problem_new(&m, w, &req, &err);
+  if (!c->want_path) {
+    ck_assert_msg(p != NULL, "%s: %s: %s", c->what, err.path, err.msg);
+  } else {
+    ck_assert_msg(p == NULL, "%s: bound but should not", c->what);
+    ck_assert_int_eq(err.code, TF_EINPUT);
+    ck_assert_str_eq(err.path, c->want_path);
+    ck_assert_msg(strstr(err.msg, c->want_msg), "%s: message '%s' lacks '%s'", c->what, err.msg, c->want_msg);
+  }
+  tf_problem_free(p);
+  tf_request_release(&req);
+  tf_workset_free(w);
+}
+END_TEST
+
+START_TEST(test_enumeration) {
+  tf_machine m = tf_test_machine(232448, 512, 255);
+  tf_workset *w = tf_test_workset(base);
+  tf_request req;
+  tf_request_init(&req);
+  tf_error err;
+  tf_error_init(&err);
+  tf_problem *p = tf_problem_new(&m, w, &req, &err);
+  ck_assert_ptr_nonnull(p);
+  /* 2 x 4 candidates; the require n <= m keeps all of them (n <= 64) */
+  ck_assert_uint_eq(p->ncandidates, 8);
+  ck_assert_uint_eq(p->ncombos, 8);
+  ck_assert_int_eq(p->param_values[1], 128); /* e = 2 * d */
+  /* ring = stages * (m + n) * 64 * 2 at m = 64, n = 16: coefficient 10240 */
+  ck_assert_int_eq(tf_problem_buf(p, 0, 0)[0], 0);
+  ck_assert_int_eq(tf_problem_buf(p, 0, 0)[1], 10240);
+  tf_problem_free(p);
+  tf_request_release(&req);
+  tf_workset_free(w);
+}
+END_TEST
+
+START_TEST(test_domain_and_contradiction) {
+  tf_machine m = tf_test_machine(232448, 512, 255);
+  tf_workset *w = tf_test_workset(base);
+  tf_request req;
+  tf_request_init(&req);
+  int64_t vals[] = {32};
+  tf_request_add_domain(&req, "n", vals, 1, "--domain");
+  tf_error err;
+  tf_error_init(&err);
+  tf_problem *p = tf_problem_new(&m, w, &req, &err);
+  ck_assert_ptr_nonnull(p);
+  ck_assert_uint_eq(p->ncandidates, 2);
+  tf_problem_free(p);
+  tf_request_add_fix(&req, "m", 64, "--fix");
+  tf_request_add_fix(&req, "m", 128, "--fix");
+  p = tf_problem_new(&m, w, &req, &err);
+  ck_assert_ptr_null(p);
+  ck_assert_str_eq(err.path, "--fix");
+  ck_assert_ptr_nonnull(strstr(err.msg, "contradictory values for 'm'"));
+  tf_request_release(&req);
+  tf_workset_free(w);
+}
+END_TEST
+
+START_TEST(test_combination_limit) {
+  tf_machine m = tf_test_machine(232448, 512, 255);
+  tf_workset *w = tf_test_workset(
+      "{\"name\": \"big\", \"choose\": {\"a\": {\"from\": 1, \"to\": 10000}, \"b\": {\"from\": 1, \"to\": 1000}},"
+      " \"buffers\": [{\"name\": \"x\", \"memory\": \"smem\", \"size\": \"a * b\"}]}");
+  tf_request req;
+  tf_request_init(&req);
+  tf_error err;
+  tf_error_init(&err);
+  tf_problem *p = tf_problem_new(&m, w, &req, &err);
+  ck_assert_ptr_null(p);
+  ck_assert_int_eq(err.code, TF_EINPUT);
+  ck_assert_ptr_nonnull(strstr(err.msg, "more than 1000000 combinations"));
+  tf_workset_free(w);
+}
+END_TEST
+
+START_TEST(test_cyclic_params) {
+  tf_machine m = tf_test_machine(232448, 512, 255);
+  tf_workset *w = tf_test_workset("{\"name\": \"cyc\", \"params\": {\"a\": \"b + 1\", \"b\": \"a\"},"
+                                  " \"buffers\": [{\"name\": \"x\", \"memory\": \"smem\", \"size\": \"a\"}]}");
+  tf_request req;
+  tf_request_init(&req);
+  tf_error err;
+  tf_error_init(&err);
+  ck_assert_ptr_null(tf_problem_new(&m, w, &req, &err));
+  ck_assert_str_eq(err.path, "$.params.a");
+  ck_assert_ptr_nonnull(strstr(err.msg, "cyclic"));
+  /* overriding one of them breaks the cycle */
+  tf_error_init(&err);
+  tf_request_add_param(&req, "a", 5, "-p a");
+  tf_problem *p = tf_problem_new(&m, w, &req, &err);
+  ck_assert_ptr_nonnull(p);
+  ck_assert_int_eq(p->param_values[1], 5);
+  tf_problem_free(p);
+  tf_request_release(&req);
+  tf_workset_free(w);
+}
+END_TEST
+
+START_TEST(test_point) {
+  tf_machine m = tf_test_machine(100000, 512, 255);
+  tf_workset *w = tf_test_workset(base);
+  tf_request req;
+  tf_request_init(&req);
+  tf_error err;
+  tf_error_init(&err);
+  tf_problem *p = tf_problem_new(&m, w, &req, &err);
+  ck_assert_ptr_nonnull(p);
+  tf_point pt;
+  tf_point_init(&pt, p);
+  int64_t choose[] = {128, 64}, counts[] = {5};
+  ck_assert_int_eq(tf_problem_eval_point(p, choose, counts, &pt, &err), 0);
+  ck_assert_int_eq(pt.size[0], 5 * 192 * 128);
+  ck_assert_int_eq(pt.alloc[0], 5 * 192 * 128);
+  char why[256];
+  ck_assert_int_eq(tf_point_fits(p, &pt, why, sizeof why), 0);
+  ck_assert_str_eq(why, "smem needs 122880 B of 100000, 22880 over");
+  tf_point_release(&pt);
+  tf_problem_free(p);
+  tf_workset_free(w);
+}
+END_TEST
+
+Suite *problem_suite(void) {
+  Suite *s = suite_create("problem");
+  TCase *tc = tcase_create("Core");
+  tcase_add_loop_test(tc, test_bind, 0, sizeof cases / sizeof *cases);
+  tcase_add_test(tc, test_enumeration);
+  tcase_add_test(tc, test_domain_and_contradiction);
+  tcase_add_test(tc, test_cyclic_params);
+  tcase_add_test(tc, test_point);
+  suite_add_tcase(s, tc);
+  TCase *lim = tcase_create("Limits");
+  tcase_add_test(lim, test_combination_limit);
+  suite_add_tcase(s, lim);
+  return s;
+}

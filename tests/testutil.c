@@ -1,0 +1,71 @@
+#include "tests/testutil.h"
+
+#include <check.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/wait.h>
+#include <unistd.h>
+
+tf_machine tf_test_machine(long smem, long tmem, long rf) {
+  tf_machine m;
+  memset(&m, 0, sizeof m);
+  m.name = "test";
+  m.description = "test machine";
+  m.arch = "sm_100";
+  m.file = "test";
+  m.sm_count = 100;
+  m.clock_mhz = 1000;
+  m.smem.capacity = smem;
+  m.smem.per_sm = smem + 1024;
+  m.smem.reserved_per_cta = 1024;
+  m.smem.granule = 128;
+  m.tmem.present = tmem > 0;
+  m.tmem.columns = tmem;
+  m.tmem.lanes = 128;
+  m.tmem.min_alloc_columns = 32;
+  m.rf.per_sm = 65536;
+  m.rf.per_thread = rf;
+  m.rf.warp_granule = 256;
+  m.limits.threads_per_sm = 2048;
+  m.limits.ctas_per_sm = 32;
+  m.limits.threads_per_cta = 1024;
+  return m;
+}
+
+tf_workset *tf_test_workset(const char *json) {
+  tf_error err;
+  tf_error_init(&err);
+  tf_workset *w = tf_workset_parse(json, strlen(json), "test.json", &err);
+  ck_assert_msg(w != NULL, "workset does not load: %s: %s\n%s", err.path, err.msg, json);
+  return w;
+}
+
+static void slurp(FILE *f, char *buf, size_t size) {
+  size_t n = f ? fread(buf, 1, size - 1, f) : 0;
+  buf[n] = 0;
+}
+
+int tf_test_run(const char *args, char *out, size_t outsize, char *errbuf, size_t errsize) {
+  const char *bin = getenv("TILEFIT_BIN");
+  char outpath[] = "/tmp/tf_test_outXXXXXX", errpath[] = "/tmp/tf_test_errXXXXXX";
+  int fo = mkstemp(outpath), fe = mkstemp(errpath);
+  ck_assert(fo >= 0 && fe >= 0);
+  close(fo);
+  close(fe);
+  char cmd[8192];
+  snprintf(cmd, sizeof cmd, "%s %s >%s 2>%s </dev/null", bin && *bin ? bin : "./tilefit", args, outpath, errpath);
+  int status = system(cmd);
+  FILE *f = fopen(outpath, "r");
+  slurp(f, out, outsize);
+  if (f)
+    fclose(f);
+  f = fopen(errpath, "r");
+  slurp(f, errbuf, errsize);
+  if (f)
+    fclose(f);
+  unlink(outpath);
+  unlink(errpath);
+  ck_assert_msg(WIFEXITED(status), "'%s' did not exit normally", cmd);
+  return WEXITSTATUS(status);
+}
