@@ -25,6 +25,39 @@ static void combo_name(const tf_problem *p, size_t c, const char *prefix, char *
     snprintf(buf + n, size - n, ")");
 }
 
+/* An upper bound on count k at combination c that every feasible point
+ * meets: in a memory where k's coefficient is positive and no coefficient
+ * is negative, count k can grow only until the unrounded sizes fill the
+ * memory (rounding only adds).  A tight bound makes the LP relaxation, and
+ * so the branch and bound, smaller. */
+static int64_t tight_hi(const tf_problem *p, size_t c, int k) {
+  int64_t hi = p->count_hi[k];
+  for (int mem = 0; mem < TF_NMEM; mem++) {
+    int64_t fixed = 0, coef = 0;
+    int usable = 1;
+    for (size_t b = 0; b < p->nbuffers && usable; b++) {
+      if (p->workset->buffers[b].memory != mem)
+        continue;
+      const int64_t *a = tf_problem_buf(p, c, b);
+      for (int j = 0; j < p->ncounts; j++) {
+        if (a[1 + j] < 0)
+          usable = 0;
+        else if (j != k && tf_checked_add(fixed, a[1 + j] * p->count_lo[j], &fixed))
+          usable = 0;
+      }
+      if (usable && (tf_checked_add(fixed, a[0], &fixed) || tf_checked_add(coef, a[1 + k], &coef)))
+        usable = 0;
+    }
+    if (!usable || coef <= 0)
+      continue;
+    int64_t limit = mem == TF_MEM_SMEM ? p->smem_limit[c] : p->capacity[mem];
+    int64_t bound = tf_fdiv(limit - fixed, coef);
+    if (bound < hi)
+      hi = bound;
+  }
+  return hi < p->count_lo[k] ? p->count_lo[k] : hi;
+}
+
 static void add_columns(tf_model *m, const tf_problem *p) {
   char name[256];
   for (size_t c = 0; c < p->ncombos; c++) {
@@ -34,9 +67,11 @@ static void add_columns(tf_model *m, const tf_problem *p) {
   for (size_t c = 0; c < p->ncombos; c++)
     for (int k = 0; k < p->ncounts; k++) {
       combo_name(p, c, p->count_names[k], name, sizeof name);
+      int64_t top = tight_hi(p, c, k);
       double lo = (double)(p->count_lo[k] < 0 ? p->count_lo[k] : 0);
-      double hi = (double)(p->count_hi[k] > 0 ? p->count_hi[k] : 0);
+      double hi = (double)(top > 0 ? top : 0);
       m->count_col[c * (size_t)p->ncounts + (size_t)k] = tf_ilp_add_col(&m->ilp, name, TF_COL_INT, lo, hi);
+      m->count_top[c * (size_t)p->ncounts + (size_t)k] = top;
     }
   for (size_t b = 0; b < p->nbuffers; b++) {
     m->units_col[b] = TF_NO_COL;
@@ -67,7 +102,7 @@ static void add_count_links(tf_model *m, const tf_problem *p) {
       snprintf(name, sizeof name, "hi_%s", m->ilp.cols[s].name);
       r = tf_ilp_add_row(&m->ilp, name, TF_SENSE_LE, 0);
       tf_lin_add(&m->ilp.rows[r].lin, s, 1);
-      tf_lin_add(&m->ilp.rows[r].lin, m->pick[c], -(double)p->count_hi[k]);
+      tf_lin_add(&m->ilp.rows[r].lin, m->pick[c], -(double)m->count_top[c * (size_t)p->ncounts + (size_t)k]);
     }
 }
 
@@ -78,10 +113,12 @@ static int add_affine(tf_model *m, const tf_problem *p, tf_lin *lin, const int64
   for (size_t c = 0; c < p->ncombos; c++) {
     const int64_t *a = form(p, c, which);
     int64_t a0 = a[0];
-    if (round_to > 1)
-      a0 = (a0 + round_to - 1) / round_to * round_to; /* sizes are >= 0 here */
     if (exact(a0, what, err))
       return -1;
+    if (round_to > 1 && (tf_checked_mul(tf_cdiv(a0, round_to), round_to, &a0) || exact(a0, what, err)))
+      return tf_error_set(err, TF_EINPUT, NULL,
+                          "%s rounded up to a multiple of %lld is beyond 2^53, which the solver cannot represent exactly",
+                          what, (long long)round_to);
     tf_lin_add(lin, m->pick[c], sign * (double)a0);
     for (int k = 0; k < p->ncounts; k++) {
       if (exact(a[1 + k], what, err))
@@ -164,6 +201,7 @@ int tf_model_build(tf_model *m, const tf_problem *p, tf_error *err) {
   m->ncounts = p->ncounts;
   m->pick = tf_nalloc(p->ncombos + 1, sizeof *m->pick);
   m->count_col = tf_nalloc(p->ncombos * (size_t)p->ncounts + 1, sizeof *m->count_col);
+  m->count_top = tf_nalloc(p->ncombos * (size_t)p->ncounts + 1, sizeof *m->count_top);
   m->units_col = tf_nalloc(p->nbuffers + 1, sizeof *m->units_col);
   add_columns(m, p);
   size_t one = tf_ilp_add_row(&m->ilp, "one_combination", TF_SENSE_EQ, 1);
@@ -182,6 +220,7 @@ void tf_model_release(tf_model *m) {
   tf_ilp_release(&m->ilp);
   free(m->pick);
   free(m->count_col);
+  free(m->count_top);
   free(m->units_col);
   memset(m, 0, sizeof *m);
 }

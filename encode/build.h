@@ -20,6 +20,7 @@ typedef struct tf_model {
   tf_ilp ilp;
   size_t *pick;       /* column of pick[c], per combination */
   size_t *count_col;  /* column of count[k][c], at c * ncounts + k */
+  int64_t *count_top; /* its upper bound, tightened by capacity */
   size_t *units_col;  /* per buffer: column of units[b], or TF_NO_COL */
   size_t ncombos;
   int ncounts;

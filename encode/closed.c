@@ -17,8 +17,8 @@ static int split_memory(const tf_problem *p, size_t combo, const int64_t *counts
     for (int i = 0; i < p->ncounts; i++)
       if (i != k && (tf_checked_mul(a[1 + i], counts[i], &t) || tf_checked_add(fixed, t, &fixed)))
         return -1;
-    if (a[1 + k] == 0 && p->align[b] > 1)
-      fixed = tf_cdiv(fixed, p->align[b]) * p->align[b];
+    if (a[1 + k] == 0 && p->align[b] > 1 && tf_checked_mul(tf_cdiv(fixed, p->align[b]), p->align[b], &fixed))
+      return -1;
     if (tf_checked_add(*resident, fixed, resident) || tf_checked_add(*per_stage, a[1 + k], per_stage))
       return -1;
   }
@@ -65,7 +65,10 @@ int tf_closed_form(const tf_problem *p, size_t combo, const int64_t *counts, int
     if (per_stage <= 0)
       continue;
     int64_t cap = m == TF_MEM_SMEM ? p->smem_limit[combo] : p->capacity[m];
-    int64_t depth = tf_fdiv(cap - resident, per_stage);
+    int64_t room;
+    if (resident == INT64_MIN || tf_checked_add(cap, -resident, &room))
+      return tf_error_set(err, TF_EINPUT, NULL, "integer overflow in the closed form of %s", p->count_names[k]);
+    int64_t depth = tf_fdiv(room, per_stage);
     if (!out->applies || depth < out->value || out->memory < 0) {
       if (!out->applies || depth < out->value) {
         out->value = depth;

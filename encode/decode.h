@@ -16,6 +16,7 @@ enum tf_answer_status { TF_ANSWER_OPTIMAL, TF_ANSWER_INFEASIBLE, TF_ANSWER_FITS,
 
 typedef struct tf_answer {
   int status;                      /* enum tf_answer_status */
+  int rank;                        /* place in a --top list (1 = best), 0 otherwise */
   size_t combo;
   int64_t choose[TF_MAX_CHOOSE];
   int64_t counts[TF_MAX_COUNTS];

@@ -20,7 +20,8 @@ static int fits(const tf_problem *p, size_t c, const int64_t *counts) {
       return -1;
     if (v < 0)
       return 0;
-    v = tf_cdiv(v, p->align[b]) * p->align[b];
+    if (tf_checked_mul(tf_cdiv(v, p->align[b]), p->align[b], &v))
+      return -1;
     int m = p->workset->buffers[b].memory;
     if (tf_checked_add(used[m], v, &used[m]))
       return -1;
@@ -73,8 +74,9 @@ int tf_oracle_solve(const tf_problem *p, size_t max_points, tf_oracle_result *r,
     return tf_error_set(err, TF_EINPUT, NULL, "the oracle handles at most %d objectives", TF_MAX_OBJECTIVES);
   size_t box = 1;
   for (int i = 0; i < p->ncounts; i++) {
-    size_t n = (size_t)(p->count_hi[i] - p->count_lo[i] + 1);
-    if (n && box > max_points / n)
+    /* unsigned: the span of [INT64_MIN, INT64_MAX] wraps to 0 instead of overflowing */
+    size_t n = (size_t)((uint64_t)p->count_hi[i] - (uint64_t)p->count_lo[i] + 1);
+    if (!n || box > max_points / n)
       return tf_error_set(err, TF_EINPUT, NULL, "the oracle would visit more than %zu points", max_points);
     box *= n;
   }

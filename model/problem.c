@@ -530,7 +530,8 @@ static int derived_used(tf_problem *p, int m, const tf_affine *sizes, tf_affine 
         return tf_error_set(err, TF_EINPUT, NULL,
                             "used(%s) is not affine: buffer '%s' depends on a count and is rounded to %lld",
                             tf_memory_name(m), p->workset->buffers[b].name, (long long)p->align[b]);
-      s.c = tf_cdiv(s.c, p->align[b]) * p->align[b];
+      if (tf_checked_mul(tf_cdiv(s.c, p->align[b]), p->align[b], &s.c))
+        return tf_error_set(err, TF_EINPUT, NULL, "integer overflow summing used(%s)", tf_memory_name(m));
     }
     if (tf_affine_add(out, out, &s, 1))
       return tf_error_set(err, TF_EINPUT, NULL, "integer overflow summing used(%s)", tf_memory_name(m));
@@ -652,8 +653,8 @@ static int fits_at_minimum(tf_problem *p, size_t c, const int64_t *choose, int64
     int64_t v = affine_min(p, tf_problem_buf(p, c, b));
     if (v == INT64_MAX)
       return 1; /* let the ILP and the verifier decide */
-    if (v > 0 && p->align[b] > 1)
-      v = tf_cdiv(v, p->align[b]) * p->align[b];
+    if (v > 0 && p->align[b] > 1 && tf_checked_mul(tf_cdiv(v, p->align[b]), p->align[b], &v))
+      return 1;
     int m = p->workset->buffers[b].memory;
     if (tf_checked_add(used[m], v > 0 ? v : 0, &used[m]))
       return 1;

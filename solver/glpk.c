@@ -92,7 +92,7 @@ static void set_objective(glp_prob *lp, const tf_ilp *ilp, size_t o) {
   for (size_t j = 0; j < ilp->ncols; j++)
     glp_set_obj_coef(lp, (int)j + 1, 0);
   const tf_ilp_obj *ob = &ilp->objs[o];
-  glp_set_obj_name(lp, ob->name);
+  glp_set_obj_name(lp, "objective"); /* the text has spaces, which LP and MPS names may not */
   glp_set_obj_dir(lp, ob->maximize ? GLP_MAX : GLP_MIN);
   for (size_t k = 0; k < ob->lin.n; k++)
     glp_set_obj_coef(lp, (int)ob->lin.ind[k] + 1, glp_get_obj_coef(lp, (int)ob->lin.ind[k] + 1) + ob->lin.val[k]);
@@ -154,6 +154,28 @@ static int solve_level(glp_prob *lp, const tf_solve_opts *o, double *value, tf_e
   return 0;
 }
 
+/* Writes the model as it stands; the file appears whole or not at all. */
+static int write_model(glp_prob *lp, const char *file, int mps, tf_error *err) {
+  char tmp[4096];
+  snprintf(tmp, sizeof tmp, "%s.tmp", file);
+  int rc = mps ? glp_write_mps(lp, GLP_MPS_FILE, NULL, tmp) : glp_write_lp(lp, NULL, tmp);
+  if (rc || rename(tmp, file)) {
+    int e = errno;
+    remove(tmp);
+    return tf_error_set(err, TF_EINPUT, mps ? "--mps" : "--lp", "cannot write '%s': %s", file,
+                        rc ? "GLPK could not write the file" : strerror(e));
+  }
+  return 0;
+}
+
+static int write_models(glp_prob *lp, const tf_solve_opts *o, tf_error *err) {
+  if (o->lp_file && write_model(lp, o->lp_file, 0, err))
+    return -1;
+  if (o->mps_file && write_model(lp, o->mps_file, 1, err))
+    return -1;
+  return 0;
+}
+
 static int solve_guarded(glp_prob *lp, const tf_ilp *ilp, const tf_solve_opts *o, tf_solution *s,
                          tf_error *err) {
   load(lp, ilp);
@@ -171,7 +193,7 @@ static int solve_guarded(glp_prob *lp, const tf_ilp *ilp, const tf_solve_opts *o
       return -1;
     if (rc == 1) {
       s->status = TF_SOL_INFEASIBLE;
-      return 0;
+      return write_models(lp, o, err);
     }
     if (ilp->nobjs) {
       s->objval[i] = round(v);
@@ -179,6 +201,8 @@ static int solve_guarded(glp_prob *lp, const tf_ilp *ilp, const tf_solve_opts *o
         fix_objective(lp, ilp, i, s->objval[i]);
     }
   }
+  if (write_models(lp, o, err))
+    return -1;
   s->status = TF_SOL_OPTIMAL;
   s->ncols = ilp->ncols;
   s->x = tf_nalloc(ilp->ncols + 1, sizeof *s->x);
@@ -206,36 +230,6 @@ int tf_glpk_solve(const tf_ilp *ilp, const tf_solve_opts *o, tf_solution *s, tf_
   glp_term_hook(NULL, NULL);
   free(g);
   return rc;
-}
-
-int tf_glpk_write(const tf_ilp *ilp, const char *file, int mps, tf_error *err) {
-  struct guard *g = tf_nalloc(1, sizeof *g);
-  char tmp[4096];
-  snprintf(tmp, sizeof tmp, "%s.tmp", file);
-  glp_prob *volatile lp = NULL;
-  if (setjmp(g->jmp)) {
-    remove(tmp);
-    int rc = tf_error_set(err, TF_ESOLVER, NULL, "GLPK error while writing: %s", g->last);
-    free(g);
-    return rc;
-  }
-  install(g);
-  lp = glp_create_prob();
-  load(lp, ilp);
-  if (ilp->nobjs)
-    set_objective(lp, ilp, 0);
-  int rc = mps ? glp_write_mps(lp, GLP_MPS_FILE, NULL, tmp) : glp_write_lp(lp, NULL, tmp);
-  glp_delete_prob(lp);
-  glp_error_hook(NULL, NULL);
-  glp_term_hook(NULL, NULL);
-  free(g);
-  if (rc || rename(tmp, file)) {
-    int e = errno;
-    remove(tmp);
-    return tf_error_set(err, TF_EINPUT, mps ? "--mps" : "--lp", "cannot write '%s': %s", file,
-                        rc ? "GLPK could not write the file" : strerror(e));
-  }
-  return 0;
 }
 
 void tf_glpk_thread_done(void) { glp_free_env(); }

@@ -16,6 +16,8 @@ typedef struct tf_solve_opts {
   double time_limit_s;  /* per MIP solve; <= 0: no limit */
   int presolve;         /* 1: GLPK's MIP presolver on (the default) */
   int fault;            /* tests only: 1 makes GLPK fail inside the hook's guard */
+  const char *lp_file;  /* after solving, write the model GLPK solved last */
+  const char *mps_file; /* (its objective, earlier levels pinned as rows) */
 } tf_solve_opts;
 
 void tf_solve_opts_init(tf_solve_opts *o);
@@ -34,9 +36,6 @@ void tf_solution_release(tf_solution *s);
  * Returns 0 with s->status, or -1 with TF_ESOLVER (time limit, GLPK error). */
 int tf_glpk_solve(const tf_ilp *ilp, const tf_solve_opts *o, tf_solution *s, tf_error *err);
 
-/* Writes the model (first objective) in CPLEX LP (mps = 0) or free MPS
- * format; the file appears whole or not at all. */
-int tf_glpk_write(const tf_ilp *ilp, const char *file, int mps, tf_error *err);
 
 /* Frees this thread's GLPK environment (sweep workers call it on exit). */
 void tf_glpk_thread_done(void);

@@ -1,5 +1,6 @@
 #include "report.h"
 
+#include "solver/explain.h"
 #include "solver/solve.h"
 
 #include <string.h>
@@ -100,8 +101,10 @@ void tf_report_text(FILE *f, const tf_request *req, const tf_problem *p, const t
     text_buffers(f, p, a);
   if (a->status == TF_ANSWER_OPTIMAL) {
     text_closed(f, p, a);
-    if (explain)
+    if (explain) {
       text_binding(f, p, a);
+      tf_explain_levels(f, p, a);
+    }
   }
 }
 
@@ -200,6 +203,8 @@ void tf_report_json_object(FILE *f, const tf_request *req, const tf_problem *p, 
   fputs(",\"workset\":", f);
   tf_json_write_string(f, p->workset->name);
   fprintf(f, ",\"status\":\"%s\",", tf_answer_status_name(a->status));
+  if (a->rank)
+    fprintf(f, "\"rank\":%d,", a->rank);
   json_params(f, p);
   fprintf(f, ",\"combinations\":{\"candidates\":%zu,\"kept\":%zu}", p->ncandidates, p->ncombos);
   if (a->status != TF_ANSWER_OPTIMAL && a->status != TF_ANSWER_FITS) {
@@ -221,7 +226,7 @@ void tf_report_json_object(FILE *f, const tf_request *req, const tf_problem *p, 
 /* ------------------------------------------------------------------- CSV */
 
 void tf_report_csv_header(FILE *f, const tf_problem *p) {
-  fputs("id,machine,workset,status", f);
+  fputs("id,machine,workset,status,rank", f);
   for (size_t i = 0; i < p->nchoose; i++)
     fprintf(f, ",%s", p->choose_names[i]);
   for (int k = 0; k < p->ncounts; k++)
@@ -237,8 +242,10 @@ void tf_report_csv_header(FILE *f, const tf_problem *p) {
 }
 
 void tf_report_csv_row(FILE *f, const tf_request *req, const tf_problem *p, const tf_answer *a) {
-  fprintf(f, "%s,%s,%s,%s", req->id ? req->id : "", p->machine->name, p->workset->name,
+  fprintf(f, "%s,%s,%s,%s,", req->id ? req->id : "", p->machine->name, p->workset->name,
           tf_answer_status_name(a->status));
+  if (a->rank)
+    fprintf(f, "%d", a->rank);
   int ok = has_answer(a), opt = a->status == TF_ANSWER_OPTIMAL;
   for (size_t i = 0; i < p->nchoose; i++)
     ok ? fprintf(f, ",%lld", (long long)a->choose[i]) : fputs(",", f);
@@ -254,4 +261,27 @@ void tf_report_csv_row(FILE *f, const tf_request *req, const tf_problem *p, cons
     opt && a->closed[k].applies ? fprintf(f, ",%lld,%s", (long long)a->closed[k].value, a->closed[k].agrees ? "yes" : "no")
                                 : fputs(",,", f);
   fputc('\n', f);
+}
+
+void tf_report_top_text(FILE *f, const tf_request *req, const tf_problem *p, const tf_answer *a, int n) {
+  fprintf(f, "%s%s%s on %s: the %d best assignment%s\n", req->id ? req->id : "", req->id ? ": " : "",
+          p->workset->name, p->machine->name, n, n == 1 ? "" : "s");
+  fprintf(f, "rank");
+  for (size_t i = 0; i < p->nchoose; i++)
+    fprintf(f, " %10s", p->choose_names[i]);
+  for (int k = 0; k < p->ncounts; k++)
+    fprintf(f, " %10s", p->count_names[k]);
+  for (size_t o = 0; o < p->nobjective; o++)
+    fprintf(f, "  %s", p->objective[o].text);
+  fprintf(f, "\n");
+  for (int r = 0; r < n; r++) {
+    fprintf(f, "%4d", a[r].rank);
+    for (size_t i = 0; i < p->nchoose; i++)
+      fprintf(f, " %10lld", (long long)a[r].choose[i]);
+    for (int k = 0; k < p->ncounts; k++)
+      fprintf(f, " %10lld", (long long)a[r].counts[k]);
+    for (size_t o = 0; o < p->nobjective; o++)
+      fprintf(f, "  %*lld", (int)strlen(p->objective[o].text), (long long)a[r].point.objective[o]);
+    fprintf(f, "\n");
+  }
 }

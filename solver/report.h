@@ -20,6 +20,9 @@ void tf_report_json_object(FILE *f, const tf_request *req, const tf_problem *p, 
 void tf_report_csv_header(FILE *f, const tf_problem *p);
 void tf_report_csv_row(FILE *f, const tf_request *req, const tf_problem *p, const tf_answer *a);
 
+/* A ranked table of --top answers. */
+void tf_report_top_text(FILE *f, const tf_request *req, const tf_problem *p, const tf_answer *a, int n);
+
 /* JSON string literal with escapes. */
 void tf_json_write_string(FILE *f, const char *s);
 

@@ -43,32 +43,86 @@ static void infeasible(const tf_problem *p, tf_answer *a) {
 }
 
 int tf_solve(const tf_problem *p, const tf_solve_opts *o, const tf_solve_out *out, tf_answer *a, tf_error *err) {
-  if (p->ncombos == 0 && !(out && (out->lp_file || out->mps_file))) {
+  if (p->ncombos == 0) {
     infeasible(p, a);
+    if (out && (out->lp_file || out->mps_file))
+      return tf_error_set(err, TF_EINPUT, out->lp_file ? "--lp" : "--mps",
+                          "no model to write: every combination was ruled out before the ILP (%s)", a->why);
     return 0;
   }
   tf_model m;
-  if (p->ncombos == 0) {
-    infeasible(p, a);
-    return tf_error_set(err, TF_EINPUT, out->lp_file ? "--lp" : "--mps",
-                        "no model to write: every combination was ruled out before the ILP (%s)", a->why);
-  }
   if (tf_model_build(&m, p, err))
     return -1;
-  int rc = 0;
-  if (out && out->lp_file)
-    rc = tf_glpk_write(&m.ilp, out->lp_file, 0, err);
-  if (!rc && out && out->mps_file)
-    rc = tf_glpk_write(&m.ilp, out->mps_file, 1, err);
+  tf_solve_opts opts = *o;
+  if (out)
+    opts.lp_file = out->lp_file, opts.mps_file = out->mps_file;
   tf_solution s;
-  memset(&s, 0, sizeof s);
-  if (!rc)
-    rc = tf_glpk_solve(&m.ilp, o, &s, err);
+  int rc = tf_glpk_solve(&m.ilp, &opts, &s, err);
   if (!rc && s.status == TF_SOL_INFEASIBLE)
     infeasible(p, a);
   else if (!rc)
     rc = tf_decode(&m, p, s.x, a, err) || tf_verify(p, a, s.objval, err) ? -1 : 0;
   tf_solution_release(&s);
+  tf_model_release(&m);
+  return rc;
+}
+
+/* Cuts off exactly one assignment (combination c, counts v): either c is
+ * not picked, or some count k differs from v_k, by binaries below_k
+ * (count <= v_k - 1) and above_k (count >= v_k + 1). */
+static void exclude(tf_model *m, const tf_problem *p, const tf_answer *a, int rank) {
+  char name[64];
+  snprintf(name, sizeof name, "exclude%d", rank);
+  size_t c = a->combo, one = tf_ilp_add_row(&m->ilp, name, TF_SENSE_GE, 0);
+  tf_lin_add(&m->ilp.rows[one].lin, m->pick[c], -1);
+  for (int k = 0; k < p->ncounts; k++) {
+    size_t s = m->count_col[c * (size_t)p->ncounts + (size_t)k];
+    double v = (double)a->counts[k], lo = (double)p->count_lo[k];
+    double top = (double)m->count_top[c * (size_t)p->ncounts + (size_t)k];
+    snprintf(name, sizeof name, "exclude%d_below_%s", rank, p->count_names[k]);
+    size_t below = tf_ilp_add_col(&m->ilp, name, TF_COL_BIN, 0, 1);
+    snprintf(name, sizeof name, "exclude%d_above_%s", rank, p->count_names[k]);
+    size_t above = tf_ilp_add_col(&m->ilp, name, TF_COL_BIN, 0, 1);
+    size_t r = tf_ilp_add_row(&m->ilp, name, TF_SENSE_LE, 0); /* s <= top*pick - (top - v + 1)*below */
+    tf_lin_add(&m->ilp.rows[r].lin, s, 1);
+    tf_lin_add(&m->ilp.rows[r].lin, m->pick[c], -top);
+    tf_lin_add(&m->ilp.rows[r].lin, below, top - v + 1);
+    r = tf_ilp_add_row(&m->ilp, name, TF_SENSE_GE, 0); /* s >= lo*pick + (v + 1 - lo)*above */
+    tf_lin_add(&m->ilp.rows[r].lin, s, 1);
+    tf_lin_add(&m->ilp.rows[r].lin, m->pick[c], -lo);
+    tf_lin_add(&m->ilp.rows[r].lin, above, -(v + 1 - lo));
+    tf_lin_add(&m->ilp.rows[one].lin, below, 1);
+    tf_lin_add(&m->ilp.rows[one].lin, above, 1);
+  }
+}
+
+int tf_solve_top(const tf_problem *p, const tf_solve_opts *o, int k, tf_answer *answers, int *n, tf_error *err) {
+  *n = 0;
+  if (p->ncombos == 0) {
+    infeasible(p, &answers[0]);
+    return 0;
+  }
+  tf_model m;
+  if (tf_model_build(&m, p, err))
+    return -1;
+  int rc = 0;
+  while (!rc && *n < k) {
+    tf_solution s;
+    rc = tf_glpk_solve(&m.ilp, o, &s, err);
+    if (!rc && s.status == TF_SOL_INFEASIBLE) {
+      if (*n == 0)
+        infeasible(p, &answers[0]);
+      tf_solution_release(&s);
+      break;
+    }
+    if (!rc)
+      rc = tf_decode(&m, p, s.x, &answers[*n], err) || tf_verify(p, &answers[*n], s.objval, err) ? -1 : 0;
+    tf_solution_release(&s);
+    if (!rc) {
+      exclude(&m, p, &answers[*n], *n + 1);
+      ++*n;
+    }
+  }
   tf_model_release(&m);
   return rc;
 }

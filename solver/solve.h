@@ -31,6 +31,11 @@ typedef struct tf_solve_out {
  * (a->status == TF_ANSWER_INFEASIBLE with a->why), not an error. */
 int tf_solve(const tf_problem *p, const tf_solve_opts *o, const tf_solve_out *out, tf_answer *a, tf_error *err);
 
+/* The k best distinct assignments in objective order: solve, exclude the
+ * answer with a no-good cut, solve again.  Fills answers[0..*n-1] (each
+ * initialised by the caller with tf_answer_init); *n < k when fewer exist. */
+int tf_solve_top(const tf_problem *p, const tf_solve_opts *o, int k, tf_answer *answers, int *n, tf_error *err);
+
 /* Why count k of an answer cannot be one larger: "stages = 4: smem needs
  * 265216 B of 232448, 32768 over", or why it could. */
 void tf_binding(const tf_problem *p, const tf_answer *a, int k, char *buf, size_t size);

@@ -126,6 +126,109 @@ START_TEST(test_free_tile_equals_oracle) {
 }
 END_TEST
 
+/* FlashAttention-2's own hdim-256 rule, from occupancy then tile area. */
+START_TEST(test_fa2_occupancy_rule) {
+  static const struct {
+    const char *machine;
+    int b_r, occupancy;
+  } want[] = {{"a100", 128, 1}, {"h100-sxm", 64, 2}, {"a10", 64, 1}, {"rtx4090", 64, 1}, {"b200", 64, 2}};
+  char args[512], row[64];
+  snprintf(args, sizeof args,
+           "solve -m %s -w fa2-fwd -p d=256 --domain B_r=64,128 --fix B_c=64 --objective 'max occupancy' "
+           "--objective 'max B_r*B_c' --csv",
+           want[_i].machine);
+  int rc = tf_test_run(args, out, sizeof out, err, sizeof err);
+  ck_assert_msg(rc == 0, "exit %d: %s", rc, err);
+  snprintf(row, sizeof row, ",%d,64,%d,1,", want[_i].b_r, want[_i].occupancy);
+  ck_assert_msg(strstr(out, row), "%s: want '%s' in\n%s", want[_i].machine, row, out);
+}
+END_TEST
+
+START_TEST(test_top_five) {
+  const char *base = "solve -m h100-sxm -w cutlass-sm90-gemm -p epilogue_bytes=33792 --domain tile_k=64 "
+                     "--objective 'max tile_m*tile_n' --objective 'max stages' --json";
+  char args[512], first[4096];
+  int rc = tf_test_run(base, out, sizeof out, err, sizeof err);
+  ck_assert_int_eq(rc, 0);
+  const char *v = strstr(out, "\"values\":");
+  ck_assert_ptr_nonnull(v);
+  snprintf(first, sizeof first, "%.60s", v);
+  snprintf(args, sizeof args, "%s --top 5", base);
+  rc = tf_test_run(args, out, sizeof out, err, sizeof err);
+  ck_assert_int_eq(rc, 0);
+  /* five lines, ranked, the first the same as solve's, objectives non-increasing, all distinct */
+  char *line = out, seen[5][128];
+  long prev0 = -1, prev1 = -1;
+  for (int r = 0; r < 5; r++) {
+    char *nl = strchr(line, '\n');
+    ck_assert_ptr_nonnull(nl);
+    *nl = 0;
+    char rank[32];
+    snprintf(rank, sizeof rank, "\"rank\":%d,", r + 1);
+    ck_assert_msg(strstr(line, rank), "%s", line);
+    const char *vals = strstr(line, "\"values\":");
+    if (r == 0)
+      ck_assert_msg(!strncmp(vals, first, strlen(first)), "%s vs %s", vals, first);
+    snprintf(seen[r], sizeof seen[r], "%.100s", vals);
+    for (int q = 0; q < r; q++)
+      ck_assert_str_ne(seen[q], seen[r]);
+    long o0, o1;
+    const char *obj = strstr(line, "\"objectives\":");
+    ck_assert_int_eq(sscanf(obj, "\"objectives\":[{\"objective\":\"max tile_m*tile_n\",\"value\":%ld},"
+                                 "{\"objective\":\"max stages\",\"value\":%ld}", &o0, &o1), 2);
+    ck_assert(prev0 < 0 || o0 < prev0 || (o0 == prev0 && o1 <= prev1));
+    prev0 = o0, prev1 = o1;
+    line = nl + 1;
+  }
+  ck_assert_str_eq(line, "");
+}
+END_TEST
+
+/* The exported model reads back into glpsol with the same optimum. */
+START_TEST(test_lp_mps_round_trip) {
+  int rc = tf_test_run("solve -m b200 -w fa4-fwd -p d=64 --domain B_c=64,128 --lp /tmp/tf_e2e.lp "
+                       "--mps /tmp/tf_e2e.mps --csv", out, sizeof out, err, sizeof err);
+  ck_assert_msg(rc == 0, "%s", err);
+  ck_assert_msg(strstr(out, ",10,"), "%s", out); /* 10 stages at d = 64 */
+  char line[512];
+  FILE *g = popen("glpsol --lp /tmp/tf_e2e.lp -o /dev/stdout 2>&1 | grep '^Objective:.*imum'", "r");
+  ck_assert_ptr_nonnull(fgets(line, sizeof line, g));
+  pclose(g);
+  ck_assert_msg(strstr(line, "= 10 (MAXimum)"), "%s", line);
+  g = popen("glpsol --freemps /tmp/tf_e2e.mps --max -o /dev/stdout 2>&1 | grep '^Objective:.*imum'", "r");
+  ck_assert_ptr_nonnull(fgets(line, sizeof line, g));
+  pclose(g);
+  ck_assert_msg(strstr(line, "= 10 (MAXimum)"), "%s", line);
+  /* readable names */
+  g = fopen("/tmp/tf_e2e.lp", "r");
+  size_t n = fread(out, 1, sizeof out - 1, g);
+  out[n] = 0;
+  fclose(g);
+  ck_assert_ptr_nonnull(strstr(out, "pick(B_r_128,B_c_128,q_stage_2)"));
+  ck_assert_ptr_nonnull(strstr(out, "capacity(smem)"));
+  ck_assert_ptr_nonnull(strstr(out, "units(header)"));
+  remove("/tmp/tf_e2e.lp");
+  remove("/tmp/tf_e2e.mps");
+}
+END_TEST
+
+START_TEST(test_explain_next_better) {
+  int rc = tf_test_run("solve -m h100-sxm -w fa3-fwd -p d=256 --fix B_r=128 --explain", out, sizeof out, err,
+                       sizeof err);
+  ck_assert_int_eq(rc, 0);
+  ck_assert_msg(strstr(out, "next better is B_c = 96 (12288): smem needs 262144 B of 232448, 29696 over"), "%s", out);
+}
+END_TEST
+
+START_TEST(test_validate_shipped_cases) {
+  int rc = tf_test_run("validate tests/data/validate/cutlass.jsonl tests/data/validate/flashattention.jsonl", out,
+                       sizeof out, err, sizeof err);
+  ck_assert_msg(rc == 0, "exit %d\n%s%s", rc, out, err);
+  ck_assert_msg(strstr(out, " passed, 0 failed, "), "%s", out);
+  ck_assert_ptr_null(strstr(out, "\ndiffer "));
+}
+END_TEST
+
 Suite *e2e_suite(void) {
   Suite *s = suite_create("e2e");
   TCase *tc = tcase_create("Binary");
@@ -137,6 +240,11 @@ Suite *e2e_suite(void) {
   tcase_add_test(tc, test_issue_2591);
   tcase_add_test(tc, test_errors_on_stderr_only);
   tcase_add_test(tc, test_infeasible_exit);
+  tcase_add_loop_test(tc, test_fa2_occupancy_rule, 0, 5);
+  tcase_add_test(tc, test_top_five);
+  tcase_add_test(tc, test_lp_mps_round_trip);
+  tcase_add_test(tc, test_explain_next_better);
+  tcase_add_test(tc, test_validate_shipped_cases);
   suite_add_tcase(s, tc);
   TCase *free_tile = tcase_create("Free tiles");
   tcase_set_timeout(free_tile, 120);

@@ -1,0 +1,102 @@
+#include "explain.h"
+
+#include <string.h>
+
+/* A candidate point: choose values and counts, and what it evaluates to. */
+struct candidate {
+  int64_t choose[TF_MAX_CHOOSE];
+  int64_t counts[TF_MAX_COUNTS];
+  int64_t value;       /* the level's objective */
+  char why[256];       /* the first constraint it violates */
+  int found;
+};
+
+/* Does the point keep levels < level equal to the answer and improve
+ * `level`?  Returns the improvement (> 0) or 0. */
+static int64_t improvement(const tf_problem *p, const tf_answer *a, const tf_point *pt, size_t level) {
+  for (size_t j = 0; j < level; j++)
+    if (pt->objective[j] != a->point.objective[j])
+      return 0;
+  int64_t d = pt->objective[level] - a->point.objective[level];
+  return p->objective[level].maximize ? (d > 0 ? d : 0) : (d < 0 ? -d : 0);
+}
+
+static void consider(const tf_problem *p, const tf_answer *a, size_t level, const int64_t *choose,
+                     const int64_t *counts, tf_point *pt, struct candidate *best, int64_t *best_gain) {
+  tf_error e;
+  tf_error_init(&e);
+  if (tf_problem_eval_point(p, choose, counts, pt, &e))
+    return;
+  int64_t gain = improvement(p, a, pt, level);
+  if (gain <= 0 || (best->found && gain >= *best_gain))
+    return;
+  char why[256];
+  if (tf_point_fits(p, pt, why, sizeof why))
+    return; /* fits and is better: only an outside-the-domain point can; skip */
+  memcpy(best->choose, choose, sizeof best->choose);
+  memcpy(best->counts, counts, sizeof best->counts);
+  best->value = pt->objective[level];
+  snprintf(best->why, sizeof best->why, "%s", why);
+  best->found = 1;
+  *best_gain = gain;
+}
+
+/* Candidates: every combination of the domains at the smallest counts and
+ * at the answer's counts, and the answer's combination with one count
+ * moved by one. */
+static void search(const tf_problem *p, const tf_answer *a, size_t level, struct candidate *best) {
+  tf_point pt;
+  tf_point_init(&pt, p);
+  int64_t gain = 0, choose[TF_MAX_CHOOSE], lo[TF_MAX_COUNTS], at[TF_MAX_COUNTS];
+  for (int k = 0; k < p->ncounts; k++)
+    lo[k] = p->count_lo[k];
+  size_t idx[TF_MAX_CHOOSE] = {0}, total = 1;
+  for (size_t i = 0; i < p->nchoose; i++)
+    total *= p->ndomain[i];
+  for (size_t n = 0; n < total && total <= TF_EXPLAIN_MAX_CANDIDATES; n++) {
+    for (size_t i = 0; i < p->nchoose; i++)
+      choose[i] = p->domain[i][idx[i]];
+    consider(p, a, level, choose, lo, &pt, best, &gain);
+    consider(p, a, level, choose, a->counts, &pt, best, &gain);
+    for (size_t i = p->nchoose; i-- > 0;) {
+      if (++idx[i] < p->ndomain[i])
+        break;
+      idx[i] = 0;
+    }
+  }
+  for (int k = 0; k < p->ncounts; k++)
+    for (int step = -1; step <= 1; step += 2) {
+      memcpy(at, a->counts, sizeof at);
+      at[k] += step;
+      if (at[k] >= p->count_lo[k] && at[k] <= p->count_hi[k])
+        consider(p, a, level, a->choose, at, &pt, best, &gain);
+    }
+  tf_point_release(&pt);
+}
+
+static void describe(FILE *f, const tf_problem *p, const tf_answer *a, const struct candidate *c) {
+  const char *sep = "";
+  for (size_t i = 0; i < p->nchoose; i++)
+    if (c->choose[i] != a->choose[i])
+      fprintf(f, "%s%s = %lld", sep, p->choose_names[i], (long long)c->choose[i]), sep = ", ";
+  for (int k = 0; k < p->ncounts; k++)
+    if (c->counts[k] != a->counts[k])
+      fprintf(f, "%s%s = %lld", sep, p->count_names[k], (long long)c->counts[k]), sep = ", ";
+}
+
+void tf_explain_levels(FILE *f, const tf_problem *p, const tf_answer *a) {
+  for (size_t level = 0; level < p->nobjective; level++) {
+    struct candidate best;
+    memset(&best, 0, sizeof best);
+    search(p, a, level, &best);
+    fprintf(f, "level %zu       %s = %lld: ", level + 1, p->objective[level].text,
+            (long long)a->point.objective[level]);
+    if (!best.found) {
+      fprintf(f, "no candidate in the domains does better%s\n", level ? " at the levels above" : "");
+      continue;
+    }
+    fprintf(f, "next better is ");
+    describe(f, p, a, &best);
+    fprintf(f, " (%lld): %s\n", (long long)best.value, best.why);
+  }
+}
