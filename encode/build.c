@@ -153,16 +153,18 @@ static int add_capacity_rows(tf_model *m, const tf_problem *p, tf_error *err) {
       if (r == TF_NO_COL)
         r = add_capacity_row(m, p, mem);
       const char *bname = p->workset->buffers[b].name;
+      char what[160];
+      snprintf(what, sizeof what, "buffer '%s'", bname);
       if (m->units_col[b] != TF_NO_COL) {
         /* align * units >= size, and the capacity row counts align * units */
         snprintf(name, sizeof name, "round(%s)", bname);
         size_t g = tf_ilp_add_row(&m->ilp, name, TF_SENSE_GE, 0);
         tf_lin_add(&m->ilp.rows[g].lin, m->units_col[b], (double)p->align[b]);
-        if (add_affine(m, p, &m->ilp.rows[g].lin, tf_problem_buf, b, -1, 1, bname, err))
-          return -1;
+        if (add_affine(m, p, &m->ilp.rows[g].lin, tf_problem_buf, b, -1, 1, what, err))
+          return tf_error_set_path(err, p->workset->buffers[b].path), -1;
         tf_lin_add(&m->ilp.rows[r].lin, m->units_col[b], (double)p->align[b]);
-      } else if (add_affine(m, p, &m->ilp.rows[r].lin, tf_problem_buf, b, 1, p->align[b], bname, err)) {
-        return -1;
+      } else if (add_affine(m, p, &m->ilp.rows[r].lin, tf_problem_buf, b, 1, p->align[b], what, err)) {
+        return tf_error_set_path(err, p->workset->buffers[b].path), -1;
       }
     }
   }
@@ -176,7 +178,7 @@ static int add_require_rows(tf_model *m, const tf_problem *p, tf_error *err) {
     snprintf(name, sizeof name, "require%zu", i + 1);
     size_t r = tf_ilp_add_row(&m->ilp, name, sense[p->row_kind[i]], 0);
     if (add_affine(m, p, &m->ilp.rows[r].lin, tf_problem_row, i, 1, 1, tf_expr_text(p->require[i]), err))
-      return -1;
+      return tf_error_set_path(err, p->require_where[i]), -1;
     if (m->ilp.rows[r].lin.n == 0) { /* satisfied by every kept combination */
       free(m->ilp.rows[r].name);
       m->ilp.nrows--;
@@ -209,6 +211,7 @@ int tf_model_build(tf_model *m, const tf_problem *p, tf_error *err) {
     tf_lin_add(&m->ilp.rows[one].lin, m->pick[c], 1);
   add_count_links(m, p);
   if (add_capacity_rows(m, p, err) || add_require_rows(m, p, err) || add_objectives(m, p, err)) {
+    tf_error_set_file(err, p->workset->file);
     tf_model_release(m);
     return -1;
   }

@@ -209,7 +209,7 @@ int tf_json_int(const cJSON *v, const char *path, int64_t lo, int64_t hi, int64_
    * not be what was read, so the bound is exclusive. */
   if (fabs(d) >= (double)TF_JSON_EXACT)
     return tf_error_set(err, TF_EINPUT, path,
-                        "integer %.17g is beyond 2^53, where JSON numbers stop being exact", d);
+                        "integer %.17g is at or beyond 2^53, where JSON numbers stop being exact", d);
   int64_t x = (int64_t)d;
   if (x < lo || x > hi)
     return tf_error_set(err, TF_EINPUT, path, "expected an integer from %lld to %lld, got %lld",

@@ -929,7 +929,7 @@ int tf_problem_eval_point(const tf_problem *cp, const int64_t *choose, const int
   pt->smem_limit = p->capacity[TF_MEM_SMEM];
   pt->occupancy_why[0] = 0;
   if (!rc && p->occupancy >= 0) {
-    int64_t o = choose[p->occupancy], sizes[3 * 256];
+    int64_t o = choose[p->occupancy], sizes[(1 + TF_MAX_COUNTS) * 256];
     size_t stride = tf_problem_stride(p);
     for (size_t b = 0; b < p->nbuffers && b < 256; b++) {
       memset(sizes + b * stride, 0, stride * sizeof *sizes);
@@ -963,6 +963,8 @@ int tf_problem_eval_point(const tf_problem *cp, const int64_t *choose, const int
     p->syms[tf_workset_sym_count(p->workset, (size_t)i)] = constant(0);
     p->syms[tf_workset_sym_count(p->workset, (size_t)i)].k[i] = 1;
   }
+  if (rc)
+    tf_error_set_file(err, p->workset->file);
   return rc;
 }
 

@@ -1,6 +1,7 @@
 /* tilefit validate CASES.jsonl: each line a problem with what a real kernel
  * uses; formula and fits cases must agree, tuned cases are reported beside
  * the limit tilefit finds. */
+#include <errno.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -9,6 +10,7 @@
 #include "solver/args.h"
 #include "solver/cache.h"
 #include "solver/cli.h"
+#include "solver/explain.h"
 #include "solver/report.h"
 #include "solver/solve.h"
 
@@ -104,8 +106,9 @@ static void tuned_note(const tf_case *c, const tf_machine *m, const tf_workset *
     tf_answer_release(&a);
   }
   tf_problem_free(p);
-  if (limit->status == TF_ANSWER_OPTIMAL && solved->ncounts > 0)
-    tf_binding(solved, limit, 0, bind, sizeof bind);
+  for (size_t i = 0; i < c->nexpect && limit->status == TF_ANSWER_OPTIMAL && !bind[0]; i++)
+    if (tf_explain_next_value(solved, limit, c->expect[i].name, bind, sizeof bind))
+      bind[0] = 0;
   int at_limit = limit->status == TF_ANSWER_OPTIMAL;
   for (size_t i = 0; i < c->nexpect && at_limit; i++) {
     int64_t v;
@@ -113,7 +116,7 @@ static void tuned_note(const tf_case *c, const tf_machine *m, const tf_workset *
   }
   snprintf(buf, size, "%s%s%s%s", fit[0] ? fit : "the kernel's pick cannot be checked",
            at_limit ? ", at the limit" : strstr(fit, "does not") ? "" : ", below the limit",
-           bind[0] ? "; limit: " : "", bind);
+           bind[0] ? "; beyond it, " : "", bind);
   for (size_t i = 0; i < copy.nfixes; i++)
     free(copy.fixes[i].name), free(copy.fixes[i].where);
   free(copy.fixes);
@@ -146,14 +149,22 @@ static void print_row(FILE *f, int json, const tf_case *c, const tf_problem *p, 
 }
 
 /* One case; returns 0, or -1 on bad input. */
-static int run_case(tf_cache *cache, const tf_case *c, int json, struct tally *t, tf_error *err) {
+static int run_case(tf_cache *cache, const tf_case *c, const char *file, size_t lineno, FILE *out, int json,
+                    struct tally *t, tf_error *err) {
   const tf_machine *m;
   const tf_workset *w;
-  if (tf_cache_get(cache, &c->req, "$.machine", "$.workset", &m, &w, err))
-    return -1;
+  char mwhere[64], wwhere[64];
+  snprintf(mwhere, sizeof mwhere, "line %zu: $.machine", lineno);
+  snprintf(wwhere, sizeof wwhere, "line %zu: $.workset", lineno);
+  if (tf_cache_get(cache, &c->req, mwhere, wwhere, &m, &w, err))
+    return tf_error_set_file(err, file), -1;
   tf_problem *p = tf_problem_new(m, w, &c->req, err);
-  if (!p)
+  if (!p) {
+    /* a field of this line (its path starts "line N: "), not of the workset */
+    if (!strncmp(err->path, "line ", 5))
+      snprintf(err->file, sizeof err->file, "%s", file);
     return -1;
+  }
   tf_answer a;
   tf_answer_init(&a, p);
   tf_solve_opts o;
@@ -169,7 +180,7 @@ static int run_case(tf_cache *cache, const tf_case *c, int json, struct tally *t
       tuned_note(c, m, w, p, &a, note, sizeof note);
     else if (v == DIFFER && a.status == TF_ANSWER_INFEASIBLE)
       snprintf(note, sizeof note, "%s", a.why);
-    print_row(stdout, json, c, p, &a, v, expected, derived, note);
+    print_row(out, json, c, p, &a, v, expected, derived, note);
     *(v == TUNED ? &t->skipped : v == AGREE ? &t->passed : &t->failed) += 1;
   }
   tf_answer_release(&a);
@@ -177,10 +188,10 @@ static int run_case(tf_cache *cache, const tf_case *c, int json, struct tally *t
   return rc;
 }
 
-static int run_file(tf_cache *cache, const char *file, int json, struct tally *t, tf_error *err) {
+static int run_file(tf_cache *cache, const char *file, FILE *out, int json, struct tally *t, tf_error *err) {
   FILE *f = fopen(file, "r");
   if (!f) {
-    tf_error_set(err, TF_EINPUT, NULL, "cannot read: %s", "no such file or not readable");
+    tf_error_set(err, TF_EINPUT, NULL, "cannot read: %s", strerror(errno));
     tf_error_set_file(err, file);
     return -1;
   }
@@ -199,8 +210,13 @@ static int run_file(tf_cache *cache, const char *file, int json, struct tally *t
     tf_case_init(&c);
     rc = tf_case_parse(line, (size_t)len, file, lineno, &c, err);
     if (!rc)
-      rc = run_case(cache, &c, json, t, err);
+      rc = run_case(cache, &c, file, lineno, out, json, t, err);
     tf_case_release(&c);
+  }
+  if (!rc && ferror(f)) { /* a directory, or a read error: not an empty file */
+    tf_error_set(err, TF_EINPUT, NULL, "cannot read: %s", strerror(errno ? errno : EIO));
+    tf_error_set_file(err, file);
+    rc = -1;
   }
   free(line);
   fclose(f);
@@ -225,13 +241,26 @@ int cmd_validate(int argc, char **argv) {
     tf_cache_init(&cache);
     struct tally t = {0, 0, 0};
     int json = a.format == TF_FORMAT_JSON;
+    /* rows are held back until every case has run: bad input anywhere
+     * leaves stdout empty */
+    char *rows = NULL;
+    size_t nrows = 0;
+    FILE *out = open_memstream(&rows, &nrows);
+    if (!out) {
+      tf_error_set(&err, TF_EINTERNAL, NULL, "cannot buffer the output: %s", strerror(errno));
+      rc = tf_cli_fail(&err);
+    }
     for (int i = 0; i < a.npositional && rc == TF_EXIT_OK; i++)
-      if (run_file(&cache, a.positional[i], json, &t, &err))
+      if (run_file(&cache, a.positional[i], out, json, &t, &err))
         rc = tf_cli_fail(&err);
+    if (out)
+      fclose(out);
     if (rc == TF_EXIT_OK) {
+      fwrite(rows, 1, nrows, stdout);
       fprintf(json ? stderr : stdout, "%zu passed, %zu failed, %zu skipped\n", t.passed, t.failed, t.skipped);
       rc = t.failed ? TF_EXIT_NO : TF_EXIT_OK;
     }
+    free(rows);
     tf_cache_release(&cache);
   }
   tf_args_release(&a);

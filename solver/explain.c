@@ -100,3 +100,43 @@ void tf_explain_levels(FILE *f, const tf_problem *p, const tf_answer *a) {
     fprintf(f, " (%lld): %s\n", (long long)best.value, best.why);
   }
 }
+
+int tf_explain_next_value(const tf_problem *p, const tf_answer *a, const char *name, char *buf, size_t size) {
+  int64_t choose[TF_MAX_CHOOSE], counts[TF_MAX_COUNTS], value = 0;
+  memcpy(choose, a->choose, sizeof choose);
+  memcpy(counts, a->counts, sizeof counts);
+  int found = 0;
+  for (size_t i = 0; i < p->nchoose && !found; i++) {
+    if (strcmp(p->choose_names[i], name))
+      continue;
+    for (size_t v = 0; v < p->ndomain[i]; v++)
+      if (p->domain[i][v] > a->choose[i] && (!found || p->domain[i][v] < value))
+        value = p->domain[i][v], found = 1;
+    choose[i] = value;
+    if (!found)
+      return -1;
+  }
+  for (int k = 0; k < p->ncounts && !found; k++)
+    if (!strcmp(p->count_names[k], name)) {
+      if (a->counts[k] >= p->count_hi[k])
+        return -1;
+      counts[k] = value = a->counts[k] + 1;
+      found = 1;
+    }
+  if (!found)
+    return -1;
+  tf_point pt;
+  tf_point_init(&pt, p);
+  tf_error e;
+  tf_error_init(&e);
+  char why[256];
+  if (tf_problem_eval_point(p, choose, counts, &pt, &e))
+    snprintf(buf, size, "%s = %lld: %s", name, (long long)value, e.msg);
+  else if (!tf_point_fits(p, &pt, why, sizeof why))
+    snprintf(buf, size, "%s = %lld: %s", name, (long long)value, why);
+  else
+    snprintf(buf, size, "%s = %lld also fits; the objective prefers %lld", name, (long long)value,
+             (long long)(value - 1));
+  tf_point_release(&pt);
+  return 0;
+}

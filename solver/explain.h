@@ -13,4 +13,10 @@
 
 void tf_explain_levels(FILE *f, const tf_problem *p, const tf_answer *a);
 
+/* Why variable `name` of an answer cannot take its next larger value (the
+ * next value of its domain, or one more for a count), other variables as
+ * in the answer: "B_c = 208: smem needs 237568 B of 232448, 5120 over".
+ * Returns -1 when the variable is unknown or already at its largest. */
+int tf_explain_next_value(const tf_problem *p, const tf_answer *a, const char *name, char *buf, size_t size);
+
 #endif
