@@ -2,7 +2,7 @@
 
 #include "solver/cli.h"
 #include "solver/cmd_problem.h"
-#include "solver/report.h"
+#include "solver/tilefit.h"
 
 static const char check_help[] =
     "usage: tilefit check -m MACHINE -w WORKSET --fix VAR=VALUE... [options]\n"

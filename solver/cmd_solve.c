@@ -5,7 +5,7 @@
 
 #include "solver/cli.h"
 #include "solver/cmd_problem.h"
-#include "solver/report.h"
+#include "solver/tilefit.h"
 
 static const char solve_help[] =
     "usage: tilefit solve -m MACHINE -w WORKSET [options]\n"

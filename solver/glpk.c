@@ -158,12 +158,13 @@ static int solve_level(glp_prob *lp, const tf_solve_opts *o, double *value, tf_e
 static int write_model(glp_prob *lp, const char *file, int mps, tf_error *err) {
   char tmp[4096];
   snprintf(tmp, sizeof tmp, "%s.tmp", file);
+  errno = 0; /* GLPK leaves fopen's or fwrite's errno when it fails */
   int rc = mps ? glp_write_mps(lp, GLP_MPS_FILE, NULL, tmp) : glp_write_lp(lp, NULL, tmp);
   if (rc || rename(tmp, file)) {
     int e = errno;
     remove(tmp);
     return tf_error_set(err, TF_EINPUT, mps ? "--mps" : "--lp", "cannot write '%s': %s", file,
-                        rc ? "GLPK could not write the file" : strerror(e));
+                        e ? strerror(e) : "GLPK could not write the file");
   }
   return 0;
 }

@@ -1,0 +1,77 @@
+/* tilefit — the library behind the `tilefit` command (build/libtilefit.a).
+ *
+ * Derives GPU kernel parameters (tile sizes, pipeline stages, buffer
+ * placement) from a machine model and a kernel's working set, by integer
+ * programming on GLPK, and verifies every answer in exact integers.
+ *
+ * A program that links the library includes this one header, compiles
+ * with -I<prefix>/include/tilefit and links
+ *   -ltilefit -lglpk $(pkg-config --libs libcjson) -lm -pthread
+ *
+ * The flow, as `tilefit solve` runs it:
+ *
+ *   tf_error err;          tf_error_init(&err);
+ *   tf_request req;        tf_request_init(&req);
+ *   req.machine = strdup("b200");   req.workset = strdup("fa4-fwd");
+ *   tf_request_add_param(&req, "d", 128, "-p d");
+ *   tf_request_add_objective(&req, "max stages", "--objective");
+ *
+ *   tf_loaded l;                                   // machine + workset files
+ *   if (tf_load(&req, "-m", "-w", &l, &err)) ...   // err names file and JSON path
+ *   tf_problem *p = tf_problem_new(l.machine, l.workset, &req, &err);
+ *   tf_solve_opts o;       tf_solve_opts_init(&o);
+ *   tf_answer a;           tf_answer_init(&a, p);
+ *   if (tf_solve(p, &o, NULL, &a, &err)) ...       // TF_ESOLVER / TF_EINTERNAL
+ *   // a.status: TF_ANSWER_OPTIMAL or TF_ANSWER_INFEASIBLE (with a.why)
+ *   // a.choose[i] (p->choose_names[i]), a.counts[k] (p->count_names[k]),
+ *   // a.point: every buffer's size and rounded allocation, every memory's use,
+ *   // a.closed[k]: the closed-form depth and whether it agrees
+ *   tf_report_json(stdout, &req, p, &a);
+ *
+ *   tf_answer_release(&a); tf_problem_free(p); tf_loaded_release(&l);
+ *   tf_request_release(&req);
+ *
+ * Ownership: every _new/_load has its _free (which accepts NULL), every
+ * _init its _release.  A tf_problem borrows its machine and workset, which
+ * must outlive it.  Errors are values: a failing function returns -1 (or
+ * NULL) and fills the tf_error handed to it; nothing in the library prints
+ * (except tf_report_* to the FILE * given) or exits.  GLPK failures never
+ * abort: they come back as TF_ESOLVER.  Threads: one tf_problem per thread;
+ * machines and worksets may be shared read-only; call tf_glpk_thread_done()
+ * before a solving thread ends.
+ *
+ * The headers, one concern each:
+ *   model/error.h     tf_error, status codes
+ *   model/expr.h      the expression language (int64, overflow-checked)
+ *   model/machine.h   machine models            model/workset.h  worksets
+ *   model/problem.h   requests and bound problems, points
+ *   model/case.h      a problem as one JSON line (validate, sweep)
+ *   model/catalog.h   shipped names -> files
+ *   encode/build.h    problem -> ILP             encode/oracle.h  exhaustive search
+ *   encode/verify.h   exact verification         encode/closed.h  closed-form depth
+ *   solver/glpk.h     the GLPK backend           solver/solve.h   the pipeline
+ *   solver/report.h   text, JSON and CSV         solver/explain.h why not better
+ */
+#ifndef TF_SOLVER_TILEFIT_H
+#define TF_SOLVER_TILEFIT_H
+
+#include "encode/build.h"
+#include "encode/closed.h"
+#include "encode/decode.h"
+#include "encode/oracle.h"
+#include "encode/verify.h"
+#include "model/case.h"
+#include "model/catalog.h"
+#include "model/error.h"
+#include "model/expr.h"
+#include "model/machine.h"
+#include "model/problem.h"
+#include "model/workset.h"
+#include "solver/explain.h"
+#include "solver/glpk.h"
+#include "solver/report.h"
+#include "solver/solve.h"
+
+#define TF_LIBRARY_VERSION "0.1.0"
+
+#endif
