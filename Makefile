@@ -67,6 +67,14 @@ asan:
 	ASAN_OPTIONS=detect_leaks=1 UBSAN_OPTIONS=print_stacktrace=1:halt_on_error=1 \
 	  TILEFIT_BIN=build/asan/tilefit TILEFIT_DATA=$(CURDIR) build/asan/check_tilefit
 
+# Benchmarks (not part of the tests): ILP vs oracle vs closed form, sweep
+# throughput, reuse; one run on this machine, written to bench/results.md.
+bench: $(BIN) $(BUILD)/bench
+	BUILD=$(BUILD) BIN=./$(BIN) sh bench/run.sh
+
+$(BUILD)/bench: bench/bench.c $(LIB)
+	$(CC) $(CPPFLAGS) $(ALL_CFLAGS) -o $@ bench/bench.c $(LIB) $(LDLIBS)
+
 install: $(BIN)
 	install -d $(DESTDIR)$(PREFIX)/bin $(DESTDIR)$(PREFIX)/lib $(DESTDIR)$(PREFIX)/include/tilefit \
 	  $(DESTDIR)$(PREFIX)/share/tilefit/machines $(DESTDIR)$(PREFIX)/share/tilefit/model/worksets
@@ -91,6 +99,7 @@ help:
 	@echo "make check      the tests only (normal build)"
 	@echo "make asan       the tests only (clang, ASan+UBSan build in build/asan)"
 	@echo "make install    PREFIX=/usr/local: binary, library, headers, machines, worksets"
+	@echo "make bench      benchmarks, not tests: writes bench/results.md"
 	@echo "make clean"
 
 -include $(LIB_OBJ:.o=.d) $(TEST_OBJ:.o=.d) $(BUILD)/solver/main.d
@@ -116,7 +125,7 @@ fuzz:
 	  echo "fuzz_$$t: $(FUZZ_SECONDS) s"; \
 	  F=$(CURDIR)/tests/fuzz; \
 	  UBSAN_OPTIONS=print_stacktrace=1 ASAN_OPTIONS=detect_leaks=1 \
-	  build/fuzz/fuzz_$$t -max_total_time=$(FUZZ_SECONDS) -timeout=30 -print_final_stats=1 \
+	  $(CURDIR)/build/fuzz/fuzz_$$t -max_total_time=$(FUZZ_SECONDS) -timeout=30 -print_final_stats=1 \
 	    -artifact_prefix=$(CURDIR)/build/fuzz/crashes/$$t- $$( [ -f $$F/$$t.dict ] && echo -dict=$$F/$$t.dict ) \
 	    $(CURDIR)/build/fuzz/corpus/$$t $$F/$$t $$( [ -d $$F/regress/$$t ] && echo $$F/regress/$$t ) \
 	    2>build/fuzz/$$t.log || { tail -60 build/fuzz/$$t.log; exit 1; }; \

@@ -40,9 +40,10 @@ static int64_t tight_hi(const tf_problem *p, size_t c, int k) {
         continue;
       const int64_t *a = tf_problem_buf(p, c, b);
       for (int j = 0; j < p->ncounts; j++) {
+        int64_t t;
         if (a[1 + j] < 0)
           usable = 0;
-        else if (j != k && tf_checked_add(fixed, a[1 + j] * p->count_lo[j], &fixed))
+        else if (j != k && (tf_checked_mul(a[1 + j], p->count_lo[j], &t) || tf_checked_add(fixed, t, &fixed)))
           usable = 0;
       }
       if (usable && (tf_checked_add(fixed, a[0], &fixed) || tf_checked_add(coef, a[1 + k], &coef)))
@@ -51,7 +52,10 @@ static int64_t tight_hi(const tf_problem *p, size_t c, int k) {
     if (!usable || coef <= 0)
       continue;
     int64_t limit = mem == TF_MEM_SMEM ? p->smem_limit[c] : p->capacity[mem];
-    int64_t bound = tf_fdiv(limit - fixed, coef);
+    int64_t room;
+    if (fixed == INT64_MIN || tf_checked_add(limit, -fixed, &room))
+      continue; /* no bound from this memory */
+    int64_t bound = tf_fdiv(room, coef);
     if (bound < hi)
       hi = bound;
   }

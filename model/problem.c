@@ -342,7 +342,8 @@ static void add_occupancy_variable(tf_problem *p) {
 static int bind_domains(tf_problem *p, const tf_request *req, tf_error *err) {
   const tf_workset *w = p->workset;
   if (w->nchoose + 1 > TF_MAX_CHOOSE)
-    return tf_error_set(err, TF_EINPUT, "$.choose", "at most %d choose variables", TF_MAX_CHOOSE);
+    return tf_error_set(err, TF_EINPUT, "$.choose", "at most %d choose variables (one of the %d slots is kept for occupancy)",
+                        TF_MAX_CHOOSE - 1, TF_MAX_CHOOSE);
   p->nchoose = w->nchoose;
   p->domain = tf_nalloc(w->nchoose + 2, sizeof *p->domain);
   p->ndomain = tf_nalloc(w->nchoose + 2, sizeof *p->ndomain);
@@ -361,6 +362,17 @@ static int bind_domains(tf_problem *p, const tf_request *req, tf_error *err) {
   for (size_t k = 0; k < req->nfixes; k++)
     if (apply_fix(p, &req->fixes[k], req, k, err))
       return -1;
+  /* count bounds become the solver's column bounds, doubles */
+  for (int i = 0; i < p->ncounts; i++)
+    if (p->count_lo[i] < -((int64_t)1 << 53) || p->count_hi[i] > ((int64_t)1 << 53)) {
+      char path[160];
+      snprintf(path, sizeof path, "$.count.%s", p->count_names[i]);
+      for (size_t k = 0; k < req->nfixes; k++) /* a fix sets both bounds: name it */
+        if (!strcmp(req->fixes[k].name, p->count_names[i]))
+          snprintf(path, sizeof path, "%s", req->fixes[k].where);
+      return tf_error_set(err, TF_EINPUT, path, "bounds [%lld, %lld] reach beyond 2^53, which the solver cannot represent exactly",
+                          (long long)p->count_lo[i], (long long)p->count_hi[i]);
+    }
   return 0;
 }
 
@@ -591,6 +603,12 @@ int64_t tf_problem_smem_for_occupancy(const tf_problem *p, int64_t ctas) {
 }
 
 /* Total of a memory's buffers when it does not depend on a count. */
+/* a * b for a, b >= 0, saturating at INT64_MAX: past it nothing fits anyway */
+static int64_t sat_mul(int64_t a, int64_t b) {
+  int64_t r;
+  return tf_checked_mul(a, b, &r) ? INT64_MAX : r;
+}
+
 static int count_free_total(const tf_problem *p, const int64_t *sizes, size_t stride, int m, int64_t *total) {
   *total = 0;
   for (size_t b = 0; b < p->nbuffers; b++) {
@@ -600,9 +618,9 @@ static int count_free_total(const tf_problem *p, const int64_t *sizes, size_t st
     for (int k = 0; k < p->ncounts; k++)
       if (a[1 + k])
         return -1;
-    int64_t v = a[0] > 0 ? tf_cdiv(a[0], p->align[b]) * p->align[b] : 0;
+    int64_t v = a[0] > 0 ? sat_mul(tf_cdiv(a[0], p->align[b]), p->align[b]) : 0;
     if (tf_checked_add(*total, v, total))
-      return -1;
+      *total = INT64_MAX;
   }
   return 0;
 }
@@ -621,25 +639,25 @@ static int occupancy_fits(const tf_problem *p, int64_t ctas, const int64_t *size
   if (ctas > m->limits.ctas_per_sm)
     return snprintf(why, size, "occupancy %lld is above the %lld CTAs an SM holds", (long long)ctas,
                     (long long)m->limits.ctas_per_sm), 0;
-  if (p->threads > 0 && ctas * p->threads > m->limits.threads_per_sm)
+  if (p->threads > 0 && sat_mul(ctas, p->threads) > m->limits.threads_per_sm)
     return snprintf(why, size, "occupancy %lld needs %lld threads per SM, above %lld", (long long)ctas,
-                    (long long)(ctas * p->threads), (long long)m->limits.threads_per_sm), 0;
+                    (long long)sat_mul(ctas, p->threads), (long long)m->limits.threads_per_sm), 0;
   if (p->threads > 0 && regs > 0) {
     int64_t g = m->rf.warp_granule > 0 ? m->rf.warp_granule : 1;
-    int64_t per_cta = tf_cdiv(p->threads, 32) * tf_cdiv(regs * 32, g) * g;
-    if (ctas * per_cta > m->rf.per_sm)
+    int64_t per_cta = sat_mul(tf_cdiv(p->threads, 32), sat_mul(tf_cdiv(sat_mul(regs, 32), g), g));
+    if (sat_mul(ctas, per_cta) > m->rf.per_sm)
       return snprintf(why, size, "occupancy %lld needs %lld registers per SM, above %lld", (long long)ctas,
-                      (long long)(ctas * per_cta), (long long)m->rf.per_sm), 0;
+                      (long long)sat_mul(ctas, per_cta), (long long)m->rf.per_sm), 0;
   }
   if (cols > 0) {
     int64_t alloc = 1;
-    while (alloc < cols)
+    while (alloc < cols && alloc < ((int64_t)1 << 62))
       alloc *= 2;
     if (alloc < m->tmem.min_alloc_columns)
       alloc = m->tmem.min_alloc_columns;
-    if (ctas * alloc > p->capacity[TF_MEM_TMEM])
+    if (sat_mul(ctas, alloc) > p->capacity[TF_MEM_TMEM])
       return snprintf(why, size, "occupancy %lld needs %lld TMEM columns per SM (%lld allocated per CTA), above %lld",
-                      (long long)ctas, (long long)(ctas * alloc), (long long)alloc,
+                      (long long)ctas, (long long)sat_mul(ctas, alloc), (long long)alloc,
                       (long long)p->capacity[TF_MEM_TMEM]), 0;
   }
   return 1;

@@ -290,6 +290,12 @@ static int read_buffer(tf_workset *w, const cJSON *b, const char *path, tf_error
   tf_path_key(sub, sizeof sub, path, "name");
   if (tf_json_string(tf_json_member(b, "name"), sub, &name, err))
     return -1;
+  /* the name reaches GLPK's column and row names, which refuse control characters */
+  for (const char *c = name; *c; c++)
+    if (iscntrl((unsigned char)*c))
+      return tf_error_set(err, TF_EINPUT, sub, "a buffer name must not contain control characters");
+  if (!*name)
+    return tf_error_set(err, TF_EINPUT, sub, "expected a non-empty buffer name");
   for (size_t i = 0; i < w->nbuffers; i++)
     if (!strcmp(w->buffers[i].name, name))
       return tf_error_set(err, TF_EINPUT, sub, "buffer '%s' is defined twice", name);

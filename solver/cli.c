@@ -15,6 +15,8 @@ static const struct tf_cmd commands[] = {
     {"machines", cmd_machines, "list the shipped machine models, or show one"},
     {"worksets", cmd_worksets, "list the shipped worksets, or show one"},
     {"validate", cmd_validate, "compare derived values with known answers from real kernels"},
+    {"sweep", cmd_sweep, "solve every point of a spec or problem list, one line each"},
+    {"merge", cmd_merge, "join the outputs of sharded sweeps"},
 };
 
 static void usage(FILE *f) {

@@ -21,5 +21,7 @@ int cmd_check(int argc, char **argv);
 int cmd_machines(int argc, char **argv);
 int cmd_worksets(int argc, char **argv);
 int cmd_validate(int argc, char **argv);
+int cmd_sweep(int argc, char **argv);
+int cmd_merge(int argc, char **argv);
 
 #endif

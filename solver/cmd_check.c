@@ -31,12 +31,7 @@ int cmd_check(int argc, char **argv) {
   if (tf_check(c.problem, &a, &c.err)) {
     rc = tf_cli_fail(&c.err);
   } else {
-    if (c.args.format == TF_FORMAT_JSON)
-      tf_report_json(stdout, &c.args.req, c.problem, &a);
-    else if (c.args.format == TF_FORMAT_CSV)
-      tf_report_csv_header(stdout, c.problem), tf_report_csv_row(stdout, &c.args.req, c.problem, &a);
-    else
-      tf_report_text(stdout, &c.args.req, c.problem, &a, 1);
+    tf_report_answer(stdout, c.args.format, &c.args.req, c.problem, &a, 1);
     rc = a.status == TF_ANSWER_FITS ? TF_EXIT_OK : TF_EXIT_NO;
   }
   tf_answer_release(&a);

@@ -93,12 +93,7 @@ int cmd_solve(int argc, char **argv) {
       tf_report_json(stdout, &c.args.req, c.problem, &a);
     rc = TF_EXIT_NO;
   } else {
-    if (c.args.format == TF_FORMAT_JSON)
-      tf_report_json(stdout, &c.args.req, c.problem, &a);
-    else if (c.args.format == TF_FORMAT_CSV)
-      tf_report_csv_header(stdout, c.problem), tf_report_csv_row(stdout, &c.args.req, c.problem, &a);
-    else
-      tf_report_text(stdout, &c.args.req, c.problem, &a, c.args.explain);
+    tf_report_answer(stdout, c.args.format, &c.args.req, c.problem, &a, c.args.explain);
     rc = TF_EXIT_OK;
   }
   tf_answer_release(&a);

@@ -30,7 +30,9 @@ struct guard {
 
 static int on_term(void *info, const char *s) {
   struct guard *g = info;
-  if (s && *s && strcmp(s, "\n")) {
+  /* GLPK's error() prints the reason, then "Error detected in file F at
+   * line N": keep the reason */
+  if (s && *s && strcmp(s, "\n") && strncmp(s, "Error detected in file", 22)) {
     snprintf(g->last, sizeof g->last, "%s", s);
     size_t n = strlen(g->last);
     while (n && (g->last[n - 1] == '\n' || g->last[n - 1] == ' '))
@@ -119,9 +121,34 @@ static void fix_objective(glp_prob *lp, const tf_ilp *ilp, size_t o, double valu
 }
 
 /* One MIP solve: 0 optimal, 1 infeasible, -1 error. */
+/* The best bound the branch and bound has proven, recorded from its
+ * callback, for the time-limit message. */
+struct progress {
+  int has_bound;
+  double bound;
+};
+
+static void on_tree(glp_tree *tree, void *info) {
+  struct progress *pr = info;
+  int best = glp_ios_best_node(tree);
+  if (best) {
+    double b = glp_ios_node_bound(tree, best);
+    if (fabs(b) < 1e300) /* the root's bound is +-DBL_MAX until its LP is solved */
+      pr->bound = b, pr->has_bound = 1;
+  }
+}
+
+/* Objectives are integral: a bound rounds toward the optimum it bounds. */
+static double integral_bound(glp_prob *lp, double b) {
+  return glp_get_obj_dir(lp) == GLP_MAX ? floor(b + 1e-6) : ceil(b - 1e-6);
+}
+
 static int solve_level(glp_prob *lp, const tf_solve_opts *o, double *value, tf_error *err) {
   glp_iocp parm;
   glp_init_iocp(&parm);
+  struct progress pr = {0, 0};
+  parm.cb_func = on_tree;
+  parm.cb_info = &pr;
   parm.msg_lev = GLP_MSG_OFF;
   parm.presolve = o->presolve ? GLP_ON : GLP_OFF;
   if (o->time_limit_s > 0)
@@ -141,12 +168,15 @@ static int solve_level(glp_prob *lp, const tf_solve_opts *o, double *value, tf_e
   if (rc == GLP_ENOPFS || rc == GLP_ENODFS || (rc == 0 && st == GLP_NOFEAS))
     return 1;
   if (rc == GLP_ETMLIM) {
+    char bound[64] = "no bound known";
+    if (pr.has_bound)
+      snprintf(bound, sizeof bound, "best bound %.0f", integral_bound(lp, pr.bound));
     if (st == GLP_FEAS)
       return tf_error_set(err, TF_ESOLVER, NULL,
-                          "time limit of %g s reached; best objective found %.17g, not proven optimal",
-                          o->time_limit_s, glp_mip_obj_val(lp));
-    return tf_error_set(err, TF_ESOLVER, NULL, "time limit of %g s reached before any feasible solution",
-                        o->time_limit_s);
+                          "time limit of %g s reached; best objective found %.0f, %s, not proven optimal",
+                          o->time_limit_s, glp_mip_obj_val(lp), bound);
+    return tf_error_set(err, TF_ESOLVER, NULL, "time limit of %g s reached before any feasible solution; %s",
+                        o->time_limit_s, bound);
   }
   if (rc != 0 || st != GLP_OPT)
     return tf_error_set(err, TF_ESOLVER, NULL, "GLPK failed (glp_intopt code %d, status %d)", rc, st);

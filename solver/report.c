@@ -285,3 +285,15 @@ void tf_report_top_text(FILE *f, const tf_request *req, const tf_problem *p, con
     fprintf(f, "\n");
   }
 }
+
+void tf_report_answer(FILE *f, int format, const tf_request *req, const tf_problem *p, const tf_answer *a,
+                      int explain) {
+  if (format == TF_FORMAT_JSON) {
+    tf_report_json(f, req, p, a);
+  } else if (format == TF_FORMAT_CSV) {
+    tf_report_csv_header(f, p);
+    tf_report_csv_row(f, req, p, a);
+  } else {
+    tf_report_text(f, req, p, a, explain);
+  }
+}

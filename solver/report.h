@@ -20,6 +20,10 @@ void tf_report_json_object(FILE *f, const tf_request *req, const tf_problem *p, 
 void tf_report_csv_header(FILE *f, const tf_problem *p);
 void tf_report_csv_row(FILE *f, const tf_request *req, const tf_problem *p, const tf_answer *a);
 
+/* One answer in the chosen format (CSV with its header). */
+void tf_report_answer(FILE *f, int format, const tf_request *req, const tf_problem *p, const tf_answer *a,
+                      int explain);
+
 /* A ranked table of --top answers. */
 void tf_report_top_text(FILE *f, const tf_request *req, const tf_problem *p, const tf_answer *a, int n);
 

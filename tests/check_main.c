@@ -14,6 +14,9 @@ int main(void) {
   srunner_add_suite(sr, oracle_suite());
   srunner_add_suite(sr, cli_suite());
   srunner_add_suite(sr, e2e_suite());
+  srunner_add_suite(sr, sweep_suite());
+  srunner_add_suite(sr, bad_suite());
+  srunner_add_suite(sr, limits_suite());
   srunner_run_all(sr, CK_NORMAL);
   int failed = srunner_ntests_failed(sr);
   srunner_free(sr);

@@ -13,5 +13,8 @@ Suite *encode_suite(void);
 Suite *oracle_suite(void);
 Suite *cli_suite(void);
 Suite *e2e_suite(void);
+Suite *sweep_suite(void);
+Suite *bad_suite(void);
+Suite *limits_suite(void);
 
 #endif

@@ -1,0 +1,37 @@
+#!/bin/sh
+# `make bench`: one run of the benchmark on this machine (not part of the
+# tests).  Writes bench/results.md: ILP vs exhaustive oracle vs closed form
+# per problem, how each grows with the number of combinations, sweep
+# throughput at -j 1 and -j 2, reuse hit rates, and what `tilefit sweep -j 2`
+# itself reports on the shipped 5,000-point spec.
+set -eu
+cd "$(dirname "$0")/.."
+BUILD=${BUILD:-build}
+BIN=${BIN:-./tilefit}
+export TILEFIT_DATA="$PWD"
+out=bench/results.md
+"$BUILD/bench" "$out" bench/spec-5k.json "${BENCH_BUDGET:-0.3}"
+
+tmp=$(mktemp -d)
+trap 'rm -rf "$tmp"' EXIT
+{
+  echo
+  echo "## The command line"
+  echo
+  echo "What \`tilefit sweep\` prints at the end (stderr), writing the JSONL to a file:"
+  echo
+  echo '```'
+  for j in 1 2; do
+    echo "\$ tilefit sweep bench/spec-5k.json -j $j -o out.jsonl"
+    "$BIN" sweep bench/spec-5k.json -j "$j" -o "$tmp/out-$j.jsonl" 2>&1 | tail -n 1
+  done
+  echo '```'
+  echo
+  if cmp -s "$tmp/out-1.jsonl" "$tmp/out-2.jsonl"; then
+    echo "The -j 1 and -j 2 outputs are identical ($(wc -l < "$tmp/out-1.jsonl") lines, $(wc -c < "$tmp/out-1.jsonl") bytes)."
+  else
+    echo "**The -j 1 and -j 2 outputs differ.**"
+  fi
+} >> "$out"
+tail -n 12 "$out"
+echo "bench: results in $out"

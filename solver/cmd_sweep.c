@@ -1,0 +1,126 @@
+/* tilefit sweep SPEC.json | PROBLEMS.jsonl: many problems, one output line
+ * each, in a fixed order whatever the number of threads; resumable and
+ * shardable (see solver/sweep.h). */
+#include <stdio.h>
+#include <string.h>
+#include <unistd.h>
+
+#include "solver/args.h"
+#include "solver/cache.h"
+#include "solver/cli.h"
+#include "solver/report.h"
+#include "solver/sweep.h"
+
+static const char sweep_help[] =
+    "usage: tilefit sweep SPEC.json|PROBLEMS.jsonl [-j N] [-o FILE] [--resume] [--shard I/N]\n"
+    "                     [--format jsonl|csv] [--quiet] [--time-limit S] [--no-presolve]\n"
+    "\n"
+    "Solves every point of a sweep and writes one line per point, in point order\n"
+    "whatever -j is.  SPEC.json names lists whose Cartesian product is the sweep:\n"
+    "  {\"machines\": [\"b200\", \"h100-sxm\"] or \"*\", \"worksets\": [\"fa4-fwd\"] or \"*\",\n"
+    "   \"params\": {\"d\": [64, 128]}, \"fix\": {\"B_r\": [64, 128]}, \"domain\": {...},\n"
+    "   \"require\": [\"stages <= 32\"], \"objectives\": [[], \"max stages\", [\"max B_r*B_c\", \"max stages\"]],\n"
+    "   \"where\": [\"dv <= d\"]}\n"
+    "Params, fixes, domains and requires apply to the worksets that have their names;\n"
+    "[] is the workset's own objectives.  A file ending in .jsonl is a list of\n"
+    "problems instead, one per line (the lines 'validate' reads).\n"
+    "\n"
+    "  -j, --jobs N           worker threads (default 1)\n"
+    "  -o, --output FILE      write here (default standard output)\n"
+    "      --format jsonl|csv output format (default jsonl; csv when FILE ends in .csv)\n"
+    "      --resume           continue FILE after an interrupted run; the result is the\n"
+    "                         file an uninterrupted run writes\n"
+    "      --shard I/N        solve points i with i mod N = I - 1 ('tilefit merge' joins shards)\n"
+    "  -q, --quiet            no progress and no summary on stderr\n"
+    "      --time-limit S     per solver call (default 60)\n"
+    "      --no-presolve      turn GLPK's MIP presolver off\n"
+    "\n"
+    "Each line has index, total, id, input and the result: status (optimal, infeasible,\n"
+    "fits, does_not_fit, or error with its message), values, memories, objectives and\n"
+    "the closed form.  A point that fails is a line, never the end of the sweep.\n"
+    "\n"
+    "exit: 0 every point has its line, 2 bad spec or usage, 3 the output cannot be written\n";
+
+static int ends_with(const char *s, const char *suffix) {
+  size_t n = strlen(s), k = strlen(suffix);
+  return n >= k && !strcmp(s + n - k, suffix);
+}
+
+static void summary(const tf_args *a, const tf_sweep_opts *o, const tf_sweep_stats *st) {
+  fprintf(stderr, "tilefit: sweep: ");
+  if (o->shard_count > 1)
+    fprintf(stderr, "shard %d/%d, %zu of %zu points", o->shard_index, o->shard_count, st->shard_points, st->points);
+  else
+    fprintf(stderr, "%zu points", st->points);
+  if (st->resumed)
+    fprintf(stderr, ", %zu kept from an earlier run", st->resumed);
+  fprintf(stderr, "; %zu solved in %.2f s (%.0f points/s, -j %d):", st->written, st->seconds,
+          st->seconds > 0 ? (double)st->written / st->seconds : 0, a->jobs);
+  const char *sep = " ";
+  for (int k = 0; k < TF_SWEEP_NSTATUS; k++)
+    if (st->status[k] || k == TF_SWEEP_ERROR) {
+      fprintf(stderr, "%s%zu %s", sep, st->status[k], tf_sweep_status_name(k));
+      sep = ", ";
+    }
+  fprintf(stderr, "; reused %zu answers and %zu ILP solutions\n", st->answer_hits, st->ilp_hits);
+}
+
+int cmd_sweep(int argc, char **argv) {
+  tf_args a;
+  tf_error err;
+  tf_args_init(&a);
+  tf_error_init(&err);
+  tf_cache cache;
+  tf_cache_init(&cache);
+  tf_sweep *s = NULL;
+  int rc = TF_EXIT_OK;
+  if (tf_args_parse(argc, argv, TF_OPT_SWEEP | TF_OPT_SOLVER, 1, &a, &err)) {
+    rc = tf_cli_fail(&err);
+    goto out;
+  }
+  if (a.help) {
+    fputs(sweep_help, stdout);
+    goto out;
+  }
+  if (a.npositional != 1) {
+    tf_error_set(&err, TF_EINPUT, "sweep", "needs one SPEC.json or PROBLEMS.jsonl (see 'tilefit sweep --help')");
+    rc = tf_cli_fail(&err);
+    goto out;
+  }
+  if (a.resume && !a.out_file) {
+    tf_error_set(&err, TF_EINPUT, "--resume", "needs the output file (-o FILE)");
+    rc = tf_cli_fail(&err);
+    goto out;
+  }
+  if (!(s = tf_sweep_load(a.positional[0], &err))) {
+    rc = tf_cli_fail(&err);
+    goto out;
+  }
+  for (size_t i = 0; i < tf_sweep_nwarnings(s); i++)
+    fprintf(stderr, "tilefit: warning: %s\n", tf_sweep_warning(s, i));
+  tf_sweep_opts o;
+  tf_sweep_opts_init(&o);
+  o.jobs = a.jobs;
+  o.format = a.format == TF_FORMAT_CSV || (a.format == TF_FORMAT_TEXT && a.out_file && ends_with(a.out_file, ".csv"))
+                 ? TF_FORMAT_CSV
+                 : TF_FORMAT_JSON;
+  o.shard_index = a.shard_index;
+  o.shard_count = a.shard_count;
+  o.resume = a.resume;
+  o.solve.time_limit_s = a.time_limit;
+  o.solve.presolve = !a.no_presolve;
+  o.progress = a.quiet ? NULL : stderr;
+  o.progress_tty = isatty(2);
+  tf_sweep_stats st;
+  if (tf_sweep_run(s, &cache, &o, a.out_file, &st, &err)) {
+    rc = tf_cli_fail(&err);
+    goto out;
+  }
+  if (!a.quiet)
+    summary(&a, &o, &st);
+out:
+  tf_sweep_free(s);
+  tf_cache_release(&cache);
+  tf_args_release(&a);
+  return rc;
+}

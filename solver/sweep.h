@@ -1,0 +1,138 @@
+/* Batch sweeps: many problems, one output line each (JSONL or CSV), in the
+ * order of the points whatever the number of worker threads.
+ *
+ * Input is either a spec (a JSON object; any file not ending in .jsonl)
+ *   {"machines": ["b200", "h100-sxm"] | "*",   "worksets": ["fa4-fwd"] | "*",
+ *    "params": {"d": [64, 128], "dv": [64, 128]},  "fix": {"B_r": [64, 128]},
+ *    "domain": {"B_c": [64, 128]},  "require": ["stages <= 32"],
+ *    "objectives": [[], "max stages", ["max B_r*B_c", "max stages"]],
+ *    "where": ["dv <= d"], "comment": "..."}
+ * whose points are the Cartesian product machines x worksets x params x fix
+ * x objectives (last varies fastest), or a problem list (a file ending in
+ * .jsonl: one problem per line, the lines `validate` reads).  Rules of the
+ * spec: a param, fix, domain or require applies to the worksets that have
+ * the names it uses and is skipped for the others (so no duplicate points);
+ * an objective list applies to the worksets it binds in; `[]` means the
+ * workset's own objectives; `where` filters see the point's params and
+ * fixes, and a filter naming one the point does not set is skipped.  Each
+ * name must apply to at least one workset (a typo is an input error).
+ *
+ * Point ids are stable: "b200/fa4-fwd/d=64,dv=64/fix:B_r=128/o2" (segments
+ * left out when the spec has none), or a problem line's "id" ("line-N"
+ * when it has none).  Output lines carry "index" (the point's position in
+ * the whole sweep) and "total", so shards can be merged and any file
+ * checked for completeness.
+ *
+ * Speed: identical problems are solved once.  Two levels: the answer text,
+ * by a canonical key over machine, workset, bound params, fixes, domains,
+ * requires, objectives (tf_sweep_key); and the ILP solution, by the exact
+ * content of the integer program (identical programs arise from machines
+ * with equal capacities).  Every reused solution is decoded and verified
+ * against the point's own problem.
+ *
+ * Nothing here prints except to the FILE * handed in for progress. */
+#ifndef TF_SOLVER_SWEEP_H
+#define TF_SOLVER_SWEEP_H
+
+#include <stddef.h>
+#include <stdio.h>
+
+#include "model/error.h"
+#include "model/problem.h"
+#include "solver/cache.h"
+#include "solver/glpk.h"
+
+#define TF_SWEEP_MAX_POINTS 10000000 /* larger sweeps are refused */
+
+typedef struct tf_sweep tf_sweep;
+
+/* Loads a spec or a problem list (by the file name, see above).  The
+ * worksets it names are read once here, for their names (solving loads
+ * machines and worksets through a tf_cache).  A machine or workset that
+ * does not load is not an error: its points become error lines, and a
+ * warning says so.  Returns a sweep owned by the caller (tf_sweep_free). */
+tf_sweep *tf_sweep_load(const char *file, tf_error *err);
+/* A spec from text; `file` names it in errors. */
+tf_sweep *tf_sweep_parse_spec(const char *text, size_t len, const char *file, tf_error *err);
+void tf_sweep_free(tf_sweep *s);
+
+size_t tf_sweep_npoints(const tf_sweep *s);
+/* Point i's id; the caller frees it. */
+char *tf_sweep_id(const tf_sweep *s, size_t i);
+/* Point i as a request (into an initialised request the caller releases);
+ * *check is 1 for a "kind": "fits" problem line.  Fails for a problem line
+ * that does not parse. */
+int tf_sweep_request(const tf_sweep *s, size_t i, tf_request *req, int *check, tf_error *err);
+/* Warnings from loading (a workset that does not load, ...). */
+size_t tf_sweep_nwarnings(const tf_sweep *s);
+const char *tf_sweep_warning(const tf_sweep *s, size_t i);
+/* The CSV header line (newline-terminated) the sweep's CSV output starts with. */
+const char *tf_sweep_csv_header(const tf_sweep *s);
+
+/* The canonical key of a bound problem: machine and workset as named, the
+ * bound value of every param, fixes, domains, requires and objectives as
+ * given, and whether it is a fits check.  The caller frees it. */
+char *tf_sweep_key(const tf_request *req, const tf_problem *p, int check, size_t *len);
+
+/* Shards are round robin: point i belongs to shard (i mod count) + 1. */
+static inline int tf_sweep_in_shard(size_t i, int index, int count) {
+  return count <= 1 || (int)(i % (size_t)count) == index - 1;
+}
+
+enum tf_sweep_reuse {
+  TF_REUSE_ANSWER = 1 << 0, /* same canonical key: reuse the answer text */
+  TF_REUSE_ILP = 1 << 1,    /* same integer program: reuse GLPK's solution */
+};
+
+/* Line statuses: tf_answer's, then an error. */
+#define TF_SWEEP_ERROR 4
+#define TF_SWEEP_NSTATUS 5
+
+typedef struct tf_sweep_opts {
+  int jobs;                      /* worker threads, >= 1 */
+  int format;                    /* TF_FORMAT_JSON (JSONL) or TF_FORMAT_CSV */
+  int shard_index, shard_count;  /* 1-based; 0/0 or 1/1: every point */
+  int resume;                    /* continue the output file */
+  unsigned reuse;                /* enum tf_sweep_reuse bits */
+  tf_solve_opts solve;
+  FILE *progress;                /* NULL: no progress */
+  int progress_tty;              /* 1: a bar redrawn with \r; 0: a line now and then */
+  double progress_every;         /* seconds between plain lines */
+} tf_sweep_opts;
+
+void tf_sweep_opts_init(tf_sweep_opts *o);
+
+typedef struct tf_sweep_stats {
+  size_t points;                  /* total points of the sweep */
+  size_t shard_points;            /* points of this shard */
+  size_t resumed;                 /* lines kept from an earlier run */
+  size_t written;                 /* lines this run wrote */
+  size_t status[TF_SWEEP_NSTATUS];/* of the lines this run wrote */
+  size_t answer_lookups, answer_hits;
+  size_t ilp_lookups, ilp_hits;
+  size_t torn_bytes;              /* dropped from the end of a resumed file */
+  double seconds;                 /* wall time of the solving phase */
+} tf_sweep_stats;
+
+const char *tf_sweep_status_name(int status);
+
+/* Runs the sweep (this shard of it) and writes one line per point to
+ * `out_file`, or to standard output when it is NULL (no resume then).
+ * Each line is built whole in memory and written with one write(2) call
+ * (several complete lines per call), in point order.  With resume, the
+ * file's complete lines must be this sweep's first points (by index and
+ * id); a torn last line is cut off and the sweep continues after them.
+ * A point that fails becomes a line with "status": "error".  Returns -1 on
+ * bad input (TF_EINPUT) or when the output cannot be written. */
+int tf_sweep_run(const tf_sweep *s, tf_cache *cache, const tf_sweep_opts *o, const char *out_file,
+                 tf_sweep_stats *st, tf_error *err);
+
+/* Joins shard outputs into the file one run would write: lines ordered by
+ * index, every index from 0 to total - 1 exactly once, one CSV header.
+ * `format` is TF_FORMAT_JSON or TF_FORMAT_CSV to require one, or
+ * TF_FORMAT_TEXT to take the parts' format.  Writes `out_file` whole (a
+ * temporary file renamed) or standard output when it is NULL. */
+int tf_sweep_merge(char *const *parts, size_t nparts, const char *out_file, int format, size_t *nlines,
+                   tf_error *err);
+
+#endif

@@ -1,0 +1,655 @@
+/* Sweeps: spec expansion, ids, canonical keys, the problem-list form,
+ * deterministic output whatever -j is, resume after a kill or a torn line,
+ * shards merged back, and GNU parallel driving the shards. */
+#include <check.h>
+#include <signal.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/stat.h>
+#include <sys/time.h>
+#include <sys/wait.h>
+#include <time.h>
+#include <unistd.h>
+
+#include "model/catalog.h"
+#include "solver/report.h"
+#include "solver/sweep.h"
+#include "tests/suites.h"
+#include "tests/testutil.h"
+
+#define SMALL "tests/data/sweep/small.json"
+#define PROBLEMS "tests/data/sweep/problems.jsonl"
+#define BIG "bench/spec-5k.json"
+
+static char dir[64];
+static tf_cache cache;
+
+static void setup(void) {
+  snprintf(dir, sizeof dir, "/tmp/tf_sweepXXXXXX");
+  ck_assert_ptr_nonnull(mkdtemp(dir));
+  tf_cache_init(&cache);
+}
+
+static void teardown(void) {
+  char cmd[128];
+  snprintf(cmd, sizeof cmd, "rm -rf '%s'", dir);
+  ck_assert_int_eq(system(cmd), 0);
+  tf_cache_release(&cache);
+}
+
+static const char *tmp(const char *name) {
+  static char paths[8][256];
+  static int k;
+  char *p = paths[k++ % 8];
+  snprintf(p, 256, "%s/%s", dir, name);
+  return p;
+}
+
+static char *slurp(const char *path, size_t *len) {
+  FILE *f = fopen(path, "rb");
+  ck_assert_msg(f != NULL, "cannot read %s", path);
+  fseek(f, 0, SEEK_END);
+  long n = ftell(f);
+  fseek(f, 0, SEEK_SET);
+  char *buf = malloc((size_t)n + 1);
+  ck_assert_int_eq(fread(buf, 1, (size_t)n, f), (size_t)n);
+  buf[n] = 0;
+  fclose(f);
+  if (len)
+    *len = (size_t)n;
+  return buf;
+}
+
+static void spill(const char *path, const char *text, size_t len) {
+  FILE *f = fopen(path, "wb");
+  ck_assert_ptr_nonnull(f);
+  ck_assert_int_eq(fwrite(text, 1, len, f), len);
+  fclose(f);
+}
+
+static void same_files(const char *a, const char *b) {
+  size_t na, nb;
+  char *x = slurp(a, &na), *y = slurp(b, &nb);
+  size_t k = 0;
+  while (k < na && k < nb && x[k] == y[k])
+    k++;
+  ck_assert_msg(na == nb && k == na, "%s (%zu bytes) and %s (%zu bytes) differ at byte %zu", a, na, b, nb, k);
+  free(x);
+  free(y);
+}
+
+static size_t count_lines(const char *text) {
+  size_t n = 0;
+  for (; *text; text++)
+    n += *text == '\n';
+  return n;
+}
+
+static tf_sweep *load(const char *file) {
+  tf_error e;
+  tf_error_init(&e);
+  tf_sweep *s = tf_sweep_load(file, &e);
+  ck_assert_msg(s != NULL, "%s: %s: %s", e.file, e.path, e.msg);
+  return s;
+}
+
+static tf_sweep *spec(const char *json) {
+  tf_error e;
+  tf_error_init(&e);
+  tf_sweep *s = tf_sweep_parse_spec(json, strlen(json), "test.json", &e);
+  ck_assert_msg(s != NULL, "%s: %s\n%s", e.path, e.msg, json);
+  return s;
+}
+
+struct runopts {
+  int jobs, format, shard_index, shard_count, resume;
+  unsigned reuse;
+};
+
+static int run(const tf_sweep *s, struct runopts r, const char *out, tf_sweep_stats *st, tf_error *e) {
+  tf_sweep_opts o;
+  tf_sweep_opts_init(&o);
+  o.jobs = r.jobs ? r.jobs : 1;
+  o.format = r.format ? r.format : TF_FORMAT_JSON;
+  o.shard_index = r.shard_index;
+  o.shard_count = r.shard_count;
+  o.resume = r.resume;
+  if (r.reuse)
+    o.reuse = r.reuse & 3;
+  tf_error_init(e);
+  return tf_sweep_run(s, &cache, &o, out, st, e);
+}
+
+static void run_ok(const tf_sweep *s, struct runopts r, const char *out, tf_sweep_stats *st) {
+  tf_error e;
+  tf_sweep_stats local;
+  int rc = run(s, r, out, st ? st : &local, &e);
+  ck_assert_msg(rc == 0, "sweep failed: %s: %s", e.path, e.msg);
+}
+
+/* ------------------------------------------------------------ expansion */
+
+START_TEST(test_spec_expansion) {
+  tf_sweep *s = load(SMALL);
+  /* per machine: fa4 (d, dv) in {(64,64), (128,64), (128,128)} x 2 objectives,
+   * cutlass-sm90 (no d, dv) x 2 epilogues x 2 objectives */
+  ck_assert_uint_eq(tf_sweep_npoints(s), 20);
+  static const struct {
+    size_t i;
+    const char *id;
+  } want[] = {
+      {0, "b200/fa4-fwd/d=64,dv=64/o1"},
+      {1, "b200/fa4-fwd/d=64,dv=64/o2"},
+      {2, "b200/fa4-fwd/d=128,dv=64/o1"},
+      {5, "b200/fa4-fwd/d=128,dv=128/o2"},
+      {6, "b200/cutlass-sm90-gemm/epilogue_bytes=0/o1"},
+      {9, "b200/cutlass-sm90-gemm/epilogue_bytes=33792/o2"},
+      {10, "h100-sxm/fa4-fwd/d=64,dv=64/o1"},
+      {19, "h100-sxm/cutlass-sm90-gemm/epilogue_bytes=33792/o2"},
+  };
+  for (size_t k = 0; k < sizeof want / sizeof *want; k++) {
+    char *id = tf_sweep_id(s, want[k].i);
+    ck_assert_str_eq(id, want[k].id);
+    free(id);
+  }
+  /* the request of a point: only the params its workset has */
+  tf_request req;
+  tf_request_init(&req);
+  tf_error e;
+  tf_error_init(&e);
+  int check;
+  ck_assert_int_eq(tf_sweep_request(s, 9, &req, &check, &e), 0);
+  ck_assert_str_eq(req.machine, "b200");
+  ck_assert_str_eq(req.workset, "cutlass-sm90-gemm");
+  ck_assert_uint_eq(req.nparams, 1);
+  ck_assert_str_eq(req.params[0].name, "epilogue_bytes");
+  ck_assert_int_eq(req.params[0].value, 33792);
+  ck_assert_uint_eq(req.nobjectives, 1);
+  ck_assert_str_eq(req.objectives[0].text, "max stages");
+  ck_assert_int_eq(check, 0);
+  tf_request_release(&req);
+  /* ids are unique */
+  for (size_t i = 0; i < 20; i++)
+    for (size_t j = i + 1; j < 20; j++) {
+      char *a = tf_sweep_id(s, i), *b = tf_sweep_id(s, j);
+      ck_assert_str_ne(a, b);
+      free(a);
+      free(b);
+    }
+  tf_sweep_free(s);
+}
+END_TEST
+
+/* Fixes, domains, requires and objective lists apply where they bind. */
+START_TEST(test_spec_rules) {
+  tf_sweep *s = spec("{\"machines\": [\"b200\"], \"worksets\": [\"fa4-fwd\", \"cutlass-sm90-gemm\"],"
+                     " \"fix\": {\"B_r\": [128], \"tile_m\": [64, 128]}, \"domain\": {\"B_c\": [64, 128]},"
+                     " \"require\": [\"stages <= 32\", \"tile_k >= 64\"],"
+                     " \"objectives\": [\"max stages\", [\"max B_c\", \"max stages\"], [\"max tile_n\"]],"
+                     " \"where\": [\"tile_m >= 128\"]}");
+  /* fa4: B_r x 2 objectives (max stages, max B_c); cutlass: tile_m=128 only x 2 (max stages, max tile_n) */
+  ck_assert_uint_eq(tf_sweep_npoints(s), 4);
+  static const char *const ids[] = {"b200/fa4-fwd/fix:B_r=128/o1", "b200/fa4-fwd/fix:B_r=128/o2",
+                                    "b200/cutlass-sm90-gemm/fix:tile_m=128/o1",
+                                    "b200/cutlass-sm90-gemm/fix:tile_m=128/o3"};
+  for (size_t i = 0; i < 4; i++) {
+    char *id = tf_sweep_id(s, i);
+    ck_assert_str_eq(id, ids[i]);
+    free(id);
+  }
+  tf_request req;
+  tf_error e;
+  int check;
+  tf_request_init(&req);
+  tf_error_init(&e);
+  ck_assert_int_eq(tf_sweep_request(s, 1, &req, &check, &e), 0);
+  ck_assert_uint_eq(req.ndomains, 1);
+  ck_assert_uint_eq(req.nrequires, 1);
+  ck_assert_str_eq(req.requires[0].text, "stages <= 32");
+  ck_assert_uint_eq(req.nobjectives, 2);
+  tf_request_release(&req);
+  tf_request_init(&req);
+  ck_assert_int_eq(tf_sweep_request(s, 2, &req, &check, &e), 0);
+  ck_assert_uint_eq(req.ndomains, 0);
+  ck_assert_uint_eq(req.nrequires, 2);
+  ck_assert_uint_eq(req.nfixes, 1);
+  ck_assert_int_eq(req.fixes[0].value, 128);
+  tf_request_release(&req);
+  tf_sweep_free(s);
+  /* "*" is every shipped machine; ranges as in worksets */
+  s = spec("{\"machines\": \"*\", \"worksets\": [\"fa4-fwd\"], \"params\": {\"d\": {\"from\": 64, \"to\": 256, "
+           "\"step\": 64}, \"in_bits\": 16}}");
+  size_t nmachines;
+  char **names = tf_catalog_list(TF_CATALOG_MACHINES, &nmachines);
+  tf_catalog_list_free(names, nmachines);
+  ck_assert_uint_ge(nmachines, 13);
+  ck_assert_uint_eq(tf_sweep_npoints(s), nmachines * 4);
+  char *id = tf_sweep_id(s, 3);
+  ck_assert_str_eq(id, "a10/fa4-fwd/d=256,in_bits=16");
+  free(id);
+  tf_sweep_free(s);
+}
+END_TEST
+
+static const struct {
+  const char *json, *path, *msg;
+} spec_errors[] = {
+    {"[1]", "$", "expected a sweep spec object"},
+    {"{\"machines\": [\"b200\"]}", "$", "missing required key 'worksets'"},
+    {"{\"machines\": [\"b200\"], \"worksets\": [\"fa4-fwd\"], \"bogus\": 1}", "$.bogus", "unknown key"},
+    {"{\"machines\": [], \"worksets\": [\"fa4-fwd\"]}", "$.machines", "non-empty list"},
+    {"{\"machines\": [\"b200\", \"b200\"], \"worksets\": [\"fa4-fwd\"]}", "$.machines[1]", "appears twice"},
+    {"{\"machines\": [\"b200\"], \"worksets\": [\"fa4-fwd\"], \"params\": {\"nosuch\": [1]}}", "$.params.nosuch",
+     "no workset of the sweep has a param"},
+    {"{\"machines\": [\"b200\"], \"worksets\": [\"fa4-fwd\"], \"params\": {\"d\": [64, 64]}}", "$.params.d[1]",
+     "appears twice"},
+    {"{\"machines\": [\"b200\"], \"worksets\": [\"fa4-fwd\"], \"params\": {\"d\": [1.5]}}", "$.params.d[0]",
+     "integer"},
+    {"{\"machines\": [\"b200\"], \"worksets\": [\"fa4-fwd\"], \"fix\": {\"tile_m\": [64]}}", "$.fix.tile_m",
+     "no workset of the sweep has a variable"},
+    {"{\"machines\": [\"b200\"], \"worksets\": [\"fa4-fwd\"], \"params\": {\"d\": [64]}, \"where\": [\"x <= d\"]}",
+     "$.where[0]", "unknown name 'x'"},
+    {"{\"machines\": [\"b200\"], \"worksets\": [\"fa4-fwd\"], \"params\": {\"d\": [64]}, \"where\": [\"d <=\"]}",
+     "$.where[0]", ""},
+    {"{\"machines\": [\"b200\"], \"worksets\": [\"fa4-fwd\"], \"params\": {\"d\": [64]}, \"where\": [\"d / 3\"]}",
+     "$.where[0]", "remainder"},
+    {"{\"machines\": [\"b200\"], \"worksets\": [\"fa4-fwd\"], \"objectives\": []}", "$.objectives", "non-empty"},
+    {"{\"machines\": [\"b200\"], \"worksets\": [\"fa4-fwd\"], \"objectives\": [\"max nosuch\"]}", "$.objectives[0]",
+     "binds in no workset"},
+    {"{\"machines\": [\"b200\"], \"worksets\": [\"fa4-fwd\"], \"objectives\": [[1]]}", "$.objectives[0][0]",
+     "expected a string"},
+    {"{\"machines\": [\"b200\"], \"worksets\": [\"fa4-fwd\"], \"require\": [\"nosuch <= 1\"]}", "$.require[0]",
+     "binds in no workset"},
+    {"{\"machines\": [\"b200\"], \"worksets\": [\"fa4-fwd\"], \"params\": {\"d\": [64]}, \"fix\": {\"d\": [1]}}",
+     "$.fix", "both a param and a fix"},
+    {"{\"machines\": [\"b200\"], \"worksets\": [\"fa4-fwd\"], ", "", "malformed JSON"},
+};
+
+START_TEST(test_spec_errors) {
+  tf_error e;
+  tf_error_init(&e);
+  const char *json = spec_errors[_i].json;
+  tf_sweep *s = tf_sweep_parse_spec(json, strlen(json), "bad.json", &e);
+  ck_assert_msg(s == NULL, "accepted: %s", json);
+  ck_assert_int_eq(e.code, TF_EINPUT);
+  ck_assert_str_eq(e.file, "bad.json");
+  ck_assert_msg(!strcmp(e.path, spec_errors[_i].path), "%s: path '%s', want '%s' (%s)", json, e.path,
+                spec_errors[_i].path, e.msg);
+  ck_assert_msg(strstr(e.msg, spec_errors[_i].msg), "%s: message '%s' lacks '%s'", json, e.msg, spec_errors[_i].msg);
+}
+END_TEST
+
+/* A workset that does not load is a warning; its points are error lines. */
+START_TEST(test_spec_unloadable) {
+  tf_sweep *s = spec("{\"machines\": [\"b200\", \"z9000\"], \"worksets\": [\"fa4-fwd\", \"nosuch-ws\"],"
+                     " \"params\": {\"d\": [64, 128]}}");
+  ck_assert_uint_eq(tf_sweep_npoints(s), 2 * (2 + 1));
+  ck_assert_uint_eq(tf_sweep_nwarnings(s), 2);
+  ck_assert_msg(strstr(tf_sweep_warning(s, 0), "nosuch-ws"), "%s", tf_sweep_warning(s, 0));
+  ck_assert_msg(strstr(tf_sweep_warning(s, 1), "z9000"), "%s", tf_sweep_warning(s, 1));
+  tf_sweep_stats st;
+  run_ok(s, (struct runopts){.jobs = 2}, tmp("out.jsonl"), &st);
+  ck_assert_uint_eq(st.status[TF_SWEEP_ERROR], 4);
+  ck_assert_uint_eq(st.status[TF_ANSWER_OPTIMAL], 2);
+  char *text = slurp(tmp("out.jsonl"), NULL);
+  ck_assert_uint_eq(count_lines(text), 6);
+  ck_assert_msg(strstr(text, "\"id\":\"b200/nosuch-ws\",\"input\":{},\"machine\":\"b200\",\"workset\":\"nosuch-ws\","
+                             "\"status\":\"error\",\"error\":"),
+                "%s", text);
+  free(text);
+  tf_sweep_free(s);
+}
+END_TEST
+
+/* ------------------------------------------------------------------ keys */
+
+static char *key_of(const char *machine, const char *params, const char *objective) {
+  tf_request req;
+  tf_request_init(&req);
+  req.machine = strdup(machine);
+  req.workset = strdup("fa4-fwd");
+  char buf[128];
+  snprintf(buf, sizeof buf, "%s", params);
+  for (char *tok = strtok(buf, " "); tok; tok = strtok(NULL, " ")) {
+    char *eq = strchr(tok, '=');
+    *eq = 0;
+    tf_request_add_param(&req, tok, atoll(eq + 1), "-p");
+  }
+  if (objective)
+    tf_request_add_objective(&req, objective, "--objective");
+  const tf_machine *m;
+  const tf_workset *w;
+  tf_error e;
+  tf_error_init(&e);
+  ck_assert_int_eq(tf_cache_get(&cache, &req, "-m", "-w", &m, &w, &e), 0);
+  tf_problem *p = tf_problem_new(m, w, &req, &e);
+  ck_assert_msg(p != NULL, "%s", e.msg);
+  char *key = tf_sweep_key(&req, p, 0, NULL);
+  tf_problem_free(p);
+  tf_request_release(&req);
+  return key;
+}
+
+START_TEST(test_keys) {
+  char *a = key_of("b200", "d=64", NULL);
+  char *b = key_of("b200", "d=64 dv=64", NULL);       /* dv defaults to d: the same bound problem */
+  char *c = key_of("b200", "dv=64 d=64", NULL);       /* order of params does not matter */
+  char *d = key_of("b200", "d=64 dv=128", NULL);
+  char *e = key_of("b300", "d=64", NULL);
+  char *f = key_of("b200", "d=64", "max stages");
+  ck_assert_str_eq(a, b);
+  ck_assert_str_eq(a, c);
+  ck_assert_str_ne(a, d);
+  ck_assert_str_ne(a, e);
+  ck_assert_str_ne(a, f);
+  free(a), free(b), free(c), free(d), free(e), free(f);
+}
+END_TEST
+
+/* The problem-list form: ids, error lines, the answer memo. */
+START_TEST(test_problem_list) {
+  tf_sweep *s = load(PROBLEMS);
+  ck_assert_uint_eq(tf_sweep_npoints(s), 7);
+  static const char *const ids[] = {"fa4-d128", "line-3", "line-4", "no-such-param", "one-over", "a100-fa4",
+                                    "no-such-machine"};
+  static const char *const status[] = {"optimal", "optimal", "error", "error", "does_not_fit", "infeasible", "error"};
+  tf_sweep_stats st;
+  run_ok(s, (struct runopts){.jobs = 1}, tmp("out.jsonl"), &st);
+  ck_assert_uint_eq(st.answer_hits, 1); /* line 3 is line 1 with dv spelt out */
+  char *text = slurp(tmp("out.jsonl"), NULL), *line = text;
+  for (size_t i = 0; i < 7; i++) {
+    char *nl = strchr(line, '\n');
+    ck_assert_ptr_nonnull(nl);
+    *nl = 0;
+    char want[128];
+    snprintf(want, sizeof want, "{\"index\":%zu,\"total\":7,\"id\":\"%s\",", i, ids[i]);
+    ck_assert_msg(!strncmp(line, want, strlen(want)), "line %zu: %s", i, line);
+    snprintf(want, sizeof want, "\"status\":\"%s\"", status[i]);
+    ck_assert_msg(strstr(line, want), "line %zu: want %s in %s", i, want, line);
+    line = nl + 1;
+  }
+  ck_assert_str_eq(line, "");
+  free(text);
+  /* the same through the CSV writer: one header, one row each */
+  run_ok(s, (struct runopts){.jobs = 2, .format = TF_FORMAT_CSV}, tmp("out.csv"), NULL);
+  text = slurp(tmp("out.csv"), NULL);
+  ck_assert_uint_eq(count_lines(text), 8);
+  ck_assert_msg(!strncmp(text, tf_sweep_csv_header(s), strlen(tf_sweep_csv_header(s))), "%s", text);
+  ck_assert_msg(strstr(text, "\n0,7,fa4-d128,b200,fa4-fwd,optimal,max stages,128,128,"), "%s", text);
+  ck_assert_msg(strstr(text, "\n4,7,one-over,b200,fa4-fwd,does_not_fit,"), "%s", text);
+  ck_assert_msg(strstr(text, ",\"smem needs 265216 B of 232448, 32768 over\"\n"), "%s", text);
+  free(text);
+  tf_sweep_free(s);
+}
+END_TEST
+
+/* ---------------------------------------------------------- determinism */
+
+START_TEST(test_jobs_identical) {
+  tf_sweep *s = load(SMALL);
+  static const int fmt[] = {TF_FORMAT_JSON, TF_FORMAT_CSV};
+  for (int f = 0; f < 2; f++) {
+    run_ok(s, (struct runopts){.jobs = 1, .format = fmt[f]}, tmp("j1"), NULL);
+    run_ok(s, (struct runopts){.jobs = 2, .format = fmt[f]}, tmp("j2"), NULL);
+    run_ok(s, (struct runopts){.jobs = 7, .format = fmt[f]}, tmp("j7"), NULL);
+    same_files(tmp("j1"), tmp("j2"));
+    same_files(tmp("j1"), tmp("j7"));
+  }
+  tf_sweep_free(s);
+}
+END_TEST
+
+/* Reusing answers and ILP solutions changes nothing in the output: the
+ * memo path and tf_solve agree, line for line. */
+START_TEST(test_reuse_identical) {
+  tf_sweep *s = load(SMALL);
+  tf_sweep_stats st;
+  run_ok(s, (struct runopts){.jobs = 2, .reuse = 4 /* none */}, tmp("plain"), &st);
+  ck_assert_uint_eq(st.answer_lookups + st.ilp_lookups, 0);
+  run_ok(s, (struct runopts){.jobs = 2}, tmp("reuse"), &st);
+  ck_assert_uint_gt(st.ilp_hits, 0); /* b200 and h100-sxm share cutlass-sm90's programs */
+  same_files(tmp("plain"), tmp("reuse"));
+  tf_sweep_free(s);
+}
+END_TEST
+
+/* -------------------------------------------------------------- resume */
+
+/* Cut a complete output anywhere (inside a line, on a line boundary, in the
+ * CSV header) or add a torn line, resume, and get the same file. */
+START_TEST(test_resume_torn) {
+  tf_sweep *s = load(SMALL);
+  int csv = _i % 2;
+  const char *full = tmp(csv ? "full.csv" : "full.jsonl"), *part = tmp(csv ? "part.csv" : "part.jsonl");
+  run_ok(s, (struct runopts){.jobs = 2, .format = csv ? TF_FORMAT_CSV : TF_FORMAT_JSON}, full, NULL);
+  size_t len;
+  char *text = slurp(full, &len);
+  size_t cuts[8], ncuts = 0;
+  cuts[ncuts++] = 0;
+  cuts[ncuts++] = 5;                                 /* inside the first line (or header) */
+  cuts[ncuts++] = (size_t)(strchr(text, '\n') - text) + 1; /* a line boundary */
+  cuts[ncuts++] = len / 2;
+  cuts[ncuts++] = len - 1;                           /* all but the last newline */
+  cuts[ncuts++] = len;                               /* complete */
+  for (size_t k = 0; k < ncuts; k++) {
+    spill(part, text, cuts[k]);
+    tf_sweep_stats st;
+    run_ok(s, (struct runopts){.jobs = 1 + (int)k % 2, .format = csv ? TF_FORMAT_CSV : TF_FORMAT_JSON, .resume = 1},
+           part, &st);
+    same_files(part, full);
+    if (cuts[k] == len)
+      ck_assert_uint_eq(st.written, 0);
+  }
+  /* a torn line after complete ones: the half line is dropped, never kept */
+  size_t two = (size_t)(strchr(strchr(text, '\n') + 1, '\n') - text) + 1;
+  char *torn = malloc(two + 40);
+  memcpy(torn, text, two);
+  memcpy(torn + two, text + two, 30);
+  spill(part, torn, two + 30);
+  tf_sweep_stats st;
+  run_ok(s, (struct runopts){.jobs = 2, .format = csv ? TF_FORMAT_CSV : TF_FORMAT_JSON, .resume = 1}, part, &st);
+  ck_assert_uint_eq(st.torn_bytes, 30);
+  same_files(part, full);
+  free(torn);
+  free(text);
+  tf_sweep_free(s);
+}
+END_TEST
+
+/* Resuming a file of another sweep, shard or format is refused. */
+START_TEST(test_resume_refuses) {
+  tf_sweep *s = load(SMALL);
+  tf_sweep *other = spec("{\"machines\": [\"b200\"], \"worksets\": [\"fa2-fwd\"]}");
+  run_ok(other, (struct runopts){0}, tmp("other.jsonl"), NULL);
+  tf_error e;
+  tf_sweep_stats st;
+  ck_assert_int_eq(run(s, (struct runopts){.resume = 1}, tmp("other.jsonl"), &st, &e), -1);
+  ck_assert_int_eq(e.code, TF_EINPUT);
+  ck_assert_msg(strstr(e.msg, "line 1 is not point 0 (b200/fa4-fwd/d=64,dv=64/o1) of this sweep"), "%s", e.msg);
+  run_ok(s, (struct runopts){.shard_index = 1, .shard_count = 2}, tmp("shard.jsonl"), NULL);
+  ck_assert_int_eq(run(s, (struct runopts){.shard_index = 2, .shard_count = 2, .resume = 1}, tmp("shard.jsonl"), &st, &e),
+                   -1);
+  ck_assert_int_eq(run(s, (struct runopts){.format = TF_FORMAT_CSV, .resume = 1}, tmp("shard.jsonl"), &st, &e), -1);
+  ck_assert_msg(strstr(e.msg, "CSV header"), "%s", e.msg);
+  ck_assert_int_eq(run(s, (struct runopts){.resume = 1}, NULL, &st, &e), -1);
+  ck_assert_str_eq(e.path, "--resume");
+  tf_sweep_free(other);
+  tf_sweep_free(s);
+}
+END_TEST
+
+/* ------------------------------------------------------- shards, merge */
+
+START_TEST(test_shards_merge) {
+  tf_sweep *s = load(SMALL);
+  int csv = _i;
+  int fmt = csv ? TF_FORMAT_CSV : TF_FORMAT_JSON;
+  run_ok(s, (struct runopts){.jobs = 2, .format = fmt}, tmp("single"), NULL);
+  size_t total = 0;
+  for (int i = 1; i <= 3; i++) {
+    char name[32];
+    snprintf(name, sizeof name, "part%d", i);
+    tf_sweep_stats st;
+    run_ok(s, (struct runopts){.jobs = i, .format = fmt, .shard_index = i, .shard_count = 3}, tmp(name), &st);
+    ck_assert_uint_eq(st.shard_points, i == 3 ? 6 : 7);
+    total += st.written;
+  }
+  ck_assert_uint_eq(total, 20);
+  char *parts[] = {strdup(tmp("part2")), strdup(tmp("part3")), strdup(tmp("part1"))};
+  tf_error e;
+  tf_error_init(&e);
+  size_t n;
+  ck_assert_msg(tf_sweep_merge(parts, 3, tmp("merged"), TF_FORMAT_TEXT, &n, &e) == 0, "%s", e.msg);
+  ck_assert_uint_eq(n, 20);
+  same_files(tmp("merged"), tmp("single"));
+  /* a missing shard, a shard twice, the wrong format */
+  ck_assert_int_eq(tf_sweep_merge(parts, 2, tmp("bad"), TF_FORMAT_TEXT, &n, &e), -1);
+  ck_assert_msg(strstr(e.msg, "is missing"), "%s", e.msg);
+  char *twice[] = {parts[0], parts[1], parts[2], parts[0]};
+  tf_error_init(&e);
+  ck_assert_int_eq(tf_sweep_merge(twice, 4, tmp("bad"), TF_FORMAT_TEXT, &n, &e), -1);
+  ck_assert_msg(strstr(e.msg, "appears twice"), "%s", e.msg);
+  tf_error_init(&e);
+  ck_assert_int_eq(tf_sweep_merge(parts, 3, tmp("bad"), csv ? TF_FORMAT_JSON : TF_FORMAT_CSV, &n, &e), -1);
+  /* a torn part */
+  size_t len;
+  char *text = slurp(parts[0], &len);
+  spill(parts[0], text, len - 3);
+  tf_error_init(&e);
+  ck_assert_int_eq(tf_sweep_merge(parts, 3, tmp("bad"), TF_FORMAT_TEXT, &n, &e), -1);
+  ck_assert_msg(strstr(e.msg, "torn"), "%s", e.msg);
+  struct stat sb;
+  ck_assert_int_ne(stat(tmp("bad"), &sb), 0); /* nothing half written */
+  free(text);
+  for (int i = 0; i < 3; i++)
+    free(parts[i]);
+  tf_sweep_free(s);
+}
+END_TEST
+
+/* ------------------------------------------------------- the binary */
+
+static char out[1 << 14], errbuf[1 << 14];
+
+START_TEST(test_cli_usage) {
+  static const struct {
+    int rc;
+    const char *args, *err;
+  } cases[] = {
+      {2, "sweep", "needs one SPEC.json"},
+      {2, "sweep " SMALL " " SMALL, "unexpected argument"},
+      {2, "sweep " SMALL " --resume", "--resume: needs the output file"},
+      {2, "sweep " SMALL " --shard 4/3", "--shard"},
+      {2, "sweep " SMALL " --format xml", "expected jsonl or csv"},
+      {2, "sweep " SMALL " --explain", "unknown option"},
+      {2, "sweep /nonexistent.json", "cannot read"},
+      {2, "sweep " SMALL " -o /nonexistent/dir/out.jsonl", "cannot open"},
+      {2, "merge", "needs at least one PART"},
+      {2, "merge -j 2 x", "is an option of 'sweep'"},
+      {2, "merge /nonexistent.jsonl", "cannot read"},
+      {0, "sweep --help", ""},
+      {0, "merge --help", ""},
+  };
+  for (size_t k = 0; k < sizeof cases / sizeof *cases; k++) {
+    int rc = tf_test_run(cases[k].args, out, sizeof out, errbuf, sizeof errbuf);
+    ck_assert_msg(rc == cases[k].rc, "'%s': exit %d, want %d (%s)", cases[k].args, rc, cases[k].rc, errbuf);
+    ck_assert_msg(strstr(errbuf, cases[k].err), "'%s': stderr '%s' lacks '%s'", cases[k].args, errbuf, cases[k].err);
+  }
+}
+END_TEST
+
+static const char *bin(void) {
+  const char *b = getenv("TILEFIT_BIN");
+  return b && *b ? b : "./tilefit";
+}
+
+static double seconds(void) {
+  struct timespec ts;
+  clock_gettime(CLOCK_MONOTONIC, &ts);
+  return (double)ts.tv_sec + (double)ts.tv_nsec * 1e-9;
+}
+
+/* The shipped 5,000-point spec: -j 1 and -j 2 write the same file, and a
+ * sweep killed at a random moment, run again with --resume, writes it too. */
+START_TEST(test_cli_kill_resume) {
+  char args[512];
+  snprintf(args, sizeof args, "sweep %s -j 1 -o %s -q", BIG, tmp("j1.jsonl"));
+  ck_assert_int_eq(tf_test_run(args, out, sizeof out, errbuf, sizeof errbuf), 0);
+  snprintf(args, sizeof args, "sweep %s -j 2 -o %s", BIG, tmp("j2.jsonl"));
+  double t0 = seconds();
+  ck_assert_int_eq(tf_test_run(args, out, sizeof out, errbuf, sizeof errbuf), 0);
+  double full = seconds() - t0;
+  ck_assert_msg(strstr(errbuf, "points/s, -j 2)"), "%s", errbuf); /* the summary reports throughput */
+  same_files(tmp("j1.jsonl"), tmp("j2.jsonl"));
+  char *text = slurp(tmp("j1.jsonl"), NULL);
+  ck_assert_uint_ge(count_lines(text), 5000);
+  free(text);
+  unsigned seed = (unsigned)time(NULL) ^ (unsigned)getpid();
+  for (int round = 0; round < 4; round++) {
+    const char *part = tmp("killed.jsonl");
+    unlink(part);
+    useconds_t delay = (useconds_t)(rand_r(&seed) % (unsigned)(full * 1e6 + 1));
+    pid_t pid = fork();
+    ck_assert_int_ge(pid, 0);
+    if (pid == 0) {
+      freopen("/dev/null", "w", stdout);
+      freopen("/dev/null", "w", stderr);
+      execl(bin(), bin(), "sweep", BIG, "-j", "2", "-o", part, "-q", (char *)NULL);
+      _exit(127);
+    }
+    usleep(delay);
+    kill(pid, SIGKILL);
+    int status;
+    waitpid(pid, &status, 0);
+    snprintf(args, sizeof args, "sweep %s -j 2 -o %s --resume", BIG, part);
+    int rc = tf_test_run(args, out, sizeof out, errbuf, sizeof errbuf);
+    ck_assert_msg(rc == 0, "resume after a kill at %u us (seed %u): exit %d: %s", (unsigned)delay, seed, rc, errbuf);
+    same_files(part, tmp("j2.jsonl"));
+  }
+}
+END_TEST
+
+/* GNU parallel runs three shards; merged, they are the single run. */
+START_TEST(test_cli_gnu_parallel) {
+  ck_assert_msg(system("parallel --version >/dev/null 2>&1") == 0, "GNU parallel is not installed (apt-get install parallel)");
+  char cmd[1024];
+  snprintf(cmd, sizeof cmd, "%s sweep %s -j 2 -o %s/single.csv -q", bin(), BIG, dir);
+  ck_assert_int_eq(system(cmd), 0);
+  snprintf(cmd, sizeof cmd,
+           "parallel --will-cite --halt now,fail=1 -j 3 %s sweep %s --shard {}/3 -o %s/part-{}.csv -q ::: 1 2 3", bin(),
+           BIG, dir);
+  ck_assert_int_eq(system(cmd), 0);
+  snprintf(cmd, sizeof cmd, "%s merge %s/part-3.csv %s/part-1.csv %s/part-2.csv -o %s/merged.csv -q", bin(), dir, dir,
+           dir, dir);
+  ck_assert_int_eq(system(cmd), 0);
+  same_files(tmp("merged.csv"), tmp("single.csv"));
+}
+END_TEST
+
+Suite *sweep_suite(void) {
+  Suite *s = suite_create("sweep");
+  TCase *core = tcase_create("Core");
+  tcase_add_checked_fixture(core, setup, teardown);
+  tcase_set_timeout(core, 60);
+  tcase_add_test(core, test_spec_expansion);
+  tcase_add_test(core, test_spec_rules);
+  tcase_add_loop_test(core, test_spec_errors, 0, sizeof spec_errors / sizeof *spec_errors);
+  tcase_add_test(core, test_spec_unloadable);
+  tcase_add_test(core, test_keys);
+  tcase_add_test(core, test_problem_list);
+  tcase_add_test(core, test_jobs_identical);
+  tcase_add_test(core, test_reuse_identical);
+  tcase_add_loop_test(core, test_resume_torn, 0, 2);
+  tcase_add_test(core, test_resume_refuses);
+  tcase_add_loop_test(core, test_shards_merge, 0, 2);
+  suite_add_tcase(s, core);
+  TCase *cli = tcase_create("CLI");
+  tcase_add_checked_fixture(cli, setup, teardown);
+  tcase_set_timeout(cli, 300);
+  tcase_add_test(cli, test_cli_usage);
+  tcase_add_test(cli, test_cli_kill_resume);
+  tcase_add_test(cli, test_cli_gnu_parallel);
+  suite_add_tcase(s, cli);
+  return s;
+}

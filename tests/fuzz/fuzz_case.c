@@ -1,0 +1,9 @@
+/* libFuzzer entry point: problem lines (tf_case_parse).
+ * Built and run by `make fuzz`; seeds in tests/fuzz/case/. */
+#include <stddef.h>
+#include <stdint.h>
+
+#include "tests/fuzz/targets.h"
+
+int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size);
+int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size) { return tf_fuzz_case(data, size); }
