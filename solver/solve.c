@@ -31,15 +31,40 @@ void tf_loaded_release(tf_loaded *l) {
   memset(l, 0, sizeof *l);
 }
 
+/* What the first kept combination violates at its smallest counts: an
+ * example of why no assignment is feasible. */
+static void example_violation(const tf_problem *p, char *buf, size_t size) {
+  tf_point pt;
+  tf_point_init(&pt, p);
+  tf_error e;
+  tf_error_init(&e);
+  char why[256], at[256];
+  size_t n = 0;
+  at[0] = 0;
+  for (size_t i = 0; i < p->nchoose && n < sizeof at; i++)
+    n += (size_t)snprintf(at + n, sizeof at - n, "%s%s=%lld", n ? ", " : "", p->choose_names[i],
+                          (long long)p->combo[i]);
+  for (int k = 0; k < p->ncounts && n < sizeof at; k++)
+    n += (size_t)snprintf(at + n, sizeof at - n, "%s%s=%lld", n ? ", " : "", p->count_names[k],
+                          (long long)p->count_lo[k]);
+  buf[0] = 0;
+  if (!tf_problem_eval_point(p, p->combo, p->count_lo, &pt, &e) && !tf_point_fits(p, &pt, why, sizeof why))
+    snprintf(buf, size, "; e.g. %s %s", at, why);
+  tf_point_release(&pt);
+}
+
 static void infeasible(const tf_problem *p, tf_answer *a) {
   a->status = TF_ANSWER_INFEASIBLE;
-  if (p->ncombos == 0 && p->pruned_why[0])
+  if (p->ncombos == 0 && p->pruned_why[0]) {
     snprintf(a->why, sizeof a->why, "no candidate fits: smallest overflow is %s", p->pruned_why);
-  else if (p->ncombos == 0)
+  } else if (p->ncombos == 0) {
     snprintf(a->why, sizeof a->why, "no candidate combination");
-  else
-    snprintf(a->why, sizeof a->why, "no assignment of the %zu candidate combination%s satisfies every constraint%s%s",
-             p->ncombos, p->ncombos == 1 ? "" : "s", p->pruned_why[0] ? "; e.g. " : "", p->pruned_why);
+  } else {
+    char example[300];
+    example_violation(p, example, sizeof example);
+    snprintf(a->why, sizeof a->why, "no assignment of the %zu candidate combination%s satisfies every constraint%s",
+             p->ncombos, p->ncombos == 1 ? "" : "s", example);
+  }
 }
 
 int tf_solve(const tf_problem *p, const tf_solve_opts *o, const tf_solve_out *out, tf_answer *a, tf_error *err) {

@@ -78,7 +78,7 @@ static void put(struct buf *b, const char *fmt, ...) {
 
 /* ------------------------------------------------------------ the table */
 
-enum gen { G_COMBOS, G_DOMAIN, G_CHOOSE, G_COUNTS, G_EXPR_LEN, G_NEST, G_FILE, G_JSON, G_COEF };
+enum gen { G_COMBOS, G_DOMAIN, G_CHOOSE, G_COUNTS, G_EXPR_LEN, G_NEST, G_ARGS, G_FILE, G_JSON, G_COEF };
 
 struct limit_case {
   const char *what;
@@ -101,6 +101,8 @@ static const struct limit_case limits[] = {
     {"an expression of 4097 characters", G_EXPR_LEN, 4097, 2, "expression longer than 4096 characters"},
     {"99 nested parentheses", G_NEST, 99, 0, NULL},
     {"100 nested parentheses", G_NEST, 100, 2, "expression nested too deeply"},
+    {"max() of 16 arguments", G_ARGS, 16, 0, NULL},
+    {"max() of 17 arguments", G_ARGS, 17, 2, "too many arguments"},
     {"a file of 16 MiB", G_FILE, 16 << 20, 2, "$: missing required key 'name'"},
     {"a file of 16 MiB + 1", G_FILE, (16 << 20) + 1, 2, "file larger than 16777216 bytes"},
     {"a JSON number of 2^53 - 1", G_JSON, 9007199254740991LL, 0, NULL},
@@ -160,6 +162,12 @@ static const char *generate(const struct limit_case *c, const char *dir, char *e
         put(&b, " ");
     }
     put(&b, "\"}]}");
+    break;
+  case G_ARGS:
+    put(&b, "{\"name\": \"t\", \"buffers\": [{\"name\": \"x\", \"memory\": \"smem\", \"size\": \"max(128");
+    for (long long i = 1; i < c->n; i++)
+      put(&b, ", %lld", i);
+    put(&b, ")\"}]}");
     break;
   case G_FILE: /* whitespace and {} */
     b.s = malloc((size_t)c->n + 1);

@@ -1,0 +1,58 @@
+#include "request.h"
+
+#include <stdlib.h>
+#include <string.h>
+
+#include "alloc.h"
+
+void tf_request_init(tf_request *r) { memset(r, 0, sizeof *r); }
+
+void tf_request_release(tf_request *r) {
+  free(r->id);
+  free(r->machine);
+  free(r->workset);
+  for (size_t i = 0; i < r->nparams; i++)
+    free(r->params[i].name), free(r->params[i].where);
+  for (size_t i = 0; i < r->nfixes; i++)
+    free(r->fixes[i].name), free(r->fixes[i].where);
+  for (size_t i = 0; i < r->ndomains; i++)
+    free(r->domains[i].name), free(r->domains[i].values), free(r->domains[i].where);
+  for (size_t i = 0; i < r->nrequires; i++)
+    free(r->requires[i].text), free(r->requires[i].where);
+  for (size_t i = 0; i < r->nobjectives; i++)
+    free(r->objectives[i].text), free(r->objectives[i].where);
+  free(r->params);
+  free(r->fixes);
+  free(r->domains);
+  free(r->requires);
+  free(r->objectives);
+  tf_request_init(r);
+}
+
+void tf_request_add_param(tf_request *r, const char *name, int64_t value, const char *where) {
+  tf_assign a = {tf_strdup(name), value, tf_strdup(where)};
+  TF_PUSH(r->params, r->nparams, r->capparams, a);
+}
+
+void tf_request_add_fix(tf_request *r, const char *name, int64_t value, const char *where) {
+  tf_assign a = {tf_strdup(name), value, tf_strdup(where)};
+  TF_PUSH(r->fixes, r->nfixes, r->capfixes, a);
+}
+
+void tf_request_add_domain(tf_request *r, const char *name, const int64_t *values, size_t n,
+                           const char *where) {
+  tf_domain_req d = {tf_strdup(name), tf_nalloc(n, sizeof *values), n, tf_strdup(where)};
+  memcpy(d.values, values, n * sizeof *values);
+  TF_PUSH(r->domains, r->ndomains, r->capdomains, d);
+}
+
+void tf_request_add_require(tf_request *r, const char *text, const char *where) {
+  tf_text_req t = {tf_strdup(text), tf_strdup(where)};
+  TF_PUSH(r->requires, r->nrequires, r->caprequires, t);
+}
+
+void tf_request_add_objective(tf_request *r, const char *text, const char *where) {
+  tf_text_req t = {tf_strdup(text), tf_strdup(where)};
+  TF_PUSH(r->objectives, r->nobjectives, r->capobjectives, t);
+}
+
