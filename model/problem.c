@@ -894,15 +894,16 @@ int tf_problem_eval_point(const tf_problem *cp, const int64_t *choose, const int
   pt->smem_limit = p->capacity[TF_MEM_SMEM];
   pt->occupancy_why[0] = 0;
   if (!rc && p->occupancy >= 0) {
-    int64_t o = choose[p->occupancy], sizes[(1 + TF_MAX_COUNTS) * 256];
+    /* the point's sizes as count-free affine forms, as occupancy_fits reads them */
+    int64_t o = choose[p->occupancy];
     size_t stride = tf_problem_stride(p);
-    for (size_t b = 0; b < p->nbuffers && b < 256; b++) {
-      memset(sizes + b * stride, 0, stride * sizeof *sizes);
+    int64_t *sizes = tf_nalloc(p->nbuffers * stride + 1, sizeof *sizes);
+    for (size_t b = 0; b < p->nbuffers; b++)
       sizes[b * stride] = pt->size[b];
-    }
     pt->smem_limit = tf_problem_smem_for_occupancy(p, o);
-    if (p->nbuffers <= 256 && occupancy_fits(p, o, sizes, pt->occupancy_why, sizeof pt->occupancy_why, err) < 0)
+    if (occupancy_fits(p, o, sizes, pt->occupancy_why, sizeof pt->occupancy_why, err) < 0)
       rc = -1;
+    free(sizes);
   }
   tf_eval_env env = env_of(p);
   for (size_t r = 0; r < p->nrequire && !rc; r++) {
