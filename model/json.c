@@ -48,6 +48,32 @@ char *tf_read_file(const char *file, size_t *len, tf_error *err) {
   return buf;
 }
 
+int tf_jsonl_each(const char *file, tf_line_fn fn, void *ctx, tf_error *err) {
+  FILE *f = fopen(file, "r");
+  if (!f) {
+    tf_error_set(err, TF_EINPUT, NULL, "cannot read: %s", strerror(errno));
+    tf_error_set_file(err, file);
+    return -1;
+  }
+  char *line = NULL;
+  size_t cap = 0, lineno = 0;
+  ssize_t len;
+  int rc = 0;
+  errno = 0;
+  while (!rc && (len = getline(&line, &cap, f)) >= 0) {
+    lineno++;
+    if (line[strspn(line, " \t\r\n")])
+      rc = fn(ctx, line, (size_t)len, lineno, err);
+  }
+  if (!rc && ferror(f)) { /* a directory, or a read error: not an empty file */
+    rc = tf_error_set(err, TF_EINPUT, NULL, "cannot read: %s", strerror(errno ? errno : EIO));
+    tf_error_set_file(err, file);
+  }
+  free(line);
+  fclose(f);
+  return rc;
+}
+
 static void offset_to_line(const char *text, size_t off, int *line, int *col) {
   *line = 1;
   *col = 1;

@@ -25,6 +25,13 @@ cJSON *tf_json_parse(const char *text, size_t len, const char *file, tf_error *e
 /* Reads a whole file into a NUL-terminated buffer the caller frees. */
 char *tf_read_file(const char *file, size_t *len, tf_error *err);
 
+/* Calls fn for every line of a JSON Lines file that is not blank, with its
+ * 1-based number, and stops at the first non-zero return, which it
+ * returns.  A file that cannot be opened or read (a directory, say) is
+ * TF_EINPUT naming the file. */
+typedef int (*tf_line_fn)(void *ctx, const char *line, size_t len, size_t lineno, tf_error *err);
+int tf_jsonl_each(const char *file, tf_line_fn fn, void *ctx, tf_error *err);
+
 /* Case-sensitive member lookup (cJSON's default lookup ignores case). */
 const cJSON *tf_json_member(const cJSON *obj, const char *key);
 

@@ -7,6 +7,7 @@
 #include <string.h>
 
 #include "model/case.h"
+#include "model/json.h"
 #include "solver/args.h"
 #include "solver/cache.h"
 #include "solver/cli.h"
@@ -188,39 +189,28 @@ static int run_case(tf_cache *cache, const tf_case *c, const char *file, size_t 
   return rc;
 }
 
-static int run_file(tf_cache *cache, const char *file, FILE *out, int json, struct tally *t, tf_error *err) {
-  FILE *f = fopen(file, "r");
-  if (!f) {
-    tf_error_set(err, TF_EINPUT, NULL, "cannot read: %s", strerror(errno));
-    tf_error_set_file(err, file);
-    return -1;
-  }
-  char *line = NULL;
-  size_t cap = 0, lineno = 0;
-  ssize_t len;
-  int rc = 0;
-  while (!rc && (len = getline(&line, &cap, f)) >= 0) {
-    lineno++;
-    size_t i = 0;
-    while (i < (size_t)len && (line[i] == ' ' || line[i] == '\t' || line[i] == '\n' || line[i] == '\r'))
-      i++;
-    if (i == (size_t)len)
-      continue; /* blank lines are allowed */
-    tf_case c;
-    tf_case_init(&c);
-    rc = tf_case_parse(line, (size_t)len, file, lineno, &c, err);
-    if (!rc)
-      rc = run_case(cache, &c, file, lineno, out, json, t, err);
-    tf_case_release(&c);
-  }
-  if (!rc && ferror(f)) { /* a directory, or a read error: not an empty file */
-    tf_error_set(err, TF_EINPUT, NULL, "cannot read: %s", strerror(errno ? errno : EIO));
-    tf_error_set_file(err, file);
-    rc = -1;
-  }
-  free(line);
-  fclose(f);
+struct run {
+  tf_cache *cache;
+  const char *file;
+  FILE *out;
+  int json;
+  struct tally *tally;
+};
+
+static int run_line(void *ctx, const char *line, size_t len, size_t lineno, tf_error *err) {
+  struct run *r = ctx;
+  tf_case c;
+  tf_case_init(&c);
+  int rc = tf_case_parse(line, len, r->file, lineno, &c, err);
+  if (!rc)
+    rc = run_case(r->cache, &c, r->file, lineno, r->out, r->json, r->tally, err);
+  tf_case_release(&c);
   return rc;
+}
+
+static int run_file(tf_cache *cache, const char *file, FILE *out, int json, struct tally *t, tf_error *err) {
+  struct run r = {cache, file, out, json, t};
+  return tf_jsonl_each(file, run_line, &r, err);
 }
 
 int cmd_validate(int argc, char **argv) {

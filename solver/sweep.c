@@ -623,60 +623,52 @@ static int has_suffix(const char *s, const char *suffix) {
   return n >= k && !strcmp(s + n - k, suffix);
 }
 
-static int load_list(tf_sweep *s, const char *file, tf_error *err) {
-  FILE *f = fopen(file, "r");
-  if (!f) {
-    tf_error_set(err, TF_EINPUT, NULL, "cannot read: %s", strerror(errno));
-    tf_error_set_file(err, file);
+struct list_ctx {
+  tf_sweep *sweep;
+  const char *file;
+};
+
+/* One problem line; a line that does not parse becomes an error point. */
+static int load_line(void *ctx, const char *line, size_t len, size_t lineno, tf_error *err) {
+  struct list_ctx *x = ctx;
+  tf_sweep *s = x->sweep;
+  if (s->npoints >= TF_SWEEP_MAX_POINTS) {
+    tf_error_set(err, TF_EINPUT, NULL, "more than %d problems", TF_SWEEP_MAX_POINTS);
+    tf_error_set_file(err, x->file);
     return -1;
   }
-  char *line = NULL;
-  size_t cap = 0, lineno = 0;
-  ssize_t len;
-  int rc = 0;
-  while ((len = getline(&line, &cap, f)) >= 0) {
-    lineno++;
-    if (!line[strspn(line, " \t\r\n")])
-      continue; /* blank lines are allowed */
-    if (s->npoints >= TF_SWEEP_MAX_POINTS) {
-      rc = tf_error_set(err, TF_EINPUT, NULL, "more than %d problems", TF_SWEEP_MAX_POINTS);
-      tf_error_set_file(err, file);
-      break;
-    }
-    if (s->npoints == s->capcases) {
-      s->capcases = s->capcases ? 2 * s->capcases : 64;
-      TF_NREALLOC(s->cases, s->capcases);
-      TF_NREALLOC(s->case_error, s->capcases);
-    }
-    tf_case *c = &s->cases[s->npoints];
-    tf_case_init(c);
-    s->case_error[s->npoints] = NULL;
-    tf_error e;
-    tf_error_init(&e);
-    if (tf_case_parse(line, (size_t)len, file, lineno, c, &e)) {
-      char msg[1024];
-      tf_error_format(&e, msg, sizeof msg);
-      char *id = c->req.id ? tf_strdup(c->req.id) : NULL; /* keep the id if it was read */
-      tf_case_release(c);
-      c->req.id = id;
-      s->case_error[s->npoints] = tf_strdup(msg);
-    }
-    if (!c->req.id) {
-      char id[32];
-      snprintf(id, sizeof id, "line-%zu", lineno);
-      c->req.id = tf_strdup(id);
-    }
-    if (c->req.workset)
-      workset_index(s, c->req.workset);
-    s->npoints++;
+  if (s->npoints == s->capcases) {
+    s->capcases = s->capcases ? 2 * s->capcases : 64;
+    TF_NREALLOC(s->cases, s->capcases);
+    TF_NREALLOC(s->case_error, s->capcases);
   }
-  free(line);
-  if (ferror(f) && !rc) {
-    rc = tf_error_set(err, TF_EINPUT, NULL, "read error: %s", strerror(errno));
-    tf_error_set_file(err, file);
+  tf_case *c = &s->cases[s->npoints];
+  tf_case_init(c);
+  s->case_error[s->npoints] = NULL;
+  tf_error e;
+  tf_error_init(&e);
+  if (tf_case_parse(line, len, x->file, lineno, c, &e)) {
+    char msg[1024];
+    tf_error_format(&e, msg, sizeof msg);
+    char *id = c->req.id ? tf_strdup(c->req.id) : NULL; /* keep the id if it was read */
+    tf_case_release(c);
+    c->req.id = id;
+    s->case_error[s->npoints] = tf_strdup(msg);
   }
-  fclose(f);
-  return rc;
+  if (!c->req.id) {
+    char id[32];
+    snprintf(id, sizeof id, "line-%zu", lineno);
+    c->req.id = tf_strdup(id);
+  }
+  if (c->req.workset)
+    workset_index(s, c->req.workset);
+  s->npoints++;
+  return 0;
+}
+
+static int load_list(tf_sweep *s, const char *file, tf_error *err) {
+  struct list_ctx x = {s, file};
+  return tf_jsonl_each(file, load_line, &x, err);
 }
 
 /* ----------------------------------------------------------- CSV header */
