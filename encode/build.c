@@ -16,6 +16,8 @@ static int exact(int64_t v, const char *what, tf_error *err) {
   return 0;
 }
 
+static int is_active(const tf_model *m, size_t c) { return !m->active || m->active[c]; }
+
 static void combo_name(const tf_problem *p, size_t c, const char *prefix, char *buf, size_t size) {
   size_t n = (size_t)snprintf(buf, size, "%s(", prefix);
   for (size_t i = 0; i < p->nchoose && n < size; i++)
@@ -64,19 +66,21 @@ static int64_t tight_hi(const tf_problem *p, size_t c, int k) {
 
 static void add_columns(tf_model *m, const tf_problem *p) {
   char name[256];
-  for (size_t c = 0; c < p->ncombos; c++) {
-    combo_name(p, c, "pick", name, sizeof name);
-    m->pick[c] = tf_ilp_add_col(&m->ilp, name, TF_COL_BIN, 0, 1);
-  }
   for (size_t c = 0; c < p->ncombos; c++)
-    for (int k = 0; k < p->ncounts; k++) {
-      combo_name(p, c, p->count_names[k], name, sizeof name);
-      int64_t top = tight_hi(p, c, k);
-      double lo = (double)(p->count_lo[k] < 0 ? p->count_lo[k] : 0);
-      double hi = (double)(top > 0 ? top : 0);
-      m->count_col[c * (size_t)p->ncounts + (size_t)k] = tf_ilp_add_col(&m->ilp, name, TF_COL_INT, lo, hi);
-      m->count_top[c * (size_t)p->ncounts + (size_t)k] = top;
+    if (is_active(m, c)) {
+      combo_name(p, c, "pick", name, sizeof name);
+      m->pick[c] = tf_ilp_add_col(&m->ilp, name, TF_COL_BIN, 0, 1);
     }
+  for (size_t c = 0; c < p->ncombos; c++)
+    if (is_active(m, c))
+      for (int k = 0; k < p->ncounts; k++) {
+        combo_name(p, c, p->count_names[k], name, sizeof name);
+        int64_t top = tight_hi(p, c, k);
+        double lo = (double)(p->count_lo[k] < 0 ? p->count_lo[k] : 0);
+        double hi = (double)(top > 0 ? top : 0);
+        m->count_col[c * (size_t)p->ncounts + (size_t)k] = tf_ilp_add_col(&m->ilp, name, TF_COL_INT, lo, hi);
+        m->count_top[c * (size_t)p->ncounts + (size_t)k] = top;
+      }
   for (size_t b = 0; b < p->nbuffers; b++) {
     m->units_col[b] = TF_NO_COL;
     if (p->align[b] > 1 && p->count_dependent[b]) {
@@ -90,46 +94,50 @@ static void add_columns(tf_model *m, const tf_problem *p) {
 static void add_count_links(tf_model *m, const tf_problem *p) {
   char name[256];
   for (size_t c = 0; c < p->ncombos; c++)
-    for (int k = 0; k < p->ncounts; k++) {
-      size_t s = m->count_col[c * (size_t)p->ncounts + (size_t)k];
-      if (p->count_lo[k] == p->count_hi[k]) {
-        snprintf(name, sizeof name, "fix_%s", m->ilp.cols[s].name);
-        size_t r = tf_ilp_add_row(&m->ilp, name, TF_SENSE_EQ, 0);
+    if (is_active(m, c))
+      for (int k = 0; k < p->ncounts; k++) {
+        size_t s = m->count_col[c * (size_t)p->ncounts + (size_t)k];
+        if (p->count_lo[k] == p->count_hi[k]) {
+          snprintf(name, sizeof name, "fix_%s", m->ilp.cols[s].name);
+          size_t r = tf_ilp_add_row(&m->ilp, name, TF_SENSE_EQ, 0);
+          tf_lin_add(&m->ilp.rows[r].lin, s, 1);
+          tf_lin_add(&m->ilp.rows[r].lin, m->pick[c], -(double)p->count_lo[k]);
+          continue;
+        }
+        snprintf(name, sizeof name, "lo_%s", m->ilp.cols[s].name);
+        size_t r = tf_ilp_add_row(&m->ilp, name, TF_SENSE_GE, 0);
         tf_lin_add(&m->ilp.rows[r].lin, s, 1);
         tf_lin_add(&m->ilp.rows[r].lin, m->pick[c], -(double)p->count_lo[k]);
-        continue;
+        snprintf(name, sizeof name, "hi_%s", m->ilp.cols[s].name);
+        r = tf_ilp_add_row(&m->ilp, name, TF_SENSE_LE, 0);
+        tf_lin_add(&m->ilp.rows[r].lin, s, 1);
+        tf_lin_add(&m->ilp.rows[r].lin, m->pick[c], -(double)m->count_top[c * (size_t)p->ncounts + (size_t)k]);
       }
-      snprintf(name, sizeof name, "lo_%s", m->ilp.cols[s].name);
-      size_t r = tf_ilp_add_row(&m->ilp, name, TF_SENSE_GE, 0);
-      tf_lin_add(&m->ilp.rows[r].lin, s, 1);
-      tf_lin_add(&m->ilp.rows[r].lin, m->pick[c], -(double)p->count_lo[k]);
-      snprintf(name, sizeof name, "hi_%s", m->ilp.cols[s].name);
-      r = tf_ilp_add_row(&m->ilp, name, TF_SENSE_LE, 0);
-      tf_lin_add(&m->ilp.rows[r].lin, s, 1);
-      tf_lin_add(&m->ilp.rows[r].lin, m->pick[c], -(double)m->count_top[c * (size_t)p->ncounts + (size_t)k]);
-    }
 }
 
 /* Adds sum_c (a0_c pick[c] + sum_k ak_c count[k][c]) * sign to a form;
  * `round_to` > 1 rounds the (count-free) constant up first. */
-static int add_affine(tf_model *m, const tf_problem *p, tf_lin *lin, const int64_t *(*form)(const tf_problem *, size_t, size_t),
-                      size_t which, double sign, int64_t round_to, const char *what, tf_error *err) {
-  for (size_t c = 0; c < p->ncombos; c++) {
-    const int64_t *a = form(p, c, which);
-    int64_t a0 = a[0];
-    if (exact(a0, what, err))
-      return -1;
-    if (round_to > 1 && (tf_checked_mul(tf_cdiv(a0, round_to), round_to, &a0) || exact(a0, what, err)))
-      return tf_error_set(err, TF_EINPUT, NULL,
-                          "%s rounded up to a multiple of %lld is beyond 2^53, which the solver cannot represent exactly",
-                          what, (long long)round_to);
-    tf_lin_add(lin, m->pick[c], sign * (double)a0);
-    for (int k = 0; k < p->ncounts; k++) {
-      if (exact(a[1 + k], what, err))
+static int add_affine(tf_model *m, const tf_problem *p, tf_lin *lin,
+                      const int64_t *(*form)(const tf_problem *, size_t, size_t), size_t which, double sign,
+                      int64_t round_to, const char *what, tf_error *err) {
+  for (size_t c = 0; c < p->ncombos; c++)
+    if (is_active(m, c)) {
+      const int64_t *a = form(p, c, which);
+      int64_t a0 = a[0];
+      if (exact(a0, what, err))
         return -1;
-      tf_lin_add(lin, m->count_col[c * (size_t)p->ncounts + (size_t)k], sign * (double)a[1 + k]);
+      if (round_to > 1 && (tf_checked_mul(tf_cdiv(a0, round_to), round_to, &a0) || exact(a0, what, err)))
+        return tf_error_set(
+            err, TF_EINPUT, NULL,
+            "%s rounded up to a multiple of %lld is beyond 2^53, which the solver cannot represent exactly", what,
+            (long long)round_to);
+      tf_lin_add(lin, m->pick[c], sign * (double)a0);
+      for (int k = 0; k < p->ncounts; k++) {
+        if (exact(a[1 + k], what, err))
+          return -1;
+        tf_lin_add(lin, m->count_col[c * (size_t)p->ncounts + (size_t)k], sign * (double)a[1 + k]);
+      }
     }
-  }
   return 0;
 }
 
@@ -143,7 +151,8 @@ static size_t add_capacity_row(tf_model *m, const tf_problem *p, int mem) {
     return tf_ilp_add_row(&m->ilp, name, TF_SENSE_LE, (double)p->capacity[mem]);
   size_t r = tf_ilp_add_row(&m->ilp, name, TF_SENSE_LE, 0);
   for (size_t c = 0; c < p->ncombos; c++)
-    tf_lin_add(&m->ilp.rows[r].lin, m->pick[c], -(double)p->smem_limit[c]);
+    if (is_active(m, c))
+      tf_lin_add(&m->ilp.rows[r].lin, m->pick[c], -(double)p->smem_limit[c]);
   return r;
 }
 
@@ -200,19 +209,90 @@ static int add_objectives(tf_model *m, const tf_problem *p, tf_error *err) {
   return 0;
 }
 
+static int build(tf_model *m, const tf_problem *p, tf_error *err);
+
 int tf_model_build(tf_model *m, const tf_problem *p, tf_error *err) {
   memset(m, 0, sizeof *m);
+  return build(m, p, err);
+}
+
+/* Does combination c fit at the smallest counts?  Cached: -1 unknown. */
+static int fits_low(const tf_problem *p, size_t c, signed char *cache) {
+  if (cache[c] < 0)
+    cache[c] = (signed char)(tf_oracle_fits(p, c, p->count_lo) == 1);
+  return cache[c];
+}
+
+static int count_free(const tf_problem *p, size_t c, size_t o) {
+  const int64_t *a = tf_problem_obj(p, c, o);
+  for (int k = 0; k < p->ncounts; k++)
+    if (a[1 + k])
+      return 0;
+  return 1;
+}
+
+/* Settles one count-free level; returns 1 when every remaining combination
+ * fits at the smallest counts (so the level's optimum is known and the next
+ * level may be settled too), 0 otherwise. */
+static int settle_level(const tf_problem *p, size_t o, unsigned char *active, signed char *low) {
+  int maximize = p->objective[o].maximize, found = 0;
+  int64_t best = 0;
+  for (size_t c = 0; c < p->ncombos; c++) {
+    if (!active[c] || !fits_low(p, c, low))
+      continue;
+    int64_t v = tf_problem_obj(p, c, o)[0];
+    if (!found || (maximize ? v > best : v < best))
+      best = v, found = 1;
+  }
+  if (!found)
+    return 0;
+  int settled = 1;
+  for (size_t c = 0; c < p->ncombos; c++) {
+    if (!active[c])
+      continue;
+    int64_t v = tf_problem_obj(p, c, o)[0];
+    if (maximize ? v < best : v > best)
+      active[c] = 0; /* worse than a combination known to fit */
+    else if (!fits_low(p, c, low))
+      settled = 0;
+  }
+  return settled;
+}
+
+int tf_model_build_reduced(tf_model *m, const tf_problem *p, tf_error *err) {
+  memset(m, 0, sizeof *m);
+  m->active = tf_nalloc(p->ncombos + 1, sizeof *m->active);
+  memset(m->active, 1, p->ncombos);
+  signed char *low = tf_nalloc(p->ncombos + 1, sizeof *low);
+  memset(low, -1, p->ncombos);
+  for (size_t o = 0; o < p->nobjective; o++) {
+    int all_free = 1;
+    for (size_t c = 0; c < p->ncombos && all_free; c++)
+      all_free = !m->active[c] || count_free(p, c, o);
+    if (!all_free || !settle_level(p, o, m->active, low))
+      break;
+  }
+  free(low);
+  return build(m, p, err);
+}
+
+static int build(tf_model *m, const tf_problem *p, tf_error *err) {
   tf_ilp_init(&m->ilp);
   m->ncombos = p->ncombos;
   m->ncounts = p->ncounts;
   m->pick = tf_nalloc(p->ncombos + 1, sizeof *m->pick);
   m->count_col = tf_nalloc(p->ncombos * (size_t)p->ncounts + 1, sizeof *m->count_col);
+  for (size_t c = 0; c < p->ncombos; c++)
+    m->pick[c] = TF_NO_COL;
+  for (size_t c = 0; c < p->ncombos * (size_t)p->ncounts; c++)
+    m->count_col[c] = TF_NO_COL;
   m->count_top = tf_nalloc(p->ncombos * (size_t)p->ncounts + 1, sizeof *m->count_top);
   m->units_col = tf_nalloc(p->nbuffers + 1, sizeof *m->units_col);
   add_columns(m, p);
   size_t one = tf_ilp_add_row(&m->ilp, "one_combination", TF_SENSE_EQ, 1);
   for (size_t c = 0; c < p->ncombos; c++)
-    tf_lin_add(&m->ilp.rows[one].lin, m->pick[c], 1);
+    if (is_active(m, c))
+      tf_lin_add(&m->ilp.rows[one].lin, m->pick[c], 1);
   add_count_links(m, p);
   if (add_capacity_rows(m, p, err) || add_require_rows(m, p, err) || add_objectives(m, p, err)) {
     tf_error_set_file(err, p->workset->file);
@@ -228,6 +308,7 @@ void tf_model_release(tf_model *m) {
   free(m->pick);
   free(m->count_col);
   free(m->count_top);
+  free(m->active);
   free(m->units_col);
   memset(m, 0, sizeof *m);
 }

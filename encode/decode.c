@@ -13,7 +13,7 @@ void tf_answer_release(tf_answer *a) { tf_point_release(&a->point); }
 int tf_decode(const tf_model *m, const tf_problem *p, const double *x, tf_answer *a, tf_error *err) {
   size_t chosen = p->ncombos;
   for (size_t c = 0; c < p->ncombos; c++)
-    if (x[m->pick[c]] > 0.5) {
+    if (m->pick[c] != TF_NO_COL && x[m->pick[c]] > 0.5) {
       if (chosen != p->ncombos)
         return tf_error_set(err, TF_EINTERNAL, NULL, "the solver picked two combinations");
       chosen = c;

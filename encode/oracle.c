@@ -12,7 +12,7 @@ static int value_at(const tf_problem *p, const int64_t *a, const int64_t *counts
 }
 
 /* 1 fits, 0 does not, -1 overflow. */
-static int fits(const tf_problem *p, size_t c, const int64_t *counts) {
+int tf_oracle_fits(const tf_problem *p, size_t c, const int64_t *counts) {
   int64_t used[TF_NMEM] = {0};
   for (size_t b = 0; b < p->nbuffers; b++) {
     int64_t v;
@@ -50,7 +50,7 @@ static int better(const tf_problem *p, const int64_t *a, const int64_t *b) {
 }
 
 static int visit(const tf_problem *p, size_t c, const int64_t *counts, tf_oracle_result *r, tf_error *err) {
-  int ok = fits(p, c, counts);
+  int ok = tf_oracle_fits(p, c, counts);
   if (ok < 0)
     return tf_error_set(err, TF_EINPUT, NULL, "integer overflow evaluating a point");
   if (!ok)

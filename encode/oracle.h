@@ -21,6 +21,9 @@ typedef struct tf_oracle_result {
   size_t points;          /* points evaluated */
 } tf_oracle_result;
 
+/* Does combination c fit at these counts?  1 yes, 0 no, -1 on overflow. */
+int tf_oracle_fits(const tf_problem *p, size_t c, const int64_t *counts);
+
 /* Refuses (TF_EINPUT) a search of more than max_points points. */
 int tf_oracle_solve(const tf_problem *p, size_t max_points, tf_oracle_result *r, tf_error *err);
 

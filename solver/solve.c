@@ -76,7 +76,7 @@ int tf_solve(const tf_problem *p, const tf_solve_opts *o, const tf_solve_out *ou
     return 0;
   }
   tf_model m;
-  if (tf_model_build(&m, p, err))
+  if (tf_model_build_reduced(&m, p, err))
     return -1;
   tf_solve_opts opts = *o;
   if (out)

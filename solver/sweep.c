@@ -1235,7 +1235,7 @@ static int solve_point(struct run *r, const tf_problem *p, int check, tf_answer 
   if (!(r->o.reuse & TF_REUSE_ILP) || p->ncombos == 0)
     return tf_solve(p, &r->o.solve, NULL, a, err);
   tf_model m;
-  if (tf_model_build(&m, p, err))
+  if (tf_model_build_reduced(&m, p, err))
     return -1;
   size_t klen;
   char *key = ilp_key(&m.ilp, &klen);
