@@ -5,17 +5,18 @@
 #include <string.h>
 
 #include "alloc.h"
+#include "problem_internal.h"
 
 /* ---------------------------------------------------------------- symbols */
 
-static tf_affine constant(int64_t c) {
+tf_affine tf_affine_constant(int64_t c) {
   tf_affine a;
   memset(&a, 0, sizeof a);
   a.c = c;
   return a;
 }
 
-static tf_eval_env env_of(const tf_problem *p) {
+tf_eval_env tf_problem_env(const tf_problem *p) {
   tf_eval_env env = {p->syms, p->ncounts, p->count_names};
   return env;
 }
@@ -46,7 +47,7 @@ static void set_machine_constants(tf_problem *p) {
       [TF_MC_exp_per_clk] = m->throughput.exp_per_clk,
   };
   for (int c = 0; c < TF_NMC; c++)
-    p->syms[tf_workset_sym_machine(p->workset, c)] = constant(v[c]);
+    p->syms[tf_workset_sym_machine(p->workset, c)] = tf_affine_constant(v[c]);
   p->capacity[TF_MEM_SMEM] = m->smem.capacity;
   p->capacity[TF_MEM_TMEM] = m->tmem.present ? m->tmem.columns : 0;
   p->capacity[TF_MEM_RF] = m->rf.per_thread;
@@ -134,12 +135,12 @@ static int eval_param(struct param_state *st, size_t i, tf_error *err) {
       overridden = 1;
     }
   if (!overridden) {
-    tf_eval_env env = env_of(p);
+    tf_eval_env env = tf_problem_env(p);
     if (param_deps(st, i, err) || tf_expr_eval_const(w->params[i].expr, &env, &v, err))
       return tf_error_set_path(err, w->params[i].path), -1;
   }
   p->param_values[i] = v;
-  p->syms[i] = constant(v);
+  p->syms[i] = tf_affine_constant(v);
   st->state[i] = 2;
   return 0;
 }
@@ -194,12 +195,12 @@ static int only_params(const tf_problem *p, const tf_expr *e, const char *where,
 static int bind_counts(tf_problem *p, tf_error *err) {
   const tf_workset *w = p->workset;
   p->ncounts = (int)w->ncounts;
-  tf_eval_env env = env_of(p);
+  tf_eval_env env = tf_problem_env(p);
   for (size_t i = 0; i < w->ncounts; i++) {
     char path[160];
     snprintf(path, sizeof path, "$.count.%s", w->counts[i].name);
     p->count_names[i] = w->counts[i].name;
-    p->syms[tf_workset_sym_count(w, i)] = constant(0);
+    p->syms[tf_workset_sym_count(w, i)] = tf_affine_constant(0);
     p->syms[tf_workset_sym_count(w, i)].k[i] = 1;
     if (only_params(p, w->counts[i].min, path, "a count bound", err) ||
         only_params(p, w->counts[i].max, path, "a count bound", err) ||
@@ -432,7 +433,7 @@ static int bind_lets_and_buffers(tf_problem *p, tf_error *err) {
   p->nbuffers = w->nbuffers;
   p->align = tf_nalloc(w->nbuffers, sizeof *p->align);
   p->count_dependent = tf_nalloc(w->nbuffers, sizeof *p->count_dependent);
-  tf_eval_env env = env_of(p);
+  tf_eval_env env = tf_problem_env(p);
   for (size_t b = 0; b < w->nbuffers; b++) {
     struct syms s;
     symbols_of(w->buffers[b].size, &s);
@@ -461,9 +462,9 @@ static int bind_lets_and_buffers(tf_problem *p, tf_error *err) {
 
 /* Evaluates lets and buffer sizes for the choose values and counts now in
  * p->syms. */
-static int eval_lets(tf_problem *p, tf_error *err) {
+int tf_problem_eval_lets(tf_problem *p, tf_error *err) {
   const tf_workset *w = p->workset;
-  tf_eval_env env = env_of(p);
+  tf_eval_env env = tf_problem_env(p);
   for (size_t k = 0; k < w->nlets; k++) {
     size_t i = (size_t)p->let_order[k];
     if (tf_expr_eval(w->lets[i].expr, &env, &p->syms[tf_workset_sym_let(w, i)], err))
@@ -472,14 +473,14 @@ static int eval_lets(tf_problem *p, tf_error *err) {
   return 0;
 }
 
-static void set_choose(tf_problem *p, const int64_t *choose) {
+void tf_problem_set_choose(tf_problem *p, const int64_t *choose) {
   for (size_t i = 0; i < p->nchoose; i++)
-    p->syms[p->choose_sym[i]] = constant(choose[i]);
+    p->syms[p->choose_sym[i]] = tf_affine_constant(choose[i]);
 }
 
 /* used(m) as an affine form, where it is one. */
 static int derived_used(tf_problem *p, int m, const tf_affine *sizes, tf_affine *out, tf_error *err) {
-  *out = constant(0);
+  *out = tf_affine_constant(0);
   for (size_t b = 0; b < p->nbuffers; b++) {
     if (p->workset->buffers[b].memory != m)
       continue;
@@ -502,7 +503,7 @@ static int set_derived(tf_problem *p, const tf_affine *sizes, tf_error *err) {
   for (int m = 0; m < TF_NMEM; m++) {
     if (!p->uses_derived[m])
       continue;
-    tf_affine used, cap = constant(p->capacity[m]), slack;
+    tf_affine used, cap = tf_affine_constant(p->capacity[m]), slack;
     if (derived_used(p, m, sizes, &used, err))
       return tf_error_set_path(err, p->derived_where[m]), -1;
     if (tf_affine_add(&slack, &cap, &used, -1))
@@ -541,74 +542,6 @@ static void store(int64_t *dst, const tf_affine *a, int ncounts) {
 struct pruning {
   int64_t best_excess;
 };
-
-int64_t tf_problem_smem_for_occupancy(const tf_problem *p, int64_t ctas) {
-  const tf_machine *m = p->machine;
-  int64_t g = m->smem.granule > 0 ? m->smem.granule : 1;
-  int64_t limit = tf_fdiv(tf_fdiv(m->smem.per_sm, ctas), g) * g - m->smem.reserved_per_cta;
-  return limit < p->capacity[TF_MEM_SMEM] ? limit : p->capacity[TF_MEM_SMEM];
-}
-
-/* Total of a memory's buffers when it does not depend on a count. */
-/* a * b for a, b >= 0, saturating at INT64_MAX: past it nothing fits anyway */
-static int64_t sat_mul(int64_t a, int64_t b) {
-  int64_t r;
-  return tf_checked_mul(a, b, &r) ? INT64_MAX : r;
-}
-
-static int count_free_total(const tf_problem *p, const int64_t *sizes, size_t stride, int m, int64_t *total) {
-  *total = 0;
-  for (size_t b = 0; b < p->nbuffers; b++) {
-    if (p->workset->buffers[b].memory != m)
-      continue;
-    const int64_t *a = sizes + b * stride;
-    for (int k = 0; k < p->ncounts; k++)
-      if (a[1 + k])
-        return -1;
-    int64_t v = a[0] > 0 ? sat_mul(tf_cdiv(a[0], p->align[b]), p->align[b]) : 0;
-    if (tf_checked_add(*total, v, total))
-      *total = INT64_MAX;
-  }
-  return 0;
-}
-
-/* The limits on CTAs per SM other than SMEM, which must not depend on a
- * count: 0 and a reason when `ctas` exceeds one, 1 when it fits, -1 on an
- * error. */
-static int occupancy_fits(const tf_problem *p, int64_t ctas, const int64_t *sizes, char *why, size_t size,
-                          tf_error *err) {
-  const tf_machine *m = p->machine;
-  size_t stride = tf_problem_stride(p);
-  int64_t regs, cols;
-  if (count_free_total(p, sizes, stride, TF_MEM_RF, &regs) || count_free_total(p, sizes, stride, TF_MEM_TMEM, &cols))
-    return tf_error_set(err, TF_EINPUT, "occupancy",
-                        "occupancy needs register and TMEM use that does not depend on a count variable");
-  if (ctas > m->limits.ctas_per_sm)
-    return snprintf(why, size, "occupancy %lld is above the %lld CTAs an SM holds", (long long)ctas,
-                    (long long)m->limits.ctas_per_sm), 0;
-  if (p->threads > 0 && sat_mul(ctas, p->threads) > m->limits.threads_per_sm)
-    return snprintf(why, size, "occupancy %lld needs %lld threads per SM, above %lld", (long long)ctas,
-                    (long long)sat_mul(ctas, p->threads), (long long)m->limits.threads_per_sm), 0;
-  if (p->threads > 0 && regs > 0) {
-    int64_t g = m->rf.warp_granule > 0 ? m->rf.warp_granule : 1;
-    int64_t per_cta = sat_mul(tf_cdiv(p->threads, 32), sat_mul(tf_cdiv(sat_mul(regs, 32), g), g));
-    if (sat_mul(ctas, per_cta) > m->rf.per_sm)
-      return snprintf(why, size, "occupancy %lld needs %lld registers per SM, above %lld", (long long)ctas,
-                      (long long)sat_mul(ctas, per_cta), (long long)m->rf.per_sm), 0;
-  }
-  if (cols > 0) {
-    int64_t alloc = 1;
-    while (alloc < cols && alloc < ((int64_t)1 << 62))
-      alloc *= 2;
-    if (alloc < m->tmem.min_alloc_columns)
-      alloc = m->tmem.min_alloc_columns;
-    if (sat_mul(ctas, alloc) > p->capacity[TF_MEM_TMEM])
-      return snprintf(why, size, "occupancy %lld needs %lld TMEM columns per SM (%lld allocated per CTA), above %lld",
-                      (long long)ctas, (long long)sat_mul(ctas, alloc), (long long)alloc,
-                      (long long)p->capacity[TF_MEM_TMEM]), 0;
-  }
-  return 1;
-}
 
 /* A memory that cannot fit even at the smallest counts rules the
  * combination out before any ILP is built. */
@@ -660,10 +593,10 @@ static int require_violation(tf_problem *p, size_t r, const int64_t *choose, con
 static int enumerate_one(tf_problem *p, const int64_t *choose, struct pruning *pr, tf_error *err) {
   const tf_workset *w = p->workset;
   size_t c = p->ncombos, stride = tf_problem_stride(p);
-  set_choose(p, choose);
-  if (eval_lets(p, err))
+  tf_problem_set_choose(p, choose);
+  if (tf_problem_eval_lets(p, err))
     return -1;
-  tf_eval_env env = env_of(p);
+  tf_eval_env env = tf_problem_env(p);
   tf_affine sizes[256];
   tf_affine *sz = p->nbuffers <= 256 ? sizes : tf_nalloc(p->nbuffers, sizeof *sz);
   int rc = 1;
@@ -680,7 +613,7 @@ static int enumerate_one(tf_problem *p, const int64_t *choose, struct pruning *p
   int64_t smem_limit = p->capacity[TF_MEM_SMEM];
   if (rc == 1 && p->occupancy >= 0) {
     char why[160];
-    int ok = occupancy_fits(p, choose[p->occupancy], p->buf + c * p->nbuffers * stride, why, sizeof why, err);
+    int ok = tf_occupancy_fits(p, choose[p->occupancy], p->buf + c * p->nbuffers * stride, why, sizeof why, err);
     if (ok < 0)
       rc = -1;
     else if (!ok && !p->pruned_why[0])
@@ -713,7 +646,7 @@ static int enumerate_one(tf_problem *p, const int64_t *choose, struct pruning *p
              : rel == TF_REL_GT ? d.c > 0 : rel == TF_REL_EQ ? d.c == 0 : d.c != 0;
       if (!ok)
         rc = require_violation(p, r, choose, &lhs, &rhs, pr);
-      d = constant(0); /* satisfied: the row is empty */
+      d = tf_affine_constant(0); /* satisfied: the row is empty */
     } else if (rel == TF_REL_NE) {
       tf_error_set(err, TF_EINPUT, p->require_where[r], "'!=' cannot constrain a count variable: '%s'",
                    tf_expr_text(p->require[r]));
@@ -836,134 +769,3 @@ void tf_problem_free(tf_problem *p) {
   free(p);
 }
 
-/* ------------------------------------------------------------ a point */
-
-void tf_point_init(tf_point *pt, const tf_problem *p) {
-  memset(pt, 0, sizeof *pt);
-  pt->size = tf_nalloc(p->nbuffers + 1, sizeof *pt->size);
-  pt->alloc = tf_nalloc(p->nbuffers + 1, sizeof *pt->alloc);
-  pt->require_lhs = tf_nalloc(p->nrequire + 1, sizeof *pt->require_lhs);
-  pt->require_rhs = tf_nalloc(p->nrequire + 1, sizeof *pt->require_rhs);
-  pt->require_ok = tf_nalloc(p->nrequire + 1, sizeof *pt->require_ok);
-  pt->objective = tf_nalloc(p->nobjective + 1, sizeof *pt->objective);
-}
-
-void tf_point_release(tf_point *pt) {
-  free(pt->size);
-  free(pt->alloc);
-  free(pt->require_lhs);
-  free(pt->require_rhs);
-  free(pt->require_ok);
-  free(pt->objective);
-  memset(pt, 0, sizeof *pt);
-}
-
-static int point_buffers(tf_problem *p, tf_point *pt, tf_error *err) {
-  const tf_workset *w = p->workset;
-  tf_eval_env env = env_of(p);
-  memset(pt->used, 0, sizeof pt->used);
-  for (size_t b = 0; b < p->nbuffers; b++) {
-    if (tf_expr_eval_const(w->buffers[b].size, &env, &pt->size[b], err))
-      return tf_error_set_path(err, w->buffers[b].path), -1;
-    if (pt->size[b] < 0)
-      return tf_error_set(err, TF_EINPUT, w->buffers[b].path, "buffer '%s' has negative size %lld",
-                          w->buffers[b].name, (long long)pt->size[b]);
-    if (tf_checked_mul(tf_cdiv(pt->size[b], p->align[b]), p->align[b], &pt->alloc[b]))
-      return tf_error_set(err, TF_EINPUT, w->buffers[b].path, "integer overflow aligning buffer '%s'",
-                          w->buffers[b].name);
-    int m = w->buffers[b].memory;
-    if (tf_checked_add(pt->used[m], pt->alloc[b], &pt->used[m]))
-      return tf_error_set(err, TF_EINPUT, w->buffers[b].path, "integer overflow summing %s", tf_memory_name(m));
-  }
-  for (int m = 0; m < TF_NMEM; m++) {
-    p->syms[tf_workset_sym_derived(w, 0, m)] = constant(pt->used[m]);
-    p->syms[tf_workset_sym_derived(w, 1, m)] = constant(p->capacity[m] - pt->used[m]);
-  }
-  return 0;
-}
-
-int tf_problem_eval_point(const tf_problem *cp, const int64_t *choose, const int64_t *counts, tf_point *pt,
-                          tf_error *err) {
-  tf_problem *p = (tf_problem *)cp; /* only the scratch symbol array changes */
-  memcpy(pt->choose, choose, p->nchoose * sizeof *choose);
-  memcpy(pt->counts, counts, (size_t)p->ncounts * sizeof *counts);
-  set_choose(p, choose);
-  for (int i = 0; i < p->ncounts; i++)
-    p->syms[tf_workset_sym_count(p->workset, (size_t)i)] = constant(counts[i]);
-  int rc = eval_lets(p, err) || point_buffers(p, pt, err) ? -1 : 0;
-  pt->smem_limit = p->capacity[TF_MEM_SMEM];
-  pt->occupancy_why[0] = 0;
-  if (!rc && p->occupancy >= 0) {
-    /* the point's sizes as count-free affine forms, as occupancy_fits reads them */
-    int64_t o = choose[p->occupancy];
-    size_t stride = tf_problem_stride(p);
-    int64_t *sizes = tf_nalloc(p->nbuffers * stride + 1, sizeof *sizes);
-    for (size_t b = 0; b < p->nbuffers; b++)
-      sizes[b * stride] = pt->size[b];
-    pt->smem_limit = tf_problem_smem_for_occupancy(p, o);
-    if (occupancy_fits(p, o, sizes, pt->occupancy_why, sizeof pt->occupancy_why, err) < 0)
-      rc = -1;
-    free(sizes);
-  }
-  tf_eval_env env = env_of(p);
-  for (size_t r = 0; r < p->nrequire && !rc; r++) {
-    const tf_expr *l, *rr;
-    enum tf_rel rel = tf_expr_relation(p->require[r], &l, &rr);
-    if (tf_expr_eval_const(l, &env, &pt->require_lhs[r], err) ||
-        tf_expr_eval_const(rr, &env, &pt->require_rhs[r], err)) {
-      tf_error_set_path(err, p->require_where[r]);
-      rc = -1;
-      break;
-    }
-    int64_t a = pt->require_lhs[r], b = pt->require_rhs[r];
-    pt->require_ok[r] = rel == TF_REL_LE ? a <= b : rel == TF_REL_LT ? a < b : rel == TF_REL_GE ? a >= b
-                      : rel == TF_REL_GT ? a > b : rel == TF_REL_EQ ? a == b : a != b;
-  }
-  for (size_t o = 0; o < p->nobjective && !rc; o++)
-    if (tf_expr_eval_const(p->objective[o].expr, &env, &pt->objective[o], err)) {
-      tf_error_set_path(err, "--objective");
-      rc = -1;
-    }
-  /* restore the symbolic counts for later enumeration */
-  for (int i = 0; i < p->ncounts; i++) {
-    p->syms[tf_workset_sym_count(p->workset, (size_t)i)] = constant(0);
-    p->syms[tf_workset_sym_count(p->workset, (size_t)i)].k[i] = 1;
-  }
-  if (rc)
-    tf_error_set_file(err, p->workset->file);
-  return rc;
-}
-
-int tf_point_fits(const tf_problem *p, const tf_point *pt, char *why, size_t size) {
-  if (pt->occupancy_why[0]) {
-    snprintf(why, size, "%s", pt->occupancy_why);
-    return 0;
-  }
-  if (pt->smem_limit < p->capacity[TF_MEM_SMEM] && pt->used[TF_MEM_SMEM] > pt->smem_limit) {
-    snprintf(why, size, "smem needs %lld B; occupancy %lld allows %lld B per CTA, %lld over",
-             (long long)pt->used[TF_MEM_SMEM], (long long)pt->choose[p->occupancy], (long long)pt->smem_limit,
-             (long long)(pt->used[TF_MEM_SMEM] - pt->smem_limit));
-    return 0;
-  }
-  for (int m = 0; m < TF_NMEM; m++)
-    if (pt->used[m] > p->capacity[m]) {
-      snprintf(why, size, "%s needs %lld %s of %lld, %lld over", tf_memory_name(m), (long long)pt->used[m],
-               tf_memory_unit(m), (long long)p->capacity[m], (long long)(pt->used[m] - p->capacity[m]));
-      return 0;
-    }
-  for (size_t r = 0; r < p->nrequire; r++)
-    if (!pt->require_ok[r]) {
-      snprintf(why, size, "violates '%s' (%lld vs %lld)", tf_expr_text(p->require[r]), (long long)pt->require_lhs[r],
-               (long long)pt->require_rhs[r]);
-      return 0;
-    }
-  for (int i = 0; i < p->ncounts; i++)
-    if (pt->counts[i] < p->count_lo[i] || pt->counts[i] > p->count_hi[i]) {
-      snprintf(why, size, "%s = %lld is outside [%lld, %lld]", p->count_names[i], (long long)pt->counts[i],
-               (long long)p->count_lo[i], (long long)p->count_hi[i]);
-      return 0;
-    }
-  if (why && size)
-    why[0] = 0;
-  return 1;
-}

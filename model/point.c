@@ -1,0 +1,142 @@
+#include "problem.h"
+
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "alloc.h"
+#include "problem_internal.h"
+
+/* A concrete point, evaluated from the workset's expressions with the
+ * counts as constants: a path independent of the affine forms the ILP and
+ * the oracle use, which is what makes it a check of them. */
+
+void tf_point_init(tf_point *pt, const tf_problem *p) {
+  memset(pt, 0, sizeof *pt);
+  pt->size = tf_nalloc(p->nbuffers + 1, sizeof *pt->size);
+  pt->alloc = tf_nalloc(p->nbuffers + 1, sizeof *pt->alloc);
+  pt->require_lhs = tf_nalloc(p->nrequire + 1, sizeof *pt->require_lhs);
+  pt->require_rhs = tf_nalloc(p->nrequire + 1, sizeof *pt->require_rhs);
+  pt->require_ok = tf_nalloc(p->nrequire + 1, sizeof *pt->require_ok);
+  pt->objective = tf_nalloc(p->nobjective + 1, sizeof *pt->objective);
+}
+
+void tf_point_release(tf_point *pt) {
+  free(pt->size);
+  free(pt->alloc);
+  free(pt->require_lhs);
+  free(pt->require_rhs);
+  free(pt->require_ok);
+  free(pt->objective);
+  memset(pt, 0, sizeof *pt);
+}
+
+static int point_buffers(tf_problem *p, tf_point *pt, tf_error *err) {
+  const tf_workset *w = p->workset;
+  tf_eval_env env = tf_problem_env(p);
+  memset(pt->used, 0, sizeof pt->used);
+  for (size_t b = 0; b < p->nbuffers; b++) {
+    if (tf_expr_eval_const(w->buffers[b].size, &env, &pt->size[b], err))
+      return tf_error_set_path(err, w->buffers[b].path), -1;
+    if (pt->size[b] < 0)
+      return tf_error_set(err, TF_EINPUT, w->buffers[b].path, "buffer '%s' has negative size %lld",
+                          w->buffers[b].name, (long long)pt->size[b]);
+    if (tf_checked_mul(tf_cdiv(pt->size[b], p->align[b]), p->align[b], &pt->alloc[b]))
+      return tf_error_set(err, TF_EINPUT, w->buffers[b].path, "integer overflow aligning buffer '%s'",
+                          w->buffers[b].name);
+    int m = w->buffers[b].memory;
+    if (tf_checked_add(pt->used[m], pt->alloc[b], &pt->used[m]))
+      return tf_error_set(err, TF_EINPUT, w->buffers[b].path, "integer overflow summing %s", tf_memory_name(m));
+  }
+  for (int m = 0; m < TF_NMEM; m++) {
+    p->syms[tf_workset_sym_derived(w, 0, m)] = tf_affine_constant(pt->used[m]);
+    p->syms[tf_workset_sym_derived(w, 1, m)] = tf_affine_constant(p->capacity[m] - pt->used[m]);
+  }
+  return 0;
+}
+
+int tf_problem_eval_point(const tf_problem *cp, const int64_t *choose, const int64_t *counts, tf_point *pt,
+                          tf_error *err) {
+  tf_problem *p = (tf_problem *)cp; /* only the scratch symbol array changes */
+  memcpy(pt->choose, choose, p->nchoose * sizeof *choose);
+  memcpy(pt->counts, counts, (size_t)p->ncounts * sizeof *counts);
+  tf_problem_set_choose(p, choose);
+  for (int i = 0; i < p->ncounts; i++)
+    p->syms[tf_workset_sym_count(p->workset, (size_t)i)] = tf_affine_constant(counts[i]);
+  int rc = tf_problem_eval_lets(p, err) || point_buffers(p, pt, err) ? -1 : 0;
+  pt->smem_limit = p->capacity[TF_MEM_SMEM];
+  pt->occupancy_why[0] = 0;
+  if (!rc && p->occupancy >= 0) {
+    /* the point's sizes as count-free affine forms, as occupancy_fits reads them */
+    int64_t o = choose[p->occupancy];
+    size_t stride = tf_problem_stride(p);
+    int64_t *sizes = tf_nalloc(p->nbuffers * stride + 1, sizeof *sizes);
+    for (size_t b = 0; b < p->nbuffers; b++)
+      sizes[b * stride] = pt->size[b];
+    pt->smem_limit = tf_problem_smem_for_occupancy(p, o);
+    if (tf_occupancy_fits(p, o, sizes, pt->occupancy_why, sizeof pt->occupancy_why, err) < 0)
+      rc = -1;
+    free(sizes);
+  }
+  tf_eval_env env = tf_problem_env(p);
+  for (size_t r = 0; r < p->nrequire && !rc; r++) {
+    const tf_expr *l, *rr;
+    enum tf_rel rel = tf_expr_relation(p->require[r], &l, &rr);
+    if (tf_expr_eval_const(l, &env, &pt->require_lhs[r], err) ||
+        tf_expr_eval_const(rr, &env, &pt->require_rhs[r], err)) {
+      tf_error_set_path(err, p->require_where[r]);
+      rc = -1;
+      break;
+    }
+    int64_t a = pt->require_lhs[r], b = pt->require_rhs[r];
+    pt->require_ok[r] = rel == TF_REL_LE ? a <= b : rel == TF_REL_LT ? a < b : rel == TF_REL_GE ? a >= b
+                      : rel == TF_REL_GT ? a > b : rel == TF_REL_EQ ? a == b : a != b;
+  }
+  for (size_t o = 0; o < p->nobjective && !rc; o++)
+    if (tf_expr_eval_const(p->objective[o].expr, &env, &pt->objective[o], err)) {
+      tf_error_set_path(err, "--objective");
+      rc = -1;
+    }
+  /* restore the symbolic counts for later enumeration */
+  for (int i = 0; i < p->ncounts; i++) {
+    p->syms[tf_workset_sym_count(p->workset, (size_t)i)] = tf_affine_constant(0);
+    p->syms[tf_workset_sym_count(p->workset, (size_t)i)].k[i] = 1;
+  }
+  if (rc)
+    tf_error_set_file(err, p->workset->file);
+  return rc;
+}
+
+int tf_point_fits(const tf_problem *p, const tf_point *pt, char *why, size_t size) {
+  if (pt->occupancy_why[0]) {
+    snprintf(why, size, "%s", pt->occupancy_why);
+    return 0;
+  }
+  if (pt->smem_limit < p->capacity[TF_MEM_SMEM] && pt->used[TF_MEM_SMEM] > pt->smem_limit) {
+    snprintf(why, size, "smem needs %lld B; occupancy %lld allows %lld B per CTA, %lld over",
+             (long long)pt->used[TF_MEM_SMEM], (long long)pt->choose[p->occupancy], (long long)pt->smem_limit,
+             (long long)(pt->used[TF_MEM_SMEM] - pt->smem_limit));
+    return 0;
+  }
+  for (int m = 0; m < TF_NMEM; m++)
+    if (pt->used[m] > p->capacity[m]) {
+      snprintf(why, size, "%s needs %lld %s of %lld, %lld over", tf_memory_name(m), (long long)pt->used[m],
+               tf_memory_unit(m), (long long)p->capacity[m], (long long)(pt->used[m] - p->capacity[m]));
+      return 0;
+    }
+  for (size_t r = 0; r < p->nrequire; r++)
+    if (!pt->require_ok[r]) {
+      snprintf(why, size, "violates '%s' (%lld vs %lld)", tf_expr_text(p->require[r]), (long long)pt->require_lhs[r],
+               (long long)pt->require_rhs[r]);
+      return 0;
+    }
+  for (int i = 0; i < p->ncounts; i++)
+    if (pt->counts[i] < p->count_lo[i] || pt->counts[i] > p->count_hi[i]) {
+      snprintf(why, size, "%s = %lld is outside [%lld, %lld]", p->count_names[i], (long long)pt->counts[i],
+               (long long)p->count_lo[i], (long long)p->count_hi[i]);
+      return 0;
+    }
+  if (why && size)
+    why[0] = 0;
+  return 1;
+}

@@ -1,0 +1,21 @@
+/* Internal to model/: what problem.c, point.c and occupancy.c share.
+ * Not part of the documented API (solver/tilefit.h). */
+#ifndef TF_MODEL_PROBLEM_INTERNAL_H
+#define TF_MODEL_PROBLEM_INTERNAL_H
+
+#include "problem.h"
+
+tf_affine tf_affine_constant(int64_t c);
+tf_eval_env tf_problem_env(const tf_problem *p);
+
+/* Sets the choose variables' symbols, then evaluates the lets in order. */
+void tf_problem_set_choose(tf_problem *p, const int64_t *choose);
+int tf_problem_eval_lets(tf_problem *p, tf_error *err);
+
+/* The count-free limits on CTAs per SM (registers, threads, TMEM, the CTA
+ * limit): 1 when `ctas` fits, 0 with a reason, -1 on an error.  `sizes`
+ * holds each buffer's size as an affine form (stride 1 + ncounts). */
+int tf_occupancy_fits(const tf_problem *p, int64_t ctas, const int64_t *sizes, char *why, size_t size,
+                      tf_error *err);
+
+#endif
