@@ -7,9 +7,6 @@
 #include "alloc.h"
 #include "json.h"
 
-/* the loader of choose domains, shared with workset.c */
-int tf_read_domain(tf_choose *c, const cJSON *v, const char *path, tf_error *err);
-
 void tf_case_init(tf_case *c) {
   memset(c, 0, sizeof *c);
   tf_request_init(&c->req);

@@ -182,7 +182,6 @@ static int read_range(tf_choose *c, const cJSON *v, const char *path, tf_error *
 }
 
 /* A list of distinct integers, or {"from", "to", "step"}. */
-int tf_read_domain(tf_choose *c, const cJSON *v, const char *path, tf_error *err);
 int tf_read_domain(tf_choose *c, const cJSON *v, const char *path, tf_error *err) {
   if (cJSON_IsObject(v))
     return read_range(c, v, path, err);

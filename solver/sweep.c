@@ -20,8 +20,6 @@
 #include "solver/report.h"
 #include "solver/solve.h"
 
-/* the loader of choose domains (model/workset.c), shared with case.c */
-int tf_read_domain(tf_choose *c, const cJSON *v, const char *path, tf_error *err);
 
 /* ------------------------------------------------------------- helpers */
 
