@@ -376,12 +376,23 @@ static int check_sources(const cJSON *root, const tf_machine *m, tf_error *err) 
   return require_source(src, "smem.carveouts_kb", err);
 }
 
+/* Keeps the (already checked) sources, so that they can be shown. */
+static void keep_sources(const cJSON *root, tf_machine *m) {
+  const cJSON *src = tf_json_member(root, "sources"), *e;
+  m->sources = tf_nalloc((size_t)cJSON_GetArraySize(src) + 1, sizeof *m->sources);
+  cJSON_ArrayForEach(e, src) {
+    m->sources[m->nsources].field = tf_strdup(e->string);
+    m->sources[m->nsources++].text = tf_strdup(e->valuestring);
+  }
+}
+
 static int read_machine(const cJSON *root, tf_machine *m, tf_error *err) {
   if (check_sections(root, &m->tmem.present, err) || read_strings(root, m, err) ||
       read_fields(root, m, err) || read_carveouts(tf_json_member(root, "smem"), m, err) ||
       check_smem(m, err) || check_tmem(m, err) || check_rf_limits(m, err) ||
       check_sources(root, m, err))
     return -1;
+  keep_sources(root, m);
   return 0;
 }
 
@@ -419,5 +430,8 @@ void tf_machine_free(tf_machine *m) {
   free(m->description);
   free(m->arch);
   free(m->file);
+  for (size_t i = 0; i < m->nsources; i++)
+    free(m->sources[i].field), free(m->sources[i].text);
+  free(m->sources);
   free(m);
 }

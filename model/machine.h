@@ -10,6 +10,11 @@
 
 #define TF_MAX_CARVEOUTS 16
 
+typedef struct tf_machine_source {
+  char *field;  /* "smem.capacity" */
+  char *text;   /* "[doc] S1 Table 27, ..." */
+} tf_machine_source;
+
 typedef struct tf_machine {
   char *name;         /* "b200" */
   char *description;  /* "NVIDIA B200 (HGX/DGX, 180 GB HBM3e)" */
@@ -55,6 +60,9 @@ typedef struct tf_machine {
     int64_t mma_f4_per_clk;
     int64_t exp_per_clk;       /* MUFU exp2 per clock per SM */
   } throughput;
+
+  tf_machine_source *sources;  /* where every number comes from, file order */
+  size_t nsources;
 } tf_machine;
 
 /* Loads a machine from a JSON file.  Returns a machine owned by the caller

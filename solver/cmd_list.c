@@ -39,7 +39,9 @@ static void show_machine(const tf_machine *m) {
          (long long)m->throughput.mma_f16_per_clk, (long long)m->throughput.mma_f8_per_clk,
          (long long)m->throughput.mma_f4_per_clk, (long long)m->throughput.exp_per_clk,
          (long long)m->smem.bytes_per_clk);
-  printf("  sources: %s\n", m->file);
+  printf("sources (%s):\n", m->file);
+  for (size_t i = 0; i < m->nsources; i++)
+    printf("  %-26s %s\n", m->sources[i].field, m->sources[i].text);
 }
 
 static void show_workset(const tf_workset *w) {

@@ -113,6 +113,14 @@ START_TEST(test_b200) {
   ck_assert_int_eq(m->smem.bytes_per_clk, 128);
   ck_assert_int_eq(m->tmem.present, 1);
   ck_assert_int_eq(m->tmem.columns, 512);
+  /* the sources are kept: one per numeric field (and arch), in file order */
+  ck_assert_uint_ge(m->nsources, 20);
+  ck_assert_str_eq(m->sources[0].field, "arch");
+  int found = 0;
+  for (size_t i = 0; i < m->nsources; i++)
+    if (!strcmp(m->sources[i].field, "smem.capacity"))
+      found = strstr(m->sources[i].text, "232448") != NULL;
+  ck_assert_msg(found, "the smem.capacity source names 232448");
   ck_assert_int_eq(m->tmem.lanes, 128);
   ck_assert_int_eq(m->tmem.min_alloc_columns, 32);
   ck_assert_int_eq(m->throughput.mma_f16_per_clk, 8192);
