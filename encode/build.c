@@ -259,10 +259,96 @@ static int settle_level(const tf_problem *p, size_t o, unsigned char *active, si
   return settled;
 }
 
+/* With one count whose every use only grows the memories and tightens the
+ * constraints (no negative coefficient in a buffer, none of the wrong sign
+ * in a row), a combination's feasible counts are an interval [lo, top]:
+ * fitting at s implies fitting below s. */
+static int monotone(const tf_problem *p) {
+  if (p->ncounts != 1)
+    return 0;
+  for (size_t c = 0; c < p->ncombos; c++) {
+    for (size_t b = 0; b < p->nbuffers; b++)
+      if (tf_problem_buf(p, c, b)[1] < 0)
+        return 0;
+    for (size_t r = 0; r < p->nrequire; r++) {
+      int64_t a = tf_problem_row(p, c, r)[1];
+      if (p->row_kind[r] == TF_ROW_LE ? a < 0 : p->row_kind[r] == TF_ROW_GE ? a > 0 : a != 0)
+        return 0;
+    }
+  }
+  return 1;
+}
+
+/* The largest count at which combination c fits, by bisection over
+ * [lo, hi]; -1 when it does not fit even at lo. */
+static int64_t top_count(const tf_problem *p, size_t c, int64_t hi) {
+  int64_t lo = p->count_lo[0];
+  if (tf_oracle_fits(p, c, &lo) != 1)
+    return -1;
+  while (lo < hi) {
+    int64_t mid = lo + (hi - lo + 1) / 2;
+    if (tf_oracle_fits(p, c, &mid) == 1)
+      lo = mid;
+    else
+      hi = mid - 1;
+  }
+  return lo;
+}
+
+/* Settles every level exactly in the monotone one-count case: each
+ * combination's feasible counts are an interval, an affine objective is
+ * best at one of its ends, and the combinations that do worse than the
+ * best at a level are left out; ties go on to the next level, with the
+ * interval narrowed to the end that won.  The ILP still decides among
+ * what is left, and verification checks it. */
+static void settle_monotone(const tf_problem *p, unsigned char *active) {
+  int64_t *from = tf_nalloc(p->ncombos + 1, sizeof *from), *to = tf_nalloc(p->ncombos + 1, sizeof *to);
+  int64_t *value = tf_nalloc(p->ncombos + 1, sizeof *value);
+  for (size_t c = 0; c < p->ncombos; c++) {
+    from[c] = p->count_lo[0];
+    to[c] = top_count(p, c, tight_hi(p, c, 0));
+    if (to[c] < from[c])
+      active[c] = 0; /* fits at no count */
+  }
+  for (size_t o = 0; o < p->nobjective; o++) {
+    int maximize = p->objective[o].maximize, found = 0, overflow = 0;
+    int64_t best = 0;
+    for (size_t c = 0; c < p->ncombos && !overflow; c++) {
+      if (!active[c])
+        continue;
+      const int64_t *a = tf_problem_obj(p, c, o);
+      int64_t s = (a[1] > 0) == maximize ? to[c] : from[c], t;
+      overflow = tf_checked_mul(a[1], s, &t) || tf_checked_add(a[0], t, &value[c]);
+      if (!found || (maximize ? value[c] > best : value[c] < best))
+        best = value[c], found = 1;
+    }
+    if (overflow || !found)
+      break;
+    for (size_t c = 0; c < p->ncombos; c++) {
+      if (!active[c])
+        continue;
+      const int64_t *a = tf_problem_obj(p, c, o);
+      if (value[c] != best)
+        active[c] = 0;
+      else if (a[1] != 0 && (a[1] > 0) == maximize)
+        from[c] = to[c];
+      else if (a[1] != 0)
+        to[c] = from[c];
+    }
+  }
+  free(from);
+  free(to);
+  free(value);
+}
+
 int tf_model_build_reduced(tf_model *m, const tf_problem *p, tf_error *err) {
   memset(m, 0, sizeof *m);
   m->active = tf_nalloc(p->ncombos + 1, sizeof *m->active);
   memset(m->active, 1, p->ncombos);
+  if (monotone(p)) {
+    settle_monotone(p, m->active);
+    return build(m, p, err);
+  }
   signed char *low = tf_nalloc(p->ncombos + 1, sizeof *low);
   memset(low, -1, p->ncombos);
   for (size_t o = 0; o < p->nobjective; o++) {
