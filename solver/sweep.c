@@ -17,6 +17,8 @@
 #include "model/case.h"
 #include "model/catalog.h"
 #include "model/json.h"
+#include "solver/memo.h"
+#include "solver/output.h"
 #include "solver/report.h"
 #include "solver/solve.h"
 
@@ -54,12 +56,6 @@ static double now(void) {
   return (double)ts.tv_sec + (double)ts.tv_nsec * 1e-9;
 }
 
-static uint64_t fnv1a(const char *p, size_t n) {
-  uint64_t h = 1469598103934665603ull;
-  for (size_t i = 0; i < n; i++)
-    h = (h ^ (unsigned char)p[i]) * 1099511628211ull;
-  return h;
-}
 
 /* A CSV field, quoted when it must be (RFC 4180). */
 static void csv_field(FILE *f, const char *s) {
@@ -76,18 +72,6 @@ static void csv_field(FILE *f, const char *s) {
   fputc('"', f);
 }
 
-static int write_all(int fd, const char *buf, size_t len) {
-  while (len) {
-    ssize_t n = write(fd, buf, len);
-    if (n < 0 && errno == EINTR)
-      continue;
-    if (n <= 0)
-      return -1;
-    buf += n;
-    len -= (size_t)n;
-  }
-  return 0;
-}
 
 const char *tf_sweep_status_name(int status) {
   return status == TF_SWEEP_ERROR ? "error" : tf_answer_status_name(status);
@@ -917,102 +901,6 @@ static char *ilp_key(const tf_ilp *ilp, size_t *len) {
   return text_close(&t, len);
 }
 
-/* ----------------------------------------------------------------- memo */
-
-enum { ENTRY_PENDING, ENTRY_DONE, ENTRY_FAILED };
-
-struct entry {
-  uint64_t hash;
-  char *key;
-  size_t klen;
-  int state;
-  char *text;          /* answers: the line's body */
-  size_t tlen;
-  int status;
-  tf_solution sol;     /* ILPs: GLPK's solution */
-};
-
-struct memo {
-  struct entry **slot;
-  size_t cap, n;
-  size_t lookups, hits;
-  pthread_mutex_t lock;
-  pthread_cond_t cv;
-};
-
-static void memo_init(struct memo *m) {
-  memset(m, 0, sizeof *m);
-  pthread_mutex_init(&m->lock, NULL);
-  pthread_cond_init(&m->cv, NULL);
-}
-
-static void memo_release(struct memo *m) {
-  for (size_t i = 0; i < m->cap; i++)
-    if (m->slot[i]) {
-      free(m->slot[i]->key);
-      free(m->slot[i]->text);
-      tf_solution_release(&m->slot[i]->sol);
-      free(m->slot[i]);
-    }
-  free(m->slot);
-  pthread_mutex_destroy(&m->lock);
-  pthread_cond_destroy(&m->cv);
-}
-
-static void memo_grow(struct memo *m) {
-  size_t cap = m->cap ? 2 * m->cap : 1024;
-  struct entry **slot = tf_nalloc(cap, sizeof *slot);
-  for (size_t i = 0; i < m->cap; i++)
-    if (m->slot[i]) {
-      size_t j = m->slot[i]->hash & (cap - 1);
-      while (slot[j])
-        j = (j + 1) & (cap - 1);
-      slot[j] = m->slot[i];
-    }
-  free(m->slot);
-  m->slot = slot;
-  m->cap = cap;
-}
-
-/* The entry for a key.  *own = 1: it is new and the caller must finish it
- * (memo_finish); otherwise it is done (reuse it) or failed (solve without
- * it).  Waits while another thread is computing it. */
-static struct entry *memo_get(struct memo *m, const char *key, size_t klen, int *own) {
-  uint64_t h = fnv1a(key, klen);
-  pthread_mutex_lock(&m->lock);
-  m->lookups++;
-  if (2 * (m->n + 1) > m->cap)
-    memo_grow(m);
-  size_t j = h & (m->cap - 1);
-  struct entry *e;
-  while ((e = m->slot[j]) && !(e->hash == h && e->klen == klen && !memcmp(e->key, key, klen)))
-    j = (j + 1) & (m->cap - 1);
-  if (!e) {
-    e = tf_nalloc(1, sizeof *e);
-    e->hash = h;
-    e->key = tf_strndup(key, klen);
-    e->klen = klen;
-    e->state = ENTRY_PENDING;
-    m->slot[j] = e;
-    m->n++;
-    *own = 1;
-  } else {
-    while (e->state == ENTRY_PENDING)
-      pthread_cond_wait(&m->cv, &m->lock);
-    m->hits += e->state == ENTRY_DONE;
-    *own = 0;
-  }
-  pthread_mutex_unlock(&m->lock);
-  return e;
-}
-
-static void memo_finish(struct memo *m, struct entry *e, int ok) {
-  pthread_mutex_lock(&m->lock);
-  e->state = ok ? ENTRY_DONE : ENTRY_FAILED;
-  pthread_cond_broadcast(&m->cv);
-  pthread_mutex_unlock(&m->lock);
-}
-
 /* ------------------------------------------------------------------ run */
 
 struct slot {
@@ -1032,7 +920,7 @@ struct run {
   int stop;
   pthread_mutex_t lock;
   pthread_cond_t ready, room;
-  struct memo answers, ilps;
+  tf_memo answers, ilps;
   /* progress */
   double start, last;
   size_t resumed;
@@ -1238,13 +1126,13 @@ static int solve_point(struct run *r, const tf_problem *p, int check, tf_answer 
   size_t klen;
   char *key = ilp_key(&m.ilp, &klen);
   int own;
-  struct entry *e = memo_get(&r->ilps, key, klen, &own);
+  tf_memo_entry *e = tf_memo_get(&r->ilps, key, klen, &own);
   free(key);
   tf_solution mine;
   memset(&mine, 0, sizeof mine);
   const tf_solution *sol = &e->sol;
   int rc = 0;
-  if (own || e->state == ENTRY_FAILED) {
+  if (own || e->state == TF_MEMO_FAILED) {
     rc = tf_glpk_solve(&m.ilp, &r->o.solve, &mine, err);
     sol = &mine;
     if (own && !rc) {
@@ -1253,7 +1141,7 @@ static int solve_point(struct run *r, const tf_problem *p, int check, tf_answer 
       sol = &e->sol;
     }
     if (own)
-      memo_finish(&r->ilps, e, !rc);
+      tf_memo_finish(&r->ilps, e, !rc);
   }
   if (!rc && sol->status == TF_SOL_INFEASIBLE) {
     /* rare: let tf_solve say why, in its words */
@@ -1270,14 +1158,14 @@ static int solve_point(struct run *r, const tf_problem *p, int check, tf_answer 
 
 /* The body of a bound problem's line, from the answer memo or solved. */
 static int problem_body(FILE *f, struct run *r, const tf_request *req, const tf_problem *p, int check) {
-  struct entry *e = NULL;
+  tf_memo_entry *e = NULL;
   int own = 0;
   if (r->o.reuse & TF_REUSE_ANSWER) {
     size_t klen;
     char *key = tf_sweep_key(req, p, check, &klen);
-    e = memo_get(&r->answers, key, klen, &own);
+    e = tf_memo_get(&r->answers, key, klen, &own);
     free(key);
-    if (!own && e->state == ENTRY_DONE) {
+    if (!own && e->state == TF_MEMO_DONE) {
       fwrite(e->text, 1, e->tlen, f);
       return e->status;
     }
@@ -1304,7 +1192,7 @@ static int problem_body(FILE *f, struct run *r, const tf_request *req, const tf_
     int ok = status != TF_SWEEP_ERROR; /* solver failures (time limits) are not reused */
     if (ok)
       e->text = body, e->tlen = len, e->status = status, body = NULL;
-    memo_finish(&r->answers, e, ok);
+    tf_memo_finish(&r->answers, e, ok);
   }
   free(body);
   return status;
@@ -1443,7 +1331,7 @@ static int writer(struct run *r, int fd, tf_sweep_stats *st, const char *file, t
       free(sl->text);
       sl->text = NULL;
     }
-    if (write_all(fd, buf, len)) {
+    if (tf_write_all(fd, buf, len)) {
       rc = tf_error_set(err, TF_EINTERNAL, NULL, "cannot write %s: %s", file ? file : "standard output",
                         strerror(errno));
       pthread_mutex_lock(&r->lock);
@@ -1530,7 +1418,7 @@ static int resume_scan(struct run *r, int fd, const char *file, size_t *done, si
     return tf_error_set(err, TF_EINTERNAL, NULL, "cannot cut the torn last line of %s: %s", file, strerror(errno));
   if (lseek(fd, good, SEEK_SET) < 0)
     return tf_error_set(err, TF_EINTERNAL, NULL, "cannot seek in %s: %s", file, strerror(errno));
-  if (csv && good == 0 && write_all(fd, header, strlen(header)))
+  if (csv && good == 0 && tf_write_all(fd, header, strlen(header)))
     return tf_error_set(err, TF_EINTERNAL, NULL, "cannot write %s: %s", file, strerror(errno));
   return 0;
 }
@@ -1578,7 +1466,7 @@ int tf_sweep_run(const tf_sweep *s, tf_cache *cache, const tf_sweep_opts *o, con
   size_t done = 0;
   if (o->resume)
     rc = resume_scan(&r, fd, out_file, &done, &st->torn_bytes, err);
-  else if (r.o.format == TF_FORMAT_CSV && write_all(fd, s->csv_header, strlen(s->csv_header)))
+  else if (r.o.format == TF_FORMAT_CSV && tf_write_all(fd, s->csv_header, strlen(s->csv_header)))
     rc = tf_error_set(err, TF_EINTERNAL, NULL, "cannot write %s: %s", out_file ? out_file : "standard output",
                       strerror(errno));
   st->resumed = done;
@@ -1590,8 +1478,8 @@ int tf_sweep_run(const tf_sweep *s, tf_cache *cache, const tf_sweep_opts *o, con
   pthread_mutex_init(&r.lock, NULL);
   pthread_cond_init(&r.ready, NULL);
   pthread_cond_init(&r.room, NULL);
-  memo_init(&r.answers);
-  memo_init(&r.ilps);
+  tf_memo_init(&r.answers);
+  tf_memo_init(&r.ilps);
   r.start = r.last = now();
   if (!rc && r.ntodo) {
     size_t nthreads = (size_t)r.o.jobs < r.ntodo ? (size_t)r.o.jobs : r.ntodo, started = 0;
@@ -1615,8 +1503,8 @@ int tf_sweep_run(const tf_sweep *s, tf_cache *cache, const tf_sweep_opts *o, con
   for (size_t k = 0; k < r.window; k++)
     free(r.ring[k].text);
   free(r.ring);
-  memo_release(&r.answers);
-  memo_release(&r.ilps);
+  tf_memo_release(&r.answers);
+  tf_memo_release(&r.ilps);
   pthread_mutex_destroy(&r.lock);
   pthread_cond_destroy(&r.ready);
   pthread_cond_destroy(&r.room);
@@ -1626,204 +1514,3 @@ int tf_sweep_run(const tf_sweep *s, tf_cache *cache, const tf_sweep_opts *o, con
   return rc;
 }
 
-/* ---------------------------------------------------------------- merge */
-
-struct mline {
-  size_t index;
-  const char *text;
-  size_t len;
-  size_t part;
-};
-
-static char *slurp(const char *file, size_t *len, tf_error *err) {
-  int fd = open(file, O_RDONLY);
-  if (fd < 0)
-    return tf_error_set(err, TF_EINPUT, NULL, "cannot read %s: %s", file, strerror(errno)), NULL;
-  size_t cap = 1 << 16, n = 0;
-  char *buf = tf_nalloc(cap + 1, 1);
-  for (;;) {
-    if (n == cap) {
-      cap *= 2;
-      buf = tf_nrealloc(buf, cap + 1, 1);
-    }
-    ssize_t got = read(fd, buf + n, cap - n);
-    if (got < 0 && errno == EINTR)
-      continue;
-    if (got < 0) {
-      tf_error_set(err, TF_EINPUT, NULL, "cannot read %s: %s", file, strerror(errno));
-      free(buf);
-      close(fd);
-      return NULL;
-    }
-    if (got == 0)
-      break;
-    n += (size_t)got;
-  }
-  close(fd);
-  buf[n] = 0;
-  *len = n;
-  return buf;
-}
-
-/* "{"index":N,"total":T," or "N,T," at the start of a line. */
-static int parse_position(const char *line, int csv, size_t *index, size_t *total) {
-  const char *p = line;
-  if (!csv) {
-    if (strncmp(p, "{\"index\":", 9))
-      return -1;
-    p += 9;
-  }
-  char *end;
-  if (*p < '0' || *p > '9')
-    return -1;
-  *index = strtoull(p, &end, 10);
-  p = end;
-  const char *sep = csv ? "," : ",\"total\":";
-  if (strncmp(p, sep, strlen(sep)))
-    return -1;
-  p += strlen(sep);
-  if (*p < '0' || *p > '9')
-    return -1;
-  *total = strtoull(p, &end, 10);
-  return *end == ',' ? 0 : -1;
-}
-
-static int by_index(const void *a, const void *b) {
-  const struct mline *x = a, *y = b;
-  return x->index < y->index ? -1 : x->index > y->index;
-}
-
-int tf_sweep_merge(char *const *parts, size_t nparts, const char *out_file, int format, size_t *nlines,
-                   tf_error *err) {
-  char **texts = tf_nalloc(nparts + 1, sizeof *texts);
-  struct mline *lines = NULL;
-  size_t n = 0, cap = 0, total = 0;
-  int have_total = 0, fmt = format, rc = 0;
-  const char *header = NULL;
-  size_t header_len = 0;
-  for (size_t i = 0; i < nparts && !rc; i++) {
-    size_t len;
-    if (!(texts[i] = slurp(parts[i], &len, err))) {
-      rc = -1;
-      break;
-    }
-    const char *t = texts[i], *end = t + len;
-    if (len && end[-1] != '\n') {
-      rc = tf_error_set(err, TF_EINPUT, NULL, "%s: the last line is torn (an interrupted shard: run it again with "
-                        "--resume first)", parts[i]);
-      break;
-    }
-    if (!len)
-      continue; /* a shard with no points */
-    int csv = t[0] != '{';
-    if (fmt == TF_FORMAT_TEXT)
-      fmt = csv ? TF_FORMAT_CSV : TF_FORMAT_JSON;
-    if (csv != (fmt == TF_FORMAT_CSV)) {
-      rc = tf_error_set(err, TF_EINPUT, NULL, "%s is %s, not %s like the %s", parts[i], csv ? "CSV" : "JSONL",
-                        fmt == TF_FORMAT_CSV ? "CSV" : "JSONL", format == TF_FORMAT_TEXT ? "parts before it" : "--format");
-      break;
-    }
-    size_t lineno = 0;
-    while (t < end && !rc) {
-      const char *nl = memchr(t, '\n', (size_t)(end - t));
-      size_t llen = (size_t)(nl - t) + 1;
-      lineno++;
-      if (csv && lineno == 1) {
-        if (!header)
-          header = t, header_len = llen;
-        else if (llen != header_len || memcmp(t, header, llen))
-          rc = tf_error_set(err, TF_EINPUT, NULL, "%s: its CSV header differs from %s's (another sweep?)", parts[i],
-                            parts[0]);
-        t = nl + 1;
-        continue;
-      }
-      size_t index, tot;
-      if (parse_position(t, csv, &index, &tot)) {
-        rc = tf_error_set(err, TF_EINPUT, NULL, "%s: line %zu is not a sweep line", parts[i], lineno);
-        break;
-      }
-      if (have_total && tot != total) {
-        rc = tf_error_set(err, TF_EINPUT, NULL, "%s: line %zu belongs to a sweep of %zu points, not %zu", parts[i],
-                          lineno, tot, total);
-        break;
-      }
-      if (index >= tot) {
-        rc = tf_error_set(err, TF_EINPUT, NULL, "%s: line %zu has index %zu of %zu", parts[i], lineno, index, tot);
-        break;
-      }
-      total = tot, have_total = 1;
-      struct mline m = {index, t, llen, i};
-      TF_PUSH(lines, n, cap, m);
-      t = nl + 1;
-    }
-  }
-  if (!rc) {
-    qsort(lines, n, sizeof *lines, by_index);
-    for (size_t k = 0; k < n && !rc; k++) {
-      if (k && lines[k].index == lines[k - 1].index)
-        rc = tf_error_set(err, TF_EINPUT, NULL, "point %zu appears twice (%s and %s)", lines[k].index,
-                          parts[lines[k - 1].part], parts[lines[k].part]);
-      else if (lines[k].index != k)
-        rc = tf_error_set(err, TF_EINPUT, NULL,
-                          "point %zu is missing (%zu of %zu points in the parts): a shard is missing or incomplete", k,
-                          n, total);
-    }
-    if (!rc && n != total)
-      rc = tf_error_set(err, TF_EINPUT, NULL,
-                        "point %zu is missing (%zu of %zu points in the parts): a shard is missing or incomplete", n,
-                        n, total);
-  }
-  if (!rc) {
-    char tmp[4200];
-    int fd = 1;
-    if (out_file) {
-      snprintf(tmp, sizeof tmp, "%s.tmp%ld", out_file, (long)getpid());
-      fd = open(tmp, O_WRONLY | O_CREAT | O_TRUNC, 0666);
-      if (fd < 0)
-        rc = tf_error_set(err, TF_EINPUT, "-o", "cannot write %s: %s", tmp, strerror(errno));
-    } else {
-      fflush(stdout);
-    }
-    /* write in batches of about 1 MiB */
-    char *buf = NULL;
-    size_t len = 0, bcap = 0;
-    if (!rc && header) {
-      TF_NREALLOC(buf, header_len + 1);
-      bcap = header_len + 1;
-      memcpy(buf, header, header_len);
-      len = header_len;
-    }
-    for (size_t k = 0; k <= n && !rc; k++) {
-      if (k == n || len + lines[k].len > (1u << 20)) {
-        if (write_all(fd, buf, len))
-          rc = tf_error_set(err, TF_EINTERNAL, NULL, "cannot write %s: %s", out_file ? tmp : "standard output",
-                            strerror(errno));
-        len = 0;
-      }
-      if (k == n)
-        break;
-      if (len + lines[k].len > bcap) {
-        bcap = 2 * (len + lines[k].len);
-        TF_NREALLOC(buf, bcap);
-      }
-      memcpy(buf + len, lines[k].text, lines[k].len);
-      len += lines[k].len;
-    }
-    free(buf);
-    if (out_file && fd >= 0) {
-      if (close(fd) && !rc)
-        rc = tf_error_set(err, TF_EINTERNAL, NULL, "cannot write %s: %s", tmp, strerror(errno));
-      if (!rc && rename(tmp, out_file))
-        rc = tf_error_set(err, TF_EINPUT, "-o", "cannot write %s: %s", out_file, strerror(errno));
-      if (rc)
-        unlink(tmp);
-    }
-  }
-  if (nlines)
-    *nlines = n;
-  for (size_t i = 0; i < nparts; i++)
-    free(texts[i]);
-  free(texts);
-  free(lines);
-  return rc;
-}

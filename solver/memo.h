@@ -1,0 +1,43 @@
+/* A thread-safe memo from byte keys to computed results, for sweeps: the
+ * first thread to ask for a key computes it while later ones wait, then
+ * every one reuses it.  Open addressing on a FNV-1a hash. */
+#ifndef TF_SOLVER_MEMO_H
+#define TF_SOLVER_MEMO_H
+
+#include <pthread.h>
+#include <stddef.h>
+#include <stdint.h>
+
+#include "solver/glpk.h"
+
+enum { TF_MEMO_PENDING, TF_MEMO_DONE, TF_MEMO_FAILED };
+
+typedef struct tf_memo_entry {
+  uint64_t hash;
+  char *key;
+  size_t klen;
+  int state;
+  char *text;          /* answers: the line's body */
+  size_t tlen;
+  int status;
+  tf_solution sol;     /* ILPs: GLPK's solution */
+} tf_memo_entry;
+
+typedef struct tf_memo {
+  tf_memo_entry **slot;
+  size_t cap, n;
+  size_t lookups, hits;
+  pthread_mutex_t lock;
+  pthread_cond_t cv;
+} tf_memo;
+
+void tf_memo_init(tf_memo *m);
+void tf_memo_release(tf_memo *m);
+
+/* The entry for a key.  *own = 1: it is new and the caller must finish it
+ * (tf_memo_finish); otherwise it is done (reuse it) or failed (compute
+ * without it).  Waits while another thread is computing it. */
+tf_memo_entry *tf_memo_get(tf_memo *m, const char *key, size_t klen, int *own);
+void tf_memo_finish(tf_memo *m, tf_memo_entry *e, int ok);
+
+#endif
