@@ -1,0 +1,770 @@
+/* What a sweep's points are: a spec's Cartesian product (with its where
+ * filters) or a problem list, their stable ids, the request each point
+ * makes, and the CSV header they share. */
+#include "sweep.h"
+
+#include "solver/sweep_internal.h"
+
+#include <errno.h>
+#include <fcntl.h>
+#include <pthread.h>
+#include <stdint.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/stat.h>
+#include <time.h>
+#include <unistd.h>
+
+#include "encode/build.h"
+#include "encode/decode.h"
+#include "encode/verify.h"
+#include "model/alloc.h"
+#include "model/case.h"
+#include "model/catalog.h"
+#include "model/json.h"
+#include "solver/memo.h"
+#include "solver/output.h"
+#include "solver/report.h"
+#include "solver/solve.h"
+
+FILE *sweep_text_open(struct text *t) {
+  t->buf = NULL;
+  t->len = 0;
+  t->f = open_memstream(&t->buf, &t->len);
+  if (!t->f)
+    abort(); /* out of memory, as tf_nalloc */
+  return t->f;
+}
+
+char *sweep_text_close(struct text *t, size_t *len) {
+  if (fclose(t->f))
+    abort();
+  if (len)
+    *len = t->len;
+  return t->buf;
+}
+
+/* A CSV field, quoted when it must be (RFC 4180). */
+void sweep_csv_field(FILE *f, const char *s) {
+  if (!s[strcspn(s, ",\"\n\r")]) {
+    fputs(s, f);
+    return;
+  }
+  fputc('"', f);
+  for (; *s; s++) {
+    if (*s == '"')
+      fputc('"', f);
+    fputc(*s, f);
+  }
+  fputc('"', f);
+}
+
+void sweep_warn(tf_sweep *s, const char *fmt, const char *a, const char *b) {
+  char buf[1024];
+  snprintf(buf, sizeof buf, fmt, a, b);
+  char *w = tf_strdup(buf);
+  TF_PUSH(s->warnings, s->nwarnings, s->capwarnings, w);
+}
+
+/* The workset of that name, loaded once per sweep (for its names only;
+ * solving goes through the cache). */
+size_t sweep_workset_index(tf_sweep *s, const char *name) {
+  for (size_t i = 0; i < s->nws; i++)
+    if (!strcmp(s->ws[i].name, name))
+      return i;
+  struct wsinfo info = {tf_strdup(name), NULL};
+  tf_error err;
+  tf_error_init(&err);
+  char path[4096];
+  if (!tf_catalog_find(TF_CATALOG_WORKSETS, name, "workset", path, sizeof path, &err))
+    info.w = tf_workset_load(path, &err);
+  if (!info.w) {
+    char msg[1024];
+    tf_error_format(&err, msg, sizeof msg);
+    sweep_warn(s, "workset '%s' does not load, its points are error lines: %s", name, msg);
+  }
+  TF_PUSH(s->ws, s->nws, s->capws, info);
+  return s->nws - 1;
+}
+
+void sweep_check_machine(tf_sweep *s, const char *name) {
+  tf_error err;
+  tf_error_init(&err);
+  char path[4096];
+  tf_machine *m = NULL;
+  if (!tf_catalog_find(TF_CATALOG_MACHINES, name, "machine", path, sizeof path, &err))
+    m = tf_machine_load(path, &err);
+  if (!m) {
+    char msg[1024];
+    tf_error_format(&err, msg, sizeof msg);
+    sweep_warn(s, "machine '%s' does not load, its points are error lines: %s", name, msg);
+  }
+  tf_machine_free(m);
+}
+
+void tf_sweep_free(tf_sweep *s) {
+  if (!s)
+    return;
+  free(s->file);
+  for (size_t i = 0; i < s->nmachines; i++)
+    free(s->machines[i]);
+  free(s->machines);
+  free(s->wsidx);
+  struct values *lists[] = {s->params, s->fixes, s->domains};
+  size_t nlists[] = {s->nparams, s->nfixes, s->ndomains};
+  for (int l = 0; l < 3; l++) {
+    for (size_t i = 0; i < nlists[l]; i++)
+      free(lists[l][i].name), free(lists[l][i].v);
+    free(lists[l]);
+  }
+  for (size_t i = 0; i < s->nrequires; i++)
+    free(s->requires[i]);
+  free(s->requires);
+  for (size_t i = 0; i < s->nobjectives; i++) {
+    for (size_t j = 0; j < s->objectives[i].n; j++)
+      free(s->objectives[i].texts[j]);
+    free(s->objectives[i].texts);
+  }
+  free(s->objectives);
+  for (size_t i = 0; i < s->nwhere; i++)
+    tf_expr_free(s->where[i]);
+  free(s->where);
+  free(s->applies);
+  free(s->sel);
+  for (size_t i = 0; s->cases && i < s->npoints; i++) {
+    tf_case_release(&s->cases[i]);
+    free(s->case_error[i]);
+  }
+  free(s->cases);
+  free(s->case_error);
+  for (size_t i = 0; i < s->nws; i++) {
+    free(s->ws[i].name);
+    tf_workset_free(s->ws[i].w);
+  }
+  free(s->ws);
+  char **names[] = {s->csv.params, s->csv.vars, s->csv.counts};
+  size_t nnames[] = {s->csv.nparams, s->csv.nvars, s->csv.ncounts};
+  for (int l = 0; l < 3; l++) {
+    for (size_t i = 0; i < nnames[l]; i++)
+      free(names[l][i]);
+    free(names[l]);
+  }
+  free(s->csv_header);
+  for (size_t i = 0; i < s->nwarnings; i++)
+    free(s->warnings[i]);
+  free(s->warnings);
+  free(s);
+}
+
+size_t tf_sweep_npoints(const tf_sweep *s) { return s->npoints; }
+size_t tf_sweep_nwarnings(const tf_sweep *s) { return s->nwarnings; }
+const char *tf_sweep_warning(const tf_sweep *s, size_t i) { return s->warnings[i]; }
+const char *tf_sweep_csv_header(const tf_sweep *s) { return s->csv_header; }
+
+/* ---------------------------------------------------------------- spec */
+
+static int has_param(const tf_workset *w, const char *name) {
+  for (size_t i = 0; w && i < w->nparams; i++)
+    if (!strcmp(w->params[i].name, name))
+      return 1;
+  return 0;
+}
+
+static int has_choose(const tf_workset *w, const char *name) {
+  for (size_t i = 0; w && i < w->nchoose; i++)
+    if (!strcmp(w->choose[i].name, name))
+      return 1;
+  return 0;
+}
+
+static int has_variable(const tf_workset *w, const char *name) {
+  for (size_t i = 0; w && i < w->ncounts; i++)
+    if (!strcmp(w->counts[i].name, name))
+      return 1;
+  return has_choose(w, name);
+}
+
+static int binds_require(const tf_workset *w, const char *text) {
+  tf_error err;
+  tf_error_init(&err);
+  tf_expr *e = tf_workset_parse_require(w, text, "require", &err);
+  tf_expr_free(e);
+  return e != NULL;
+}
+
+static int binds_objectives(const tf_workset *w, const struct objlist *o) {
+  for (size_t i = 0; i < o->n; i++) {
+    tf_error err;
+    tf_error_init(&err);
+    tf_objective obj;
+    memset(&obj, 0, sizeof obj);
+    int rc = tf_workset_parse_objective(w, o->texts[i], "objective", &obj, &err);
+    tf_objective_release(&obj);
+    if (rc)
+      return 0;
+  }
+  return 1;
+}
+
+/* "machines"/"worksets": a list of names, or "*" for every shipped one. */
+static int read_names(const cJSON *v, const char *path, int kind, char ***out, size_t *n, tf_error *err) {
+  if (cJSON_IsString(v) && !strcmp(v->valuestring, "*")) {
+    *out = tf_catalog_list(kind, n);
+    if (!*n)
+      return tf_error_set(err, TF_EINPUT, path, "\"*\" found no shipped %s", kind ? "worksets" : "machines");
+    return 0;
+  }
+  if (!cJSON_IsArray(v) || !cJSON_GetArraySize(v))
+    return tf_error_set(err, TF_EINPUT, path, "expected a non-empty list of names, or \"*\" for all shipped");
+  *out = tf_nalloc((size_t)cJSON_GetArraySize(v), sizeof **out);
+  const cJSON *x;
+  cJSON_ArrayForEach(x, v) {
+    char sub[160];
+    tf_path_index(sub, sizeof sub, path, *n);
+    if (!cJSON_IsString(x) || !x->valuestring[0])
+      return tf_error_set(err, TF_EINPUT, sub, "expected a non-empty string");
+    for (size_t i = 0; i < *n; i++)
+      if (!strcmp((*out)[i], x->valuestring))
+        return tf_error_set(err, TF_EINPUT, sub, "'%s' appears twice", x->valuestring);
+    (*out)[(*n)++] = tf_strdup(x->valuestring);
+  }
+  return 0;
+}
+
+/* {"NAME": [integers] | {"from", "to", "step"} | integer, ...} */
+static int read_lists(const cJSON *obj, const char *path, struct values **out, size_t *n, tf_error *err) {
+  if (!obj)
+    return 0;
+  if (!cJSON_IsObject(obj))
+    return tf_error_set(err, TF_EINPUT, path, "expected an object of NAME: [integers]");
+  *out = tf_nalloc((size_t)cJSON_GetArraySize(obj) + 1, sizeof **out);
+  const cJSON *m;
+  cJSON_ArrayForEach(m, obj) {
+    char sub[160];
+    tf_path_key(sub, sizeof sub, path, m->string);
+    tf_choose c;
+    memset(&c, 0, sizeof c);
+    if (cJSON_IsNumber(m)) {
+      int64_t v;
+      if (tf_json_int(m, sub, -TF_JSON_EXACT, TF_JSON_EXACT, &v, err))
+        return -1;
+      c.values = tf_nalloc(1, sizeof *c.values);
+      c.values[0] = v;
+      c.nvalues = 1;
+    } else if (tf_read_domain(&c, m, sub, err)) {
+      free(c.values);
+      return -1;
+    }
+    (*out)[(*n)++] = (struct values){tf_strdup(m->string), c.values, c.nvalues};
+  }
+  return 0;
+}
+
+/* A string, or a list of strings. */
+static int read_strings(const cJSON *v, const char *path, int allow_empty, char ***out, size_t *n, tf_error *err) {
+  if (!v)
+    return 0;
+  if (cJSON_IsString(v)) {
+    *out = tf_nalloc(1, sizeof **out);
+    (*out)[(*n)++] = tf_strdup(v->valuestring);
+    return 0;
+  }
+  if (!cJSON_IsArray(v) || (!allow_empty && !cJSON_GetArraySize(v)))
+    return tf_error_set(err, TF_EINPUT, path, "expected a string or a list of strings");
+  *out = tf_nalloc((size_t)cJSON_GetArraySize(v) + 1, sizeof **out);
+  const cJSON *x;
+  cJSON_ArrayForEach(x, v) {
+    char sub[160];
+    tf_path_index(sub, sizeof sub, path, *n);
+    if (!cJSON_IsString(x))
+      return tf_error_set(err, TF_EINPUT, sub, "expected a string");
+    (*out)[(*n)++] = tf_strdup(x->valuestring);
+  }
+  return 0;
+}
+
+/* "objectives": a list whose items are each a string (one objective) or a
+ * list of strings (lexicographic; [] for the workset's own). */
+static int read_objectives(tf_sweep *s, const cJSON *v, tf_error *err) {
+  if (!v)
+    return 0;
+  if (!cJSON_IsArray(v) || !cJSON_GetArraySize(v))
+    return tf_error_set(err, TF_EINPUT, "$.objectives",
+                        "expected a non-empty list of objective lists, e.g. [[], \"max stages\"]");
+  s->objectives = tf_nalloc((size_t)cJSON_GetArraySize(v), sizeof *s->objectives);
+  const cJSON *x;
+  cJSON_ArrayForEach(x, v) {
+    char sub[160];
+    tf_path_index(sub, sizeof sub, "$.objectives", s->nobjectives);
+    struct objlist *o = &s->objectives[s->nobjectives++];
+    if (read_strings(x, sub, 1, &o->texts, &o->n, err))
+      return -1;
+  }
+  return 0;
+}
+
+/* Names `where` filters may use: the swept params, then the swept fixes. */
+struct where_ctx {
+  const tf_sweep *s;
+};
+
+static int where_resolve(void *ctx, const char *name) {
+  const tf_sweep *s = ((struct where_ctx *)ctx)->s;
+  for (size_t i = 0; i < s->nparams; i++)
+    if (!strcmp(s->params[i].name, name))
+      return (int)i;
+  for (size_t i = 0; i < s->nfixes; i++)
+    if (!strcmp(s->fixes[i].name, name))
+      return (int)(s->nparams + i);
+  return -1;
+}
+
+static int read_where(tf_sweep *s, const cJSON *v, tf_error *err) {
+  char **texts = NULL;
+  size_t n = 0;
+  int rc = read_strings(v, "$.where", 0, &texts, &n, err);
+  s->where = tf_nalloc(n + 1, sizeof *s->where);
+  struct where_ctx ctx = {s};
+  for (size_t i = 0; i < n; i++) {
+    char sub[160];
+    tf_path_index(sub, sizeof sub, "$.where", i);
+    tf_expr *e = rc ? NULL : tf_expr_parse(texts[i], err);
+    if (!rc && !e)
+      tf_error_set_path(err, sub), rc = -1;
+    if (e) {
+      s->where[s->nwhere++] = e;
+      if (tf_expr_bind(e, where_resolve, &ctx, err))
+        tf_error_set_path(err, sub), rc = -1;
+    }
+    free(texts[i]);
+  }
+  free(texts);
+  return rc;
+}
+
+/* Applicability table: for spec workset i, entry j over params, fixes,
+ * domains, requires, objectives. */
+static unsigned char *applies_row(const tf_sweep *s, size_t wi) { return s->applies + wi * s->napplies; }
+
+static int compute_applies(tf_sweep *s, tf_error *err) {
+  s->napplies = s->nparams + s->nfixes + s->ndomains + s->nrequires + s->nobjectives + 1;
+  s->applies = tf_nalloc(s->nworksets * s->napplies + 1, 1);
+  int any_loaded = 0;
+  for (size_t wi = 0; wi < s->nworksets; wi++) {
+    const tf_workset *w = s->ws[s->wsidx[wi]].w;
+    unsigned char *a = applies_row(s, wi);
+    size_t j = 0;
+    any_loaded |= w != NULL;
+    for (size_t i = 0; i < s->nparams; i++)
+      a[j++] = has_param(w, s->params[i].name);
+    for (size_t i = 0; i < s->nfixes; i++)
+      a[j++] = has_variable(w, s->fixes[i].name);
+    for (size_t i = 0; i < s->ndomains; i++)
+      a[j++] = has_choose(w, s->domains[i].name);
+    for (size_t i = 0; i < s->nrequires; i++)
+      a[j++] = w && binds_require(w, s->requires[i]);
+    for (size_t i = 0; i < s->nobjectives; i++)
+      a[j++] = !w || binds_objectives(w, &s->objectives[i]); /* a workset that does not load: error lines */
+  }
+  if (!any_loaded)
+    return 0; /* nothing to check names against */
+  static const char *const what[] = {"params", "fix", "domain", "require", "objectives"};
+  size_t counts[] = {s->nparams, s->nfixes, s->ndomains, s->nrequires, s->nobjectives};
+  size_t j = 0;
+  for (int g = 0; g < 5; g++)
+    for (size_t i = 0; i < counts[g]; i++, j++) {
+      int used = 0;
+      for (size_t wi = 0; wi < s->nworksets && !used; wi++)
+        used = s->ws[s->wsidx[wi]].w && applies_row(s, wi)[j];
+      if (used)
+        continue;
+      char group[32], path[160];
+      snprintf(group, sizeof group, "$.%s", what[g]);
+      if (g < 3) {
+        const struct values *v = g == 0 ? &s->params[i] : g == 1 ? &s->fixes[i] : &s->domains[i];
+        tf_path_key(path, sizeof path, group, v->name);
+        return tf_error_set(err, TF_EINPUT, path, "no workset of the sweep has a %s '%s'",
+                            g == 0 ? "param" : g == 1 ? "variable" : "choose variable", v->name);
+      }
+      tf_path_index(path, sizeof path, group, i);
+      return tf_error_set(err, TF_EINPUT, path, "binds in no workset of the sweep (a misspelt name?)");
+    }
+  return 0;
+}
+
+static int32_t *point_sel(const tf_sweep *s, size_t i) { return s->sel + i * s->stride; }
+
+struct symbol_check {
+  const int *set;
+  int ok;
+};
+static void symbol_is_set(void *ctx, int sym) {
+  struct symbol_check *c = ctx;
+  if (!c->set[sym])
+    c->ok = 0;
+}
+
+/* Does the point pass every `where` filter that applies to it? */
+static int passes_where(const tf_sweep *s, const int32_t *vals, size_t mi, size_t wi, tf_error *err) {
+  size_t nsym = s->nparams + s->nfixes;
+  tf_affine syms[nsym + 1];
+  int set[nsym + 1];
+  memset(syms, 0, sizeof syms);
+  for (size_t k = 0; k < nsym; k++) {
+    set[k] = vals[k] >= 0;
+    if (set[k])
+      syms[k].c = k < s->nparams ? s->params[k].v[vals[k]] : s->fixes[k - s->nparams].v[vals[k]];
+  }
+  tf_eval_env env = {syms, 0, NULL};
+  for (size_t i = 0; i < s->nwhere; i++) {
+    struct symbol_check c = {set, 1};
+    tf_expr_each_symbol(s->where[i], symbol_is_set, &c);
+    if (!c.ok)
+      continue;
+    int64_t v;
+    if (tf_expr_eval_const(s->where[i], &env, &v, err)) {
+      char path[160];
+      tf_path_index(path, sizeof path, "$.where", i);
+      tf_error_set_path(err, path);
+      snprintf(err->msg + strlen(err->msg), sizeof err->msg - strlen(err->msg), " (at %s, %s)", s->machines[mi],
+               s->ws[s->wsidx[wi]].name);
+      return -1;
+    }
+    if (!v)
+      return 0;
+  }
+  return 1;
+}
+
+static int push_point(tf_sweep *s, size_t mi, size_t wi, size_t oi, const int32_t *vals, tf_error *err) {
+  if (s->npoints >= TF_SWEEP_MAX_POINTS)
+    return tf_error_set(err, TF_EINPUT, "$", "the sweep has more than %d points", TF_SWEEP_MAX_POINTS);
+  if (s->npoints == s->capsel) {
+    s->capsel = s->capsel ? 2 * s->capsel : 256;
+    s->sel = tf_nrealloc(s->sel, s->capsel * s->stride, sizeof *s->sel);
+  }
+  int32_t *p = point_sel(s, s->npoints++);
+  p[0] = (int32_t)mi, p[1] = (int32_t)wi, p[2] = (int32_t)oi;
+  memcpy(p + 3, vals, (s->nparams + s->nfixes) * sizeof *vals);
+  return 0;
+}
+
+/* machines x worksets x params x fixes x objectives, last fastest. */
+static int expand(tf_sweep *s, tf_error *err) {
+  size_t nd = s->nparams + s->nfixes;
+  s->stride = 3 + nd;
+  int32_t vals[nd + 1];
+  size_t dims[nd + 1], lens[nd + 1];
+  for (size_t mi = 0; mi < s->nmachines; mi++)
+    for (size_t wi = 0; wi < s->nworksets; wi++) {
+      const unsigned char *a = applies_row(s, wi);
+      size_t n = 0;
+      for (size_t d = 0; d < nd; d++) {
+        vals[d] = -1;
+        if (a[d]) {
+          dims[n] = d;
+          lens[n++] = d < s->nparams ? s->params[d].n : s->fixes[d - s->nparams].n;
+        }
+      }
+      for (size_t k = 0; k < n; k++)
+        vals[dims[k]] = 0;
+      for (;;) {
+        int keep = passes_where(s, vals, mi, wi, err);
+        if (keep < 0)
+          return -1;
+        for (size_t oi = 0; keep && oi < (s->nobjectives ? s->nobjectives : 1); oi++)
+          if ((!s->nobjectives || a[nd + s->ndomains + s->nrequires + oi]) && push_point(s, mi, wi, oi, vals, err))
+            return -1;
+        size_t k = n;
+        while (k > 0 && (size_t)++vals[dims[k - 1]] == lens[k - 1])
+          vals[dims[--k]] = 0;
+        if (k == 0)
+          break;
+      }
+    }
+  return 0;
+}
+
+static int parse_spec(tf_sweep *s, const cJSON *root, tf_error *err) {
+  static const char *const keys[] = {"machines", "worksets", "params",     "fix",     "domain",
+                                     "require",  "objectives", "where",    "comment", NULL};
+  static const char *const required[] = {"machines", "worksets", NULL};
+  if (tf_json_keys(root, "$", keys, required, err))
+    return -1;
+  char **wsnames = NULL;
+  size_t nws = 0;
+  int rc = read_names(tf_json_member(root, "machines"), "$.machines", TF_CATALOG_MACHINES, &s->machines,
+                      &s->nmachines, err) ||
+                   read_names(tf_json_member(root, "worksets"), "$.worksets", TF_CATALOG_WORKSETS, &wsnames, &nws, err) ||
+                   read_lists(tf_json_member(root, "params"), "$.params", &s->params, &s->nparams, err) ||
+                   read_lists(tf_json_member(root, "fix"), "$.fix", &s->fixes, &s->nfixes, err) ||
+                   read_lists(tf_json_member(root, "domain"), "$.domain", &s->domains, &s->ndomains, err) ||
+                   read_strings(tf_json_member(root, "require"), "$.require", 0, &s->requires, &s->nrequires, err) ||
+                   read_objectives(s, tf_json_member(root, "objectives"), err)
+               ? -1
+               : 0;
+  if (!rc) {
+    s->wsidx = tf_nalloc(nws + 1, sizeof *s->wsidx);
+    for (size_t i = 0; i < nws; i++)
+      s->wsidx[i] = sweep_workset_index(s, wsnames[i]);
+    s->nworksets = nws;
+    for (size_t i = 0; i < s->nmachines; i++)
+      sweep_check_machine(s, s->machines[i]);
+    for (size_t i = 0; i < s->nfixes && !rc; i++)
+      for (size_t j = 0; j < s->nparams && !rc; j++)
+        if (!strcmp(s->fixes[i].name, s->params[j].name))
+          rc = tf_error_set(err, TF_EINPUT, "$.fix", "'%s' is both a param and a fix", s->fixes[i].name);
+  }
+  for (size_t i = 0; i < nws; i++)
+    free(wsnames[i]);
+  free(wsnames);
+  const cJSON *where = tf_json_member(root, "where");
+  if (rc || (where && read_where(s, where, err)) || compute_applies(s, err) || expand(s, err))
+    return -1;
+  return 0;
+}
+
+/* -------------------------------------------------------- problem list */
+
+static int has_suffix(const char *s, const char *suffix) {
+  size_t n = strlen(s), k = strlen(suffix);
+  return n >= k && !strcmp(s + n - k, suffix);
+}
+
+struct list_ctx {
+  tf_sweep *sweep;
+  const char *file;
+};
+
+/* One problem line; a line that does not parse becomes an error point. */
+static int load_line(void *ctx, const char *line, size_t len, size_t lineno, tf_error *err) {
+  struct list_ctx *x = ctx;
+  tf_sweep *s = x->sweep;
+  if (s->npoints >= TF_SWEEP_MAX_POINTS) {
+    tf_error_set(err, TF_EINPUT, NULL, "more than %d problems", TF_SWEEP_MAX_POINTS);
+    tf_error_set_file(err, x->file);
+    return -1;
+  }
+  if (s->npoints == s->capcases) {
+    s->capcases = s->capcases ? 2 * s->capcases : 64;
+    TF_NREALLOC(s->cases, s->capcases);
+    TF_NREALLOC(s->case_error, s->capcases);
+  }
+  tf_case *c = &s->cases[s->npoints];
+  tf_case_init(c);
+  s->case_error[s->npoints] = NULL;
+  tf_error e;
+  tf_error_init(&e);
+  if (tf_case_parse(line, len, x->file, lineno, c, &e)) {
+    char msg[1024];
+    tf_error_format(&e, msg, sizeof msg);
+    char *id = c->req.id ? tf_strdup(c->req.id) : NULL; /* keep the id if it was read */
+    tf_case_release(c);
+    c->req.id = id;
+    s->case_error[s->npoints] = tf_strdup(msg);
+  }
+  if (!c->req.id) {
+    char id[32];
+    snprintf(id, sizeof id, "line-%zu", lineno);
+    c->req.id = tf_strdup(id);
+  }
+  if (c->req.workset)
+    sweep_workset_index(s, c->req.workset);
+  s->npoints++;
+  return 0;
+}
+
+static int load_list(tf_sweep *s, const char *file, tf_error *err) {
+  struct list_ctx x = {s, file};
+  return tf_jsonl_each(file, load_line, &x, err);
+}
+
+/* ----------------------------------------------------------- CSV header */
+
+static void add_name(char ***v, size_t *n, size_t *cap, const char *name) {
+  for (size_t i = 0; i < *n; i++)
+    if (!strcmp((*v)[i], name))
+      return;
+  char *copy = tf_strdup(name);
+  TF_PUSH(*v, *n, *cap, copy);
+}
+
+static void csv_columns(tf_sweep *s) {
+  struct csv_cols *c = &s->csv;
+  for (size_t i = 0; i < s->nws; i++) {
+    const tf_workset *w = s->ws[i].w;
+    if (!w)
+      continue;
+    for (size_t k = 0; k < w->nparams; k++)
+      add_name(&c->params, &c->nparams, &c->capparams, w->params[k].name);
+    for (size_t k = 0; k < w->nchoose; k++)
+      add_name(&c->vars, &c->nvars, &c->capvars, w->choose[k].name);
+    for (size_t k = 0; k < w->ncounts; k++) {
+      add_name(&c->vars, &c->nvars, &c->capvars, w->counts[k].name);
+      add_name(&c->counts, &c->ncounts, &c->capcounts, w->counts[k].name);
+    }
+    for (size_t b = 0; b < w->nbuffers; b++)
+      c->mem[w->buffers[b].memory] = 1;
+    if (w->nobjective > c->nobjectives)
+      c->nobjectives = w->nobjective;
+  }
+  for (size_t i = 0; i < s->nobjectives; i++)
+    if (s->objectives[i].n > c->nobjectives)
+      c->nobjectives = s->objectives[i].n;
+  for (size_t i = 0; s->cases && i < s->npoints; i++)
+    if (s->cases[i].req.nobjectives > c->nobjectives)
+      c->nobjectives = s->cases[i].req.nobjectives;
+  struct text t;
+  FILE *f = sweep_text_open(&t);
+  fputs("index,total,id,machine,workset,status,objectives", f);
+  for (size_t i = 0; i < c->nparams; i++)
+    fputc(',', f), fputs("param_", f), sweep_csv_field(f, c->params[i]);
+  for (size_t i = 0; i < c->nvars; i++)
+    fputc(',', f), sweep_csv_field(f, c->vars[i]);
+  for (int m = 0; m < TF_NMEM; m++)
+    if (c->mem[m])
+      fprintf(f, ",%s_used,%s_capacity", tf_memory_name(m), tf_memory_name(m));
+  for (size_t o = 0; o < c->nobjectives; o++)
+    fprintf(f, ",objective%zu", o + 1);
+  for (size_t k = 0; k < c->ncounts; k++)
+    fprintf(f, ",closed_%s,closed_%s_agrees", c->counts[k], c->counts[k]);
+  fputs(",reason\n", f);
+  s->csv_header = sweep_text_close(&t, NULL);
+}
+
+/* ---------------------------------------------------------------- load */
+
+tf_sweep *tf_sweep_parse_spec(const char *text, size_t len, const char *file, tf_error *err) {
+  cJSON *root = tf_json_parse(text, len, file, err);
+  if (!root)
+    return NULL;
+  tf_sweep *s = tf_nalloc(1, sizeof *s);
+  s->file = tf_strdup(file);
+  s->is_spec = 1;
+  int rc = cJSON_IsObject(root) ? parse_spec(s, root, err)
+                                : tf_error_set(err, TF_EINPUT, "$", "expected a sweep spec object (a problem list "
+                                                                    "is a file ending in .jsonl)");
+  cJSON_Delete(root);
+  if (rc) {
+    tf_error_set_file(err, file);
+    tf_sweep_free(s);
+    return NULL;
+  }
+  csv_columns(s);
+  return s;
+}
+
+tf_sweep *tf_sweep_load(const char *file, tf_error *err) {
+  if (has_suffix(file, ".jsonl") || has_suffix(file, ".ndjson")) {
+    tf_sweep *s = tf_nalloc(1, sizeof *s);
+    s->file = tf_strdup(file);
+    if (load_list(s, file, err)) {
+      tf_sweep_free(s);
+      return NULL;
+    }
+    csv_columns(s);
+    return s;
+  }
+  size_t len;
+  char *text = tf_read_file(file, &len, err);
+  if (!text)
+    return NULL;
+  tf_sweep *s = tf_sweep_parse_spec(text, len, file, err);
+  free(text);
+  return s;
+}
+
+/* ------------------------------------------------------ ids, requests */
+
+char *tf_sweep_id(const tf_sweep *s, size_t i) {
+  if (!s->is_spec)
+    return tf_strdup(s->cases[i].req.id);
+  const int32_t *p = point_sel(s, i);
+  struct text t;
+  FILE *f = sweep_text_open(&t);
+  fprintf(f, "%s/%s", s->machines[p[0]], s->ws[s->wsidx[p[1]]].name);
+  const int32_t *vals = p + 3;
+  int first = 1;
+  for (size_t k = 0; k < s->nparams; k++)
+    if (vals[k] >= 0) {
+      fprintf(f, "%s%s=%lld", first ? "/" : ",", s->params[k].name, (long long)s->params[k].v[vals[k]]);
+      first = 0;
+    }
+  first = 1;
+  for (size_t k = 0; k < s->nfixes; k++)
+    if (vals[s->nparams + k] >= 0) {
+      fprintf(f, "%s%s=%lld", first ? "/fix:" : ",", s->fixes[k].name,
+              (long long)s->fixes[k].v[vals[s->nparams + k]]);
+      first = 0;
+    }
+  if (s->nobjectives)
+    fprintf(f, "/o%d", p[2] + 1);
+  return sweep_text_close(&t, NULL);
+}
+
+static void copy_request(tf_request *dst, const tf_request *src) {
+  dst->id = src->id ? tf_strdup(src->id) : NULL;
+  dst->machine = src->machine ? tf_strdup(src->machine) : NULL;
+  dst->workset = src->workset ? tf_strdup(src->workset) : NULL;
+  for (size_t i = 0; i < src->nparams; i++)
+    tf_request_add_param(dst, src->params[i].name, src->params[i].value, src->params[i].where);
+  for (size_t i = 0; i < src->nfixes; i++)
+    tf_request_add_fix(dst, src->fixes[i].name, src->fixes[i].value, src->fixes[i].where);
+  for (size_t i = 0; i < src->ndomains; i++)
+    tf_request_add_domain(dst, src->domains[i].name, src->domains[i].values, src->domains[i].nvalues,
+                          src->domains[i].where);
+  for (size_t i = 0; i < src->nrequires; i++)
+    tf_request_add_require(dst, src->requires[i].text, src->requires[i].where);
+  for (size_t i = 0; i < src->nobjectives; i++)
+    tf_request_add_objective(dst, src->objectives[i].text, src->objectives[i].where);
+}
+
+int tf_sweep_request(const tf_sweep *s, size_t i, tf_request *req, int *check, tf_error *err) {
+  *check = 0;
+  if (!s->is_spec) {
+    if (s->case_error[i]) {
+      req->id = tf_strdup(s->cases[i].req.id);
+      return tf_error_set(err, TF_EINPUT, NULL, "%s", s->case_error[i]);
+    }
+    copy_request(req, &s->cases[i].req);
+    *check = s->cases[i].kind == TF_KIND_FITS;
+    return 0;
+  }
+  const int32_t *p = point_sel(s, i);
+  const unsigned char *a = applies_row(s, (size_t)p[1]);
+  const int32_t *vals = p + 3;
+  char where[160];
+  req->id = tf_sweep_id(s, i);
+  req->machine = tf_strdup(s->machines[p[0]]);
+  req->workset = tf_strdup(s->ws[s->wsidx[p[1]]].name);
+  for (size_t k = 0; k < s->nparams; k++)
+    if (vals[k] >= 0) {
+      tf_path_key(where, sizeof where, "$.params", s->params[k].name);
+      tf_request_add_param(req, s->params[k].name, s->params[k].v[vals[k]], where);
+    }
+  for (size_t k = 0; k < s->nfixes; k++)
+    if (vals[s->nparams + k] >= 0) {
+      tf_path_key(where, sizeof where, "$.fix", s->fixes[k].name);
+      tf_request_add_fix(req, s->fixes[k].name, s->fixes[k].v[vals[s->nparams + k]], where);
+    }
+  size_t j = s->nparams + s->nfixes;
+  for (size_t k = 0; k < s->ndomains; k++, j++)
+    if (a[j]) {
+      tf_path_key(where, sizeof where, "$.domain", s->domains[k].name);
+      tf_request_add_domain(req, s->domains[k].name, s->domains[k].v, s->domains[k].n, where);
+    }
+  for (size_t k = 0; k < s->nrequires; k++, j++)
+    if (a[j]) {
+      tf_path_index(where, sizeof where, "$.require", k);
+      tf_request_add_require(req, s->requires[k], where);
+    }
+  if (s->nobjectives) {
+    const struct objlist *o = &s->objectives[p[2]];
+    for (size_t k = 0; k < o->n; k++) {
+      snprintf(where, sizeof where, "$.objectives[%d][%zu]", p[2], k);
+      tf_request_add_objective(req, o->texts[k], where);
+    }
+  }
+  return 0;
+}
+

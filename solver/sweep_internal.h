@@ -1,0 +1,87 @@
+/* Internal to the sweep (sweep.c runs it, sweep_input.c reads its spec
+ * or problem list): the sweep's own structure and the helpers both use. */
+#ifndef TF_SOLVER_SWEEP_INTERNAL_H
+#define TF_SOLVER_SWEEP_INTERNAL_H
+
+#include <stdint.h>
+#include <stdio.h>
+
+#include "model/case.h"
+#include "model/expr.h"
+#include "model/workset.h"
+#include "solver/sweep.h"
+
+/* Text built in memory through a FILE *, so the report functions can
+ * write into it. */
+struct text {
+  char *buf;
+  size_t len;
+  FILE *f;
+};
+
+FILE *sweep_text_open(struct text *t);
+char *sweep_text_close(struct text *t, size_t *len);
+
+/* A CSV field, quoted when it must be (RFC 4180). */
+void sweep_csv_field(FILE *f, const char *s);
+
+struct values {      /* a swept list, or a domain */
+  char *name;
+  int64_t *v;
+  size_t n;
+};
+
+struct objlist {     /* one lexicographic list; n == 0: the workset's own */
+  char **texts;
+  size_t n;
+};
+
+struct wsinfo {      /* a workset named by the sweep, loaded for expansion */
+  char *name;
+  tf_workset *w;     /* owned; NULL when it does not load */
+};
+
+struct csv_cols {
+  char **params;  size_t nparams, capparams;
+  char **vars;    size_t nvars, capvars;
+  char **counts;  size_t ncounts, capcounts;
+  int mem[TF_NMEM];
+  size_t nobjectives;
+};
+
+struct tf_sweep {
+  char *file;
+  int is_spec;
+  size_t npoints;
+
+  /* a spec */
+  char **machines;       size_t nmachines;
+  size_t *wsidx;         size_t nworksets;   /* per spec workset: index into ws */
+  struct values *params; size_t nparams;
+  struct values *fixes;  size_t nfixes;
+  struct values *domains; size_t ndomains;
+  char **requires;       size_t nrequires;
+  struct objlist *objectives; size_t nobjectives; /* 0: no "objectives" key */
+  tf_expr **where;       size_t nwhere;
+  unsigned char *applies;   /* per spec workset: params, fixes, domains, requires, objectives */
+  size_t napplies;
+  int32_t *sel;             /* per point: machine, workset, objective, param value idx..., fix value idx... */
+  size_t stride, capsel;
+
+  /* a problem list */
+  tf_case *cases;        /* per point */
+  char **case_error;     /* per point: why the line does not parse, or NULL */
+  size_t capcases;
+
+  struct wsinfo *ws;     size_t nws, capws;
+  struct csv_cols csv;
+  char *csv_header;
+  char **warnings;       size_t nwarnings, capwarnings;
+};
+
+
+void sweep_warn(tf_sweep *s, const char *fmt, const char *a, const char *b);
+size_t sweep_workset_index(tf_sweep *s, const char *name);
+void sweep_check_machine(tf_sweep *s, const char *name);
+
+#endif
