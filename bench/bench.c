@@ -456,8 +456,6 @@ struct sweep_result {
 };
 
 static int sweep_once(const char *spec, int jobs, unsigned reuse, struct sweep_result *out) {
-  tf_cache cache;
-  tf_cache_init(&cache);
   tf_error e;
   tf_error_init(&e);
   tf_sweep *s = tf_sweep_load(spec, &e);
@@ -470,7 +468,7 @@ static int sweep_once(const char *spec, int jobs, unsigned reuse, struct sweep_r
   o.jobs = jobs;
   o.reuse = reuse;
   double t0 = now();
-  int rc = tf_sweep_run(s, &cache, &o, "/dev/null", &out->st, &e);
+  int rc = tf_sweep_run(s, &o, "/dev/null", &out->st, &e);
   out->seconds = now() - t0;
   out->jobs = jobs;
   out->reuse = reuse;
@@ -478,7 +476,6 @@ static int sweep_once(const char *spec, int jobs, unsigned reuse, struct sweep_r
   if (rc)
     fprintf(stderr, "bench: sweep: %s\n", e.msg);
   tf_sweep_free(s);
-  tf_cache_release(&cache);
   return rc;
 }
 

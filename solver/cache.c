@@ -47,15 +47,28 @@ static void *lookup(tf_cache *c, int kind, const char *name, const char *where, 
   return obj;
 }
 
+static void *locked_lookup(tf_cache *c, int kind, const char *name, const char *where, tf_error *err) {
+  pthread_mutex_lock(&c->lock);
+  void *obj = lookup(c, kind, name, where, err);
+  pthread_mutex_unlock(&c->lock);
+  return obj;
+}
+
+const tf_machine *tf_cache_machine(tf_cache *c, const char *name, const char *where, tf_error *err) {
+  return locked_lookup(c, TF_CATALOG_MACHINES, name, where, err);
+}
+
+const tf_workset *tf_cache_workset(tf_cache *c, const char *name, const char *where, tf_error *err) {
+  return locked_lookup(c, TF_CATALOG_WORKSETS, name, where, err);
+}
+
 int tf_cache_get(tf_cache *c, const tf_request *req, const char *mwhere, const char *wwhere,
                  const tf_machine **m, const tf_workset **w, tf_error *err) {
   if (!req->machine)
     return tf_error_set(err, TF_EINPUT, mwhere, "a machine is required");
   if (!req->workset)
     return tf_error_set(err, TF_EINPUT, wwhere, "a workset is required");
-  pthread_mutex_lock(&c->lock);
-  *m = lookup(c, TF_CATALOG_MACHINES, req->machine, mwhere, err);
-  *w = *m ? lookup(c, TF_CATALOG_WORKSETS, req->workset, wwhere, err) : NULL;
-  pthread_mutex_unlock(&c->lock);
+  *m = tf_cache_machine(c, req->machine, mwhere, err);
+  *w = *m ? tf_cache_workset(c, req->workset, wwhere, err) : NULL;
   return *m && *w ? 0 : -1;
 }

@@ -26,6 +26,10 @@ typedef struct tf_cache {
 void tf_cache_init(tf_cache *c);
 void tf_cache_release(tf_cache *c);
 
+/* One machine or workset by name; borrowed from the cache. */
+const tf_machine *tf_cache_machine(tf_cache *c, const char *name, const char *where, tf_error *err);
+const tf_workset *tf_cache_workset(tf_cache *c, const char *name, const char *where, tf_error *err);
+
 /* The request's machine and workset; borrowed from the cache. */
 int tf_cache_get(tf_cache *c, const tf_request *req, const char *mwhere, const char *wwhere,
                  const tf_machine **m, const tf_workset **w, tf_error *err);

@@ -70,8 +70,6 @@ int cmd_sweep(int argc, char **argv) {
   tf_error err;
   tf_args_init(&a);
   tf_error_init(&err);
-  tf_cache cache;
-  tf_cache_init(&cache);
   tf_sweep *s = NULL;
   int rc = TF_EXIT_OK;
   if (tf_args_parse(argc, argv, TF_OPT_SWEEP | TF_OPT_SOLVER, 1, &a, &err)) {
@@ -112,7 +110,7 @@ int cmd_sweep(int argc, char **argv) {
   o.progress = a.quiet ? NULL : stderr;
   o.progress_tty = isatty(2);
   tf_sweep_stats st;
-  if (tf_sweep_run(s, &cache, &o, a.out_file, &st, &err)) {
+  if (tf_sweep_run(s, &o, a.out_file, &st, &err)) {
     rc = tf_cli_fail(&err);
     goto out;
   }
@@ -120,7 +118,6 @@ int cmd_sweep(int argc, char **argv) {
     summary(&a, &o, &st);
 out:
   tf_sweep_free(s);
-  tf_cache_release(&cache);
   tf_args_release(&a);
   return rc;
 }

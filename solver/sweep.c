@@ -624,13 +624,13 @@ void tf_sweep_opts_init(tf_sweep_opts *o) {
   o->progress_every = 5;
 }
 
-int tf_sweep_run(const tf_sweep *s, tf_cache *cache, const tf_sweep_opts *o, const char *out_file,
-                 tf_sweep_stats *st, tf_error *err) {
+int tf_sweep_run(tf_sweep *s, const tf_sweep_opts *o, const char *out_file, tf_sweep_stats *st,
+                 tf_error *err) {
   memset(st, 0, sizeof *st);
   struct run r;
   memset(&r, 0, sizeof r);
   r.s = s;
-  r.cache = cache;
+  r.cache = &s->cache;
   r.o = *o;
   if (r.o.format != TF_FORMAT_CSV)
     r.o.format = TF_FORMAT_JSON;

@@ -47,8 +47,8 @@
 typedef struct tf_sweep tf_sweep;
 
 /* Loads a spec or a problem list (by the file name, see above).  The
- * worksets it names are read once here, for their names (solving loads
- * machines and worksets through a tf_cache).  A machine or workset that
+ * machines and worksets it names are parsed once, into the sweep's own
+ * cache, which expansion and solving (tf_sweep_run) share.  One that
  * does not load is not an error: its points become error lines, and a
  * warning says so.  Returns a sweep owned by the caller (tf_sweep_free). */
 tf_sweep *tf_sweep_load(const char *file, tf_error *err);
@@ -124,7 +124,7 @@ const char *tf_sweep_status_name(int status);
  * id); a torn last line is cut off and the sweep continues after them.
  * A point that fails becomes a line with "status": "error".  Returns -1 on
  * bad input (TF_EINPUT) or when the output cannot be written. */
-int tf_sweep_run(const tf_sweep *s, tf_cache *cache, const tf_sweep_opts *o, const char *out_file,
+int tf_sweep_run(tf_sweep *s, const tf_sweep_opts *o, const char *out_file,
                  tf_sweep_stats *st, tf_error *err);
 
 /* Joins shard outputs into the file one run would write: lines ordered by

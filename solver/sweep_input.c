@@ -72,12 +72,9 @@ size_t sweep_workset_index(tf_sweep *s, const char *name) {
   for (size_t i = 0; i < s->nws; i++)
     if (!strcmp(s->ws[i].name, name))
       return i;
-  struct wsinfo info = {tf_strdup(name), NULL};
   tf_error err;
   tf_error_init(&err);
-  char path[4096];
-  if (!tf_catalog_find(TF_CATALOG_WORKSETS, name, "workset", path, sizeof path, &err))
-    info.w = tf_workset_load(path, &err);
+  struct wsinfo info = {tf_strdup(name), tf_cache_workset(&s->cache, name, "workset", &err)};
   if (!info.w) {
     char msg[1024];
     tf_error_format(&err, msg, sizeof msg);
@@ -90,16 +87,11 @@ size_t sweep_workset_index(tf_sweep *s, const char *name) {
 void sweep_check_machine(tf_sweep *s, const char *name) {
   tf_error err;
   tf_error_init(&err);
-  char path[4096];
-  tf_machine *m = NULL;
-  if (!tf_catalog_find(TF_CATALOG_MACHINES, name, "machine", path, sizeof path, &err))
-    m = tf_machine_load(path, &err);
-  if (!m) {
+  if (!tf_cache_machine(&s->cache, name, "machine", &err)) {
     char msg[1024];
     tf_error_format(&err, msg, sizeof msg);
     sweep_warn(s, "machine '%s' does not load, its points are error lines: %s", name, msg);
   }
-  tf_machine_free(m);
 }
 
 void tf_sweep_free(tf_sweep *s) {
@@ -137,11 +129,10 @@ void tf_sweep_free(tf_sweep *s) {
   }
   free(s->cases);
   free(s->case_error);
-  for (size_t i = 0; i < s->nws; i++) {
+  for (size_t i = 0; i < s->nws; i++)
     free(s->ws[i].name);
-    tf_workset_free(s->ws[i].w);
-  }
   free(s->ws);
+  tf_cache_release(&s->cache);
   char **names[] = {s->csv.params, s->csv.vars, s->csv.counts};
   size_t nnames[] = {s->csv.nparams, s->csv.nvars, s->csv.ncounts};
   for (int l = 0; l < 3; l++) {
@@ -634,12 +625,18 @@ static void csv_columns(tf_sweep *s) {
 
 /* ---------------------------------------------------------------- load */
 
+static tf_sweep *sweep_new(const char *file) {
+  tf_sweep *s = tf_nalloc(1, sizeof *s);
+  tf_cache_init(&s->cache);
+  s->file = tf_strdup(file);
+  return s;
+}
+
 tf_sweep *tf_sweep_parse_spec(const char *text, size_t len, const char *file, tf_error *err) {
   cJSON *root = tf_json_parse(text, len, file, err);
   if (!root)
     return NULL;
-  tf_sweep *s = tf_nalloc(1, sizeof *s);
-  s->file = tf_strdup(file);
+  tf_sweep *s = sweep_new(file);
   s->is_spec = 1;
   int rc = cJSON_IsObject(root) ? parse_spec(s, root, err)
                                 : tf_error_set(err, TF_EINPUT, "$", "expected a sweep spec object (a problem list "
@@ -656,8 +653,7 @@ tf_sweep *tf_sweep_parse_spec(const char *text, size_t len, const char *file, tf
 
 tf_sweep *tf_sweep_load(const char *file, tf_error *err) {
   if (has_suffix(file, ".jsonl") || has_suffix(file, ".ndjson")) {
-    tf_sweep *s = tf_nalloc(1, sizeof *s);
-    s->file = tf_strdup(file);
+    tf_sweep *s = sweep_new(file);
     if (load_list(s, file, err)) {
       tf_sweep_free(s);
       return NULL;

@@ -9,6 +9,7 @@
 #include "model/case.h"
 #include "model/expr.h"
 #include "model/workset.h"
+#include "solver/cache.h"
 #include "solver/sweep.h"
 
 /* Text built in memory through a FILE *, so the report functions can
@@ -38,7 +39,7 @@ struct objlist {     /* one lexicographic list; n == 0: the workset's own */
 
 struct wsinfo {      /* a workset named by the sweep, loaded for expansion */
   char *name;
-  tf_workset *w;     /* owned; NULL when it does not load */
+  const tf_workset *w; /* borrowed from the sweep's cache; NULL when it does not load */
 };
 
 struct csv_cols {
@@ -50,6 +51,7 @@ struct csv_cols {
 };
 
 struct tf_sweep {
+  tf_cache cache;        /* machines and worksets, parsed once for expansion and solving */
   char *file;
   int is_spec;
   size_t npoints;

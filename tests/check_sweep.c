@@ -107,7 +107,7 @@ struct runopts {
   unsigned reuse;
 };
 
-static int run(const tf_sweep *s, struct runopts r, const char *out, tf_sweep_stats *st, tf_error *e) {
+static int run(tf_sweep *s, struct runopts r, const char *out, tf_sweep_stats *st, tf_error *e) {
   tf_sweep_opts o;
   tf_sweep_opts_init(&o);
   o.jobs = r.jobs ? r.jobs : 1;
@@ -118,10 +118,10 @@ static int run(const tf_sweep *s, struct runopts r, const char *out, tf_sweep_st
   if (r.reuse)
     o.reuse = r.reuse & 3;
   tf_error_init(e);
-  return tf_sweep_run(s, &cache, &o, out, st, e);
+  return tf_sweep_run(s, &o, out, st, e);
 }
 
-static void run_ok(const tf_sweep *s, struct runopts r, const char *out, tf_sweep_stats *st) {
+static void run_ok(tf_sweep *s, struct runopts r, const char *out, tf_sweep_stats *st) {
   tf_error e;
   tf_sweep_stats local;
   int rc = run(s, r, out, st ? st : &local, &e);
