@@ -26,31 +26,26 @@ static int split_memory(const tf_problem *p, size_t combo, const int64_t *counts
 }
 
 static void explain(const tf_problem *p, size_t combo, const int64_t *counts, int k, tf_closed *out) {
-  int64_t at[TF_MAX_COUNTS];
-  memcpy(at, counts, sizeof at);
-  tf_point pt;
-  tf_point_init(&pt, p);
-  tf_error e;
-  tf_error_init(&e);
-  const int64_t *choose = p->combo + combo * p->nchoose;
-  if (counts[k] < out->value) {
-    /* why can the exact answer not take one more? */
-    at[k] = counts[k] + 1;
-    char why[200];
-    if (tf_problem_eval_point(p, choose, at, &pt, &e))
-      snprintf(out->reason, sizeof out->reason, "%s = %lld cannot be evaluated: %s", p->count_names[k],
-               (long long)at[k], e.msg);
-    else if (!tf_point_fits(p, &pt, why, sizeof why))
-      snprintf(out->reason, sizeof out->reason, "%s = %lld %s, a constraint the closed form leaves out",
-               p->count_names[k], (long long)at[k], why);
-    else
-      snprintf(out->reason, sizeof out->reason, "%s = %lld also fits: the objective does not maximize %s",
-               p->count_names[k], (long long)at[k], p->count_names[k]);
-  } else {
+  if (counts[k] >= out->value) {
     snprintf(out->reason, sizeof out->reason,
              "the closed form is more conservative: another memory or a negative per-stage term limits it");
+    return;
   }
-  tf_point_release(&pt);
+  /* why can the exact answer not take one more? */
+  int64_t at[TF_MAX_COUNTS];
+  memcpy(at, counts, sizeof at);
+  at[k] = counts[k] + 1;
+  char why[200];
+  int fits = tf_problem_why(p, p->combo + combo * p->nchoose, at, why, sizeof why);
+  const char *name = p->count_names[k];
+  if (fits < 0)
+    snprintf(out->reason, sizeof out->reason, "%s = %lld cannot be evaluated: %s", name, (long long)at[k], why);
+  else if (!fits)
+    snprintf(out->reason, sizeof out->reason, "%s = %lld %s, a constraint the closed form leaves out", name,
+             (long long)at[k], why);
+  else
+    snprintf(out->reason, sizeof out->reason, "%s = %lld also fits: the objective does not maximize %s", name,
+             (long long)at[k], name);
 }
 
 int tf_closed_form(const tf_problem *p, size_t combo, const int64_t *counts, int k, tf_closed *out,

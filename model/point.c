@@ -140,3 +140,19 @@ int tf_point_fits(const tf_problem *p, const tf_point *pt, char *why, size_t siz
     why[0] = 0;
   return 1;
 }
+
+int tf_problem_why(const tf_problem *p, const int64_t *choose, const int64_t *counts, char *why, size_t size) {
+  tf_point pt;
+  tf_point_init(&pt, p);
+  tf_error e;
+  tf_error_init(&e);
+  int rc;
+  if (tf_problem_eval_point(p, choose, counts, &pt, &e)) {
+    snprintf(why, size, "%s", e.msg);
+    rc = -1;
+  } else {
+    rc = tf_point_fits(p, &pt, why, size);
+  }
+  tf_point_release(&pt);
+  return rc;
+}

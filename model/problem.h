@@ -121,6 +121,11 @@ void tf_point_release(tf_point *pt);
 int tf_problem_eval_point(const tf_problem *p, const int64_t *choose, const int64_t *counts,
                           tf_point *pt, tf_error *err);
 
+/* Evaluates a point only to say whether it fits: 1 it does, 0 it does not
+ * (`why`: the first violation), -1 it cannot be evaluated (`why`: the
+ * error).  What every "why not this point" message is built on. */
+int tf_problem_why(const tf_problem *p, const int64_t *choose, const int64_t *counts, char *why, size_t size);
+
 /* Does a point satisfy everything?  Fills `why` with the first violation. */
 int tf_point_fits(const tf_problem *p, const tf_point *pt, char *why, size_t size);
 

@@ -83,44 +83,35 @@ static int derived_text(const tf_case *c, const tf_problem *p, const tf_answer *
   return 0;
 }
 
-/* For a tuned case: the kernel's own pick beside the limit, checked with
- * its values fixed, and what stops the limit from going further. */
-static void tuned_note(const tf_case *c, const tf_machine *m, const tf_workset *w, const tf_problem *solved,
-                       const tf_answer *limit, char *buf, size_t size) {
-  tf_request copy = c->req; /* shallow: only the fixes differ */
-  copy.fixes = NULL;
-  copy.nfixes = copy.capfixes = 0;
-  for (size_t i = 0; i < c->req.nfixes; i++)
-    tf_request_add_fix(&copy, c->req.fixes[i].name, c->req.fixes[i].value, c->req.fixes[i].where);
-  for (size_t i = 0; i < c->nexpect; i++)
-    tf_request_add_fix(&copy, c->expect[i].name, c->expect[i].value, c->expect[i].where);
-  tf_error err;
-  tf_error_init(&err);
-  char fit[320] = "", bind[320] = "";
-  tf_problem *p = tf_problem_new(m, w, &copy, &err);
-  if (p) {
-    tf_answer a;
-    tf_answer_init(&a, p);
-    if (!tf_check(p, &a, &err))
-      snprintf(fit, sizeof fit, a.status == TF_ANSWER_FITS ? "the kernel's pick fits" : "the kernel's pick does not fit: %s",
-               a.why);
-    tf_answer_release(&a);
+/* For a tuned case: the kernel's own pick beside the limit -- its values
+ * put into the limit's point and checked there, without binding the
+ * problem again -- and what stops the limit from going further. */
+static void tuned_note(const tf_case *c, const tf_problem *solved, const tf_answer *limit, char *buf, size_t size) {
+  if (limit->status != TF_ANSWER_OPTIMAL) {
+    snprintf(buf, size, "the kernel's pick cannot be checked: %s", limit->why);
+    return;
   }
-  tf_problem_free(p);
-  for (size_t i = 0; i < c->nexpect && limit->status == TF_ANSWER_OPTIMAL && !bind[0]; i++)
+  int64_t choose[TF_MAX_CHOOSE], counts[TF_MAX_COUNTS];
+  memcpy(choose, limit->choose, sizeof choose);
+  memcpy(counts, limit->counts, sizeof counts);
+  int at_limit = 1;
+  for (size_t i = 0; i < c->nexpect; i++) {
+    const char *name = c->expect[i].name;
+    for (size_t j = 0; j < solved->nchoose; j++)
+      if (!strcmp(solved->choose_names[j], name))
+        at_limit &= choose[j] == c->expect[i].value, choose[j] = c->expect[i].value;
+    for (int k = 0; k < solved->ncounts; k++)
+      if (!strcmp(solved->count_names[k], name))
+        at_limit &= counts[k] == c->expect[i].value, counts[k] = c->expect[i].value;
+  }
+  char why[256], fit[320], bind[320] = "";
+  int fits = tf_problem_why(solved, choose, counts, why, sizeof why);
+  snprintf(fit, sizeof fit, fits > 0 ? "the kernel's pick fits" : "the kernel's pick does not fit: %s", why);
+  for (size_t i = 0; i < c->nexpect && !bind[0]; i++)
     if (tf_explain_next_value(solved, limit, c->expect[i].name, bind, sizeof bind))
       bind[0] = 0;
-  int at_limit = limit->status == TF_ANSWER_OPTIMAL;
-  for (size_t i = 0; i < c->nexpect && at_limit; i++) {
-    int64_t v;
-    at_limit = !value_of(solved, limit, c->expect[i].name, &v) && v == c->expect[i].value;
-  }
-  snprintf(buf, size, "%s%s%s%s", fit[0] ? fit : "the kernel's pick cannot be checked",
-           at_limit ? ", at the limit" : strstr(fit, "does not") ? "" : ", below the limit",
+  snprintf(buf, size, "%s%s%s%s", fit, at_limit ? ", at the limit" : fits > 0 ? ", below the limit" : "",
            bind[0] ? "; beyond it, " : "", bind);
-  for (size_t i = 0; i < copy.nfixes; i++)
-    free(copy.fixes[i].name), free(copy.fixes[i].where);
-  free(copy.fixes);
 }
 
 static void print_row(FILE *f, int json, const tf_case *c, const tf_problem *p, const tf_answer *a, enum verdict v,
@@ -178,7 +169,7 @@ static int run_case(tf_cache *cache, const tf_case *c, const char *file, size_t 
   if (!rc) {
     enum verdict v = c->kind == TF_KIND_TUNED ? TUNED : agrees ? AGREE : DIFFER;
     if (v == TUNED)
-      tuned_note(c, m, w, p, &a, note, sizeof note);
+      tuned_note(c, p, &a, note, sizeof note);
     else if (v == DIFFER && a.status == TF_ANSWER_INFEASIBLE)
       snprintf(note, sizeof note, "%s", a.why);
     print_row(out, json, c, p, &a, v, expected, derived, note);

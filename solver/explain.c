@@ -125,18 +125,10 @@ int tf_explain_next_value(const tf_problem *p, const tf_answer *a, const char *n
     }
   if (!found)
     return -1;
-  tf_point pt;
-  tf_point_init(&pt, p);
-  tf_error e;
-  tf_error_init(&e);
   char why[256];
-  if (tf_problem_eval_point(p, choose, counts, &pt, &e))
-    snprintf(buf, size, "%s = %lld: %s", name, (long long)value, e.msg);
-  else if (!tf_point_fits(p, &pt, why, sizeof why))
-    snprintf(buf, size, "%s = %lld: %s", name, (long long)value, why);
+  if (tf_problem_why(p, choose, counts, why, sizeof why) > 0)
+    snprintf(buf, size, "%s = %lld also fits; the objective prefers the answer's value", name, (long long)value);
   else
-    snprintf(buf, size, "%s = %lld also fits; the objective prefers %lld", name, (long long)value,
-             (long long)(value - 1));
-  tf_point_release(&pt);
+    snprintf(buf, size, "%s = %lld: %s", name, (long long)value, why); /* a violation, or why it cannot be evaluated */
   return 0;
 }

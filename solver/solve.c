@@ -6,6 +6,7 @@
 #include "encode/build.h"
 #include "encode/verify.h"
 #include "model/catalog.h"
+#include "solver/explain.h"
 
 int tf_load(const tf_request *req, const char *mwhere, const char *wwhere, tf_loaded *out, tf_error *err) {
   char path[4096];
@@ -34,10 +35,6 @@ void tf_loaded_release(tf_loaded *l) {
 /* What the first kept combination violates at its smallest counts: an
  * example of why no assignment is feasible. */
 static void example_violation(const tf_problem *p, char *buf, size_t size) {
-  tf_point pt;
-  tf_point_init(&pt, p);
-  tf_error e;
-  tf_error_init(&e);
   char why[256], at[256];
   size_t n = 0;
   at[0] = 0;
@@ -48,9 +45,8 @@ static void example_violation(const tf_problem *p, char *buf, size_t size) {
     n += (size_t)snprintf(at + n, sizeof at - n, "%s%s=%lld", n ? ", " : "", p->count_names[k],
                           (long long)p->count_lo[k]);
   buf[0] = 0;
-  if (!tf_problem_eval_point(p, p->combo, p->count_lo, &pt, &e) && !tf_point_fits(p, &pt, why, sizeof why))
+  if (tf_problem_why(p, p->combo, p->count_lo, why, sizeof why) == 0)
     snprintf(buf, size, "; e.g. %s %s", at, why);
-  tf_point_release(&pt);
 }
 
 static void infeasible(const tf_problem *p, tf_answer *a) {
@@ -179,24 +175,6 @@ int tf_check(const tf_problem *p, tf_answer *a, tf_error *err) {
 }
 
 void tf_binding(const tf_problem *p, const tf_answer *a, int k, char *buf, size_t size) {
-  if (a->counts[k] >= p->count_hi[k]) {
+  if (tf_explain_next_value(p, a, p->count_names[k], buf, size))
     snprintf(buf, size, "%s is at its upper bound %lld", p->count_names[k], (long long)p->count_hi[k]);
-    return;
-  }
-  int64_t at[TF_MAX_COUNTS];
-  memcpy(at, a->counts, sizeof at);
-  at[k]++;
-  tf_point pt;
-  tf_point_init(&pt, p);
-  tf_error e;
-  tf_error_init(&e);
-  char why[256];
-  if (tf_problem_eval_point(p, a->choose, at, &pt, &e))
-    snprintf(buf, size, "%s = %lld: %s", p->count_names[k], (long long)at[k], e.msg);
-  else if (!tf_point_fits(p, &pt, why, sizeof why))
-    snprintf(buf, size, "%s = %lld: %s", p->count_names[k], (long long)at[k], why);
-  else
-    snprintf(buf, size, "%s = %lld also fits (the objective prefers %lld)", p->count_names[k], (long long)at[k],
-             (long long)a->counts[k]);
-  tf_point_release(&pt);
 }
