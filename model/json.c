@@ -9,6 +9,10 @@
 #include "alloc.h"
 
 char *tf_read_file(const char *file, size_t *len, tf_error *err) {
+  return tf_read_file_limit(file, TF_MAX_FILE_BYTES, len, err);
+}
+
+char *tf_read_file_limit(const char *file, size_t max, size_t *len, tf_error *err) {
   FILE *f = fopen(file, "rb");
   if (!f) {
     tf_error_set(err, TF_EINPUT, NULL, "cannot read: %s", strerror(errno));
@@ -20,10 +24,10 @@ char *tf_read_file(const char *file, size_t *len, tf_error *err) {
   for (;;) {
     size_t got = fread(buf + n, 1, cap - n, f);
     n += got;
-    if (n > TF_MAX_FILE_BYTES) {
+    if (max && n > max) {
       fclose(f);
       free(buf);
-      tf_error_set(err, TF_EINPUT, NULL, "file larger than %u bytes", TF_MAX_FILE_BYTES);
+      tf_error_set(err, TF_EINPUT, NULL, "file larger than %zu bytes", max);
       tf_error_set_file(err, file);
       return NULL;
     }

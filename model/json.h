@@ -25,6 +25,10 @@ cJSON *tf_json_parse(const char *text, size_t len, const char *file, tf_error *e
 /* Reads a whole file into a NUL-terminated buffer the caller frees. */
 char *tf_read_file(const char *file, size_t *len, tf_error *err);
 
+/* The same with another size limit; 0: none (sweep outputs merged by
+ * `tilefit merge` can be far larger than any input). */
+char *tf_read_file_limit(const char *file, size_t max, size_t *len, tf_error *err);
+
 /* Calls fn for every line of a JSON Lines file that is not blank, with its
  * 1-based number, and stops at the first non-zero return, which it
  * returns.  A file that cannot be opened or read (a directory, say) is

@@ -13,6 +13,7 @@
 #include <unistd.h>
 
 #include "model/alloc.h"
+#include "model/json.h"
 #include "solver/output.h"
 #include "solver/report.h"
 
@@ -22,36 +23,6 @@ struct mline {
   size_t len;
   size_t part;
 };
-
-static char *slurp(const char *file, size_t *len, tf_error *err) {
-  int fd = open(file, O_RDONLY);
-  if (fd < 0)
-    return tf_error_set(err, TF_EINPUT, NULL, "cannot read %s: %s", file, strerror(errno)), NULL;
-  size_t cap = 1 << 16, n = 0;
-  char *buf = tf_nalloc(cap + 1, 1);
-  for (;;) {
-    if (n == cap) {
-      cap *= 2;
-      buf = tf_nrealloc(buf, cap + 1, 1);
-    }
-    ssize_t got = read(fd, buf + n, cap - n);
-    if (got < 0 && errno == EINTR)
-      continue;
-    if (got < 0) {
-      tf_error_set(err, TF_EINPUT, NULL, "cannot read %s: %s", file, strerror(errno));
-      free(buf);
-      close(fd);
-      return NULL;
-    }
-    if (got == 0)
-      break;
-    n += (size_t)got;
-  }
-  close(fd);
-  buf[n] = 0;
-  *len = n;
-  return buf;
-}
 
 /* "{"index":N,"total":T," or "N,T," at the start of a line. */
 static int parse_position(const char *line, int csv, size_t *index, size_t *total) {
@@ -91,7 +62,7 @@ int tf_sweep_merge(char *const *parts, size_t nparts, const char *out_file, int 
   size_t header_len = 0;
   for (size_t i = 0; i < nparts && !rc; i++) {
     size_t len;
-    if (!(texts[i] = slurp(parts[i], &len, err))) {
+    if (!(texts[i] = tf_read_file_limit(parts[i], 0, &len, err))) {
       rc = -1;
       break;
     }
