@@ -79,13 +79,19 @@ int tf_solve(const tf_problem *p, const tf_solve_opts *o, const tf_solve_out *ou
     opts.lp_file = out->lp_file, opts.mps_file = out->mps_file;
   tf_solution s;
   int rc = tf_glpk_solve(&m.ilp, &opts, &s, err);
-  if (!rc && s.status == TF_SOL_INFEASIBLE)
-    infeasible(p, a);
-  else if (!rc)
-    rc = tf_decode(&m, p, s.x, a, err) || tf_verify(p, a, s.objval, err) ? -1 : 0;
+  if (!rc)
+    rc = tf_solve_answer(&m, p, &s, a, err);
   tf_solution_release(&s);
   tf_model_release(&m);
   return rc;
+}
+
+int tf_solve_answer(const tf_model *m, const tf_problem *p, const tf_solution *s, tf_answer *a, tf_error *err) {
+  if (s->status == TF_SOL_INFEASIBLE) {
+    infeasible(p, a);
+    return 0;
+  }
+  return tf_decode(m, p, s->x, a, err) || tf_verify(p, a, s->objval, err) ? -1 : 0;
 }
 
 /* Cuts off exactly one assignment (combination c, counts v): either c is

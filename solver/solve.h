@@ -5,6 +5,7 @@
 #ifndef TF_SOLVER_SOLVE_H
 #define TF_SOLVER_SOLVE_H
 
+#include "encode/build.h"
 #include "encode/decode.h"
 #include "model/machine.h"
 #include "model/problem.h"
@@ -39,6 +40,11 @@ int tf_solve_top(const tf_problem *p, const tf_solve_opts *o, int k, tf_answer *
 /* Why count k of an answer cannot be one larger: "stages = 4: smem needs
  * 265216 B of 232448, 32768 over", or why it could. */
 void tf_binding(const tf_problem *p, const tf_answer *a, int k, char *buf, size_t size);
+
+/* The second half of tf_solve, for callers that obtain the solution of
+ * tf_model_build_reduced's model some other way (a sweep reusing one):
+ * infeasible with the reason, or decoded and verified in integers. */
+int tf_solve_answer(const tf_model *m, const tf_problem *p, const tf_solution *s, tf_answer *a, tf_error *err);
 
 /* Every variable must be fixed; sets TF_ANSWER_FITS or TF_ANSWER_NO_FIT. */
 int tf_check(const tf_problem *p, tf_answer *a, tf_error *err);

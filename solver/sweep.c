@@ -14,7 +14,6 @@
 
 #include "encode/build.h"
 #include "encode/decode.h"
-#include "encode/verify.h"
 #include "model/alloc.h"
 #include "model/case.h"
 #include "model/catalog.h"
@@ -335,14 +334,8 @@ static int solve_point(struct run *r, const tf_problem *p, int check, tf_answer 
     if (own)
       tf_memo_finish(&r->ilps, e, !rc);
   }
-  if (!rc && sol->status == TF_SOL_INFEASIBLE) {
-    /* rare: let tf_solve say why, in its words */
-    tf_solution_release(&mine);
-    tf_model_release(&m);
-    return tf_solve(p, &r->o.solve, NULL, a, err);
-  }
   if (!rc)
-    rc = tf_decode(&m, p, sol->x, a, err) || tf_verify(p, a, sol->objval, err) ? -1 : 0;
+    rc = tf_solve_answer(&m, p, sol, a, err);
   tf_solution_release(&mine);
   tf_model_release(&m);
   return rc;
