@@ -305,6 +305,8 @@ static void settle_monotone(const tf_problem *p, unsigned char *active) {
   int64_t *from = tf_nalloc(p->ncombos + 1, sizeof *from), *to = tf_nalloc(p->ncombos + 1, sizeof *to);
   int64_t *value = tf_nalloc(p->ncombos + 1, sizeof *value);
   for (size_t c = 0; c < p->ncombos; c++) {
+    if (!active[c])
+      continue;
     from[c] = p->count_lo[0];
     to[c] = top_count(p, c, tight_hi(p, c, 0));
     if (to[c] < from[c])
@@ -345,10 +347,6 @@ int tf_model_build_reduced(tf_model *m, const tf_problem *p, tf_error *err) {
   memset(m, 0, sizeof *m);
   m->active = tf_nalloc(p->ncombos + 1, sizeof *m->active);
   memset(m->active, 1, p->ncombos);
-  if (monotone(p)) {
-    settle_monotone(p, m->active);
-    return build(m, p, err);
-  }
   signed char *low = tf_nalloc(p->ncombos + 1, sizeof *low);
   memset(low, -1, p->ncombos);
   for (size_t o = 0; o < p->nobjective; o++) {
@@ -359,6 +357,9 @@ int tf_model_build_reduced(tf_model *m, const tf_problem *p, tf_error *err) {
       break;
   }
   free(low);
+  /* the cheap scan above first, then the exact interval reasoning on what is left */
+  if (monotone(p))
+    settle_monotone(p, m->active);
   return build(m, p, err);
 }
 
