@@ -46,7 +46,7 @@ static const struct field fields[] = {
   SUB(tmem, lanes, 1, COUNT_MAX),
   SUB(tmem, min_alloc_columns, 1, COUNT_MAX),
   SUB(rf, per_sm, 1, COUNT_MAX),
-  SUB(rf, per_thread, 1, 255),
+  SUB(rf, per_thread, 1, 512), /* 255 on sm_ (check_rf_limits), 512 VGPRs on gfx */
   SUB(rf, warp_granule, 1, COUNT_MAX),
   SUB(limits, threads_per_sm, 1, COUNT_MAX),
   SUB(limits, ctas_per_sm, 1, COUNT_MAX),
@@ -145,16 +145,25 @@ static const char *bad_name(const char *s) {
   return NULL;
 }
 
-/* `sm_` digits, then an optional lower-case suffix: "sm_90", "sm_100a". */
+static int is_nvidia(const char *arch) { return !strncmp(arch, "sm_", 3); }
+
+/* NVIDIA: `sm_` digits, then an optional lower-case suffix ("sm_90",
+ * "sm_100a").  AMD: `gfx` and hex digits, the LLVM target ("gfx942"). */
 static const char *bad_arch(const char *s) {
-  if (strncmp(s, "sm_", 3) || !(s[3] >= '0' && s[3] <= '9'))
-    return "must match sm_[0-9]+[a-z]*";
+  static const char *const why = "must match sm_[0-9]+[a-z]* or gfx[0-9a-f]+";
   const char *p = s + 3;
+  if (!strncmp(s, "gfx", 3)) {
+    while ((*p >= '0' && *p <= '9') || (*p >= 'a' && *p <= 'f'))
+      p++;
+    return p == s + 3 || *p ? why : NULL;
+  }
+  if (!is_nvidia(s) || !(s[3] >= '0' && s[3] <= '9'))
+    return why;
   while (*p >= '0' && *p <= '9')
     p++;
   while (*p >= 'a' && *p <= 'z')
     p++;
-  return *p ? "must match sm_[0-9]+[a-z]*" : NULL;
+  return *p ? why : NULL;
 }
 
 /* Reads root string `key` into a copy the machine owns.  `check` may be
@@ -289,6 +298,10 @@ static int check_tmem(const tf_machine *m, tf_error *err) {
 }
 
 static int check_rf_limits(const tf_machine *m, tf_error *err) {
+  if (is_nvidia(m->arch) && m->rf.per_thread > 255)
+    return tf_error_set(err, TF_EINPUT, "$.rf.per_thread",
+                        "expected an integer from 1 to 255 on an sm_ arch (ptxas's limit), got %lld",
+                        (long long)m->rf.per_thread);
   if (!pow2(m->rf.warp_granule))
     return tf_error_set(err, TF_EINPUT, "$.rf.warp_granule", "expected a power of two, got %lld",
                         (long long)m->rf.warp_granule);

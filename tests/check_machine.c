@@ -19,6 +19,8 @@ static const char *const shipped[] = {
     "h200", "b200", "gb200",   "b300", "rtx5090", "rtx-pro-6000",
 };
 #define NSHIPPED ((int)(sizeof shipped / sizeof shipped[0]))
+static const char *const shipped_amd[] = {"mi300x", "mi355x"};
+#define NSHIPPED_AMD ((int)(sizeof shipped_amd / sizeof shipped_amd[0]))
 
 /* Bad fixture, the JSON path its error must name ("" for errors about the
  * whole text), and a piece of the message that shows which check fired. */
@@ -43,7 +45,7 @@ static const struct bad_case {
     {"negative-size", "$.l2_bytes", "expected an integer from 1"},
     {"beyond-2-53", "$.hbm_gbps", "beyond 2^53"},
     {"bad-name", "$.name", "[a-z0-9][a-z0-9._-]*"},
-    {"bad-arch", "$.arch", "sm_[0-9]+[a-z]*"},
+    {"bad-arch", "$.arch", "sm_[0-9]+[a-z]* or gfx[0-9a-f]+"},
     {"missing-source", "$.sources['rf.per_thread']", "missing source"},
     {"missing-sources", "$.sources", "missing required object"},
     {"unknown-source", "$.sources['tmem.columns']", "not a numeric field"},
@@ -55,7 +57,9 @@ static const struct bad_case {
     {"too-many-carveouts", "$.smem.carveouts_kb", "1 to 16"},
     {"capacity-over-per-sm", "$.smem.capacity", "exceeds per_sm"},
     {"granule-not-pow2", "$.smem.granule", "power of two"},
-    {"per-thread-256", "$.rf.per_thread", "from 1 to 255"},
+    {"per-thread-256", "$.rf.per_thread", "from 1 to 255 on an sm_ arch"},
+    {"per-thread-513", "$.rf.per_thread", "from 1 to 512"},
+    {"bad-gfx-arch", "$.arch", "gfx[0-9a-f]+"},
     {"threads-per-cta", "$.limits.threads_per_cta", "exceeds threads_per_sm"},
     {"tmem-min-alloc", "$.tmem.min_alloc_columns", "power of two"},
     {"tmem-missing-lanes", "$.tmem.lanes", "missing required field"},
@@ -96,6 +100,41 @@ START_TEST(test_shipped_loads) {
   ck_assert_int_eq(m->rf.per_sm, 65536);
   ck_assert_int_eq(m->rf.per_thread, 255);
   ck_assert_int_eq(m->throughput.exp_per_clk, 16);
+  tf_machine_free(m);
+}
+END_TEST
+
+/* AMD: LDS is one fixed array per CU (one "carveout", all of it, no
+ * reserve), allocated in 512-byte granules; VGPRs up to 512 per lane. */
+START_TEST(test_amd_loads) {
+  tf_machine *m = load_ok(shipped_amd[_i]);
+  ck_assert_ptr_nonnull(strstr(m->description, "AMD"));
+  ck_assert_int_eq(strncmp(m->arch, "gfx9", 4), 0);
+  ck_assert_int_eq(m->smem.capacity, m->smem.per_sm);
+  ck_assert_int_eq(m->smem.reserved_per_cta, 0);
+  ck_assert_int_eq(m->smem.granule, 512);
+  ck_assert_int_eq(m->smem.ncarveouts, 1);
+  ck_assert_int_eq(m->smem.carveouts_kb[0] * 1024, m->smem.per_sm);
+  ck_assert_int_eq(m->tmem.present, 0);
+  ck_assert_int_eq(m->rf.per_sm, 131072);
+  ck_assert_int_eq(m->rf.per_thread, 512);
+  ck_assert_int_eq(m->limits.threads_per_sm, 2048);
+  tf_machine_free(m);
+}
+END_TEST
+
+START_TEST(test_mi300x_mi355x) {
+  tf_machine *m = load_ok("mi300x");
+  ck_assert_str_eq(m->arch, "gfx942");
+  ck_assert_int_eq(m->sm_count, 304);
+  ck_assert_int_eq(m->smem.capacity, 65536);
+  ck_assert_int_eq(m->throughput.mma_f4_per_clk, 0);
+  tf_machine_free(m);
+  m = load_ok("mi355x");
+  ck_assert_str_eq(m->arch, "gfx950");
+  ck_assert_int_eq(m->sm_count, 256);
+  ck_assert_int_eq(m->smem.capacity, 163840);
+  ck_assert_int_eq(m->throughput.mma_f16_per_clk, 4096);
   tf_machine_free(m);
 }
 END_TEST
@@ -190,6 +229,9 @@ static int is_shipped(const char *stem) {
   for (int i = 0; i < NSHIPPED; i++)
     if (!strcmp(stem, shipped[i]))
       return 1;
+  for (int i = 0; i < NSHIPPED_AMD; i++)
+    if (!strcmp(stem, shipped_amd[i]))
+      return 1;
   return 0;
 }
 
@@ -201,7 +243,7 @@ static int is_bad(const char *stem) {
 }
 
 START_TEST(test_tables_complete) {
-  ck_assert_int_eq(scan_json(MACHINES_DIR, is_shipped), NSHIPPED);
+  ck_assert_int_eq(scan_json(MACHINES_DIR, is_shipped), NSHIPPED + NSHIPPED_AMD);
   ck_assert_int_eq(scan_json(BAD_DIR, is_bad), NBAD);
 }
 END_TEST
@@ -266,6 +308,8 @@ Suite *machine_suite(void) {
   Suite *s = suite_create("machine");
   TCase *core = tcase_create("Core");
   tcase_add_loop_test(core, test_shipped_loads, 0, NSHIPPED);
+  tcase_add_loop_test(core, test_amd_loads, 0, NSHIPPED_AMD);
+  tcase_add_test(core, test_mi300x_mi355x);
   tcase_add_test(core, test_b200);
   tcase_add_test(core, test_a100);
   tcase_add_test(core, test_rtx5090);
