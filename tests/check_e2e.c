@@ -220,12 +220,38 @@ START_TEST(test_explain_next_better) {
 }
 END_TEST
 
+/* Every shipped validation file agrees, case by case: nothing fails and
+ * every line is counted (passed or, for tuned cases, skipped). */
+static const char *const validation_files[] = {
+    "cutlass", "flashattention", "attention-bwd", "cutedsl", "flashinfer", "triton", "flashmla",
+};
+
+static int count_lines(const char *path) {
+  FILE *f = fopen(path, "r");
+  ck_assert_msg(f != NULL, "cannot open %s", path);
+  int n = 0, c, last = '\n';
+  while ((c = getc(f)) != EOF)
+    n += (last = c) == '\n';
+  fclose(f);
+  return n + (last != '\n');
+}
+
 START_TEST(test_validate_shipped_cases) {
-  int rc = tf_test_run("validate tests/data/validate/cutlass.jsonl tests/data/validate/flashattention.jsonl", out,
-                       sizeof out, err, sizeof err);
-  ck_assert_msg(rc == 0, "exit %d\n%s%s", rc, out, err);
-  ck_assert_msg(strstr(out, " passed, 0 failed, "), "%s", out);
-  ck_assert_ptr_null(strstr(out, "\ndiffer "));
+  static char big[1 << 20];
+  char path[256], args[300];
+  snprintf(path, sizeof path, "tests/data/validate/%s.jsonl", validation_files[_i]);
+  snprintf(args, sizeof args, "validate %s", path);
+  int rc = tf_test_run(args, big, sizeof big, err, sizeof err);
+  ck_assert_msg(rc == 0, "%s: exit %d\n%s", path, rc, err);
+  ck_assert_ptr_null(strstr(big, "\ndiffer "));
+  const char *summary = strstr(big, " passed, ");
+  while (summary && summary > big && summary[-1] != '\n')
+    summary--;
+  int passed = -1, failed = -1, skipped = -1;
+  ck_assert_msg(summary && sscanf(summary, "%d passed, %d failed, %d skipped", &passed, &failed, &skipped) == 3,
+                "%s: no closing line", path);
+  ck_assert_int_eq(failed, 0);
+  ck_assert_int_eq(passed + skipped, count_lines(path));
 }
 END_TEST
 
@@ -244,7 +270,8 @@ Suite *e2e_suite(void) {
   tcase_add_test(tc, test_top_five);
   tcase_add_test(tc, test_lp_mps_round_trip);
   tcase_add_test(tc, test_explain_next_better);
-  tcase_add_test(tc, test_validate_shipped_cases);
+  tcase_add_loop_test(tc, test_validate_shipped_cases, 0,
+                      (int)(sizeof validation_files / sizeof validation_files[0]));
   suite_add_tcase(s, tc);
   TCase *free_tile = tcase_create("Free tiles");
   tcase_set_timeout(free_tile, 120);
