@@ -67,9 +67,11 @@ static void text_closed(FILE *f, const tf_problem *p, const tf_answer *a) {
     const tf_closed *c = &a->closed[k];
     if (!c->applies)
       continue;
-    fprintf(f, "closed form  %s = floor((%lld - %lld) / %lld) = %lld in %s: %s\n", p->count_names[k],
-            (long long)c->capacity, (long long)c->resident, (long long)c->per_stage, (long long)c->value,
-            tf_memory_name(c->memory), c->agrees ? "agrees" : "differs");
+    /* a negative resident (triton-matmul's buffer_offset -1) reads as "+ 32768", not "- -32768" */
+    int plus = c->resident < 0 && c->resident != INT64_MIN;
+    fprintf(f, "closed form  %s = floor((%lld %c %lld) / %lld) = %lld in %s: %s\n", p->count_names[k],
+            (long long)c->capacity, plus ? '+' : '-', (long long)(plus ? -c->resident : c->resident),
+            (long long)c->per_stage, (long long)c->value, tf_memory_name(c->memory), c->agrees ? "agrees" : "differs");
     if (!c->agrees)
       fprintf(f, "             %s\n", c->reason);
   }

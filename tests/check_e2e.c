@@ -30,6 +30,40 @@ START_TEST(test_fa4_d64) {
 }
 END_TEST
 
+/* fa4-bwd reproduces upstream's own byte counts (the flash_bwd_sm100.py
+ * comment: 232448 B at 1 CTA, 231424 B at 2 CTAs, head dim 128) and says why
+ * one more Q stage does not fit. */
+START_TEST(test_fa4_bwd_upstream_bytes) {
+  static const struct {
+    int cta_group, q_stage, smem, next;
+  } want[] = {{1, 2, 232448, 3}, {2, 1, 231424, 2}};
+  char args[256], line[128];
+  snprintf(args, sizeof args, "solve -m b200 -w fa4-bwd -p d=128 -p cta_group=%d --fix dO_stage=1 --explain",
+           want[_i].cta_group);
+  int rc = tf_test_run(args, out, sizeof out, err, sizeof err);
+  ck_assert_msg(rc == 0, "exit %d: %s", rc, err);
+  snprintf(line, sizeof line, "  Q_stage      %d\n", want[_i].q_stage);
+  ck_assert_msg(strstr(out, line), "%s", out);
+  snprintf(line, sizeof line, "  smem           %d     232448", want[_i].smem);
+  ck_assert_msg(strstr(out, line), "%s", out);
+  snprintf(line, sizeof line, "binding      Q_stage = %d: smem needs 265216 B of 232448, 32768 over", want[_i].next);
+  ck_assert_msg(strstr(out, line), "%s", out);
+}
+END_TEST
+
+/* Triton on AMD: num_stages - 1 LDS buffers (buffer_offset -1) in the
+ * 64 KB LDS of an MI300X; the closed form prints the negative resident as a
+ * sum. */
+START_TEST(test_triton_mi300x) {
+  int rc = tf_test_run("solve -m mi300x -w triton-matmul -p buffer_offset=-1 --fix BLOCK_M=128 --fix BLOCK_N=128"
+                       " --fix BLOCK_K=64 --explain",
+                       out, sizeof out, err, sizeof err);
+  ck_assert_msg(rc == 0, "exit %d: %s", rc, err);
+  ck_assert_msg(strstr(out, "closed form  num_stages = floor((65536 + 32768) / 32768) = 3 in smem: agrees"), "%s", out);
+  ck_assert_msg(strstr(out, "binding      num_stages = 4: smem needs 98304 B of 65536, 32768 over"), "%s", out);
+}
+END_TEST
+
 #define SM90 "solve -m h100-sxm -w cutlass-sm90-gemm -p a_bits=16 -p b_bits=16 --fix tile_m=128 --fix tile_n=128 --fix tile_k=64 --objective 'max stages' --csv"
 
 START_TEST(test_sm90_stages) {
@@ -261,6 +295,8 @@ Suite *e2e_suite(void) {
   tcase_set_timeout(tc, 60);
   tcase_add_test(tc, test_fa4_d128);
   tcase_add_test(tc, test_fa4_d64);
+  tcase_add_loop_test(tc, test_fa4_bwd_upstream_bytes, 0, 2);
+  tcase_add_test(tc, test_triton_mi300x);
   tcase_add_loop_test(tc, test_sm90_stages, 0, 4);
   tcase_add_test(tc, test_check_one_over);
   tcase_add_test(tc, test_issue_2591);
