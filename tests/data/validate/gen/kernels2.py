@@ -80,8 +80,8 @@ def fa4_bwd_bytes(d, dv, q, do, cg, causal=0, det=0, tm=128, tn=128, e=2):
 
 def fa4_bwd_cases():
     out = []
-    for d, cg in [(64, 1), (96, 1), (128, 1), (128, 2), (192, 2)]:
-        dv = 128 if d == 192 else d
+    for d, dv, cg in [(64, 64, 1), (96, 96, 1), (128, 128, 1), (128, 128, 2), (192, 128, 2),
+                      (64, 128, 1), (128, 64, 1), (128, 64, 2), (64, 64, 2)]:
         for causal in ([0, 1] if d == 192 else [0]):
             for det in ([0, 1] if cg == 2 and d <= 128 else [0]):
                 for q in range(1, 5):
@@ -90,7 +90,7 @@ def fa4_bwd_cases():
                         fits = smem <= CAP["b200"][0] and cols <= TMEM_COLUMNS
                         for mach in ["b200", "gb200"]:
                             out.append(case(
-                                f"G-fa4bwd-{mach}-d{d}-cg{cg}-c{causal}-det{det}-q{q}-do{do}",
+                                f"G-fa4bwd-{mach}-d{d}-dv{dv}-cg{cg}-c{causal}-det{det}-q{q}-do{do}",
                                 mach, "fa4-bwd",
                                 {"d": d, "dv": dv, "cta_group": cg, "causal": causal, "deterministic": det},
                                 {"tile_m": 128, "tile_n": 128, "Q_stage": q, "dO_stage": do},
