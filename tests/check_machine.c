@@ -124,17 +124,16 @@ START_TEST(test_amd_loads) {
 END_TEST
 
 START_TEST(test_mi300x_mi355x) {
-  tf_machine *m = load_ok("mi300x");
-  ck_assert_str_eq(m->arch, "gfx942");
-  ck_assert_int_eq(m->sm_count, 304);
-  ck_assert_int_eq(m->smem.capacity, 65536);
-  ck_assert_int_eq(m->throughput.mma_f4_per_clk, 0);
-  tf_machine_free(m);
-  m = load_ok("mi355x");
-  ck_assert_str_eq(m->arch, "gfx950");
-  ck_assert_int_eq(m->sm_count, 256);
-  ck_assert_int_eq(m->smem.capacity, 163840);
-  ck_assert_int_eq(m->throughput.mma_f16_per_clk, 4096);
+  static const struct {
+    const char *name, *arch;
+    int64_t cus, lds, f16, f4;
+  } want[] = {{"mi300x", "gfx942", 304, 65536, 2048, 0}, {"mi355x", "gfx950", 256, 163840, 4096, 16384}};
+  tf_machine *m = load_ok(want[_i].name);
+  ck_assert_str_eq(m->arch, want[_i].arch);
+  ck_assert_int_eq(m->sm_count, want[_i].cus);
+  ck_assert_int_eq(m->smem.capacity, want[_i].lds);
+  ck_assert_int_eq(m->throughput.mma_f16_per_clk, want[_i].f16);
+  ck_assert_int_eq(m->throughput.mma_f4_per_clk, want[_i].f4);
   tf_machine_free(m);
 }
 END_TEST
@@ -309,7 +308,7 @@ Suite *machine_suite(void) {
   TCase *core = tcase_create("Core");
   tcase_add_loop_test(core, test_shipped_loads, 0, NSHIPPED);
   tcase_add_loop_test(core, test_amd_loads, 0, NSHIPPED_AMD);
-  tcase_add_test(core, test_mi300x_mi355x);
+  tcase_add_loop_test(core, test_mi300x_mi355x, 0, 2);
   tcase_add_test(core, test_b200);
   tcase_add_test(core, test_a100);
   tcase_add_test(core, test_rtx5090);

@@ -266,6 +266,9 @@ START_TEST(test_shipped_loads) {
   ck_assert_msg(err.code == TF_OK, "%s", buf);
   ck_assert_str_eq(w->file, file);
   ck_assert_str_ne(w->name, "");
+  /* every shipped workset states its upstream source: "owner/repo @ <commit>" */
+  const char *at = w->comment ? strstr(w->comment, " @ ") : NULL;
+  ck_assert_msg(at && strspn(at + 3, "0123456789abcdef") >= 7, "%s: the comment names no 'repo @ commit'", file);
   ck_assert_uint_gt(w->nbuffers, 0);
   ck_assert_uint_le(w->ncounts, TF_MAX_COUNTS);
   for (size_t b = 0; b < w->nbuffers; b++) {
