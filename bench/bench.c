@@ -146,7 +146,7 @@ static int do_ilp(void *ctx) {
     rc = tf_model_build(&m, b->p, &e);
     if (!rc) {
       loosen(&m, b->p);
-      rc = tf_glpk_solve(&m.ilp, &b->o, &s, &e);
+      rc = tf_backend_solve(&m.ilp, &b->o, &s, &e);
       if (!rc && s.status == TF_SOL_INFEASIBLE)
         a.status = TF_ANSWER_INFEASIBLE;
       else if (!rc)

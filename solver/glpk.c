@@ -1,4 +1,10 @@
-#include "glpk.h"
+/* The GLPK backend (solver/backend.h): the only file that includes <glpk.h>.
+ * GLPK reports misuse by calling abort() unless an error hook takes over;
+ * ours frees GLPK's (per-thread) environment and longjmps back, so a GLPK
+ * failure becomes TF_ESOLVER with GLPK's own message.  Everything this file
+ * allocates while GLPK runs hangs off the guard or the solution, so the
+ * longjmp path frees it all. */
+#include "solver/backend.h"
 
 #include <errno.h>
 #include <glpk.h>
@@ -10,23 +16,33 @@
 
 #include "model/alloc.h"
 
-void tf_solve_opts_init(tf_solve_opts *o) {
-  memset(o, 0, sizeof *o);
-  o->time_limit_s = 60;
-  o->presolve = 1;
-}
-
-void tf_solution_release(tf_solution *s) {
-  free(s->x);
-  free(s->objval);
-  memset(s, 0, sizeof *s);
-}
-
 /* State shared with GLPK's hooks, one per solving thread. */
 struct guard {
   jmp_buf jmp;
   char last[256];  /* GLPK's last terminal line, for error messages */
+  int *ind;        /* row scratch (1-based, as GLPK wants), freed on both paths */
+  double *val;
+  size_t cap;
 };
+
+/* Room for a row of n entries in the guard's scratch. */
+static void scratch(struct guard *g, size_t n) {
+  if (n + 1 > g->cap) {
+    g->cap = n + 1;
+    TF_NREALLOC(g->ind, g->cap);
+    TF_NREALLOC(g->val, g->cap);
+  }
+}
+
+/* Hands GLPK one row of a tf_lin through the guard's scratch. */
+static void set_row(glp_prob *lp, struct guard *g, int row, const tf_lin *lin) {
+  scratch(g, lin->n);
+  for (size_t k = 0; k < lin->n; k++) {
+    g->ind[k + 1] = (int)lin->ind[k] + 1;
+    g->val[k + 1] = lin->val[k];
+  }
+  glp_set_mat_row(lp, row, (int)lin->n, g->ind, g->val);
+}
 
 static int on_term(void *info, const char *s) {
   struct guard *g = info;
@@ -53,7 +69,7 @@ static void install(struct guard *g) {
   glp_error_hook(on_error, g);
 }
 
-static void load(glp_prob *lp, const tf_ilp *ilp) {
+static void load(glp_prob *lp, struct guard *g, const tf_ilp *ilp) {
   glp_set_prob_name(lp, "tilefit");
   glp_add_cols(lp, (int)ilp->ncols);
   for (size_t j = 0; j < ilp->ncols; j++) {
@@ -66,28 +82,14 @@ static void load(glp_prob *lp, const tf_ilp *ilp) {
   }
   if (ilp->nrows)
     glp_add_rows(lp, (int)ilp->nrows);
-  int *ind = NULL;
-  double *val = NULL;
-  size_t cap = 0;
   for (size_t i = 0; i < ilp->nrows; i++) {
     const tf_ilp_row *r = &ilp->rows[i];
     int row = (int)i + 1;
     glp_set_row_name(lp, row, r->name);
     int type = r->sense == TF_SENSE_LE ? GLP_UP : r->sense == TF_SENSE_GE ? GLP_LO : GLP_FX;
     glp_set_row_bnds(lp, row, type, r->rhs, r->rhs);
-    if (r->lin.n + 1 > cap) {
-      cap = r->lin.n + 1;
-      TF_NREALLOC(ind, cap);
-      TF_NREALLOC(val, cap);
-    }
-    for (size_t k = 0; k < r->lin.n; k++) {
-      ind[k + 1] = (int)r->lin.ind[k] + 1;
-      val[k + 1] = r->lin.val[k];
-    }
-    glp_set_mat_row(lp, row, (int)r->lin.n, ind, val);
+    set_row(lp, g, row, &r->lin);
   }
-  free(ind);
-  free(val);
 }
 
 static void set_objective(glp_prob *lp, const tf_ilp *ilp, size_t o) {
@@ -102,22 +104,14 @@ static void set_objective(glp_prob *lp, const tf_ilp *ilp, size_t o) {
 
 /* Pins an optimum found at one level before the next level is solved.
  * Objectives are integral, so the bound is exact. */
-static void fix_objective(glp_prob *lp, const tf_ilp *ilp, size_t o, double value) {
+static void fix_objective(glp_prob *lp, struct guard *g, const tf_ilp *ilp, size_t o, double value) {
   const tf_ilp_obj *ob = &ilp->objs[o];
   int row = glp_add_rows(lp, 1);
   char name[64];
   snprintf(name, sizeof name, "level%zu", o + 1);
   glp_set_row_name(lp, row, name);
-  int *ind = tf_nalloc(ob->lin.n + 1, sizeof *ind);
-  double *val = tf_nalloc(ob->lin.n + 1, sizeof *val);
-  for (size_t k = 0; k < ob->lin.n; k++) {
-    ind[k + 1] = (int)ob->lin.ind[k] + 1;
-    val[k + 1] = ob->lin.val[k];
-  }
-  glp_set_mat_row(lp, row, (int)ob->lin.n, ind, val);
+  set_row(lp, g, row, &ob->lin);
   glp_set_row_bnds(lp, row, ob->maximize ? GLP_LO : GLP_UP, value, value);
-  free(ind);
-  free(val);
 }
 
 /* One MIP solve: 0 optimal, 1 infeasible, -1 error. */
@@ -207,13 +201,13 @@ static int write_models(glp_prob *lp, const tf_solve_opts *o, tf_error *err) {
   return 0;
 }
 
-static int solve_guarded(glp_prob *lp, const tf_ilp *ilp, const tf_solve_opts *o, tf_solution *s,
-                         tf_error *err) {
-  load(lp, ilp);
-  if (o->fault)
-    glp_set_col_bnds(lp, (int)ilp->ncols + 7, GLP_FX, 0, 0); /* invalid column: GLPK's error path */
+static int solve_guarded(glp_prob *lp, struct guard *g, const tf_ilp *ilp, const tf_solve_opts *o,
+                         tf_solution *s, tf_error *err) {
+  load(lp, g, ilp);
   s->nobjs = ilp->nobjs;
   s->objval = tf_nalloc(ilp->nobjs + 1, sizeof *s->objval);
+  if (o->fault) /* an invalid column, with the scratch and the solution allocated: GLPK's error path */
+    glp_set_col_bnds(lp, (int)ilp->ncols + 7, GLP_FX, 0, 0);
   size_t levels = ilp->nobjs ? ilp->nobjs : 1;
   for (size_t i = 0; i < levels; i++) {
     if (ilp->nobjs)
@@ -229,7 +223,7 @@ static int solve_guarded(glp_prob *lp, const tf_ilp *ilp, const tf_solve_opts *o
     if (ilp->nobjs) {
       s->objval[i] = round(v);
       if (i + 1 < ilp->nobjs)
-        fix_objective(lp, ilp, i, s->objval[i]);
+        fix_objective(lp, g, ilp, i, s->objval[i]);
     }
   }
   if (write_models(lp, o, err))
@@ -242,25 +236,37 @@ static int solve_guarded(glp_prob *lp, const tf_ilp *ilp, const tf_solve_opts *o
   return 0;
 }
 
-int tf_glpk_solve(const tf_ilp *ilp, const tf_solve_opts *o, tf_solution *s, tf_error *err) {
+static void guard_free(struct guard *g) {
+  free(g->ind);
+  free(g->val);
+  free(g);
+}
+
+static int glpk_solve(const tf_ilp *ilp, const tf_solve_opts *o, tf_solution *s, tf_error *err) {
   memset(s, 0, sizeof *s);
   struct guard *g = tf_nalloc(1, sizeof *g);
   glp_prob *volatile lp = NULL;
   int rc;
   if (setjmp(g->jmp)) {
-    /* GLPK's environment, and with it lp, is gone */
+    /* GLPK's environment, and with it lp, is gone; what we allocated is
+     * in g and s */
     rc = tf_error_set(err, TF_ESOLVER, NULL, "GLPK error: %s", g->last[0] ? g->last : "unknown");
-    free(g);
+    tf_solution_release(s);
+    guard_free(g);
     return rc;
   }
   install(g);
   lp = glp_create_prob();
-  rc = solve_guarded(lp, ilp, o, s, err);
+  rc = solve_guarded(lp, g, ilp, o, s, err);
   glp_delete_prob(lp);
   glp_error_hook(NULL, NULL);
   glp_term_hook(NULL, NULL);
-  free(g);
+  guard_free(g);
+  if (rc)
+    tf_solution_release(s);
   return rc;
 }
 
-void tf_glpk_thread_done(void) { glp_free_env(); }
+static void glpk_thread_done(void) { glp_free_env(); }
+
+const tf_backend tf_backend_glpk = {"glpk", glpk_solve, glpk_thread_done};

@@ -8,7 +8,7 @@
 #include <stddef.h>
 #include <stdint.h>
 
-#include "solver/glpk.h"
+#include "solver/backend.h"
 
 enum { TF_MEMO_PENDING, TF_MEMO_DONE, TF_MEMO_FAILED };
 

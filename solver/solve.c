@@ -78,7 +78,7 @@ int tf_solve(const tf_problem *p, const tf_solve_opts *o, const tf_solve_out *ou
   if (out)
     opts.lp_file = out->lp_file, opts.mps_file = out->mps_file;
   tf_solution s;
-  int rc = tf_glpk_solve(&m.ilp, &opts, &s, err);
+  int rc = tf_backend_solve(&m.ilp, &opts, &s, err);
   if (!rc)
     rc = tf_solve_answer(&m, p, &s, a, err);
   tf_solution_release(&s);
@@ -135,7 +135,7 @@ int tf_solve_top(const tf_problem *p, const tf_solve_opts *o, int k, tf_answer *
   int rc = 0;
   while (!rc && *n < k) {
     tf_solution s;
-    rc = tf_glpk_solve(&m.ilp, o, &s, err);
+    rc = tf_backend_solve(&m.ilp, o, &s, err);
     if (!rc && s.status == TF_SOL_INFEASIBLE) {
       if (*n == 0)
         infeasible(p, &answers[0]);

@@ -10,7 +10,7 @@
 #include "model/machine.h"
 #include "model/problem.h"
 #include "model/workset.h"
-#include "solver/glpk.h"
+#include "solver/backend.h"
 
 /* A loaded machine and workset, resolved from a request's names. */
 typedef struct tf_loaded {

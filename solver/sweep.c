@@ -324,7 +324,7 @@ static int solve_point(struct run *r, const tf_problem *p, int check, tf_answer 
   const tf_solution *sol = &e->sol;
   int rc = 0;
   if (own || e->state == TF_MEMO_FAILED) {
-    rc = tf_glpk_solve(&m.ilp, &r->o.solve, &mine, err);
+    rc = tf_backend_solve(&m.ilp, &r->o.solve, &mine, err);
     sol = &mine;
     if (own && !rc) {
       e->sol = mine;
@@ -435,7 +435,7 @@ static void *worker(void *arg) {
       pthread_cond_signal(&r->ready);
     pthread_mutex_unlock(&r->lock);
   }
-  tf_glpk_thread_done(); /* GLPK 5 keeps an environment per thread */
+  tf_backend_of(&r->o.solve)->thread_done(); /* GLPK 5 keeps an environment per thread */
   return NULL;
 }
 

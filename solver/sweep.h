@@ -40,7 +40,7 @@
 #include "model/error.h"
 #include "model/problem.h"
 #include "solver/cache.h"
-#include "solver/glpk.h"
+#include "solver/backend.h"
 
 #define TF_SWEEP_MAX_POINTS 10000000 /* larger sweeps are refused */
 

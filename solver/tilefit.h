@@ -37,7 +37,7 @@
  * NULL) and fills the tf_error handed to it; nothing in the library prints
  * (except tf_report_* to the FILE * given) or exits.  GLPK failures never
  * abort: they come back as TF_ESOLVER.  Threads: one tf_problem per thread;
- * machines and worksets may be shared read-only; call tf_glpk_thread_done()
+ * machines and worksets may be shared read-only; call tf_backend_of(&opts)->thread_done()
  * before a solving thread ends.
  *
  * The headers, one concern each:
@@ -49,7 +49,7 @@
  *   model/catalog.h   shipped names -> files
  *   encode/build.h    problem -> ILP             encode/oracle.h  exhaustive search
  *   encode/verify.h   exact verification         encode/closed.h  closed-form depth
- *   solver/glpk.h     the GLPK backend           solver/solve.h   the pipeline
+ *   solver/backend.h  the solver interface          solver/solve.h   the pipeline
  *   solver/report.h   text, JSON and CSV         solver/explain.h why not better
  */
 #ifndef TF_SOLVER_TILEFIT_H
@@ -68,7 +68,7 @@
 #include "model/problem.h"
 #include "model/workset.h"
 #include "solver/explain.h"
-#include "solver/glpk.h"
+#include "solver/backend.h"
 #include "solver/report.h"
 #include "solver/solve.h"
 
