@@ -13,9 +13,13 @@ CHECK_CFLAGS = $(shell pkg-config --cflags check 2>/dev/null)
 
 MODEL_SRC  := $(wildcard model/*.c)
 ENCODE_SRC := $(wildcard encode/*.c)
-SOLVER_SRC := $(filter-out solver/main.c,$(wildcard solver/*.c))
+SOLVER_SRC := $(filter-out solver/main.c,$(wildcard solver/*.c solver/*/*.c))
 LIB_SRC    := $(MODEL_SRC) $(ENCODE_SRC) $(SOLVER_SRC)
 TEST_SRC   := $(wildcard tests/*.c)
+
+# The public header, solver/tilefit.h, and what it includes: the only
+# headers `make install` installs (cli/, batch/ and *_internal.h stay here).
+PUBLIC_HEADERS = $(sort $(filter %.h,$(shell $(CC) $(CPPFLAGS) -MM solver/tilefit.h)))
 
 LIB_OBJ  := $(LIB_SRC:%.c=$(BUILD)/%.o)
 TEST_OBJ := $(TEST_SRC:%.c=$(BUILD)/%.o)
@@ -80,8 +84,8 @@ install: $(BIN)
 	  $(DESTDIR)$(PREFIX)/share/tilefit/machines $(DESTDIR)$(PREFIX)/share/tilefit/model/worksets
 	install -m 755 $(BIN) $(DESTDIR)$(PREFIX)/bin/
 	install -m 644 $(LIB) $(DESTDIR)$(PREFIX)/lib/
-	for d in model encode solver; do install -d $(DESTDIR)$(PREFIX)/include/tilefit/$$d; \
-	  install -m 644 $$d/*.h $(DESTDIR)$(PREFIX)/include/tilefit/$$d/; done
+	for h in $(PUBLIC_HEADERS); do install -d $(DESTDIR)$(PREFIX)/include/tilefit/$$(dirname $$h); \
+	  install -m 644 $$h $(DESTDIR)$(PREFIX)/include/tilefit/$$h; done
 	install -m 644 machines/*.json $(DESTDIR)$(PREFIX)/share/tilefit/machines/
 	install -m 644 model/worksets/*.json $(DESTDIR)$(PREFIX)/share/tilefit/model/worksets/
 
@@ -134,11 +138,13 @@ fuzz:
 
 # The end-to-end tests and the bad-input catalogue with every run of the
 # binary under valgrind, the e2e runner itself in-process (CK_FORK=no)
-# under valgrind, and a few commands directly: no leaks, no errors.
+# under valgrind, the GLPK fault-injection tests in-process (the error
+# hook's longjmp), and a few commands directly: no leaks, no errors.
 VALGRIND := valgrind -q --error-exitcode=99 --leak-check=full --errors-for-leak-kinds=definite,indirect
 valgrind: $(BIN) $(BUILD)/check_tilefit
 	CK_FORK=no CK_RUN_SUITE=e2e TILEFIT_BIN="$(VALGRIND) ./$(BIN)" TILEFIT_DATA=$(CURDIR) \
 	  $(VALGRIND) $(BUILD)/check_tilefit
+	CK_FORK=no CK_RUN_SUITE=encode CK_RUN_CASE=Errors TILEFIT_DATA=$(CURDIR) $(VALGRIND) $(BUILD)/check_tilefit
 	CK_RUN_SUITE=bad TILEFIT_BIN="$(VALGRIND) ./$(BIN)" TILEFIT_DATA=$(CURDIR) $(BUILD)/check_tilefit
 	$(VALGRIND) ./$(BIN) solve -m b200 -w fa4-fwd -p d=128 --fix B_r=128 --fix B_c=128 --fix q_stage=2 --objective "max stages" --explain >/dev/null
 	$(VALGRIND) ./$(BIN) solve -m h100-sxm -w cutlass-sm90-gemm -p epilogue_bytes=33792 --objective "max tile_m*tile_n" --objective "max stages" --json >/dev/null

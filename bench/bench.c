@@ -25,10 +25,10 @@
 #include "encode/oracle.h"
 #include "encode/verify.h"
 #include "model/catalog.h"
-#include "solver/cache.h"
+#include "solver/batch/cache.h"
 #include "solver/report.h"
 #include "solver/solve.h"
-#include "solver/sweep.h"
+#include "solver/batch/sweep.h"
 
 static double now(void) {
   struct timespec ts;

@@ -4,7 +4,7 @@
 #include <stdio.h>
 #include <string.h>
 
-#include "solver/cli.h"
+#include "solver/cli/cli.h"
 
 int main(int argc, char **argv) {
   int rc = tf_cli_main(argc, argv);

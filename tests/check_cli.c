@@ -6,7 +6,7 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "solver/cli.h"
+#include "solver/cli/cli.h"
 #include "tests/suites.h"
 
 #define MINI "-m b200 -w tests/data/worksets/fa4-mini.json"

@@ -16,7 +16,7 @@
 #include "model/expr.h"
 #include "model/json.h"
 #include "model/problem.h"
-#include "solver/args.h"
+#include "solver/cli/options.h"
 #include "tests/suites.h"
 #include "tests/testutil.h"
 

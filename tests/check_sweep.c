@@ -14,7 +14,7 @@
 
 #include "model/catalog.h"
 #include "solver/report.h"
-#include "solver/sweep.h"
+#include "solver/batch/sweep.h"
 #include "tests/suites.h"
 #include "tests/testutil.h"
 

@@ -20,7 +20,7 @@
 #include "model/machine.h"
 #include "model/problem.h"
 #include "model/workset.h"
-#include "solver/cli.h"
+#include "solver/cli/cli.h"
 #include "solver/solve.h"
 
 /* ---------------------------------------------------------------- machine */

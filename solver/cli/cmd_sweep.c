@@ -5,11 +5,11 @@
 #include <string.h>
 #include <unistd.h>
 
-#include "solver/args.h"
-#include "solver/cache.h"
-#include "solver/cli.h"
+#include "solver/cli/options.h"
+#include "solver/batch/cache.h"
+#include "solver/cli/cli.h"
 #include "solver/report.h"
-#include "solver/sweep.h"
+#include "solver/batch/sweep.h"
 
 static const char sweep_help[] =
     "usage: tilefit sweep SPEC.json|PROBLEMS.jsonl [-j N] [-o FILE] [--resume] [--shard I/N]\n"

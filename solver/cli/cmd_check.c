@@ -1,7 +1,7 @@
 #include <stdio.h>
 
-#include "solver/cli.h"
-#include "solver/cmd_problem.h"
+#include "solver/cli/cli.h"
+#include "solver/cli/cmd_problem.h"
 #include "solver/tilefit.h"
 
 static const char check_help[] =

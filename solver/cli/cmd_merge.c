@@ -2,10 +2,10 @@
  * the file one run of the whole sweep writes. */
 #include <stdio.h>
 
-#include "solver/args.h"
-#include "solver/cli.h"
+#include "solver/cli/options.h"
+#include "solver/cli/cli.h"
 #include "solver/report.h"
-#include "solver/sweep.h"
+#include "solver/batch/sweep.h"
 
 static const char merge_help[] =
     "usage: tilefit merge PART... [-o FILE] [--format jsonl|csv] [--quiet]\n"

@@ -1,6 +1,6 @@
 #include "sweep.h"
 
-#include "solver/sweep_internal.h"
+#include "solver/batch/sweep_internal.h"
 
 #include <errno.h>
 #include <fcntl.h>
@@ -18,7 +18,7 @@
 #include "model/case.h"
 #include "model/catalog.h"
 #include "model/json.h"
-#include "solver/memo.h"
+#include "solver/batch/memo.h"
 #include "solver/output.h"
 #include "solver/report.h"
 #include "solver/solve.h"

@@ -8,9 +8,9 @@
 
 #include "model/case.h"
 #include "model/json.h"
-#include "solver/args.h"
-#include "solver/cache.h"
-#include "solver/cli.h"
+#include "solver/cli/options.h"
+#include "solver/batch/cache.h"
+#include "solver/cli/cli.h"
 #include "solver/explain.h"
 #include "solver/report.h"
 #include "solver/solve.h"

@@ -1,7 +1,7 @@
 /* Option parsing shared by the commands: every command takes the same
  * spelling of the same option, and says which groups it accepts. */
-#ifndef TF_SOLVER_ARGS_H
-#define TF_SOLVER_ARGS_H
+#ifndef TF_SOLVER_CLI_OPTIONS_H
+#define TF_SOLVER_CLI_OPTIONS_H
 
 #include "model/error.h"
 #include "model/problem.h"

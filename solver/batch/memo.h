@@ -1,8 +1,8 @@
 /* A thread-safe memo from byte keys to computed results, for sweeps: the
  * first thread to ask for a key computes it while later ones wait, then
  * every one reuses it.  Open addressing on a FNV-1a hash. */
-#ifndef TF_SOLVER_MEMO_H
-#define TF_SOLVER_MEMO_H
+#ifndef TF_SOLVER_BATCH_MEMO_H
+#define TF_SOLVER_BATCH_MEMO_H
 
 #include <pthread.h>
 #include <stddef.h>

@@ -1,8 +1,8 @@
 /* Machines and worksets loaded once per run, by the name a request gives,
  * shared read-only by every problem (and every sweep worker) that names
  * them.  Lookups are thread-safe. */
-#ifndef TF_SOLVER_CACHE_H
-#define TF_SOLVER_CACHE_H
+#ifndef TF_SOLVER_BATCH_CACHE_H
+#define TF_SOLVER_BATCH_CACHE_H
 
 #include <pthread.h>
 

@@ -3,8 +3,8 @@
 
 #include "model/alloc.h"
 
-#include "solver/cli.h"
-#include "solver/cmd_problem.h"
+#include "solver/cli/cli.h"
+#include "solver/cli/cmd_problem.h"
 #include "solver/tilefit.h"
 
 static const char solve_help[] =

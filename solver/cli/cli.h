@@ -1,7 +1,7 @@
 /* The command line: a table of commands, dispatch, and the one place that
  * prints an error and maps it to an exit code. */
-#ifndef TF_SOLVER_CLI_H
-#define TF_SOLVER_CLI_H
+#ifndef TF_SOLVER_CLI_CLI_H
+#define TF_SOLVER_CLI_CLI_H
 
 #include "model/error.h"
 

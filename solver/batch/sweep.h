@@ -31,15 +31,15 @@
  * against the point's own problem.
  *
  * Nothing here prints except to the FILE * handed in for progress. */
-#ifndef TF_SOLVER_SWEEP_H
-#define TF_SOLVER_SWEEP_H
+#ifndef TF_SOLVER_BATCH_SWEEP_H
+#define TF_SOLVER_BATCH_SWEEP_H
 
 #include <stddef.h>
 #include <stdio.h>
 
 #include "model/error.h"
 #include "model/problem.h"
-#include "solver/cache.h"
+#include "solver/batch/cache.h"
 #include "solver/backend.h"
 
 #define TF_SWEEP_MAX_POINTS 10000000 /* larger sweeps are refused */

@@ -1,7 +1,7 @@
 /* Internal to the sweep (sweep.c runs it, sweep_input.c reads its spec
  * or problem list): the sweep's own structure and the helpers both use. */
-#ifndef TF_SOLVER_SWEEP_INTERNAL_H
-#define TF_SOLVER_SWEEP_INTERNAL_H
+#ifndef TF_SOLVER_BATCH_SWEEP_INTERNAL_H
+#define TF_SOLVER_BATCH_SWEEP_INTERNAL_H
 
 #include <stdint.h>
 #include <stdio.h>
@@ -9,8 +9,8 @@
 #include "model/case.h"
 #include "model/expr.h"
 #include "model/workset.h"
-#include "solver/cache.h"
-#include "solver/sweep.h"
+#include "solver/batch/cache.h"
+#include "solver/batch/sweep.h"
 
 /* Text built in memory through a FILE *, so the report functions can
  * write into it. */

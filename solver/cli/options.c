@@ -1,4 +1,4 @@
-#include "args.h"
+#include "options.h"
 
 #include <errno.h>
 #include <stdlib.h>

@@ -1,9 +1,9 @@
 /* What solve and check share: parse the problem options, load the machine
  * and workset, bind the problem.  One owner for the four resources. */
-#ifndef TF_SOLVER_CMD_PROBLEM_H
-#define TF_SOLVER_CMD_PROBLEM_H
+#ifndef TF_SOLVER_CLI_CMD_PROBLEM_H
+#define TF_SOLVER_CLI_CMD_PROBLEM_H
 
-#include "solver/args.h"
+#include "solver/cli/options.h"
 #include "solver/solve.h"
 
 typedef struct tf_cmd_problem {

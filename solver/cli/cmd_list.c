@@ -4,8 +4,8 @@
 #include "model/catalog.h"
 #include "model/machine.h"
 #include "model/workset.h"
-#include "solver/args.h"
-#include "solver/cli.h"
+#include "solver/cli/options.h"
+#include "solver/cli/cli.h"
 
 static const char machines_help[] =
     "usage: tilefit machines [NAME|FILE]\n\n"
