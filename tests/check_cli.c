@@ -8,6 +8,7 @@
 
 #include "solver/cli/cli.h"
 #include "tests/suites.h"
+#include "tests/testutil.h"
 
 #define MINI "-m b200 -w tests/data/worksets/fa4-mini.json"
 static const struct {
@@ -54,6 +55,14 @@ static const struct {
     {0, "check " MINI " --fix B_c=128 --fix q_stage=2 --fix stages=3"},
     {1, "check " MINI " --fix B_c=128 --fix q_stage=2 --fix stages=4"},
     {2, "check " MINI " --fix B_c=128"},
+    /* options of another command are usage errors, not ignored */
+    {2, "check " MINI " --fix B_c=128 --fix q_stage=2 --fix stages=3 --objective max|stages"},
+    {2, "check " MINI " --fix B_c=128 --fix q_stage=2 --fix stages=3 --explain"},
+    {2, "check " MINI " --fix B_c=128 --fix q_stage=2 --fix stages=3 --top 2"},
+    {2, "validate --csv tests/data/validate/flashattention.jsonl"},
+    {2, "machines --json"},
+    {2, "merge --resume x"},
+    {2, "sweep x.json -p d=64"},
 };
 
 /* Splits a command line on spaces; '|' inside an argument stands for a space. */
@@ -82,10 +91,49 @@ START_TEST(test_exit_codes) {
 }
 END_TEST
 
+/* --help is generated from the option table: a command lists exactly the
+ * options it takes, and rejecting one names the option and the command. */
+START_TEST(test_help_from_table) {
+  static const struct {
+    const char *cmd, *option;
+    int listed;
+  } rows[] = {
+      {"solve", "--objective", 1}, {"solve", "--explain", 1}, {"solve", "--top K", 1},  {"solve", "--jobs", 0},
+      {"check", "--objective", 0}, {"check", "--explain", 0}, {"check", "--fix", 1},    {"check", "--csv", 1},
+      {"validate", "--json", 1},   {"validate", "--csv", 0},  {"sweep", "--shard", 1},  {"sweep", "--fix", 0},
+      {"merge", "--output", 1},    {"merge", "--jobs", 0},    {"machines", "--help", 1}, {"machines", "--json", 0},
+  };
+  static char out[1 << 14], err[1 << 12];
+  for (size_t i = 0; i < sizeof rows / sizeof *rows; i++) {
+    char args[128];
+    snprintf(args, sizeof args, "%s --help", rows[i].cmd);
+    ck_assert_int_eq(tf_test_run(args, out, sizeof out, err, sizeof err), 0);
+    ck_assert_msg(!strncmp(out, "usage: tilefit ", 15), "%s: %s", args, out);
+    ck_assert_msg(!strstr(out, rows[i].option) == !rows[i].listed, "%s: '%s' %s listed:\n%s", args, rows[i].option,
+                  rows[i].listed ? "not" : "", out);
+    if (rows[i].listed)
+      continue;
+    char opt[64];
+    snprintf(opt, sizeof opt, "%s", rows[i].option);
+    opt[strcspn(opt, " ")] = 0;
+    snprintf(args, sizeof args, "%s %s%s", rows[i].cmd, opt,
+             strcmp(opt, "--jobs") && strcmp(opt, "--fix") ? "" : " 1");
+    ck_assert_int_eq(tf_test_run(args, out, sizeof out, err, sizeof err), 2);
+    char want[160];
+    snprintf(want, sizeof want, "tilefit: error: %s: unknown option for '%s'", opt, rows[i].cmd);
+    ck_assert_msg(!strncmp(err, want, strlen(want)) && strchr(err, '\n') == err + strlen(err) - 1,
+                  "%s: stderr '%s' is not one line starting '%s'", args, err, want);
+  }
+}
+END_TEST
+
 Suite *cli_suite(void) {
   Suite *s = suite_create("cli");
   TCase *tc = tcase_create("Exit codes");
   tcase_add_loop_test(tc, test_exit_codes, 0, sizeof cases / sizeof *cases);
   suite_add_tcase(s, tc);
+  TCase *help = tcase_create("Help");
+  tcase_add_test(help, test_help_from_table);
+  suite_add_tcase(s, help);
   return s;
 }

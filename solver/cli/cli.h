@@ -1,13 +1,44 @@
 /* The command line: a table of commands, dispatch, and the one place that
- * prints an error and maps it to an exit code. */
+ * prints an error and maps it to an exit code.
+ *
+ * A command is data (tf_command): its name, the bit that says which
+ * options of the option table (solver/cli/options.c) it takes, its run
+ * function and its help text.  Adding a command: a file solver/cli/cmd_X.c
+ * defining `const tf_command tf_cmd_X`, a bit below, one line in the table
+ * in cli.c, and the bit added to each option it takes. */
 #ifndef TF_SOLVER_CLI_CLI_H
 #define TF_SOLVER_CLI_CLI_H
 
+#include <stdio.h>
+
 #include "model/error.h"
 
-#define TF_VERSION "0.1.0"
-
 enum tf_exit { TF_EXIT_OK = 0, TF_EXIT_NO = 1, TF_EXIT_USAGE = 2, TF_EXIT_INTERNAL = 3 };
+
+/* One bit per command, for the option table. */
+enum tf_cmd_bit {
+  TF_CMD_SOLVE = 1 << 0,
+  TF_CMD_CHECK = 1 << 1,
+  TF_CMD_MACHINES = 1 << 2,
+  TF_CMD_WORKSETS = 1 << 3,
+  TF_CMD_VALIDATE = 1 << 4,
+  TF_CMD_SWEEP = 1 << 5,
+  TF_CMD_MERGE = 1 << 6,
+};
+
+typedef struct tf_command {
+  const char *name;
+  unsigned bit;            /* enum tf_cmd_bit */
+  int (*run)(int argc, char **argv); /* argv[0] is the command name */
+  const char *about;       /* one line, for 'tilefit --help' */
+  const char *operands;    /* the usage line after "tilefit NAME [options]" */
+  int max_operands;        /* -1: any number */
+  const char *text;        /* --help: what it does (after the usage line) */
+  const char *exit_text;   /* --help: its exit codes */
+} tf_command;
+
+extern const tf_command tf_cmd_solve, tf_cmd_check, tf_cmd_machines, tf_cmd_worksets, tf_cmd_validate,
+    tf_cmd_sweep, tf_cmd_merge;
 
 /* Runs the whole command line; returns the process exit code. */
 int tf_cli_main(int argc, char **argv);
@@ -15,13 +46,7 @@ int tf_cli_main(int argc, char **argv);
 /* Prints "tilefit: error: FILE: PATH: MSG" on stderr, returns the exit code. */
 int tf_cli_fail(const tf_error *err);
 
-/* Commands: int cmd_X(int argc, char **argv), argv[0] the command name. */
-int cmd_solve(int argc, char **argv);
-int cmd_check(int argc, char **argv);
-int cmd_machines(int argc, char **argv);
-int cmd_worksets(int argc, char **argv);
-int cmd_validate(int argc, char **argv);
-int cmd_sweep(int argc, char **argv);
-int cmd_merge(int argc, char **argv);
+/* The command a bit names (for messages), or NULL. */
+const tf_command *tf_cli_command(unsigned bit);
 
 #endif

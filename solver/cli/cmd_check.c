@@ -4,23 +4,19 @@
 #include "solver/cli/cmd_problem.h"
 #include "solver/tilefit.h"
 
-static const char check_help[] =
-    "usage: tilefit check -m MACHINE -w WORKSET --fix VAR=VALUE... [options]\n"
-    "\n"
+static int run(int argc, char **argv);
+
+const tf_command tf_cmd_check = {
+    "check", TF_CMD_CHECK, run, "does one fully fixed configuration fit, buffer by buffer",
+    "-m MACHINE -w WORKSET --fix VAR=VALUE...", 0,
     "Evaluates one configuration, with every variable fixed (by --fix or by a\n"
     "one-value domain), and reports whether it fits: every buffer's bytes after\n"
-    "rounding, every memory's use against its capacity, and the first violation.\n"
-    "\n"
-    "  -m, --machine NAME|FILE    -w, --workset NAME|FILE\n"
-    "  -p, --param NAME=VALUE     --fix VAR=VALUE   --domain VAR=V\n"
-    "      --require \"EXPR <= EXPR\"\n"
-    "      --json | --csv         machine-readable output\n"
-    "\n"
-    "exit: 0 fits, 1 does not fit, 2 bad input, 3 internal failure\n";
+    "rounding, every memory's use against its capacity, and the first violation.\n",
+    "0 fits, 1 does not fit, 2 bad input, 3 internal failure"};
 
-int cmd_check(int argc, char **argv) {
+static int run(int argc, char **argv) {
   tf_cmd_problem c;
-  int rc = tf_cmd_problem_open(&c, argc, argv, TF_OPT_PROBLEM | TF_OPT_FORMAT | TF_OPT_EXPLAIN, check_help);
+  int rc = tf_cmd_problem_open(&c, argc, argv, &tf_cmd_check);
   if (rc) {
     rc = rc > 0 ? TF_EXIT_OK : tf_cli_fail(&c.err);
     tf_cmd_problem_close(&c);

@@ -7,13 +7,6 @@
 #include "solver/cli/options.h"
 #include "solver/cli/cli.h"
 
-static const char machines_help[] =
-    "usage: tilefit machines [NAME|FILE]\n\n"
-    "Without NAME, lists the shipped machine models; with one, shows its numbers.\n";
-static const char worksets_help[] =
-    "usage: tilefit worksets [NAME|FILE]\n\n"
-    "Without NAME, lists the shipped worksets; with one, shows its params,\n"
-    "variables, buffers, constraints and objectives.\n";
 
 static void show_machine(const tf_machine *m) {
   printf("%s: %s (%s)\n", m->name, m->description, m->arch);
@@ -104,16 +97,16 @@ static int list(int kind) {
   return TF_EXIT_OK;
 }
 
-static int list_or_show(int kind, int argc, char **argv, const char *help) {
+static int list_or_show(int kind, int argc, char **argv, const tf_command *cmd) {
   tf_args a;
   tf_error err;
   tf_args_init(&a);
   tf_error_init(&err);
   int rc = TF_EXIT_OK;
-  if (tf_args_parse(argc, argv, 0, 1, &a, &err)) {
+  if (tf_args_parse(argc, argv, cmd, &a, &err)) {
     rc = tf_cli_fail(&err);
   } else if (a.help) {
-    fputs(help, stdout);
+    tf_cli_help(stdout, cmd);
   } else if (a.npositional == 0) {
     rc = list(kind);
   } else {
@@ -134,5 +127,17 @@ static int list_or_show(int kind, int argc, char **argv, const char *help) {
   return rc;
 }
 
-int cmd_machines(int argc, char **argv) { return list_or_show(TF_CATALOG_MACHINES, argc, argv, machines_help); }
-int cmd_worksets(int argc, char **argv) { return list_or_show(TF_CATALOG_WORKSETS, argc, argv, worksets_help); }
+static int machines(int argc, char **argv) { return list_or_show(TF_CATALOG_MACHINES, argc, argv, &tf_cmd_machines); }
+static int worksets(int argc, char **argv) { return list_or_show(TF_CATALOG_WORKSETS, argc, argv, &tf_cmd_worksets); }
+
+const tf_command tf_cmd_machines = {
+    "machines", TF_CMD_MACHINES, machines, "list the shipped machine models, or show one", "[NAME|FILE]", 1,
+    "Without NAME, lists the shipped machine models; with one, shows its numbers\n"
+    "and where each comes from.\n",
+    "0 listed or shown, 2 bad input"};
+
+const tf_command tf_cmd_worksets = {
+    "worksets", TF_CMD_WORKSETS, worksets, "list the shipped worksets, or show one", "[NAME|FILE]", 1,
+    "Without NAME, lists the shipped worksets; with one, shows its params,\n"
+    "variables, buffers, constraints and objectives.\n",
+    "0 listed or shown, 2 bad input"};

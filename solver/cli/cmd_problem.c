@@ -3,19 +3,32 @@
 #include <stdio.h>
 #include <string.h>
 
-int tf_cmd_problem_open(tf_cmd_problem *c, int argc, char **argv, unsigned groups, const char *help) {
+/* The "where" options.c gives -p, --fix and --domain values. */
+static int is_value_argument(const char *path) {
+  static const char *const heads[] = {"-p ", "--param ", "--fix ", "--domain "};
+  for (size_t i = 0; i < sizeof heads / sizeof *heads; i++)
+    if (!strncmp(path, heads[i], strlen(heads[i])))
+      return 1;
+  return 0;
+}
+
+int tf_cmd_problem_open(tf_cmd_problem *c, int argc, char **argv, const tf_command *cmd) {
   memset(c, 0, sizeof *c);
   tf_args_init(&c->args);
   tf_error_init(&c->err);
-  if (tf_args_parse(argc, argv, groups, 0, &c->args, &c->err))
+  if (tf_args_parse(argc, argv, cmd, &c->args, &c->err))
     return -1;
   if (c->args.help) {
-    fputs(help, stdout);
+    tf_cli_help(stdout, cmd);
     return 1;
   }
   if (tf_load(&c->args.req, "-m", "-w", &c->loaded, &c->err))
     return -1;
   c->problem = tf_problem_new(c->loaded.machine, c->loaded.workset, &c->args.req, &c->err);
+  /* an error about a value given on the command line ("--fix B_r=128")
+   * names the argument, not the workset file it was bound against */
+  if (!c->problem && is_value_argument(c->err.path))
+    c->err.file[0] = 0;
   return c->problem ? 0 : -1;
 }
 

@@ -15,7 +15,7 @@ typedef struct tf_cmd_problem {
 
 /* Returns -1 after a usage or input error (in c->err), 1 when --help was
  * printed, 0 when c->problem is ready. */
-int tf_cmd_problem_open(tf_cmd_problem *c, int argc, char **argv, unsigned groups, const char *help);
+int tf_cmd_problem_open(tf_cmd_problem *c, int argc, char **argv, const tf_command *cmd);
 void tf_cmd_problem_close(tf_cmd_problem *c);
 
 #endif

@@ -7,28 +7,12 @@
 #include "solver/cli/cmd_problem.h"
 #include "solver/tilefit.h"
 
-static const char solve_help[] =
-    "usage: tilefit solve -m MACHINE -w WORKSET [options]\n"
-    "\n"
-    "Finds the best assignment of the workset's variables that fits the machine.\n"
-    "\n"
-    "  -m, --machine NAME|FILE    machine model (tilefit machines lists them)\n"
-    "  -w, --workset NAME|FILE    working set (tilefit worksets lists them)\n"
-    "  -p, --param NAME=VALUE     set a workset parameter (repeatable)\n"
-    "      --fix VAR=VALUE        pin a choose or count variable (repeatable)\n"
-    "      --domain VAR=V1,V2,..  narrow a choose variable's domain\n"
-    "      --require \"EXPR <= EXPR\"  an extra constraint (repeatable)\n"
-    "      --objective \"max EXPR\"    replaces the workset's objectives; repeat for a\n"
-    "                             lexicographic order\n"
-    "      --json | --csv         machine-readable output\n"
-    "      --explain              buffers, memories, and for each objective the next\n"
-    "                             better candidate and what it misses by\n"
-    "      --top K                the K best distinct assignments, in objective order\n"
-    "      --lp FILE | --mps FILE write the model GLPK solves\n"
-    "      --time-limit SECONDS   per solver call (default 60)\n"
-    "      --no-presolve          turn GLPK's MIP presolver off\n"
-    "\n"
-    "exit: 0 solved, 1 infeasible, 2 bad input, 3 solver or internal failure\n";
+static int run(int argc, char **argv);
+
+const tf_command tf_cmd_solve = {
+    "solve", TF_CMD_SOLVE, run, "the best parameters for a workset on a machine", "-m MACHINE -w WORKSET", 0,
+    "Finds the best assignment of the workset's variables that fits the machine.\n",
+    "0 solved, 1 infeasible, 2 bad input, 3 solver or internal failure"};
 
 static int solve_top(tf_cmd_problem *c, const tf_solve_opts *opts) {
   int k = c->args.top, n = 0, rc;
@@ -61,12 +45,9 @@ static int solve_top(tf_cmd_problem *c, const tf_solve_opts *opts) {
   return rc;
 }
 
-int cmd_solve(int argc, char **argv) {
+static int run(int argc, char **argv) {
   tf_cmd_problem c;
-  int rc = tf_cmd_problem_open(&c, argc, argv,
-                               TF_OPT_PROBLEM | TF_OPT_FORMAT | TF_OPT_EXPLAIN | TF_OPT_EXPORT | TF_OPT_SOLVER |
-                                   TF_OPT_TOP,
-                               solve_help);
+  int rc = tf_cmd_problem_open(&c, argc, argv, &tf_cmd_solve);
   if (rc) {
     rc = rc > 0 ? TF_EXIT_OK : tf_cli_fail(&c.err);
     tf_cmd_problem_close(&c);

@@ -11,10 +11,11 @@
 #include "solver/report.h"
 #include "solver/batch/sweep.h"
 
-static const char sweep_help[] =
-    "usage: tilefit sweep SPEC.json|PROBLEMS.jsonl [-j N] [-o FILE] [--resume] [--shard I/N]\n"
-    "                     [--format jsonl|csv] [--quiet] [--time-limit S] [--no-presolve]\n"
-    "\n"
+static int run(int argc, char **argv);
+
+const tf_command tf_cmd_sweep = {
+    "sweep", TF_CMD_SWEEP, run, "solve every point of a spec or problem list, one line each",
+    "SPEC.json|PROBLEMS.jsonl", 1,
     "Solves every point of a sweep and writes one line per point, in point order\n"
     "whatever -j is.  SPEC.json names lists whose Cartesian product is the sweep:\n"
     "  {\"machines\": [\"b200\", \"h100-sxm\"] or \"*\", \"worksets\": [\"fa4-fwd\"] or \"*\",\n"
@@ -25,21 +26,10 @@ static const char sweep_help[] =
     "[] is the workset's own objectives.  A file ending in .jsonl is a list of\n"
     "problems instead, one per line (the lines 'validate' reads).\n"
     "\n"
-    "  -j, --jobs N           worker threads (default 1)\n"
-    "  -o, --output FILE      write here (default standard output)\n"
-    "      --format jsonl|csv output format (default jsonl; csv when FILE ends in .csv)\n"
-    "      --resume           continue FILE after an interrupted run; the result is the\n"
-    "                         file an uninterrupted run writes\n"
-    "      --shard I/N        solve points i with i mod N = I - 1 ('tilefit merge' joins shards)\n"
-    "  -q, --quiet            no progress and no summary on stderr\n"
-    "      --time-limit S     per solver call (default 60)\n"
-    "      --no-presolve      turn GLPK's MIP presolver off\n"
-    "\n"
     "Each line has index, total, id, input and the result: status (optimal, infeasible,\n"
     "fits, does_not_fit, or error with its message), values, memories, objectives and\n"
-    "the closed form.  A point that fails is a line, never the end of the sweep.\n"
-    "\n"
-    "exit: 0 every point has its line, 2 bad spec or usage, 3 the output cannot be written\n";
+    "the closed form.  A point that fails is a line, never the end of the sweep.\n",
+    "0 every point has its line, 2 bad spec or usage, 3 the output cannot be written"};
 
 static int ends_with(const char *s, const char *suffix) {
   size_t n = strlen(s), k = strlen(suffix);
@@ -65,19 +55,19 @@ static void summary(const tf_args *a, const tf_sweep_opts *o, const tf_sweep_sta
   fprintf(stderr, "; reused %zu answers and %zu ILP solutions\n", st->answer_hits, st->ilp_hits);
 }
 
-int cmd_sweep(int argc, char **argv) {
+static int run(int argc, char **argv) {
   tf_args a;
   tf_error err;
   tf_args_init(&a);
   tf_error_init(&err);
   tf_sweep *s = NULL;
   int rc = TF_EXIT_OK;
-  if (tf_args_parse(argc, argv, TF_OPT_SWEEP | TF_OPT_SOLVER, 1, &a, &err)) {
+  if (tf_args_parse(argc, argv, &tf_cmd_sweep, &a, &err)) {
     rc = tf_cli_fail(&err);
     goto out;
   }
   if (a.help) {
-    fputs(sweep_help, stdout);
+    tf_cli_help(stdout, &tf_cmd_sweep);
     goto out;
   }
   if (a.npositional != 1) {

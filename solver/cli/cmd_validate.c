@@ -15,9 +15,11 @@
 #include "solver/report.h"
 #include "solver/solve.h"
 
-static const char validate_help[] =
-    "usage: tilefit validate [--json] CASES.jsonl...\n"
-    "\n"
+static int run(int argc, char **argv);
+
+const tf_command tf_cmd_validate = {
+    "validate", TF_CMD_VALIDATE, run, "compare derived values with known answers from real kernels", "CASES.jsonl...",
+    -1,
     "Each line of CASES.jsonl is a problem (machine, workset, params, fix, domain,\n"
     "require, objective) with \"expect\" (variable values, or {\"fits\": true|false})\n"
     "and an optional \"kind\":\n"
@@ -25,9 +27,8 @@ static const char validate_help[] =
     "  fits     a feasibility claim with every variable fixed: must agree\n"
     "  tuned    a human picked it: reported beside the limit tilefit finds,\n"
     "           never counted as a failure\n"
-    "Prints one row per case and a closing line 'N passed, M failed, K skipped'.\n"
-    "\n"
-    "exit: 0 every formula and fits case agrees, 1 otherwise, 2 bad input\n";
+    "Prints one row per case and a closing line 'N passed, M failed, K skipped'.\n",
+    "0 every formula and fits case agrees, 1 otherwise, 2 bad input"};
 
 enum verdict { AGREE, DIFFER, TUNED };
 static const char *const verdict_name[] = {"agree", "differ", "tuned"};
@@ -204,16 +205,16 @@ static int run_file(tf_cache *cache, const char *file, FILE *out, int json, stru
   return tf_jsonl_each(file, run_line, &r, err);
 }
 
-int cmd_validate(int argc, char **argv) {
+static int run(int argc, char **argv) {
   tf_args a;
   tf_error err;
   tf_args_init(&a);
   tf_error_init(&err);
   int rc = TF_EXIT_OK;
-  if (tf_args_parse(argc, argv, TF_OPT_FORMAT, 64, &a, &err)) {
+  if (tf_args_parse(argc, argv, &tf_cmd_validate, &a, &err)) {
     rc = tf_cli_fail(&err);
   } else if (a.help) {
-    fputs(validate_help, stdout);
+    tf_cli_help(stdout, &tf_cmd_validate);
   } else if (a.npositional == 0) {
     tf_error_set(&err, TF_EINPUT, "validate", "needs at least one CASES.jsonl file");
     rc = tf_cli_fail(&err);

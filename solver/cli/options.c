@@ -42,7 +42,7 @@ int tf_parse_assignment(const char *text, const char *where, char *name, size_t 
   return 0;
 }
 
-static int parse_domain(tf_args *a, const char *text, tf_error *err) {
+static int parse_domain(tf_args *a, const char *text, const char *arg, tf_error *err) {
   const char *eq = strchr(text, '=');
   if (!eq || eq == text || eq - text >= 128)
     return tf_error_set(err, TF_EINPUT, "--domain", "expected VAR=V1,V2,..., got '%s'", text);
@@ -72,7 +72,7 @@ static int parse_domain(tf_args *a, const char *text, tf_error *err) {
       break;
     s = comma + 1;
   }
-  tf_request_add_domain(&a->req, name, values, n, "--domain");
+  tf_request_add_domain(&a->req, name, values, n, arg);
   free(values);
   return 0;
 }
@@ -92,34 +92,55 @@ static int parse_shard(tf_args *a, const char *text, tf_error *err) {
   return 0;
 }
 
-/* Options, once: their spellings, whether they take a value, their group. */
+/* Options, once: their spellings, their value, their help and the
+ * commands that take them.  --help lists a command's rows in this order. */
 enum opt_id {
-  O_MACHINE, O_WORKSET, O_PARAM, O_FIX, O_DOMAIN, O_REQUIRE, O_OBJECTIVE, O_JSON, O_CSV, O_EXPLAIN, O_LP,
-  O_MPS, O_TIME, O_NOPRESOLVE, O_TOP, O_JOBS, O_OUT, O_RESUME, O_SHARD, O_FORMAT, O_QUIET, O_HELP
+  O_MACHINE, O_WORKSET, O_PARAM, O_FIX, O_DOMAIN, O_REQUIRE, O_OBJECTIVE, O_JSON, O_CSV, O_EXPLAIN, O_TOP, O_LP,
+  O_MPS, O_JOBS, O_OUT, O_FORMAT, O_RESUME, O_SHARD, O_TIME, O_NOPRESOLVE, O_QUIET, O_HELP
 };
+#define PROBLEM (TF_CMD_SOLVE | TF_CMD_CHECK)
+#define SOLVING (TF_CMD_SOLVE | TF_CMD_SWEEP)
 static const struct option_spec {
   enum opt_id id;
   char short_name;
   const char *long_name;
-  int takes_value;
-  unsigned group;
+  const char *value; /* the value's name in help, NULL: takes none */
+  unsigned commands; /* enum tf_cmd_bit */
+  const char *help;
 } options[] = {
-    {O_MACHINE, 'm', "machine", 1, TF_OPT_PROBLEM},   {O_WORKSET, 'w', "workset", 1, TF_OPT_PROBLEM},
-    {O_PARAM, 'p', "param", 1, TF_OPT_PROBLEM},       {O_FIX, 0, "fix", 1, TF_OPT_PROBLEM},
-    {O_DOMAIN, 0, "domain", 1, TF_OPT_PROBLEM},       {O_REQUIRE, 0, "require", 1, TF_OPT_PROBLEM},
-    {O_OBJECTIVE, 0, "objective", 1, TF_OPT_PROBLEM}, {O_JSON, 0, "json", 0, TF_OPT_FORMAT},
-    {O_CSV, 0, "csv", 0, TF_OPT_FORMAT},              {O_EXPLAIN, 0, "explain", 0, TF_OPT_EXPLAIN},
-    {O_LP, 0, "lp", 1, TF_OPT_EXPORT},                {O_MPS, 0, "mps", 1, TF_OPT_EXPORT},
-    {O_TIME, 0, "time-limit", 1, TF_OPT_SOLVER},      {O_NOPRESOLVE, 0, "no-presolve", 0, TF_OPT_SOLVER},
-    {O_TOP, 0, "top", 1, TF_OPT_TOP},                 {O_JOBS, 'j', "jobs", 1, TF_OPT_SWEEP},
-    {O_OUT, 'o', "output", 1, TF_OPT_SWEEP},          {O_RESUME, 0, "resume", 0, TF_OPT_SWEEP},
-    {O_SHARD, 0, "shard", 1, TF_OPT_SWEEP},           {O_FORMAT, 0, "format", 1, TF_OPT_SWEEP},
-    {O_QUIET, 'q', "quiet", 0, TF_OPT_SWEEP},         {O_HELP, 'h', "help", 0, ~0u},
+    {O_MACHINE, 'm', "machine", "NAME|FILE", PROBLEM, "machine model (tilefit machines lists them)"},
+    {O_WORKSET, 'w', "workset", "NAME|FILE", PROBLEM, "working set (tilefit worksets lists them)"},
+    {O_PARAM, 'p', "param", "NAME=VALUE", PROBLEM, "set a workset parameter (repeatable)"},
+    {O_FIX, 0, "fix", "VAR=VALUE", PROBLEM, "pin a choose or count variable (repeatable)"},
+    {O_DOMAIN, 0, "domain", "VAR=V1,V2,..", PROBLEM, "narrow a choose variable's domain"},
+    {O_REQUIRE, 0, "require", "\"EXPR <= EXPR\"", PROBLEM, "an extra constraint (repeatable)"},
+    {O_OBJECTIVE, 0, "objective", "\"max EXPR\"", TF_CMD_SOLVE,
+     "replaces the workset's objectives; repeat for a lexicographic order"},
+    {O_JSON, 0, "json", NULL, PROBLEM | TF_CMD_VALIDATE, "JSON output, one object per line"},
+    {O_CSV, 0, "csv", NULL, PROBLEM, "CSV output (RFC 4180), with a header line"},
+    {O_EXPLAIN, 0, "explain", NULL, TF_CMD_SOLVE,
+     "buffers, memories, and for each objective the next better candidate and what it misses by"},
+    {O_TOP, 0, "top", "K", TF_CMD_SOLVE, "the K best distinct assignments, in objective order"},
+    {O_LP, 0, "lp", "FILE", TF_CMD_SOLVE, "write the model the solver solves (CPLEX LP)"},
+    {O_MPS, 0, "mps", "FILE", TF_CMD_SOLVE, "write the model the solver solves (free MPS)"},
+    {O_JOBS, 'j', "jobs", "N", TF_CMD_SWEEP, "worker threads (default 1)"},
+    {O_OUT, 'o', "output", "FILE", TF_CMD_SWEEP | TF_CMD_MERGE,
+     "write here (default standard output); FILE appears whole or not at all"},
+    {O_FORMAT, 0, "format", "jsonl|csv", TF_CMD_SWEEP | TF_CMD_MERGE,
+     "output format (sweep: default jsonl, csv when FILE ends in .csv; merge: the parts must be in it)"},
+    {O_RESUME, 0, "resume", NULL, TF_CMD_SWEEP,
+     "continue FILE after an interrupted run; the result is the file an uninterrupted run writes"},
+    {O_SHARD, 0, "shard", "I/N", TF_CMD_SWEEP, "solve points i with i mod N = I - 1 ('tilefit merge' joins shards)"},
+    {O_TIME, 0, "time-limit", "SECONDS", SOLVING, "per solver call (default 60)"},
+    {O_NOPRESOLVE, 0, "no-presolve", NULL, SOLVING, "turn the solver's MIP presolver off"},
+    {O_QUIET, 'q', "quiet", NULL, TF_CMD_SWEEP | TF_CMD_MERGE, "no progress and no summary on stderr"},
+    {O_HELP, 'h', "help", NULL, ~0u, "this help"},
 };
+#define NOPTIONS (sizeof options / sizeof *options)
 
 static const struct option_spec *find_option(const char *arg, const char **inline_value) {
   *inline_value = NULL;
-  for (size_t i = 0; i < sizeof options / sizeof *options; i++) {
+  for (size_t i = 0; i < NOPTIONS; i++) {
     const struct option_spec *o = &options[i];
     if (arg[1] != '-') {
       if (o->short_name && arg[1] == o->short_name) {
@@ -139,6 +160,70 @@ static const struct option_spec *find_option(const char *arg, const char **inlin
   return NULL;
 }
 
+/* "-m, --machine NAME|FILE" */
+static void spelling(const struct option_spec *o, char *buf, size_t size) {
+  char head[8] = "    "; /* "-m, " or blanks */
+  if (o->short_name)
+    snprintf(head, sizeof head, "-%c, ", o->short_name);
+  snprintf(buf, size, "%s--%s%s%s", head, o->long_name, o->value ? " " : "", o->value ? o->value : "");
+}
+
+/* Writes text from column `col` on, wrapped at 79 columns, continuation
+ * lines indented to `indent`. */
+static void wrapped(FILE *f, const char *text, int col, int indent) {
+  while (*text) {
+    size_t word = strcspn(text, " ");
+    if (col > indent && col + 1 + (int)word > 79) {
+      fprintf(f, "\n%*s", indent, "");
+      col = indent;
+    } else if (col > indent) {
+      fputc(' ', f);
+      col++;
+    }
+    fwrite(text, 1, word, f);
+    col += (int)word;
+    text += word;
+    text += strspn(text, " ");
+  }
+  fputc('\n', f);
+}
+
+void tf_cli_help(FILE *f, const tf_command *cmd) {
+  fprintf(f, "usage: tilefit %s [options]%s%s\n\n%s", cmd->name, cmd->operands[0] ? " " : "", cmd->operands,
+          cmd->text);
+  int width = 0;
+  char buf[96];
+  for (size_t i = 0; i < NOPTIONS; i++) {
+    spelling(&options[i], buf, sizeof buf);
+    if (options[i].commands & cmd->bit && (int)strlen(buf) > width)
+      width = (int)strlen(buf);
+  }
+  fputs("\noptions:\n", f);
+  for (size_t i = 0; i < NOPTIONS; i++)
+    if (options[i].commands & cmd->bit) {
+      spelling(&options[i], buf, sizeof buf);
+      fprintf(f, "  %-*s  ", width, buf);
+      wrapped(f, options[i].help, width + 4, width + 4);
+    }
+  fprintf(f, "\nexit: %s\n", cmd->exit_text);
+}
+
+/* "unknown option for 'check'; it is an option of 'solve'" */
+static int not_an_option(const struct option_spec *o, const char *arg, const tf_command *cmd, tf_error *err) {
+  char owners[128] = "";
+  size_t n = 0;
+  for (unsigned bit = 1; o && bit && bit <= TF_CMD_MERGE; bit <<= 1) {
+    const tf_command *c = (o->commands & bit) ? tf_cli_command(bit) : NULL;
+    if (c && n < sizeof owners)
+      n += (size_t)snprintf(owners + n, sizeof owners - n, "%s'%s'", n ? ", " : "", c->name);
+  }
+  if (!n)
+    return tf_error_set(err, TF_EINPUT, arg, "unknown option for '%s' (see 'tilefit %s --help')", cmd->name,
+                        cmd->name);
+  return tf_error_set(err, TF_EINPUT, arg, "unknown option for '%s'; it is an option of %s (see 'tilefit %s --help')",
+                      cmd->name, owners, cmd->name);
+}
+
 static int bounded_int(const char *v, const char *where, int64_t lo, int64_t hi, int64_t *out, tf_error *err) {
   if (tf_parse_int(v, out) || *out < lo || *out > hi)
     return tf_error_set(err, TF_EINPUT, where, "expected an integer from %lld to %lld, got '%s'", (long long)lo,
@@ -147,22 +232,23 @@ static int bounded_int(const char *v, const char *where, int64_t lo, int64_t hi,
 }
 
 static int apply(tf_args *a, const struct option_spec *o, const char *v, const char *where, tf_error *err) {
-  char name[128];
+  char name[128], arg[192]; /* arg: the whole argument, "--fix B_r=128", for errors binding it */
   int64_t x;
+  snprintf(arg, sizeof arg, "%s %s", where, v ? v : "");
   switch (o->id) {
   case O_MACHINE: free(a->req.machine); a->req.machine = tf_strdup(v); return 0;
   case O_WORKSET: free(a->req.workset); a->req.workset = tf_strdup(v); return 0;
   case O_PARAM:
     if (tf_parse_assignment(v, where, name, sizeof name, &x, err))
       return -1;
-    tf_request_add_param(&a->req, name, x, where);
+    tf_request_add_param(&a->req, name, x, arg);
     return 0;
   case O_FIX:
     if (tf_parse_assignment(v, "--fix", name, sizeof name, &x, err))
       return -1;
-    tf_request_add_fix(&a->req, name, x, "--fix");
+    tf_request_add_fix(&a->req, name, x, arg);
     return 0;
-  case O_DOMAIN: return parse_domain(a, v, err);
+  case O_DOMAIN: return parse_domain(a, v, arg, err);
   case O_REQUIRE: tf_request_add_require(&a->req, v, "--require"); return 0;
   case O_OBJECTIVE: tf_request_add_objective(&a->req, v, "--objective"); return 0;
   case O_JSON: a->format = TF_FORMAT_JSON; return 0;
@@ -206,13 +292,27 @@ static int apply(tf_args *a, const struct option_spec *o, const char *v, const c
   return 0;
 }
 
-int tf_args_parse(int argc, char **argv, unsigned groups, int max_positional, tf_args *a, tf_error *err) {
+/* The value of option o at argv[*i]: inline, the next argument, or none. */
+static int option_value(const struct option_spec *o, const char *inline_value, int argc, char **argv, int *i,
+                        const char *where, const char **v, tf_error *err) {
+  *v = NULL;
+  if (!o->value)
+    return inline_value ? tf_error_set(err, TF_EINPUT, where, "takes no value") : 0;
+  *v = inline_value;
+  if (!*v && *i + 1 >= argc)
+    return tf_error_set(err, TF_EINPUT, where, "needs a value");
+  if (!*v)
+    *v = argv[++*i];
+  return 0;
+}
+
+int tf_args_parse(int argc, char **argv, const tf_command *cmd, tf_args *a, tf_error *err) {
   a->positional = tf_nalloc((size_t)argc + 1, sizeof *a->positional);
   int only_operands = 0;
   for (int i = 1; i < argc; i++) {
     const char *arg = argv[i];
     if (only_operands || arg[0] != '-' || !arg[1]) {
-      if (a->npositional >= max_positional)
+      if (cmd->max_operands >= 0 && a->npositional >= cmd->max_operands)
         return tf_error_set(err, TF_EINPUT, arg, "unexpected argument (see --help)");
       a->positional[a->npositional++] = argv[i];
       continue;
@@ -221,26 +321,16 @@ int tf_args_parse(int argc, char **argv, unsigned groups, int max_positional, tf
       only_operands = 1;
       continue;
     }
-    const char *inline_value;
+    const char *inline_value, *v;
     const struct option_spec *o = find_option(arg, &inline_value);
-    if (!o || (!(o->group & groups) && o->id != O_HELP))
-      return tf_error_set(err, TF_EINPUT, arg, "unknown option for '%s' (see 'tilefit %s --help')", argv[0], argv[0]);
+    if (!o || !(o->commands & cmd->bit))
+      return not_an_option(o, arg, cmd, err);
     char where[64];
     if (o->short_name)
       snprintf(where, sizeof where, "-%c", o->short_name);
     else
       snprintf(where, sizeof where, "--%s", o->long_name);
-    const char *v = NULL;
-    if (o->takes_value) {
-      v = inline_value;
-      if (!v && i + 1 >= argc)
-        return tf_error_set(err, TF_EINPUT, where, "needs a value");
-      if (!v)
-        v = argv[++i];
-    } else if (inline_value) {
-      return tf_error_set(err, TF_EINPUT, where, "takes no value");
-    }
-    if (apply(a, o, v, where, err))
+    if (option_value(o, inline_value, argc, argv, &i, where, &v, err) || apply(a, o, v, where, err))
       return -1;
   }
   return 0;

@@ -1,20 +1,17 @@
-/* Option parsing shared by the commands: every command takes the same
- * spelling of the same option, and says which groups it accepts. */
+/* The option table and its parser: every option once, with its spelling,
+ * its value, its help text and the commands that take it.  A command's
+ * usage and --help are generated from the table, and an option a command
+ * does not take is a usage error naming both.  Adding an option: one row
+ * in options.c (its help and its commands' bits), a field below, and a
+ * case in apply(). */
 #ifndef TF_SOLVER_CLI_OPTIONS_H
 #define TF_SOLVER_CLI_OPTIONS_H
 
+#include <stdio.h>
+
 #include "model/error.h"
 #include "model/problem.h"
-
-enum tf_opt_group {
-  TF_OPT_PROBLEM = 1 << 0,  /* -m -w -p --fix --domain --require --objective */
-  TF_OPT_FORMAT = 1 << 1,   /* --json --csv */
-  TF_OPT_EXPLAIN = 1 << 2,  /* --explain */
-  TF_OPT_EXPORT = 1 << 3,   /* --lp --mps */
-  TF_OPT_SOLVER = 1 << 4,   /* --time-limit --no-presolve */
-  TF_OPT_TOP = 1 << 5,      /* --top */
-  TF_OPT_SWEEP = 1 << 6,    /* -j -o --resume --shard --format --quiet */
-};
+#include "solver/cli/cli.h"
 
 typedef struct tf_args {
   tf_request req;
@@ -36,9 +33,13 @@ typedef struct tf_args {
 void tf_args_init(tf_args *a);
 void tf_args_release(tf_args *a);
 
-/* Parses argv[1..argc-1] (argv[0] is the command name).  Options outside
- * `groups` are usage errors, as are more than `max_positional` operands. */
-int tf_args_parse(int argc, char **argv, unsigned groups, int max_positional, tf_args *a, tf_error *err);
+/* Parses argv[1..argc-1] (argv[0] is the command name) for command `cmd`:
+ * an option it does not take, or more operands than it takes, is a usage
+ * error. */
+int tf_args_parse(int argc, char **argv, const tf_command *cmd, tf_args *a, tf_error *err);
+
+/* `cmd`'s --help: usage line, text, its options from the table, exit codes. */
+void tf_cli_help(FILE *f, const tf_command *cmd);
 
 /* "NAME=INTEGER" -> name and value; `where` names the option in errors. */
 int tf_parse_assignment(const char *text, const char *where, char *name, size_t size, int64_t *value,
