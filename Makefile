@@ -4,7 +4,7 @@ PREFIX  ?= /usr/local
 BUILD   ?= build
 PKGS    := libcjson
 CFLAGS  ?= -O2 -g
-WARN    := -Wall -Wextra -Wno-format-truncation -Wshadow -Wstrict-prototypes $(if $(findstring clang,$(CC)),-Wno-unknown-warning-option)
+WARN    := -Wall -Wextra -Wvla -Wno-format-truncation -Wshadow -Wstrict-prototypes $(if $(findstring clang,$(CC)),-Wno-unknown-warning-option)
 CPPFLAGS += -I. -D_DEFAULT_SOURCE $(shell pkg-config --cflags $(PKGS) 2>/dev/null)
 ALL_CFLAGS = -std=c11 $(WARN) $(CFLAGS) -pthread -MMD -MP
 LDLIBS  := -lglpk $(shell pkg-config --libs $(PKGS) 2>/dev/null || echo -lcjson) -lm -pthread

@@ -395,20 +395,44 @@ static void symbol_is_set(void *ctx, int sym) {
     c->ok = 0;
 }
 
+/* Scratch for expansion, sized by the spec and allocated once: the
+ * odometer over the point's swept values and the symbols `where` sees. */
+struct expansion {
+  int32_t *vals;   /* per param then fix: the value index, -1 when it does not apply */
+  size_t *dims, *lens;
+  tf_affine *syms; /* per param then fix: its value (constant) */
+  int *set;        /* per param then fix: does the point set it */
+};
+
+static void expansion_init(struct expansion *x, size_t nd) {
+  x->vals = tf_nalloc(nd + 1, sizeof *x->vals);
+  x->dims = tf_nalloc(nd + 1, sizeof *x->dims);
+  x->lens = tf_nalloc(nd + 1, sizeof *x->lens);
+  x->syms = tf_nalloc(nd + 1, sizeof *x->syms);
+  x->set = tf_nalloc(nd + 1, sizeof *x->set);
+}
+
+static void expansion_release(struct expansion *x) {
+  free(x->vals);
+  free(x->dims);
+  free(x->lens);
+  free(x->syms);
+  free(x->set);
+}
+
 /* Does the point pass every `where` filter that applies to it? */
-static int passes_where(const tf_sweep *s, const int32_t *vals, size_t mi, size_t wi, tf_error *err) {
+static int passes_where(const tf_sweep *s, struct expansion *x, size_t mi, size_t wi, tf_error *err) {
   size_t nsym = s->nparams + s->nfixes;
-  tf_affine syms[nsym + 1];
-  int set[nsym + 1];
-  memset(syms, 0, sizeof syms);
+  const int32_t *vals = x->vals;
   for (size_t k = 0; k < nsym; k++) {
-    set[k] = vals[k] >= 0;
-    if (set[k])
-      syms[k].c = k < s->nparams ? s->params[k].v[vals[k]] : s->fixes[k - s->nparams].v[vals[k]];
+    x->set[k] = vals[k] >= 0;
+    x->syms[k] = (tf_affine){0};
+    if (x->set[k])
+      x->syms[k].c = k < s->nparams ? s->params[k].v[vals[k]] : s->fixes[k - s->nparams].v[vals[k]];
   }
-  tf_eval_env env = {syms, 0, NULL};
+  tf_eval_env env = {x->syms, 0, NULL};
   for (size_t i = 0; i < s->nwhere; i++) {
-    struct symbol_check c = {set, 1};
+    struct symbol_check c = {x->set, 1};
     tf_expr_each_symbol(s->where[i], symbol_is_set, &c);
     if (!c.ok)
       continue;
@@ -440,40 +464,46 @@ static int push_point(tf_sweep *s, size_t mi, size_t wi, size_t oi, const int32_
   return 0;
 }
 
+/* The points of one machine and spec workset: the odometer over the
+ * swept values that apply to the workset, last fastest, then objectives. */
+static int expand_workset(tf_sweep *s, struct expansion *x, size_t mi, size_t wi, tf_error *err) {
+  size_t nd = s->nparams + s->nfixes, n = 0;
+  const unsigned char *a = applies_row(s, wi);
+  for (size_t d = 0; d < nd; d++) {
+    x->vals[d] = -1;
+    if (a[d]) {
+      x->dims[n] = d;
+      x->lens[n++] = d < s->nparams ? s->params[d].n : s->fixes[d - s->nparams].n;
+    }
+  }
+  for (size_t k = 0; k < n; k++)
+    x->vals[x->dims[k]] = 0;
+  for (;;) {
+    int keep = passes_where(s, x, mi, wi, err);
+    if (keep < 0)
+      return -1;
+    for (size_t oi = 0; keep && oi < (s->nobjectives ? s->nobjectives : 1); oi++)
+      if ((!s->nobjectives || a[nd + s->ndomains + s->nrequires + oi]) && push_point(s, mi, wi, oi, x->vals, err))
+        return -1;
+    size_t k = n;
+    while (k > 0 && (size_t)++x->vals[x->dims[k - 1]] == x->lens[k - 1])
+      x->vals[x->dims[--k]] = 0;
+    if (k == 0)
+      return 0;
+  }
+}
+
 /* machines x worksets x params x fixes x objectives, last fastest. */
 static int expand(tf_sweep *s, tf_error *err) {
-  size_t nd = s->nparams + s->nfixes;
-  s->stride = 3 + nd;
-  int32_t vals[nd + 1];
-  size_t dims[nd + 1], lens[nd + 1];
-  for (size_t mi = 0; mi < s->nmachines; mi++)
-    for (size_t wi = 0; wi < s->nworksets; wi++) {
-      const unsigned char *a = applies_row(s, wi);
-      size_t n = 0;
-      for (size_t d = 0; d < nd; d++) {
-        vals[d] = -1;
-        if (a[d]) {
-          dims[n] = d;
-          lens[n++] = d < s->nparams ? s->params[d].n : s->fixes[d - s->nparams].n;
-        }
-      }
-      for (size_t k = 0; k < n; k++)
-        vals[dims[k]] = 0;
-      for (;;) {
-        int keep = passes_where(s, vals, mi, wi, err);
-        if (keep < 0)
-          return -1;
-        for (size_t oi = 0; keep && oi < (s->nobjectives ? s->nobjectives : 1); oi++)
-          if ((!s->nobjectives || a[nd + s->ndomains + s->nrequires + oi]) && push_point(s, mi, wi, oi, vals, err))
-            return -1;
-        size_t k = n;
-        while (k > 0 && (size_t)++vals[dims[k - 1]] == lens[k - 1])
-          vals[dims[--k]] = 0;
-        if (k == 0)
-          break;
-      }
-    }
-  return 0;
+  s->stride = 3 + s->nparams + s->nfixes;
+  struct expansion x;
+  expansion_init(&x, s->nparams + s->nfixes);
+  int rc = 0;
+  for (size_t mi = 0; mi < s->nmachines && !rc; mi++)
+    for (size_t wi = 0; wi < s->nworksets && !rc; wi++)
+      rc = expand_workset(s, &x, mi, wi, err);
+  expansion_release(&x);
+  return rc;
 }
 
 static int parse_spec(tf_sweep *s, const cJSON *root, tf_error *err) {
