@@ -7,6 +7,7 @@
 #include "encode/verify.h"
 #include "model/catalog.h"
 #include "solver/explain.h"
+#include "solver/text.h"
 
 int tf_load(const tf_request *req, const char *mwhere, const char *wwhere, tf_loaded *out, tf_error *err) {
   char path[4096];
@@ -35,18 +36,15 @@ void tf_loaded_release(tf_loaded *l) {
 /* What the first kept combination violates at its smallest counts: an
  * example of why no assignment is feasible. */
 static void example_violation(const tf_problem *p, char *buf, size_t size) {
-  char why[256], at[256];
-  size_t n = 0;
-  at[0] = 0;
-  for (size_t i = 0; i < p->nchoose && n < sizeof at; i++)
-    n += (size_t)snprintf(at + n, sizeof at - n, "%s%s=%lld", n ? ", " : "", p->choose_names[i],
-                          (long long)p->combo[i]);
-  for (int k = 0; k < p->ncounts && n < sizeof at; k++)
-    n += (size_t)snprintf(at + n, sizeof at - n, "%s%s=%lld", n ? ", " : "", p->count_names[k],
-                          (long long)p->count_lo[k]);
+  char why[256], at_text[256];
+  tf_strbuf at = tf_strbuf_of(at_text, sizeof at_text);
+  for (size_t i = 0; i < p->nchoose; i++)
+    tf_strbuf_item(&at, ", ", "%s=%lld", p->choose_names[i], (long long)p->combo[i]);
+  for (int k = 0; k < p->ncounts; k++)
+    tf_strbuf_item(&at, ", ", "%s=%lld", p->count_names[k], (long long)p->count_lo[k]);
   buf[0] = 0;
   if (tf_problem_why(p, p->combo, p->count_lo, why, sizeof why) == 0)
-    snprintf(buf, size, "; e.g. %s %s", at, why);
+    snprintf(buf, size, "; e.g. %s %s", at_text, why);
 }
 
 static void infeasible(const tf_problem *p, tf_answer *a) {
@@ -155,15 +153,14 @@ int tf_solve_top(const tf_problem *p, const tf_solve_opts *o, int k, tf_answer *
 }
 
 static int free_variables(const tf_problem *p, char *buf, size_t size) {
-  size_t n = 0;
-  buf[0] = 0;
+  tf_strbuf b = tf_strbuf_of(buf, size);
   for (size_t i = 0; i < p->nchoose; i++)
     if (p->ndomain[i] != 1)
-      n += (size_t)snprintf(buf + n, n < size ? size - n : 0, "%s%s", n ? ", " : "", p->choose_names[i]);
+      tf_strbuf_item(&b, ", ", "%s", p->choose_names[i]);
   for (int k = 0; k < p->ncounts; k++)
     if (p->count_lo[k] != p->count_hi[k])
-      n += (size_t)snprintf(buf + n, n < size ? size - n : 0, "%s%s", n ? ", " : "", p->count_names[k]);
-  return n > 0;
+      tf_strbuf_item(&b, ", ", "%s", p->count_names[k]);
+  return b.len > 0;
 }
 
 int tf_check(const tf_problem *p, tf_answer *a, tf_error *err) {

@@ -14,6 +14,7 @@
 #include "solver/explain.h"
 #include "solver/report.h"
 #include "solver/solve.h"
+#include "solver/text.h"
 
 static int run(int argc, char **argv);
 
@@ -49,36 +50,33 @@ static int value_of(const tf_problem *p, const tf_answer *a, const char *name, i
 }
 
 static void expected_text(const tf_case *c, char *buf, size_t size) {
-  size_t n = 0;
-  buf[0] = 0;
+  tf_strbuf b = tf_strbuf_of(buf, size);
   if (c->expect_fits >= 0)
-    n += (size_t)snprintf(buf + n, size - n, "fits=%s", c->expect_fits ? "yes" : "no");
-  for (size_t i = 0; i < c->nexpect && n < size; i++)
-    n += (size_t)snprintf(buf + n, size - n, "%s%s=%lld", n ? " " : "", c->expect[i].name,
-                          (long long)c->expect[i].value);
+    tf_strbuf_item(&b, " ", "fits=%s", c->expect_fits ? "yes" : "no");
+  for (size_t i = 0; i < c->nexpect; i++)
+    tf_strbuf_item(&b, " ", "%s=%lld", c->expect[i].name, (long long)c->expect[i].value);
 }
 
 static int derived_text(const tf_case *c, const tf_problem *p, const tf_answer *a, char *buf, size_t size,
                         int *agrees, tf_error *err) {
-  size_t n = 0;
+  tf_strbuf b = tf_strbuf_of(buf, size);
   *agrees = 1;
-  buf[0] = 0;
   if (c->expect_fits >= 0) {
     int fits = a->status == TF_ANSWER_FITS;
-    n += (size_t)snprintf(buf + n, size - n, "fits=%s", fits ? "yes" : "no");
+    tf_strbuf_item(&b, " ", "fits=%s", fits ? "yes" : "no");
     *agrees &= fits == c->expect_fits;
   }
-  for (size_t i = 0; i < c->nexpect && n < size; i++) {
+  for (size_t i = 0; i < c->nexpect; i++) {
     int64_t v;
     if (value_of(p, a, c->expect[i].name, &v))
       return tf_error_set(err, TF_EINPUT, c->expect[i].where, "workset '%s' has no variable '%s'",
                           p->workset->name, c->expect[i].name);
     if (a->status == TF_ANSWER_INFEASIBLE) {
-      n += (size_t)snprintf(buf + n, size - n, "%sinfeasible", n ? " " : "");
+      tf_strbuf_item(&b, " ", "infeasible");
       *agrees = 0;
       break;
     }
-    n += (size_t)snprintf(buf + n, size - n, "%s%s=%lld", n ? " " : "", c->expect[i].name, (long long)v);
+    tf_strbuf_item(&b, " ", "%s=%lld", c->expect[i].name, (long long)v);
     *agrees &= v == c->expect[i].value;
   }
   return 0;

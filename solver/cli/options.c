@@ -5,6 +5,7 @@
 #include <string.h>
 
 #include "model/alloc.h"
+#include "solver/text.h"
 #include "solver/report.h"
 
 void tf_args_init(tf_args *a) {
@@ -210,14 +211,14 @@ void tf_cli_help(FILE *f, const tf_command *cmd) {
 
 /* "unknown option for 'check'; it is an option of 'solve'" */
 static int not_an_option(const struct option_spec *o, const char *arg, const tf_command *cmd, tf_error *err) {
-  char owners[128] = "";
-  size_t n = 0;
-  for (unsigned bit = 1; o && bit && bit <= TF_CMD_MERGE; bit <<= 1) {
+  char owners[128];
+  tf_strbuf b = tf_strbuf_of(owners, sizeof owners);
+  for (unsigned bit = 1; o && bit <= TF_CMD_MERGE; bit <<= 1) {
     const tf_command *c = (o->commands & bit) ? tf_cli_command(bit) : NULL;
-    if (c && n < sizeof owners)
-      n += (size_t)snprintf(owners + n, sizeof owners - n, "%s'%s'", n ? ", " : "", c->name);
+    if (c)
+      tf_strbuf_item(&b, ", ", "'%s'", c->name);
   }
-  if (!n)
+  if (!b.len)
     return tf_error_set(err, TF_EINPUT, arg, "unknown option for '%s' (see 'tilefit %s --help')", cmd->name,
                         cmd->name);
   return tf_error_set(err, TF_EINPUT, arg, "unknown option for '%s'; it is an option of %s (see 'tilefit %s --help')",
