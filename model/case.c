@@ -215,3 +215,56 @@ int tf_case_parse(const char *text, size_t len, const char *file, size_t line, t
     tf_error_set_file(err, file);
   return rc;
 }
+
+/* ---------------------------------------------------------------- writing */
+
+/* "KEY":{"NAME":V,...} for params and fixes. */
+static void write_assignments(FILE *f, const char *sep, const char *key, const tf_assign *v, size_t n) {
+  fprintf(f, "%s\"%s\":{", sep, key);
+  for (size_t i = 0; i < n; i++) {
+    fputs(i ? "," : "", f);
+    tf_json_write_string(f, v[i].name);
+    fprintf(f, ":%lld", (long long)v[i].value);
+  }
+  fputc('}', f);
+}
+
+static void write_domains(FILE *f, const char *sep, const tf_request *req) {
+  fprintf(f, "%s\"domain\":{", sep);
+  for (size_t i = 0; i < req->ndomains; i++) {
+    fputs(i ? "," : "", f);
+    tf_json_write_string(f, req->domains[i].name);
+    fputs(":[", f);
+    for (size_t k = 0; k < req->domains[i].nvalues; k++)
+      fprintf(f, "%s%lld", k ? "," : "", (long long)req->domains[i].values[k]);
+    fputc(']', f);
+  }
+  fputc('}', f);
+}
+
+static void write_texts(FILE *f, const char *sep, const char *key, const tf_text_req *v, size_t n) {
+  fprintf(f, "%s\"%s\":[", sep, key);
+  for (size_t i = 0; i < n; i++) {
+    fputs(i ? "," : "", f);
+    tf_json_write_string(f, v[i].text);
+  }
+  fputc(']', f);
+}
+
+void tf_case_write_input(FILE *f, const tf_request *req, int fits) {
+  const char *sep = "";
+  fputc('{', f);
+  if (req->nparams)
+    write_assignments(f, sep, "params", req->params, req->nparams), sep = ",";
+  if (req->nfixes)
+    write_assignments(f, sep, "fix", req->fixes, req->nfixes), sep = ",";
+  if (req->ndomains)
+    write_domains(f, sep, req), sep = ",";
+  if (req->nrequires)
+    write_texts(f, sep, "require", req->requires, req->nrequires), sep = ",";
+  if (req->nobjectives)
+    write_texts(f, sep, "objective", req->objectives, req->nobjectives), sep = ",";
+  if (fits)
+    fprintf(f, "%s\"kind\":\"fits\"", sep);
+  fputc('}', f);
+}

@@ -10,6 +10,7 @@
 #define TF_MODEL_CASE_H
 
 #include <stddef.h>
+#include <stdio.h>
 
 #include "error.h"
 #include "problem.h"
@@ -34,5 +35,10 @@ void tf_case_release(tf_case *c);
 int tf_case_parse(const char *text, size_t len, const char *file, size_t line, tf_case *c, tf_error *err);
 
 const char *tf_case_kind_name(int kind);
+
+/* The other direction: a request as the object tf_case_parse reads back
+ * (params, fix, domain, require, objective, and "kind": "fits" when `fits`),
+ * keys that are empty left out; no id, machine or workset. */
+void tf_case_write_input(FILE *f, const tf_request *req, int fits);
 
 #endif

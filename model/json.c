@@ -262,3 +262,21 @@ void tf_path_key(char *buf, size_t size, const char *parent, const char *key) {
 void tf_path_index(char *buf, size_t size, const char *parent, size_t index) {
   snprintf(buf, size, "%s[%zu]", parent, index);
 }
+
+void tf_json_write_string(FILE *f, const char *s) {
+  fputc('"', f);
+  for (; *s; s++) {
+    unsigned char c = (unsigned char)*s;
+    if (c == '"' || c == '\\')
+      fprintf(f, "\\%c", c);
+    else if (c == '\n')
+      fputs("\\n", f);
+    else if (c == '\t')
+      fputs("\\t", f);
+    else if (c < 0x20)
+      fprintf(f, "\\u%04x", c);
+    else
+      fputc(c, f);
+  }
+  fputc('"', f);
+}

@@ -7,6 +7,7 @@
 
 #include <cjson/cJSON.h>
 #include <stddef.h>
+#include <stdio.h>
 #include <stdint.h>
 
 #include "error.h"
@@ -55,5 +56,9 @@ int tf_json_string(const cJSON *v, const char *path, const char **out, tf_error 
 /* Path building: "$.a" + "b" -> "$.a.b";  "$.a" + 3 -> "$.a[3]". */
 void tf_path_key(char *buf, size_t size, const char *parent, const char *key);
 void tf_path_index(char *buf, size_t size, const char *parent, size_t index);
+
+/* Writes s as a JSON string literal, escaped (the one string writer of
+ * every JSON output). */
+void tf_json_write_string(FILE *f, const char *s);
 
 #endif

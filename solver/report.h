@@ -1,33 +1,79 @@
-/* Rendering of answers: a table for people, one JSON object per answer,
- * or CSV.  Everything goes to the FILE * handed in (stdout for results). */
+/* The output writers, one per format, shared by every command:
+ *   text  solver/write_text.c   tables for people
+ *   JSON  solver/write_json.c   one object per answer (JSON Lines)
+ *   CSV   solver/write_csv.c    RFC 4180, quoting in one place
+ * tf_report_answers is what solve and check print; validate and sweep
+ * frame the same writers' objects and rows in their own lines.  Adding a
+ * format: an enum value, a write_X.c, and a case in tf_report_answers.
+ * Everything goes to the FILE * handed in (stdout for results). */
 #ifndef TF_SOLVER_REPORT_H
 #define TF_SOLVER_REPORT_H
 
+#include <stdint.h>
 #include <stdio.h>
 
 #include "encode/decode.h"
+#include "model/json.h" /* tf_json_write_string */
 #include "model/problem.h"
 
 enum tf_format { TF_FORMAT_TEXT, TF_FORMAT_JSON, TF_FORMAT_CSV };
 
 const char *tf_answer_status_name(int status);
+/* Does the answer carry values (not infeasible)? */
+int tf_report_has_answer(const tf_answer *a);
+/* Does any buffer of the problem live in memory m? */
+int tf_report_memory_used(const tf_problem *p, int m);
 
+/* n answers of one problem in the chosen format: text is the full report
+ * of one unranked answer, or a ranked table (--top); JSON one object per
+ * line; CSV a header and one row each.  The one place that decides how
+ * several answers are framed. */
+void tf_report_answers(FILE *f, int format, const tf_request *req, const tf_problem *p, const tf_answer *a, int n,
+                       int explain);
+
+/* ------------------------------------------------------------------ text */
 void tf_report_text(FILE *f, const tf_request *req, const tf_problem *p, const tf_answer *a, int explain);
+/* A ranked table of --top answers. */
+void tf_report_top_text(FILE *f, const tf_request *req, const tf_problem *p, const tf_answer *a, int n);
+
+/* ------------------------------------------------------------------ JSON */
 /* One line of JSON, newline-terminated. */
 void tf_report_json(FILE *f, const tf_request *req, const tf_problem *p, const tf_answer *a);
 /* The same object without the newline, to embed in another. */
 void tf_report_json_object(FILE *f, const tf_request *req, const tf_problem *p, const tf_answer *a);
+/* Its members after "id", without braces, for a caller that frames them. */
+void tf_report_json_fields(FILE *f, const tf_problem *p, const tf_answer *a);
+/* The members of a failed problem: machine and workset when known (NULL:
+ * left out), "status": "error" and the message. */
+void tf_report_json_error_fields(FILE *f, const char *machine, const char *workset, const char *msg);
+
+/* ------------------------------------------------------------------- CSV */
+/* A string cell, quoted when it must be (RFC 4180). */
+void tf_csv_field(FILE *f, const char *s);
+/* ",V", or "," when !ok. */
+void tf_csv_int(FILE *f, int ok, int64_t v);
+/* An answer with its problem's own columns. */
 void tf_report_csv_header(FILE *f, const tf_problem *p);
 void tf_report_csv_row(FILE *f, const tf_request *req, const tf_problem *p, const tf_answer *a);
 
-/* One answer in the chosen format (CSV with its header). */
-void tf_report_answer(FILE *f, int format, const tf_request *req, const tf_problem *p, const tf_answer *a,
-                      int explain);
+/* A sweep's columns: the union over its worksets, so every line of a
+ * sweep has the same cells. */
+typedef struct tf_csv_columns {
+  char **params;  size_t nparams, capparams;
+  char **vars;    size_t nvars, capvars;
+  char **counts;  size_t ncounts, capcounts;
+  int mem[TF_NMEM];
+  size_t nobjectives;
+} tf_csv_columns;
 
-/* A ranked table of --top answers. */
-void tf_report_top_text(FILE *f, const tf_request *req, const tf_problem *p, const tf_answer *a, int n);
-
-/* JSON string literal with escapes. */
-void tf_json_write_string(FILE *f, const char *s);
+void tf_csv_columns_add_workset(tf_csv_columns *c, const tf_workset *w);
+void tf_csv_columns_add_objectives(tf_csv_columns *c, size_t n);
+void tf_csv_columns_release(tf_csv_columns *c);
+/* "index,total,id,machine,...,reason\n"; the caller frees it. */
+char *tf_csv_columns_header(const tf_csv_columns *c);
+/* The row after "index,total,id,": `a` NULL for an error (the reason its
+ * message), `p` NULL for an error before binding. */
+void tf_csv_columns_row(FILE *f, const tf_csv_columns *c, const tf_request *req, const tf_problem *p,
+                        const tf_answer *a, const char *reason);
 
 #endif

@@ -16,5 +16,6 @@ Suite *e2e_suite(void);
 Suite *sweep_suite(void);
 Suite *bad_suite(void);
 Suite *limits_suite(void);
+Suite *report_suite(void);
 
 #endif

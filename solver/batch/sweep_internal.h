@@ -11,20 +11,7 @@
 #include "model/workset.h"
 #include "solver/batch/cache.h"
 #include "solver/batch/sweep.h"
-
-/* Text built in memory through a FILE *, so the report functions can
- * write into it. */
-struct text {
-  char *buf;
-  size_t len;
-  FILE *f;
-};
-
-FILE *sweep_text_open(struct text *t);
-char *sweep_text_close(struct text *t, size_t *len);
-
-/* A CSV field, quoted when it must be (RFC 4180). */
-void sweep_csv_field(FILE *f, const char *s);
+#include "solver/report.h"
 
 struct values {      /* a swept list, or a domain */
   char *name;
@@ -40,14 +27,6 @@ struct objlist {     /* one lexicographic list; n == 0: the workset's own */
 struct wsinfo {      /* a workset named by the sweep, loaded for expansion */
   char *name;
   const tf_workset *w; /* borrowed from the sweep's cache; NULL when it does not load */
-};
-
-struct csv_cols {
-  char **params;  size_t nparams, capparams;
-  char **vars;    size_t nvars, capvars;
-  char **counts;  size_t ncounts, capcounts;
-  int mem[TF_NMEM];
-  size_t nobjectives;
 };
 
 struct tf_sweep {
@@ -76,7 +55,7 @@ struct tf_sweep {
   size_t capcases;
 
   struct wsinfo *ws;     size_t nws, capws;
-  struct csv_cols csv;
+  tf_csv_columns csv;
   char *csv_header;
   char **warnings;       size_t nwarnings, capwarnings;
 };

@@ -23,41 +23,10 @@
 #include "model/catalog.h"
 #include "model/json.h"
 #include "solver/batch/memo.h"
+#include "solver/text.h"
 #include "solver/output.h"
 #include "solver/report.h"
 #include "solver/solve.h"
-
-FILE *sweep_text_open(struct text *t) {
-  t->buf = NULL;
-  t->len = 0;
-  t->f = open_memstream(&t->buf, &t->len);
-  if (!t->f)
-    abort(); /* out of memory, as tf_nalloc */
-  return t->f;
-}
-
-char *sweep_text_close(struct text *t, size_t *len) {
-  if (fclose(t->f))
-    abort();
-  if (len)
-    *len = t->len;
-  return t->buf;
-}
-
-/* A CSV field, quoted when it must be (RFC 4180). */
-void sweep_csv_field(FILE *f, const char *s) {
-  if (!s[strcspn(s, ",\"\n\r")]) {
-    fputs(s, f);
-    return;
-  }
-  fputc('"', f);
-  for (; *s; s++) {
-    if (*s == '"')
-      fputc('"', f);
-    fputc(*s, f);
-  }
-  fputc('"', f);
-}
 
 void sweep_warn(tf_sweep *s, const char *fmt, const char *a, const char *b) {
   char buf[1024];
@@ -133,13 +102,7 @@ void tf_sweep_free(tf_sweep *s) {
     free(s->ws[i].name);
   free(s->ws);
   tf_cache_release(&s->cache);
-  char **names[] = {s->csv.params, s->csv.vars, s->csv.counts};
-  size_t nnames[] = {s->csv.nparams, s->csv.nvars, s->csv.ncounts};
-  for (int l = 0; l < 3; l++) {
-    for (size_t i = 0; i < nnames[l]; i++)
-      free(names[l][i]);
-    free(names[l]);
-  }
+  tf_csv_columns_release(&s->csv);
   free(s->csv_header);
   for (size_t i = 0; i < s->nwarnings; i++)
     free(s->warnings[i]);
@@ -602,55 +565,16 @@ static int load_list(tf_sweep *s, const char *file, tf_error *err) {
 
 /* ----------------------------------------------------------- CSV header */
 
-static void add_name(char ***v, size_t *n, size_t *cap, const char *name) {
-  for (size_t i = 0; i < *n; i++)
-    if (!strcmp((*v)[i], name))
-      return;
-  char *copy = tf_strdup(name);
-  TF_PUSH(*v, *n, *cap, copy);
-}
-
 static void csv_columns(tf_sweep *s) {
-  struct csv_cols *c = &s->csv;
-  for (size_t i = 0; i < s->nws; i++) {
-    const tf_workset *w = s->ws[i].w;
-    if (!w)
-      continue;
-    for (size_t k = 0; k < w->nparams; k++)
-      add_name(&c->params, &c->nparams, &c->capparams, w->params[k].name);
-    for (size_t k = 0; k < w->nchoose; k++)
-      add_name(&c->vars, &c->nvars, &c->capvars, w->choose[k].name);
-    for (size_t k = 0; k < w->ncounts; k++) {
-      add_name(&c->vars, &c->nvars, &c->capvars, w->counts[k].name);
-      add_name(&c->counts, &c->ncounts, &c->capcounts, w->counts[k].name);
-    }
-    for (size_t b = 0; b < w->nbuffers; b++)
-      c->mem[w->buffers[b].memory] = 1;
-    if (w->nobjective > c->nobjectives)
-      c->nobjectives = w->nobjective;
-  }
+  tf_csv_columns *c = &s->csv;
+  for (size_t i = 0; i < s->nws; i++)
+    if (s->ws[i].w)
+      tf_csv_columns_add_workset(c, s->ws[i].w);
   for (size_t i = 0; i < s->nobjectives; i++)
-    if (s->objectives[i].n > c->nobjectives)
-      c->nobjectives = s->objectives[i].n;
+    tf_csv_columns_add_objectives(c, s->objectives[i].n);
   for (size_t i = 0; s->cases && i < s->npoints; i++)
-    if (s->cases[i].req.nobjectives > c->nobjectives)
-      c->nobjectives = s->cases[i].req.nobjectives;
-  struct text t;
-  FILE *f = sweep_text_open(&t);
-  fputs("index,total,id,machine,workset,status,objectives", f);
-  for (size_t i = 0; i < c->nparams; i++)
-    fputc(',', f), fputs("param_", f), sweep_csv_field(f, c->params[i]);
-  for (size_t i = 0; i < c->nvars; i++)
-    fputc(',', f), sweep_csv_field(f, c->vars[i]);
-  for (int m = 0; m < TF_NMEM; m++)
-    if (c->mem[m])
-      fprintf(f, ",%s_used,%s_capacity", tf_memory_name(m), tf_memory_name(m));
-  for (size_t o = 0; o < c->nobjectives; o++)
-    fprintf(f, ",objective%zu", o + 1);
-  for (size_t k = 0; k < c->ncounts; k++)
-    fprintf(f, ",closed_%s,closed_%s_agrees", c->counts[k], c->counts[k]);
-  fputs(",reason\n", f);
-  s->csv_header = sweep_text_close(&t, NULL);
+    tf_csv_columns_add_objectives(c, s->cases[i].req.nobjectives);
+  s->csv_header = tf_csv_columns_header(c);
 }
 
 /* ---------------------------------------------------------------- load */
@@ -706,8 +630,8 @@ char *tf_sweep_id(const tf_sweep *s, size_t i) {
   if (!s->is_spec)
     return tf_strdup(s->cases[i].req.id);
   const int32_t *p = point_sel(s, i);
-  struct text t;
-  FILE *f = sweep_text_open(&t);
+  tf_text t;
+  FILE *f = tf_text_open(&t);
   fprintf(f, "%s/%s", s->machines[p[0]], s->ws[s->wsidx[p[1]]].name);
   const int32_t *vals = p + 3;
   int first = 1;
@@ -725,7 +649,7 @@ char *tf_sweep_id(const tf_sweep *s, size_t i) {
     }
   if (s->nobjectives)
     fprintf(f, "/o%d", p[2] + 1);
-  return sweep_text_close(&t, NULL);
+  return tf_text_close(&t, NULL);
 }
 
 static void copy_request(tf_request *dst, const tf_request *src) {

@@ -19,6 +19,7 @@
 #include "model/catalog.h"
 #include "model/json.h"
 #include "solver/batch/memo.h"
+#include "solver/text.h"
 #include "solver/output.h"
 #include "solver/report.h"
 #include "solver/solve.h"
@@ -36,8 +37,8 @@ const char *tf_sweep_status_name(int status) {
 /* ----------------------------------------------------------------- keys */
 
 char *tf_sweep_key(const tf_request *req, const tf_problem *p, int check, size_t *len) {
-  struct text t;
-  FILE *f = sweep_text_open(&t);
+  tf_text t;
+  FILE *f = tf_text_open(&t);
   fprintf(f, "m=%s\037w=%s\037p=", req->machine, req->workset);
   for (size_t i = 0; i < p->workset->nparams; i++)
     fprintf(f, "%lld,", (long long)p->param_values[i]);
@@ -58,14 +59,14 @@ char *tf_sweep_key(const tf_request *req, const tf_problem *p, int check, size_t
   for (size_t i = 0; i < req->nobjectives; i++)
     fprintf(f, "%s\036", req->objectives[i].text);
   fprintf(f, "\037k=%d", check);
-  return sweep_text_close(&t, len);
+  return tf_text_close(&t, len);
 }
 
 /* The exact content of an integer program: what GLPK is given, without
  * the names, which do not change its answer. */
 static char *ilp_key(const tf_ilp *ilp, size_t *len) {
-  struct text t;
-  FILE *f = sweep_text_open(&t);
+  tf_text t;
+  FILE *f = tf_text_open(&t);
   size_t head[3] = {ilp->ncols, ilp->nrows, ilp->nobjs};
   fwrite(head, sizeof head, 1, f);
   for (size_t j = 0; j < ilp->ncols; j++) {
@@ -89,7 +90,7 @@ static char *ilp_key(const tf_ilp *ilp, size_t *len) {
     fwrite(ob->lin.ind, sizeof *ob->lin.ind, ob->lin.n, f);
     fwrite(ob->lin.val, sizeof *ob->lin.val, ob->lin.n, f);
   }
-  return sweep_text_close(&t, len);
+  return tf_text_close(&t, len);
 }
 
 /* ------------------------------------------------------------------ run */
@@ -120,7 +121,7 @@ struct run {
 static void line_prefix(FILE *f, int format, size_t index, size_t total, const char *id) {
   if (format == TF_FORMAT_CSV) {
     fprintf(f, "%zu,%zu,", index, total);
-    sweep_csv_field(f, id);
+    tf_csv_field(f, id);
     fputc(',', f);
   } else {
     fprintf(f, "{\"index\":%zu,\"total\":%zu,\"id\":", index, total);
@@ -129,178 +130,25 @@ static void line_prefix(FILE *f, int format, size_t index, size_t total, const c
   }
 }
 
-static void json_input(FILE *f, const tf_request *req, int check) {
-  fputs("\"input\":{", f);
-  const char *sep = "";
-  if (req->nparams) {
-    fputs("\"params\":{", f);
-    for (size_t i = 0; i < req->nparams; i++) {
-      fputs(i ? "," : "", f);
-      tf_json_write_string(f, req->params[i].name);
-      fprintf(f, ":%lld", (long long)req->params[i].value);
-    }
-    fputc('}', f);
-    sep = ",";
-  }
-  if (req->nfixes) {
-    fprintf(f, "%s\"fix\":{", sep);
-    for (size_t i = 0; i < req->nfixes; i++) {
-      fputs(i ? "," : "", f);
-      tf_json_write_string(f, req->fixes[i].name);
-      fprintf(f, ":%lld", (long long)req->fixes[i].value);
-    }
-    fputc('}', f);
-    sep = ",";
-  }
-  if (req->ndomains) {
-    fprintf(f, "%s\"domain\":{", sep);
-    for (size_t i = 0; i < req->ndomains; i++) {
-      fputs(i ? "," : "", f);
-      tf_json_write_string(f, req->domains[i].name);
-      fputs(":[", f);
-      for (size_t k = 0; k < req->domains[i].nvalues; k++)
-        fprintf(f, "%s%lld", k ? "," : "", (long long)req->domains[i].values[k]);
-      fputc(']', f);
-    }
-    fputc('}', f);
-    sep = ",";
-  }
-  const tf_text_req *lists[] = {req->requires, req->objectives};
-  size_t nlists[] = {req->nrequires, req->nobjectives};
-  static const char *const names[] = {"require", "objective"};
-  for (int l = 0; l < 2; l++) {
-    if (!nlists[l])
-      continue;
-    fprintf(f, "%s\"%s\":[", sep, names[l]);
-    for (size_t i = 0; i < nlists[l]; i++) {
-      fputs(i ? "," : "", f);
-      tf_json_write_string(f, lists[l][i].text);
-    }
-    fputc(']', f);
-    sep = ",";
-  }
-  if (check)
-    fprintf(f, "%s\"kind\":\"fits\"", sep);
-  fputs("},", f);
-}
-
-static void csv_int(FILE *f, int ok, int64_t v) {
-  if (ok)
-    fprintf(f, ",%lld", (long long)v);
-  else
-    fputc(',', f);
-}
-
-static void csv_objectives_text(FILE *f, const tf_request *req, const tf_problem *p) {
-  struct text t;
-  FILE *g = sweep_text_open(&t);
-  size_t n = p ? p->nobjective : req->nobjectives;
-  for (size_t o = 0; o < n; o++)
-    fprintf(g, "%s%s", o ? "; " : "", p ? p->objective[o].text : req->objectives[o].text);
-  char *s = sweep_text_close(&t, NULL);
-  fputc(',', f);
-  sweep_csv_field(f, s);
-  free(s);
-}
-
-/* The CSV body: machine, workset, status, then the sweep's columns; `a`
- * may be NULL (an error), `p` too (an error before binding). */
-static void csv_body(FILE *f, const tf_sweep *s, const tf_request *req, const tf_problem *p, const tf_answer *a,
-                     const char *reason) {
-  const struct csv_cols *c = &s->csv;
-  sweep_csv_field(f, p ? p->machine->name : req->machine ? req->machine : "");
-  fputc(',', f);
-  sweep_csv_field(f, p ? p->workset->name : req->workset ? req->workset : "");
-  fprintf(f, ",%s", tf_sweep_status_name(a ? a->status : TF_SWEEP_ERROR));
-  csv_objectives_text(f, req, p);
-  for (size_t i = 0; i < c->nparams; i++) {
-    int found = 0;
-    int64_t v = 0;
-    for (size_t k = 0; p && k < p->workset->nparams && !found; k++)
-      if (!strcmp(p->workset->params[k].name, c->params[i]))
-        found = 1, v = p->param_values[k];
-    for (size_t k = 0; !p && k < req->nparams; k++)
-      if (!strcmp(req->params[k].name, c->params[i]))
-        found = 1, v = req->params[k].value;
-    csv_int(f, found, v);
-  }
-  int has = a && a->status != TF_ANSWER_INFEASIBLE, opt = a && a->status == TF_ANSWER_OPTIMAL;
-  for (size_t i = 0; i < c->nvars; i++) {
-    int found = 0;
-    int64_t v = 0;
-    for (size_t k = 0; has && k < p->workset->nchoose && !found; k++)
-      if (!strcmp(p->workset->choose[k].name, c->vars[i]))
-        found = 1, v = a->choose[k];
-    for (int k = 0; has && k < p->ncounts && !found; k++)
-      if (!strcmp(p->count_names[k], c->vars[i]))
-        found = 1, v = a->counts[k];
-    csv_int(f, found, v);
-  }
-  for (int m = 0; m < TF_NMEM; m++) {
-    if (!c->mem[m])
-      continue;
-    int uses = 0;
-    for (size_t b = 0; p && b < p->nbuffers; b++)
-      uses |= p->workset->buffers[b].memory == m;
-    csv_int(f, uses && has, has ? a->point.used[m] : 0);
-    csv_int(f, uses, p ? p->capacity[m] : 0);
-  }
-  for (size_t o = 0; o < c->nobjectives; o++)
-    csv_int(f, opt && o < p->nobjective, opt && o < p->nobjective ? a->point.objective[o] : 0);
-  for (size_t i = 0; i < c->ncounts; i++) {
-    int k = -1;
-    for (int j = 0; opt && j < p->ncounts; j++)
-      if (!strcmp(p->count_names[j], c->counts[i]))
-        k = j;
-    if (k >= 0 && a->closed[k].applies)
-      fprintf(f, ",%lld,%s", (long long)a->closed[k].value, a->closed[k].agrees ? "yes" : "no");
-    else
-      fputs(",,", f);
-  }
-  fputc(',', f);
-  sweep_csv_field(f, reason ? reason : "");
-  fputc('\n', f);
-}
-
 static void error_body(FILE *f, const struct run *r, const tf_request *req, const tf_problem *p, const tf_error *err) {
   char msg[1024];
   tf_error_format(err, msg, sizeof msg);
   if (r->o.format == TF_FORMAT_CSV) {
-    csv_body(f, r->s, req, p, NULL, msg);
+    tf_csv_columns_row(f, &r->s->csv, req, p, NULL, msg);
     return;
   }
-  const char *machine = p ? p->machine->name : req->machine, *workset = p ? p->workset->name : req->workset;
-  if (machine) {
-    fputs("\"machine\":", f);
-    tf_json_write_string(f, machine);
-    fputc(',', f);
-  }
-  if (workset) {
-    fputs("\"workset\":", f);
-    tf_json_write_string(f, workset);
-    fputc(',', f);
-  }
-  fputs("\"status\":\"error\",\"error\":", f);
-  tf_json_write_string(f, msg);
+  tf_report_json_error_fields(f, p ? p->machine->name : req->machine, p ? p->workset->name : req->workset, msg);
   fputs("}\n", f);
 }
 
 static void answer_body(FILE *f, const struct run *r, const tf_request *req, const tf_problem *p, const tf_answer *a) {
   if (r->o.format == TF_FORMAT_CSV) {
     int why = a->status == TF_ANSWER_INFEASIBLE || a->status == TF_ANSWER_NO_FIT;
-    csv_body(f, r->s, req, p, a, why ? a->why : NULL);
+    tf_csv_columns_row(f, &r->s->csv, req, p, a, why ? a->why : NULL);
     return;
   }
-  tf_request anon = *req; /* shallow: the id goes in front of the line */
-  anon.id = NULL;
-  struct text t;
-  FILE *g = sweep_text_open(&t);
-  tf_report_json_object(g, &anon, p, a);
-  size_t len;
-  char *obj = sweep_text_close(&t, &len);
-  fwrite(obj + 1, 1, len - 1, f); /* without its opening brace */
-  fputc('\n', f);
-  free(obj);
+  tf_report_json_fields(f, p, a); /* the id is in the line's prefix */
+  fputs("}\n", f);
 }
 
 /* Solves with the ILP memo: an identical integer program is solved once,
@@ -359,8 +207,8 @@ static int problem_body(FILE *f, struct run *r, const tf_request *req, const tf_
   tf_answer_init(&a, p);
   tf_error err;
   tf_error_init(&err);
-  struct text t;
-  FILE *g = sweep_text_open(&t);
+  tf_text t;
+  FILE *g = tf_text_open(&t);
   int status;
   if (solve_point(r, p, check, &a, &err)) {
     status = TF_SWEEP_ERROR;
@@ -371,7 +219,7 @@ static int problem_body(FILE *f, struct run *r, const tf_request *req, const tf_
   }
   tf_answer_release(&a);
   size_t len;
-  char *body = sweep_text_close(&t, &len);
+  char *body = tf_text_close(&t, &len);
   fwrite(body, 1, len, f);
   if (own) {
     int ok = status != TF_SWEEP_ERROR; /* solver failures (time limits) are not reused */
@@ -393,13 +241,16 @@ static void run_point(struct run *r, size_t pos, struct slot *out) {
   tf_error_init(&err);
   int check = 0;
   char *id = tf_sweep_id(s, i);
-  struct text t;
-  FILE *f = sweep_text_open(&t);
+  tf_text t;
+  FILE *f = tf_text_open(&t);
   line_prefix(f, r->o.format, i, s->npoints, id);
   int status = TF_SWEEP_ERROR;
   int bad = tf_sweep_request(s, i, &req, &check, &err);
-  if (r->o.format != TF_FORMAT_CSV)
-    json_input(f, &req, check);
+  if (r->o.format != TF_FORMAT_CSV) {
+    fputs("\"input\":", f);
+    tf_case_write_input(f, &req, check);
+    fputc(',', f);
+  }
   const tf_machine *m;
   const tf_workset *w;
   tf_problem *p = NULL;
@@ -411,7 +262,7 @@ static void run_point(struct run *r, size_t pos, struct slot *out) {
   tf_problem_free(p);
   tf_request_release(&req);
   free(id);
-  out->text = sweep_text_close(&t, &out->len);
+  out->text = tf_text_close(&t, &out->len);
   out->status = status;
 }
 
@@ -537,11 +388,11 @@ static int writer(struct run *r, int fd, tf_sweep_stats *st, const char *file, t
 
 static char *expected_prefix(const struct run *r, size_t pos, size_t *len) {
   char *id = tf_sweep_id(r->s, r->todo[pos]);
-  struct text t;
-  FILE *f = sweep_text_open(&t);
+  tf_text t;
+  FILE *f = tf_text_open(&t);
   line_prefix(f, r->o.format, r->todo[pos], r->s->npoints, id);
   free(id);
-  return sweep_text_close(&t, len);
+  return tf_text_close(&t, len);
 }
 
 /* Reads what an earlier run wrote: every complete line must be the next

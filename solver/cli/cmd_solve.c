@@ -31,12 +31,7 @@ static int solve_top(tf_cmd_problem *c, const tf_solve_opts *opts) {
   } else {
     for (int i = 0; i < n; i++)
       a[i].rank = i + 1;
-    if (c->args.format == TF_FORMAT_TEXT)
-      tf_report_top_text(stdout, &c->args.req, c->problem, a, n);
-    if (c->args.format == TF_FORMAT_CSV)
-      tf_report_csv_header(stdout, c->problem);
-    for (int i = 0; i < n && c->args.format != TF_FORMAT_TEXT; i++)
-      (c->args.format == TF_FORMAT_JSON ? tf_report_json : tf_report_csv_row)(stdout, &c->args.req, c->problem, &a[i]);
+    tf_report_answers(stdout, c->args.format, &c->args.req, c->problem, a, n, c->args.explain);
     rc = TF_EXIT_OK;
   }
   for (int i = 0; i < k; i++)
@@ -70,11 +65,11 @@ static int run(int argc, char **argv) {
   } else if (a.status == TF_ANSWER_INFEASIBLE) {
     fprintf(stderr, "tilefit: infeasible: %s: %s on %s: %s\n", c.loaded.workset->file, c.loaded.workset->name,
             c.loaded.machine->name, a.why);
-    if (c.args.format == TF_FORMAT_JSON)
-      tf_report_json(stdout, &c.args.req, c.problem, &a);
+    if (c.args.format == TF_FORMAT_JSON) /* the reason, machine-readable */
+      tf_report_answers(stdout, c.args.format, &c.args.req, c.problem, &a, 1, c.args.explain);
     rc = TF_EXIT_NO;
   } else {
-    tf_report_answer(stdout, c.args.format, &c.args.req, c.problem, &a, c.args.explain);
+    tf_report_answers(stdout, c.args.format, &c.args.req, c.problem, &a, 1, c.args.explain);
     rc = TF_EXIT_OK;
   }
   tf_answer_release(&a);

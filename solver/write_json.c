@@ -1,0 +1,137 @@
+/* The JSON writer: one object per answer (and the members of one, for
+ * callers that frame them: a sweep line, a validation row). */
+#include "solver/report.h"
+
+#include "model/json.h"
+
+static void json_values(FILE *f, const tf_problem *p, const tf_answer *a) {
+  fputs("\"values\":{", f);
+  for (size_t i = 0; i < p->nchoose; i++) {
+    tf_json_write_string(f, p->choose_names[i]);
+    fprintf(f, ":%lld%s", (long long)a->choose[i], i + 1 < p->nchoose || p->ncounts ? "," : "");
+  }
+  for (int k = 0; k < p->ncounts; k++) {
+    tf_json_write_string(f, p->count_names[k]);
+    fprintf(f, ":%lld%s", (long long)a->counts[k], k + 1 < p->ncounts ? "," : "");
+  }
+  fputc('}', f);
+}
+
+static void json_params(FILE *f, const tf_problem *p) {
+  fputs("\"params\":{", f);
+  for (size_t i = 0; i < p->workset->nparams; i++) {
+    tf_json_write_string(f, p->workset->params[i].name);
+    fprintf(f, ":%lld%s", (long long)p->param_values[i], i + 1 < p->workset->nparams ? "," : "");
+  }
+  fputc('}', f);
+}
+
+static void json_memories(FILE *f, const tf_problem *p, const tf_answer *a) {
+  fputs(",\"memories\":{", f);
+  int first = 1;
+  for (int m = 0; m < TF_NMEM; m++) {
+    if (!tf_report_memory_used(p, m))
+      continue;
+    fprintf(f, "%s\"%s\":{\"used\":%lld,\"capacity\":%lld,\"slack\":%lld,\"unit\":\"%s\"}", first ? "" : ",",
+            tf_memory_name(m), (long long)a->point.used[m], (long long)p->capacity[m],
+            (long long)(p->capacity[m] - a->point.used[m]), tf_memory_unit(m));
+    first = 0;
+  }
+  fputs("},\"buffers\":[", f);
+  for (size_t b = 0; b < p->nbuffers; b++) {
+    fputs(b ? ",{\"name\":" : "{\"name\":", f);
+    tf_json_write_string(f, p->workset->buffers[b].name);
+    fprintf(f, ",\"memory\":\"%s\",\"size\":%lld,\"allocated\":%lld,\"align\":%lld}",
+            tf_memory_name(p->workset->buffers[b].memory), (long long)a->point.size[b], (long long)a->point.alloc[b],
+            (long long)p->align[b]);
+  }
+  fputc(']', f);
+}
+
+static void json_objectives(FILE *f, const tf_problem *p, const tf_answer *a) {
+  fputs(",\"objectives\":[", f);
+  for (size_t o = 0; o < p->nobjective; o++) {
+    fputs(o ? ",{\"objective\":" : "{\"objective\":", f);
+    tf_json_write_string(f, p->objective[o].text);
+    fprintf(f, ",\"value\":%lld}", (long long)a->point.objective[o]);
+  }
+  fputc(']', f);
+}
+
+static void json_closed(FILE *f, const tf_problem *p, const tf_answer *a) {
+  fputs(",\"closed_form\":{", f);
+  int first = 1;
+  for (int k = 0; k < p->ncounts; k++) {
+    const tf_closed *c = &a->closed[k];
+    if (!c->applies)
+      continue;
+    fprintf(f, "%s", first ? "" : ",");
+    tf_json_write_string(f, p->count_names[k]);
+    fprintf(f, ":{\"value\":%lld,\"memory\":\"%s\",\"capacity\":%lld,\"resident\":%lld,\"per_stage\":%lld,\"agrees\":%s",
+            (long long)c->value, tf_memory_name(c->memory), (long long)c->capacity, (long long)c->resident,
+            (long long)c->per_stage, c->agrees ? "true" : "false");
+    if (!c->agrees) {
+      fputs(",\"reason\":", f);
+      tf_json_write_string(f, c->reason);
+    }
+    fputc('}', f);
+    first = 0;
+  }
+  fputc('}', f);
+}
+
+void tf_report_json(FILE *f, const tf_request *req, const tf_problem *p, const tf_answer *a) {
+  tf_report_json_object(f, req, p, a);
+  fputc('\n', f);
+}
+
+void tf_report_json_object(FILE *f, const tf_request *req, const tf_problem *p, const tf_answer *a) {
+  fputc('{', f);
+  if (req->id) {
+    fputs("\"id\":", f);
+    tf_json_write_string(f, req->id);
+    fputc(',', f);
+  }
+  tf_report_json_fields(f, p, a);
+  fputc('}', f);
+}
+
+void tf_report_json_fields(FILE *f, const tf_problem *p, const tf_answer *a) {
+  fputs("\"machine\":", f);
+  tf_json_write_string(f, p->machine->name);
+  fputs(",\"workset\":", f);
+  tf_json_write_string(f, p->workset->name);
+  fprintf(f, ",\"status\":\"%s\",", tf_answer_status_name(a->status));
+  if (a->rank)
+    fprintf(f, "\"rank\":%d,", a->rank);
+  json_params(f, p);
+  fprintf(f, ",\"combinations\":{\"candidates\":%zu,\"kept\":%zu}", p->ncandidates, p->ncombos);
+  if (a->status != TF_ANSWER_OPTIMAL && a->status != TF_ANSWER_FITS) {
+    fputs(",\"reason\":", f);
+    tf_json_write_string(f, a->why);
+  }
+  if (tf_report_has_answer(a)) {
+    fputc(',', f);
+    json_values(f, p, a);
+    if (a->status == TF_ANSWER_OPTIMAL)
+      json_objectives(f, p, a);
+    json_memories(f, p, a);
+    if (a->status == TF_ANSWER_OPTIMAL)
+      json_closed(f, p, a);
+  }
+}
+
+void tf_report_json_error_fields(FILE *f, const char *machine, const char *workset, const char *msg) {
+  if (machine) {
+    fputs("\"machine\":", f);
+    tf_json_write_string(f, machine);
+    fputc(',', f);
+  }
+  if (workset) {
+    fputs("\"workset\":", f);
+    tf_json_write_string(f, workset);
+    fputc(',', f);
+  }
+  fputs("\"status\":\"error\",\"error\":", f);
+  tf_json_write_string(f, msg);
+}

@@ -1,0 +1,76 @@
+/* The writers (solver/report.h, solver/text.h): one CSV quoting rule for
+ * every command, bounded message buffers. */
+#include <check.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "solver/report.h"
+#include "solver/text.h"
+#include "tests/suites.h"
+#include "tests/testutil.h"
+
+static char *csv_of(const char *s) {
+  tf_text t;
+  tf_csv_field(tf_text_open(&t), s);
+  return tf_text_close(&t, NULL);
+}
+
+START_TEST(test_csv_field_quoting) {
+  static const char *const cases[][2] = {
+      {"plain", "plain"},         {"", ""},
+      {"a,b", "\"a,b\""},         {"say \"hi\"", "\"say \"\"hi\"\"\""},
+      {"two\nlines", "\"two\nlines\""}, {"cr\r", "\"cr\r\""},
+  };
+  for (size_t i = 0; i < sizeof cases / sizeof *cases; i++) {
+    char *got = csv_of(cases[i][0]);
+    ck_assert_str_eq(got, cases[i][1]);
+    free(got);
+  }
+}
+END_TEST
+
+START_TEST(test_strbuf_never_passes_its_end) {
+  char mem[16];
+  memset(mem, 'X', sizeof mem);
+  tf_strbuf b = tf_strbuf_of(mem, 8); /* mem[8..15] must stay 'X' */
+  for (int i = 0; i < 10; i++)
+    tf_strbuf_item(&b, ", ", "v%d", i);
+  ck_assert_str_eq(mem, "v0, v1,");
+  ck_assert_uint_eq(b.len, 7);
+  for (size_t i = 8; i < sizeof mem; i++)
+    ck_assert_int_eq(mem[i], 'X');
+  tf_strbuf_printf(&b, "%s", "more");
+  ck_assert_uint_eq(b.len, 7);
+}
+END_TEST
+
+/* The workset cell of solve --csv, check --csv and sweep's CSV: one
+ * writer, the same quoting. */
+START_TEST(test_csv_same_everywhere) {
+  static char out[1 << 14], err[1 << 12];
+  const char *want = ",\"mini, \"\"quoted\"\"\",";
+  const char *runs[] = {
+      "solve -m b200 -w tests/data/worksets/fa4-mini-quoted.json --csv",
+      "check -m b200 -w tests/data/worksets/fa4-mini-quoted.json --fix B_r=128 --fix B_c=64 --fix q_stage=1 "
+      "--fix stages=10 --csv",
+      "sweep -q --format csv tests/data/sweep/quoted.json",
+  };
+  for (size_t i = 0; i < sizeof runs / sizeof *runs; i++) {
+    int rc = tf_test_run(runs[i], out, sizeof out, err, sizeof err);
+    ck_assert_msg(rc == 0, "%s: exit %d: %s", runs[i], rc, err);
+    const char *row = strchr(out, '\n');
+    ck_assert_msg(row && strstr(row, want), "%s: no %s in\n%s", runs[i], want, out);
+  }
+}
+END_TEST
+
+Suite *report_suite(void) {
+  Suite *s = suite_create("report");
+  TCase *tc = tcase_create("Core");
+  tcase_add_test(tc, test_csv_field_quoting);
+  tcase_add_test(tc, test_strbuf_never_passes_its_end);
+  tcase_add_test(tc, test_csv_same_everywhere);
+  suite_add_tcase(s, tc);
+  return s;
+}
