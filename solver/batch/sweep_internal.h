@@ -9,6 +9,7 @@
 #include "model/case.h"
 #include "model/expr.h"
 #include "model/workset.h"
+#include "encode/ilp.h"
 #include "solver/batch/cache.h"
 #include "solver/batch/sweep.h"
 #include "solver/report.h"
@@ -64,5 +65,20 @@ struct tf_sweep {
 void sweep_warn(tf_sweep *s, const char *fmt, const char *a, const char *b);
 size_t sweep_workset_index(tf_sweep *s, const char *name);
 void sweep_check_machine(tf_sweep *s, const char *name);
+
+/* sweep_key.c: the exact content of an integer program (names left out,
+ * which do not change its answer), the ILP memo's key. */
+char *tf_sweep_ilp_key(const tf_ilp *ilp, size_t *len);
+
+/* sweep_line.c: the start of point `index`'s line, "{"index":N,"total":T,
+ * "id":ID," or "N,T,ID,"; and reading index and total back from a line. */
+void tf_sweep_line_prefix(FILE *f, int format, size_t index, size_t total, const char *id);
+int tf_sweep_line_position(const char *line, int csv, size_t *index, size_t *total);
+
+/* sweep_resume.c: checks the complete lines of fd against the first points
+ * of todo[0..ntodo-1] and leaves fd after them (a torn last line cut off,
+ * its length in *torn); *done is how many points they hold. */
+int tf_sweep_resume_scan(const tf_sweep *s, int format, const size_t *todo, size_t ntodo, int fd, const char *file,
+                         size_t *done, size_t *torn, tf_error *err);
 
 #endif

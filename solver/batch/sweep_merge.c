@@ -4,6 +4,8 @@
  * refused. */
 #include "sweep.h"
 
+#include "solver/batch/sweep_internal.h"
+
 #include <errno.h>
 #include <fcntl.h>
 #include <stdio.h>
@@ -23,29 +25,6 @@ struct mline {
   size_t len;
   size_t part;
 };
-
-/* "{"index":N,"total":T," or "N,T," at the start of a line. */
-static int parse_position(const char *line, int csv, size_t *index, size_t *total) {
-  const char *p = line;
-  if (!csv) {
-    if (strncmp(p, "{\"index\":", 9))
-      return -1;
-    p += 9;
-  }
-  char *end;
-  if (*p < '0' || *p > '9')
-    return -1;
-  *index = strtoull(p, &end, 10);
-  p = end;
-  const char *sep = csv ? "," : ",\"total\":";
-  if (strncmp(p, sep, strlen(sep)))
-    return -1;
-  p += strlen(sep);
-  if (*p < '0' || *p > '9')
-    return -1;
-  *total = strtoull(p, &end, 10);
-  return *end == ',' ? 0 : -1;
-}
 
 static int by_index(const void *a, const void *b) {
   const struct mline *x = a, *y = b;
@@ -97,7 +76,7 @@ int tf_sweep_merge(char *const *parts, size_t nparts, const char *out_file, int 
         continue;
       }
       size_t index, tot;
-      if (parse_position(t, csv, &index, &tot)) {
+      if (tf_sweep_line_position(t, csv, &index, &tot)) {
         rc = tf_error_set(err, TF_EINPUT, NULL, "%s: line %zu is not a sweep line", parts[i], lineno);
         break;
       }

@@ -34,65 +34,6 @@ const char *tf_sweep_status_name(int status) {
   return status == TF_SWEEP_ERROR ? "error" : tf_answer_status_name(status);
 }
 
-/* ----------------------------------------------------------------- keys */
-
-char *tf_sweep_key(const tf_request *req, const tf_problem *p, int check, size_t *len) {
-  tf_text t;
-  FILE *f = tf_text_open(&t);
-  fprintf(f, "m=%s\037w=%s\037p=", req->machine, req->workset);
-  for (size_t i = 0; i < p->workset->nparams; i++)
-    fprintf(f, "%lld,", (long long)p->param_values[i]);
-  fputs("\037f=", f);
-  for (size_t i = 0; i < req->nfixes; i++)
-    fprintf(f, "%s=%lld\036", req->fixes[i].name, (long long)req->fixes[i].value);
-  fputs("\037d=", f);
-  for (size_t i = 0; i < req->ndomains; i++) {
-    fprintf(f, "%s:", req->domains[i].name);
-    for (size_t k = 0; k < req->domains[i].nvalues; k++)
-      fprintf(f, "%lld,", (long long)req->domains[i].values[k]);
-    fputc('\036', f);
-  }
-  fputs("\037r=", f);
-  for (size_t i = 0; i < req->nrequires; i++)
-    fprintf(f, "%s\036", req->requires[i].text);
-  fputs("\037o=", f);
-  for (size_t i = 0; i < req->nobjectives; i++)
-    fprintf(f, "%s\036", req->objectives[i].text);
-  fprintf(f, "\037k=%d", check);
-  return tf_text_close(&t, len);
-}
-
-/* The exact content of an integer program: what GLPK is given, without
- * the names, which do not change its answer. */
-static char *ilp_key(const tf_ilp *ilp, size_t *len) {
-  tf_text t;
-  FILE *f = tf_text_open(&t);
-  size_t head[3] = {ilp->ncols, ilp->nrows, ilp->nobjs};
-  fwrite(head, sizeof head, 1, f);
-  for (size_t j = 0; j < ilp->ncols; j++) {
-    const tf_ilp_col *c = &ilp->cols[j];
-    fwrite(&c->kind, sizeof c->kind, 1, f);
-    fwrite(&c->lo, sizeof c->lo, 1, f);
-    fwrite(&c->hi, sizeof c->hi, 1, f);
-  }
-  for (size_t i = 0; i < ilp->nrows; i++) {
-    const tf_ilp_row *r = &ilp->rows[i];
-    fwrite(&r->sense, sizeof r->sense, 1, f);
-    fwrite(&r->rhs, sizeof r->rhs, 1, f);
-    fwrite(&r->lin.n, sizeof r->lin.n, 1, f);
-    fwrite(r->lin.ind, sizeof *r->lin.ind, r->lin.n, f);
-    fwrite(r->lin.val, sizeof *r->lin.val, r->lin.n, f);
-  }
-  for (size_t o = 0; o < ilp->nobjs; o++) {
-    const tf_ilp_obj *ob = &ilp->objs[o];
-    fwrite(&ob->maximize, sizeof ob->maximize, 1, f);
-    fwrite(&ob->lin.n, sizeof ob->lin.n, 1, f);
-    fwrite(ob->lin.ind, sizeof *ob->lin.ind, ob->lin.n, f);
-    fwrite(ob->lin.val, sizeof *ob->lin.val, ob->lin.n, f);
-  }
-  return tf_text_close(&t, len);
-}
-
 /* ------------------------------------------------------------------ run */
 
 struct slot {
@@ -117,18 +58,6 @@ struct run {
   double start, last;
   size_t resumed;
 };
-
-static void line_prefix(FILE *f, int format, size_t index, size_t total, const char *id) {
-  if (format == TF_FORMAT_CSV) {
-    fprintf(f, "%zu,%zu,", index, total);
-    tf_csv_field(f, id);
-    fputc(',', f);
-  } else {
-    fprintf(f, "{\"index\":%zu,\"total\":%zu,\"id\":", index, total);
-    tf_json_write_string(f, id);
-    fputc(',', f);
-  }
-}
 
 static void error_body(FILE *f, const struct run *r, const tf_request *req, const tf_problem *p, const tf_error *err) {
   char msg[1024];
@@ -163,7 +92,7 @@ static int solve_point(struct run *r, const tf_problem *p, int check, tf_answer 
   if (tf_model_build_reduced(&m, p, err))
     return -1;
   size_t klen;
-  char *key = ilp_key(&m.ilp, &klen);
+  char *key = tf_sweep_ilp_key(&m.ilp, &klen);
   int own;
   tf_memo_entry *e = tf_memo_get(&r->ilps, key, klen, &own);
   free(key);
@@ -243,7 +172,7 @@ static void run_point(struct run *r, size_t pos, struct slot *out) {
   char *id = tf_sweep_id(s, i);
   tf_text t;
   FILE *f = tf_text_open(&t);
-  line_prefix(f, r->o.format, i, s->npoints, id);
+  tf_sweep_line_prefix(f, r->o.format, i, s->npoints, id);
   int status = TF_SWEEP_ERROR;
   int bad = tf_sweep_request(s, i, &req, &check, &err);
   if (r->o.format != TF_FORMAT_CSV) {
@@ -386,79 +315,6 @@ static int writer(struct run *r, int fd, tf_sweep_stats *st, const char *file, t
   return rc;
 }
 
-static char *expected_prefix(const struct run *r, size_t pos, size_t *len) {
-  char *id = tf_sweep_id(r->s, r->todo[pos]);
-  tf_text t;
-  FILE *f = tf_text_open(&t);
-  line_prefix(f, r->o.format, r->todo[pos], r->s->npoints, id);
-  free(id);
-  return tf_text_close(&t, len);
-}
-
-/* Reads what an earlier run wrote: every complete line must be the next
- * point of this sweep; a torn last line is cut off.  Leaves the file
- * offset after the last complete line and returns how many points it has. */
-static int resume_scan(struct run *r, int fd, const char *file, size_t *done, size_t *torn, tf_error *err) {
-  *done = 0;
-  *torn = 0;
-  int fd2 = dup(fd);
-  FILE *f = fd2 >= 0 ? fdopen(fd2, "r") : NULL;
-  if (!f) {
-    if (fd2 >= 0)
-      close(fd2);
-    return tf_error_set(err, TF_EINPUT, NULL, "cannot read %s to resume: %s", file, strerror(errno));
-  }
-  char *line = NULL;
-  size_t cap = 0, lineno = 0;
-  off_t good = 0;
-  ssize_t len;
-  int rc = 0, csv = r->o.format == TF_FORMAT_CSV;
-  const char *header = r->s->csv_header;
-  while (!rc && (len = getline(&line, &cap, f)) >= 0) {
-    if (line[len - 1] != '\n') {
-      *torn = (size_t)len; /* a torn last line: the run was killed while writing it */
-      break;
-    }
-    lineno++;
-    if (csv && lineno == 1) {
-      if (strcmp(line, header))
-        rc = tf_error_set(err, TF_EINPUT, NULL,
-                          "%s: line 1 is not this sweep's CSV header; not resuming (remove the file to start over)",
-                          file);
-    } else if (*done >= r->ntodo) {
-      rc = tf_error_set(err, TF_EINPUT, NULL, "%s has more lines than this sweep has points (%zu); not resuming",
-                        file, r->ntodo);
-    } else {
-      size_t plen;
-      char *want = expected_prefix(r, *done, &plen);
-      if ((size_t)len < plen || memcmp(line, want, plen)) {
-        char *id = tf_sweep_id(r->s, r->todo[*done]);
-        rc = tf_error_set(err, TF_EINPUT, NULL,
-                          "%s: line %zu is not point %zu (%s) of this sweep; not resuming (wrong spec, shard or "
-                          "format? remove the file to start over)",
-                          file, lineno, r->todo[*done], id);
-        free(id);
-      }
-      free(want);
-      (*done)++;
-    }
-    good += len;
-  }
-  if (!rc && ferror(f))
-    rc = tf_error_set(err, TF_EINPUT, NULL, "cannot read %s to resume: %s", file, strerror(errno));
-  free(line);
-  fclose(f);
-  if (rc)
-    return -1;
-  if (*torn && ftruncate(fd, good))
-    return tf_error_set(err, TF_EINTERNAL, NULL, "cannot cut the torn last line of %s: %s", file, strerror(errno));
-  if (lseek(fd, good, SEEK_SET) < 0)
-    return tf_error_set(err, TF_EINTERNAL, NULL, "cannot seek in %s: %s", file, strerror(errno));
-  if (csv && good == 0 && tf_write_all(fd, header, strlen(header)))
-    return tf_error_set(err, TF_EINTERNAL, NULL, "cannot write %s: %s", file, strerror(errno));
-  return 0;
-}
-
 void tf_sweep_opts_init(tf_sweep_opts *o) {
   memset(o, 0, sizeof *o);
   o->jobs = 1;
@@ -501,7 +357,7 @@ int tf_sweep_run(tf_sweep *s, const tf_sweep_opts *o, const char *out_file, tf_s
   }
   size_t done = 0;
   if (o->resume)
-    rc = resume_scan(&r, fd, out_file, &done, &st->torn_bytes, err);
+    rc = tf_sweep_resume_scan(s, r.o.format, r.todo, r.ntodo, fd, out_file, &done, &st->torn_bytes, err);
   else if (r.o.format == TF_FORMAT_CSV && tf_write_all(fd, s->csv_header, strlen(s->csv_header)))
     rc = tf_error_set(err, TF_EINTERNAL, NULL, "cannot write %s: %s", out_file ? out_file : "standard output",
                       strerror(errno));
