@@ -7,7 +7,7 @@
 #include "encode/verify.h"
 #include "model/catalog.h"
 #include "solver/explain.h"
-#include "solver/text.h"
+#include "model/text.h"
 
 int tf_load(const tf_request *req, const char *mwhere, const char *wwhere, tf_loaded *out, tf_error *err) {
   char path[4096];

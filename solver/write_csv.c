@@ -8,7 +8,7 @@
 #include <string.h>
 
 #include "model/alloc.h"
-#include "solver/text.h"
+#include "model/text.h"
 
 void tf_csv_field(FILE *f, const char *s) {
   if (!s[strcspn(s, ",\"\n\r")]) {

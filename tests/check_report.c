@@ -6,7 +6,7 @@
 #include <string.h>
 
 #include "solver/report.h"
-#include "solver/text.h"
+#include "model/text.h"
 #include "tests/suites.h"
 #include "tests/testutil.h"
 

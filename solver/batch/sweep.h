@@ -1,21 +1,9 @@
 /* Batch sweeps: many problems, one output line each (JSONL or CSV), in the
  * order of the points whatever the number of worker threads.
  *
- * Input is either a spec (a JSON object; any file not ending in .jsonl)
- *   {"machines": ["b200", "h100-sxm"] | "*",   "worksets": ["fa4-fwd"] | "*",
- *    "params": {"d": [64, 128], "dv": [64, 128]},  "fix": {"B_r": [64, 128]},
- *    "domain": {"B_c": [64, 128]},  "require": ["stages <= 32"],
- *    "objectives": [[], "max stages", ["max B_r*B_c", "max stages"]],
- *    "where": ["dv <= d"], "comment": "..."}
- * whose points are the Cartesian product machines x worksets x params x fix
- * x objectives (last varies fastest), or a problem list (a file ending in
- * .jsonl: one problem per line, the lines `validate` reads).  Rules of the
- * spec: a param, fix, domain or require applies to the worksets that have
- * the names it uses and is skipped for the others (so no duplicate points);
- * an objective list applies to the worksets it binds in; `[]` means the
- * workset's own objectives; `where` filters see the point's params and
- * fixes, and a filter naming one the point does not set is skipped.  Each
- * name must apply to at least one workset (a typo is an input error).
+ * Input is either a spec (a JSON object, model/spec.h; any file not ending
+ * in .jsonl) or a problem list (a file ending in .jsonl: one problem per
+ * line, the lines `validate` reads, model/case.h).
  *
  * Point ids are stable: "b200/fa4-fwd/d=64,dv=64/fix:B_r=128/o2" (segments
  * left out when the spec has none), or a problem line's "id" ("line-N"
@@ -39,10 +27,11 @@
 
 #include "model/error.h"
 #include "model/problem.h"
+#include "model/spec.h"
 #include "solver/batch/cache.h"
 #include "solver/backend.h"
 
-#define TF_SWEEP_MAX_POINTS 10000000 /* larger sweeps are refused */
+#define TF_SWEEP_MAX_POINTS TF_SPEC_MAX_POINTS /* larger sweeps are refused */
 
 typedef struct tf_sweep tf_sweep;
 

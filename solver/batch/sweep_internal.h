@@ -1,5 +1,8 @@
-/* Internal to the sweep (sweep.c runs it, sweep_input.c reads its spec
- * or problem list): the sweep's own structure and the helpers both use. */
+/* Internal to the batch engine: the sweep's own structure (a spec from
+ * model/spec.h, or a problem list of model/case.h lines; the worksets and
+ * machines they name, loaded once) and what its files share: sweep_points.c
+ * (loading, ids, requests), sweep_key.c, sweep_line.c, sweep_resume.c,
+ * sweep_run.c, sweep_merge.c. */
 #ifndef TF_SOLVER_BATCH_SWEEP_INTERNAL_H
 #define TF_SOLVER_BATCH_SWEEP_INTERNAL_H
 
@@ -7,23 +10,13 @@
 #include <stdio.h>
 
 #include "model/case.h"
+#include "model/spec.h"
 #include "model/expr.h"
 #include "model/workset.h"
 #include "encode/ilp.h"
 #include "solver/batch/cache.h"
 #include "solver/batch/sweep.h"
 #include "solver/report.h"
-
-struct values {      /* a swept list, or a domain */
-  char *name;
-  int64_t *v;
-  size_t n;
-};
-
-struct objlist {     /* one lexicographic list; n == 0: the workset's own */
-  char **texts;
-  size_t n;
-};
 
 struct wsinfo {      /* a workset named by the sweep, loaded for expansion */
   char *name;
@@ -37,18 +30,8 @@ struct tf_sweep {
   size_t npoints;
 
   /* a spec */
-  char **machines;       size_t nmachines;
-  size_t *wsidx;         size_t nworksets;   /* per spec workset: index into ws */
-  struct values *params; size_t nparams;
-  struct values *fixes;  size_t nfixes;
-  struct values *domains; size_t ndomains;
-  char **requires;       size_t nrequires;
-  struct objlist *objectives; size_t nobjectives; /* 0: no "objectives" key */
-  tf_expr **where;       size_t nwhere;
-  unsigned char *applies;   /* per spec workset: params, fixes, domains, requires, objectives */
-  size_t napplies;
-  int32_t *sel;             /* per point: machine, workset, objective, param value idx..., fix value idx... */
-  size_t stride, capsel;
+  tf_spec spec;
+  size_t *wsidx;         /* per spec workset: index into ws */
 
   /* a problem list */
   tf_case *cases;        /* per point */
@@ -62,9 +45,9 @@ struct tf_sweep {
 };
 
 
-void sweep_warn(tf_sweep *s, const char *fmt, const char *a, const char *b);
-size_t sweep_workset_index(tf_sweep *s, const char *name);
-void sweep_check_machine(tf_sweep *s, const char *name);
+void tf_sweep_warn(tf_sweep *s, const char *fmt, const char *a, const char *b);
+size_t tf_sweep_workset_index(tf_sweep *s, const char *name);
+void tf_sweep_check_machine(tf_sweep *s, const char *name);
 
 /* sweep_key.c: the exact content of an integer program (names left out,
  * which do not change its answer), the ILP memo's key. */

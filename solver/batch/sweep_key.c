@@ -5,7 +5,7 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "solver/text.h"
+#include "model/text.h"
 
 char *tf_sweep_key(const tf_request *req, const tf_problem *p, int check, size_t *len) {
   tf_text t;

@@ -9,7 +9,7 @@
 
 #include "solver/output.h"
 #include "solver/report.h"
-#include "solver/text.h"
+#include "model/text.h"
 
 struct scan {
   const tf_sweep *s;

@@ -19,7 +19,7 @@
 #include "model/catalog.h"
 #include "model/json.h"
 #include "solver/batch/memo.h"
-#include "solver/text.h"
+#include "model/text.h"
 #include "solver/output.h"
 #include "solver/report.h"
 #include "solver/solve.h"

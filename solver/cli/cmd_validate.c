@@ -14,7 +14,7 @@
 #include "solver/explain.h"
 #include "solver/report.h"
 #include "solver/solve.h"
-#include "solver/text.h"
+#include "model/text.h"
 
 static int run(int argc, char **argv);
 

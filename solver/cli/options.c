@@ -5,7 +5,7 @@
 #include <string.h>
 
 #include "model/alloc.h"
-#include "solver/text.h"
+#include "model/text.h"
 #include "solver/report.h"
 
 void tf_args_init(tf_args *a) {

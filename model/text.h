@@ -1,8 +1,8 @@
 /* Building text in memory, two ways: appending to a fixed buffer without
  * ever pointing past its end (messages), and a growing buffer behind a
  * FILE * (whole output lines, so the writers can write into them). */
-#ifndef TF_SOLVER_TEXT_H
-#define TF_SOLVER_TEXT_H
+#ifndef TF_MODEL_TEXT_H
+#define TF_MODEL_TEXT_H
 
 #include <stddef.h>
 #include <stdio.h>
