@@ -31,137 +31,166 @@ static int by_index(const void *a, const void *b) {
   return x->index < y->index ? -1 : x->index > y->index;
 }
 
+/* The merge in progress: every part's text and the point lines found. */
+struct merge {
+  char *const *parts;
+  char **texts;
+  struct mline *lines;
+  size_t n, cap, total;
+  int have_total, fmt, format;
+  const char *header;
+  size_t header_len;
+};
+
+/* One point line of part i: where it goes, and that it is of this sweep. */
+static int add_line(struct merge *m, size_t i, const char *t, size_t llen, size_t lineno, int csv, tf_error *err) {
+  size_t index, tot;
+  const char *part = m->parts[i];
+  if (tf_sweep_line_position(t, csv, &index, &tot))
+    return tf_error_set(err, TF_EINPUT, NULL, "%s: line %zu is not a sweep line", part, lineno);
+  if (m->have_total && tot != m->total)
+    return tf_error_set(err, TF_EINPUT, NULL, "%s: line %zu belongs to a sweep of %zu points, not %zu", part,
+                        lineno, tot, m->total);
+  if (index >= tot)
+    return tf_error_set(err, TF_EINPUT, NULL, "%s: line %zu has index %zu of %zu", part, lineno, index, tot);
+  m->total = tot, m->have_total = 1;
+  struct mline ml = {index, t, llen, i};
+  TF_PUSH(m->lines, m->n, m->cap, ml);
+  return 0;
+}
+
+/* Its format must be the others' (or --format's). */
+static int check_format(struct merge *m, size_t i, int csv, tf_error *err) {
+  if (m->fmt == TF_FORMAT_TEXT)
+    m->fmt = csv ? TF_FORMAT_CSV : TF_FORMAT_JSON;
+  if (csv == (m->fmt == TF_FORMAT_CSV))
+    return 0;
+  return tf_error_set(err, TF_EINPUT, NULL, "%s is %s, not %s like the %s", m->parts[i], csv ? "CSV" : "JSONL",
+                      m->fmt == TF_FORMAT_CSV ? "CSV" : "JSONL",
+                      m->format == TF_FORMAT_TEXT ? "parts before it" : "--format");
+}
+
+/* Part i: read whole, its lines added (a CSV header kept once). */
+static int read_part(struct merge *m, size_t i, tf_error *err) {
+  size_t len;
+  if (!(m->texts[i] = tf_read_file_limit(m->parts[i], 0, &len, err)))
+    return -1;
+  const char *t = m->texts[i], *end = t + len;
+  if (len && end[-1] != '\n')
+    return tf_error_set(err, TF_EINPUT, NULL,
+                        "%s: the last line is torn (an interrupted shard: run it again with --resume first)",
+                        m->parts[i]);
+  if (!len)
+    return 0; /* a shard with no points */
+  int csv = t[0] != '{';
+  if (check_format(m, i, csv, err))
+    return -1;
+  for (size_t lineno = 1; t < end; lineno++) {
+    const char *nl = memchr(t, '\n', (size_t)(end - t));
+    size_t llen = (size_t)(nl - t) + 1;
+    if (csv && lineno == 1 && !m->header) {
+      m->header = t, m->header_len = llen;
+    } else if (csv && lineno == 1) {
+      if (llen != m->header_len || memcmp(t, m->header, llen))
+        return tf_error_set(err, TF_EINPUT, NULL, "%s: its CSV header differs from %s's (another sweep?)",
+                            m->parts[i], m->parts[0]);
+    } else if (add_line(m, i, t, llen, lineno, csv, err)) {
+      return -1;
+    }
+    t = nl + 1;
+  }
+  return 0;
+}
+
+/* Every index from 0 to total - 1 exactly once. */
+static int check_complete(struct merge *m, tf_error *err) {
+  qsort(m->lines, m->n, sizeof *m->lines, by_index);
+  for (size_t k = 0; k < m->n; k++) {
+    if (k && m->lines[k].index == m->lines[k - 1].index)
+      return tf_error_set(err, TF_EINPUT, NULL, "point %zu appears twice (%s and %s)", m->lines[k].index,
+                          m->parts[m->lines[k - 1].part], m->parts[m->lines[k].part]);
+    if (m->lines[k].index != k)
+      return tf_error_set(err, TF_EINPUT, NULL,
+                          "point %zu is missing (%zu of %zu points in the parts): a shard is missing or incomplete",
+                          k, m->n, m->total);
+  }
+  if (m->n != m->total)
+    return tf_error_set(err, TF_EINPUT, NULL,
+                        "point %zu is missing (%zu of %zu points in the parts): a shard is missing or incomplete",
+                        m->n, m->n, m->total);
+  return 0;
+}
+
+/* The header and the lines in order to fd, in batches of about 1 MiB. */
+static int write_lines(const struct merge *m, int fd, const char *name, tf_error *err) {
+  char *buf = NULL;
+  size_t len = 0, cap = 0;
+  int rc = 0;
+  if (m->header) {
+    TF_NREALLOC(buf, m->header_len + 1);
+    cap = m->header_len + 1;
+    memcpy(buf, m->header, m->header_len);
+    len = m->header_len;
+  }
+  for (size_t k = 0; k <= m->n && !rc; k++) {
+    if (k == m->n || len + m->lines[k].len > (1u << 20)) {
+      if (tf_write_all(fd, buf, len))
+        rc = tf_error_set(err, TF_EINTERNAL, NULL, "cannot write %s: %s", name, strerror(errno));
+      len = 0;
+    }
+    if (k == m->n)
+      break;
+    if (len + m->lines[k].len > cap) {
+      cap = 2 * (len + m->lines[k].len);
+      TF_NREALLOC(buf, cap);
+    }
+    memcpy(buf + len, m->lines[k].text, m->lines[k].len);
+    len += m->lines[k].len;
+  }
+  free(buf);
+  return rc;
+}
+
+/* To standard output, or to out_file whole: a temporary file renamed. */
+static int write_merged(const struct merge *m, const char *out_file, tf_error *err) {
+  if (!out_file) {
+    fflush(stdout);
+    return write_lines(m, 1, "standard output", err);
+  }
+  char tmp[4200];
+  snprintf(tmp, sizeof tmp, "%s.tmp%ld", out_file, (long)getpid());
+  int fd = open(tmp, O_WRONLY | O_CREAT | O_TRUNC, 0666);
+  if (fd < 0)
+    return tf_error_set(err, TF_EINPUT, "-o", "cannot write %s: %s", tmp, strerror(errno));
+  int rc = write_lines(m, fd, tmp, err);
+  if (close(fd) && !rc)
+    rc = tf_error_set(err, TF_EINTERNAL, NULL, "cannot write %s: %s", tmp, strerror(errno));
+  if (!rc && rename(tmp, out_file))
+    rc = tf_error_set(err, TF_EINPUT, "-o", "cannot write %s: %s", out_file, strerror(errno));
+  if (rc)
+    unlink(tmp);
+  return rc;
+}
+
 int tf_sweep_merge(char *const *parts, size_t nparts, const char *out_file, int format, size_t *nlines,
                    tf_error *err) {
-  char **texts = tf_nalloc(nparts + 1, sizeof *texts);
-  struct mline *lines = NULL;
-  size_t n = 0, cap = 0, total = 0;
-  int have_total = 0, fmt = format, rc = 0;
-  const char *header = NULL;
-  size_t header_len = 0;
-  for (size_t i = 0; i < nparts && !rc; i++) {
-    size_t len;
-    if (!(texts[i] = tf_read_file_limit(parts[i], 0, &len, err))) {
-      rc = -1;
-      break;
-    }
-    const char *t = texts[i], *end = t + len;
-    if (len && end[-1] != '\n') {
-      rc = tf_error_set(err, TF_EINPUT, NULL, "%s: the last line is torn (an interrupted shard: run it again with "
-                        "--resume first)", parts[i]);
-      break;
-    }
-    if (!len)
-      continue; /* a shard with no points */
-    int csv = t[0] != '{';
-    if (fmt == TF_FORMAT_TEXT)
-      fmt = csv ? TF_FORMAT_CSV : TF_FORMAT_JSON;
-    if (csv != (fmt == TF_FORMAT_CSV)) {
-      rc = tf_error_set(err, TF_EINPUT, NULL, "%s is %s, not %s like the %s", parts[i], csv ? "CSV" : "JSONL",
-                        fmt == TF_FORMAT_CSV ? "CSV" : "JSONL", format == TF_FORMAT_TEXT ? "parts before it" : "--format");
-      break;
-    }
-    size_t lineno = 0;
-    while (t < end && !rc) {
-      const char *nl = memchr(t, '\n', (size_t)(end - t));
-      size_t llen = (size_t)(nl - t) + 1;
-      lineno++;
-      if (csv && lineno == 1) {
-        if (!header)
-          header = t, header_len = llen;
-        else if (llen != header_len || memcmp(t, header, llen))
-          rc = tf_error_set(err, TF_EINPUT, NULL, "%s: its CSV header differs from %s's (another sweep?)", parts[i],
-                            parts[0]);
-        t = nl + 1;
-        continue;
-      }
-      size_t index, tot;
-      if (tf_sweep_line_position(t, csv, &index, &tot)) {
-        rc = tf_error_set(err, TF_EINPUT, NULL, "%s: line %zu is not a sweep line", parts[i], lineno);
-        break;
-      }
-      if (have_total && tot != total) {
-        rc = tf_error_set(err, TF_EINPUT, NULL, "%s: line %zu belongs to a sweep of %zu points, not %zu", parts[i],
-                          lineno, tot, total);
-        break;
-      }
-      if (index >= tot) {
-        rc = tf_error_set(err, TF_EINPUT, NULL, "%s: line %zu has index %zu of %zu", parts[i], lineno, index, tot);
-        break;
-      }
-      total = tot, have_total = 1;
-      struct mline m = {index, t, llen, i};
-      TF_PUSH(lines, n, cap, m);
-      t = nl + 1;
-    }
-  }
-  if (!rc) {
-    qsort(lines, n, sizeof *lines, by_index);
-    for (size_t k = 0; k < n && !rc; k++) {
-      if (k && lines[k].index == lines[k - 1].index)
-        rc = tf_error_set(err, TF_EINPUT, NULL, "point %zu appears twice (%s and %s)", lines[k].index,
-                          parts[lines[k - 1].part], parts[lines[k].part]);
-      else if (lines[k].index != k)
-        rc = tf_error_set(err, TF_EINPUT, NULL,
-                          "point %zu is missing (%zu of %zu points in the parts): a shard is missing or incomplete", k,
-                          n, total);
-    }
-    if (!rc && n != total)
-      rc = tf_error_set(err, TF_EINPUT, NULL,
-                        "point %zu is missing (%zu of %zu points in the parts): a shard is missing or incomplete", n,
-                        n, total);
-  }
-  if (!rc) {
-    char tmp[4200];
-    int fd = 1;
-    if (out_file) {
-      snprintf(tmp, sizeof tmp, "%s.tmp%ld", out_file, (long)getpid());
-      fd = open(tmp, O_WRONLY | O_CREAT | O_TRUNC, 0666);
-      if (fd < 0)
-        rc = tf_error_set(err, TF_EINPUT, "-o", "cannot write %s: %s", tmp, strerror(errno));
-    } else {
-      fflush(stdout);
-    }
-    /* write in batches of about 1 MiB */
-    char *buf = NULL;
-    size_t len = 0, bcap = 0;
-    if (!rc && header) {
-      TF_NREALLOC(buf, header_len + 1);
-      bcap = header_len + 1;
-      memcpy(buf, header, header_len);
-      len = header_len;
-    }
-    for (size_t k = 0; k <= n && !rc; k++) {
-      if (k == n || len + lines[k].len > (1u << 20)) {
-        if (tf_write_all(fd, buf, len))
-          rc = tf_error_set(err, TF_EINTERNAL, NULL, "cannot write %s: %s", out_file ? tmp : "standard output",
-                            strerror(errno));
-        len = 0;
-      }
-      if (k == n)
-        break;
-      if (len + lines[k].len > bcap) {
-        bcap = 2 * (len + lines[k].len);
-        TF_NREALLOC(buf, bcap);
-      }
-      memcpy(buf + len, lines[k].text, lines[k].len);
-      len += lines[k].len;
-    }
-    free(buf);
-    if (out_file && fd >= 0) {
-      if (close(fd) && !rc)
-        rc = tf_error_set(err, TF_EINTERNAL, NULL, "cannot write %s: %s", tmp, strerror(errno));
-      if (!rc && rename(tmp, out_file))
-        rc = tf_error_set(err, TF_EINPUT, "-o", "cannot write %s: %s", out_file, strerror(errno));
-      if (rc)
-        unlink(tmp);
-    }
-  }
+  struct merge m;
+  memset(&m, 0, sizeof m);
+  m.parts = parts;
+  m.texts = tf_nalloc(nparts + 1, sizeof *m.texts);
+  m.fmt = m.format = format;
+  int rc = 0;
+  for (size_t i = 0; i < nparts && !rc; i++)
+    rc = read_part(&m, i, err);
+  if (!rc)
+    rc = check_complete(&m, err);
+  if (!rc)
+    rc = write_merged(&m, out_file, err);
   if (nlines)
-    *nlines = n;
+    *nlines = m.n;
   for (size_t i = 0; i < nparts; i++)
-    free(texts[i]);
-  free(texts);
-  free(lines);
+    free(m.texts[i]);
+  free(m.texts);
+  free(m.lines);
   return rc;
 }

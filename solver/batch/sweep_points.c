@@ -1,6 +1,7 @@
-/* What a sweep's points are: a spec's (model/spec.c expands it)
- * filters) or a problem list, their stable ids, the request each point
- * makes, and the CSV header they share. */
+/* What a sweep's points are: a spec's (model/spec.c expands it) or a
+ * problem list's lines, their stable ids, the request each point makes,
+ * the worksets and machines they name (loaded once), and the CSV header
+ * they share. */
 #include "sweep.h"
 
 #include "solver/batch/sweep_internal.h"

@@ -324,6 +324,86 @@ void tf_sweep_opts_init(tf_sweep_opts *o) {
   o->progress_every = 5;
 }
 
+/* This shard's points, in order. */
+static void plan(struct run *r, const tf_sweep_opts *o, tf_sweep_stats *st) {
+  r->todo = tf_nalloc(r->s->npoints + 1, sizeof *r->todo);
+  for (size_t i = 0; i < r->s->npoints; i++)
+    if (tf_sweep_in_shard(i, o->shard_index, o->shard_count))
+      r->todo[r->ntodo++] = i;
+  st->points = r->s->npoints;
+  st->shard_points = r->ntodo;
+}
+
+/* Opens the output (or takes stdout); -1 when it cannot be opened. */
+static int open_output(const char *out_file, int resume, tf_error *err) {
+  if (!out_file) {
+    fflush(stdout);
+    return 1;
+  }
+  int fd = open(out_file, resume ? O_RDWR | O_CREAT : O_WRONLY | O_CREAT | O_TRUNC, 0666);
+  if (fd < 0)
+    tf_error_set(err, TF_EINPUT, "-o", "cannot open %s: %s", out_file, strerror(errno));
+  return fd;
+}
+
+/* What an earlier run wrote (resume) or the CSV header; *done points of
+ * todo are already in the file. */
+static int start_output(struct run *r, int fd, const char *out_file, size_t *done, tf_sweep_stats *st,
+                        tf_error *err) {
+  *done = 0;
+  if (r->o.resume)
+    return tf_sweep_resume_scan(r->s, r->o.format, r->todo, r->ntodo, fd, out_file, done, &st->torn_bytes, err);
+  if (r->o.format == TF_FORMAT_CSV && tf_write_all(fd, r->s->csv_header, strlen(r->s->csv_header)))
+    return tf_error_set(err, TF_EINTERNAL, NULL, "cannot write %s: %s", out_file ? out_file : "standard output",
+                        strerror(errno));
+  return 0;
+}
+
+/* The workers and the writer, until every point of todo is written. */
+static int solve_all(struct run *r, int fd, const char *out_file, tf_sweep_stats *st, tf_error *err) {
+  size_t nthreads = (size_t)r->o.jobs < r->ntodo ? (size_t)r->o.jobs : r->ntodo, started = 0;
+  pthread_t *threads = tf_nalloc(nthreads, sizeof *threads);
+  int rc;
+  for (; started < nthreads; started++)
+    if (pthread_create(&threads[started], NULL, worker, r))
+      break;
+  if (!started)
+    rc = tf_error_set(err, TF_EINTERNAL, NULL, "cannot start a worker thread");
+  else
+    rc = writer(r, fd, st, out_file, err);
+  for (size_t t = 0; t < started; t++)
+    pthread_join(threads[t], NULL);
+  free(threads);
+  progress(r, 1);
+  return rc;
+}
+
+static void run_init(struct run *r) {
+  r->window = 1024 + 64 * (size_t)r->o.jobs;
+  r->ring = tf_nalloc(r->window, sizeof *r->ring);
+  pthread_mutex_init(&r->lock, NULL);
+  pthread_cond_init(&r->ready, NULL);
+  pthread_cond_init(&r->room, NULL);
+  tf_memo_init(&r->answers);
+  tf_memo_init(&r->ilps);
+  r->start = r->last = now();
+}
+
+static void run_release(struct run *r, tf_sweep_stats *st) {
+  st->seconds = now() - r->start;
+  st->written = r->written;
+  st->answer_lookups = r->answers.lookups, st->answer_hits = r->answers.hits;
+  st->ilp_lookups = r->ilps.lookups, st->ilp_hits = r->ilps.hits;
+  for (size_t k = 0; k < r->window; k++)
+    free(r->ring[k].text);
+  free(r->ring);
+  tf_memo_release(&r->answers);
+  tf_memo_release(&r->ilps);
+  pthread_mutex_destroy(&r->lock);
+  pthread_cond_destroy(&r->ready);
+  pthread_cond_destroy(&r->room);
+}
+
 int tf_sweep_run(tf_sweep *s, const tf_sweep_opts *o, const char *out_file, tf_sweep_stats *st,
                  tf_error *err) {
   memset(st, 0, sizeof *st);
@@ -338,71 +418,23 @@ int tf_sweep_run(tf_sweep *s, const tf_sweep_opts *o, const char *out_file, tf_s
     r.o.jobs = 1;
   if (o->resume && !out_file)
     return tf_error_set(err, TF_EINPUT, "--resume", "needs the output file (-o FILE)");
-  st->points = s->npoints;
-  r.todo = tf_nalloc(s->npoints + 1, sizeof *r.todo);
-  for (size_t i = 0; i < s->npoints; i++)
-    if (tf_sweep_in_shard(i, o->shard_index, o->shard_count))
-      r.todo[r.ntodo++] = i;
-  st->shard_points = r.ntodo;
-
-  int fd = 1, rc = 0;
-  if (out_file) {
-    fd = open(out_file, o->resume ? O_RDWR | O_CREAT : O_WRONLY | O_CREAT | O_TRUNC, 0666);
-    if (fd < 0) {
-      free(r.todo);
-      return tf_error_set(err, TF_EINPUT, "-o", "cannot open %s: %s", out_file, strerror(errno));
-    }
-  } else {
-    fflush(stdout);
+  plan(&r, o, st);
+  int fd = open_output(out_file, o->resume, err);
+  if (fd < 0) {
+    free(r.todo);
+    return -1;
   }
-  size_t done = 0;
-  if (o->resume)
-    rc = tf_sweep_resume_scan(s, r.o.format, r.todo, r.ntodo, fd, out_file, &done, &st->torn_bytes, err);
-  else if (r.o.format == TF_FORMAT_CSV && tf_write_all(fd, s->csv_header, strlen(s->csv_header)))
-    rc = tf_error_set(err, TF_EINTERNAL, NULL, "cannot write %s: %s", out_file ? out_file : "standard output",
-                      strerror(errno));
-  st->resumed = done;
-  r.resumed = done;
+  size_t done;
+  int rc = start_output(&r, fd, out_file, &done, st, err);
+  st->resumed = r.resumed = done;
   r.todo += done; /* restored before free */
   r.ntodo -= done;
-  r.window = 1024 + 64 * (size_t)r.o.jobs;
-  r.ring = tf_nalloc(r.window, sizeof *r.ring);
-  pthread_mutex_init(&r.lock, NULL);
-  pthread_cond_init(&r.ready, NULL);
-  pthread_cond_init(&r.room, NULL);
-  tf_memo_init(&r.answers);
-  tf_memo_init(&r.ilps);
-  r.start = r.last = now();
-  if (!rc && r.ntodo) {
-    size_t nthreads = (size_t)r.o.jobs < r.ntodo ? (size_t)r.o.jobs : r.ntodo, started = 0;
-    pthread_t *threads = tf_nalloc(nthreads, sizeof *threads);
-    for (; started < nthreads; started++)
-      if (pthread_create(&threads[started], NULL, worker, &r))
-        break;
-    if (!started)
-      rc = tf_error_set(err, TF_EINTERNAL, NULL, "cannot start a worker thread");
-    else
-      rc = writer(&r, fd, st, out_file, err);
-    for (size_t t = 0; t < started; t++)
-      pthread_join(threads[t], NULL);
-    free(threads);
-    progress(&r, 1);
-  }
-  st->seconds = now() - r.start;
-  st->written = r.written;
-  st->answer_lookups = r.answers.lookups, st->answer_hits = r.answers.hits;
-  st->ilp_lookups = r.ilps.lookups, st->ilp_hits = r.ilps.hits;
-  for (size_t k = 0; k < r.window; k++)
-    free(r.ring[k].text);
-  free(r.ring);
-  tf_memo_release(&r.answers);
-  tf_memo_release(&r.ilps);
-  pthread_mutex_destroy(&r.lock);
-  pthread_cond_destroy(&r.ready);
-  pthread_cond_destroy(&r.room);
+  run_init(&r);
+  if (!rc && r.ntodo)
+    rc = solve_all(&r, fd, out_file, st, err);
+  run_release(&r, st);
   free(r.todo - done);
   if (out_file && close(fd) && !rc)
     rc = tf_error_set(err, TF_EINTERNAL, NULL, "cannot write %s: %s", out_file, strerror(errno));
   return rc;
 }
-
