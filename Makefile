@@ -26,7 +26,7 @@ TEST_OBJ := $(TEST_SRC:%.c=$(BUILD)/%.o)
 LIB      := $(BUILD)/libtilefit.a
 BIN      := tilefit
 
-.PHONY: all lib test check asan deps demo install uninstall clean help bench fuzz valgrind
+.PHONY: all lib test check symbols lint asan deps demo install uninstall clean help bench fuzz valgrind
 
 all: $(BIN)
 
@@ -63,6 +63,19 @@ test: deps
 
 check: $(BIN) $(BUILD)/check_tilefit
 	TILEFIT_BIN=./$(BIN) TILEFIT_DATA=$(CURDIR) $(BUILD)/check_tilefit
+	@$(MAKE) --no-print-directory symbols
+
+# The house rules a compiler does not check: every exported symbol of the
+# library starts with tf_; <glpk.h> is included by solver/glpk.c alone.
+symbols: $(LIB)
+	@nm -g $(LIB) | awk '$$2 ~ /^[TDBRCVG]$$/ && $$3 !~ /^tf_/ { print "not tf_: " $$3; bad = 1 } END { exit bad }'
+	@test "$$(grep -rl --include='*.[ch]' '<glpk.h>' model encode solver tests bench)" = solver/glpk.c || \
+	  { echo "<glpk.h> outside solver/glpk.c"; exit 1; }
+	@echo "symbols: every exported symbol starts with tf_; <glpk.h> in solver/glpk.c only"
+
+# Functions over 60 lines (kissat style), reported by file and line.
+lint:
+	awk -f tests/lint/fnlen.awk model/*.c encode/*.c solver/*.c solver/*/*.c
 
 asan:
 	@$(MAKE) --no-print-directory BUILD=build/asan CC=clang \
@@ -102,6 +115,7 @@ help:
 	@echo "make test       install missing packages, run all tests, then again under ASan+UBSan"
 	@echo "make check      the tests only (normal build)"
 	@echo "make asan       the tests only (clang, ASan+UBSan build in build/asan)"
+	@echo "make lint       functions over 60 lines"
 	@echo "make install    PREFIX=/usr/local: binary, library, headers, machines, worksets"
 	@echo "make bench      benchmarks, not tests: writes bench/results.md"
 	@echo "make clean"
