@@ -7,6 +7,7 @@
 #include <string.h>
 
 #include "solver/cli/cli.h"
+#include "solver/tilefit.h"
 #include "tests/suites.h"
 #include "tests/testutil.h"
 
@@ -127,6 +128,14 @@ START_TEST(test_help_from_table) {
 }
 END_TEST
 
+/* One version string: the library's, which --version prints. */
+START_TEST(test_version_is_the_library_version) {
+  static char out[256], err[256];
+  ck_assert_int_eq(tf_test_run("--version", out, sizeof out, err, sizeof err), 0);
+  ck_assert_str_eq(out, "tilefit " TF_LIBRARY_VERSION "\n");
+}
+END_TEST
+
 Suite *cli_suite(void) {
   Suite *s = suite_create("cli");
   TCase *tc = tcase_create("Exit codes");
@@ -134,6 +143,7 @@ Suite *cli_suite(void) {
   suite_add_tcase(s, tc);
   TCase *help = tcase_create("Help");
   tcase_add_test(help, test_help_from_table);
+  tcase_add_test(help, test_version_is_the_library_version);
   suite_add_tcase(s, help);
   return s;
 }
