@@ -35,6 +35,8 @@ typedef struct tf_command {
   int max_operands;        /* -1: any number */
   const char *text;        /* --help: what it does (after the usage line) */
   const char *exit_text;   /* --help: its exit codes */
+  int min_operands;        /* fewer is a usage error, saying */
+  const char *missing;     /* this */
 } tf_command;
 
 extern const tf_command tf_cmd_solve, tf_cmd_check, tf_cmd_machines, tf_cmd_worksets, tf_cmd_validate,

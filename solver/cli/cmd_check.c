@@ -12,16 +12,13 @@ const tf_command tf_cmd_check = {
     "Evaluates one configuration, with every variable fixed (by --fix or by a\n"
     "one-value domain), and reports whether it fits: every buffer's bytes after\n"
     "rounding, every memory's use against its capacity, and the first violation.\n",
-    "0 fits, 1 does not fit, 2 bad input, 3 internal failure"};
+    "0 fits, 1 does not fit, 2 bad input, 3 internal failure", 0, NULL};
 
 static int run(int argc, char **argv) {
   tf_cmd_problem c;
   int rc = tf_cmd_problem_open(&c, argc, argv, &tf_cmd_check);
-  if (rc) {
-    rc = rc > 0 ? TF_EXIT_OK : tf_cli_fail(&c.err);
-    tf_cmd_problem_close(&c);
-    return rc;
-  }
+  if (rc != TF_CLI_GO)
+    return tf_cmd_problem_close(&c), rc;
   tf_answer a;
   tf_answer_init(&a, c.problem);
   if (tf_check(c.problem, &a, &c.err)) {

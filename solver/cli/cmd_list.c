@@ -102,11 +102,9 @@ static int list_or_show(int kind, int argc, char **argv, const tf_command *cmd) 
   tf_error err;
   tf_args_init(&a);
   tf_error_init(&err);
-  int rc = TF_EXIT_OK;
-  if (tf_args_parse(argc, argv, cmd, &a, &err)) {
-    rc = tf_cli_fail(&err);
-  } else if (a.help) {
-    tf_cli_help(stdout, cmd);
+  int rc = tf_cli_start(cmd, argc, argv, &a);
+  if (rc != TF_CLI_GO) {
+    /* --help or a usage error */
   } else if (a.npositional == 0) {
     rc = list(kind);
   } else {
@@ -134,10 +132,10 @@ const tf_command tf_cmd_machines = {
     "machines", TF_CMD_MACHINES, machines, "list the shipped machine models, or show one", "[NAME|FILE]", 1,
     "Without NAME, lists the shipped machine models; with one, shows its numbers\n"
     "and where each comes from.\n",
-    "0 listed or shown, 2 bad input"};
+    "0 listed or shown, 2 bad input", 0, NULL};
 
 const tf_command tf_cmd_worksets = {
     "worksets", TF_CMD_WORKSETS, worksets, "list the shipped worksets, or show one", "[NAME|FILE]", 1,
     "Without NAME, lists the shipped worksets; with one, shows its params,\n"
     "variables, buffers, constraints and objectives.\n",
-    "0 listed or shown, 2 bad input"};
+    "0 listed or shown, 2 bad input", 0, NULL};

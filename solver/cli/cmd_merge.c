@@ -15,26 +15,22 @@ const tf_command tf_cmd_merge = {
     "a single run of the sweep writes: lines ordered by index, one CSV header.\n"
     "Refuses a torn part (resume that shard first), a point missing or given twice,\n"
     "and parts of different sweeps or formats.\n",
-    "0 merged, 2 bad or incomplete parts, 3 the output cannot be written"};
+    "0 merged, 2 bad or incomplete parts, 3 the output cannot be written", 1,
+    "needs at least one PART (see 'tilefit merge --help')"};
 
 static int run(int argc, char **argv) {
   tf_args a;
-  tf_error err;
   tf_args_init(&a);
-  tf_error_init(&err);
-  int rc = TF_EXIT_OK;
-  size_t n = 0;
-  if (tf_args_parse(argc, argv, &tf_cmd_merge, &a, &err)) {
-    rc = tf_cli_fail(&err);
-  } else if (a.help) {
-    tf_cli_help(stdout, &tf_cmd_merge);
-  } else if (a.npositional == 0) {
-    tf_error_set(&err, TF_EINPUT, "merge", "needs at least one PART (see 'tilefit merge --help')");
-    rc = tf_cli_fail(&err);
-  } else if (tf_sweep_merge(a.positional, (size_t)a.npositional, a.out_file, a.format, &n, &err)) {
-    rc = tf_cli_fail(&err);
-  } else if (!a.quiet) {
-    fprintf(stderr, "tilefit: merge: %d part%s, %zu lines\n", a.npositional, a.npositional == 1 ? "" : "s", n);
+  int rc = tf_cli_start(&tf_cmd_merge, argc, argv, &a);
+  if (rc == TF_CLI_GO) {
+    tf_error err;
+    tf_error_init(&err);
+    size_t n = 0;
+    rc = TF_EXIT_OK;
+    if (tf_sweep_merge(a.positional, (size_t)a.npositional, a.out_file, a.format, &n, &err))
+      rc = tf_cli_fail(&err);
+    else if (!a.quiet)
+      fprintf(stderr, "tilefit: merge: %d part%s, %zu lines\n", a.npositional, a.npositional == 1 ? "" : "s", n);
   }
   tf_args_release(&a);
   return rc;

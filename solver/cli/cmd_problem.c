@@ -16,20 +16,17 @@ int tf_cmd_problem_open(tf_cmd_problem *c, int argc, char **argv, const tf_comma
   memset(c, 0, sizeof *c);
   tf_args_init(&c->args);
   tf_error_init(&c->err);
-  if (tf_args_parse(argc, argv, cmd, &c->args, &c->err))
-    return -1;
-  if (c->args.help) {
-    tf_cli_help(stdout, cmd);
-    return 1;
-  }
+  int rc = tf_cli_start(cmd, argc, argv, &c->args);
+  if (rc != TF_CLI_GO)
+    return rc;
   if (tf_load(&c->args.req, "-m", "-w", &c->loaded, &c->err))
-    return -1;
+    return tf_cli_fail(&c->err);
   c->problem = tf_problem_new(c->loaded.machine, c->loaded.workset, &c->args.req, &c->err);
   /* an error about a value given on the command line ("--fix B_r=128")
    * names the argument, not the workset file it was bound against */
   if (!c->problem && is_value_argument(c->err.path))
     c->err.file[0] = 0;
-  return c->problem ? 0 : -1;
+  return c->problem ? TF_CLI_GO : tf_cli_fail(&c->err);
 }
 
 void tf_cmd_problem_close(tf_cmd_problem *c) {

@@ -13,8 +13,8 @@ typedef struct tf_cmd_problem {
   tf_error err;
 } tf_cmd_problem;
 
-/* Returns -1 after a usage or input error (in c->err), 1 when --help was
- * printed, 0 when c->problem is ready. */
+/* Returns TF_CLI_GO when c->problem is ready, else the exit code (after
+ * --help, or a usage or input error already printed).  Close c either way. */
 int tf_cmd_problem_open(tf_cmd_problem *c, int argc, char **argv, const tf_command *cmd);
 void tf_cmd_problem_close(tf_cmd_problem *c);
 

@@ -12,7 +12,7 @@ static int run(int argc, char **argv);
 const tf_command tf_cmd_solve = {
     "solve", TF_CMD_SOLVE, run, "the best parameters for a workset on a machine", "-m MACHINE -w WORKSET", 0,
     "Finds the best assignment of the workset's variables that fits the machine.\n",
-    "0 solved, 1 infeasible, 2 bad input, 3 solver or internal failure"};
+    "0 solved, 1 infeasible, 2 bad input, 3 solver or internal failure", 0, NULL};
 
 static int solve_top(tf_cmd_problem *c, const tf_solve_opts *opts) {
   int k = c->args.top, n = 0, rc;
@@ -43,11 +43,8 @@ static int solve_top(tf_cmd_problem *c, const tf_solve_opts *opts) {
 static int run(int argc, char **argv) {
   tf_cmd_problem c;
   int rc = tf_cmd_problem_open(&c, argc, argv, &tf_cmd_solve);
-  if (rc) {
-    rc = rc > 0 ? TF_EXIT_OK : tf_cli_fail(&c.err);
-    tf_cmd_problem_close(&c);
-    return rc;
-  }
+  if (rc != TF_CLI_GO)
+    return tf_cmd_problem_close(&c), rc;
   tf_solve_opts opts;
   tf_solve_opts_init(&opts);
   opts.time_limit_s = c.args.time_limit;

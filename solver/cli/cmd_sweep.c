@@ -29,7 +29,8 @@ const tf_command tf_cmd_sweep = {
     "Each line has index, total, id, input and the result: status (optimal, infeasible,\n"
     "fits, does_not_fit, or error with its message), values, memories, objectives and\n"
     "the closed form.  A point that fails is a line, never the end of the sweep.\n",
-    "0 every point has its line, 2 bad spec or usage, 3 the output cannot be written"};
+    "0 every point has its line, 2 bad spec or usage, 3 the output cannot be written", 1,
+    "needs one SPEC.json or PROBLEMS.jsonl (see 'tilefit sweep --help')"};
 
 static int ends_with(const char *s, const char *suffix) {
   size_t n = strlen(s), k = strlen(suffix);
@@ -61,20 +62,10 @@ static int run(int argc, char **argv) {
   tf_args_init(&a);
   tf_error_init(&err);
   tf_sweep *s = NULL;
-  int rc = TF_EXIT_OK;
-  if (tf_args_parse(argc, argv, &tf_cmd_sweep, &a, &err)) {
-    rc = tf_cli_fail(&err);
+  int rc = tf_cli_start(&tf_cmd_sweep, argc, argv, &a);
+  if (rc != TF_CLI_GO)
     goto out;
-  }
-  if (a.help) {
-    tf_cli_help(stdout, &tf_cmd_sweep);
-    goto out;
-  }
-  if (a.npositional != 1) {
-    tf_error_set(&err, TF_EINPUT, "sweep", "needs one SPEC.json or PROBLEMS.jsonl (see 'tilefit sweep --help')");
-    rc = tf_cli_fail(&err);
-    goto out;
-  }
+  rc = TF_EXIT_OK;
   if (a.resume && !a.out_file) {
     tf_error_set(&err, TF_EINPUT, "--resume", "needs the output file (-o FILE)");
     rc = tf_cli_fail(&err);

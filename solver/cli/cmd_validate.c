@@ -29,7 +29,8 @@ const tf_command tf_cmd_validate = {
     "  tuned    a human picked it: reported beside the limit tilefit finds,\n"
     "           never counted as a failure\n"
     "Prints one row per case and a closing line 'N passed, M failed, K skipped'.\n",
-    "0 every formula and fits case agrees, 1 otherwise, 2 bad input"};
+    "0 every formula and fits case agrees, 1 otherwise, 2 bad input", 1,
+    "needs at least one CASES.jsonl file"};
 
 enum verdict { AGREE, DIFFER, TUNED };
 static const char *const verdict_name[] = {"agree", "differ", "tuned"};
@@ -208,15 +209,9 @@ static int run(int argc, char **argv) {
   tf_error err;
   tf_args_init(&a);
   tf_error_init(&err);
-  int rc = TF_EXIT_OK;
-  if (tf_args_parse(argc, argv, &tf_cmd_validate, &a, &err)) {
-    rc = tf_cli_fail(&err);
-  } else if (a.help) {
-    tf_cli_help(stdout, &tf_cmd_validate);
-  } else if (a.npositional == 0) {
-    tf_error_set(&err, TF_EINPUT, "validate", "needs at least one CASES.jsonl file");
-    rc = tf_cli_fail(&err);
-  } else {
+  int rc = tf_cli_start(&tf_cmd_validate, argc, argv, &a);
+  if (rc == TF_CLI_GO) {
+    rc = TF_EXIT_OK;
     tf_cache cache;
     tf_cache_init(&cache);
     struct tally t = {0, 0, 0};

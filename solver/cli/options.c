@@ -336,3 +336,19 @@ int tf_args_parse(int argc, char **argv, const tf_command *cmd, tf_args *a, tf_e
   }
   return 0;
 }
+
+int tf_cli_start(const tf_command *cmd, int argc, char **argv, tf_args *a) {
+  tf_error err;
+  tf_error_init(&err);
+  if (tf_args_parse(argc, argv, cmd, a, &err))
+    return tf_cli_fail(&err);
+  if (a->help) {
+    tf_cli_help(stdout, cmd);
+    return TF_EXIT_OK;
+  }
+  if (a->npositional < cmd->min_operands) {
+    tf_error_set(&err, TF_EINPUT, cmd->name, "%s", cmd->missing);
+    return tf_cli_fail(&err);
+  }
+  return TF_CLI_GO;
+}

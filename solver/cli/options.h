@@ -38,6 +38,12 @@ void tf_args_release(tf_args *a);
  * error. */
 int tf_args_parse(int argc, char **argv, const tf_command *cmd, tf_args *a, tf_error *err);
 
+/* Every command's start: parse argv for cmd (into an initialised a),
+ * print --help, check the operand count.  Returns TF_CLI_GO when the
+ * command goes on, else the exit code, the error already printed. */
+#define TF_CLI_GO (-1)
+int tf_cli_start(const tf_command *cmd, int argc, char **argv, tf_args *a);
+
 /* `cmd`'s --help: usage line, text, its options from the table, exit codes. */
 void tf_cli_help(FILE *f, const tf_command *cmd);
 
