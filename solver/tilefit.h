@@ -49,8 +49,21 @@
  *   model/catalog.h   shipped names -> files
  *   encode/build.h    problem -> ILP             encode/oracle.h  exhaustive search
  *   encode/verify.h   exact verification         encode/closed.h  closed-form depth
- *   solver/backend.h  the solver interface          solver/solve.h   the pipeline
- *   solver/report.h   text, JSON and CSV         solver/explain.h why not better
+ *   solver/backend.h  the solver interface       solver/solve.h   the pipeline
+ *   solver/report.h   the writers: text, JSON, CSV    solver/explain.h why not better
+ *
+ * Where to add things:
+ *   a command      solver/cli/cmd_NAME.c, a tf_command in the table of
+ *                  solver/cli/cli.c; its options are rows of the option table
+ *                  (solver/cli/options.c), which also makes its usage and --help
+ *   an output format  solver/write_FORMAT.c behind solver/report.h, framed by
+ *                  tf_report_answers (solve, check) and the sweep's line writer
+ *   a backend      a file defining a tf_backend {name, solve, thread_done}
+ *                  (solver/backend.h), the only includer of its solver's header
+ *   a memory kind  model/memory.[ch], the one module that knows how a memory
+ *                  charges, rounds and caps buffers
+ * The batch engine (sweeps, resume, memo, merge) is solver/batch/; a sweep
+ * spec is read in model/spec.c.  Those and solver/cli/ are not installed.
  */
 #ifndef TF_SOLVER_TILEFIT_H
 #define TF_SOLVER_TILEFIT_H
