@@ -1,0 +1,38 @@
+#include "catalog.h"
+
+#include <stdio.h>
+
+#include "model/catalog.h"
+#include "solver/cli/options.h"
+
+static int list(const tf_catalog_view *v) {
+  size_t n;
+  char **names = tf_catalog_list(v->kind, &n);
+  for (size_t i = 0; i < n; i++) {
+    char path[4096];
+    tf_error err;
+    tf_error_init(&err);
+    if (!tf_catalog_find(v->kind, names[i], "", path, sizeof path, &err))
+      v->line(names[i], path);
+  }
+  tf_catalog_list_free(names, n);
+  return TF_EXIT_OK;
+}
+
+int tf_cli_catalog(const tf_command *cmd, const tf_catalog_view *v, int argc, char **argv) {
+  tf_args a;
+  tf_error err;
+  tf_args_init(&a);
+  tf_error_init(&err);
+  int rc = tf_cli_start(cmd, argc, argv, &a);
+  if (rc == TF_CLI_GO && a.npositional == 0) {
+    rc = list(v);
+  } else if (rc == TF_CLI_GO) {
+    char path[4096];
+    rc = tf_catalog_find(v->kind, a.positional[0], argv[0], path, sizeof path, &err) || v->show(path, &err)
+             ? tf_cli_fail(&err)
+             : TF_EXIT_OK;
+  }
+  tf_args_release(&a);
+  return rc;
+}

@@ -1,0 +1,18 @@
+/* What `tilefit machines` and `tilefit worksets` share: without an
+ * operand, one line per shipped entry; with one, the entry in full. */
+#ifndef TF_SOLVER_CLI_CATALOG_H
+#define TF_SOLVER_CLI_CATALOG_H
+
+#include "model/error.h"
+#include "solver/cli/cli.h"
+
+typedef struct tf_catalog_view {
+  int kind;                                          /* enum tf_catalog_kind */
+  void (*line)(const char *name, const char *path);  /* one line of the listing */
+  int (*show)(const char *path, tf_error *err);      /* the full view: 0, or -1 */
+} tf_catalog_view;
+
+/* The whole command: returns its exit code. */
+int tf_cli_catalog(const tf_command *cmd, const tf_catalog_view *v, int argc, char **argv);
+
+#endif
