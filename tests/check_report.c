@@ -52,8 +52,8 @@ START_TEST(test_csv_same_everywhere) {
   const char *want = ",\"mini, \"\"quoted\"\"\",";
   const char *runs[] = {
       "solve -m b200 -w tests/data/worksets/fa4-mini-quoted.json --csv",
-      "check -m b200 -w tests/data/worksets/fa4-mini-quoted.json --fix B_r=128 --fix B_c=64 --fix q_stage=1 "
-      "--fix stages=10 --csv",
+      ("check -m b200 -w tests/data/worksets/fa4-mini-quoted.json --fix B_r=128 --fix B_c=64 --fix q_stage=1 "
+       "--fix stages=10 --csv"),
       "sweep -q --format csv tests/data/sweep/quoted.json",
   };
   for (size_t i = 0; i < sizeof runs / sizeof *runs; i++) {
