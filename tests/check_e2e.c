@@ -257,7 +257,7 @@ END_TEST
 /* Every shipped validation file agrees, case by case: nothing fails and
  * every line is counted (passed or, for tuned cases, skipped). */
 static const char *const validation_files[] = {
-    "cutlass", "flashattention", "attention-bwd", "cutedsl", "flashinfer", "triton", "flashmla",
+    "cutlass", "cutlass-variants", "flashattention", "attention-bwd", "cutedsl", "flashinfer", "triton", "flashmla",
 };
 
 static int count_lines(const char *path) {
