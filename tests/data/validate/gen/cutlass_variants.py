@@ -208,6 +208,8 @@ def sm103_ultra(c):
     m, n = c["tile_m"], c["tile_n"]
     if m not in (128, 256) or n % 64 or n > 256 or c["tile_k"] != 768:
         raise Reject("SM103 ultra tile shape")
+    if cg == 1 and m != 128:
+        raise Reject("MMA M-mode size should be 128 for 1 CTA cluster MMA")
     acc = 1 if n == 256 else 2
     carve = 16 * acc + 48 + 16 + 48 + 48 + 8 + 4 * acc + (128 * 4 if c.get("ptr_array", 0) else 0)
     mma_m = m // cg
