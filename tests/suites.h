@@ -17,5 +17,6 @@ Suite *sweep_suite(void);
 Suite *bad_suite(void);
 Suite *limits_suite(void);
 Suite *report_suite(void);
+Suite *cutlass_name_suite(void);
 
 #endif

@@ -1,0 +1,182 @@
+/* CUTLASS library kernel names: parsing, the mapping onto worksets, and
+ * the epilogue shared storage, checked against the sizes the compiler
+ * printed for sizeof(CollectiveEpilogue::SharedStorage) (cutlass.md
+ * sections 5.3 and 10, Table A). */
+#include <check.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "model/cutlass_epilogue.h"
+#include "model/cutlass_name.h"
+#include "tests/suites.h"
+
+static tf_cutlass_kernel parse_ok(const char *name) {
+  tf_cutlass_kernel k;
+  tf_error err;
+  tf_error_init(&err);
+  ck_assert_msg(tf_cutlass_name_parse(name, &k, &err) == 0, "%s: %s", name, err.msg);
+  return k;
+}
+
+static void parse_fails(const char *name, const char *part) {
+  tf_cutlass_kernel k;
+  tf_error err;
+  tf_error_init(&err);
+  ck_assert_int_eq(tf_cutlass_name_parse(name, &k, &err), -1);
+  ck_assert_int_eq(err.code, TF_EINPUT);
+  ck_assert_str_eq(err.path, "--cutlass-name");
+  ck_assert_msg(strstr(err.msg, part) != NULL, "'%s' not in: %s", part, err.msg);
+}
+
+START_TEST(test_parse_sm90) {
+  tf_cutlass_kernel k =
+      parse_ok("cutlass3x_sm90_tensorop_gemm_f16_f16_f32_f16_f16_128x128x64_1x1x1_0_tnn_align8_warpspecialized_"
+               "cooperative_epi_tma");
+  ck_assert_int_eq(k.arch, 90);
+  ck_assert_int_eq(k.a_bits, 16);
+  ck_assert_int_eq(k.acc_bits, 32);
+  ck_assert_int_eq(k.tile_m, 128);
+  ck_assert_int_eq(k.tile_k, 64);
+  ck_assert_int_eq(k.stages, 0);
+  ck_assert_int_eq(k.sched, TF_CL_SCHED_COOP);
+  ck_assert_int_eq(k.epi, TF_CL_EPI_TMA);
+  ck_assert_int_eq(k.cta_group, 1);
+}
+END_TEST
+
+START_TEST(test_parse_defaults) {
+  /* SM90 auto: pingpong at M = 64, and the NoSmem epilogue. */
+  tf_cutlass_kernel k = parse_ok("cutlass3x_sm90_tensorop_gemm_bf16_bf16_f32_bf16_bf16_64x128x64_1x1x1_0_tnn_align8");
+  ck_assert_int_eq(k.sched, TF_CL_SCHED_PINGPONG);
+  ck_assert_int_eq(k.epi, TF_CL_EPI_NOSMEM);
+  /* SM100 auto: 2SM when cluster M is even, TMA epilogue. */
+  k = parse_ok("cutlass3x_sm100_tensorop_gemm_f16_f16_f32_f16_f16_256x128x64_2x1x1_0_tnn_align8");
+  ck_assert_int_eq(k.cta_group, 2);
+  ck_assert_int_eq(k.epi, TF_CL_EPI_TMA);
+  k = parse_ok("cutlass3x_sm100_tensorop_gemm_f16_f16_f32_f16_f16_128x128x64_1x1x1_0_tnn_align8_1sm");
+  ck_assert_int_eq(k.cta_group, 1);
+  k = parse_ok("cutlass3x_sm100_bstensorop_gemm_ue4m3xe2m1_ue4m3xe2m1_f32_f16_f16_128x128x256_1x1x1_0_tnn_align32_o_"
+               "vs16_1sm");
+  ck_assert_int_eq(k.opclass, TF_CL_BLOCKSCALED);
+  ck_assert_int_eq(k.a_bits, 4);
+  ck_assert_int_eq(k.sf_vec, 16);
+  k = parse_ok("cutlass3x_sm90_tensorop_gemm_grouped_f16_f16_f32_f16_f16_128x128x64_1x1x1_5_tnn_align8_"
+               "warpspecialized_pingpong_epi_tma");
+  ck_assert_int_eq(k.grouped, 1);
+  ck_assert_int_eq(k.stages, 5);
+}
+END_TEST
+
+START_TEST(test_parse_errors) {
+  parse_fails("cutlass_tensorop_h16816gemm_128x256_32x3_tn_align8", "2.x");
+  parse_fails("cutlass3x_sm89_tensorop_gemm_f16_f16_f32_f16_f16_128x128x64_1x1x1_0_tnn_align8", "'sm89'");
+  parse_fails("cutlass3x_sm90_simt_gemm_f16_f16_f32_f16_f16_128x128x64_1x1x1_0_tnn_align8", "'simt'");
+  parse_fails("cutlass3x_sm90_tensorop_gemm_f17_f16_f32_f16_f16_128x128x64_1x1x1_0_tnn_align8", "'f17'");
+  parse_fails("cutlass3x_sm90_tensorop_gemm_f16_f16_f32_f16_f16_128x128_1x1x1_0_tnn_align8", "'128x128'");
+  parse_fails("cutlass3x_sm90_tensorop_gemm_f16_f16_f32_f16_f16_128x128x64_1x1x1_x_tnn_align8", "stage count");
+  parse_fails("cutlass3x_sm90_tensorop_gemm_f16_f16_f32_f16_f16_128x128x64_1x1x1_0_tnx_align8", "'tnx'");
+  parse_fails("cutlass3x_sm90_tensorop_gemm_f16_f16_f32_f16_f16_128x128x64_1x1x1_0_tnn_align8_warpspecialized_turbo",
+              "'turbo'");
+  parse_fails("cutlass3x_sm90_tensorop_gemm_f16_f16_f32_f16_f16_128x128x64_1x1x1_0_tnn_align8_epi_smem", "'smem'");
+  parse_fails("cutlass3x_sm90_tensorop_gemm_f16_f16_f32_f16_f16_128x128x64_1x1x1_0_tnn_align8_2sm", "CTA pair");
+  parse_fails("cutlass3x_sm90_tensorop_gemm_f16_f16_f32", "(end of name)");
+  parse_fails("", "'cutlass3x'");
+}
+END_TEST
+
+static void epi_is(const char *name, long bytes) {
+  tf_cutlass_kernel k = parse_ok(name);
+  ck_assert_msg(tf_cutlass_epilogue_bytes(&k) == bytes, "%s: %lld, printed %ld", name,
+                (long long)tf_cutlass_epilogue_bytes(&k), bytes);
+}
+
+/* Every compiler-printed epiSS of cutlass.md Table A and section 5.3. */
+START_TEST(test_epilogue_printed) {
+  const char *co = "_tnn_align8_warpspecialized_cooperative_epi_tma";
+  const char *pp = "_tnn_align8_warpspecialized_pingpong_epi_tma";
+  char n[256];
+#define EPI(types, tile, sched, bytes)                                                          \
+  snprintf(n, sizeof n, "cutlass3x_sm90_tensorop_gemm_%s_%s_1x1x1_0%s", types, tile, sched); \
+  epi_is(n, bytes)
+  EPI("f16_f16_f32_f16_f16", "128x128x64", co, 33792);   /* A1 */
+  EPI("f16_f16_f32_void_f16", "128x128x64", co, 17408);  /* A5 */
+  EPI("f16_f16_f32_f32_f32", "128x128x64", co, 67584);   /* A6 */
+  EPI("f16_f16_f32_f16_f16", "64x128x64", pp, 17408);    /* A9 */
+  EPI("e4m3_e4m3_f32_e4m3_e4m3", "128x128x128", co, 25088); /* A16 */
+  EPI("e4m3_e4m3_f32_void_e4m3", "64x128x128", pp, 9216);   /* A17 */
+  EPI("s8_s8_s32_s8_s8", "128x256x128", co, 25088);      /* A22 */
+#undef EPI
+  epi_is("cutlass3x_sm90_tensorop_gemm_f16_f16_f32_f16_f16_128x128x64_1x1x1_0_tnn_align8_warpspecialized_"
+         "cooperative_epi_nosmem", 1); /* A4 */
+  epi_is("cutlass3x_sm100_tensorop_gemm_f16_f16_f32_f16_f16_128x128x64_1x1x1_0_tnn_align8_1sm", 33792); /* A23 */
+  epi_is("cutlass3x_sm100_tensorop_gemm_f16_f16_f32_f16_f16_128x256x64_1x1x1_0_tnn_align8_1sm", 67584); /* A28 */
+  epi_is("cutlass3x_sm100_tensorop_gemm_f16_f16_f32_f16_f16_256x128x64_2x1x1_0_tnn_align8_2sm_epi_tma", 33792); /* A32 */
+  epi_is("cutlass3x_sm100_tensorop_gemm_f16_f16_f32_f32_f32_128x128x64_1x1x1_0_tnn_align8_1sm", 33792); /* 128x16 */
+  epi_is("cutlass3x_sm100_bstensorop_gemm_ue8m0xe2m1_ue8m0xe2m1_f32_bf16_bf16_128x256x256_1x1x1_0_tnn_align32_o_vs32_"
+         "1sm", 100352); /* block-scaled N = 256: 128x128 C3 */
+  epi_is("cutlass3x_sm120_tensorop_gemm_e4m3_e4m3_f32_bf16_bf16_128x128x128_1x1x1_0_tnn_align16", 13312);
+  epi_is("cutlass3x_sm120_tensorop_gemm_e4m3_e4m3_f32_void_bf16_128x128x128_1x1x1_0_tnn_align16", 9216);
+  epi_is("cutlass3x_sm100_tensorop_gemm_f16_f16_f32_f16_f16_128x128x64_1x1x1_0_tnn_align8_1sm_epi_nosmem", 32);
+}
+END_TEST
+
+static int has_param(const tf_request *r, const char *name, long value) {
+  for (size_t i = 0; i < r->nparams; i++)
+    if (!strcmp(r->params[i].name, name))
+      return r->params[i].value == value;
+  return 0;
+}
+
+START_TEST(test_request_mapping) {
+  tf_request r;
+  tf_cutlass_kernel k;
+  tf_error err;
+  tf_request_init(&r);
+  tf_error_init(&err);
+  ck_assert_int_eq(tf_cutlass_name_request("cutlass3x_sm100_tensorop_gemm_f16_f16_f32_f16_f16_256x128x64_2x1x1_0_tnn_"
+                                           "align8_2sm",
+                                           &r, &k, &err),
+                   0);
+  ck_assert_str_eq(r.workset, "cutlass-sm100-gemm");
+  ck_assert_str_eq(r.machine, "b200");
+  ck_assert(has_param(&r, "cta_group", 2));
+  ck_assert(has_param(&r, "epilogue_bytes", 33792));
+  ck_assert_uint_eq(r.nfixes, 3);
+  ck_assert_uint_eq(r.nobjectives, 1);
+  ck_assert_str_eq(r.objectives[0].text, "max stages");
+  tf_request_release(&r);
+
+  /* A named stage count is fixed, a machine already chosen stays. */
+  tf_request_init(&r);
+  r.machine = strdup("gb200");
+  ck_assert_int_eq(tf_cutlass_name_request("cutlass3x_sm100_tensorop_gemm_f16_f16_f32_f16_f16_128x128x64_1x1x1_4_tnn_"
+                                           "align8_1sm",
+                                           &r, &k, &err),
+                   0);
+  ck_assert_str_eq(r.machine, "gb200");
+  ck_assert_uint_eq(r.nfixes, 4);
+  ck_assert_uint_eq(r.nobjectives, 0);
+  tf_request_release(&r);
+
+  tf_request_init(&r);
+  ck_assert_int_eq(tf_cutlass_name_request("cutlass3x_sm90_sptensorop_spgemm_f16_f16_f32_f16_f16_128x128x64_1x1x1_0_"
+                                           "tnn_align8",
+                                           &r, &k, &err),
+                   -1);
+  ck_assert(strstr(err.msg, "sparse") != NULL);
+  tf_request_release(&r);
+}
+END_TEST
+
+Suite *cutlass_name_suite(void) {
+  Suite *s = suite_create("cutlass_name");
+  TCase *tc = tcase_create("names");
+  tcase_add_test(tc, test_parse_sm90);
+  tcase_add_test(tc, test_parse_defaults);
+  tcase_add_test(tc, test_parse_errors);
+  tcase_add_test(tc, test_epilogue_printed);
+  tcase_add_test(tc, test_request_mapping);
+  suite_add_tcase(s, tc);
+  return s;
+}
