@@ -18,5 +18,6 @@ Suite *bad_suite(void);
 Suite *limits_suite(void);
 Suite *report_suite(void);
 Suite *cutlass_name_suite(void);
+Suite *configs_suite(void);
 
 #endif

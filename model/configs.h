@@ -1,0 +1,41 @@
+/* A list of kernel configurations to check before launch (`tilefit prune`):
+ *   - JSON Lines, one object a line:  {"BLOCK_M": 128, "num_stages": 4, ...}
+ *   - a JSON array of such objects:   [{"BLOCK_M": 128, ...}, ...]
+ *   - plain lines of CUTLASS kernel names (cutlass3x_sm90_...), '#' comments
+ * Objects hold integers (booleans as 0/1); one nested "kwargs" object, as
+ * Triton's Config keeps its meta-parameters, is read as if it were flat.
+ * Each configuration keeps its own text so that the ones that fit can be
+ * written back in the input's own form. */
+#ifndef TF_MODEL_CONFIGS_H
+#define TF_MODEL_CONFIGS_H
+
+#include <stddef.h>
+
+#include "error.h"
+#include "request.h"
+
+enum tf_configs_form { TF_CONFIGS_LINES, TF_CONFIGS_ARRAY, TF_CONFIGS_NAMES };
+
+typedef struct tf_config {
+  char *text;            /* the object as one line of JSON, or the kernel name */
+  char where[48];        /* "line 3" or "$[2]", for messages */
+  tf_assign *values;     /* key -> value, each with its JSON path */
+  size_t nvalues, capvalues;
+} tf_config;
+
+typedef struct tf_config_list {
+  int form;              /* enum tf_configs_form */
+  tf_config *items;
+  size_t n, cap;
+} tf_config_list;
+
+void tf_configs_init(tf_config_list *l);
+void tf_configs_release(tf_config_list *l);
+
+/* Reads text in any of the three forms; `file` names it in errors. */
+int tf_configs_parse(const char *text, size_t len, const char *file, tf_config_list *l, tf_error *err);
+
+/* The value of `key` in a configuration, or NULL. */
+const tf_assign *tf_config_value(const tf_config *c, const char *key);
+
+#endif

@@ -1,0 +1,86 @@
+/* Configuration lists for `tilefit prune`: the three input forms, nested
+ * kwargs, and what a bad list says. */
+#include <check.h>
+#include <string.h>
+
+#include "model/configs.h"
+#include "tests/suites.h"
+
+static void parse_ok(const char *text, tf_config_list *l) {
+  tf_error err;
+  tf_error_init(&err);
+  tf_configs_init(l);
+  ck_assert_msg(tf_configs_parse(text, strlen(text), "c.jsonl", l, &err) == 0, "%s", err.msg);
+}
+
+static void parse_fails(const char *text, const char *path, const char *msg) {
+  tf_config_list l;
+  tf_error err;
+  tf_error_init(&err);
+  tf_configs_init(&l);
+  ck_assert_int_eq(tf_configs_parse(text, strlen(text), "c.jsonl", &l, &err), -1);
+  ck_assert_int_eq(err.code, TF_EINPUT);
+  ck_assert_msg(strstr(err.path, path) != NULL, "path '%s' lacks '%s'", err.path, path);
+  ck_assert_msg(strstr(err.msg, msg) != NULL, "'%s' lacks '%s'", err.msg, msg);
+  tf_configs_release(&l);
+}
+
+START_TEST(test_lines) {
+  tf_config_list l;
+  parse_ok("{\"BLOCK_M\": 128, \"BLOCK_N\": 64, \"num_stages\": 4}\n\n  {\"BLOCK_M\": 64, \"num_warps\": 4}  \n", &l);
+  ck_assert_int_eq(l.form, TF_CONFIGS_LINES);
+  ck_assert_uint_eq(l.n, 2);
+  ck_assert_str_eq(l.items[0].text, "{\"BLOCK_M\": 128, \"BLOCK_N\": 64, \"num_stages\": 4}");
+  ck_assert_str_eq(l.items[1].where, "line 3");
+  ck_assert_int_eq(tf_config_value(&l.items[0], "num_stages")->value, 4);
+  ck_assert_str_eq(tf_config_value(&l.items[1], "num_warps")->where, "line 3: $.num_warps");
+  ck_assert_ptr_null(tf_config_value(&l.items[1], "BLOCK_N"));
+  tf_configs_release(&l);
+}
+END_TEST
+
+START_TEST(test_array_and_kwargs) {
+  tf_config_list l;
+  parse_ok("[{\"kwargs\": {\"BLOCK_M\": 32, \"BLOCK_K\": 64}, \"num_stages\": 2, \"num_warps\": 4}, {\"BLOCK_M\": 16}]", &l);
+  ck_assert_int_eq(l.form, TF_CONFIGS_ARRAY);
+  ck_assert_uint_eq(l.n, 2);
+  ck_assert_int_eq(tf_config_value(&l.items[0], "BLOCK_K")->value, 64);
+  ck_assert_str_eq(tf_config_value(&l.items[0], "BLOCK_M")->where, "$[0].kwargs.BLOCK_M");
+  ck_assert_str_eq(l.items[1].where, "$[1]");
+  ck_assert_str_eq(l.items[1].text, "{\"BLOCK_M\":16}");
+  tf_configs_release(&l);
+}
+END_TEST
+
+START_TEST(test_names) {
+  tf_config_list l;
+  parse_ok("# SM90 kernels\ncutlass3x_sm90_tensorop_gemm_f16_f16_f32_f16_f16_128x128x64_1x1x1_0_tnn_align8\n\n", &l);
+  ck_assert_int_eq(l.form, TF_CONFIGS_NAMES);
+  ck_assert_uint_eq(l.n, 1);
+  ck_assert_str_eq(l.items[0].where, "line 2");
+  ck_assert_uint_eq(l.items[0].nvalues, 0);
+  tf_configs_release(&l);
+}
+END_TEST
+
+START_TEST(test_errors) {
+  parse_fails("{\"BLOCK_M\": 12.5}", "line 1: $.BLOCK_M", "integ");
+  parse_fails("{\"BLOCK_M\": 128}\n{\"BLOCK_M\": \"x\"}", "line 2: $.BLOCK_M", "");
+  parse_fails("{\"BLOCK_M\": 128}\nnot json", "line 2", "");
+  parse_fails("[1, 2]", "$[0]", "configuration object");
+  parse_fails("{\"kwargs\": {\"a\": 1}, \"a\": 2}", "line 1: $.a", "twice");
+  parse_fails("cutlass3x_sm90 x", "line 1", "one CUTLASS kernel name per line");
+  parse_fails("  \n# only a comment\n", "", "no configurations");
+}
+END_TEST
+
+Suite *configs_suite(void) {
+  Suite *s = suite_create("configs");
+  TCase *tc = tcase_create("configs");
+  tcase_add_test(tc, test_lines);
+  tcase_add_test(tc, test_array_and_kwargs);
+  tcase_add_test(tc, test_names);
+  tcase_add_test(tc, test_errors);
+  suite_add_tcase(s, tc);
+  return s;
+}
