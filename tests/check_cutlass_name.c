@@ -10,6 +10,7 @@
 #include "model/cutlass_epilogue.h"
 #include "model/cutlass_name.h"
 #include "tests/suites.h"
+#include "tests/testutil.h"
 
 static tf_cutlass_kernel parse_ok(const char *name) {
   tf_cutlass_kernel k;
@@ -169,6 +170,48 @@ START_TEST(test_request_mapping) {
 }
 END_TEST
 
+
+/* End to end: `tilefit check --cutlass-name` on every name of
+ * tests/data/cutlass/names.txt gives the stage count CUTLASS's builder
+ * derives (compiler-printed, cutlass.md Table A, or the formula noted). */
+START_TEST(test_check_names) {
+  FILE *f = fopen("tests/data/cutlass/names.txt", "r");
+  ck_assert_ptr_nonnull(f);
+  char line[512], out[16384], err[4096], args[640];
+  int n = 0;
+  while (fgets(line, sizeof line, f)) {
+    long want;
+    char name[400];
+    if (line[0] == '#' || sscanf(line, "%ld %399s", &want, name) != 2)
+      continue;
+    snprintf(args, sizeof args, "check --cutlass-name %s --json", name);
+    ck_assert_msg(tf_test_run(args, out, sizeof out, err, sizeof err) == 0, "%s: %s", name, err);
+    const char *at = strstr(out, "\"values\"");
+    at = at ? strstr(at, "\"stages\":") : NULL;
+    ck_assert_msg(at && strtol(at + 9, NULL, 10) == want, "%s: want stages %ld in %s", name, want, out);
+    n++;
+  }
+  fclose(f);
+  ck_assert_int_ge(n, 10);
+}
+END_TEST
+
+START_TEST(test_check_name_errors) {
+  char out[4096], err[4096];
+  ck_assert_int_eq(tf_test_run("check --cutlass-name cutlass3x_sm90_tensorop_gemm_f16_f16_f32_f16_f16_128x128x64_1x1x1_"
+                               "0_tnn_align8_warpspecialized_turbo", out, sizeof out, err, sizeof err), 2);
+  ck_assert_str_eq(out, "");
+  ck_assert_msg(strstr(err, "--cutlass-name: 'turbo' where the name should have") != NULL, "%s", err);
+  ck_assert_int_eq(tf_test_run("check -w cutlass-sm90-gemm --cutlass-name cutlass3x_sm90_tensorop_gemm_f16_f16_f32_f16_"
+                               "f16_128x128x64_1x1x1_0_tnn_align8", out, sizeof out, err, sizeof err), 2);
+  ck_assert_msg(strstr(err, "-w: cannot be combined with --cutlass-name") != NULL, "%s", err);
+  /* A named stage count is checked as given: 8 stages of 32784 B do not fit. */
+  ck_assert_int_eq(tf_test_run("check --cutlass-name cutlass3x_sm90_tensorop_gemm_f16_f16_f32_f16_f16_128x128x64_1x1x1_"
+                               "8_tnn_align8_warpspecialized_cooperative_epi_tma", out, sizeof out, err, sizeof err), 1);
+  ck_assert_msg(strstr(out, "does not fit") != NULL, "%s", out);
+}
+END_TEST
+
 Suite *cutlass_name_suite(void) {
   Suite *s = suite_create("cutlass_name");
   TCase *tc = tcase_create("names");
@@ -177,6 +220,8 @@ Suite *cutlass_name_suite(void) {
   tcase_add_test(tc, test_parse_errors);
   tcase_add_test(tc, test_epilogue_printed);
   tcase_add_test(tc, test_request_mapping);
+  tcase_add_test(tc, test_check_names);
+  tcase_add_test(tc, test_check_name_errors);
   suite_add_tcase(s, tc);
   return s;
 }

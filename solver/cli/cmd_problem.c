@@ -12,6 +12,14 @@ static int is_value_argument(const char *path) {
   return 0;
 }
 
+/* --cutlass-name: the name chooses the workset, its params and tile (and
+ * the machine, unless -m does). */
+static int apply_cutlass_name(tf_cmd_problem *c) {
+  if (c->args.req.workset)
+    return tf_error_set(&c->err, TF_EINPUT, "-w", "cannot be combined with --cutlass-name, which names the workset");
+  return tf_cutlass_name_request(c->args.cutlass_name, &c->args.req, &c->kernel, &c->err);
+}
+
 int tf_cmd_problem_open(tf_cmd_problem *c, int argc, char **argv, const tf_command *cmd) {
   memset(c, 0, sizeof *c);
   tf_args_init(&c->args);
@@ -19,6 +27,8 @@ int tf_cmd_problem_open(tf_cmd_problem *c, int argc, char **argv, const tf_comma
   int rc = tf_cli_start(cmd, argc, argv, &c->args);
   if (rc != TF_CLI_GO)
     return rc;
+  if (c->args.cutlass_name && apply_cutlass_name(c))
+    return tf_cli_fail(&c->err);
   if (tf_load(&c->args.req, "-m", "-w", &c->loaded, &c->err))
     return tf_cli_fail(&c->err);
   c->problem = tf_problem_new(c->loaded.machine, c->loaded.workset, &c->args.req, &c->err);

@@ -3,6 +3,7 @@
 #ifndef TF_SOLVER_CLI_CMD_PROBLEM_H
 #define TF_SOLVER_CLI_CMD_PROBLEM_H
 
+#include "model/cutlass_name.h"
 #include "solver/cli/options.h"
 #include "solver/solve.h"
 
@@ -11,6 +12,7 @@ typedef struct tf_cmd_problem {
   tf_loaded loaded;
   tf_problem *problem;
   tf_error err;
+  tf_cutlass_kernel kernel; /* with --cutlass-name: the kernel it names */
 } tf_cmd_problem;
 
 /* Returns TF_CLI_GO when c->problem is ready, else the exit code (after

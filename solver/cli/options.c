@@ -97,7 +97,7 @@ static int parse_shard(tf_args *a, const char *text, tf_error *err) {
  * commands that take them.  --help lists a command's rows in this order. */
 enum opt_id {
   O_MACHINE, O_WORKSET, O_PARAM, O_FIX, O_DOMAIN, O_REQUIRE, O_OBJECTIVE, O_JSON, O_CSV, O_EXPLAIN, O_TOP, O_LP,
-  O_MPS, O_JOBS, O_OUT, O_FORMAT, O_RESUME, O_SHARD, O_TIME, O_NOPRESOLVE, O_QUIET, O_HELP
+  O_MPS, O_CUTLASS_NAME, O_JOBS, O_OUT, O_FORMAT, O_RESUME, O_SHARD, O_TIME, O_NOPRESOLVE, O_QUIET, O_HELP
 };
 #define PROBLEM (TF_CMD_SOLVE | TF_CMD_CHECK)
 #define SOLVING (TF_CMD_SOLVE | TF_CMD_SWEEP)
@@ -124,6 +124,9 @@ static const struct option_spec {
     {O_TOP, 0, "top", "K", TF_CMD_SOLVE, "the K best distinct assignments, in objective order"},
     {O_LP, 0, "lp", "FILE", TF_CMD_SOLVE, "write the model the solver solves (CPLEX LP)"},
     {O_MPS, 0, "mps", "FILE", TF_CMD_SOLVE, "write the model the solver solves (free MPS)"},
+    {O_CUTLASS_NAME, 0, "cutlass-name", "NAME", PROBLEM,
+     "a CUTLASS library kernel name (cutlass3x_sm90_..._0_...): binds its workset, machine, types and tile; "
+     "stage count 0 is the builder's automatic count"},
     {O_JOBS, 'j', "jobs", "N", TF_CMD_SWEEP, "worker threads (default 1)"},
     {O_OUT, 'o', "output", "FILE", TF_CMD_SWEEP | TF_CMD_MERGE,
      "write here (default standard output); FILE appears whole or not at all"},
@@ -257,6 +260,7 @@ static int apply(tf_args *a, const struct option_spec *o, const char *v, const c
   case O_EXPLAIN: a->explain = 1; return 0;
   case O_LP: a->lp_file = v; return 0;
   case O_MPS: a->mps_file = v; return 0;
+  case O_CUTLASS_NAME: a->cutlass_name = v; return 0;
   case O_TIME: {
     char *end;
     double t = strtod(v, &end);

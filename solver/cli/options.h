@@ -26,6 +26,7 @@ typedef struct tf_args {
   int no_presolve;
   double time_limit;        /* seconds */
   const char *lp_file, *mps_file, *out_file; /* borrowed from argv */
+  const char *cutlass_name; /* --cutlass-name, borrowed from argv */
   char **positional;        /* borrowed from argv */
   int npositional;
 } tf_args;
