@@ -61,7 +61,7 @@ static int read_object(tf_config *c, const cJSON *obj, const char *path, int nes
     } else if (add_value(c, m->string, m, mp, err))
       return -1;
   }
-  if (!c->text) {
+  if (!nested && !c->text) { /* the whole object, not its kwargs */
     c->text = cJSON_PrintUnformatted(obj);
     if (!c->text)
       return tf_error_set(err, TF_EINTERNAL, path, "cannot print the configuration");

@@ -19,5 +19,6 @@ Suite *limits_suite(void);
 Suite *report_suite(void);
 Suite *cutlass_name_suite(void);
 Suite *configs_suite(void);
+Suite *prune_suite(void);
 
 #endif

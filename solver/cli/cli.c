@@ -5,7 +5,7 @@
 #include "solver/tilefit.h"
 
 static const tf_command *const commands[] = {
-    &tf_cmd_solve, &tf_cmd_check, &tf_cmd_machines, &tf_cmd_worksets, &tf_cmd_validate, &tf_cmd_sweep, &tf_cmd_merge,
+    &tf_cmd_solve, &tf_cmd_check, &tf_cmd_machines, &tf_cmd_worksets, &tf_cmd_validate, &tf_cmd_sweep, &tf_cmd_merge, &tf_cmd_prune,
 };
 #define NCOMMANDS (sizeof commands / sizeof *commands)
 

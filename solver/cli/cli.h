@@ -24,6 +24,7 @@ enum tf_cmd_bit {
   TF_CMD_VALIDATE = 1 << 4,
   TF_CMD_SWEEP = 1 << 5,
   TF_CMD_MERGE = 1 << 6,
+  TF_CMD_PRUNE = 1 << 7,
 };
 
 typedef struct tf_command {
@@ -40,7 +41,7 @@ typedef struct tf_command {
 } tf_command;
 
 extern const tf_command tf_cmd_solve, tf_cmd_check, tf_cmd_machines, tf_cmd_worksets, tf_cmd_validate,
-    tf_cmd_sweep, tf_cmd_merge;
+    tf_cmd_sweep, tf_cmd_merge, tf_cmd_prune;
 
 /* Runs the whole command line; returns the process exit code. */
 int tf_cli_main(int argc, char **argv);

@@ -1,8 +1,8 @@
 #include <stdio.h>
-#include <string.h>
 
 #include "solver/cli/cli.h"
 #include "solver/cli/cmd_problem.h"
+#include "solver/prune.h"
 #include "solver/tilefit.h"
 
 static int run(int argc, char **argv);
@@ -14,34 +14,6 @@ const tf_command tf_cmd_check = {
     "one-value domain), and reports whether it fits: every buffer's bytes after\n"
     "rounding, every memory's use against its capacity, and the first violation.\n",
     "0 fits, 1 does not fit, 2 bad input, 3 internal failure", 0, NULL};
-
-/* A CUTLASS name with stage count 0: the builder's automatic count is the
- * largest that fits (its formula is what the workset encodes), so solve for
- * it, then check that point like any fixed configuration.  When none fits,
- * the point to show is the smallest count the kernel accepts. */
-static int builder_stages(tf_cmd_problem *c) {
-  tf_solve_opts opts;
-  tf_solve_opts_init(&opts);
-  opts.time_limit_s = c->args.time_limit;
-  tf_answer a;
-  tf_answer_init(&a, c->problem);
-  int rc = tf_solve(c->problem, &opts, NULL, &a, &c->err);
-  int k = -1;
-  for (int i = 0; i < c->problem->ncounts; i++)
-    if (!strcmp(c->problem->count_names[i], "stages"))
-      k = i;
-  int64_t stages = k < 0 ? 0 : a.status == TF_ANSWER_INFEASIBLE ? c->problem->count_lo[k] : a.point.counts[k];
-  tf_answer_release(&a);
-  if (rc)
-    return -1;
-  if (k < 0)
-    return tf_error_set(&c->err, TF_EINPUT, "--cutlass-name", "workset %s has no count 'stages'",
-                        c->loaded.workset->name);
-  tf_request_add_fix(&c->args.req, "stages", stages, "--cutlass-name");
-  tf_problem_free(c->problem);
-  c->problem = tf_problem_new(c->loaded.machine, c->loaded.workset, &c->args.req, &c->err);
-  return c->problem ? 0 : -1;
-}
 
 static void print_binding(const tf_cmd_problem *c) {
   fprintf(stdout, "%s\n  binds %s on %s", c->args.cutlass_name, c->loaded.workset->name, c->loaded.machine->name);
@@ -55,7 +27,8 @@ static int run(int argc, char **argv) {
   int rc = tf_cmd_problem_open(&c, argc, argv, &tf_cmd_check);
   if (rc != TF_CLI_GO)
     return tf_cmd_problem_close(&c), rc;
-  if (c.args.cutlass_name && !c.kernel.stages && builder_stages(&c))
+  if (c.args.cutlass_name && !c.kernel.stages &&
+      tf_fix_builder_stages(&c.args.req, &c.loaded, c.args.time_limit, &c.problem, &c.err))
     return rc = tf_cli_fail(&c.err), tf_cmd_problem_close(&c), rc;
   if (c.args.cutlass_name && c.args.format == TF_FORMAT_TEXT)
     print_binding(&c);

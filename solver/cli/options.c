@@ -18,6 +18,7 @@ void tf_args_init(tf_args *a) {
 void tf_args_release(tf_args *a) {
   tf_request_release(&a->req);
   free(a->positional);
+  free(a->maps);
   memset(a, 0, sizeof *a);
 }
 
@@ -97,9 +98,10 @@ static int parse_shard(tf_args *a, const char *text, tf_error *err) {
  * commands that take them.  --help lists a command's rows in this order. */
 enum opt_id {
   O_MACHINE, O_WORKSET, O_PARAM, O_FIX, O_DOMAIN, O_REQUIRE, O_OBJECTIVE, O_JSON, O_CSV, O_EXPLAIN, O_TOP, O_LP,
-  O_MPS, O_CUTLASS_NAME, O_JOBS, O_OUT, O_FORMAT, O_RESUME, O_SHARD, O_TIME, O_NOPRESOLVE, O_QUIET, O_HELP
+  O_MPS, O_CUTLASS_NAME, O_MAP, O_KEEP, O_JOBS, O_OUT, O_FORMAT, O_RESUME, O_SHARD, O_TIME, O_NOPRESOLVE, O_QUIET, O_HELP
 };
 #define PROBLEM (TF_CMD_SOLVE | TF_CMD_CHECK)
+#define BINDING (PROBLEM | TF_CMD_PRUNE) /* commands that bind -m, -w and -p */
 #define SOLVING (TF_CMD_SOLVE | TF_CMD_SWEEP)
 static const struct option_spec {
   enum opt_id id;
@@ -109,16 +111,16 @@ static const struct option_spec {
   unsigned commands; /* enum tf_cmd_bit */
   const char *help;
 } options[] = {
-    {O_MACHINE, 'm', "machine", "NAME|FILE", PROBLEM, "machine model (tilefit machines lists them)"},
-    {O_WORKSET, 'w', "workset", "NAME|FILE", PROBLEM, "working set (tilefit worksets lists them)"},
-    {O_PARAM, 'p', "param", "NAME=VALUE", PROBLEM, "set a workset parameter (repeatable)"},
+    {O_MACHINE, 'm', "machine", "NAME|FILE", BINDING, "machine model (tilefit machines lists them)"},
+    {O_WORKSET, 'w', "workset", "NAME|FILE", BINDING, "working set (tilefit worksets lists them)"},
+    {O_PARAM, 'p', "param", "NAME=VALUE", BINDING, "set a workset parameter (repeatable)"},
     {O_FIX, 0, "fix", "VAR=VALUE", PROBLEM, "pin a choose or count variable (repeatable)"},
     {O_DOMAIN, 0, "domain", "VAR=V1,V2,..", PROBLEM, "narrow a choose variable's domain"},
     {O_REQUIRE, 0, "require", "\"EXPR <= EXPR\"", PROBLEM, "an extra constraint (repeatable)"},
     {O_OBJECTIVE, 0, "objective", "\"max EXPR\"", TF_CMD_SOLVE,
      "replaces the workset's objectives; repeat for a lexicographic order"},
-    {O_JSON, 0, "json", NULL, PROBLEM | TF_CMD_VALIDATE, "JSON output, one object per line"},
-    {O_CSV, 0, "csv", NULL, PROBLEM, "CSV output (RFC 4180), with a header line"},
+    {O_JSON, 0, "json", NULL, BINDING | TF_CMD_VALIDATE, "JSON output, one object per line"},
+    {O_CSV, 0, "csv", NULL, BINDING, "CSV output (RFC 4180), with a header line"},
     {O_EXPLAIN, 0, "explain", NULL, TF_CMD_SOLVE,
      "buffers, memories, and for each objective the next better candidate and what it misses by"},
     {O_TOP, 0, "top", "K", TF_CMD_SOLVE, "the K best distinct assignments, in objective order"},
@@ -127,6 +129,10 @@ static const struct option_spec {
     {O_CUTLASS_NAME, 0, "cutlass-name", "NAME", PROBLEM,
      "a CUTLASS library kernel name (cutlass3x_sm90_..._0_...): binds its workset, machine, types and tile; "
      "stage count 0 is the builder's automatic count"},
+    {O_MAP, 0, "map", "KEY=VAR,...", TF_CMD_PRUNE,
+     "read a configuration's KEY as the workset's variable or param VAR (repeatable)"},
+    {O_KEEP, 0, "keep", NULL, TF_CMD_PRUNE,
+     "print only the configurations that fit, in the input's own form (prune reads it back)"},
     {O_JOBS, 'j', "jobs", "N", TF_CMD_SWEEP, "worker threads (default 1)"},
     {O_OUT, 'o', "output", "FILE", TF_CMD_SWEEP | TF_CMD_MERGE,
      "write here (default standard output); FILE appears whole or not at all"},
@@ -135,7 +141,7 @@ static const struct option_spec {
     {O_RESUME, 0, "resume", NULL, TF_CMD_SWEEP,
      "continue FILE after an interrupted run; the result is the file an uninterrupted run writes"},
     {O_SHARD, 0, "shard", "I/N", TF_CMD_SWEEP, "solve points i with i mod N = I - 1 ('tilefit merge' joins shards)"},
-    {O_TIME, 0, "time-limit", "SECONDS", SOLVING, "per solver call (default 60)"},
+    {O_TIME, 0, "time-limit", "SECONDS", SOLVING | TF_CMD_PRUNE, "per solver call (default 60)"},
     {O_NOPRESOLVE, 0, "no-presolve", NULL, SOLVING, "turn the solver's MIP presolver off"},
     {O_QUIET, 'q', "quiet", NULL, TF_CMD_SWEEP | TF_CMD_MERGE, "no progress and no summary on stderr"},
     {O_HELP, 'h', "help", NULL, ~0u, "this help"},
@@ -216,7 +222,7 @@ void tf_cli_help(FILE *f, const tf_command *cmd) {
 static int not_an_option(const struct option_spec *o, const char *arg, const tf_command *cmd, tf_error *err) {
   char owners[128];
   tf_strbuf b = tf_strbuf_of(owners, sizeof owners);
-  for (unsigned bit = 1; o && bit <= TF_CMD_MERGE; bit <<= 1) {
+  for (unsigned bit = 1; o && bit <= TF_CMD_PRUNE; bit <<= 1) {
     const tf_command *c = (o->commands & bit) ? tf_cli_command(bit) : NULL;
     if (c)
       tf_strbuf_item(&b, ", ", "'%s'", c->name);
@@ -261,6 +267,11 @@ static int apply(tf_args *a, const struct option_spec *o, const char *v, const c
   case O_LP: a->lp_file = v; return 0;
   case O_MPS: a->mps_file = v; return 0;
   case O_CUTLASS_NAME: a->cutlass_name = v; return 0;
+  case O_MAP:
+    TF_NREALLOC(a->maps, (size_t)a->nmaps + 1);
+    a->maps[a->nmaps++] = v;
+    return 0;
+  case O_KEEP: a->keep = 1; return 0;
   case O_TIME: {
     char *end;
     double t = strtod(v, &end);

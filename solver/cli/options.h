@@ -27,6 +27,9 @@ typedef struct tf_args {
   double time_limit;        /* seconds */
   const char *lp_file, *mps_file, *out_file; /* borrowed from argv */
   const char *cutlass_name; /* --cutlass-name, borrowed from argv */
+  const char **maps;        /* prune --map values, borrowed from argv */
+  int nmaps;
+  int keep;                 /* prune --keep */
   char **positional;        /* borrowed from argv */
   int npositional;
 } tf_args;

@@ -1,0 +1,144 @@
+#include "prune.h"
+
+#include <stdlib.h>
+#include <string.h>
+
+#include "model/alloc.h"
+#include "model/text.h"
+
+void tf_prune_map_release(tf_prune_map *m) {
+  for (size_t i = 0; i < m->n; i++)
+    free(m->pairs[i].from), free(m->pairs[i].to);
+  free(m->pairs);
+  memset(m, 0, sizeof *m);
+}
+
+int tf_prune_map_parse(tf_prune_map *m, const char *text, const char *where, tf_error *err) {
+  for (const char *s = text;;) {
+    size_t len = strcspn(s, ",");
+    const char *eq = memchr(s, '=', len);
+    if (!eq || eq == s || eq + 1 == s + len)
+      return tf_error_set(err, TF_EINPUT, where, "expected KEY=VARIABLE[,KEY=VARIABLE...], got '%s'", text);
+    tf_prune_pair pair = {tf_strndup(s, (size_t)(eq - s)), tf_strndup(eq + 1, (size_t)(s + len - eq - 1))};
+    TF_PUSH(m->pairs, m->n, m->cap, pair);
+    if (!s[len])
+      return 0;
+    s += len + 1;
+  }
+}
+
+void tf_pruned_release(tf_pruned *x) {
+  if (x->answered)
+    tf_answer_release(&x->answer);
+  tf_problem_free(x->problem);
+  tf_loaded_release(&x->loaded);
+  memset(x, 0, sizeof *x);
+}
+
+static const char *mapped(const tf_prune_map *map, const char *key) {
+  for (size_t i = 0; map && i < map->n; i++)
+    if (!strcmp(map->pairs[i].from, key))
+      return map->pairs[i].to;
+  return key;
+}
+
+static int is_param(const tf_workset *w, const char *name) {
+  for (size_t i = 0; i < w->nparams; i++)
+    if (!strcmp(w->params[i].name, name))
+      return 1;
+  return 0;
+}
+
+static int is_variable(const tf_workset *w, const char *name) {
+  for (size_t i = 0; i < w->nchoose; i++)
+    if (!strcmp(w->choose[i].name, name))
+      return 1;
+  for (size_t i = 0; i < w->ncounts; i++)
+    if (!strcmp(w->counts[i].name, name))
+      return 1;
+  return 0;
+}
+
+static void drop_assignments(tf_assign *v, size_t *n, size_t keep) {
+  while (*n > keep) {
+    --*n;
+    free(v[*n].name);
+    free(v[*n].where);
+  }
+}
+
+/* Binds and checks the request as it stands. */
+static int check_bound(const tf_loaded *l, const tf_request *req, tf_pruned *out, tf_error *err) {
+  out->problem = tf_problem_new(l->machine, l->workset, req, err);
+  if (!out->problem)
+    return -1;
+  tf_answer_init(&out->answer, out->problem);
+  out->answered = 1;
+  return tf_check(out->problem, &out->answer, err);
+}
+
+int tf_prune_object(const tf_loaded *l, tf_request *req, const tf_config *cfg, const tf_prune_map *map,
+                    tf_pruned *out, tf_error *err) {
+  memset(out, 0, sizeof *out);
+  size_t nparams = req->nparams, nfixes = req->nfixes;
+  tf_strbuf ignored = tf_strbuf_of(out->ignored, sizeof out->ignored);
+  for (size_t i = 0; i < cfg->nvalues; i++) {
+    const tf_assign *v = &cfg->values[i];
+    const char *name = mapped(map, v->name);
+    if (is_variable(l->workset, name))
+      tf_request_add_fix(req, name, v->value, v->where);
+    else if (is_param(l->workset, name))
+      tf_request_add_param(req, name, v->value, v->where);
+    else
+      tf_strbuf_item(&ignored, ", ", "%s", v->name);
+  }
+  int rc = check_bound(l, req, out, err);
+  drop_assignments(req->params, &req->nparams, nparams);
+  drop_assignments(req->fixes, &req->nfixes, nfixes);
+  if (rc)
+    tf_error_set_path(err, cfg->where);
+  return rc;
+}
+
+int tf_fix_builder_stages(tf_request *req, const tf_loaded *l, double time_limit, tf_problem **p, tf_error *err) {
+  tf_solve_opts opts;
+  tf_solve_opts_init(&opts);
+  opts.time_limit_s = time_limit;
+  int k = -1;
+  for (int i = 0; i < (*p)->ncounts; i++)
+    if (!strcmp((*p)->count_names[i], "stages"))
+      k = i;
+  if (k < 0)
+    return tf_error_set(err, TF_EINPUT, "--cutlass-name", "workset %s has no count 'stages'", l->workset->name);
+  tf_answer a;
+  tf_answer_init(&a, *p);
+  int rc = tf_solve(*p, &opts, NULL, &a, err);
+  int64_t stages = a.status == TF_ANSWER_INFEASIBLE ? (*p)->count_lo[k] : a.point.counts[k];
+  tf_answer_release(&a);
+  if (rc)
+    return -1;
+  tf_request_add_fix(req, "stages", stages, "--cutlass-name");
+  tf_problem_free(*p);
+  *p = tf_problem_new(l->machine, l->workset, req, err);
+  return *p ? 0 : -1;
+}
+
+int tf_prune_name(const char *name, const char *machine, double time_limit, tf_pruned *out, tf_error *err) {
+  memset(out, 0, sizeof *out);
+  tf_request req;
+  tf_request_init(&req);
+  req.machine = machine ? tf_strdup(machine) : NULL;
+  tf_cutlass_kernel k;
+  int rc = tf_cutlass_name_request(name, &req, &k, err) || tf_load(&req, "-m", "--cutlass-name", &out->loaded, err);
+  if (!rc) {
+    out->problem = tf_problem_new(out->loaded.machine, out->loaded.workset, &req, err);
+    rc = !out->problem || (!k.stages && tf_fix_builder_stages(&req, &out->loaded, time_limit, &out->problem, err));
+  }
+  if (!rc) {
+    tf_answer_init(&out->answer, out->problem);
+    out->answered = 1;
+    rc = tf_check(out->problem, &out->answer, err);
+  }
+  tf_request_release(&req);
+  return rc ? -1 : 0;
+}

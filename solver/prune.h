@@ -1,0 +1,55 @@
+/* The pre-launch check of a list of configurations (`tilefit prune`): for
+ * one machine and workset, does each configuration fit, and if not, by how
+ * much in which memory -- the numbers Triton's "out of resource: shared
+ * memory, Required: X, Hardware limit: Y" would print, before compiling.
+ *
+ * A configuration's keys map onto the workset by name, or through a map
+ * (BLOCK_M=tile_m): a key naming a choose or count variable fixes it, one
+ * naming a param sets it, and any other key (num_warps on a workset without
+ * warps) is ignored and reported.  A CUTLASS kernel name binds its own
+ * workset, types and tile (model/cutlass_name.h); stage count 0 is the
+ * builder's automatic count. */
+#ifndef TF_SOLVER_PRUNE_H
+#define TF_SOLVER_PRUNE_H
+
+#include "model/configs.h"
+#include "model/cutlass_name.h"
+#include "solver/solve.h"
+
+typedef struct tf_prune_pair { char *from, *to; } tf_prune_pair;
+typedef struct tf_prune_map {  /* --map FROM=TO,... */
+  tf_prune_pair *pairs;
+  size_t n, cap;
+} tf_prune_map;
+
+void tf_prune_map_release(tf_prune_map *m);
+/* Adds "BLOCK_M=tile_m,BLOCK_N=tile_n"; `where` names the option. */
+int tf_prune_map_parse(tf_prune_map *m, const char *text, const char *where, tf_error *err);
+
+typedef struct tf_pruned {     /* one configuration's verdict */
+  tf_loaded loaded;            /* a name's own machine and workset; empty for objects */
+  tf_problem *problem;         /* owned */
+  tf_answer answer;            /* TF_ANSWER_FITS or TF_ANSWER_NO_FIT */
+  int answered;                /* answer initialised */
+  char ignored[256];           /* keys that name nothing in the workset, "num_warps, num_ctas" */
+} tf_pruned;
+
+void tf_pruned_release(tf_pruned *x);
+
+/* Checks one object configuration against a loaded machine and workset;
+ * `req` holds the command line's params and requires (its fixes grow and
+ * shrink back during the call). */
+int tf_prune_object(const tf_loaded *l, tf_request *req, const tf_config *cfg, const tf_prune_map *map,
+                    tf_pruned *out, tf_error *err);
+
+/* Checks one CUTLASS kernel name; `machine` (may be NULL) overrides the
+ * name's architecture's machine. */
+int tf_prune_name(const char *name, const char *machine, double time_limit, tf_pruned *out, tf_error *err);
+
+/* A name with stage count 0: the builder's count is the largest that fits
+ * (its formula is what the workset encodes), so solve for it and rebind
+ * *p with stages fixed there -- at the smallest count the kernel accepts
+ * when none fits, so that the report shows by how much. */
+int tf_fix_builder_stages(tf_request *req, const tf_loaded *l, double time_limit, tf_problem **p, tf_error *err);
+
+#endif

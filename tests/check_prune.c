@@ -1,0 +1,108 @@
+/* tilefit prune end to end: a Triton config list on an RTX 4090 (the
+ * numbers Triton's "out of resource: shared memory" would print), --keep
+ * read back, JSON, CSV, kwargs and --map, CUTLASS kernel names, and what a
+ * bad list or option says. */
+#include <check.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "tests/suites.h"
+#include "tests/testutil.h"
+
+static char out[65536], err[8192];
+
+#define TRITON "prune -m rtx4090 -w triton-matmul tests/data/prune/triton-configs.jsonl"
+
+START_TEST(test_triton_list) {
+  ck_assert_int_eq(tf_test_run(TRITON, out, sizeof out, err, sizeof err), 0);
+  ck_assert_msg(strstr(out, "triton-matmul on rtx4090: 14 of 20 configurations fit\n") == out, "%s", out);
+  /* (128 + 128) x 64 x 4 stages x 2 bytes: Triton's "Required: 131072, Hardware limit: 101376" */
+  ck_assert_msg(strstr(out, "line 5    no fit  smem  131072 of 101376 B, 29696 over") != NULL, "%s", out);
+  ck_assert_msg(strstr(out, "line 20   fits    smem   98304 of 101376 B") != NULL, "%s", out);
+  ck_assert_msg(strstr(err, "ignored keys that name no variable or param of triton-matmul: num_warps") != NULL,
+                "%s", err);
+}
+END_TEST
+
+START_TEST(test_keep_reads_back) {
+  char cmd[512];
+  snprintf(cmd, sizeof cmd, TRITON " --keep > build/prune-kept.jsonl && $TILEFIT_BIN prune -m rtx4090 -w triton-matmul "
+                                   "build/prune-kept.jsonl");
+  ck_assert_int_eq(tf_test_run(cmd, out, sizeof out, err, sizeof err), 0);
+  ck_assert_msg(strstr(out, "14 of 14 configurations fit") != NULL, "%s", out);
+  /* The kept lines are the input's own lines. */
+  ck_assert_int_eq(tf_test_run(TRITON " --keep", out, sizeof out, err, sizeof err), 0);
+  ck_assert_msg(strstr(out, "{\"BLOCK_M\": 64, \"BLOCK_N\": 64, \"BLOCK_K\": 64, \"num_stages\": 6, \"num_warps\": 4}\n"),
+                "%s", out);
+  ck_assert_ptr_null(strstr(out, "\"BLOCK_N\": 256, \"BLOCK_K\": 64"));
+}
+END_TEST
+
+START_TEST(test_json_and_csv) {
+  ck_assert_int_eq(tf_test_run(TRITON " --json", out, sizeof out, err, sizeof err), 0);
+  ck_assert_int_eq(out[0], '[');
+  int n = 0;
+  for (const char *s = out; (s = strstr(s, "{\"where\":")); s++)
+    n++;
+  ck_assert_int_eq(n, 20);
+  ck_assert_msg(strstr(out, "\"fits\":false,\"machine\":\"rtx4090\"") != NULL, "%s", out);
+  ck_assert_int_eq(tf_test_run(TRITON " --csv", out, sizeof out, err, sizeof err), 0);
+  ck_assert_msg(strstr(out, "where,config,fits,machine,workset,memory,used,capacity,over\n") == out, "%s", out);
+  ck_assert_msg(strstr(out, "\nline 5,\"{\"\"BLOCK_M\"\": 128,") != NULL, "%s", out);
+  ck_assert_msg(strstr(out, ",no,rtx4090,triton-matmul,smem,131072,101376,29696\n") != NULL, "%s", out);
+}
+END_TEST
+
+START_TEST(test_kwargs_map_and_array_keep) {
+  const char *arr = "prune -m rtx4090 -w triton-matmul --map BM=BLOCK_M,BN=BLOCK_N --map BK=BLOCK_K "
+                    "tests/data/prune/triton-kwargs.json";
+  char cmd[512];
+  ck_assert_int_eq(tf_test_run(arr, out, sizeof out, err, sizeof err), 0);
+  ck_assert_msg(strstr(out, "1 of 2 configurations fit") != NULL, "%s", out);
+  snprintf(cmd, sizeof cmd, "%s --keep", arr);
+  ck_assert_int_eq(tf_test_run(cmd, out, sizeof out, err, sizeof err), 0);
+  ck_assert_str_eq(out, "[{\"kwargs\":{\"BM\":64,\"BN\":64,\"BK\":32},\"num_stages\":3,\"num_warps\":4}]\n");
+}
+END_TEST
+
+START_TEST(test_cutlass_names) {
+  ck_assert_int_eq(tf_test_run("prune tests/data/prune/cutlass-names.txt", out, sizeof out, err, sizeof err), 0);
+  ck_assert_msg(strstr(out, "CUTLASS kernels: 3 of 3 fit\n") == out, "%s", out);
+  ck_assert_msg(strstr(out, "stages 6   cutlass-sm90-gemm/h100-sxm") != NULL, "%s", out);
+  ck_assert_msg(strstr(out, "stages 6   cutlass-sm100-gemm/b200") != NULL, "%s", out);
+  ck_assert_msg(strstr(out, "stages 2   cutlass-sm120-gemm/rtx5090") != NULL, "%s", out);
+}
+END_TEST
+
+static void fails(const char *args, const char *msg) {
+  ck_assert_int_eq(tf_test_run(args, out, sizeof out, err, sizeof err), 2);
+  ck_assert_str_eq(out, "");
+  ck_assert_msg(strstr(err, msg) != NULL, "'%s' not in: %s", msg, err);
+}
+
+START_TEST(test_errors) {
+  fails("prune tests/data/prune/triton-configs.jsonl", "-m: is needed");
+  fails("prune -m rtx4090 tests/data/prune/triton-configs.jsonl", "-w: is needed");
+  fails("prune -w cutlass-sm90-gemm tests/data/prune/cutlass-names.txt", "-w: cannot be combined with kernel names");
+  fails("prune -m rtx4090 -w triton-matmul --map BM tests/data/prune/triton-kwargs.json", "--map: expected KEY=VARIABLE");
+  fails("prune -m rtx4090 -w triton-matmul", "CONFIGS");
+  fails("prune -m rtx4090 -w triton-matmul tests/data/prune/nosuch.jsonl", "nosuch.jsonl");
+  fails("solve -m b200 -w fa4-fwd --keep", "--keep: unknown option for 'solve'; it is an option of 'prune'");
+  fails("prune -m rtx4090 -w triton-matmul tests/data/prune/bad-config.jsonl", "line 2: $.BLOCK_N");
+}
+END_TEST
+
+Suite *prune_suite(void) {
+  Suite *s = suite_create("prune");
+  TCase *tc = tcase_create("prune");
+  tcase_set_timeout(tc, 60);
+  tcase_add_test(tc, test_triton_list);
+  tcase_add_test(tc, test_keep_reads_back);
+  tcase_add_test(tc, test_json_and_csv);
+  tcase_add_test(tc, test_kwargs_map_and_array_keep);
+  tcase_add_test(tc, test_cutlass_names);
+  tcase_add_test(tc, test_errors);
+  suite_add_tcase(s, tc);
+  return s;
+}
