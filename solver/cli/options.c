@@ -241,6 +241,20 @@ static int bounded_int(const char *v, const char *where, int64_t lo, int64_t hi,
   return 0;
 }
 
+static int parse_time(tf_args *a, const char *v, const char *where, tf_error *err) {
+  char *end;
+  double t = strtod(v, &end);
+  if (*end || !(t > 0) || t > 1e6)
+    return tf_error_set(err, TF_EINPUT, where, "expected seconds, a number above 0, got '%s'", v);
+  a->time_limit = t;
+  return 0;
+}
+
+static void add_map(tf_args *a, const char *v) {
+  TF_NREALLOC(a->maps, (size_t)a->nmaps + 1);
+  a->maps[a->nmaps++] = v;
+}
+
 static int apply(tf_args *a, const struct option_spec *o, const char *v, const char *where, tf_error *err) {
   char name[128], arg[192]; /* arg: the whole argument, "--fix B_r=128", for errors binding it */
   int64_t x;
@@ -267,19 +281,9 @@ static int apply(tf_args *a, const struct option_spec *o, const char *v, const c
   case O_LP: a->lp_file = v; return 0;
   case O_MPS: a->mps_file = v; return 0;
   case O_CUTLASS_NAME: a->cutlass_name = v; return 0;
-  case O_MAP:
-    TF_NREALLOC(a->maps, (size_t)a->nmaps + 1);
-    a->maps[a->nmaps++] = v;
-    return 0;
+  case O_MAP: return add_map(a, v), 0;
   case O_KEEP: a->keep = 1; return 0;
-  case O_TIME: {
-    char *end;
-    double t = strtod(v, &end);
-    if (*end || !(t > 0) || t > 1e6)
-      return tf_error_set(err, TF_EINPUT, where, "expected seconds, a number above 0, got '%s'", v);
-    a->time_limit = t;
-    return 0;
-  }
+  case O_TIME: return parse_time(a, v, where, err);
   case O_NOPRESOLVE: a->no_presolve = 1; return 0;
   case O_TOP:
     if (bounded_int(v, where, 1, 1000, &x, err))
