@@ -8,22 +8,8 @@
 #include "alloc.h"
 #include "json.h"
 
-#define TF_MEM_NAME(e, n, u) n,
-#define TF_MEM_UNIT(e, n, u) u,
-static const char *const memory_names[] = {TF_MEMORIES(TF_MEM_NAME)};
-static const char *const memory_units[] = {TF_MEMORIES(TF_MEM_UNIT)};
 #define TF_MC_NAME(n) #n,
 const char *const tf_machine_constant_names[TF_NMC] = {TF_MACHINE_CONSTANTS(TF_MC_NAME)};
-
-const char *tf_memory_name(int mem) { return memory_names[mem]; }
-const char *tf_memory_unit(int mem) { return memory_units[mem]; }
-
-int tf_memory_find(const char *name) {
-  for (int m = 0; m < TF_NMEM; m++)
-    if (!strcmp(name, memory_names[m]))
-      return m;
-  return -1;
-}
 
 /* ---------------------------------------------------------------- symbols */
 
@@ -60,7 +46,7 @@ int tf_workset_resolve(const tf_workset *w, const char *name) {
   for (int kind = 0; kind < 2; kind++)
     for (int m = 0; m < TF_NMEM; m++) {
       char buf[32];
-      snprintf(buf, sizeof buf, "%s(%s)", kind ? "slack" : "used", memory_names[m]);
+      snprintf(buf, sizeof buf, "%s(%s)", kind ? "slack" : "used", tf_memory_name(m));
       if (!strcmp(name, buf))
         return tf_workset_sym_derived(w, kind, m);
     }
@@ -86,7 +72,7 @@ const char *tf_workset_sym_name(const tf_workset *w, int sym, char *buf, size_t 
   s -= w->nlets;
   if (s == 2 * TF_NMEM)
     return "occupancy";
-  snprintf(buf, size, "%s(%s)", s >= TF_NMEM ? "slack" : "used", memory_names[s % TF_NMEM]);
+  snprintf(buf, size, "%s(%s)", s >= TF_NMEM ? "slack" : "used", tf_memory_name(s % TF_NMEM));
   return buf;
 }
 

@@ -13,18 +13,8 @@
 
 #include "error.h"
 #include "expr.h"
+#include "memory.h" /* enum tf_memory */
 
-/* The memories a buffer may live in: bytes of shared memory per CTA,
- * 32-bit columns of tensor memory, registers per thread. */
-#define TF_MEMORIES(X)                                                         \
-  X(SMEM, "smem", "B")                                                         \
-  X(TMEM, "tmem", "columns")                                                   \
-  X(RF, "rf", "registers/thread")
-#define TF_MEM_ENUM(e, n, u) TF_MEM_##e,
-enum tf_memory { TF_MEMORIES(TF_MEM_ENUM) TF_NMEM };
-const char *tf_memory_name(int mem);
-const char *tf_memory_unit(int mem);
-int tf_memory_find(const char *name); /* -1 if unknown */
 
 /* Constants every expression may use, taken from the machine model. */
 #define TF_MACHINE_CONSTANTS(X)                                                \
@@ -58,7 +48,7 @@ typedef struct tf_count {
 
 typedef struct tf_buffer {
   char *name;
-  int memory;        /* enum tf_memory */
+  int memory;        /* enum tf_memory, as declared: ask tf_memory_of */
   tf_expr *size;     /* bytes, columns or registers per thread */
   tf_expr *align;    /* NULL: 1; constant over params and machine constants */
   char *path;

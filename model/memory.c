@@ -1,0 +1,240 @@
+#include "memory.h"
+
+#include <string.h>
+
+#include "machine.h"
+#include "problem.h"
+#include "problem_internal.h"
+
+/* ------------------------------------------------------------- names */
+
+#define TF_MEM_NAME(e, n, u) n,
+#define TF_MEM_UNIT(e, n, u) u,
+static const char *const memory_names[] = {TF_MEMORIES(TF_MEM_NAME)};
+static const char *const memory_units[] = {TF_MEMORIES(TF_MEM_UNIT)};
+
+const char *tf_memory_name(int mem) { return memory_names[mem]; }
+const char *tf_memory_unit(int mem) { return memory_units[mem]; }
+
+int tf_memory_find(const char *name) {
+  for (int m = 0; m < TF_NMEM; m++)
+    if (!strcmp(name, memory_names[m]))
+      return m;
+  return -1;
+}
+
+/* ----------------------------------------------------- machine rules */
+
+/* a * b for a, b >= 0, saturating at INT64_MAX: past it nothing fits anyway */
+static int64_t sat_mul(int64_t a, int64_t b) {
+  int64_t r;
+  return tf_checked_mul(a, b, &r) ? INT64_MAX : r;
+}
+
+int64_t tf_memory_machine_capacity(const tf_machine *m, int mem) {
+  switch (mem) {
+  case TF_MEM_SMEM:
+    return m->smem.capacity;
+  case TF_MEM_TMEM:
+    return m->tmem.present ? m->tmem.columns : 0;
+  default:
+    return m->rf.per_thread;
+  }
+}
+
+int64_t tf_memory_smem_for_occupancy(const tf_machine *m, int64_t ctas) {
+  int64_t g = m->smem.granule > 0 ? m->smem.granule : 1;
+  int64_t limit = tf_fdiv(tf_fdiv(m->smem.per_sm, ctas), g) * g - m->smem.reserved_per_cta;
+  return limit < m->smem.capacity ? limit : m->smem.capacity;
+}
+
+int64_t tf_memory_sm_footprint(const tf_machine *m, int mem, int64_t use, int64_t threads) {
+  if (mem == TF_MEM_SMEM) {
+    int64_t g = m->smem.granule > 0 ? m->smem.granule : 1, t;
+    if (tf_checked_add(use, m->smem.reserved_per_cta, &t))
+      return INT64_MAX;
+    return sat_mul(tf_cdiv(t, g), g);
+  }
+  if (mem == TF_MEM_TMEM) { /* a power of two, at least the minimum allocation */
+    int64_t alloc = 1;
+    while (alloc < use && alloc < ((int64_t)1 << 62))
+      alloc *= 2;
+    return alloc < m->tmem.min_alloc_columns ? m->tmem.min_alloc_columns : alloc;
+  }
+  /* registers are allocated per warp, in units of the warp granule */
+  int64_t g = m->rf.warp_granule > 0 ? m->rf.warp_granule : 1;
+  return sat_mul(tf_cdiv(threads, 32), sat_mul(tf_cdiv(sat_mul(use, 32), g), g));
+}
+
+int64_t tf_memory_sm_capacity(const tf_machine *m, int mem) {
+  switch (mem) {
+  case TF_MEM_SMEM:
+    return m->smem.per_sm;
+  case TF_MEM_TMEM:
+    return m->tmem.present ? m->tmem.columns : 0;
+  default:
+    return m->rf.per_sm;
+  }
+}
+
+/* -------------------------------------------------- at a combination */
+
+static const int64_t *combo_of(const tf_problem *p, size_t c) { return p->combo + c * p->nchoose; }
+
+int tf_memory_of_at(const tf_problem *p, size_t b, const int64_t *choose) {
+  (void)choose; /* today every buffer lives where the workset declares it */
+  return p->workset->buffers[b].memory;
+}
+
+int tf_memory_of(const tf_problem *p, size_t b, size_t c) { return tf_memory_of_at(p, b, combo_of(p, c)); }
+
+int64_t tf_memory_capacity_at(const tf_problem *p, int mem, const int64_t *choose) {
+  if (mem == TF_MEM_SMEM && p->occupancy >= 0)
+    return tf_memory_smem_for_occupancy(p->machine, choose[p->occupancy]);
+  return p->capacity[mem];
+}
+
+int64_t tf_memory_capacity(const tf_problem *p, int mem, size_t c) {
+  return tf_memory_capacity_at(p, mem, combo_of(p, c));
+}
+
+size_t tf_memory_buffers(const tf_problem *p, int mem, size_t c, size_t *out) {
+  size_t n = 0;
+  for (size_t b = 0; b < p->nbuffers; b++)
+    if (tf_memory_of(p, b, c) == mem)
+      out[n++] = b;
+  return n;
+}
+
+/* -------------------------------------------------- charging a buffer */
+
+int64_t tf_memory_align(const tf_problem *p, size_t b) { return p->align[b]; }
+
+int tf_memory_charge(const tf_problem *p, size_t b, int64_t size, int64_t *charged) {
+  int64_t a = p->align[b];
+  if (a <= 1)
+    return *charged = size, 0;
+  return tf_checked_mul(tf_cdiv(size, a), a, charged) ? -1 : 0;
+}
+
+/* The value of an affine form at counts; -1 on overflow. */
+static int form_at(const tf_problem *p, const int64_t *a, const int64_t *counts, int64_t *out) {
+  int64_t v = a[0], t;
+  for (int i = 0; i < p->ncounts; i++)
+    if (tf_checked_mul(a[1 + i], counts[i], &t) || tf_checked_add(v, t, &v))
+      return -1;
+  *out = v;
+  return 0;
+}
+
+int tf_memory_use(const tf_problem *p, size_t c, const int64_t *counts, int64_t used[TF_NMEM]) {
+  memset(used, 0, TF_NMEM * sizeof *used);
+  for (size_t b = 0; b < p->nbuffers; b++) {
+    int64_t v;
+    if (form_at(p, tf_problem_buf(p, c, b), counts, &v))
+      return -1;
+    if (v < 0)
+      return 0;
+    int m = tf_memory_of(p, b, c);
+    if (tf_memory_charge(p, b, v, &v) || tf_checked_add(used[m], v, &used[m]))
+      return -1;
+  }
+  return 1;
+}
+
+/* The least (sign 1) or greatest (sign -1) value of an affine form over a
+ * box; -1 on overflow. */
+static int form_extreme(const tf_problem *p, const int64_t *a, const int64_t *lo, const int64_t *hi, int sign,
+                        int64_t *out) {
+  int64_t v = a[0], t;
+  for (int i = 0; i < p->ncounts; i++) {
+    int64_t x = (a[1 + i] > 0) == (sign > 0) ? lo[i] : hi[i];
+    if (tf_checked_mul(a[1 + i], x, &t) || tf_checked_add(v, t, &v))
+      return -1;
+  }
+  *out = v;
+  return 0;
+}
+
+/* Adds charge(max(size, 0)) to *sum; -1 when either overflows. */
+static int add_charge(const tf_problem *p, size_t b, int64_t size, int64_t *sum) {
+  int64_t v = 0;
+  if (size > 0 && tf_memory_charge(p, b, size, &v))
+    return -1;
+  return tf_checked_add(*sum, v, sum) ? -1 : 0;
+}
+
+int tf_memory_use_range_forms(const tf_problem *p, int mem, const int64_t *choose, const int64_t *sizes,
+                              const int64_t *lo, const int64_t *hi, int64_t *min, int64_t *max) {
+  size_t stride = tf_problem_stride(p);
+  *min = *max = 0;
+  for (size_t b = 0; b < p->nbuffers; b++) {
+    if (tf_memory_of_at(p, b, choose) != mem)
+      continue;
+    const int64_t *a = sizes + b * stride;
+    int64_t v;
+    if (form_extreme(p, a, lo, hi, 1, &v) || add_charge(p, b, v, min))
+      return -1;
+    if (*max < INT64_MAX && (form_extreme(p, a, lo, hi, -1, &v) || add_charge(p, b, v, max)))
+      *max = INT64_MAX;
+  }
+  return 0;
+}
+
+int tf_memory_use_range(const tf_problem *p, size_t c, int mem, const int64_t *lo, const int64_t *hi,
+                        int64_t *min, int64_t *max) {
+  return tf_memory_use_range_forms(p, mem, combo_of(p, c), tf_problem_buf(p, c, 0), lo, hi, min, max);
+}
+
+int tf_memory_line(const tf_problem *p, size_t c, int mem, const int64_t *counts, int k, int64_t *resident,
+                   int64_t *per_unit) {
+  *resident = 0;
+  *per_unit = 0;
+  for (size_t b = 0; b < p->nbuffers; b++) {
+    if (tf_memory_of(p, b, c) != mem)
+      continue;
+    const int64_t *a = tf_problem_buf(p, c, b);
+    int64_t fixed = a[0], t;
+    for (int i = 0; i < p->ncounts; i++)
+      if (i != k && (tf_checked_mul(a[1 + i], counts[i], &t) || tf_checked_add(fixed, t, &fixed)))
+        return -1;
+    if (a[1 + k] == 0 && tf_memory_charge(p, b, fixed, &fixed))
+      return -1;
+    if (tf_checked_add(*resident, fixed, resident) || tf_checked_add(*per_unit, a[1 + k], per_unit))
+      return -1;
+  }
+  return 0;
+}
+
+/* ------------------------------------------ used(MEM), a point's use */
+
+int tf_memory_used_form(const tf_problem *p, int mem, const int64_t *choose, const tf_affine *sizes, tf_affine *out,
+                        tf_error *err) {
+  *out = tf_affine_constant(0);
+  for (size_t b = 0; b < p->nbuffers; b++) {
+    if (tf_memory_of_at(p, b, choose) != mem)
+      continue;
+    tf_affine s = sizes[b];
+    if (p->align[b] > 1 && !tf_affine_is_const(&s, p->ncounts))
+      return tf_error_set(err, TF_EINPUT, NULL,
+                          "used(%s) is not affine: buffer '%s' depends on a count and is rounded to %lld",
+                          tf_memory_name(mem), p->workset->buffers[b].name, (long long)p->align[b]);
+    if (tf_memory_charge(p, b, s.c, &s.c) || tf_affine_add(out, out, &s, 1))
+      return tf_error_set(err, TF_EINPUT, NULL, "integer overflow summing used(%s)", tf_memory_name(mem));
+  }
+  return 0;
+}
+
+int tf_memory_add(const tf_problem *p, size_t b, const int64_t *choose, int64_t size, int64_t *alloc,
+                  int64_t used[TF_NMEM], tf_error *err) {
+  const tf_buffer *buf = &p->workset->buffers[b];
+  if (size < 0)
+    return tf_error_set(err, TF_EINPUT, buf->path, "buffer '%s' has negative size %lld", buf->name,
+                        (long long)size);
+  if (tf_memory_charge(p, b, size, alloc))
+    return tf_error_set(err, TF_EINPUT, buf->path, "integer overflow aligning buffer '%s'", buf->name);
+  int m = tf_memory_of_at(p, b, choose);
+  if (tf_checked_add(used[m], *alloc, &used[m]))
+    return tf_error_set(err, TF_EINPUT, buf->path, "integer overflow summing %s", tf_memory_name(m));
+  return 0;
+}

@@ -1,0 +1,138 @@
+/* The memories a buffer may live in, and the one place that knows their
+ * rules: a memory's unit, its capacity at a combination (occupancy
+ * included), how a buffer's size is charged to it (rounding), which
+ * buffers it holds at a combination, and the sum of those charges.
+ * Everything that compares a memory's use with its capacity asks here.
+ *
+ * A buffer's memory is asked of this module (tf_memory_of), never read
+ * from the workset: placement may make it a decision per combination.
+ * Today it is the memory the workset declares.
+ *
+ * Per CTA (what a buffer is charged, what capacity is compared with):
+ *   smem  bytes;               a buffer is charged its size rounded up to its
+ *                              alignment; capacity is the opt-in maximum, or
+ *                              less when an occupancy is asked for
+ *   tmem  32-bit columns;      charged its size rounded up to its alignment
+ *   rf    registers / thread;  charged its size rounded up to its alignment
+ * Per SM (what occupancy compares: CTAs x one CTA's footprint <= per SM):
+ *   smem  align(use + reserved, granule)        (tf_memory_smem_for_occupancy)
+ *   tmem  the next power of two >= use, at least the minimum allocation
+ *   rf    warps x align(use x 32, warp granule)
+ *
+ * Sizes and charges are int64 and checked: a function that can overflow
+ * returns -1 and leaves the caller to report it. */
+#ifndef TF_MODEL_MEMORY_H
+#define TF_MODEL_MEMORY_H
+
+#include <stddef.h>
+#include <stdint.h>
+
+#include "error.h"
+#include "expr.h"
+
+/* Bytes of shared memory per CTA, 32-bit columns of tensor memory,
+ * registers per thread. */
+#define TF_MEMORIES(X)                                                         \
+  X(SMEM, "smem", "B")                                                         \
+  X(TMEM, "tmem", "columns")                                                   \
+  X(RF, "rf", "registers/thread")
+#define TF_MEM_ENUM(e, n, u) TF_MEM_##e,
+enum tf_memory { TF_MEMORIES(TF_MEM_ENUM) TF_NMEM };
+
+const char *tf_memory_name(int mem);
+const char *tf_memory_unit(int mem);
+int tf_memory_find(const char *name); /* -1 if unknown */
+
+struct tf_machine;
+struct tf_problem;
+
+/* ------------------------------------------------------ machine rules */
+
+/* What the machine offers one CTA, before occupancy: 0 for a memory the
+ * machine lacks. */
+int64_t tf_memory_machine_capacity(const struct tf_machine *m, int mem);
+
+/* The most SMEM one CTA may use so that `ctas` CTAs fit on one SM:
+ * ctas * align(used + reserved, granule) <= SMEM per SM, capped at the
+ * per-CTA capacity. */
+int64_t tf_memory_smem_for_occupancy(const struct tf_machine *m, int64_t ctas);
+
+/* One CTA's footprint on an SM when it uses `use` units of memory `mem`
+ * (TMEM and RF; `threads` is the CTA's size, for RF), and what an SM
+ * holds.  Saturates at INT64_MAX: past it nothing fits anyway. */
+int64_t tf_memory_sm_footprint(const struct tf_machine *m, int mem, int64_t use, int64_t threads);
+int64_t tf_memory_sm_capacity(const struct tf_machine *m, int mem);
+
+/* ------------------------------------------------- at a combination */
+
+/* Combinations are named either by index c into p->combo (kept
+ * combinations) or by their choose values (any point, kept or not); the
+ * _at forms take the values, the others the index. */
+
+/* The memory buffer b is charged to at a combination. */
+int tf_memory_of_at(const struct tf_problem *p, size_t b, const int64_t *choose);
+int tf_memory_of(const struct tf_problem *p, size_t b, size_t c);
+
+/* Capacity of memory `mem` at a combination, in its unit: the machine's,
+ * or for SMEM less when the combination's occupancy asks for it. */
+int64_t tf_memory_capacity_at(const struct tf_problem *p, int mem, const int64_t *choose);
+int64_t tf_memory_capacity(const struct tf_problem *p, int mem, size_t c);
+
+/* The buffers charged to `mem` at combination c, in workset order, into
+ * out[] (room for p->nbuffers); returns how many. */
+size_t tf_memory_buffers(const struct tf_problem *p, int mem, size_t c, size_t *out);
+
+/* ------------------------------------------------- charging a buffer */
+
+/* Buffer b's rounding: a charge is a multiple of it (>= 1). */
+int64_t tf_memory_align(const struct tf_problem *p, size_t b);
+
+/* What a buffer of `size` units is charged: size rounded up to the
+ * buffer's alignment.  0 ok, -1 on overflow.  (A negative size fits
+ * nowhere; callers decide what that means.) */
+int tf_memory_charge(const struct tf_problem *p, size_t b, int64_t size, int64_t *charged);
+
+/* Every memory's use at combination c and counts: sum of the charges of
+ * its buffers, from the problem's affine sizes.  1 ok, 0 a buffer's size
+ * is negative there, -1 on overflow. */
+int tf_memory_use(const struct tf_problem *p, size_t c, const int64_t *counts, int64_t used[TF_NMEM]);
+
+/* Bounds on memory `mem`'s use at combination c over the box of counts
+ * lo[k] <= count k <= hi[k]: every point of the box whose sizes are all
+ * non-negative uses at least *min and at most *max (a negative size counts
+ * as 0 in *min).  0 ok, -1 when *min overflows int64; *max saturates at
+ * INT64_MAX. */
+int tf_memory_use_range(const struct tf_problem *p, size_t c, int mem, const int64_t *lo, const int64_t *hi,
+                        int64_t *min, int64_t *max);
+
+/* Memory `mem`'s use at combination c as a line in count k, the other
+ * counts at counts[]: use(k) >= resident + per_unit * k, where resident
+ * charges (rounds) the buffers that do not depend on k and adds the
+ * others' unrounded rest, and per_unit sums their k coefficients; equal
+ * when every k-dependent buffer has alignment 1.  0 ok, -1 on overflow. */
+int tf_memory_line(const struct tf_problem *p, size_t c, int mem, const int64_t *counts, int k, int64_t *resident,
+                   int64_t *per_unit);
+
+/* ------------------------------------------ used(MEM), a point's use */
+
+/* used(mem) at a combination as an affine form in the counts, from the
+ * buffers' affine sizes (one per buffer): the charges of the count-free
+ * buffers plus the count-dependent ones, which must then be unrounded
+ * (TF_EINPUT otherwise: used() would not be affine). */
+int tf_memory_used_form(const struct tf_problem *p, int mem, const int64_t *choose, const tf_affine *sizes,
+                        tf_affine *out, tf_error *err);
+
+/* Charges buffer b, of `size` units at a combination, to its memory:
+ * *alloc gets the charge and used[] grows by it.  The step of a concrete
+ * point's evaluation.  Errors (TF_EINPUT, naming the buffer): a negative
+ * size, an overflow. */
+int tf_memory_add(const struct tf_problem *p, size_t b, const int64_t *choose, int64_t size, int64_t *alloc,
+                  int64_t used[TF_NMEM], tf_error *err);
+
+/* tf_memory_use_range over explicit affine sizes (stride 1 + ncounts, one
+ * per buffer) at a combination given by its choose values: what occupancy
+ * checks for a point that is not a kept combination. */
+int tf_memory_use_range_forms(const struct tf_problem *p, int mem, const int64_t *choose, const int64_t *sizes,
+                              const int64_t *lo, const int64_t *hi, int64_t *min, int64_t *max);
+
+#endif
