@@ -5,6 +5,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "encode/fits.h"
 #include "model/alloc.h"
 #include "model/json.h"
 
@@ -29,38 +30,28 @@ static void combo_name(const tf_problem *p, size_t c, const char *prefix, char *
 
 /* An upper bound on count k at combination c that every feasible point
  * meets: in a memory where k's coefficient is positive and no coefficient
- * is negative, count k can grow only until the unrounded sizes fill the
- * memory (rounding only adds).  A tight bound makes the LP relaxation, and
+ * is negative, count k can grow only until the sizes fill the memory
+ * (the k-dependent ones unrounded: rounding only adds).  A tight bound makes the LP relaxation, and
  * so the branch and bound, smaller. */
 static int64_t tight_hi(const tf_problem *p, size_t c, int k) {
   int64_t hi = p->count_hi[k];
+  size_t *in = tf_nalloc(p->nbuffers + 1, sizeof *in);
   for (int mem = 0; mem < TF_NMEM; mem++) {
-    int64_t fixed = 0, coef = 0;
-    int usable = 1;
-    for (size_t b = 0; b < p->nbuffers && usable; b++) {
-      if (p->workset->buffers[b].memory != mem)
-        continue;
-      const int64_t *a = tf_problem_buf(p, c, b);
-      for (int j = 0; j < p->ncounts; j++) {
-        int64_t t;
-        if (a[1 + j] < 0)
-          usable = 0;
-        else if (j != k && (tf_checked_mul(a[1 + j], p->count_lo[j], &t) || tf_checked_add(fixed, t, &fixed)))
-          usable = 0;
-      }
-      if (usable && (tf_checked_add(fixed, a[0], &fixed) || tf_checked_add(coef, a[1 + k], &coef)))
-        usable = 0;
-    }
-    if (!usable || coef <= 0)
+    size_t n = tf_memory_buffers(p, mem, c, in);
+    int usable = n > 0;
+    for (size_t i = 0; i < n && usable; i++)
+      for (int j = 0; j < p->ncounts && usable; j++)
+        usable = tf_problem_buf(p, c, in[i])[1 + j] >= 0;
+    int64_t fixed, coef, room;
+    if (!usable || tf_memory_line(p, c, mem, p->count_lo, k, &fixed, &coef) || coef <= 0)
       continue;
-    int64_t limit = mem == TF_MEM_SMEM ? p->smem_limit[c] : p->capacity[mem];
-    int64_t room;
-    if (fixed == INT64_MIN || tf_checked_add(limit, -fixed, &room))
+    if (fixed == INT64_MIN || tf_checked_add(tf_memory_capacity(p, mem, c), -fixed, &room))
       continue; /* no bound from this memory */
     int64_t bound = tf_fdiv(room, coef);
     if (bound < hi)
       hi = bound;
   }
+  free(in);
   return hi < p->count_lo[k] ? p->count_lo[k] : hi;
 }
 
@@ -83,7 +74,7 @@ static void add_columns(tf_model *m, const tf_problem *p) {
       }
   for (size_t b = 0; b < p->nbuffers; b++) {
     m->units_col[b] = TF_NO_COL;
-    if (p->align[b] > 1 && p->count_dependent[b]) {
+    if (tf_memory_align(p, b) > 1 && p->count_dependent[b]) {
       snprintf(name, sizeof name, "units(%s)", p->workset->buffers[b].name);
       m->units_col[b] = tf_ilp_add_col(&m->ilp, name, TF_COL_INT, 0, 1e15);
     }
@@ -115,70 +106,98 @@ static void add_count_links(tf_model *m, const tf_problem *p) {
       }
 }
 
-/* Adds sum_c (a0_c pick[c] + sum_k ak_c count[k][c]) * sign to a form;
- * `round_to` > 1 rounds the (count-free) constant up first. */
-static int add_affine(tf_model *m, const tf_problem *p, tf_lin *lin,
-                      const int64_t *(*form)(const tf_problem *, size_t, size_t), size_t which, double sign,
-                      int64_t round_to, const char *what, tf_error *err) {
-  for (size_t c = 0; c < p->ncombos; c++)
-    if (is_active(m, c)) {
-      const int64_t *a = form(p, c, which);
-      int64_t a0 = a[0];
-      if (exact(a0, what, err))
+/* One affine form per combination, to be added to a row or objective:
+ * sum_c (a0_c pick[c] + sum_k ak_c count[k][c]) * sign, over the active
+ * combinations (only those where buffer `which` is charged to `mem`, when
+ * mem >= 0), the count-free part charged as the memory module rounds it
+ * when `charge` is set. */
+struct term {
+  const int64_t *(*form)(const tf_problem *, size_t, size_t);
+  size_t which;
+  double sign;
+  int mem;
+  int charge;
+  const char *what;
+};
+
+static int add_term(tf_model *m, const tf_problem *p, tf_lin *lin, const struct term *t, tf_error *err) {
+  for (size_t c = 0; c < p->ncombos; c++) {
+    if (!is_active(m, c) || (t->mem >= 0 && tf_memory_of(p, t->which, c) != t->mem))
+      continue;
+    const int64_t *a = t->form(p, c, t->which);
+    int64_t a0 = a[0];
+    if (exact(a0, t->what, err))
+      return -1;
+    if (t->charge && (tf_memory_charge(p, t->which, a0, &a0) || exact(a0, t->what, err)))
+      return tf_error_set(
+          err, TF_EINPUT, NULL,
+          "%s rounded up to a multiple of %lld is beyond 2^53, which the solver cannot represent exactly", t->what,
+          (long long)tf_memory_align(p, t->which));
+    tf_lin_add(lin, m->pick[c], t->sign * (double)a0);
+    for (int k = 0; k < p->ncounts; k++) {
+      if (exact(a[1 + k], t->what, err))
         return -1;
-      if (round_to > 1 && (tf_checked_mul(tf_cdiv(a0, round_to), round_to, &a0) || exact(a0, what, err)))
-        return tf_error_set(
-            err, TF_EINPUT, NULL,
-            "%s rounded up to a multiple of %lld is beyond 2^53, which the solver cannot represent exactly", what,
-            (long long)round_to);
-      tf_lin_add(lin, m->pick[c], sign * (double)a0);
-      for (int k = 0; k < p->ncounts; k++) {
-        if (exact(a[1 + k], what, err))
-          return -1;
-        tf_lin_add(lin, m->count_col[c * (size_t)p->ncounts + (size_t)k], sign * (double)a[1 + k]);
-      }
+      tf_lin_add(lin, m->count_col[c * (size_t)p->ncounts + (size_t)k], t->sign * (double)a[1 + k]);
     }
+  }
   return 0;
 }
 
-/* capacity(MEM): the memory's rounded total <= its capacity.  When an
- * occupancy is asked for, SMEM's bound depends on the combination, so it
- * moves to the left: total - sum_c limit(c) pick(c) <= 0. */
+/* capacity(MEM): the memory's rounded total <= its capacity.  When the
+ * capacity depends on the combination (SMEM under an occupancy), it moves
+ * to the left: total - sum_c limit(c) pick(c) <= 0. */
 static size_t add_capacity_row(tf_model *m, const tf_problem *p, int mem) {
   char name[64];
   snprintf(name, sizeof name, "capacity(%s)", tf_memory_name(mem));
-  if (mem != TF_MEM_SMEM || p->occupancy < 0)
+  if (!tf_memory_capacity_varies(p, mem))
     return tf_ilp_add_row(&m->ilp, name, TF_SENSE_LE, (double)p->capacity[mem]);
   size_t r = tf_ilp_add_row(&m->ilp, name, TF_SENSE_LE, 0);
   for (size_t c = 0; c < p->ncombos; c++)
     if (is_active(m, c))
-      tf_lin_add(&m->ilp.rows[r].lin, m->pick[c], -(double)p->smem_limit[c]);
+      tf_lin_add(&m->ilp.rows[r].lin, m->pick[c], -(double)tf_memory_capacity(p, mem, c));
   return r;
 }
 
+/* Is buffer b charged to memory `mem` at some active combination? */
+static int charged_to(const tf_model *m, const tf_problem *p, size_t b, int mem) {
+  for (size_t c = 0; c < p->ncombos; c++)
+    if (is_active(m, c) && tf_memory_of(p, b, c) == mem)
+      return 1;
+  return 0;
+}
+
+/* Buffer b's part of capacity row r.  A rounded count-dependent buffer
+ * counts align * units, with align * units >= size.  (Placement that moves
+ * such a buffer between memories will need a units column per memory.) */
+static int add_buffer_charge(tf_model *m, const tf_problem *p, size_t b, int mem, size_t r, tf_error *err) {
+  const char *bname = p->workset->buffers[b].name;
+  char what[160], name[256];
+  snprintf(what, sizeof what, "buffer '%s'", bname);
+  double align = (double)tf_memory_align(p, b);
+  if (m->units_col[b] == TF_NO_COL) {
+    struct term t = {tf_problem_buf, b, 1, mem, 1, what};
+    return add_term(m, p, &m->ilp.rows[r].lin, &t, err);
+  }
+  snprintf(name, sizeof name, "round(%s)", bname);
+  size_t g = tf_ilp_add_row(&m->ilp, name, TF_SENSE_GE, 0);
+  tf_lin_add(&m->ilp.rows[g].lin, m->units_col[b], align);
+  struct term t = {tf_problem_buf, b, -1, mem, 0, what};
+  if (add_term(m, p, &m->ilp.rows[g].lin, &t, err))
+    return -1;
+  tf_lin_add(&m->ilp.rows[r].lin, m->units_col[b], align);
+  return 0;
+}
+
 static int add_capacity_rows(tf_model *m, const tf_problem *p, tf_error *err) {
-  char name[256];
   for (int mem = 0; mem < TF_NMEM; mem++) {
     size_t r = TF_NO_COL;
     for (size_t b = 0; b < p->nbuffers; b++) {
-      if (p->workset->buffers[b].memory != mem)
+      if (!charged_to(m, p, b, mem))
         continue;
       if (r == TF_NO_COL)
         r = add_capacity_row(m, p, mem);
-      const char *bname = p->workset->buffers[b].name;
-      char what[160];
-      snprintf(what, sizeof what, "buffer '%s'", bname);
-      if (m->units_col[b] != TF_NO_COL) {
-        /* align * units >= size, and the capacity row counts align * units */
-        snprintf(name, sizeof name, "round(%s)", bname);
-        size_t g = tf_ilp_add_row(&m->ilp, name, TF_SENSE_GE, 0);
-        tf_lin_add(&m->ilp.rows[g].lin, m->units_col[b], (double)p->align[b]);
-        if (add_affine(m, p, &m->ilp.rows[g].lin, tf_problem_buf, b, -1, 1, what, err))
-          return tf_error_set_path(err, p->workset->buffers[b].path), -1;
-        tf_lin_add(&m->ilp.rows[r].lin, m->units_col[b], (double)p->align[b]);
-      } else if (add_affine(m, p, &m->ilp.rows[r].lin, tf_problem_buf, b, 1, p->align[b], what, err)) {
+      if (add_buffer_charge(m, p, b, mem, r, err))
         return tf_error_set_path(err, p->workset->buffers[b].path), -1;
-      }
     }
   }
   return 0;
@@ -190,7 +209,8 @@ static int add_require_rows(tf_model *m, const tf_problem *p, tf_error *err) {
   for (size_t i = 0; i < p->nrequire; i++) {
     snprintf(name, sizeof name, "require%zu", i + 1);
     size_t r = tf_ilp_add_row(&m->ilp, name, sense[p->row_kind[i]], 0);
-    if (add_affine(m, p, &m->ilp.rows[r].lin, tf_problem_row, i, 1, 1, tf_expr_text(p->require[i]), err))
+    struct term t = {tf_problem_row, i, 1, -1, 0, tf_expr_text(p->require[i])};
+    if (add_term(m, p, &m->ilp.rows[r].lin, &t, err))
       return tf_error_set_path(err, p->require_where[i]), -1;
     if (m->ilp.rows[r].lin.n == 0) { /* satisfied by every kept combination */
       free(m->ilp.rows[r].name);
@@ -203,7 +223,8 @@ static int add_require_rows(tf_model *m, const tf_problem *p, tf_error *err) {
 static int add_objectives(tf_model *m, const tf_problem *p, tf_error *err) {
   for (size_t o = 0; o < p->nobjective; o++) {
     size_t j = tf_ilp_add_obj(&m->ilp, p->objective[o].text, p->objective[o].maximize);
-    if (add_affine(m, p, &m->ilp.objs[j].lin, tf_problem_obj, o, 1, 1, p->objective[o].text, err))
+    struct term t = {tf_problem_obj, o, 1, -1, 0, p->objective[o].text};
+    if (add_term(m, p, &m->ilp.objs[j].lin, &t, err))
       return -1;
   }
   return 0;
@@ -219,7 +240,7 @@ int tf_model_build(tf_model *m, const tf_problem *p, tf_error *err) {
 /* Does combination c fit at the smallest counts?  Cached: -1 unknown. */
 static int fits_low(const tf_problem *p, size_t c, signed char *cache) {
   if (cache[c] < 0)
-    cache[c] = (signed char)(tf_oracle_fits(p, c, p->count_lo) == 1);
+    cache[c] = (signed char)(tf_fits(p, c, p->count_lo) == 1);
   return cache[c];
 }
 
@@ -283,11 +304,11 @@ static int monotone(const tf_problem *p) {
  * [lo, hi]; -1 when it does not fit even at lo. */
 static int64_t top_count(const tf_problem *p, size_t c, int64_t hi) {
   int64_t lo = p->count_lo[0];
-  if (tf_oracle_fits(p, c, &lo) != 1)
+  if (tf_fits(p, c, &lo) != 1)
     return -1;
   while (lo < hi) {
     int64_t mid = lo + (hi - lo + 1) / 2;
-    if (tf_oracle_fits(p, c, &mid) == 1)
+    if (tf_fits(p, c, &mid) == 1)
       lo = mid;
     else
       hi = mid - 1;

@@ -11,7 +11,6 @@
 #define TF_ENCODE_BUILD_H
 
 #include "encode/ilp.h"
-#include "encode/oracle.h"
 #include "model/error.h"
 #include "model/problem.h"
 

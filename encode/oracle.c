@@ -2,36 +2,27 @@
 
 #include <string.h>
 
-static int value_at(const tf_problem *p, const int64_t *a, const int64_t *counts, int64_t *out) {
-  int64_t v = a[0], t;
-  for (int i = 0; i < p->ncounts; i++)
-    if (tf_checked_mul(a[1 + i], counts[i], &t) || tf_checked_add(v, t, &v))
-      return -1;
-  *out = v;
-  return 0;
-}
-
-/* 1 fits, 0 does not, -1 overflow. */
-int tf_oracle_fits(const tf_problem *p, size_t c, const int64_t *counts) {
+/* Does combination c fit at these counts?  1 yes, 0 no, -1 on overflow.
+ * The oracle's own test, on purpose not the reduction's (encode/fits.c):
+ * it sums the memory module's charges itself. */
+static int oracle_fits(const tf_problem *p, size_t c, const int64_t *counts) {
   int64_t used[TF_NMEM] = {0};
   for (size_t b = 0; b < p->nbuffers; b++) {
     int64_t v;
-    if (value_at(p, tf_problem_buf(p, c, b), counts, &v))
+    if (tf_problem_form_at(p, tf_problem_buf(p, c, b), counts, &v))
       return -1;
     if (v < 0)
       return 0;
-    if (tf_checked_mul(tf_cdiv(v, p->align[b]), p->align[b], &v))
-      return -1;
-    int m = p->workset->buffers[b].memory;
-    if (tf_checked_add(used[m], v, &used[m]))
+    int m = tf_memory_of(p, b, c);
+    if (tf_memory_charge(p, b, v, &v) || tf_checked_add(used[m], v, &used[m]))
       return -1;
   }
   for (int m = 0; m < TF_NMEM; m++)
-    if (used[m] > (m == TF_MEM_SMEM ? p->smem_limit[c] : p->capacity[m]))
+    if (used[m] > tf_memory_capacity(p, m, c))
       return 0;
   for (size_t r = 0; r < p->nrequire; r++) {
     int64_t v;
-    if (value_at(p, tf_problem_row(p, c, r), counts, &v))
+    if (tf_problem_form_at(p, tf_problem_row(p, c, r), counts, &v))
       return -1;
     if (p->row_kind[r] == TF_ROW_LE ? v > 0 : p->row_kind[r] == TF_ROW_GE ? v < 0 : v != 0)
       return 0;
@@ -50,14 +41,14 @@ static int better(const tf_problem *p, const int64_t *a, const int64_t *b) {
 }
 
 static int visit(const tf_problem *p, size_t c, const int64_t *counts, tf_oracle_result *r, tf_error *err) {
-  int ok = tf_oracle_fits(p, c, counts);
+  int ok = oracle_fits(p, c, counts);
   if (ok < 0)
     return tf_error_set(err, TF_EINPUT, NULL, "integer overflow evaluating a point");
   if (!ok)
     return 0;
   int64_t obj[TF_MAX_OBJECTIVES];
   for (size_t o = 0; o < p->nobjective; o++)
-    if (value_at(p, tf_problem_obj(p, c, o), counts, &obj[o]))
+    if (tf_problem_form_at(p, tf_problem_obj(p, c, o), counts, &obj[o]))
       return tf_error_set(err, TF_EINPUT, NULL, "integer overflow evaluating an objective");
   if (!r->feasible || better(p, obj, r->objective)) {
     r->feasible = 1;

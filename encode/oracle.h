@@ -1,7 +1,9 @@
 /* The exhaustive oracle: every kept combination, every count value in its
  * bounds, evaluated in integers from the problem's affine forms; the
  * lexicographically best point wins (the first one found on ties).  Tests
- * hold the ILP to it, and bench/ times it. */
+ * hold the ILP to it, and bench/ times it.  It shares no pruning code with
+ * the reduction (encode/build.c, encode/fits.c): only the stored forms and
+ * the memory module's charge and capacity rules. */
 #ifndef TF_ENCODE_ORACLE_H
 #define TF_ENCODE_ORACLE_H
 
@@ -20,9 +22,6 @@ typedef struct tf_oracle_result {
   int64_t objective[TF_MAX_OBJECTIVES];
   size_t points;          /* points evaluated */
 } tf_oracle_result;
-
-/* Does combination c fit at these counts?  1 yes, 0 no, -1 on overflow. */
-int tf_oracle_fits(const tf_problem *p, size_t c, const int64_t *counts);
 
 /* Refuses (TF_EINPUT) a search of more than max_points points. */
 int tf_oracle_solve(const tf_problem *p, size_t max_points, tf_oracle_result *r, tf_error *err);

@@ -43,6 +43,8 @@ int64_t tf_memory_machine_capacity(const tf_machine *m, int mem) {
 }
 
 int64_t tf_memory_smem_for_occupancy(const tf_machine *m, int64_t ctas) {
+  if (ctas < 1)
+    return m->smem.capacity; /* no such occupancy: tf_occupancy_fits says why */
   int64_t g = m->smem.granule > 0 ? m->smem.granule : 1;
   int64_t limit = tf_fdiv(tf_fdiv(m->smem.per_sm, ctas), g) * g - m->smem.reserved_per_cta;
   return limit < m->smem.capacity ? limit : m->smem.capacity;
@@ -94,6 +96,8 @@ int64_t tf_memory_capacity_at(const tf_problem *p, int mem, const int64_t *choos
   return p->capacity[mem];
 }
 
+int tf_memory_capacity_varies(const tf_problem *p, int mem) { return mem == TF_MEM_SMEM && p->occupancy >= 0; }
+
 int64_t tf_memory_capacity(const tf_problem *p, int mem, size_t c) {
   return tf_memory_capacity_at(p, mem, combo_of(p, c));
 }
@@ -117,21 +121,11 @@ int tf_memory_charge(const tf_problem *p, size_t b, int64_t size, int64_t *charg
   return tf_checked_mul(tf_cdiv(size, a), a, charged) ? -1 : 0;
 }
 
-/* The value of an affine form at counts; -1 on overflow. */
-static int form_at(const tf_problem *p, const int64_t *a, const int64_t *counts, int64_t *out) {
-  int64_t v = a[0], t;
-  for (int i = 0; i < p->ncounts; i++)
-    if (tf_checked_mul(a[1 + i], counts[i], &t) || tf_checked_add(v, t, &v))
-      return -1;
-  *out = v;
-  return 0;
-}
-
 int tf_memory_use(const tf_problem *p, size_t c, const int64_t *counts, int64_t used[TF_NMEM]) {
   memset(used, 0, TF_NMEM * sizeof *used);
   for (size_t b = 0; b < p->nbuffers; b++) {
     int64_t v;
-    if (form_at(p, tf_problem_buf(p, c, b), counts, &v))
+    if (tf_problem_form_at(p, tf_problem_buf(p, c, b), counts, &v))
       return -1;
     if (v < 0)
       return 0;

@@ -54,7 +54,8 @@ int64_t tf_memory_machine_capacity(const struct tf_machine *m, int mem);
 
 /* The most SMEM one CTA may use so that `ctas` CTAs fit on one SM:
  * ctas * align(used + reserved, granule) <= SMEM per SM, capped at the
- * per-CTA capacity. */
+ * per-CTA capacity.  An occupancy below 1 gets the capacity (the
+ * occupancy check rejects it, with a reason). */
 int64_t tf_memory_smem_for_occupancy(const struct tf_machine *m, int64_t ctas);
 
 /* One CTA's footprint on an SM when it uses `use` units of memory `mem`
@@ -77,6 +78,10 @@ int tf_memory_of(const struct tf_problem *p, size_t b, size_t c);
  * or for SMEM less when the combination's occupancy asks for it. */
 int64_t tf_memory_capacity_at(const struct tf_problem *p, int mem, const int64_t *choose);
 int64_t tf_memory_capacity(const struct tf_problem *p, int mem, size_t c);
+
+/* Does memory `mem`'s capacity depend on the combination?  (Today: SMEM
+ * when an occupancy is asked for.)  When not, it is p->capacity[mem]. */
+int tf_memory_capacity_varies(const struct tf_problem *p, int mem);
 
 /* The buffers charged to `mem` at combination c, in workset order, into
  * out[] (room for p->nbuffers); returns how many. */

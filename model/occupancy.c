@@ -6,75 +6,64 @@
 #include "problem_internal.h"
 
 /* Occupancy: how many CTAs of a combination fit on one SM.  SMEM is a
- * constraint of the ILP (tf_problem_smem_for_occupancy bounds one CTA);
- * registers, threads, TMEM and the CTA limit do not depend on counts and
- * are checked per combination (tf_occupancy_fits). */
+ * constraint of the ILP (tf_memory_capacity bounds one CTA); registers,
+ * threads, TMEM and the CTA limit do not depend on counts and are checked
+ * per combination here.  The per-SM rules are model/memory.c's. */
 
-int64_t tf_problem_smem_for_occupancy(const tf_problem *p, int64_t ctas) {
-  const tf_machine *m = p->machine;
-  int64_t g = m->smem.granule > 0 ? m->smem.granule : 1;
-  int64_t limit = tf_fdiv(tf_fdiv(m->smem.per_sm, ctas), g) * g - m->smem.reserved_per_cta;
-  return limit < p->capacity[TF_MEM_SMEM] ? limit : p->capacity[TF_MEM_SMEM];
-}
-
-/* Total of a memory's buffers when it does not depend on a count. */
 /* a * b for a, b >= 0, saturating at INT64_MAX: past it nothing fits anyway */
 static int64_t sat_mul(int64_t a, int64_t b) {
   int64_t r;
   return tf_checked_mul(a, b, &r) ? INT64_MAX : r;
 }
 
-static int count_free_total(const tf_problem *p, const int64_t *sizes, size_t stride, int m, int64_t *total) {
-  *total = 0;
-  for (size_t b = 0; b < p->nbuffers; b++) {
-    if (p->workset->buffers[b].memory != m)
-      continue;
-    const int64_t *a = sizes + b * stride;
-    for (int k = 0; k < p->ncounts; k++)
-      if (a[1 + k])
+/* A memory's use, which must not depend on a count: -1 when it does. */
+static int count_free_use(const tf_problem *p, const int64_t *choose, const int64_t *sizes, int m, int64_t *use) {
+  size_t stride = tf_problem_stride(p);
+  for (size_t b = 0; b < p->nbuffers; b++)
+    for (int k = 0; k < p->ncounts && tf_memory_of_at(p, b, choose) == m; k++)
+      if (sizes[b * stride + 1 + k])
         return -1;
-    int64_t v = a[0] > 0 ? sat_mul(tf_cdiv(a[0], p->align[b]), p->align[b]) : 0;
-    if (tf_checked_add(*total, v, total))
-      *total = INT64_MAX;
-  }
+  int64_t most;
+  if (tf_memory_use_range_forms(p, m, choose, sizes, p->count_lo, p->count_hi, use, &most))
+    *use = INT64_MAX;
   return 0;
 }
 
-/* The limits on CTAs per SM other than SMEM, which must not depend on a
- * count: 0 and a reason when `ctas` exceeds one, 1 when it fits, -1 on an
- * error. */
-int tf_occupancy_fits(const tf_problem *p, int64_t ctas, const int64_t *sizes, char *why, size_t size,
-                          tf_error *err) {
+/* ctas CTAs of `use` units of TMEM or RF against what an SM holds: 1 fit,
+ * 0 with a reason. */
+static int sm_fits(const tf_problem *p, int mem, int64_t ctas, int64_t use, char *why, size_t size) {
   const tf_machine *m = p->machine;
-  size_t stride = tf_problem_stride(p);
-  int64_t regs, cols;
-  if (count_free_total(p, sizes, stride, TF_MEM_RF, &regs) || count_free_total(p, sizes, stride, TF_MEM_TMEM, &cols))
+  int64_t per_cta = tf_memory_sm_footprint(m, mem, use, p->threads), need = sat_mul(ctas, per_cta);
+  int64_t cap = tf_memory_sm_capacity(m, mem);
+  if (need <= cap)
+    return 1;
+  if (mem == TF_MEM_RF)
+    snprintf(why, size, "occupancy %lld needs %lld registers per SM, above %lld", (long long)ctas, (long long)need,
+             (long long)cap);
+  else
+    snprintf(why, size, "occupancy %lld needs %lld TMEM columns per SM (%lld allocated per CTA), above %lld",
+             (long long)ctas, (long long)need, (long long)per_cta, (long long)cap);
+  return 0;
+}
+
+int tf_occupancy_fits(const tf_problem *p, const int64_t *choose, const int64_t *sizes, char *why, size_t size,
+                      tf_error *err) {
+  const tf_machine *m = p->machine;
+  int64_t ctas = choose[p->occupancy], regs, cols;
+  if (count_free_use(p, choose, sizes, TF_MEM_RF, &regs) || count_free_use(p, choose, sizes, TF_MEM_TMEM, &cols))
     return tf_error_set(err, TF_EINPUT, "occupancy",
                         "occupancy needs register and TMEM use that does not depend on a count variable");
+  if (ctas < 1)
+    return snprintf(why, size, "occupancy %lld: at least one CTA must fit on an SM", (long long)ctas), 0;
   if (ctas > m->limits.ctas_per_sm)
     return snprintf(why, size, "occupancy %lld is above the %lld CTAs an SM holds", (long long)ctas,
                     (long long)m->limits.ctas_per_sm), 0;
   if (p->threads > 0 && sat_mul(ctas, p->threads) > m->limits.threads_per_sm)
     return snprintf(why, size, "occupancy %lld needs %lld threads per SM, above %lld", (long long)ctas,
                     (long long)sat_mul(ctas, p->threads), (long long)m->limits.threads_per_sm), 0;
-  if (p->threads > 0 && regs > 0) {
-    int64_t g = m->rf.warp_granule > 0 ? m->rf.warp_granule : 1;
-    int64_t per_cta = sat_mul(tf_cdiv(p->threads, 32), sat_mul(tf_cdiv(sat_mul(regs, 32), g), g));
-    if (sat_mul(ctas, per_cta) > m->rf.per_sm)
-      return snprintf(why, size, "occupancy %lld needs %lld registers per SM, above %lld", (long long)ctas,
-                      (long long)sat_mul(ctas, per_cta), (long long)m->rf.per_sm), 0;
-  }
-  if (cols > 0) {
-    int64_t alloc = 1;
-    while (alloc < cols && alloc < ((int64_t)1 << 62))
-      alloc *= 2;
-    if (alloc < m->tmem.min_alloc_columns)
-      alloc = m->tmem.min_alloc_columns;
-    if (sat_mul(ctas, alloc) > p->capacity[TF_MEM_TMEM])
-      return snprintf(why, size, "occupancy %lld needs %lld TMEM columns per SM (%lld allocated per CTA), above %lld",
-                      (long long)ctas, (long long)sat_mul(ctas, alloc), (long long)alloc,
-                      (long long)p->capacity[TF_MEM_TMEM]), 0;
-  }
+  if (p->threads > 0 && regs > 0 && !sm_fits(p, TF_MEM_RF, ctas, regs, why, size))
+    return 0;
+  if (cols > 0 && !sm_fits(p, TF_MEM_TMEM, ctas, cols, why, size))
+    return 0;
   return 1;
 }
-

@@ -31,22 +31,15 @@ void tf_point_release(tf_point *pt) {
   memset(pt, 0, sizeof *pt);
 }
 
-static int point_buffers(tf_problem *p, tf_point *pt, tf_error *err) {
+static int point_buffers(tf_problem *p, const int64_t *choose, tf_point *pt, tf_error *err) {
   const tf_workset *w = p->workset;
   tf_eval_env env = tf_problem_env(p);
   memset(pt->used, 0, sizeof pt->used);
   for (size_t b = 0; b < p->nbuffers; b++) {
     if (tf_expr_eval_const(w->buffers[b].size, &env, &pt->size[b], err))
       return tf_error_set_path(err, w->buffers[b].path), -1;
-    if (pt->size[b] < 0)
-      return tf_error_set(err, TF_EINPUT, w->buffers[b].path, "buffer '%s' has negative size %lld",
-                          w->buffers[b].name, (long long)pt->size[b]);
-    if (tf_checked_mul(tf_cdiv(pt->size[b], p->align[b]), p->align[b], &pt->alloc[b]))
-      return tf_error_set(err, TF_EINPUT, w->buffers[b].path, "integer overflow aligning buffer '%s'",
-                          w->buffers[b].name);
-    int m = w->buffers[b].memory;
-    if (tf_checked_add(pt->used[m], pt->alloc[b], &pt->used[m]))
-      return tf_error_set(err, TF_EINPUT, w->buffers[b].path, "integer overflow summing %s", tf_memory_name(m));
+    if (tf_memory_add(p, b, choose, pt->size[b], &pt->alloc[b], pt->used, err))
+      return -1;
   }
   for (int m = 0; m < TF_NMEM; m++) {
     p->syms[tf_workset_sym_derived(w, 0, m)] = tf_affine_constant(pt->used[m]);
@@ -63,18 +56,16 @@ int tf_problem_eval_point(const tf_problem *cp, const int64_t *choose, const int
   tf_problem_set_choose(p, choose);
   for (int i = 0; i < p->ncounts; i++)
     p->syms[tf_workset_sym_count(p->workset, (size_t)i)] = tf_affine_constant(counts[i]);
-  int rc = tf_problem_eval_lets(p, err) || point_buffers(p, pt, err) ? -1 : 0;
-  pt->smem_limit = p->capacity[TF_MEM_SMEM];
+  int rc = tf_problem_eval_lets(p, err) || point_buffers(p, choose, pt, err) ? -1 : 0;
+  pt->smem_limit = tf_memory_capacity_at(p, TF_MEM_SMEM, choose);
   pt->occupancy_why[0] = 0;
   if (!rc && p->occupancy >= 0) {
     /* the point's sizes as count-free affine forms, as occupancy_fits reads them */
-    int64_t o = choose[p->occupancy];
     size_t stride = tf_problem_stride(p);
     int64_t *sizes = tf_nalloc(p->nbuffers * stride + 1, sizeof *sizes);
     for (size_t b = 0; b < p->nbuffers; b++)
       sizes[b * stride] = pt->size[b];
-    pt->smem_limit = tf_problem_smem_for_occupancy(p, o);
-    if (tf_occupancy_fits(p, o, sizes, pt->occupancy_why, sizeof pt->occupancy_why, err) < 0)
+    if (tf_occupancy_fits(p, choose, sizes, pt->occupancy_why, sizeof pt->occupancy_why, err) < 0)
       rc = -1;
     free(sizes);
   }

@@ -48,9 +48,8 @@ static void set_machine_constants(tf_problem *p) {
   };
   for (int c = 0; c < TF_NMC; c++)
     p->syms[tf_workset_sym_machine(p->workset, c)] = tf_affine_constant(v[c]);
-  p->capacity[TF_MEM_SMEM] = m->smem.capacity;
-  p->capacity[TF_MEM_TMEM] = m->tmem.present ? m->tmem.columns : 0;
-  p->capacity[TF_MEM_RF] = m->rf.per_thread;
+  for (int mem = 0; mem < TF_NMEM; mem++)
+    p->capacity[mem] = tf_memory_machine_capacity(m, mem);
 }
 
 /* Which kind of symbol an id is, for dependency checks. */
@@ -274,7 +273,7 @@ static int apply_domain(tf_problem *p, const tf_domain_req *d, tf_error *err) {
 
 /* "occupancy" becomes one more choose variable, 1 .. CTAs per SM, so that
  * max occupancy is exact: each value is a combination with its own SMEM
- * bound (tf_problem_smem_for_occupancy). */
+ * bound (tf_memory_capacity). */
 static void add_occupancy_variable(tf_problem *p) {
   size_t i = p->nchoose++;
   int64_t n = p->machine->limits.ctas_per_sm > 0 ? p->machine->limits.ctas_per_sm : 1;
@@ -478,33 +477,12 @@ void tf_problem_set_choose(tf_problem *p, const int64_t *choose) {
     p->syms[p->choose_sym[i]] = tf_affine_constant(choose[i]);
 }
 
-/* used(m) as an affine form, where it is one. */
-static int derived_used(tf_problem *p, int m, const tf_affine *sizes, tf_affine *out, tf_error *err) {
-  *out = tf_affine_constant(0);
-  for (size_t b = 0; b < p->nbuffers; b++) {
-    if (p->workset->buffers[b].memory != m)
-      continue;
-    tf_affine s = sizes[b];
-    if (p->align[b] > 1) {
-      if (!tf_affine_is_const(&s, p->ncounts))
-        return tf_error_set(err, TF_EINPUT, NULL,
-                            "used(%s) is not affine: buffer '%s' depends on a count and is rounded to %lld",
-                            tf_memory_name(m), p->workset->buffers[b].name, (long long)p->align[b]);
-      if (tf_checked_mul(tf_cdiv(s.c, p->align[b]), p->align[b], &s.c))
-        return tf_error_set(err, TF_EINPUT, NULL, "integer overflow summing used(%s)", tf_memory_name(m));
-    }
-    if (tf_affine_add(out, out, &s, 1))
-      return tf_error_set(err, TF_EINPUT, NULL, "integer overflow summing used(%s)", tf_memory_name(m));
-  }
-  return 0;
-}
-
-static int set_derived(tf_problem *p, const tf_affine *sizes, tf_error *err) {
+static int set_derived(tf_problem *p, const int64_t *choose, const tf_affine *sizes, tf_error *err) {
   for (int m = 0; m < TF_NMEM; m++) {
     if (!p->uses_derived[m])
       continue;
     tf_affine used, cap = tf_affine_constant(p->capacity[m]), slack;
-    if (derived_used(p, m, sizes, &used, err))
+    if (tf_memory_used_form(p, m, choose, sizes, &used, err))
       return tf_error_set_path(err, p->derived_where[m]), -1;
     if (tf_affine_add(&slack, &cap, &used, -1))
       return tf_error_set(err, TF_EINPUT, NULL, "integer overflow in slack(%s)", tf_memory_name(m));
@@ -522,17 +500,6 @@ static void combo_text(const tf_problem *p, const int64_t *choose, char *buf, si
                           (long long)choose[i]);
 }
 
-/* The least value an affine form takes over the box of count bounds. */
-static int64_t affine_min(const tf_problem *p, const int64_t *a) {
-  int64_t v = a[0], t;
-  for (int i = 0; i < p->ncounts; i++) {
-    int64_t x = a[1 + i] > 0 ? p->count_lo[i] : p->count_hi[i];
-    if (tf_checked_mul(a[1 + i], x, &t) || tf_checked_add(v, t, &v))
-      return INT64_MAX;
-  }
-  return v;
-}
-
 static void store(int64_t *dst, const tf_affine *a, int ncounts) {
   dst[0] = a->c;
   for (int i = 0; i < ncounts; i++)
@@ -545,28 +512,21 @@ struct pruning {
 
 /* A memory that cannot fit even at the smallest counts rules the
  * combination out before any ILP is built. */
-static int fits_at_minimum(tf_problem *p, size_t c, const int64_t *choose, int64_t smem_limit, struct pruning *pr) {
-  int64_t used[TF_NMEM] = {0};
-  for (size_t b = 0; b < p->nbuffers; b++) {
-    int64_t v = affine_min(p, tf_problem_buf(p, c, b));
-    if (v == INT64_MAX)
+static int fits_at_minimum(tf_problem *p, size_t c, const int64_t *choose, struct pruning *pr) {
+  int64_t least[TF_NMEM], most;
+  for (int m = 0; m < TF_NMEM; m++)
+    if (tf_memory_use_range(p, c, m, p->count_lo, p->count_hi, &least[m], &most))
       return 1; /* let the ILP and the verifier decide */
-    if (v > 0 && p->align[b] > 1 && tf_checked_mul(tf_cdiv(v, p->align[b]), p->align[b], &v))
-      return 1;
-    int m = p->workset->buffers[b].memory;
-    if (tf_checked_add(used[m], v > 0 ? v : 0, &used[m]))
-      return 1;
-  }
   for (int m = 0; m < TF_NMEM; m++) {
-    int64_t cap = m == TF_MEM_SMEM ? smem_limit : p->capacity[m];
-    if (used[m] <= cap)
+    int64_t used = least[m], cap = tf_memory_capacity_at(p, m, choose);
+    if (used <= cap)
       continue;
-    int64_t excess = used[m] - cap;
+    int64_t excess = used - cap;
     if (excess < pr->best_excess) {
       char combo[160];
       combo_text(p, choose, combo, sizeof combo);
       snprintf(p->pruned_why, sizeof p->pruned_why, "%s needs %lld %s of %s at the smallest counts, %lld over %lld",
-               combo[0] ? combo : "the workset", (long long)used[m], tf_memory_unit(m),
+               combo[0] ? combo : "the workset", (long long)used, tf_memory_unit(m),
                tf_memory_name(m), (long long)excess, (long long)cap);
       pr->best_excess = excess;
     }
@@ -610,22 +570,19 @@ static int enumerate_one(tf_problem *p, const int64_t *choose, struct pruning *p
       p->count_dependent[b] = 1;
     store(p->buf + (c * p->nbuffers + b) * stride, &sz[b], p->ncounts);
   }
-  int64_t smem_limit = p->capacity[TF_MEM_SMEM];
   if (rc == 1 && p->occupancy >= 0) {
     char why[160];
-    int ok = tf_occupancy_fits(p, choose[p->occupancy], p->buf + c * p->nbuffers * stride, why, sizeof why, err);
+    int ok = tf_occupancy_fits(p, choose, p->buf + c * p->nbuffers * stride, why, sizeof why, err);
     if (ok < 0)
       rc = -1;
     else if (!ok && !p->pruned_why[0])
       snprintf(p->pruned_why, sizeof p->pruned_why, "%s", why);
     if (ok == 0)
       rc = 0;
-    smem_limit = tf_problem_smem_for_occupancy(p, choose[p->occupancy]);
   }
-  p->smem_limit[c] = smem_limit;
-  if (rc == 1 && !fits_at_minimum(p, c, choose, smem_limit, pr))
+  if (rc == 1 && !fits_at_minimum(p, c, choose, pr))
     rc = 0;
-  if (rc == 1 && set_derived(p, sz, err))
+  if (rc == 1 && set_derived(p, choose, sz, err))
     rc = -1;
   for (size_t r = 0; r < p->nrequire && rc == 1; r++) {
     const tf_expr *l, *rr;
@@ -689,7 +646,6 @@ static int enumerate(tf_problem *p, tf_error *err) {
   p->buf = tf_nalloc(cap * (p->nbuffers + 1) * stride, sizeof *p->buf);
   p->row = tf_nalloc(cap * (p->nrequire + 1) * stride, sizeof *p->row);
   p->obj = tf_nalloc(cap * (p->nobjective + 1) * stride, sizeof *p->obj);
-  p->smem_limit = tf_nalloc(cap, sizeof *p->smem_limit);
   size_t idx[TF_MAX_CHOOSE] = {0};
   int64_t choose[TF_MAX_CHOOSE];
   struct pruning pr = {INT64_MAX};
@@ -702,15 +658,13 @@ static int enumerate(tf_problem *p, tf_error *err) {
       p->buf = tf_nrealloc(p->buf, cap * (p->nbuffers + 1) * stride, sizeof *p->buf);
       p->row = tf_nrealloc(p->row, cap * (p->nrequire + 1) * stride, sizeof *p->row);
       p->obj = tf_nrealloc(p->obj, cap * (p->nobjective + 1) * stride, sizeof *p->obj);
-      p->smem_limit = tf_nrealloc(p->smem_limit, cap, sizeof *p->smem_limit);
     }
-    int keep = enumerate_one(p, choose, &pr, err);
+    /* the candidate takes the next slot; kept, it stays there */
+    memcpy(p->combo + p->ncombos * p->nchoose, choose, p->nchoose * sizeof *choose);
+    int keep = enumerate_one(p, p->combo + p->ncombos * p->nchoose, &pr, err);
     if (keep < 0)
       return -1;
-    if (keep) {
-      memcpy(p->combo + p->ncombos * p->nchoose, choose, p->nchoose * sizeof *choose);
-      p->ncombos++;
-    }
+    p->ncombos += keep ? 1 : 0;
     /* odometer: the last variable varies fastest */
     for (size_t i = p->nchoose; i-- > 0;) {
       if (++idx[i] < p->ndomain[i])
@@ -763,7 +717,6 @@ void tf_problem_free(tf_problem *p) {
   free(p->buf);
   free(p->row);
   free(p->obj);
-  free(p->smem_limit);
   free(p->syms);
   free(p->let_order);
   free(p);

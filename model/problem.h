@@ -33,7 +33,7 @@ typedef struct tf_problem {
   const tf_machine *machine;    /* borrowed: must outlive the problem */
   const tf_workset *workset;    /* borrowed */
 
-  int64_t capacity[TF_NMEM];    /* 0 for a memory the machine lacks */
+  int64_t capacity[TF_NMEM];    /* the machine's, before occupancy: ask tf_memory_capacity */
   int64_t *param_values;        /* bound value of every workset param */
   int uses_derived[TF_NMEM];    /* used(MEM) / slack(MEM) appear in a row or objective */
   const char *derived_where[TF_NMEM]; /* the first that does, for errors */
@@ -69,7 +69,6 @@ typedef struct tf_problem {
   int64_t *buf;                 /* ncombos x nbuffers x stride */
   int64_t *row;                 /* ncombos x nrequire x stride */
   int64_t *obj;                 /* ncombos x nobjective x stride */
-  int64_t *smem_limit;          /* per combo: the SMEM bound occupancy sets, or the capacity */
 
   /* Why the smallest candidate was dropped, for an infeasible report. */
   char pruned_why[256];
@@ -95,9 +94,16 @@ static inline const int64_t *tf_problem_obj(const tf_problem *p, size_t c, size_
   return p->obj + (c * p->nobjective + o) * tf_problem_stride(p);
 }
 
-/* The most SMEM one CTA may use so that `ctas` CTAs fit on one SM:
- * ctas * align(used + reserved, granule) <= SMEM per SM. */
-int64_t tf_problem_smem_for_occupancy(const tf_problem *p, int64_t ctas);
+/* The value of a stored form (a buffer, row or objective of a kept
+ * combination) at concrete counts: 0 ok, -1 on overflow. */
+static inline int tf_problem_form_at(const tf_problem *p, const int64_t *a, const int64_t *counts, int64_t *out) {
+  int64_t v = a[0], t;
+  for (int i = 0; i < p->ncounts; i++)
+    if (tf_checked_mul(a[1 + i], counts[i], &t) || tf_checked_add(v, t, &v))
+      return -1;
+  *out = v;
+  return 0;
+}
 
 /* A concrete point, evaluated from the workset's expressions. */
 typedef struct tf_point {

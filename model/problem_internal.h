@@ -13,9 +13,10 @@ void tf_problem_set_choose(tf_problem *p, const int64_t *choose);
 int tf_problem_eval_lets(tf_problem *p, tf_error *err);
 
 /* The count-free limits on CTAs per SM (registers, threads, TMEM, the CTA
- * limit): 1 when `ctas` fits, 0 with a reason, -1 on an error.  `sizes`
- * holds each buffer's size as an affine form (stride 1 + ncounts). */
-int tf_occupancy_fits(const tf_problem *p, int64_t ctas, const int64_t *sizes, char *why, size_t size,
+ * limit): 1 when the combination's occupancy fits, 0 with a reason, -1 on
+ * an error.  `sizes` holds each buffer's size as an affine form (stride
+ * 1 + ncounts). */
+int tf_occupancy_fits(const tf_problem *p, const int64_t *choose, const int64_t *sizes, char *why, size_t size,
                       tf_error *err);
 
 #endif
