@@ -7,6 +7,7 @@
 #include <string.h>
 
 #include "alloc.h"
+#include "names.h"
 
 char *tf_read_file(const char *file, size_t *len, tf_error *err) {
   return tf_read_file_limit(file, TF_MAX_FILE_BYTES, len, err);
@@ -91,19 +92,42 @@ static void offset_to_line(const char *text, size_t off, int *line, int *col) {
   }
 }
 
+/* Marks, per member of an object, whether its key appears again later
+ * (a hash table of the keys seen: linear in the number of members). */
+static unsigned char *later_repeats(const cJSON *node) {
+  size_t n = (size_t)cJSON_GetArraySize(node), i = 0;
+  unsigned char *repeated = tf_nalloc(n + 1, 1);
+  tf_names seen = {0};
+  for (const cJSON *a = node->child; a; a = a->next, i++) {
+    int first = a->string ? tf_names_get(&seen, a->string) : -1;
+    if (first >= 0)
+      repeated[first] = 1;
+    else if (a->string)
+      tf_names_put(&seen, a->string, (int)i);
+  }
+  tf_names_release(&seen);
+  return repeated;
+}
+
 /* cJSON keeps the last of two equal keys silently; a person who wrote both
- * meant something, so the loader refuses the file. */
+ * meant something, so the loader refuses the file.  The first member whose
+ * key repeats is named, after what lies before it has been checked. */
 static int reject_duplicates(const cJSON *node, const char *path, tf_error *err) {
   if (cJSON_IsObject(node)) {
-    for (const cJSON *a = node->child; a; a = a->next) {
-      for (const cJSON *b = a->next; b; b = b->next)
-        if (a->string && b->string && !strcmp(a->string, b->string))
-          return tf_error_set(err, TF_EINPUT, path, "duplicate key '%s'", a->string);
+    unsigned char *repeated = later_repeats(node);
+    size_t i = 0;
+    int rc = 0;
+    for (const cJSON *a = node->child; a && !rc; a = a->next, i++) {
+      if (repeated[i]) {
+        rc = tf_error_set(err, TF_EINPUT, path, "duplicate key '%s'", a->string);
+        break;
+      }
       char sub[160];
       tf_path_key(sub, sizeof sub, path, a->string ? a->string : "?");
-      if (reject_duplicates(a, sub, err))
-        return -1;
+      rc = reject_duplicates(a, sub, err);
     }
+    free(repeated);
+    return rc;
   } else if (cJSON_IsArray(node)) {
     size_t i = 0;
     for (const cJSON *a = node->child; a; a = a->next, i++) {

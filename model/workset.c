@@ -25,22 +25,31 @@ int tf_workset_sym_derived(const tf_workset *w, int kind, int mem) {
 int tf_workset_sym_occupancy(const tf_workset *w) { return tf_workset_sym_derived(w, 2, 0); }
 int tf_workset_nsymbols(const tf_workset *w) { return tf_workset_sym_occupancy(w) + 1; }
 
+/* A workset name's entry in w->symbols: its index and its kind. */
+enum name_kind { NAME_PARAM, NAME_CHOOSE, NAME_COUNT, NAME_LET };
+
+static int add_name(tf_workset *w, const char *name, enum name_kind kind, size_t i) {
+  return tf_names_put(&w->symbols, name, (int)(i * 4 + kind));
+}
+
 int tf_workset_resolve(const tf_workset *w, const char *name) {
-  for (size_t i = 0; i < w->nparams; i++)
-    if (!strcmp(name, w->params[i].name))
+  int v = tf_names_get(&w->symbols, name);
+  if (v >= 0) {
+    size_t i = (size_t)v / 4;
+    switch ((enum name_kind)(v % 4)) {
+    case NAME_PARAM:
       return (int)i;
+    case NAME_CHOOSE:
+      return tf_workset_sym_choose(w, i);
+    case NAME_COUNT:
+      return tf_workset_sym_count(w, i);
+    default:
+      return tf_workset_sym_let(w, i);
+    }
+  }
   for (int c = 0; c < TF_NMC; c++)
     if (!strcmp(name, tf_machine_constant_names[c]))
       return tf_workset_sym_machine(w, c);
-  for (size_t i = 0; i < w->nchoose; i++)
-    if (!strcmp(name, w->choose[i].name))
-      return tf_workset_sym_choose(w, i);
-  for (size_t i = 0; i < w->ncounts; i++)
-    if (!strcmp(name, w->counts[i].name))
-      return tf_workset_sym_count(w, i);
-  for (size_t i = 0; i < w->nlets; i++)
-    if (w->lets[i].name && !strcmp(name, w->lets[i].name))
-      return tf_workset_sym_let(w, i);
   if (!strcmp(name, "occupancy"))
     return tf_workset_sym_occupancy(w);
   for (int kind = 0; kind < 2; kind++)
@@ -136,7 +145,7 @@ static int read_params(tf_workset *w, const cJSON *obj, tf_error *err) {
       return -1;
     p->name = tf_strdup(m->string);
     p->path = tf_strdup(path);
-    w->nparams++;
+    add_name(w, p->name, NAME_PARAM, w->nparams++);
   }
   return 0;
 }
@@ -167,7 +176,36 @@ static int read_range(tf_choose *c, const cJSON *v, const char *path, tf_error *
   return 0;
 }
 
-/* A list of distinct integers, or {"from", "to", "step"}. */
+/* Values in list order, for finding the first repeated one by sorting. */
+struct indexed {
+  int64_t value;
+  size_t index;
+};
+
+static int by_value(const void *a, const void *b) {
+  const struct indexed *x = a, *y = b;
+  if (x->value != y->value)
+    return x->value < y->value ? -1 : 1;
+  return x->index < y->index ? -1 : x->index > y->index;
+}
+
+/* The index of the first value that repeats an earlier one, or n: sorted
+ * by (value, index), the second of each run is where it repeats. */
+static size_t first_repeat(const int64_t *v, size_t n) {
+  struct indexed *s = tf_nalloc(n + 1, sizeof *s);
+  for (size_t i = 0; i < n; i++)
+    s[i] = (struct indexed){v[i], i};
+  qsort(s, n, sizeof *s, by_value);
+  size_t first = n;
+  for (size_t i = 1; i < n; i++)
+    if (s[i].value == s[i - 1].value && (i < 2 || s[i - 2].value != s[i].value) && s[i].index < first)
+      first = s[i].index;
+  free(s);
+  return first;
+}
+
+/* A list of distinct integers, or {"from", "to", "step"}.  Errors name the
+ * first bad element: a repeat before a non-integer is reported first. */
 int tf_read_domain(tf_choose *c, const cJSON *v, const char *path, tf_error *err) {
   if (cJSON_IsObject(v))
     return read_range(c, v, path, err);
@@ -177,17 +215,26 @@ int tf_read_domain(tf_choose *c, const cJSON *v, const char *path, tf_error *err
   if (n > TF_MAX_DOMAIN)
     return tf_error_set(err, TF_EINPUT, path, "domain has more than %d values", TF_MAX_DOMAIN);
   c->values = tf_nalloc((size_t)n, sizeof *c->values);
+  tf_error bad;
+  tf_error_init(&bad);
   const cJSON *x;
   cJSON_ArrayForEach(x, v) {
     char sub[160];
     tf_path_index(sub, sizeof sub, path, c->nvalues);
-    int64_t val;
-    if (tf_json_int(x, sub, -TF_JSON_EXACT, TF_JSON_EXACT, &val, err))
-      return -1;
-    for (size_t i = 0; i < c->nvalues; i++)
-      if (c->values[i] == val)
-        return tf_error_set(err, TF_EINPUT, sub, "value %lld appears twice", (long long)val);
-    c->values[c->nvalues++] = val;
+    if (tf_json_int(x, sub, -TF_JSON_EXACT, TF_JSON_EXACT, &c->values[c->nvalues], &bad))
+      break;
+    c->nvalues++;
+  }
+  size_t k = first_repeat(c->values, c->nvalues);
+  if (k < c->nvalues) {
+    char sub[160];
+    tf_path_index(sub, sizeof sub, path, k);
+    return tf_error_set(err, TF_EINPUT, sub, "value %lld appears twice", (long long)c->values[k]);
+  }
+  if (bad.code) {
+    if (err && err->code == TF_OK)
+      *err = bad;
+    return -1;
   }
   return 0;
 }
@@ -204,8 +251,9 @@ static int read_choose(tf_workset *w, const cJSON *obj, tf_error *err) {
     tf_path_key(path, sizeof path, "$.choose", m->string);
     if (check_new_name(w, m->string, path, err))
       return -1;
-    tf_choose *c = &w->choose[w->nchoose++];
+    tf_choose *c = &w->choose[w->nchoose];
     c->name = tf_strdup(m->string);
+    add_name(w, c->name, NAME_CHOOSE, w->nchoose++);
     if (tf_read_domain(c, m, path, err))
       return -1;
   }
@@ -227,8 +275,9 @@ static int read_counts(tf_workset *w, const cJSON *obj, tf_error *err) {
     tf_path_key(path, sizeof path, "$.count", m->string);
     if (check_new_name(w, m->string, path, err) || tf_json_keys(m, path, keys, keys, err))
       return -1;
-    tf_count *c = &w->counts[w->ncounts++];
+    tf_count *c = &w->counts[w->ncounts];
     c->name = tf_strdup(m->string);
+    add_name(w, c->name, NAME_COUNT, w->ncounts++);
     tf_path_key(sub, sizeof sub, path, "min");
     if (!(c->min = read_expr(tf_json_member(m, "min"), sub, err)))
       return -1;
@@ -254,7 +303,9 @@ static int read_lets(tf_workset *w, const cJSON *obj, tf_error *err) {
     if (check_new_name(w, m->string, path, err))
       return -1;
     w->lets[w->nlets].name = tf_strdup(m->string);
-    w->lets[w->nlets++].path = tf_strdup(path);
+    w->lets[w->nlets].path = tf_strdup(path);
+    add_name(w, w->lets[w->nlets].name, NAME_LET, w->nlets);
+    w->nlets++;
   }
   size_t i = 0;
   cJSON_ArrayForEach(m, obj) {
@@ -281,9 +332,8 @@ static int read_buffer(tf_workset *w, const cJSON *b, const char *path, tf_error
       return tf_error_set(err, TF_EINPUT, sub, "a buffer name must not contain control characters");
   if (!*name)
     return tf_error_set(err, TF_EINPUT, sub, "expected a non-empty buffer name");
-  for (size_t i = 0; i < w->nbuffers; i++)
-    if (!strcmp(w->buffers[i].name, name))
-      return tf_error_set(err, TF_EINPUT, sub, "buffer '%s' is defined twice", name);
+  if (tf_names_get(&w->buffer_names, name) >= 0)
+    return tf_error_set(err, TF_EINPUT, sub, "buffer '%s' is defined twice", name);
   tf_path_key(sub, sizeof sub, path, "memory");
   if (tf_json_string(tf_json_member(b, "memory"), sub, &mem, err))
     return -1;
@@ -294,6 +344,7 @@ static int read_buffer(tf_workset *w, const cJSON *b, const char *path, tf_error
   tf_path_key(sub, sizeof sub, path, "size");
   buf->path = tf_strdup(sub);
   buf->name = tf_strdup(name);
+  tf_names_put(&w->buffer_names, buf->name, (int)w->nbuffers);
   w->nbuffers++; /* owned by w from here on, even if its size does not parse */
   if (!(buf->size = read_expr(tf_json_member(b, "size"), sub, err)))
     return -1;
@@ -498,6 +549,8 @@ void tf_workset_free(tf_workset *w) {
   free(w->name);
   free(w->comment);
   free(w->file);
+  tf_names_release(&w->symbols);
+  tf_names_release(&w->buffer_names);
   free(w);
 }
 

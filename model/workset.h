@@ -14,6 +14,7 @@
 #include "error.h"
 #include "expr.h"
 #include "memory.h" /* enum tf_memory */
+#include "names.h"
 
 
 /* Constants every expression may use, taken from the machine model. */
@@ -69,6 +70,8 @@ typedef struct tf_workset {
   tf_buffer *buffers;     size_t nbuffers;
   tf_named_expr *require; size_t nrequire;  /* name unused */
   tf_objective *objective; size_t nobjective;
+  tf_names symbols;       /* param, choose, count and let names (see resolve) */
+  tf_names buffer_names;
 } tf_workset;
 
 tf_workset *tf_workset_load(const char *file, tf_error *err);

@@ -428,9 +428,8 @@ START_TEST(test_range_domains) {
 END_TEST
 
 /* A list domain of TF_MAX_DOMAIN values loads and one more is refused (too
- * big for a fixture file).  Loading the full list takes about 2 s at -O2,
- * because tf_read_domain looks for a repeated value with a quadratic scan:
- * hence a TCase of its own with a longer timeout. */
+ * big for a fixture file).  (tf_read_domain used to look for a repeated
+ * value with a quadratic scan; it sorts now.) */
 static void list_domain(int extra) {
   int n = TF_MAX_DOMAIN + extra;
   size_t cap = (size_t)n * 8 + 16, k = 0;
@@ -466,6 +465,98 @@ START_TEST(test_list_domain_too_long) { list_domain(1); }
 END_TEST
 
 START_TEST(test_list_domain_longest) { list_domain(0); }
+END_TEST
+
+/* The first repeated value is the one named, wherever the repeats lie; a
+ * repeat before a non-integer is reported first, and after one not. */
+static void domain_error(const char *list, const char *path, const char *msg) {
+  size_t size = strlen(list) + 2048;
+  char *text = malloc(size);
+  ck_assert_ptr_nonnull(text);
+  snprintf(text, size, BASE_JSON("%s"), list);
+  tf_error err;
+  tf_workset *w = parse_text(text, &err);
+  ck_assert_ptr_null(w);
+  ck_assert_int_eq(err.code, TF_EINPUT);
+  ck_assert_str_eq(err.path, path);
+  ck_assert_msg(strstr(err.msg, msg), "%s", err.msg);
+  free(text);
+}
+
+START_TEST(test_list_domain_repeats) {
+  domain_error("[5, 3, 9, 3, 5]", "$.choose.B[3]", "value 3 appears twice");
+  domain_error("[5, 3, 9, 5, 3]", "$.choose.B[3]", "value 5 appears twice");
+  domain_error("[7, 7, 7]", "$.choose.B[1]", "value 7 appears twice");
+  domain_error("[1, 1, \"x\"]", "$.choose.B[1]", "value 1 appears twice");
+  domain_error("[1, \"x\", 1]", "$.choose.B[1]", "expected an integer");
+  /* the longest list, repeating its first value at the end */
+  size_t cap = (size_t)TF_MAX_DOMAIN * 8 + 16, k = 0;
+  char *list = malloc(cap);
+  ck_assert_ptr_nonnull(list);
+  list[k++] = '[';
+  for (int i = 0; i < TF_MAX_DOMAIN; i++)
+    k += (size_t)snprintf(list + k, cap - k, "%s%d", i ? "," : "", i == TF_MAX_DOMAIN - 1 ? TF_MAX_DOMAIN : TF_MAX_DOMAIN - i);
+  snprintf(list + k, cap - k, "]");
+  char path[64];
+  snprintf(path, sizeof path, "$.choose.B[%d]", TF_MAX_DOMAIN - 1);
+  domain_error(list, path, "value 100000 appears twice");
+  free(list);
+}
+END_TEST
+
+/* Many names: each resolves to its own symbol, and a repeat of any kind is
+ * found, naming where it is repeated.  (Names are looked up in a hash
+ * table, model/names.h.) */
+#define NLETS 20000
+static char *many_lets(const char *last_let, const char *last_buffer) {
+  size_t cap = (size_t)NLETS * 96 + 4096, k = 0;
+  char *t = malloc(cap);
+  ck_assert_ptr_nonnull(t);
+  k += (size_t)snprintf(t + k, cap - k, "{\"name\": \"many\", \"params\": {\"p\": 1}, \"let\": {");
+  for (int i = 0; i < NLETS; i++)
+    k += (size_t)snprintf(t + k, cap - k, "%s\"l%d\": \"%s + 1\"", i ? ", " : "", i, i ? "l0" : "p");
+  if (last_let)
+    k += (size_t)snprintf(t + k, cap - k, ", \"%s\": 1", last_let);
+  k += (size_t)snprintf(t + k, cap - k, "}, \"buffers\": [");
+  for (int i = 0; i < NLETS; i++)
+    k += (size_t)snprintf(t + k, cap - k, "%s{\"name\": \"b%d\", \"memory\": \"rf\", \"size\": \"l%d\"}",
+                          i ? ", " : "", i, i);
+  if (last_buffer)
+    k += (size_t)snprintf(t + k, cap - k, ", {\"name\": \"%s\", \"memory\": \"rf\", \"size\": 1}", last_buffer);
+  snprintf(t + k, cap - k, "]}");
+  return t;
+}
+
+START_TEST(test_many_names) {
+  char *text = many_lets(NULL, NULL);
+  tf_workset *w = parse_ok(text);
+  free(text);
+  ck_assert_uint_eq(w->nlets, NLETS);
+  char name[32];
+  for (int i = 0; i < NLETS; i++) {
+    snprintf(name, sizeof name, "l%d", i);
+    ck_assert_int_eq(tf_workset_resolve(w, name), tf_workset_sym_let(w, (size_t)i));
+  }
+  ck_assert_int_eq(tf_workset_resolve(w, "p"), 0);
+  ck_assert_int_eq(tf_workset_resolve(w, "l20000"), -1);
+  ck_assert_int_eq(tf_workset_resolve(w, "sm_count"), tf_workset_sym_machine(w, TF_MC_sm_count));
+  tf_workset_free(w);
+  static const struct {
+    const char *let, *buffer, *path, *msg;
+  } repeats[] = {
+      {"l19999", NULL, "$.let", "duplicate key 'l19999'"},
+      {"p", NULL, "$.let.p", "name 'p' is defined twice"},
+      {NULL, "b0", "$.buffers[20000].name", "buffer 'b0' is defined twice"},
+  };
+  for (size_t i = 0; i < sizeof repeats / sizeof *repeats; i++) {
+    tf_error err;
+    text = many_lets(repeats[i].let, repeats[i].buffer);
+    ck_assert_ptr_null(parse_text(text, &err));
+    free(text);
+    ck_assert_str_eq(err.path, repeats[i].path);
+    ck_assert_msg(strstr(err.msg, repeats[i].msg), "%s", err.msg);
+  }
+}
 END_TEST
 
 START_TEST(test_parse_require) {
@@ -597,6 +688,8 @@ Suite *workset_suite(void) {
   tcase_add_test(core, test_base_binds);
   tcase_add_test(core, test_range_domains);
   tcase_add_test(core, test_list_domain_too_long);
+  tcase_add_test(core, test_list_domain_repeats);
+  tcase_add_test(core, test_many_names);
   tcase_add_test(core, test_parse_require);
   tcase_add_test(core, test_parse_objective);
   tcase_add_test(core, test_memories);
