@@ -332,7 +332,7 @@ static void mark_derived(tf_problem *p, const tf_expr *e, const char *where) {
     if (kind_of(p->workset, s.v[k]) == SYM_DERIVED) {
       int m = (s.v[k] - tf_workset_sym_derived(p->workset, 0, 0)) % TF_NMEM;
       if (!p->uses_derived[m])
-        p->derived_where[m] = where;
+        p->derived_where[m] = tf_strdup(where);
       p->uses_derived[m] = 1;
     }
     if (kind_of(p->workset, s.v[k]) == SYM_OCCUPANCY)
@@ -366,7 +366,7 @@ static int bind_requires(tf_problem *p, const tf_request *req, tf_error *err) {
       return -1;
     p->require_owned[p->nrequire] = 1;
     p->require[p->nrequire] = e;
-    p->require_where[p->nrequire++] = req->requires[i].where;
+    p->require_where[p->nrequire++] = tf_strdup(req->requires[i].where);
   }
   for (size_t i = 0; i < p->nrequire; i++) {
     const tf_expr *l, *r;
@@ -548,10 +548,62 @@ static int require_violation(tf_problem *p, size_t r, const int64_t *choose, con
   return 0;
 }
 
-/* Evaluates one combination symbolically; returns 1 to keep it, 0 to drop
- * it, -1 on error. */
-static int enumerate_one(tf_problem *p, const int64_t *choose, struct pruning *pr, tf_error *err) {
+/* Buffer sizes of the combination in slot c, stored; 1 or -1 on error. */
+static int enumerate_buffers(tf_problem *p, size_t c, const tf_eval_env *env, tf_affine *sz, tf_error *err) {
   const tf_workset *w = p->workset;
+  size_t stride = tf_problem_stride(p);
+  for (size_t b = 0; b < p->nbuffers; b++) {
+    if (tf_expr_eval(w->buffers[b].size, env, &sz[b], err))
+      return tf_error_set_path(err, w->buffers[b].path), -1;
+    if (!tf_affine_is_const(&sz[b], p->ncounts))
+      p->count_dependent[b] = 1;
+    store(p->buf + (c * p->nbuffers + b) * stride, &sz[b], p->ncounts);
+  }
+  return 1;
+}
+
+/* Require r at the combination in slot c, stored as a row normalised to
+ * form {<=, >=, ==} 0; 1 keep, 0 violated whatever the counts, -1 error. */
+static int enumerate_row(tf_problem *p, size_t c, size_t r, const int64_t *choose, const tf_eval_env *env,
+                         struct pruning *pr, tf_error *err) {
+  const tf_expr *l, *rr;
+  enum tf_rel rel = tf_expr_relation(p->require[r], &l, &rr);
+  tf_affine lhs, rhs, d;
+  int rc = 1;
+  if (tf_expr_eval(l, env, &lhs, err) || tf_expr_eval(rr, env, &rhs, err))
+    return tf_error_set_path(err, p->require_where[r]), -1;
+  if (tf_affine_add(&d, &lhs, &rhs, -1))
+    return tf_error_set(err, TF_EINPUT, p->require_where[r], "integer overflow in '%s'", tf_expr_text(p->require[r]));
+  if (tf_affine_is_const(&d, p->ncounts)) {
+    int ok = rel == TF_REL_LE ? d.c <= 0 : rel == TF_REL_LT ? d.c < 0 : rel == TF_REL_GE ? d.c >= 0
+           : rel == TF_REL_GT ? d.c > 0 : rel == TF_REL_EQ ? d.c == 0 : d.c != 0;
+    if (!ok)
+      rc = require_violation(p, r, choose, &lhs, &rhs, pr);
+    d = tf_affine_constant(0); /* satisfied: the row is empty */
+  } else if (rel == TF_REL_NE) {
+    return tf_error_set(err, TF_EINPUT, p->require_where[r], "'!=' cannot constrain a count variable: '%s'",
+                        tf_expr_text(p->require[r]));
+  } else if (rel == TF_REL_LT) {
+    d.c += 1; /* a < b  <=>  a - b + 1 <= 0 over the integers */
+  } else if (rel == TF_REL_GT) {
+    d.c -= 1;
+  }
+  store(p->row + (c * p->nrequire + r) * tf_problem_stride(p), &d, p->ncounts);
+  return rc;
+}
+
+/* The count-free occupancy limits: 1 keep, 0 drop (noting why), -1 error. */
+static int enumerate_occupancy(tf_problem *p, size_t c, const int64_t *choose, tf_error *err) {
+  char why[160];
+  int ok = tf_occupancy_fits(p, choose, tf_problem_buf(p, c, 0), why, sizeof why, err);
+  if (ok == 0 && !p->pruned_why[0])
+    snprintf(p->pruned_why, sizeof p->pruned_why, "%s", why);
+  return ok;
+}
+
+/* Evaluates the combination in the next slot symbolically; returns 1 to
+ * keep it, 0 to drop it, -1 on error. */
+static int enumerate_one(tf_problem *p, const int64_t *choose, struct pruning *pr, tf_error *err) {
   size_t c = p->ncombos, stride = tf_problem_stride(p);
   tf_problem_set_choose(p, choose);
   if (tf_problem_eval_lets(p, err))
@@ -559,63 +611,15 @@ static int enumerate_one(tf_problem *p, const int64_t *choose, struct pruning *p
   tf_eval_env env = tf_problem_env(p);
   tf_affine sizes[256];
   tf_affine *sz = p->nbuffers <= 256 ? sizes : tf_nalloc(p->nbuffers, sizeof *sz);
-  int rc = 1;
-  for (size_t b = 0; b < p->nbuffers && rc == 1; b++) {
-    if (tf_expr_eval(w->buffers[b].size, &env, &sz[b], err)) {
-      tf_error_set_path(err, w->buffers[b].path);
-      rc = -1;
-      break;
-    }
-    if (!tf_affine_is_const(&sz[b], p->ncounts))
-      p->count_dependent[b] = 1;
-    store(p->buf + (c * p->nbuffers + b) * stride, &sz[b], p->ncounts);
-  }
-  if (rc == 1 && p->occupancy >= 0) {
-    char why[160];
-    int ok = tf_occupancy_fits(p, choose, p->buf + c * p->nbuffers * stride, why, sizeof why, err);
-    if (ok < 0)
-      rc = -1;
-    else if (!ok && !p->pruned_why[0])
-      snprintf(p->pruned_why, sizeof p->pruned_why, "%s", why);
-    if (ok == 0)
-      rc = 0;
-  }
+  int rc = enumerate_buffers(p, c, &env, sz, err);
+  if (rc == 1 && p->occupancy >= 0)
+    rc = enumerate_occupancy(p, c, choose, err);
   if (rc == 1 && !fits_at_minimum(p, c, choose, pr))
     rc = 0;
   if (rc == 1 && set_derived(p, choose, sz, err))
     rc = -1;
-  for (size_t r = 0; r < p->nrequire && rc == 1; r++) {
-    const tf_expr *l, *rr;
-    enum tf_rel rel = tf_expr_relation(p->require[r], &l, &rr);
-    tf_affine lhs, rhs, d;
-    if (tf_expr_eval(l, &env, &lhs, err) || tf_expr_eval(rr, &env, &rhs, err)) {
-      tf_error_set_path(err, p->require_where[r]);
-      rc = -1;
-      break;
-    }
-    if (tf_affine_add(&d, &lhs, &rhs, -1)) {
-      tf_error_set(err, TF_EINPUT, p->require_where[r], "integer overflow in '%s'", tf_expr_text(p->require[r]));
-      rc = -1;
-      break;
-    }
-    if (tf_affine_is_const(&d, p->ncounts)) {
-      int ok = rel == TF_REL_LE ? d.c <= 0 : rel == TF_REL_LT ? d.c < 0 : rel == TF_REL_GE ? d.c >= 0
-             : rel == TF_REL_GT ? d.c > 0 : rel == TF_REL_EQ ? d.c == 0 : d.c != 0;
-      if (!ok)
-        rc = require_violation(p, r, choose, &lhs, &rhs, pr);
-      d = tf_affine_constant(0); /* satisfied: the row is empty */
-    } else if (rel == TF_REL_NE) {
-      tf_error_set(err, TF_EINPUT, p->require_where[r], "'!=' cannot constrain a count variable: '%s'",
-                   tf_expr_text(p->require[r]));
-      rc = -1;
-      break;
-    } else if (rel == TF_REL_LT) {
-      d.c += 1; /* a < b  <=>  a - b + 1 <= 0 over the integers */
-    } else if (rel == TF_REL_GT) {
-      d.c -= 1;
-    }
-    store(p->row + (c * p->nrequire + r) * stride, &d, p->ncounts);
-  }
+  for (size_t r = 0; r < p->nrequire && rc == 1; r++)
+    rc = enumerate_row(p, c, r, choose, &env, pr, err);
   for (size_t o = 0; o < p->nobjective && rc == 1; o++) {
     tf_affine v;
     if (tf_expr_eval(p->objective[o].expr, &env, &v, err)) {
@@ -630,7 +634,34 @@ static int enumerate_one(tf_problem *p, const int64_t *choose, struct pruning *p
   return rc;
 }
 
-static int enumerate(tf_problem *p, tf_error *err) {
+/* n = a * b, or 1 when it overflows. */
+static int size_mul(size_t a, size_t b, size_t *n) {
+  if (a && b > SIZE_MAX / a)
+    return 1;
+  *n = a * b;
+  return 0;
+}
+
+/* Room for `cap` combinations in the problem's tables.  The sizes are
+ * checked before anything is allocated: a problem that would store more
+ * than TF_MAX_STORED coefficients is an input error, not an allocation
+ * that runs the process out of memory. */
+static int reserve(tf_problem *p, size_t cap, tf_error *err) {
+  size_t stride = tf_problem_stride(p), forms = p->nbuffers + p->nrequire + p->nobjective + 3, per, n;
+  if (size_mul(forms, stride, &per) || per > SIZE_MAX - (p->nchoose + 1) ||
+      size_mul(cap, per + p->nchoose + 1, &n) || n > TF_MAX_STORED)
+    return tf_error_set(err, TF_EINPUT, "$.choose",
+                        "%zu combinations of %zu buffers, %zu constraints and %zu objectives would store more than "
+                        "%zu coefficients; narrow the domains with --domain or --fix",
+                        cap, p->nbuffers, p->nrequire, p->nobjective, (size_t)TF_MAX_STORED);
+  p->combo = tf_nrealloc(p->combo, cap * (p->nchoose + 1), sizeof *p->combo);
+  p->buf = tf_nrealloc(p->buf, cap * (p->nbuffers + 1) * stride, sizeof *p->buf);
+  p->row = tf_nrealloc(p->row, cap * (p->nrequire + 1) * stride, sizeof *p->row);
+  p->obj = tf_nrealloc(p->obj, cap * (p->nobjective + 1) * stride, sizeof *p->obj);
+  return 0;
+}
+
+static int count_candidates(tf_problem *p, tf_error *err) {
   size_t total = 1;
   for (size_t i = 0; i < p->nchoose; i++) {
     if (p->ndomain[i] && total > TF_MAX_COMBINATIONS / p->ndomain[i])
@@ -640,25 +671,23 @@ static int enumerate(tf_problem *p, tf_error *err) {
     total *= p->ndomain[i];
   }
   p->ncandidates = total;
-  size_t stride = tf_problem_stride(p);
-  size_t cap = total < 1024 ? total : 1024;
-  p->combo = tf_nalloc(cap * (p->nchoose + 1), sizeof *p->combo);
-  p->buf = tf_nalloc(cap * (p->nbuffers + 1) * stride, sizeof *p->buf);
-  p->row = tf_nalloc(cap * (p->nrequire + 1) * stride, sizeof *p->row);
-  p->obj = tf_nalloc(cap * (p->nobjective + 1) * stride, sizeof *p->obj);
+  return 0;
+}
+
+static int enumerate(tf_problem *p, tf_error *err) {
+  if (count_candidates(p, err))
+    return -1;
+  size_t total = p->ncandidates, cap = total < 1024 ? total : 1024;
+  if (reserve(p, cap, err))
+    return -1;
   size_t idx[TF_MAX_CHOOSE] = {0};
   int64_t choose[TF_MAX_CHOOSE];
   struct pruning pr = {INT64_MAX};
   for (size_t n = 0; n < total; n++) {
     for (size_t i = 0; i < p->nchoose; i++)
       choose[i] = p->domain[i][idx[i]];
-    if (p->ncombos == cap) {
-      cap *= 2;
-      p->combo = tf_nrealloc(p->combo, cap * (p->nchoose + 1), sizeof *p->combo);
-      p->buf = tf_nrealloc(p->buf, cap * (p->nbuffers + 1) * stride, sizeof *p->buf);
-      p->row = tf_nrealloc(p->row, cap * (p->nrequire + 1) * stride, sizeof *p->row);
-      p->obj = tf_nrealloc(p->obj, cap * (p->nobjective + 1) * stride, sizeof *p->obj);
-    }
+    if (p->ncombos == cap && reserve(p, cap = cap < total / 2 ? 2 * cap : total, err))
+      return -1;
     /* the candidate takes the next slot; kept, it stays there */
     memcpy(p->combo + p->ncombos * p->nchoose, choose, p->nchoose * sizeof *choose);
     int keep = enumerate_one(p, p->combo + p->ncombos * p->nchoose, &pr, err);
@@ -701,8 +730,12 @@ void tf_problem_free(tf_problem *p) {
   free(p->domain);
   free(p->ndomain);
   for (size_t i = 0; i < p->nrequire; i++)
-    if (p->require_owned[i])
+    if (p->require_owned[i]) {
       tf_expr_free(p->require[i]);
+      free((char *)p->require_where[i]);
+    }
+  for (int m = 0; m < TF_NMEM; m++)
+    free(p->derived_where[m]);
   free(p->require);
   free(p->require_where);
   free(p->require_owned);

@@ -24,6 +24,7 @@
 
 #define TF_MAX_COMBINATIONS 1000000 /* choose combinations before filtering */
 #define TF_MAX_CHOOSE 32            /* choose variables per workset */
+#define TF_MAX_STORED (1 << 27)     /* int64 coefficients a problem stores (1 GiB) */
 
 /* ---------------------------------------------------------------- problem */
 
@@ -36,7 +37,7 @@ typedef struct tf_problem {
   int64_t capacity[TF_NMEM];    /* the machine's, before occupancy: ask tf_memory_capacity */
   int64_t *param_values;        /* bound value of every workset param */
   int uses_derived[TF_NMEM];    /* used(MEM) / slack(MEM) appear in a row or objective */
-  const char *derived_where[TF_NMEM]; /* the first that does, for errors */
+  char *derived_where[TF_NMEM]; /* the first that does, for errors (owned) */
 
   size_t nchoose;               /* the workset's, plus "occupancy" when used */
   const char *choose_names[TF_MAX_CHOOSE];
@@ -56,7 +57,7 @@ typedef struct tf_problem {
 
   size_t nrequire;              /* workset requires, then the request's */
   tf_expr **require;            /* borrowed (workset) or owned (request) */
-  const char **require_where;
+  const char **require_where;   /* borrowed (workset) or owned copies (request) */
   int *require_owned;
   int *row_kind;                /* enum tf_row_kind, per require */
 
@@ -78,7 +79,10 @@ typedef struct tf_problem {
 } tf_problem;
 
 /* Binds and enumerates.  Returns a problem owned by the caller
- * (tf_problem_free); errors name the request field or workset path. */
+ * (tf_problem_free); errors name the request field or workset path.  The
+ * machine and workset must outlive the problem; the request need not: what
+ * the problem keeps of it (constraints, objectives, where they came from)
+ * it copies. */
 tf_problem *tf_problem_new(const tf_machine *m, const tf_workset *w, const tf_request *req,
                            tf_error *err);
 void tf_problem_free(tf_problem *p);

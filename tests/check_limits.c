@@ -78,7 +78,7 @@ static void put(struct buf *b, const char *fmt, ...) {
 
 /* ------------------------------------------------------------ the table */
 
-enum gen { G_COMBOS, G_DOMAIN, G_CHOOSE, G_COUNTS, G_EXPR_LEN, G_NEST, G_ARGS, G_FILE, G_JSON, G_COEF };
+enum gen { G_STORED, G_COMBOS, G_DOMAIN, G_CHOOSE, G_COUNTS, G_EXPR_LEN, G_NEST, G_ARGS, G_FILE, G_JSON, G_COEF };
 
 struct limit_case {
   const char *what;
@@ -89,6 +89,10 @@ struct limit_case {
 };
 
 static const struct limit_case limits[] = {
+    /* 1000 combinations of 140,000 buffers: 1.4 x 10^8 coefficients, checked before allocating */
+    {"stored coefficients: 1000 x 140000 buffers", G_STORED, 140000, 2,
+     "$.choose: 1000 combinations of 140000 buffers, 0 constraints and 0 objectives would store more than "
+     "134217728 coefficients; narrow the domains with --domain or --fix"},
     {"choose combinations: 1000 x 1001", G_COMBOS, 1001, 2,
      "$.choose: the choose domains have more than 1000000 combinations; narrow them with --domain or --fix"},
     {"one domain of 100000 values", G_DOMAIN, 100000, 0, NULL},
@@ -120,6 +124,12 @@ static const char *generate(const struct limit_case *c, const char *dir, char *e
   extra[0] = 0;
   const char *tail = "\"buffers\": [{\"name\": \"x\", \"memory\": \"smem\", \"size\": 128}]}";
   switch (c->gen) {
+  case G_STORED:
+    put(&b, "{\"name\": \"t\", \"choose\": {\"a\": {\"from\": 1, \"to\": 1000}}, \"buffers\": [");
+    for (long long i = 0; i < c->n; i++)
+      put(&b, "%s{\"name\": \"b%lld\", \"memory\": \"rf\", \"size\": 1}", i ? ", " : "", i);
+    put(&b, "]}");
+    break;
   case G_COMBOS:
     put(&b, "{\"name\": \"t\", \"choose\": {\"a\": {\"from\": 1, \"to\": 1000}, \"b\": {\"from\": 1, \"to\": %lld}}, %s",
         c->n, tail);

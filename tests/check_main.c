@@ -10,6 +10,7 @@ int main(void) {
   srunner_add_suite(sr, machine_suite());
   srunner_add_suite(sr, workset_suite());
   srunner_add_suite(sr, problem_suite());
+  srunner_add_suite(sr, memory_suite());
   srunner_add_suite(sr, encode_suite());
   srunner_add_suite(sr, oracle_suite());
   srunner_add_suite(sr, cli_suite());

@@ -188,6 +188,32 @@ START_TEST(test_point) {
 }
 END_TEST
 
+/* A problem copies what it keeps of the request: the request may change
+ * or go before the problem does (its where strings name errors later, e.g.
+ * when the ILP is built). */
+START_TEST(test_request_outlived) {
+  tf_machine m = tf_test_machine(100000, 512, 255);
+  tf_workset *w = tf_test_workset(base);
+  tf_request req;
+  tf_request_init(&req);
+  tf_request_add_require(&req, "used(tmem) <= 64", "line 3: $.require[0]");
+  tf_request_add_objective(&req, "max slack(rf)", "line 3: $.objective[0]");
+  tf_error err;
+  tf_error_init(&err);
+  tf_problem *p = tf_problem_new(&m, w, &req, &err);
+  ck_assert_msg(p != NULL, "%s", err.msg);
+  req.requires[0].where[0] = 'X'; /* what a borrowed pointer would now read */
+  req.objectives[0].where[0] = 'X';
+  tf_request_release(&req);
+  ck_assert_str_eq(p->require_where[p->nrequire - 1], "line 3: $.require[0]");
+  ck_assert_str_eq(p->derived_where[TF_MEM_TMEM], "line 3: $.require[0]");
+  ck_assert_str_eq(p->derived_where[TF_MEM_RF], "line 3: $.objective[0]");
+  ck_assert_str_eq(p->objective[0].text, "max slack(rf)");
+  tf_problem_free(p);
+  tf_workset_free(w);
+}
+END_TEST
+
 Suite *problem_suite(void) {
   Suite *s = suite_create("problem");
   TCase *tc = tcase_create("Core");
@@ -196,6 +222,7 @@ Suite *problem_suite(void) {
   tcase_add_test(tc, test_domain_and_contradiction);
   tcase_add_test(tc, test_cyclic_params);
   tcase_add_test(tc, test_point);
+  tcase_add_test(tc, test_request_outlived);
   suite_add_tcase(s, tc);
   TCase *lim = tcase_create("Limits");
   tcase_add_test(lim, test_combination_limit);

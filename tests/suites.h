@@ -9,6 +9,7 @@ Suite *json_suite(void);
 Suite *machine_suite(void);
 Suite *workset_suite(void);
 Suite *problem_suite(void);
+Suite *memory_suite(void);
 Suite *encode_suite(void);
 Suite *oracle_suite(void);
 Suite *cli_suite(void);

@@ -1,0 +1,172 @@
+/* The memory module (model/memory.h): units, the charge rule, capacity at
+ * a combination (occupancy included), the per-SM footprints occupancy
+ * compares, and the sums and bounds the encoder and the engine build on.
+ * Each figure is worked out by hand in the comment beside it. */
+#include <check.h>
+#include <stdint.h>
+#include <string.h>
+
+#include "model/memory.h"
+#include "model/problem.h"
+#include "tests/suites.h"
+#include "tests/testutil.h"
+
+/* smem: a ring of stages x 1000 B rounded to 128, a constant 300 B
+ * buffer rounded to 256; tmem: n columns; rf: 40 registers. */
+static const char ws[] =
+    "{\"name\": \"mem\", \"params\": {\"threads\": 128},"
+    " \"choose\": {\"n\": [32, 48]},"
+    " \"count\": {\"stages\": {\"min\": 1, \"max\": 10}},"
+    " \"buffers\": [{\"name\": \"ring\", \"memory\": \"smem\", \"size\": \"stages * 1000\"},"
+    "   {\"name\": \"bias\", \"memory\": \"smem\", \"size\": 300, \"align\": 256},"
+    "   {\"name\": \"acc\", \"memory\": \"tmem\", \"size\": \"n\"},"
+    "   {\"name\": \"regs\", \"memory\": \"rf\", \"size\": 40}],"
+    " \"objective\": [\"max stages\"]}";
+
+struct fixture {
+  tf_machine m;
+  tf_workset *w;
+  tf_problem *p;
+};
+
+static void setup(struct fixture *f, const char *require) {
+  f->m = tf_test_machine(9000, 512, 255);
+  f->w = tf_test_workset(ws);
+  tf_request req;
+  tf_request_init(&req);
+  if (require)
+    tf_request_add_require(&req, require, "--require");
+  tf_error err;
+  tf_error_init(&err);
+  f->p = tf_problem_new(&f->m, f->w, &req, &err);
+  tf_request_release(&req);
+  ck_assert_msg(f->p != NULL, "%s", err.msg);
+}
+
+static void teardown(struct fixture *f) {
+  tf_problem_free(f->p);
+  tf_workset_free(f->w);
+}
+
+START_TEST(test_names_and_units) {
+  ck_assert_str_eq(tf_memory_name(TF_MEM_SMEM), "smem");
+  ck_assert_str_eq(tf_memory_unit(TF_MEM_TMEM), "columns");
+  ck_assert_str_eq(tf_memory_unit(TF_MEM_RF), "registers/thread");
+  ck_assert_int_eq(tf_memory_find("rf"), TF_MEM_RF);
+  ck_assert_int_eq(tf_memory_find("gmem"), -1);
+}
+END_TEST
+
+START_TEST(test_charge) {
+  struct fixture f;
+  setup(&f, NULL);
+  int64_t v;
+  ck_assert_int_eq(tf_memory_align(f.p, 1), 256);
+  ck_assert_int_eq(tf_memory_charge(f.p, 1, 300, &v), 0);
+  ck_assert_int_eq(v, 512);
+  ck_assert_int_eq(tf_memory_charge(f.p, 1, 0, &v), 0);
+  ck_assert_int_eq(v, 0);
+  ck_assert_int_eq(tf_memory_charge(f.p, 0, 1001, &v), 0); /* alignment 1 */
+  ck_assert_int_eq(v, 1001);
+  ck_assert_int_eq(tf_memory_charge(f.p, 1, INT64_MAX - 5, &v), -1);
+  teardown(&f);
+}
+END_TEST
+
+START_TEST(test_capacity_and_buffers) {
+  struct fixture f;
+  setup(&f, NULL);
+  ck_assert_uint_eq(f.p->ncombos, 2);
+  ck_assert_int_eq(tf_memory_capacity(f.p, TF_MEM_SMEM, 0), 9000);
+  ck_assert_int_eq(tf_memory_capacity(f.p, TF_MEM_TMEM, 1), 512);
+  ck_assert_int_eq(tf_memory_capacity(f.p, TF_MEM_RF, 0), 255);
+  ck_assert_int_eq(tf_memory_capacity_varies(f.p, TF_MEM_SMEM), 0);
+  size_t in[4];
+  ck_assert_uint_eq(tf_memory_buffers(f.p, TF_MEM_SMEM, 0, in), 2);
+  ck_assert_uint_eq(in[0], 0);
+  ck_assert_uint_eq(in[1], 1);
+  ck_assert_uint_eq(tf_memory_buffers(f.p, TF_MEM_TMEM, 1, in), 1);
+  ck_assert_uint_eq(in[0], 2);
+  ck_assert_int_eq(tf_memory_of(f.p, 3, 0), TF_MEM_RF);
+  teardown(&f);
+}
+END_TEST
+
+/* With an occupancy, SMEM's capacity is per combination: 2 CTAs on an SM
+ * of 10024 B: floor(10024 / 2 / 128) * 128 - 1024 = 3968. */
+START_TEST(test_capacity_under_occupancy) {
+  struct fixture f;
+  setup(&f, "occupancy >= 1");
+  ck_assert_int_eq(tf_memory_capacity_varies(f.p, TF_MEM_SMEM), 1);
+  ck_assert_int_eq(tf_memory_capacity_varies(f.p, TF_MEM_TMEM), 0);
+  ck_assert_int_eq(tf_memory_smem_for_occupancy(&f.m, 1), 8960); /* floor(10024 / 128) * 128 - 1024 */
+  ck_assert_int_eq(tf_memory_smem_for_occupancy(&f.m, 2), 3968);
+  ck_assert_int_eq(tf_memory_smem_for_occupancy(&f.m, 0), 9000); /* no division by zero */
+  for (size_t c = 0; c < f.p->ncombos; c++) {
+    int64_t o = f.p->combo[c * f.p->nchoose + (size_t)f.p->occupancy];
+    ck_assert_int_eq(tf_memory_capacity(f.p, TF_MEM_SMEM, c), tf_memory_smem_for_occupancy(&f.m, o));
+  }
+  teardown(&f);
+}
+END_TEST
+
+/* TMEM: powers of two, at least 32 columns; RF: 4 warps of
+ * align(40 * 32, 256) = 1280 registers. */
+START_TEST(test_sm_footprint) {
+  tf_machine m = tf_test_machine(9000, 512, 255);
+  ck_assert_int_eq(tf_memory_sm_footprint(&m, TF_MEM_TMEM, 1, 0), 32);
+  ck_assert_int_eq(tf_memory_sm_footprint(&m, TF_MEM_TMEM, 33, 0), 64);
+  ck_assert_int_eq(tf_memory_sm_footprint(&m, TF_MEM_TMEM, 256, 0), 256);
+  ck_assert_int_eq(tf_memory_sm_footprint(&m, TF_MEM_RF, 40, 128), 4 * 1280);
+  ck_assert_int_eq(tf_memory_sm_footprint(&m, TF_MEM_RF, 41, 128), 4 * 1536);
+  ck_assert_int_eq(tf_memory_sm_footprint(&m, TF_MEM_SMEM, 1000, 0), 2048); /* 1000 + 1024 reserved, to 128 */
+  ck_assert_int_eq(tf_memory_sm_footprint(&m, TF_MEM_RF, INT64_MAX / 2, 128), INT64_MAX);
+  ck_assert_int_eq(tf_memory_sm_capacity(&m, TF_MEM_RF), 65536);
+  ck_assert_int_eq(tf_memory_sm_capacity(&m, TF_MEM_TMEM), 512);
+}
+END_TEST
+
+/* At 3 stages: smem 3000 + 512, tmem n, rf 40. */
+START_TEST(test_use_and_bounds) {
+  struct fixture f;
+  setup(&f, NULL);
+  int64_t used[TF_NMEM], counts[] = {3}, lo[] = {2}, hi[] = {7}, min, max;
+  ck_assert_int_eq(tf_memory_use(f.p, 1, counts, used), 1);
+  ck_assert_int_eq(used[TF_MEM_SMEM], 3512);
+  ck_assert_int_eq(used[TF_MEM_TMEM], 48);
+  ck_assert_int_eq(used[TF_MEM_RF], 40);
+  ck_assert_int_eq(tf_memory_use_range(f.p, 0, TF_MEM_SMEM, lo, hi, &min, &max), 0);
+  ck_assert_int_eq(min, 2512);
+  ck_assert_int_eq(max, 7512);
+  int64_t resident, per;
+  ck_assert_int_eq(tf_memory_line(f.p, 0, TF_MEM_SMEM, counts, 0, &resident, &per), 0);
+  ck_assert_int_eq(resident, 512);
+  ck_assert_int_eq(per, 1000);
+  teardown(&f);
+}
+END_TEST
+
+/* Occupancy 0 is no occupancy: infeasible with a reason, not a signal. */
+START_TEST(test_occupancy_zero) {
+  char out[4096], err[4096];
+  int rc = tf_test_run("solve -m b200 -w fa4-fwd -p d=128 -p dv=128 --fix B_r=128 --fix B_c=128 --domain occupancy=0 "
+                       "--objective 'max stages'",
+                       out, sizeof out, err, sizeof err);
+  ck_assert_msg(rc == 1, "exit %d; stderr: %s", rc, err);
+  ck_assert_msg(strstr(out, "occupancy 0") || strstr(err, "occupancy 0"), "out: %s\nerr: %s", out, err);
+}
+END_TEST
+
+Suite *memory_suite(void) {
+  Suite *s = suite_create("memory");
+  TCase *tc = tcase_create("Core");
+  tcase_add_test(tc, test_names_and_units);
+  tcase_add_test(tc, test_charge);
+  tcase_add_test(tc, test_capacity_and_buffers);
+  tcase_add_test(tc, test_capacity_under_occupancy);
+  tcase_add_test(tc, test_sm_footprint);
+  tcase_add_test(tc, test_use_and_bounds);
+  tcase_add_test(tc, test_occupancy_zero);
+  suite_add_tcase(s, tc);
+  return s;
+}
