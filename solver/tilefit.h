@@ -33,7 +33,8 @@
  *
  * Ownership: every _new/_load has its _free (which accepts NULL), every
  * _init its _release.  A tf_problem borrows its machine and workset, which
- * must outlive it.  Errors are values: a failing function returns -1 (or
+ * must outlive it; what it keeps of the request (constraints, objectives,
+ * the `where` strings that name them in errors) it copies.  Errors are values: a failing function returns -1 (or
  * NULL) and fills the tf_error handed to it; nothing in the library prints
  * (except tf_report_* to the FILE * given) or exits.  GLPK failures never
  * abort: they come back as TF_ESOLVER.  Threads: one tf_problem per thread;
