@@ -102,6 +102,13 @@ int64_t tf_memory_capacity(const tf_problem *p, int mem, size_t c) {
   return tf_memory_capacity_at(p, mem, combo_of(p, c));
 }
 
+int tf_memory_in_use(const tf_problem *p, int mem) {
+  for (size_t b = 0; b < p->nbuffers; b++)
+    if (p->workset->buffers[b].memory == mem) /* the one memory a buffer may be in, today */
+      return 1;
+  return 0;
+}
+
 size_t tf_memory_buffers(const tf_problem *p, int mem, size_t c, size_t *out) {
   size_t n = 0;
   for (size_t b = 0; b < p->nbuffers; b++)

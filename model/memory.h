@@ -83,6 +83,10 @@ int64_t tf_memory_capacity(const struct tf_problem *p, int mem, size_t c);
  * when an occupancy is asked for.)  When not, it is p->capacity[mem]. */
 int tf_memory_capacity_varies(const struct tf_problem *p, int mem);
 
+/* Can any buffer of the problem be charged to `mem` (at some
+ * combination)?  What a report asks before it shows a memory's line. */
+int tf_memory_in_use(const struct tf_problem *p, int mem);
+
 /* The buffers charged to `mem` at combination c, in workset order, into
  * out[] (room for p->nbuffers); returns how many. */
 size_t tf_memory_buffers(const struct tf_problem *p, int mem, size_t c, size_t *out);
