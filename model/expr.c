@@ -80,8 +80,11 @@ static struct tf_expr *fail(struct parser *p, const char *why) {
 
 static int accept(struct parser *p, const char *tok) {
   skip_space(p);
-  size_t n = strlen(tok);
-  if (strncmp(p->s + p->pos, tok, n))
+  const char *s = p->s + p->pos;
+  size_t n = 0;
+  while (tok[n] && s[n] == tok[n]) /* a prefix compare without strlen: parsing tries many tokens */
+    n++;
+  if (tok[n])
     return 0;
   /* "<" must not match the first half of "<=", "!" not of "!=" */
   if (n == 1 && (tok[0] == '<' || tok[0] == '>' || tok[0] == '!' || tok[0] == '=') &&

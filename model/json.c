@@ -92,11 +92,18 @@ static void offset_to_line(const char *text, size_t off, int *line, int *col) {
   }
 }
 
-/* Marks, per member of an object, whether its key appears again later
- * (a hash table of the keys seen: linear in the number of members). */
-static unsigned char *later_repeats(const cJSON *node) {
-  size_t n = (size_t)cJSON_GetArraySize(node), i = 0;
+/* Marks, per member of an object, whether its key appears again later.
+ * A small object is scanned pair by pair (at most 16 x 16 compares); a
+ * larger one through a hash table of the keys seen, linear in its size. */
+static unsigned char *later_repeats(const cJSON *node, size_t n) {
   unsigned char *repeated = tf_nalloc(n + 1, 1);
+  size_t i = 0;
+  if (n <= 16) {
+    for (const cJSON *a = node->child; a; a = a->next, i++)
+      for (const cJSON *b = a->next; b && !repeated[i]; b = b->next)
+        repeated[i] = a->string && b->string && !strcmp(a->string, b->string);
+    return repeated;
+  }
   tf_names seen = {0};
   for (const cJSON *a = node->child; a; a = a->next, i++) {
     int first = a->string ? tf_names_get(&seen, a->string) : -1;
@@ -109,35 +116,52 @@ static unsigned char *later_repeats(const cJSON *node) {
   return repeated;
 }
 
+/* Where a node is, as a chain up to the root ("$"): formatted only when an
+ * error names it, never for the nodes that are fine. */
+struct where {
+  const struct where *up;
+  const char *key; /* NULL: an array element */
+  size_t index;
+};
+
+static void where_text(const struct where *w, char *buf, size_t size) {
+  if (!w->up) {
+    snprintf(buf, size, "$");
+    return;
+  }
+  char parent[160];
+  where_text(w->up, parent, sizeof parent);
+  if (w->key)
+    tf_path_key(buf, size, parent, w->key);
+  else
+    tf_path_index(buf, size, parent, w->index);
+}
+
+static int duplicate_key(const struct where *w, const char *key, tf_error *err) {
+  char path[160];
+  where_text(w, path, sizeof path);
+  return tf_error_set(err, TF_EINPUT, path, "duplicate key '%s'", key);
+}
+
 /* cJSON keeps the last of two equal keys silently; a person who wrote both
  * meant something, so the loader refuses the file.  The first member whose
  * key repeats is named, after what lies before it has been checked. */
-static int reject_duplicates(const cJSON *node, const char *path, tf_error *err) {
-  if (cJSON_IsObject(node)) {
-    unsigned char *repeated = later_repeats(node);
-    size_t i = 0;
-    int rc = 0;
-    for (const cJSON *a = node->child; a && !rc; a = a->next, i++) {
-      if (repeated[i]) {
-        rc = tf_error_set(err, TF_EINPUT, path, "duplicate key '%s'", a->string);
-        break;
-      }
-      char sub[160];
-      tf_path_key(sub, sizeof sub, path, a->string ? a->string : "?");
-      rc = reject_duplicates(a, sub, err);
-    }
-    free(repeated);
-    return rc;
-  } else if (cJSON_IsArray(node)) {
-    size_t i = 0;
-    for (const cJSON *a = node->child; a; a = a->next, i++) {
-      char sub[160];
-      tf_path_index(sub, sizeof sub, path, i);
-      if (reject_duplicates(a, sub, err))
-        return -1;
-    }
+static int reject_duplicates(const cJSON *node, const struct where *w, tf_error *err) {
+  int object = cJSON_IsObject(node);
+  if (!object && !cJSON_IsArray(node))
+    return 0;
+  size_t n = 0;
+  for (const cJSON *a = node->child; a; a = a->next)
+    n++;
+  unsigned char *repeated = object ? later_repeats(node, n) : NULL;
+  size_t i = 0;
+  int rc = 0;
+  for (const cJSON *a = node->child; a && !rc; a = a->next, i++) {
+    struct where sub = {w, object ? (a->string ? a->string : "?") : NULL, i};
+    rc = object && repeated[i] ? duplicate_key(w, a->string, err) : reject_duplicates(a, &sub, err);
   }
-  return 0;
+  free(repeated);
+  return rc;
 }
 
 /* cJSON reports where it gave up, which for input cut short is its last
@@ -200,7 +224,8 @@ cJSON *tf_json_parse(const char *text, size_t len, const char *file, tf_error *e
     tf_error_set_file(err, file);
     return NULL;
   }
-  if (reject_duplicates(root, "$", err)) {
+  struct where top = {NULL, NULL, 0};
+  if (reject_duplicates(root, &top, err)) {
     cJSON_Delete(root);
     tf_error_set_file(err, file);
     return NULL;
@@ -279,12 +304,33 @@ int tf_json_string(const cJSON *v, const char *path, const char **out, tf_error 
   return 0;
 }
 
+/* Appends s to buf[*n], truncating at size - 1 as snprintf would (paths
+ * are built for every member read, so without snprintf's cost). */
+static void append(char *buf, size_t size, size_t *n, const char *s) {
+  for (; *s && *n + 1 < size; s++)
+    buf[(*n)++] = *s;
+  if (size)
+    buf[*n] = 0;
+}
+
 void tf_path_key(char *buf, size_t size, const char *parent, const char *key) {
-  snprintf(buf, size, "%s.%s", parent, key);
+  size_t n = 0;
+  append(buf, size, &n, parent);
+  append(buf, size, &n, ".");
+  append(buf, size, &n, key);
 }
 
 void tf_path_index(char *buf, size_t size, const char *parent, size_t index) {
-  snprintf(buf, size, "%s[%zu]", parent, index);
+  char digits[24], *d = digits + sizeof digits;
+  *--d = 0;
+  do
+    *--d = (char)('0' + index % 10);
+  while (index /= 10);
+  size_t n = 0;
+  append(buf, size, &n, parent);
+  append(buf, size, &n, "[");
+  append(buf, size, &n, d);
+  append(buf, size, &n, "]");
 }
 
 void tf_json_write_string(FILE *f, const char *s) {

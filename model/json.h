@@ -1,7 +1,9 @@
 /* JSON input for machines, worksets and problems: cJSON stays behind this
  * header's functions, and no cJSON pointer outlives a loader.  Every getter
  * takes the JSON path of the value it reads ("$.smem.capacity") so that an
- * error names it. */
+ * error names it.  The path may be NULL: a hot loop then formats it only
+ * when the getter fails and adds it with tf_error_set_path, so that no
+ * path is formatted for a value that is fine. */
 #ifndef TF_MODEL_JSON_H
 #define TF_MODEL_JSON_H
 

@@ -97,15 +97,15 @@ static void json_path(char *buf, size_t size, const char *section, const char *k
 
 static int check_keys(const cJSON *obj, const char *section, tf_error *err) {
   char path[160];
-  snprintf(path, sizeof path, "$%s%s", *section ? "." : "", section);
-  if (!cJSON_IsObject(obj))
+  if (!cJSON_IsObject(obj)) {
+    snprintf(path, sizeof path, "$%s%s", *section ? "." : "", section);
     return tf_error_set(err, TF_EINPUT, path, "expected an object");
+  }
   const cJSON *m;
   cJSON_ArrayForEach(m, obj) {
     if (!known_key(section, m->string)) {
-      char sub[160];
-      tf_path_key(sub, sizeof sub, path, m->string);
-      return tf_error_set(err, TF_EINPUT, sub, "unknown key '%s'", m->string);
+      json_path(path, sizeof path, section, m->string);
+      return tf_error_set(err, TF_EINPUT, path, "unknown key '%s'", m->string);
     }
   }
   return 0;
@@ -214,16 +214,19 @@ static int read_int(const cJSON *v, const char *path, int64_t lo, int64_t hi, in
   return tf_json_int(v, path, lo, hi, out, err);
 }
 
+/* The field's path is formatted only when there is an error to name. */
 static int read_field(const cJSON *root, const struct field *f, tf_machine *m, tf_error *err) {
   const cJSON *obj = *f->section ? tf_json_member(root, f->section) : root;
+  const cJSON *v = tf_json_member(obj, f->key);
+  if (v && !read_int(v, NULL, f->lo, f->hi, (int64_t *)((char *)m + f->offset), err))
+    return 0;
   char path[160];
   json_path(path, sizeof path, f->section, f->key);
-  const cJSON *v = tf_json_member(obj, f->key);
   if (!v)
     return tf_error_set(err, TF_EINPUT, path,
                         "missing required field (expected an integer from %lld to %lld)",
                         (long long)f->lo, (long long)f->hi);
-  return read_int(v, path, f->lo, f->hi, (int64_t *)((char *)m + f->offset), err);
+  return tf_error_set_path(err, path), -1;
 }
 
 static int read_fields(const cJSON *root, tf_machine *m, tf_error *err) {

@@ -71,22 +71,36 @@ static enum sym_kind kind_of(const tf_workset *w, int sym) {
   return SYM_DERIVED;
 }
 
-/* Collects the symbols an expression uses into a small list. */
+/* The symbols an expression uses, each once, in order of first use.  A
+ * growable list (an expression may use any number): syms_release it. */
 struct syms {
-  int v[256];
-  int n;
+  int *v;
+  size_t n, cap;
 };
 static void collect(void *ctx, int sym) {
   struct syms *s = ctx;
-  for (int i = 0; i < s->n; i++)
+  for (size_t i = 0; i < s->n; i++)
     if (s->v[i] == sym)
       return;
-  if (s->n < 256)
-    s->v[s->n++] = sym;
+  TF_PUSH(s->v, s->n, s->cap, sym);
 }
 static void symbols_of(const tf_expr *e, struct syms *s) {
-  s->n = 0;
+  memset(s, 0, sizeof *s);
   tf_expr_each_symbol(e, collect, s);
+}
+static void syms_release(struct syms *s) { free(s->v); }
+
+/* The first symbol of e whose kind is not in `allowed` (a bit per enum
+ * sym_kind), or -1. */
+static int first_other(const tf_workset *w, const tf_expr *e, unsigned allowed) {
+  struct syms s;
+  symbols_of(e, &s);
+  int found = -1;
+  for (size_t k = 0; k < s.n && found < 0; k++)
+    if (!(allowed & (1u << kind_of(w, s.v[k]))))
+      found = s.v[k];
+  syms_release(&s);
+  return found;
 }
 
 /* ----------------------------------------------------------------- params */
@@ -103,19 +117,20 @@ static int param_deps(struct param_state *st, size_t i, tf_error *err) {
   const tf_workset *w = st->p->workset;
   struct syms s;
   symbols_of(w->params[i].expr, &s);
-  for (int k = 0; k < s.n; k++) {
+  int rc = 0;
+  for (size_t k = 0; k < s.n && !rc; k++) {
     enum sym_kind kind = kind_of(w, s.v[k]);
     if (kind == SYM_PARAM) {
-      if (eval_param(st, (size_t)s.v[k], err))
-        return -1;
+      rc = eval_param(st, (size_t)s.v[k], err);
     } else if (kind != SYM_MACHINE) {
       char buf[32];
-      return tf_error_set(err, TF_EINPUT, w->params[i].path,
-                          "a param default may use only params and machine constants, not '%s'",
-                          tf_workset_sym_name(w, s.v[k], buf, sizeof buf));
+      rc = tf_error_set(err, TF_EINPUT, w->params[i].path,
+                        "a param default may use only params and machine constants, not '%s'",
+                        tf_workset_sym_name(w, s.v[k], buf, sizeof buf));
     }
   }
-  return 0;
+  syms_release(&s);
+  return rc;
 }
 
 static int eval_param(struct param_state *st, size_t i, tf_error *err) {
@@ -178,17 +193,12 @@ static int bind_params(tf_problem *p, const tf_request *req, tf_error *err) {
 
 static int only_params(const tf_problem *p, const tf_expr *e, const char *where, const char *what,
                        tf_error *err) {
-  struct syms s;
-  symbols_of(e, &s);
-  for (int k = 0; k < s.n; k++) {
-    enum sym_kind kind = kind_of(p->workset, s.v[k]);
-    if (kind != SYM_PARAM && kind != SYM_MACHINE) {
-      char buf[32];
-      return tf_error_set(err, TF_EINPUT, where, "%s may use only params and machine constants, not '%s'", what,
-                          tf_workset_sym_name(p->workset, s.v[k], buf, sizeof buf));
-    }
-  }
-  return 0;
+  int other = first_other(p->workset, e, 1u << SYM_PARAM | 1u << SYM_MACHINE);
+  if (other < 0)
+    return 0;
+  char buf[32];
+  return tf_error_set(err, TF_EINPUT, where, "%s may use only params and machine constants, not '%s'", what,
+                      tf_workset_sym_name(p->workset, other, buf, sizeof buf));
 }
 
 static int bind_counts(tf_problem *p, tf_error *err) {
@@ -328,7 +338,7 @@ static int bind_domains(tf_problem *p, const tf_request *req, tf_error *err) {
 static void mark_derived(tf_problem *p, const tf_expr *e, const char *where) {
   struct syms s;
   symbols_of(e, &s);
-  for (int k = 0; k < s.n; k++) {
+  for (size_t k = 0; k < s.n; k++) {
     if (kind_of(p->workset, s.v[k]) == SYM_DERIVED) {
       int m = (s.v[k] - tf_workset_sym_derived(p->workset, 0, 0)) % TF_NMEM;
       if (!p->uses_derived[m])
@@ -338,6 +348,7 @@ static void mark_derived(tf_problem *p, const tf_expr *e, const char *where) {
     if (kind_of(p->workset, s.v[k]) == SYM_OCCUPANCY)
       p->occupancy = 0; /* placed by bind_domains */
   }
+  syms_release(&s);
 }
 
 static void mark_occupancy_request(tf_problem *p, const tf_request *req) {
@@ -396,50 +407,121 @@ static int bind_objectives(tf_problem *p, const tf_request *req, tf_error *err) 
 
 /* ---------------------------------------------------------------- lets */
 
-static int order_let(tf_problem *p, size_t i, int *state, size_t *n, tf_error *err) {
+/* Orders the lets so that each comes after the lets it uses: a depth-first
+ * walk, with an explicit stack so that a long chain of lets cannot run the
+ * process out of stack.  Errors: a cycle (named at the let met again), a
+ * let that uses used(), slack() or occupancy. */
+struct let_frame {
+  size_t let, next; /* next: the index into syms of the symbol to look at */
+  struct syms syms;
+};
+
+/* Looks at the next symbol of the let on top: 1 pushed a let, 0 nothing to
+ * push, -1 error. */
+static int order_step(tf_problem *p, struct let_frame *top, int *state, struct let_frame *push, tf_error *err) {
   const tf_workset *w = p->workset;
-  if (state[i] == 2)
+  int sym = top->syms.v[top->next++];
+  enum sym_kind kind = kind_of(w, sym);
+  if (kind == SYM_DERIVED || kind == SYM_OCCUPANCY)
+    return tf_error_set(err, TF_EINPUT, w->lets[top->let].path,
+                        "used(), slack() and occupancy may appear only in require and objective");
+  if (kind != SYM_LET)
     return 0;
-  if (state[i] == 1)
-    return tf_error_set(err, TF_EINPUT, w->lets[i].path, "cyclic definition of '%s'", w->lets[i].name);
-  state[i] = 1;
-  struct syms s;
-  symbols_of(w->lets[i].expr, &s);
-  for (int k = 0; k < s.n; k++) {
-    enum sym_kind kind = kind_of(w, s.v[k]);
-    if (kind == SYM_LET && order_let(p, (size_t)(s.v[k] - tf_workset_sym_let(w, 0)), state, n, err))
-      return -1;
-    if (kind == SYM_DERIVED || kind == SYM_OCCUPANCY)
-      return tf_error_set(err, TF_EINPUT, w->lets[i].path,
-                          "used(), slack() and occupancy may appear only in require and objective");
-  }
-  state[i] = 2;
-  p->let_order[(*n)++] = (int)i;
-  return 0;
+  size_t j = (size_t)(sym - tf_workset_sym_let(w, 0));
+  if (state[j] == 1)
+    return tf_error_set(err, TF_EINPUT, w->lets[j].path, "cyclic definition of '%s'", w->lets[j].name);
+  if (state[j] == 2)
+    return 0;
+  state[j] = 1;
+  push->let = j;
+  push->next = 0;
+  symbols_of(w->lets[j].expr, &push->syms);
+  return 1;
 }
 
-static int bind_lets_and_buffers(tf_problem *p, tf_error *err) {
+static int order_from(tf_problem *p, size_t root, int *state, struct let_frame *stack, size_t *n, tf_error *err) {
+  size_t depth = 1;
+  state[root] = 1;
+  stack[0].let = root;
+  stack[0].next = 0;
+  symbols_of(p->workset->lets[root].expr, &stack[0].syms);
+  int rc = 0;
+  while (depth && rc >= 0) {
+    struct let_frame *top = &stack[depth - 1];
+    if (top->next < top->syms.n) {
+      rc = order_step(p, top, state, &stack[depth], err);
+      depth += rc > 0;
+      continue;
+    }
+    state[top->let] = 2;
+    p->let_order[(*n)++] = (int)top->let;
+    syms_release(&top->syms);
+    depth--;
+  }
+  while (depth)
+    syms_release(&stack[--depth].syms);
+  return rc < 0 ? -1 : 0;
+}
+
+static int order_lets(tf_problem *p, tf_error *err) {
   const tf_workset *w = p->workset;
   p->let_order = tf_nalloc(w->nlets + 1, sizeof *p->let_order);
-  int *state = tf_nalloc(w->nlets + 1, sizeof *state);
+  int *state = tf_nalloc(w->nlets + 1, sizeof *state); /* 0 new, 1 on the stack, 2 ordered */
+  struct let_frame *stack = tf_nalloc(w->nlets + 1, sizeof *stack);
   size_t n = 0;
   int rc = 0;
   for (size_t i = 0; i < w->nlets && !rc; i++)
-    rc = order_let(p, i, state, &n, err);
+    if (!state[i])
+      rc = order_from(p, i, state, stack, &n, err);
+  free(stack);
   free(state);
-  if (rc)
-    return -1;
+  return rc;
+}
+
+/* Marks every let an expression uses. */
+struct reach {
+  const tf_workset *w;
+  unsigned char *let;
+};
+static void mark_let(void *ctx, int sym) {
+  struct reach *r = ctx;
+  if (kind_of(r->w, sym) == SYM_LET)
+    r->let[sym - tf_workset_sym_let(r->w, 0)] = 1;
+}
+
+/* The lets a point must evaluate: those its buffers, requires and
+ * objectives reach, directly or through other lets, in dependency order.
+ * A let nothing asks for (a traffic or time estimate the request does not
+ * use) is never evaluated.  Found once per problem: walking let_order from
+ * the end, a let is reached before the lets it uses. */
+static void find_reached_lets(tf_problem *p) {
+  const tf_workset *w = p->workset;
+  struct reach r = {w, tf_nalloc(w->nlets + 1, 1)};
+  for (size_t b = 0; b < w->nbuffers; b++)
+    tf_expr_each_symbol(w->buffers[b].size, mark_let, &r);
+  for (size_t i = 0; i < p->nrequire; i++)
+    tf_expr_each_symbol(p->require[i], mark_let, &r);
+  for (size_t o = 0; o < p->nobjective; o++)
+    tf_expr_each_symbol(p->objective[o].expr, mark_let, &r);
+  for (size_t k = w->nlets; k-- > 0;)
+    if (r.let[p->let_order[k]])
+      tf_expr_each_symbol(w->lets[p->let_order[k]].expr, mark_let, &r);
+  p->let_eval = tf_nalloc(w->nlets + 1, sizeof *p->let_eval);
+  for (size_t k = 0; k < w->nlets; k++)
+    if (r.let[p->let_order[k]])
+      p->let_eval[p->nlet_eval++] = p->let_order[k];
+  free(r.let);
+}
+
+static int bind_buffers(tf_problem *p, tf_error *err) {
+  const tf_workset *w = p->workset;
   p->nbuffers = w->nbuffers;
   p->align = tf_nalloc(w->nbuffers, sizeof *p->align);
   p->count_dependent = tf_nalloc(w->nbuffers, sizeof *p->count_dependent);
   tf_eval_env env = tf_problem_env(p);
   for (size_t b = 0; b < w->nbuffers; b++) {
-    struct syms s;
-    symbols_of(w->buffers[b].size, &s);
-    for (int k = 0; k < s.n; k++)
-      if (kind_of(w, s.v[k]) == SYM_DERIVED || kind_of(w, s.v[k]) == SYM_OCCUPANCY)
-        return tf_error_set(err, TF_EINPUT, w->buffers[b].path,
-                            "used(), slack() and occupancy may not size a buffer");
+    if (first_other(w, w->buffers[b].size, ~(1u << SYM_DERIVED | 1u << SYM_OCCUPANCY)) >= 0)
+      return tf_error_set(err, TF_EINPUT, w->buffers[b].path, "used(), slack() and occupancy may not size a buffer");
     p->align[b] = 1;
     if (w->buffers[b].align) {
       char path[160];
@@ -457,15 +539,22 @@ static int bind_lets_and_buffers(tf_problem *p, tf_error *err) {
   return 0;
 }
 
+static int bind_lets_and_buffers(tf_problem *p, tf_error *err) {
+  if (order_lets(p, err) || bind_buffers(p, err))
+    return -1;
+  find_reached_lets(p);
+  return 0;
+}
+
 /* ------------------------------------------------------------ evaluation */
 
-/* Evaluates lets and buffer sizes for the choose values and counts now in
- * p->syms. */
+/* Evaluates the lets a point needs (find_reached_lets) for the choose
+ * values and counts now in p->syms. */
 int tf_problem_eval_lets(tf_problem *p, tf_error *err) {
   const tf_workset *w = p->workset;
   tf_eval_env env = tf_problem_env(p);
-  for (size_t k = 0; k < w->nlets; k++) {
-    size_t i = (size_t)p->let_order[k];
+  for (size_t k = 0; k < p->nlet_eval; k++) {
+    size_t i = (size_t)p->let_eval[k];
     if (tf_expr_eval(w->lets[i].expr, &env, &p->syms[tf_workset_sym_let(w, i)], err))
       return tf_error_set_path(err, w->lets[i].path), -1;
   }
@@ -752,6 +841,7 @@ void tf_problem_free(tf_problem *p) {
   free(p->obj);
   free(p->syms);
   free(p->let_order);
+  free(p->let_eval);
   free(p);
 }
 

@@ -76,6 +76,8 @@ typedef struct tf_problem {
 
   tf_affine *syms;              /* scratch symbol values */
   int *let_order;               /* lets in dependency order */
+  int *let_eval;                /* the lets a point evaluates: those its buffers, */
+  size_t nlet_eval;             /* requires and objectives reach, in that order */
 } tf_problem;
 
 /* Binds and enumerates.  Returns a problem owned by the caller

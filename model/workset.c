@@ -25,41 +25,53 @@ int tf_workset_sym_derived(const tf_workset *w, int kind, int mem) {
 int tf_workset_sym_occupancy(const tf_workset *w) { return tf_workset_sym_derived(w, 2, 0); }
 int tf_workset_nsymbols(const tf_workset *w) { return tf_workset_sym_occupancy(w) + 1; }
 
-/* A workset name's entry in w->symbols: its index and its kind. */
-enum name_kind { NAME_PARAM, NAME_CHOOSE, NAME_COUNT, NAME_LET };
+/* Every name an expression may use is in w->symbols, with its kind and
+ * index: the workset's own names as they are read, the fixed ones (machine
+ * constants, occupancy, used() and slack()) when the workset is made. */
+enum name_kind { NAME_PARAM, NAME_CHOOSE, NAME_COUNT, NAME_LET, NAME_MACHINE, NAME_OCCUPANCY, NAME_USED, NAME_SLACK };
+#define NAME_KINDS 8
+
+#define TF_MEM_USED(e, n, u) "used(" n ")",
+#define TF_MEM_SLACK(e, n, u) "slack(" n ")",
+static const char *const derived_names[2][TF_NMEM] = {{TF_MEMORIES(TF_MEM_USED)}, {TF_MEMORIES(TF_MEM_SLACK)}};
 
 static int add_name(tf_workset *w, const char *name, enum name_kind kind, size_t i) {
-  return tf_names_put(&w->symbols, name, (int)(i * 4 + kind));
+  return tf_names_put(&w->symbols, name, (int)(i * NAME_KINDS + kind));
+}
+
+static void add_fixed_names(tf_workset *w) {
+  for (int c = 0; c < TF_NMC; c++)
+    add_name(w, tf_machine_constant_names[c], NAME_MACHINE, (size_t)c);
+  add_name(w, "occupancy", NAME_OCCUPANCY, 0);
+  for (int m = 0; m < TF_NMEM; m++) {
+    add_name(w, derived_names[0][m], NAME_USED, (size_t)m);
+    add_name(w, derived_names[1][m], NAME_SLACK, (size_t)m);
+  }
 }
 
 int tf_workset_resolve(const tf_workset *w, const char *name) {
   int v = tf_names_get(&w->symbols, name);
-  if (v >= 0) {
-    size_t i = (size_t)v / 4;
-    switch ((enum name_kind)(v % 4)) {
-    case NAME_PARAM:
-      return (int)i;
-    case NAME_CHOOSE:
-      return tf_workset_sym_choose(w, i);
-    case NAME_COUNT:
-      return tf_workset_sym_count(w, i);
-    default:
-      return tf_workset_sym_let(w, i);
-    }
-  }
-  for (int c = 0; c < TF_NMC; c++)
-    if (!strcmp(name, tf_machine_constant_names[c]))
-      return tf_workset_sym_machine(w, c);
-  if (!strcmp(name, "occupancy"))
+  if (v < 0)
+    return -1;
+  size_t i = (size_t)v / NAME_KINDS;
+  switch ((enum name_kind)(v % NAME_KINDS)) {
+  case NAME_PARAM:
+    return (int)i;
+  case NAME_CHOOSE:
+    return tf_workset_sym_choose(w, i);
+  case NAME_COUNT:
+    return tf_workset_sym_count(w, i);
+  case NAME_LET:
+    return tf_workset_sym_let(w, i);
+  case NAME_MACHINE:
+    return tf_workset_sym_machine(w, (int)i);
+  case NAME_OCCUPANCY:
     return tf_workset_sym_occupancy(w);
-  for (int kind = 0; kind < 2; kind++)
-    for (int m = 0; m < TF_NMEM; m++) {
-      char buf[32];
-      snprintf(buf, sizeof buf, "%s(%s)", kind ? "slack" : "used", tf_memory_name(m));
-      if (!strcmp(name, buf))
-        return tf_workset_sym_derived(w, kind, m);
-    }
-  return -1;
+  case NAME_USED:
+    return tf_workset_sym_derived(w, 0, (int)i);
+  default:
+    return tf_workset_sym_derived(w, 1, (int)i);
+  }
 }
 
 const char *tf_workset_sym_name(const tf_workset *w, int sym, char *buf, size_t size) {
@@ -81,8 +93,9 @@ const char *tf_workset_sym_name(const tf_workset *w, int sym, char *buf, size_t 
   s -= w->nlets;
   if (s == 2 * TF_NMEM)
     return "occupancy";
-  snprintf(buf, size, "%s(%s)", s >= TF_NMEM ? "slack" : "used", tf_memory_name(s % TF_NMEM));
-  return buf;
+  (void)buf;
+  (void)size;
+  return derived_names[s >= TF_NMEM][s % TF_NMEM];
 }
 
 static int resolve_cb(void *ctx, const char *name) { return tf_workset_resolve(ctx, name); }
@@ -482,6 +495,7 @@ tf_workset *tf_workset_parse(const char *text, size_t len, const char *file, tf_
   if (!root)
     return NULL;
   tf_workset *w = tf_nalloc(1, sizeof *w);
+  add_fixed_names(w);
   w->file = tf_strdup(file);
   int bad = read_workset(w, root, err);
   cJSON_Delete(root);
