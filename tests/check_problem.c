@@ -2,6 +2,7 @@
  * constraints, the affinity rule, limits, and enumeration. */
 #include <check.h>
 #include <stdio.h>
+#include <stdlib.h>
 #include <string.h>
 
 #include "model/problem.h"
@@ -214,6 +215,79 @@ START_TEST(test_request_outlived) {
 }
 END_TEST
 
+/* A let nothing asks for is never evaluated: one that cannot be evaluated
+ * (a remainder at every combination) is harmless until a constraint or an
+ * objective reaches it, through another let or directly. */
+static const char unused_let[] =
+    "{\"name\": \"t\", \"choose\": {\"m\": [64, 128]}, \"count\": {\"stages\": {\"min\": 1, \"max\": 4}},"
+    " \"let\": {\"tile\": \"m * 2\", \"odd\": \"m / 3\", \"via\": \"odd + 1\"},"
+    " \"buffers\": [{\"name\": \"ring\", \"memory\": \"smem\", \"size\": \"stages * tile\"}],"
+    " \"objective\": [\"max stages\"]}";
+
+static int bind_with(const char *objective, tf_error *err) {
+  tf_machine m = tf_test_machine(100000, 512, 255);
+  tf_workset *w = tf_test_workset(unused_let);
+  tf_request req;
+  tf_request_init(&req);
+  if (objective)
+    tf_request_add_objective(&req, objective, "--objective");
+  tf_error_init(err);
+  tf_problem *p = tf_problem_new(&m, w, &req, err);
+  int ok = p != NULL;
+  if (p) {
+    ck_assert_uint_eq(p->nlet_eval, objective ? 3 : 1);
+    tf_point pt;
+    tf_point_init(&pt, p);
+    int64_t choose[] = {128}, counts[] = {3};
+    ck_assert_int_eq(tf_problem_eval_point(p, choose, counts, &pt, err), 0);
+    ck_assert_int_eq(pt.size[0], 3 * 256);
+    tf_point_release(&pt);
+  }
+  tf_problem_free(p);
+  tf_request_release(&req);
+  tf_workset_free(w);
+  return ok;
+}
+
+START_TEST(test_lets_on_demand) {
+  tf_error err;
+  ck_assert_msg(bind_with(NULL, &err), "%s", err.msg);
+  ck_assert(!bind_with("max via", &err));
+  ck_assert_str_eq(err.path, "$.let.odd");
+  ck_assert_msg(strstr(err.msg, "remainder"), "%s", err.msg);
+}
+END_TEST
+
+/* A chain of 200,000 lets, each using the next: ordered without recursion
+ * (a recursive walk runs out of stack), and the first evaluates to the
+ * chain's length. */
+START_TEST(test_long_let_chain) {
+  enum { N = 200000 };
+  size_t cap = (size_t)N * 32 + 1024, k = 0;
+  char *t = malloc(cap);
+  ck_assert_ptr_nonnull(t);
+  k += (size_t)snprintf(t + k, cap - k, "{\"name\": \"chain\", \"let\": {");
+  for (int i = 0; i < N - 1; i++) /* each uses the next one down the file: the walk from l0 is N deep */
+    k += (size_t)snprintf(t + k, cap - k, "\"l%d\": \"l%d + 1\", ", i, i + 1);
+  snprintf(t + k, cap - k, "\"l%d\": 1}, \"buffers\": [{\"name\": \"x\", \"memory\": \"rf\", \"size\": \"l0 / 1000\"}]}",
+           N - 1);
+  tf_machine m = tf_test_machine(100000, 512, 255);
+  tf_workset *w = tf_test_workset(t);
+  free(t);
+  tf_request req;
+  tf_request_init(&req);
+  tf_error err;
+  tf_error_init(&err);
+  tf_problem *p = tf_problem_new(&m, w, &req, &err);
+  ck_assert_msg(p != NULL, "%s", err.msg);
+  ck_assert_uint_eq(p->nlet_eval, N);
+  ck_assert_int_eq(tf_problem_buf(p, 0, 0)[0], N / 1000);
+  tf_problem_free(p);
+  tf_request_release(&req);
+  tf_workset_free(w);
+}
+END_TEST
+
 Suite *problem_suite(void) {
   Suite *s = suite_create("problem");
   TCase *tc = tcase_create("Core");
@@ -223,6 +297,8 @@ Suite *problem_suite(void) {
   tcase_add_test(tc, test_cyclic_params);
   tcase_add_test(tc, test_point);
   tcase_add_test(tc, test_request_outlived);
+  tcase_add_test(tc, test_lets_on_demand);
+  tcase_add_test(tc, test_long_let_chain);
   suite_add_tcase(s, tc);
   TCase *lim = tcase_create("Limits");
   tcase_add_test(lim, test_combination_limit);
