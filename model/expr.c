@@ -28,6 +28,7 @@ struct tf_expr {
   struct tf_expr **args;
   char *text;        /* the whole source text, owned by the root */
   int is_root;
+  int count_free;    /* 1: no count can reach this node (tf_expr_mark_count_free) */
 };
 
 /* ---------------------------------------------------------------- parse */
@@ -362,6 +363,14 @@ int tf_expr_bind(tf_expr *e, tf_resolve_fn resolve, void *ctx, tf_error *err) {
   return 0;
 }
 
+int tf_expr_mark_count_free(tf_expr *e, int (*affine)(void *ctx, int sym), void *ctx) {
+  int free_of_counts = e->op != OP_NAME || (e->sym >= 0 && !affine(ctx, e->sym));
+  for (int i = 0; i < e->nargs; i++)
+    free_of_counts &= tf_expr_mark_count_free(e->args[i], affine, ctx);
+  e->count_free = free_of_counts;
+  return free_of_counts;
+}
+
 void tf_expr_each_symbol(const tf_expr *e, void (*fn)(void *ctx, int sym), void *ctx) {
   if (e->op == OP_NAME && e->sym >= 0)
     fn(ctx, e->sym);
@@ -538,8 +547,53 @@ static int eval_args(const tf_expr *e, const tf_eval_env *env, tf_affine *v, tf_
   return 0;
 }
 
+/* A count-free node in int64 alone: the same results and the same errors
+ * as the affine evaluation below gives it, without carrying coefficients
+ * that are all zero. */
+static int eval_const(const tf_expr *e, const tf_eval_env *env, int64_t *out, tf_error *err) {
+  int64_t x[16], t;
+  switch (e->op) {
+  case OP_NUM: *out = e->num; return 0;
+  case OP_NAME:
+    if (e->sym < 0)
+      return tf_error_set(err, TF_EINTERNAL, NULL, "in expression '%s': name '%s' is not bound", e->text, e->name);
+    *out = env->syms[e->sym].c;
+    return 0;
+  case OP_IF:
+    return eval_const(e->args[0], env, &x[0], err) ? -1 : eval_const(e->args[x[0] ? 1 : 2], env, out, err);
+  default: break;
+  }
+  for (int i = 0; i < e->nargs; i++)
+    if (eval_const(e->args[i], env, &x[i], err))
+      return -1;
+  switch (e->op) {
+  case OP_NEG: return tf_checked_mul(x[0], -1, out) ? overflow(e, err) : 0;
+  case OP_ADD: return tf_checked_add(x[0], x[1], out) ? overflow(e, err) : 0;
+  case OP_SUB: return tf_checked_mul(x[1], -1, &t) || tf_checked_add(x[0], t, out) ? overflow(e, err) : 0;
+  case OP_MUL: return tf_checked_mul(x[1], x[0], out) ? overflow(e, err) : 0;
+  case OP_DIV:
+    if (x[1] == 0)
+      return tf_error_set(err, TF_EINPUT, NULL, "in expression '%s': division by zero", e->text);
+    if (x[1] == -1 && x[0] == INT64_MIN)
+      return overflow(e, err);
+    if (x[0] % x[1])
+      return tf_error_set(err, TF_EINPUT, NULL, "in expression '%s': %lld / %lld leaves a remainder (use fdiv or cdiv)",
+                          e->text, (long long)x[0], (long long)x[1]);
+    *out = x[0] / x[1];
+    return 0;
+  default: return eval_scalar(e, x, out, err);
+  }
+}
+
 static int eval(const tf_expr *e, const tf_eval_env *env, tf_affine *out, tf_error *err) {
   tf_affine v[16];
+  if (e->count_free) {
+    int64_t c;
+    if (eval_const(e, env, &c, err))
+      return -1;
+    *out = constant(c);
+    return 0;
+  }
   switch (e->op) {
   case OP_NUM: *out = constant(e->num); return 0;
   case OP_NAME:
@@ -572,7 +626,7 @@ static int eval(const tf_expr *e, const tf_eval_env *env, tf_affine *out, tf_err
   case OP_DIV: return eval_div(e, env, &v[0], &v[1], out, err);
   default: break;
   }
-  int64_t x[16] = {0};
+  int64_t x[16];
   for (int i = 0; i < e->nargs; i++) {
     if (!tf_affine_is_const(&v[i], env->ncounts))
       return not_affine(e, env, &v[i], err);

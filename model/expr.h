@@ -48,6 +48,12 @@ const char *tf_expr_text(const tf_expr *e);
 typedef int (*tf_resolve_fn)(void *ctx, const char *name);
 int tf_expr_bind(tf_expr *e, tf_resolve_fn resolve, void *ctx, tf_error *err);
 
+/* Marks the nodes no count can reach, so that evaluation does them in
+ * int64 alone: `affine` says whether a symbol's value may depend on a
+ * count.  Returns 1 when the whole expression is count-free.  Optional:
+ * an unmarked expression evaluates the same, more slowly. */
+int tf_expr_mark_count_free(tf_expr *e, int (*affine)(void *ctx, int sym), void *ctx);
+
 /* Calls `fn` for every symbol id the (bound) expression uses. */
 void tf_expr_each_symbol(const tf_expr *e, void (*fn)(void *ctx, int sym), void *ctx);
 

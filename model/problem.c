@@ -52,25 +52,6 @@ static void set_machine_constants(tf_problem *p) {
     p->capacity[mem] = tf_memory_machine_capacity(m, mem);
 }
 
-/* Which kind of symbol an id is, for dependency checks. */
-enum sym_kind { SYM_PARAM, SYM_MACHINE, SYM_CHOOSE, SYM_COUNT, SYM_LET, SYM_DERIVED, SYM_OCCUPANCY };
-
-static enum sym_kind kind_of(const tf_workset *w, int sym) {
-  if (sym < tf_workset_sym_machine(w, 0))
-    return SYM_PARAM;
-  if (sym < tf_workset_sym_choose(w, 0))
-    return SYM_MACHINE;
-  if (sym < tf_workset_sym_count(w, 0))
-    return SYM_CHOOSE;
-  if (sym < tf_workset_sym_let(w, 0))
-    return SYM_COUNT;
-  if (sym < tf_workset_sym_derived(w, 0, 0))
-    return SYM_LET;
-  if (sym == tf_workset_sym_occupancy(w))
-    return SYM_OCCUPANCY;
-  return SYM_DERIVED;
-}
-
 /* The symbols an expression uses, each once, in order of first use.  A
  * growable list (an expression may use any number): syms_release it. */
 struct syms {
@@ -97,7 +78,7 @@ static int first_other(const tf_workset *w, const tf_expr *e, unsigned allowed) 
   symbols_of(e, &s);
   int found = -1;
   for (size_t k = 0; k < s.n && found < 0; k++)
-    if (!(allowed & (1u << kind_of(w, s.v[k]))))
+    if (!(allowed & (1u << tf_workset_sym_kind(w, s.v[k]))))
       found = s.v[k];
   syms_release(&s);
   return found;
@@ -119,10 +100,10 @@ static int param_deps(struct param_state *st, size_t i, tf_error *err) {
   symbols_of(w->params[i].expr, &s);
   int rc = 0;
   for (size_t k = 0; k < s.n && !rc; k++) {
-    enum sym_kind kind = kind_of(w, s.v[k]);
-    if (kind == SYM_PARAM) {
+    enum tf_sym_kind kind = tf_workset_sym_kind(w, s.v[k]);
+    if (kind == TF_SYM_PARAM) {
       rc = eval_param(st, (size_t)s.v[k], err);
-    } else if (kind != SYM_MACHINE) {
+    } else if (kind != TF_SYM_MACHINE) {
       char buf[32];
       rc = tf_error_set(err, TF_EINPUT, w->params[i].path,
                         "a param default may use only params and machine constants, not '%s'",
@@ -170,7 +151,7 @@ static int bind_params(tf_problem *p, const tf_request *req, tf_error *err) {
   const tf_workset *w = p->workset;
   for (size_t k = 0; k < req->nparams; k++) {
     int sym = tf_workset_resolve(w, req->params[k].name);
-    if (sym < 0 || kind_of(w, sym) != SYM_PARAM)
+    if (sym < 0 || tf_workset_sym_kind(w, sym) != TF_SYM_PARAM)
       return tf_error_set(err, TF_EINPUT, req->params[k].where, "workset '%s' has no param '%s'", w->name,
                           req->params[k].name);
     for (size_t j = 0; j < k; j++)
@@ -193,7 +174,7 @@ static int bind_params(tf_problem *p, const tf_request *req, tf_error *err) {
 
 static int only_params(const tf_problem *p, const tf_expr *e, const char *where, const char *what,
                        tf_error *err) {
-  int other = first_other(p->workset, e, 1u << SYM_PARAM | 1u << SYM_MACHINE);
+  int other = first_other(p->workset, e, 1u << TF_SYM_PARAM | 1u << TF_SYM_MACHINE);
   if (other < 0)
     return 0;
   char buf[32];
@@ -242,14 +223,14 @@ static int apply_fix(tf_problem *p, const tf_assign *fix, const tf_request *req,
       return tf_error_set(err, TF_EINPUT, fix->where, "contradictory values for '%s': %lld and %lld", fix->name,
                           (long long)req->fixes[j].value, (long long)fix->value);
   int sym = tf_workset_resolve(w, fix->name);
-  enum sym_kind kind = sym < 0 ? SYM_DERIVED : kind_of(w, sym);
-  if (kind == SYM_COUNT) {
+  enum tf_sym_kind kind = sym < 0 ? TF_SYM_DERIVED : tf_workset_sym_kind(w, sym);
+  if (kind == TF_SYM_COUNT) {
     size_t i = (size_t)(sym - tf_workset_sym_count(w, 0));
     p->count_lo[i] = p->count_hi[i] = fix->value;
     return 0;
   }
-  if (kind == SYM_CHOOSE || (kind == SYM_OCCUPANCY && p->occupancy >= 0)) {
-    size_t i = kind == SYM_OCCUPANCY ? (size_t)p->occupancy : (size_t)(sym - tf_workset_sym_choose(w, 0));
+  if (kind == TF_SYM_CHOOSE || (kind == TF_SYM_OCCUPANCY && p->occupancy >= 0)) {
+    size_t i = kind == TF_SYM_OCCUPANCY ? (size_t)p->occupancy : (size_t)(sym - tf_workset_sym_choose(w, 0));
     p->ndomain[i] = 1;
     p->domain[i][0] = fix->value;
     return 0;
@@ -262,10 +243,10 @@ static int apply_fix(tf_problem *p, const tf_assign *fix, const tf_request *req,
 static int apply_domain(tf_problem *p, const tf_domain_req *d, tf_error *err) {
   const tf_workset *w = p->workset;
   int sym = tf_workset_resolve(w, d->name);
-  int occ = sym >= 0 && kind_of(w, sym) == SYM_OCCUPANCY && p->occupancy >= 0;
-  if (!occ && (sym < 0 || kind_of(w, sym) != SYM_CHOOSE)) {
+  int occ = sym >= 0 && tf_workset_sym_kind(w, sym) == TF_SYM_OCCUPANCY && p->occupancy >= 0;
+  if (!occ && (sym < 0 || tf_workset_sym_kind(w, sym) != TF_SYM_CHOOSE)) {
     char buf[512];
-    if (sym >= 0 && kind_of(w, sym) == SYM_COUNT)
+    if (sym >= 0 && tf_workset_sym_kind(w, sym) == TF_SYM_COUNT)
       return tf_error_set(err, TF_EINPUT, d->where,
                           "'%s' is a count variable; bound it with --fix or --require", d->name);
     return tf_error_set(err, TF_EINPUT, d->where, "workset '%s' has no choose variable '%s' (variables: %s)",
@@ -339,13 +320,13 @@ static void mark_derived(tf_problem *p, const tf_expr *e, const char *where) {
   struct syms s;
   symbols_of(e, &s);
   for (size_t k = 0; k < s.n; k++) {
-    if (kind_of(p->workset, s.v[k]) == SYM_DERIVED) {
+    if (tf_workset_sym_kind(p->workset, s.v[k]) == TF_SYM_DERIVED) {
       int m = (s.v[k] - tf_workset_sym_derived(p->workset, 0, 0)) % TF_NMEM;
       if (!p->uses_derived[m])
         p->derived_where[m] = tf_strdup(where);
       p->uses_derived[m] = 1;
     }
-    if (kind_of(p->workset, s.v[k]) == SYM_OCCUPANCY)
+    if (tf_workset_sym_kind(p->workset, s.v[k]) == TF_SYM_OCCUPANCY)
       p->occupancy = 0; /* placed by bind_domains */
   }
   syms_release(&s);
@@ -407,75 +388,39 @@ static int bind_objectives(tf_problem *p, const tf_request *req, tf_error *err) 
 
 /* ---------------------------------------------------------------- lets */
 
-/* Orders the lets so that each comes after the lets it uses: a depth-first
- * walk, with an explicit stack so that a long chain of lets cannot run the
- * process out of stack.  Errors: a cycle (named at the let met again), a
- * let that uses used(), slack() or occupancy. */
-struct let_frame {
-  size_t let, next; /* next: the index into syms of the symbol to look at */
-  struct syms syms;
+/* Orders the lets so that each comes after the lets it uses (the
+ * workset's walk).  Errors: a cycle, named at the let met again; a let
+ * that uses used(), slack() or occupancy. */
+struct ordering {
+  tf_problem *p;
+  size_t n;
+  tf_error *err;
 };
 
-/* Looks at the next symbol of the let on top: 1 pushed a let, 0 nothing to
- * push, -1 error. */
-static int order_step(tf_problem *p, struct let_frame *top, int *state, struct let_frame *push, tf_error *err) {
-  const tf_workset *w = p->workset;
-  int sym = top->syms.v[top->next++];
-  enum sym_kind kind = kind_of(w, sym);
-  if (kind == SYM_DERIVED || kind == SYM_OCCUPANCY)
-    return tf_error_set(err, TF_EINPUT, w->lets[top->let].path,
+static int order_symbol(void *ctx, size_t let, int sym, int state) {
+  struct ordering *o = ctx;
+  const tf_workset *w = o->p->workset;
+  enum tf_sym_kind kind = tf_workset_sym_kind(w, sym);
+  if (kind == TF_SYM_DERIVED || kind == TF_SYM_OCCUPANCY)
+    return tf_error_set(o->err, TF_EINPUT, w->lets[let].path,
                         "used(), slack() and occupancy may appear only in require and objective");
-  if (kind != SYM_LET)
-    return 0;
-  size_t j = (size_t)(sym - tf_workset_sym_let(w, 0));
-  if (state[j] == 1)
-    return tf_error_set(err, TF_EINPUT, w->lets[j].path, "cyclic definition of '%s'", w->lets[j].name);
-  if (state[j] == 2)
-    return 0;
-  state[j] = 1;
-  push->let = j;
-  push->next = 0;
-  symbols_of(w->lets[j].expr, &push->syms);
-  return 1;
+  if (state == 1) {
+    size_t j = (size_t)(sym - tf_workset_sym_let(w, 0));
+    return tf_error_set(o->err, TF_EINPUT, w->lets[j].path, "cyclic definition of '%s'", w->lets[j].name);
+  }
+  return 0;
 }
 
-static int order_from(tf_problem *p, size_t root, int *state, struct let_frame *stack, size_t *n, tf_error *err) {
-  size_t depth = 1;
-  state[root] = 1;
-  stack[0].let = root;
-  stack[0].next = 0;
-  symbols_of(p->workset->lets[root].expr, &stack[0].syms);
-  int rc = 0;
-  while (depth && rc >= 0) {
-    struct let_frame *top = &stack[depth - 1];
-    if (top->next < top->syms.n) {
-      rc = order_step(p, top, state, &stack[depth], err);
-      depth += rc > 0;
-      continue;
-    }
-    state[top->let] = 2;
-    p->let_order[(*n)++] = (int)top->let;
-    syms_release(&top->syms);
-    depth--;
-  }
-  while (depth)
-    syms_release(&stack[--depth].syms);
-  return rc < 0 ? -1 : 0;
+static void order_finish(void *ctx, size_t let) {
+  struct ordering *o = ctx;
+  o->p->let_order[o->n++] = (int)let;
 }
 
 static int order_lets(tf_problem *p, tf_error *err) {
-  const tf_workset *w = p->workset;
-  p->let_order = tf_nalloc(w->nlets + 1, sizeof *p->let_order);
-  int *state = tf_nalloc(w->nlets + 1, sizeof *state); /* 0 new, 1 on the stack, 2 ordered */
-  struct let_frame *stack = tf_nalloc(w->nlets + 1, sizeof *stack);
-  size_t n = 0;
-  int rc = 0;
-  for (size_t i = 0; i < w->nlets && !rc; i++)
-    if (!state[i])
-      rc = order_from(p, i, state, stack, &n, err);
-  free(stack);
-  free(state);
-  return rc;
+  p->let_order = tf_nalloc(p->workset->nlets + 1, sizeof *p->let_order);
+  struct ordering o = {p, 0, err};
+  tf_let_walk walk = {order_symbol, order_finish, &o};
+  return tf_workset_walk_lets(p->workset, &walk);
 }
 
 /* Marks every let an expression uses. */
@@ -485,7 +430,7 @@ struct reach {
 };
 static void mark_let(void *ctx, int sym) {
   struct reach *r = ctx;
-  if (kind_of(r->w, sym) == SYM_LET)
+  if (tf_workset_sym_kind(r->w, sym) == TF_SYM_LET)
     r->let[sym - tf_workset_sym_let(r->w, 0)] = 1;
 }
 
@@ -520,7 +465,7 @@ static int bind_buffers(tf_problem *p, tf_error *err) {
   p->count_dependent = tf_nalloc(w->nbuffers, sizeof *p->count_dependent);
   tf_eval_env env = tf_problem_env(p);
   for (size_t b = 0; b < w->nbuffers; b++) {
-    if (first_other(w, w->buffers[b].size, ~(1u << SYM_DERIVED | 1u << SYM_OCCUPANCY)) >= 0)
+    if (first_other(w, w->buffers[b].size, ~(1u << TF_SYM_DERIVED | 1u << TF_SYM_OCCUPANCY)) >= 0)
       return tf_error_set(err, TF_EINPUT, w->buffers[b].path, "used(), slack() and occupancy may not size a buffer");
     p->align[b] = 1;
     if (w->buffers[b].align) {

@@ -258,6 +258,10 @@ static const struct ecase {
     E("stages*big*2", "integer overflow"),
     E("stages*big + stages", "integer overflow"),
     E("-(stages*(-big-1))", "integer overflow"),
+    /* subtraction negates first, as the affine path does: -1 - (-big-1) fits
+     * int64, but -(-big-1) does not */
+    E("-1 - (-big-1)", "integer overflow"),
+    E("stages - (-big-1)", "integer overflow"),
     /* a coefficient INT64_MIN divided by -1 (k % -1 traps with SIGFPE) */
     E("(stages*(-big-1))/-1", "integer overflow"),
     E("(stages*(-big-1) + 1)/-1", "integer overflow"),
@@ -335,6 +339,29 @@ static const struct ecase {
 };
 #define NCASES ((int)(sizeof cases / sizeof cases[0]))
 
+static int is_count(void *ctx, int sym) {
+  (void)ctx;
+  return symtab[sym].count >= 0;
+}
+
+/* Marked for int64 evaluation of its count-free nodes, the expression
+ * evaluates to the same value, or fails with the same message. */
+static void check_marked(tf_expr *e, const tf_eval_env *env, int rc, const tf_affine *v, const tf_error *err) {
+  int count_free = tf_expr_mark_count_free(e, is_count, NULL);
+  tf_affine w;
+  memset(&w, 0x5a, sizeof w);
+  tf_error err2;
+  tf_error_init(&err2);
+  int rc2 = tf_expr_eval(e, env, &w, &err2);
+  ck_assert_msg(rc2 == rc, "'%s' marked (count-free %d): rc %d, unmarked %d (%s)", tf_expr_text(e), count_free, rc2,
+                rc, err2.msg);
+  if (rc)
+    ck_assert_str_eq(err2.msg, err->msg);
+  else
+    ck_assert_msg(!memcmp(&w, v, sizeof w), "'%s' marked: %lld, unmarked %lld", tf_expr_text(e), (long long)w.c,
+                  (long long)v->c);
+}
+
 static void check_error(const struct ecase *c, const tf_error *err, const char *stage) {
   ck_assert_msg(err->code == TF_EINPUT, "'%s': %s error code %d (%s)", c->text, stage, err->code, err->msg);
   ck_assert_msg(strstr(err->msg, c->err) != NULL, "'%s': %s error '%s' lacks '%s'", c->text, stage, err->msg,
@@ -370,6 +397,7 @@ START_TEST(test_expr_case) {
   tf_affine v;
   memset(&v, 0x5a, sizeof v);
   rc = tf_expr_eval(e, &env, &v, &err);
+  check_marked(e, &env, rc, &v, &err);
   if (c->kind == K_EVAL) {
     ck_assert_msg(rc == -1, "'%s' evaluated to %lld", c->text, (long long)v.c);
     check_error(c, &err, "eval");
