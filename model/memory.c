@@ -168,7 +168,8 @@ static int add_charge(const tf_problem *p, size_t b, int64_t size, int64_t *sum)
 int tf_memory_use_range_forms(const tf_problem *p, int mem, const int64_t *choose, const int64_t *sizes,
                               const int64_t *lo, const int64_t *hi, int64_t *min, int64_t *max) {
   size_t stride = tf_problem_stride(p);
-  *min = *max = 0;
+  int64_t most = 0;
+  *min = 0;
   for (size_t b = 0; b < p->nbuffers; b++) {
     if (tf_memory_of_at(p, b, choose) != mem)
       continue;
@@ -176,9 +177,11 @@ int tf_memory_use_range_forms(const tf_problem *p, int mem, const int64_t *choos
     int64_t v;
     if (form_extreme(p, a, lo, hi, 1, &v) || add_charge(p, b, v, min))
       return -1;
-    if (*max < INT64_MAX && (form_extreme(p, a, lo, hi, -1, &v) || add_charge(p, b, v, max)))
-      *max = INT64_MAX;
+    if (max && most < INT64_MAX && (form_extreme(p, a, lo, hi, -1, &v) || add_charge(p, b, v, &most)))
+      most = INT64_MAX;
   }
+  if (max)
+    *max = most;
   return 0;
 }
 

@@ -110,7 +110,7 @@ int tf_memory_use(const struct tf_problem *p, size_t c, const int64_t *counts, i
  * lo[k] <= count k <= hi[k]: every point of the box whose sizes are all
  * non-negative uses at least *min and at most *max (a negative size counts
  * as 0 in *min).  0 ok, -1 when *min overflows int64; *max saturates at
- * INT64_MAX. */
+ * INT64_MAX.  `max` may be NULL when only the least use is wanted. */
 int tf_memory_use_range(const struct tf_problem *p, size_t c, int mem, const int64_t *lo, const int64_t *hi,
                         int64_t *min, int64_t *max);
 

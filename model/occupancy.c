@@ -23,8 +23,7 @@ static int count_free_use(const tf_problem *p, const int64_t *choose, const int6
     for (int k = 0; k < p->ncounts && tf_memory_of_at(p, b, choose) == m; k++)
       if (sizes[b * stride + 1 + k])
         return -1;
-  int64_t most;
-  if (tf_memory_use_range_forms(p, m, choose, sizes, p->count_lo, p->count_hi, use, &most))
+  if (tf_memory_use_range_forms(p, m, choose, sizes, p->count_lo, p->count_hi, use, NULL))
     *use = INT64_MAX;
   return 0;
 }

@@ -458,6 +458,47 @@ static void find_reached_lets(tf_problem *p) {
   free(r.let);
 }
 
+/* Does a let use only params, machine constants and lets that do
+ * (fixed[])?  Then its value is the same at every point of the problem. */
+struct fixity {
+  const tf_workset *w;
+  const unsigned char *fixed;
+  int all;
+};
+static void check_fixed(void *ctx, int sym) {
+  struct fixity *f = ctx;
+  enum tf_sym_kind kind = tf_workset_sym_kind(f->w, sym);
+  if (kind == TF_SYM_LET)
+    f->all &= f->fixed[sym - tf_workset_sym_let(f->w, 0)];
+  else
+    f->all &= kind == TF_SYM_PARAM || kind == TF_SYM_MACHINE;
+}
+
+/* Evaluates once, at binding, the reached lets that are the same at every
+ * point, and leaves them out of what each point evaluates. */
+static int fix_constant_lets(tf_problem *p, tf_error *err) {
+  const tf_workset *w = p->workset;
+  unsigned char *fixed = tf_nalloc(w->nlets + 1, 1);
+  tf_eval_env env = tf_problem_env(p);
+  size_t n = 0;
+  int rc = 0;
+  for (size_t k = 0; k < p->nlet_eval && !rc; k++) {
+    size_t i = (size_t)p->let_eval[k];
+    struct fixity f = {w, fixed, 1};
+    tf_expr_each_symbol(w->lets[i].expr, check_fixed, &f);
+    fixed[i] = (unsigned char)f.all;
+    if (!f.all)
+      p->let_eval[n++] = (int)i;
+    else if (tf_expr_eval(w->lets[i].expr, &env, &p->syms[tf_workset_sym_let(w, i)], err)) {
+      tf_error_set_path(err, w->lets[i].path);
+      rc = -1;
+    }
+  }
+  p->nlet_eval = n;
+  free(fixed);
+  return rc;
+}
+
 static int bind_buffers(tf_problem *p, tf_error *err) {
   const tf_workset *w = p->workset;
   p->nbuffers = w->nbuffers;
@@ -488,7 +529,7 @@ static int bind_lets_and_buffers(tf_problem *p, tf_error *err) {
   if (order_lets(p, err) || bind_buffers(p, err))
     return -1;
   find_reached_lets(p);
-  return 0;
+  return fix_constant_lets(p, err);
 }
 
 /* ------------------------------------------------------------ evaluation */
@@ -547,9 +588,9 @@ struct pruning {
 /* A memory that cannot fit even at the smallest counts rules the
  * combination out before any ILP is built. */
 static int fits_at_minimum(tf_problem *p, size_t c, const int64_t *choose, struct pruning *pr) {
-  int64_t least[TF_NMEM], most;
+  int64_t least[TF_NMEM];
   for (int m = 0; m < TF_NMEM; m++)
-    if (tf_memory_use_range(p, c, m, p->count_lo, p->count_hi, &least[m], &most))
+    if (tf_memory_use_range(p, c, m, p->count_lo, p->count_hi, &least[m], NULL))
       return 1; /* let the ILP and the verifier decide */
   for (int m = 0; m < TF_NMEM; m++) {
     int64_t used = least[m], cap = tf_memory_capacity_at(p, m, choose);

@@ -217,11 +217,13 @@ END_TEST
 
 /* A let nothing asks for is never evaluated: one that cannot be evaluated
  * (a remainder at every combination) is harmless until a constraint or an
- * objective reaches it, through another let or directly. */
+ * objective reaches it, through another let or directly.  A let that is
+ * the same at every point is evaluated once, when the problem is bound. */
 static const char unused_let[] =
     "{\"name\": \"t\", \"choose\": {\"m\": [64, 128]}, \"count\": {\"stages\": {\"min\": 1, \"max\": 4}},"
-    " \"let\": {\"tile\": \"m * 2\", \"odd\": \"m / 3\", \"via\": \"odd + 1\"},"
-    " \"buffers\": [{\"name\": \"ring\", \"memory\": \"smem\", \"size\": \"stages * tile\"}],"
+    " \"let\": {\"tile\": \"m * 2\", \"odd\": \"m / 3\", \"via\": \"odd + 1\", \"quarter\": \"smem_capacity / 4\"},"
+    " \"buffers\": [{\"name\": \"ring\", \"memory\": \"smem\", \"size\": \"stages * tile\"},"
+    "   {\"name\": \"pad\", \"memory\": \"smem\", \"size\": \"quarter\"}],"
     " \"objective\": [\"max stages\"]}";
 
 static int bind_with(const char *objective, tf_error *err) {
@@ -235,12 +237,14 @@ static int bind_with(const char *objective, tf_error *err) {
   tf_problem *p = tf_problem_new(&m, w, &req, err);
   int ok = p != NULL;
   if (p) {
-    ck_assert_uint_eq(p->nlet_eval, objective ? 3 : 1);
+    ck_assert_uint_eq(p->nlet_eval, objective ? 3 : 1); /* quarter: once, at binding */
+    ck_assert_int_eq(tf_problem_buf(p, 1, 1)[0], 25000);
     tf_point pt;
     tf_point_init(&pt, p);
     int64_t choose[] = {128}, counts[] = {3};
     ck_assert_int_eq(tf_problem_eval_point(p, choose, counts, &pt, err), 0);
     ck_assert_int_eq(pt.size[0], 3 * 256);
+    ck_assert_int_eq(pt.size[1], 25000);
     tf_point_release(&pt);
   }
   tf_problem_free(p);
@@ -258,19 +262,19 @@ START_TEST(test_lets_on_demand) {
 }
 END_TEST
 
-/* A chain of 200,000 lets, each using the next: ordered without recursion
- * (a recursive walk runs out of stack), and the first evaluates to the
- * chain's length. */
+/* A chain of 200,000 lets, each using the next, the last a choose
+ * variable: ordered without recursion (a recursive walk runs out of
+ * stack), and the first evaluates to m + 199,999 at each combination. */
 START_TEST(test_long_let_chain) {
   enum { N = 200000 };
   size_t cap = (size_t)N * 32 + 1024, k = 0;
   char *t = malloc(cap);
   ck_assert_ptr_nonnull(t);
-  k += (size_t)snprintf(t + k, cap - k, "{\"name\": \"chain\", \"let\": {");
+  k += (size_t)snprintf(t + k, cap - k, "{\"name\": \"chain\", \"choose\": {\"m\": [1, 2]}, \"let\": {");
   for (int i = 0; i < N - 1; i++) /* each uses the next one down the file: the walk from l0 is N deep */
     k += (size_t)snprintf(t + k, cap - k, "\"l%d\": \"l%d + 1\", ", i, i + 1);
-  snprintf(t + k, cap - k, "\"l%d\": 1}, \"buffers\": [{\"name\": \"x\", \"memory\": \"rf\", \"size\": \"l0 / 1000\"}]}",
-           N - 1);
+  snprintf(t + k, cap - k, "\"l%d\": \"m\"}, \"buffers\": [{\"name\": \"x\", \"memory\": \"rf\", \"size\": \"l0 - %d\"}]}",
+           N - 1, N - 1);
   tf_machine m = tf_test_machine(100000, 512, 255);
   tf_workset *w = tf_test_workset(t);
   free(t);
@@ -280,8 +284,10 @@ START_TEST(test_long_let_chain) {
   tf_error_init(&err);
   tf_problem *p = tf_problem_new(&m, w, &req, &err);
   ck_assert_msg(p != NULL, "%s", err.msg);
-  ck_assert_uint_eq(p->nlet_eval, N);
-  ck_assert_int_eq(tf_problem_buf(p, 0, 0)[0], N / 1000);
+  ck_assert_uint_eq(p->nlet_eval, N); /* every let depends on m */
+  ck_assert_uint_eq(p->ncombos, 2);
+  ck_assert_int_eq(tf_problem_buf(p, 0, 0)[0], 1);
+  ck_assert_int_eq(tf_problem_buf(p, 1, 0)[0], 2);
   tf_problem_free(p);
   tf_request_release(&req);
   tf_workset_free(w);
