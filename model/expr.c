@@ -550,6 +550,15 @@ static int eval_args(const tf_expr *e, const tf_eval_env *env, tf_affine *v, tf_
 /* A count-free node in int64 alone: the same results and the same errors
  * as the affine evaluation below gives it, without carrying coefficients
  * that are all zero. */
+/* A number or a bound name: its value without a call (half of all nodes). */
+static int leaf(const tf_expr *e, const tf_eval_env *env, int64_t *out) {
+  if (e->op == OP_NUM)
+    return *out = e->num, 1;
+  if (e->op == OP_NAME && e->sym >= 0)
+    return *out = env->syms[e->sym].c, 1;
+  return 0;
+}
+
 static int eval_const(const tf_expr *e, const tf_eval_env *env, int64_t *out, tf_error *err) {
   int64_t x[16], t;
   switch (e->op) {
@@ -564,7 +573,7 @@ static int eval_const(const tf_expr *e, const tf_eval_env *env, int64_t *out, tf
   default: break;
   }
   for (int i = 0; i < e->nargs; i++)
-    if (eval_const(e->args[i], env, &x[i], err))
+    if (!leaf(e->args[i], env, &x[i]) && eval_const(e->args[i], env, &x[i], err))
       return -1;
   switch (e->op) {
   case OP_NEG: return tf_checked_mul(x[0], -1, out) ? overflow(e, err) : 0;

@@ -190,6 +190,17 @@ int tf_memory_use_range(const tf_problem *p, size_t c, int mem, const int64_t *l
   return tf_memory_use_range_forms(p, mem, combo_of(p, c), tf_problem_buf(p, c, 0), lo, hi, min, max);
 }
 
+int tf_memory_least_use(const tf_problem *p, size_t c, const int64_t *lo, const int64_t *hi,
+                        int64_t least[TF_NMEM]) {
+  memset(least, 0, TF_NMEM * sizeof *least);
+  for (size_t b = 0; b < p->nbuffers; b++) {
+    int64_t v;
+    if (form_extreme(p, tf_problem_buf(p, c, b), lo, hi, 1, &v) || add_charge(p, b, v, &least[tf_memory_of(p, b, c)]))
+      return -1;
+  }
+  return 0;
+}
+
 int tf_memory_line(const tf_problem *p, size_t c, int mem, const int64_t *counts, int k, int64_t *resident,
                    int64_t *per_unit) {
   *resident = 0;

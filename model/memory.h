@@ -114,6 +114,11 @@ int tf_memory_use(const struct tf_problem *p, size_t c, const int64_t *counts, i
 int tf_memory_use_range(const struct tf_problem *p, size_t c, int mem, const int64_t *lo, const int64_t *hi,
                         int64_t *min, int64_t *max);
 
+/* tf_memory_use_range's least use of every memory at once, in one pass
+ * over the buffers.  0 ok, -1 when one overflows int64. */
+int tf_memory_least_use(const struct tf_problem *p, size_t c, const int64_t *lo, const int64_t *hi,
+                        int64_t least[TF_NMEM]);
+
 /* Memory `mem`'s use at combination c as a line in count k, the other
  * counts at counts[]: use(k) >= resident + per_unit * k, where resident
  * charges (rounds) the buffers that do not depend on k and adds the

@@ -589,9 +589,8 @@ struct pruning {
  * combination out before any ILP is built. */
 static int fits_at_minimum(tf_problem *p, size_t c, const int64_t *choose, struct pruning *pr) {
   int64_t least[TF_NMEM];
-  for (int m = 0; m < TF_NMEM; m++)
-    if (tf_memory_use_range(p, c, m, p->count_lo, p->count_hi, &least[m], NULL))
-      return 1; /* let the ILP and the verifier decide */
+  if (tf_memory_least_use(p, c, p->count_lo, p->count_hi, least))
+    return 1; /* let the ILP and the verifier decide */
   for (int m = 0; m < TF_NMEM; m++) {
     int64_t used = least[m], cap = tf_memory_capacity_at(p, m, choose);
     if (used <= cap)

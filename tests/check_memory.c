@@ -138,6 +138,11 @@ START_TEST(test_use_and_bounds) {
   ck_assert_int_eq(tf_memory_use_range(f.p, 0, TF_MEM_SMEM, lo, hi, &min, &max), 0);
   ck_assert_int_eq(min, 2512);
   ck_assert_int_eq(max, 7512);
+  int64_t least[TF_NMEM];
+  ck_assert_int_eq(tf_memory_least_use(f.p, 1, lo, hi, least), 0);
+  ck_assert_int_eq(least[TF_MEM_SMEM], 2512);
+  ck_assert_int_eq(least[TF_MEM_TMEM], 48);
+  ck_assert_int_eq(least[TF_MEM_RF], 40);
   int64_t resident, per;
   ck_assert_int_eq(tf_memory_line(f.p, 0, TF_MEM_SMEM, counts, 0, &resident, &per), 0);
   ck_assert_int_eq(resident, 512);
