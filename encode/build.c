@@ -8,6 +8,7 @@
 #include "encode/fits.h"
 #include "model/alloc.h"
 #include "model/json.h"
+#include "model/text.h"
 
 static int exact(int64_t v, const char *what, tf_error *err) {
   if (v > TF_JSON_EXACT || v < -TF_JSON_EXACT)
@@ -19,13 +20,25 @@ static int exact(int64_t v, const char *what, tf_error *err) {
 
 static int is_active(const tf_model *m, size_t c) { return !m->active || m->active[c]; }
 
+/* "pick(B_r_128,B_c_64)": a column's name, for GLPK (built for every
+ * column, so without snprintf); "lo_" + a column's name for its rows. */
+static void prefixed(char *buf, size_t size, const char *prefix, const char *name) {
+  tf_strbuf b = tf_strbuf_of(buf, size);
+  tf_strbuf_put(&b, prefix);
+  tf_strbuf_put(&b, name);
+}
+
 static void combo_name(const tf_problem *p, size_t c, const char *prefix, char *buf, size_t size) {
-  size_t n = (size_t)snprintf(buf, size, "%s(", prefix);
-  for (size_t i = 0; i < p->nchoose && n < size; i++)
-    n += (size_t)snprintf(buf + n, size - n, "%s%s_%lld", i ? "," : "", p->choose_names[i],
-                          (long long)p->combo[c * p->nchoose + i]);
-  if (n < size)
-    snprintf(buf + n, size - n, ")");
+  tf_strbuf b = tf_strbuf_of(buf, size);
+  tf_strbuf_put(&b, prefix);
+  tf_strbuf_put(&b, "(");
+  for (size_t i = 0; i < p->nchoose; i++) {
+    tf_strbuf_put(&b, i ? "," : "");
+    tf_strbuf_put(&b, p->choose_names[i]);
+    tf_strbuf_put(&b, "_");
+    tf_strbuf_put_int(&b, p->combo[c * p->nchoose + i]);
+  }
+  tf_strbuf_put(&b, ")");
 }
 
 /* An upper bound on count k at combination c that every feasible point
@@ -89,17 +102,17 @@ static void add_count_links(tf_model *m, const tf_problem *p) {
       for (int k = 0; k < p->ncounts; k++) {
         size_t s = m->count_col[c * (size_t)p->ncounts + (size_t)k];
         if (p->count_lo[k] == p->count_hi[k]) {
-          snprintf(name, sizeof name, "fix_%s", m->ilp.cols[s].name);
+          prefixed(name, sizeof name, "fix_", m->ilp.cols[s].name);
           size_t r = tf_ilp_add_row(&m->ilp, name, TF_SENSE_EQ, 0);
           tf_lin_add(&m->ilp.rows[r].lin, s, 1);
           tf_lin_add(&m->ilp.rows[r].lin, m->pick[c], -(double)p->count_lo[k]);
           continue;
         }
-        snprintf(name, sizeof name, "lo_%s", m->ilp.cols[s].name);
+        prefixed(name, sizeof name, "lo_", m->ilp.cols[s].name);
         size_t r = tf_ilp_add_row(&m->ilp, name, TF_SENSE_GE, 0);
         tf_lin_add(&m->ilp.rows[r].lin, s, 1);
         tf_lin_add(&m->ilp.rows[r].lin, m->pick[c], -(double)p->count_lo[k]);
-        snprintf(name, sizeof name, "hi_%s", m->ilp.cols[s].name);
+        prefixed(name, sizeof name, "hi_", m->ilp.cols[s].name);
         r = tf_ilp_add_row(&m->ilp, name, TF_SENSE_LE, 0);
         tf_lin_add(&m->ilp.rows[r].lin, s, 1);
         tf_lin_add(&m->ilp.rows[r].lin, m->pick[c], -(double)m->count_top[c * (size_t)p->ncounts + (size_t)k]);

@@ -8,6 +8,7 @@
 
 #include "alloc.h"
 #include "names.h"
+#include "text.h"
 
 char *tf_read_file(const char *file, size_t *len, tf_error *err) {
   return tf_read_file_limit(file, TF_MAX_FILE_BYTES, len, err);
@@ -304,33 +305,20 @@ int tf_json_string(const cJSON *v, const char *path, const char **out, tf_error 
   return 0;
 }
 
-/* Appends s to buf[*n], truncating at size - 1 as snprintf would (paths
- * are built for every member read, so without snprintf's cost). */
-static void append(char *buf, size_t size, size_t *n, const char *s) {
-  for (; *s && *n + 1 < size; s++)
-    buf[(*n)++] = *s;
-  if (size)
-    buf[*n] = 0;
-}
-
+/* With tf_strbuf_put, not printf: a path is built for every member read. */
 void tf_path_key(char *buf, size_t size, const char *parent, const char *key) {
-  size_t n = 0;
-  append(buf, size, &n, parent);
-  append(buf, size, &n, ".");
-  append(buf, size, &n, key);
+  tf_strbuf b = {buf, size, 0};
+  tf_strbuf_put(&b, parent);
+  tf_strbuf_put(&b, ".");
+  tf_strbuf_put(&b, key);
 }
 
 void tf_path_index(char *buf, size_t size, const char *parent, size_t index) {
-  char digits[24], *d = digits + sizeof digits;
-  *--d = 0;
-  do
-    *--d = (char)('0' + index % 10);
-  while (index /= 10);
-  size_t n = 0;
-  append(buf, size, &n, parent);
-  append(buf, size, &n, "[");
-  append(buf, size, &n, d);
-  append(buf, size, &n, "]");
+  tf_strbuf b = {buf, size, 0};
+  tf_strbuf_put(&b, parent);
+  tf_strbuf_put(&b, "[");
+  tf_strbuf_put_int(&b, (int64_t)index);
+  tf_strbuf_put(&b, "]");
 }
 
 void tf_json_write_string(FILE *f, const char *s) {

@@ -22,6 +22,24 @@ void tf_strbuf_printf(tf_strbuf *b, const char *fmt, ...) {
   va_end(ap);
 }
 
+void tf_strbuf_put(tf_strbuf *b, const char *s) {
+  for (; *s && b->len + 1 < b->size; s++)
+    b->buf[b->len++] = *s;
+  b->buf[b->len] = 0;
+}
+
+void tf_strbuf_put_int(tf_strbuf *b, int64_t v) {
+  char digits[24], *d = digits + sizeof digits;
+  uint64_t u = v < 0 ? 0 - (uint64_t)v : (uint64_t)v; /* INT64_MIN has no positive int64 */
+  *--d = 0;
+  do
+    *--d = (char)('0' + u % 10);
+  while (u /= 10);
+  if (v < 0)
+    *--d = '-';
+  tf_strbuf_put(b, d);
+}
+
 void tf_strbuf_item(tf_strbuf *b, const char *sep, const char *fmt, ...) {
   if (b->len)
     tf_strbuf_printf(b, "%s", sep);

@@ -5,6 +5,7 @@
 #define TF_MODEL_TEXT_H
 
 #include <stddef.h>
+#include <stdint.h>
 #include <stdio.h>
 
 /* A fixed buffer being filled: text stays NUL-terminated and is cut at
@@ -17,6 +18,10 @@ typedef struct tf_strbuf {
 /* buf[0] = 0; size must be at least 1. */
 tf_strbuf tf_strbuf_of(char *buf, size_t size);
 void tf_strbuf_printf(tf_strbuf *b, const char *fmt, ...) __attribute__((format(printf, 2, 3)));
+/* The same without printf, for text built for every column and every
+ * member read, most never shown (names, JSON paths): a string, a number. */
+void tf_strbuf_put(tf_strbuf *b, const char *s);
+void tf_strbuf_put_int(tf_strbuf *b, int64_t v);
 /* Appends sep first unless the buffer is empty. */
 void tf_strbuf_item(tf_strbuf *b, const char *sep, const char *fmt, ...) __attribute__((format(printf, 3, 4)));
 
