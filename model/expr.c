@@ -1,6 +1,7 @@
 #include "expr.h"
 
 #include <ctype.h>
+#include <stddef.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -29,7 +30,46 @@ struct tf_expr {
   char *text;        /* the whole source text, owned by the root */
   int is_root;
   int count_free;    /* 1: no count can reach this node (tf_expr_mark_count_free) */
+  struct chunk *arena; /* the root's: every node, argument list and name of the tree */
 };
+
+/* An expression's nodes, argument lists, names and text come from one
+ * arena that its root owns: a parse makes a handful of allocations instead
+ * of three per node, and freeing the tree frees the chunks.  Memory from
+ * a chunk is zeroed and never handed out twice. */
+struct chunk {
+  struct chunk *next;
+  size_t used, cap;
+  max_align_t data[];
+};
+
+static void *arena_alloc(struct chunk **arena, size_t size, size_t hint) {
+  size = (size + sizeof(max_align_t) - 1) / sizeof(max_align_t) * sizeof(max_align_t);
+  if (!*arena || (*arena)->cap - (*arena)->used < size) {
+    size_t cap = size > hint ? size : hint;
+    struct chunk *c = tf_nalloc(1, sizeof *c + cap);
+    c->cap = cap;
+    c->next = *arena;
+    *arena = c;
+  }
+  void *r = (char *)(*arena)->data + (*arena)->used;
+  (*arena)->used += size;
+  return r;
+}
+
+static void arena_free(struct chunk *c) {
+  while (c) {
+    struct chunk *next = c->next;
+    free(c);
+    c = next;
+  }
+}
+
+static char *arena_strndup(struct chunk **arena, const char *s, size_t n) {
+  char *d = arena_alloc(arena, n + 1, 1024);
+  memcpy(d, s, n);
+  return d;
+}
 
 /* ---------------------------------------------------------------- parse */
 
@@ -41,34 +81,38 @@ struct parser {
   char whybuf[160];
   size_t wherepos;
   char *text;
+  struct chunk *arena;
 };
 
 static struct tf_expr *node_new(struct parser *p, enum op op, int nargs) {
-  struct tf_expr *e = tf_nalloc(1, sizeof *e);
+  struct tf_expr *e = arena_alloc(&p->arena, sizeof *e, 1024);
   e->op = op;
   e->sym = -1;
   e->nargs = nargs;
   if (nargs)
-    e->args = tf_nalloc((size_t)nargs, sizeof *e->args);
+    e->args = arena_alloc(&p->arena, (size_t)nargs * sizeof *e->args, 1024);
   e->text = p->text;
   return e;
 }
 
+/* Only a root frees: the rest of a tree lives in the root's arena (a
+ * subtree dropped on a parse error goes with the parser's). */
 static void node_free(struct tf_expr *e) {
-  if (!e)
-    return;
-  for (int i = 0; i < e->nargs; i++)
-    node_free(e->args[i]);
-  free(e->args);
-  free(e->name);
-  if (e->is_root)
-    free(e->text);
-  free(e);
+  if (e && e->is_root)
+    arena_free(e->arena);
 }
 
 static void skip_space(struct parser *p) {
   while (isspace((unsigned char)p->s[p->pos]))
     p->pos++;
+}
+
+/* The next character after white space, NUL at the end: each level of
+ * the grammar looks at it before trying its operators one by one. */
+static int next_is(struct parser *p, const char *chars) {
+  skip_space(p);
+  char c = p->s[p->pos];
+  return c && strchr(chars, c);
 }
 
 static struct tf_expr *fail(struct parser *p, const char *why) {
@@ -99,11 +143,8 @@ static struct tf_expr *parse_or(struct parser *p);
 
 static struct tf_expr *binary(struct parser *p, enum op op, struct tf_expr *a,
                               struct tf_expr *b) {
-  if (!a || !b) {
-    node_free(a);
-    node_free(b);
-    return NULL;
-  }
+  if (!a || !b)
+    return NULL; /* what was parsed stays in the parser's arena */
   struct tf_expr *e = node_new(p, op, 2);
   e->args[0] = a;
   e->args[1] = b;
@@ -130,41 +171,29 @@ static struct tf_expr *parse_call(struct parser *p, char *fn) {
     while (isalnum((unsigned char)p->s[p->pos]) || p->s[p->pos] == '_')
       p->pos++;
     size_t len = p->pos - start;
-    if (!len || !accept(p, ")")) {
-      free(fn);
+    if (!len || !accept(p, ")"))
       return fail(p, "expected a memory name and ')'");
-    }
     struct tf_expr *e = node_new(p, OP_NAME, 0);
-    e->name = tf_nalloc(strlen(fn) + len + 3, 1);
+    e->name = arena_alloc(&p->arena, strlen(fn) + len + 3, 1024);
     sprintf(e->name, "%s(%.*s)", fn, (int)len, p->s + start);
-    free(fn);
     return e;
   }
   size_t k = 0, nf = sizeof functions / sizeof *functions;
   while (k < nf && strcmp(functions[k].name, fn))
     k++;
-  free(fn);
   if (k == nf)
     return fail(p, "unknown function");
   struct tf_expr *args[16];
   int n = 0;
   do {
-    if (n == 16) {
-      while (n)
-        node_free(args[--n]);
+    if (n == 16)
       return fail(p, "too many arguments");
-    }
     struct tf_expr *a = parse_or(p);
-    if (!a) {
-      while (n)
-        node_free(args[--n]);
+    if (!a)
       return NULL;
-    }
     args[n++] = a;
   } while (accept(p, ","));
   if (!accept(p, ")") || n < functions[k].min_args || n > functions[k].max_args) {
-    while (n)
-      node_free(args[--n]);
     snprintf(p->whybuf, sizeof p->whybuf, "%s() takes %d%s argument%s", functions[k].name,
              functions[k].min_args, functions[k].max_args > functions[k].min_args ? " or more" : "",
              functions[k].min_args == 1 ? "" : "s");
@@ -200,7 +229,7 @@ static struct tf_expr *parse_primary(struct parser *p) {
     size_t start = p->pos;
     while (isalnum((unsigned char)p->s[p->pos]) || p->s[p->pos] == '_')
       p->pos++;
-    char *name = tf_strndup(p->s + start, p->pos - start);
+    char *name = arena_strndup(&p->arena, p->s + start, p->pos - start);
     if (accept(p, "("))
       return parse_call(p, name);
     struct tf_expr *e = node_new(p, OP_NAME, 0);
@@ -209,10 +238,8 @@ static struct tf_expr *parse_primary(struct parser *p) {
   }
   if (accept(p, "(")) {
     struct tf_expr *e = parse_or(p);
-    if (e && !accept(p, ")")) {
-      node_free(e);
+    if (e && !accept(p, ")"))
       return fail(p, "expected ')'");
-    }
     return e;
   }
   return fail(p, c ? "expected a number, a name or '('" : "unexpected end of expression");
@@ -223,7 +250,9 @@ static struct tf_expr *parse_unary(struct parser *p) {
     return fail(p, "expression nested too deeply");
   struct tf_expr *e;
   enum op op = OP_COUNT;
-  if (accept(p, "-"))
+  if (!next_is(p, "-!+"))
+    ; /* no prefix operator: the usual case, found with one look */
+  else if (accept(p, "-"))
     op = OP_NEG;
   else if (accept(p, "!"))
     op = OP_NOT;
@@ -247,6 +276,8 @@ static struct tf_expr *parse_unary(struct parser *p) {
 static struct tf_expr *parse_mul(struct parser *p) {
   struct tf_expr *e = parse_unary(p);
   for (;;) {
+    if (!next_is(p, "*/%"))
+      return e;
     enum op op = accept(p, "*") ? OP_MUL : accept(p, "/") ? OP_DIV : accept(p, "%") ? OP_MOD : OP_COUNT;
     if (op == OP_COUNT || !e)
       return e;
@@ -257,6 +288,8 @@ static struct tf_expr *parse_mul(struct parser *p) {
 static struct tf_expr *parse_add(struct parser *p) {
   struct tf_expr *e = parse_mul(p);
   for (;;) {
+    if (!next_is(p, "+-"))
+      return e;
     enum op op = accept(p, "+") ? OP_ADD : accept(p, "-") ? OP_SUB : OP_COUNT;
     if (op == OP_COUNT || !e)
       return e;
@@ -270,14 +303,12 @@ static struct tf_expr *parse_cmp(struct parser *p) {
     const char *tok;
     enum op op;
   } rel[] = {{"<=", OP_LE}, {">=", OP_GE}, {"==", OP_EQ}, {"!=", OP_NE}, {"<", OP_LT}, {">", OP_GT}};
-  for (size_t i = 0; e && i < sizeof rel / sizeof *rel; i++)
+  for (size_t i = 0; e && next_is(p, "<>=!") && i < sizeof rel / sizeof *rel; i++)
     if (accept(p, rel[i].tok)) {
       e = binary(p, rel[i].op, e, parse_add(p));
       skip_space(p);
-      if (e && strchr("<>=!", p->s[p->pos]) && p->s[p->pos] && p->s[p->pos + 1] != '&') {
-        node_free(e);
+      if (e && strchr("<>=!", p->s[p->pos]) && p->s[p->pos] && p->s[p->pos + 1] != '&')
         return fail(p, "comparisons do not chain; use &&");
-      }
       break;
     }
   return e;
@@ -285,7 +316,7 @@ static struct tf_expr *parse_cmp(struct parser *p) {
 
 static struct tf_expr *parse_and(struct parser *p) {
   struct tf_expr *e = parse_cmp(p);
-  while (e && accept(p, "&&"))
+  while (e && next_is(p, "&") && accept(p, "&&"))
     e = binary(p, OP_AND, e, parse_cmp(p));
   return e;
 }
@@ -294,7 +325,7 @@ static struct tf_expr *parse_or(struct parser *p) {
   if (++p->depth > TF_MAX_EXPR_DEPTH)
     return fail(p, "expression nested too deeply");
   struct tf_expr *e = parse_and(p);
-  while (e && accept(p, "||"))
+  while (e && next_is(p, "|") && accept(p, "||"))
     e = binary(p, OP_OR, e, parse_and(p));
   p->depth--;
   return e;
@@ -306,43 +337,50 @@ tf_expr *tf_expr_parse(const char *text, tf_error *err) {
     tf_error_set(err, TF_EINPUT, NULL, "expression longer than %d characters", TF_MAX_EXPR_CHARS);
     return NULL;
   }
-  struct parser p = {.s = text, .text = tf_strndup(text, len)};
+  struct parser p = {.s = text};
+  /* a first chunk in proportion to the text: a node per character or two */
+  p.text = arena_alloc(&p.arena, len + 1, 256 + 24 * len);
+  memcpy(p.text, text, len);
   struct tf_expr *e = parse_or(&p);
   skip_space(&p);
-  if (e && p.s[p.pos]) {
-    node_free(e);
+  if (e && p.s[p.pos])
     e = fail(&p, "unexpected character");
-  }
   if (!e) {
-    free(p.text);
+    arena_free(p.arena);
     tf_error_set(err, TF_EINPUT, NULL, "in expression '%.120s%s': %s at column %zu", text, len > 120 ? "..." : "",
                  p.why ? p.why : "syntax error", p.wherepos + 1);
     return NULL;
   }
   e->is_root = 1;
+  e->arena = p.arena;
   return e;
 }
 
 void tf_expr_free(tf_expr *e) { node_free(e); }
 
-static struct tf_expr *copy_node(const struct tf_expr *e, char *text) {
-  struct tf_expr *c = tf_nalloc(1, sizeof *c);
+static struct tf_expr *copy_node(const struct tf_expr *e, char *text, struct chunk **arena) {
+  struct tf_expr *c = arena_alloc(arena, sizeof *c, 1024);
   *c = *e;
   c->text = text;
   c->is_root = 0;
-  c->name = e->name ? tf_strdup(e->name) : NULL;
+  c->arena = NULL;
+  c->name = e->name ? arena_strndup(arena, e->name, strlen(e->name)) : NULL;
   if (e->nargs) {
-    c->args = tf_nalloc((size_t)e->nargs, sizeof *c->args);
+    c->args = arena_alloc(arena, (size_t)e->nargs * sizeof *c->args, 1024);
     for (int i = 0; i < e->nargs; i++)
-      c->args[i] = copy_node(e->args[i], text);
+      c->args[i] = copy_node(e->args[i], text, arena);
   }
   return c;
 }
 
 tf_expr *tf_expr_copy(const tf_expr *e) {
-  char *text = tf_strdup(e->text);
-  struct tf_expr *c = copy_node(e, text);
+  struct chunk *arena = NULL;
+  size_t len = strlen(e->text);
+  char *text = arena_alloc(&arena, len + 1, 256 + 24 * len);
+  memcpy(text, e->text, len);
+  struct tf_expr *c = copy_node(e, text, &arena);
   c->is_root = 1;
+  c->arena = arena;
   return c;
 }
 
