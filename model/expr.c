@@ -1,6 +1,5 @@
 #include "expr.h"
 
-#include <ctype.h>
 #include <stddef.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -102,8 +101,15 @@ static void node_free(struct tf_expr *e) {
     arena_free(e->arena);
 }
 
+/* The C locale's character classes, without a call per character (the
+ * program never changes locale, so these are what <ctype.h> answers). */
+static int is_space(char c) { return c == ' ' || (c >= '\t' && c <= '\r'); }
+static int is_digit(char c) { return c >= '0' && c <= '9'; }
+static int is_alpha(char c) { return (c >= 'a' && c <= 'z') || (c >= 'A' && c <= 'Z'); }
+static int is_alnum(char c) { return is_alpha(c) || is_digit(c); }
+
 static void skip_space(struct parser *p) {
-  while (isspace((unsigned char)p->s[p->pos]))
+  while (is_space(p->s[p->pos]))
     p->pos++;
 }
 
@@ -168,7 +174,7 @@ static struct tf_expr *parse_call(struct parser *p, char *fn) {
   if (is_derived_form(fn)) {
     skip_space(p);
     size_t start = p->pos;
-    while (isalnum((unsigned char)p->s[p->pos]) || p->s[p->pos] == '_')
+    while (is_alnum(p->s[p->pos]) || p->s[p->pos] == '_')
       p->pos++;
     size_t len = p->pos - start;
     if (!len || !accept(p, ")"))
@@ -206,12 +212,12 @@ static struct tf_expr *parse_call(struct parser *p, char *fn) {
 
 static struct tf_expr *parse_number(struct parser *p) {
   int64_t v = 0;
-  while (isdigit((unsigned char)p->s[p->pos])) {
+  while (is_digit(p->s[p->pos])) {
     int d = p->s[p->pos++] - '0';
     if (tf_checked_mul(v, 10, &v) || tf_checked_add(v, d, &v))
       return fail(p, "integer literal out of the int64 range");
   }
-  if (isalpha((unsigned char)p->s[p->pos]) || p->s[p->pos] == '_' || p->s[p->pos] == '.')
+  if (is_alpha(p->s[p->pos]) || p->s[p->pos] == '_' || p->s[p->pos] == '.')
     return fail(p, "expected an integer");
   struct tf_expr *e = node_new(p, OP_NUM, 0);
   e->num = v;
@@ -223,11 +229,11 @@ static struct tf_expr *parse_unary(struct parser *p);
 static struct tf_expr *parse_primary(struct parser *p) {
   skip_space(p);
   char c = p->s[p->pos];
-  if (isdigit((unsigned char)c))
+  if (is_digit(c))
     return parse_number(p);
-  if (isalpha((unsigned char)c) || c == '_') {
+  if (is_alpha(c) || c == '_') {
     size_t start = p->pos;
-    while (isalnum((unsigned char)p->s[p->pos]) || p->s[p->pos] == '_')
+    while (is_alnum(p->s[p->pos]) || p->s[p->pos] == '_')
       p->pos++;
     char *name = arena_strndup(&p->arena, p->s + start, p->pos - start);
     if (accept(p, "("))
