@@ -388,39 +388,17 @@ static int bind_objectives(tf_problem *p, const tf_request *req, tf_error *err) 
 
 /* ---------------------------------------------------------------- lets */
 
-/* Orders the lets so that each comes after the lets it uses (the
- * workset's walk).  Errors: a cycle, named at the let met again; a let
- * that uses used(), slack() or occupancy. */
-struct ordering {
-  tf_problem *p;
-  size_t n;
-  tf_error *err;
-};
-
-static int order_symbol(void *ctx, size_t let, int sym, int state) {
-  struct ordering *o = ctx;
-  const tf_workset *w = o->p->workset;
-  enum tf_sym_kind kind = tf_workset_sym_kind(w, sym);
-  if (kind == TF_SYM_DERIVED || kind == TF_SYM_OCCUPANCY)
-    return tf_error_set(o->err, TF_EINPUT, w->lets[let].path,
-                        "used(), slack() and occupancy may appear only in require and objective");
-  if (state == 1) {
-    size_t j = (size_t)(sym - tf_workset_sym_let(w, 0));
-    return tf_error_set(o->err, TF_EINPUT, w->lets[j].path, "cyclic definition of '%s'", w->lets[j].name);
-  }
-  return 0;
-}
-
-static void order_finish(void *ctx, size_t let) {
-  struct ordering *o = ctx;
-  o->p->let_order[o->n++] = (int)let;
-}
-
+/* The lets' order is the workset's (model/lets.h), found when it loaded;
+ * what kept it from having one is reported now, as binding always has. */
 static int order_lets(tf_problem *p, tf_error *err) {
-  p->let_order = tf_nalloc(p->workset->nlets + 1, sizeof *p->let_order);
-  struct ordering o = {p, 0, err};
-  tf_let_walk walk = {order_symbol, order_finish, &o};
-  return tf_workset_walk_lets(p->workset, &walk);
+  const tf_let_graph *g = &p->workset->let_graph;
+  if (!g->order) {
+    if (err && err->code == TF_OK)
+      *err = g->error;
+    return -1;
+  }
+  p->let_order = g->order;
+  return 0;
 }
 
 /* Marks every let an expression uses. */
@@ -435,12 +413,15 @@ static void mark_let(void *ctx, int sym) {
 }
 
 /* The lets a point must evaluate: those its buffers, requires and
- * objectives reach, directly or through other lets, in dependency order.
- * A let nothing asks for (a traffic or time estimate the request does not
- * use) is never evaluated.  Found once per problem: walking let_order from
- * the end, a let is reached before the lets it uses. */
+ * objectives reach, directly or through other lets, in dependency order,
+ * less the fixed ones (the same at every point: evaluated once, by
+ * fix_constant_lets).  A let nothing asks for (a traffic or time estimate
+ * the request does not use) is never evaluated.  Found once per problem:
+ * walking the order from the end, a let is reached before the lets it
+ * uses. */
 static void find_reached_lets(tf_problem *p) {
   const tf_workset *w = p->workset;
+  const tf_let_graph *g = &w->let_graph;
   struct reach r = {w, tf_nalloc(w->nlets + 1, 1)};
   for (size_t b = 0; b < w->nbuffers; b++)
     tf_expr_each_symbol(w->buffers[b].size, mark_let, &r);
@@ -448,55 +429,33 @@ static void find_reached_lets(tf_problem *p) {
     tf_expr_each_symbol(p->require[i], mark_let, &r);
   for (size_t o = 0; o < p->nobjective; o++)
     tf_expr_each_symbol(p->objective[o].expr, mark_let, &r);
-  for (size_t k = w->nlets; k-- > 0;)
-    if (r.let[p->let_order[k]])
-      tf_expr_each_symbol(w->lets[p->let_order[k]].expr, mark_let, &r);
+  for (size_t k = w->nlets; k-- > 0;) {
+    size_t i = (size_t)g->order[k];
+    for (size_t u = g->use_start[i]; r.let[i] && u < g->use_start[i + 1]; u++)
+      r.let[g->use[u]] = 1;
+  }
   p->let_eval = tf_nalloc(w->nlets + 1, sizeof *p->let_eval);
-  for (size_t k = 0; k < w->nlets; k++)
-    if (r.let[p->let_order[k]])
-      p->let_eval[p->nlet_eval++] = p->let_order[k];
+  p->let_fixed = tf_nalloc(w->nlets + 1, sizeof *p->let_fixed);
+  for (size_t k = 0; k < w->nlets; k++) {
+    int i = g->order[k];
+    if (r.let[i] && g->fixed[i])
+      p->let_fixed[p->nlet_fixed++] = i;
+    else if (r.let[i])
+      p->let_eval[p->nlet_eval++] = i;
+  }
   free(r.let);
 }
 
-/* Does a let use only params, machine constants and lets that do
- * (fixed[])?  Then its value is the same at every point of the problem. */
-struct fixity {
-  const tf_workset *w;
-  const unsigned char *fixed;
-  int all;
-};
-static void check_fixed(void *ctx, int sym) {
-  struct fixity *f = ctx;
-  enum tf_sym_kind kind = tf_workset_sym_kind(f->w, sym);
-  if (kind == TF_SYM_LET)
-    f->all &= f->fixed[sym - tf_workset_sym_let(f->w, 0)];
-  else
-    f->all &= kind == TF_SYM_PARAM || kind == TF_SYM_MACHINE;
-}
-
-/* Evaluates once, at binding, the reached lets that are the same at every
- * point, and leaves them out of what each point evaluates. */
+/* Evaluates, once, the reached lets that are the same at every point. */
 static int fix_constant_lets(tf_problem *p, tf_error *err) {
   const tf_workset *w = p->workset;
-  unsigned char *fixed = tf_nalloc(w->nlets + 1, 1);
   tf_eval_env env = tf_problem_env(p);
-  size_t n = 0;
-  int rc = 0;
-  for (size_t k = 0; k < p->nlet_eval && !rc; k++) {
-    size_t i = (size_t)p->let_eval[k];
-    struct fixity f = {w, fixed, 1};
-    tf_expr_each_symbol(w->lets[i].expr, check_fixed, &f);
-    fixed[i] = (unsigned char)f.all;
-    if (!f.all)
-      p->let_eval[n++] = (int)i;
-    else if (tf_expr_eval(w->lets[i].expr, &env, &p->syms[tf_workset_sym_let(w, i)], err)) {
-      tf_error_set_path(err, w->lets[i].path);
-      rc = -1;
-    }
+  for (size_t k = 0; k < p->nlet_fixed; k++) {
+    size_t i = (size_t)p->let_fixed[k];
+    if (tf_expr_eval(w->lets[i].expr, &env, &p->syms[tf_workset_sym_let(w, i)], err))
+      return tf_error_set_path(err, w->lets[i].path), -1;
   }
-  p->nlet_eval = n;
-  free(fixed);
-  return rc;
+  return 0;
 }
 
 static int bind_buffers(tf_problem *p, tf_error *err) {
@@ -825,8 +784,8 @@ void tf_problem_free(tf_problem *p) {
   free(p->row);
   free(p->obj);
   free(p->syms);
-  free(p->let_order);
   free(p->let_eval);
+  free(p->let_fixed);
   free(p);
 }
 

@@ -75,9 +75,11 @@ typedef struct tf_problem {
   char pruned_why[256];
 
   tf_affine *syms;              /* scratch symbol values */
-  int *let_order;               /* lets in dependency order */
+  const int *let_order;         /* lets in dependency order (the workset's) */
   int *let_eval;                /* the lets a point evaluates: those its buffers, */
   size_t nlet_eval;             /* requires and objectives reach, in that order */
+  int *let_fixed;               /* the reached lets that are the same at every */
+  size_t nlet_fixed;            /* point, evaluated once when bound */
 } tf_problem;
 
 /* Binds and enumerates.  Returns a problem owned by the caller

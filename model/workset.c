@@ -116,114 +116,11 @@ enum tf_sym_kind tf_workset_sym_kind(const tf_workset *w, int sym) {
 
 static int resolve_cb(void *ctx, const char *name) { return tf_workset_resolve(ctx, name); }
 
-/* ------------------------------------------------------------ the lets */
-
-/* The symbols of one let, each once, in order of first use. */
-struct let_frame {
-  size_t let, next; /* next: the symbol to look at */
-  int *sym;
-  size_t n, cap;
-};
-
-static void collect_once(void *ctx, int sym) {
-  struct let_frame *f = ctx;
-  for (size_t i = 0; i < f->n; i++)
-    if (f->sym[i] == sym)
-      return;
-  TF_PUSH(f->sym, f->n, f->cap, sym);
-}
-
-static void frame_open(const tf_workset *w, struct let_frame *f, size_t let, int *state) {
-  memset(f, 0, sizeof *f);
-  f->let = let;
-  state[let] = 1;
-  tf_expr_each_symbol(w->lets[let].expr, collect_once, f);
-}
-
-/* Walks from one let; `depth` frames are on the stack when it returns. */
-static int walk_from(const tf_workset *w, const tf_let_walk *walk, size_t root, int *state, struct let_frame *stack) {
-  size_t depth = 1;
-  frame_open(w, &stack[0], root, state);
-  while (depth) {
-    struct let_frame *top = &stack[depth - 1];
-    if (top->next == top->n) {
-      state[top->let] = 2;
-      walk->finish(walk->ctx, top->let);
-      free(top->sym);
-      depth--;
-      continue;
-    }
-    int sym = top->sym[top->next++], is_let = tf_workset_sym_kind(w, sym) == TF_SYM_LET;
-    size_t j = is_let ? (size_t)(sym - tf_workset_sym_let(w, 0)) : 0;
-    if (walk->symbol(walk->ctx, top->let, sym, is_let ? state[j] : -1) < 0) {
-      while (depth)
-        free(stack[--depth].sym);
-      return -1;
-    }
-    if (is_let && state[j] == 0)
-      frame_open(w, &stack[depth++], j, state);
-  }
-  return 0;
-}
-
-int tf_workset_walk_lets(const tf_workset *w, const tf_let_walk *walk) {
-  int *state = tf_nalloc(w->nlets + 1, sizeof *state);
-  struct let_frame *stack = tf_nalloc(w->nlets + 1, sizeof *stack);
-  int rc = 0;
-  for (size_t i = 0; i < w->nlets && !rc; i++)
-    if (!state[i])
-      rc = walk_from(w, walk, i, state, stack);
-  free(stack);
-  free(state);
-  return rc;
-}
-
-/* Which lets may depend on a count (w->let_affine), so that every
- * expression's count-free nodes can be marked for int64 evaluation.  A
- * let in a cycle counts as affine here; binding reports the cycle. */
-struct affinity {
-  const tf_workset *w;
-  unsigned char *done; /* per let: finished */
-};
-
-static int sym_affine(void *ctx, int sym) {
-  const struct affinity *a = ctx;
-  enum tf_sym_kind kind = tf_workset_sym_kind(a->w, sym);
-  if (kind == TF_SYM_LET) {
-    size_t j = (size_t)(sym - tf_workset_sym_let(a->w, 0));
-    return !a->done[j] || a->w->let_affine[j];
-  }
-  return kind == TF_SYM_COUNT || kind == TF_SYM_DERIVED;
-}
-
-static int affinity_symbol(void *ctx, size_t let, int sym, int state) {
-  (void)ctx, (void)let, (void)sym, (void)state;
-  return 0;
-}
-
-static void affinity_finish(void *ctx, size_t let) {
-  struct affinity *a = ctx;
-  a->w->let_affine[let] = !tf_expr_mark_count_free(a->w->lets[let].expr, sym_affine, a);
-  a->done[let] = 1;
-}
-
-static int mark_count_free_cb(void *ctx, int sym) {
-  struct affinity a = {ctx, NULL};
-  const tf_workset *w = ctx;
-  if (tf_workset_sym_kind(w, sym) == TF_SYM_LET)
-    return w->let_affine[sym - tf_workset_sym_let(w, 0)];
-  return sym_affine(&a, sym);
-}
-
 /* Marks a bound expression of this workset for int64 evaluation. */
-static void mark_count_free(const tf_workset *w, tf_expr *e) { tf_expr_mark_count_free(e, mark_count_free_cb, (void *)w); }
+static void mark_count_free(const tf_workset *w, tf_expr *e) { tf_expr_mark_count_free(e, tf_lets_affine, (void *)w); }
 
 static void mark_workset(tf_workset *w) {
-  w->let_affine = tf_nalloc(w->nlets + 1, 1);
-  struct affinity a = {w, tf_nalloc(w->nlets + 1, 1)};
-  tf_let_walk walk = {affinity_symbol, affinity_finish, &a};
-  tf_workset_walk_lets(w, &walk);
-  free(a.done);
+  tf_lets_analyse(w); /* the lets first: the rest may use them */
   for (size_t i = 0; i < w->nparams; i++)
     mark_count_free(w, w->params[i].expr);
   for (size_t i = 0; i < w->ncounts; i++) {
@@ -701,7 +598,7 @@ void tf_workset_free(tf_workset *w) {
   free(w->name);
   free(w->comment);
   free(w->file);
-  free(w->let_affine);
+  tf_lets_release(&w->let_graph);
   tf_names_release(&w->symbols);
   tf_names_release(&w->buffer_names);
   free(w);

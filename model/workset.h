@@ -14,6 +14,7 @@
 #include "error.h"
 #include "expr.h"
 #include "memory.h" /* enum tf_memory */
+#include "lets.h"
 #include "names.h"
 
 
@@ -70,7 +71,7 @@ typedef struct tf_workset {
   tf_buffer *buffers;     size_t nbuffers;
   tf_named_expr *require; size_t nrequire;  /* name unused */
   tf_objective *objective; size_t nobjective;
-  unsigned char *let_affine; /* per let: 1 its value may depend on a count */
+  tf_let_graph let_graph;  /* the lets' order, uses, affinity (model/lets.h) */
   tf_names symbols;       /* param, choose, count and let names (see resolve) */
   tf_names buffer_names;
 } tf_workset;
@@ -97,18 +98,6 @@ const char *tf_workset_sym_name(const tf_workset *w, int sym, char *buf, size_t 
 enum tf_sym_kind { TF_SYM_PARAM, TF_SYM_MACHINE, TF_SYM_CHOOSE, TF_SYM_COUNT, TF_SYM_LET, TF_SYM_DERIVED, TF_SYM_OCCUPANCY };
 enum tf_sym_kind tf_workset_sym_kind(const tf_workset *w, int sym);
 
-/* Walks the lets depth first, without recursion (a chain of lets may be as
- * long as the file allows), so that each let is finished after the lets it
- * uses.  For every symbol of a let, in order, `symbol` is called with the
- * state of the let it names (-1 for a symbol that is not a let; 0 not yet
- * walked: it is walked next; 1 on the walk's stack: a cycle; 2 finished)
- * and may return -1 to stop the walk, which then returns -1. */
-typedef struct tf_let_walk {
-  int (*symbol)(void *ctx, size_t let, int sym, int state);
-  void (*finish)(void *ctx, size_t let);
-  void *ctx;
-} tf_let_walk;
-int tf_workset_walk_lets(const tf_workset *w, const tf_let_walk *walk);
 int tf_workset_resolve(const tf_workset *w, const char *name); /* -1 if unknown */
 
 /* Parses and binds a constraint ("EXPR <= EXPR") or objective ("max EXPR")
