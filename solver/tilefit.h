@@ -34,8 +34,9 @@
  * Ownership: every _new/_load has its _free (which accepts NULL), every
  * _init its _release.  A tf_problem borrows its machine and workset, which
  * must outlive it; what it keeps of the request (constraints, objectives,
- * the `where` strings that name them in errors) it copies.  Errors are values: a failing function returns -1 (or
- * NULL) and fills the tf_error handed to it; nothing in the library prints
+ * the `where` strings that name them in errors) it copies.  Errors are
+ * values: a failing function returns -1 (or NULL) and fills the tf_error
+ * handed to it; nothing in the library prints
  * (except tf_report_* to the FILE * given) or exits.  GLPK failures never
  * abort: they come back as TF_ESOLVER.  Threads: one tf_problem per thread;
  * machines and worksets may be shared read-only; call tf_backend_of(&opts)->thread_done()
@@ -46,6 +47,8 @@
  *   model/expr.h      the expression language (int64, overflow-checked)
  *   model/machine.h   machine models            model/workset.h  worksets
  *   model/problem.h   requests and bound problems, points
+ *   model/memory.h    every memory rule: capacity, charge, which buffers
+ *   model/lets.h      a workset's lets: order, uses, what a point evaluates
  *   model/case.h      a problem as one JSON line (validate, sweep)
  *   model/catalog.h   shipped names -> files
  *   encode/build.h    problem -> ILP             encode/oracle.h  exhaustive search

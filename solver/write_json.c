@@ -43,7 +43,7 @@ static void json_memories(FILE *f, const tf_problem *p, const tf_answer *a) {
     tf_json_write_string(f, p->workset->buffers[b].name);
     fprintf(f, ",\"memory\":\"%s\",\"size\":%lld,\"allocated\":%lld,\"align\":%lld}",
             tf_memory_name(tf_memory_of_at(p, b, a->choose)), (long long)a->point.size[b], (long long)a->point.alloc[b],
-            (long long)p->align[b]);
+            (long long)tf_memory_align(p, b));
   }
   fputc(']', f);
 }

@@ -27,7 +27,7 @@ static void text_buffers(FILE *f, const tf_problem *p, const tf_answer *a) {
   for (size_t b = 0; b < p->nbuffers; b++)
     fprintf(f, "  %-18s %-6s %10lld %10lld %6lld\n", p->workset->buffers[b].name,
             tf_memory_name(tf_memory_of_at(p, b, a->choose)), (long long)a->point.size[b], (long long)a->point.alloc[b],
-            (long long)p->align[b]);
+            (long long)tf_memory_align(p, b));
 }
 
 static void text_closed(FILE *f, const tf_problem *p, const tf_answer *a) {
