@@ -96,8 +96,8 @@ static void offset_to_line(const char *text, size_t off, int *line, int *col) {
 /* Marks, per member of an object, whether its key appears again later.
  * A small object is scanned pair by pair (at most 16 x 16 compares); a
  * larger one through a hash table of the keys seen, linear in its size. */
-static unsigned char *later_repeats(const cJSON *node, size_t n) {
-  unsigned char *repeated = tf_nalloc(n + 1, 1);
+static unsigned char *later_repeats(const cJSON *node, size_t n, unsigned char small[16]) {
+  unsigned char *repeated = n <= 16 ? memset(small, 0, 16) : tf_nalloc(n + 1, 1);
   size_t i = 0;
   if (n <= 16) {
     for (const cJSON *a = node->child; a; a = a->next, i++)
@@ -154,14 +154,16 @@ static int reject_duplicates(const cJSON *node, const struct where *w, tf_error 
   size_t n = 0;
   for (const cJSON *a = node->child; a; a = a->next)
     n++;
-  unsigned char *repeated = object ? later_repeats(node, n) : NULL;
+  unsigned char small[16];
+  unsigned char *repeated = object ? later_repeats(node, n, small) : NULL;
   size_t i = 0;
   int rc = 0;
   for (const cJSON *a = node->child; a && !rc; a = a->next, i++) {
     struct where sub = {w, object ? (a->string ? a->string : "?") : NULL, i};
     rc = object && repeated[i] ? duplicate_key(w, a->string, err) : reject_duplicates(a, &sub, err);
   }
-  free(repeated);
+  if (repeated != small)
+    free(repeated);
   return rc;
 }
 

@@ -20,6 +20,7 @@ struct walk {
   tf_workset *w;
   int *state;    /* per let: 0 not reached, 1 on the stack, 2 finished */
   size_t norder;
+  size_t nuse, capuse;
 };
 
 static void collect_once(void *ctx, int sym) {
@@ -51,13 +52,27 @@ static int symbol_error(struct walk *k, size_t let, int sym) {
   return 0;
 }
 
-/* A let whose every let is finished: its place in the order, whether it
- * may depend on a count (its nodes marked), whether it is fixed. */
-static void finish(struct walk *k, size_t let) {
-  tf_let_graph *g = &k->w->let_graph;
+/* A let whose every let is finished, with its symbols: its place in the
+ * order, the lets it uses, whether it is fixed, and whether it may depend
+ * on a count (its count-free nodes marked). */
+static void finish(struct walk *k, const struct frame *f) {
+  tf_workset *w = k->w;
+  tf_let_graph *g = &w->let_graph;
+  size_t let = f->let;
+  int fixed = 1;
   k->state[let] = 2;
   g->order[k->norder++] = (int)let;
-  g->affine[let] = !tf_expr_mark_count_free(k->w->lets[let].expr, tf_lets_affine, k->w);
+  g->use_start[let] = k->nuse;
+  for (size_t i = 0; i < f->n; i++) {
+    enum tf_sym_kind kind = tf_workset_sym_kind(w, f->sym[i]);
+    int j = f->sym[i] - tf_workset_sym_let(w, 0);
+    if (kind == TF_SYM_LET)
+      TF_PUSH(g->use, k->nuse, k->capuse, j);
+    fixed &= kind == TF_SYM_LET ? g->fixed[j] : kind == TF_SYM_PARAM || kind == TF_SYM_MACHINE;
+  }
+  g->use_count[let] = k->nuse - g->use_start[let];
+  g->fixed[let] = (unsigned char)fixed;
+  g->affine[let] = !tf_expr_mark_count_free(w->lets[let].expr, tf_lets_affine, w);
 }
 
 /* Walks depth first from one let; -1 (the stack emptied) on an error. */
@@ -67,7 +82,7 @@ static int walk_from(struct walk *k, size_t root, struct frame *stack) {
   while (depth) {
     struct frame *top = &stack[depth - 1];
     if (top->next == top->n) {
-      finish(k, top->let);
+      finish(k, top);
       free(top->sym);
       depth--;
       continue;
@@ -83,55 +98,6 @@ static int walk_from(struct walk *k, size_t root, struct frame *stack) {
       open_frame(k, &stack[depth++], j);
   }
   return 0;
-}
-
-/* ------------------------------------------------- uses, fixed lets */
-
-struct uses {
-  const tf_workset *w;
-  tf_let_graph *g;
-  size_t n;      /* uses so far */
-  int fixed;     /* so far, for the let being looked at */
-};
-
-static void count_use(void *ctx, int sym) {
-  struct uses *u = ctx;
-  enum tf_sym_kind kind = tf_workset_sym_kind(u->w, sym);
-  if (kind == TF_SYM_LET) {
-    int j = sym - tf_workset_sym_let(u->w, 0);
-    if (u->g->use)
-      u->g->use[u->n] = j;
-    u->n++;
-    u->fixed &= u->g->fixed[j];
-  } else {
-    u->fixed &= kind == TF_SYM_PARAM || kind == TF_SYM_MACHINE;
-  }
-}
-
-/* The lets each let uses (two passes: count, then fill), and in the
- * order's pass which lets are fixed. */
-static void find_uses(tf_workset *w) {
-  tf_let_graph *g = &w->let_graph;
-  g->use_start = tf_nalloc(w->nlets + 1, sizeof *g->use_start);
-  tf_let_graph counting = {.fixed = g->fixed};
-  struct uses u = {w, &counting, 0, 1};
-  for (size_t i = 0; i < w->nlets; i++)
-    tf_expr_each_symbol(w->lets[i].expr, count_use, &u);
-  g->use = tf_nalloc(u.n + 1, sizeof *g->use);
-  u.g = g;
-  u.n = 0;
-  for (size_t i = 0; i < w->nlets; i++) {
-    g->use_start[i] = u.n;
-    tf_expr_each_symbol(w->lets[i].expr, count_use, &u);
-  }
-  g->use_start[w->nlets] = u.n;
-  tf_let_graph fixed_only = {.fixed = g->fixed}; /* count_use without recording uses */
-  for (size_t k = 0; k < w->nlets; k++) {        /* dependencies first */
-    size_t i = (size_t)g->order[k];
-    struct uses one = {w, &fixed_only, 0, 1};
-    tf_expr_each_symbol(w->lets[i].expr, count_use, &one);
-    g->fixed[i] = (unsigned char)one.fixed;
-  }
 }
 
 /* -------------------------------------------------------------- entry */
@@ -150,8 +116,10 @@ void tf_lets_analyse(tf_workset *w) {
   g->order = tf_nalloc(w->nlets + 1, sizeof *g->order);
   g->affine = tf_nalloc(w->nlets + 1, 1);
   g->fixed = tf_nalloc(w->nlets + 1, 1);
+  g->use_start = tf_nalloc(w->nlets + 1, sizeof *g->use_start);
+  g->use_count = tf_nalloc(w->nlets + 1, sizeof *g->use_count);
   memset(g->affine, 1, w->nlets); /* until finished: a let in a cycle stays affine */
-  struct walk k = {w, tf_nalloc(w->nlets + 1, sizeof *k.state), 0};
+  struct walk k = {w, tf_nalloc(w->nlets + 1, sizeof *k.state), 0, 0, 0};
   struct frame *stack = tf_nalloc(w->nlets + 1, sizeof *stack);
   int rc = 0;
   for (size_t i = 0; i < w->nlets && !rc; i++)
@@ -162,14 +130,13 @@ void tf_lets_analyse(tf_workset *w) {
   if (rc) {
     free(g->order);
     g->order = NULL;
-    return;
   }
-  find_uses(w);
 }
 
 void tf_lets_release(tf_let_graph *g) {
   free(g->order);
   free(g->use_start);
+  free(g->use_count);
   free(g->use);
   free(g->affine);
   free(g->fixed);

@@ -19,7 +19,8 @@
 typedef struct tf_let_graph {
   int *order;              /* NULL when `error` says why there is none */
   tf_error error;          /* what binding reports, or code TF_OK */
-  size_t *use_start;       /* the lets let i uses: use[use_start[i] .. use_start[i + 1]) */
+  size_t *use_start;       /* the lets let i uses: use_count[i] of them */
+  size_t *use_count;       /* from use[use_start[i]] on */
   int *use;
   unsigned char *affine;   /* per let: its value may depend on a count */
   unsigned char *fixed;    /* per let: it uses only params, machine constants and fixed lets */

@@ -431,7 +431,7 @@ static void find_reached_lets(tf_problem *p) {
     tf_expr_each_symbol(p->objective[o].expr, mark_let, &r);
   for (size_t k = w->nlets; k-- > 0;) {
     size_t i = (size_t)g->order[k];
-    for (size_t u = g->use_start[i]; r.let[i] && u < g->use_start[i + 1]; u++)
+    for (size_t u = g->use_start[i]; r.let[i] && u < g->use_start[i] + g->use_count[i]; u++)
       r.let[g->use[u]] = 1;
   }
   p->let_eval = tf_nalloc(w->nlets + 1, sizeof *p->let_eval);

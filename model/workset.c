@@ -1,6 +1,7 @@
 #include "workset.h"
 
 #include <ctype.h>
+#include <pthread.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -25,9 +26,10 @@ int tf_workset_sym_derived(const tf_workset *w, int kind, int mem) {
 int tf_workset_sym_occupancy(const tf_workset *w) { return tf_workset_sym_derived(w, 2, 0); }
 int tf_workset_nsymbols(const tf_workset *w) { return tf_workset_sym_occupancy(w) + 1; }
 
-/* Every name an expression may use is in w->symbols, with its kind and
- * index: the workset's own names as they are read, the fixed ones (machine
- * constants, occupancy, used() and slack()) when the workset is made. */
+/* Every name an expression may use resolves through two hash tables of
+ * (kind, index): the workset's own names, added as they are read, and the
+ * fixed ones (machine constants, occupancy, used() and slack()), the same
+ * for every workset, built once for the process. */
 enum name_kind { NAME_PARAM, NAME_CHOOSE, NAME_COUNT, NAME_LET, NAME_MACHINE, NAME_OCCUPANCY, NAME_USED, NAME_SLACK };
 #define NAME_KINDS 8
 
@@ -35,22 +37,33 @@ enum name_kind { NAME_PARAM, NAME_CHOOSE, NAME_COUNT, NAME_LET, NAME_MACHINE, NA
 #define TF_MEM_SLACK(e, n, u) "slack(" n ")",
 static const char *const derived_names[2][TF_NMEM] = {{TF_MEMORIES(TF_MEM_USED)}, {TF_MEMORIES(TF_MEM_SLACK)}};
 
-static int add_name(tf_workset *w, const char *name, enum name_kind kind, size_t i) {
-  return tf_names_put(&w->symbols, name, (int)(i * NAME_KINDS + kind));
+static int add_name(tf_names *t, const char *name, enum name_kind kind, size_t i) {
+  return tf_names_put(t, name, (int)(i * NAME_KINDS + kind));
 }
 
-static void add_fixed_names(tf_workset *w) {
+static tf_names fixed_names; /* written once, under fixed_once; read-only after */
+static pthread_once_t fixed_once = PTHREAD_ONCE_INIT;
+
+static void add_fixed_names(void) {
   for (int c = 0; c < TF_NMC; c++)
-    add_name(w, tf_machine_constant_names[c], NAME_MACHINE, (size_t)c);
-  add_name(w, "occupancy", NAME_OCCUPANCY, 0);
+    add_name(&fixed_names, tf_machine_constant_names[c], NAME_MACHINE, (size_t)c);
+  add_name(&fixed_names, "occupancy", NAME_OCCUPANCY, 0);
   for (int m = 0; m < TF_NMEM; m++) {
-    add_name(w, derived_names[0][m], NAME_USED, (size_t)m);
-    add_name(w, derived_names[1][m], NAME_SLACK, (size_t)m);
+    add_name(&fixed_names, derived_names[0][m], NAME_USED, (size_t)m);
+    add_name(&fixed_names, derived_names[1][m], NAME_SLACK, (size_t)m);
   }
 }
 
-int tf_workset_resolve(const tf_workset *w, const char *name) {
+static int lookup(const tf_workset *w, const char *name) {
   int v = tf_names_get(&w->symbols, name);
+  if (v >= 0)
+    return v;
+  pthread_once(&fixed_once, add_fixed_names);
+  return tf_names_get(&fixed_names, name);
+}
+
+int tf_workset_resolve(const tf_workset *w, const char *name) {
+  int v = lookup(w, name);
   if (v < 0)
     return -1;
   size_t i = (size_t)v / NAME_KINDS;
@@ -192,7 +205,7 @@ static int read_params(tf_workset *w, const cJSON *obj, tf_error *err) {
       return -1;
     p->name = tf_strdup(m->string);
     p->path = tf_strdup(path);
-    add_name(w, p->name, NAME_PARAM, w->nparams++);
+    add_name(&w->symbols, p->name, NAME_PARAM, w->nparams++);
   }
   return 0;
 }
@@ -300,7 +313,7 @@ static int read_choose(tf_workset *w, const cJSON *obj, tf_error *err) {
       return -1;
     tf_choose *c = &w->choose[w->nchoose];
     c->name = tf_strdup(m->string);
-    add_name(w, c->name, NAME_CHOOSE, w->nchoose++);
+    add_name(&w->symbols, c->name, NAME_CHOOSE, w->nchoose++);
     if (tf_read_domain(c, m, path, err))
       return -1;
   }
@@ -324,7 +337,7 @@ static int read_counts(tf_workset *w, const cJSON *obj, tf_error *err) {
       return -1;
     tf_count *c = &w->counts[w->ncounts];
     c->name = tf_strdup(m->string);
-    add_name(w, c->name, NAME_COUNT, w->ncounts++);
+    add_name(&w->symbols, c->name, NAME_COUNT, w->ncounts++);
     tf_path_key(sub, sizeof sub, path, "min");
     if (!(c->min = read_expr(tf_json_member(m, "min"), sub, err)))
       return -1;
@@ -351,7 +364,7 @@ static int read_lets(tf_workset *w, const cJSON *obj, tf_error *err) {
       return -1;
     w->lets[w->nlets].name = tf_strdup(m->string);
     w->lets[w->nlets].path = tf_strdup(path);
-    add_name(w, w->lets[w->nlets].name, NAME_LET, w->nlets);
+    add_name(&w->symbols, w->lets[w->nlets].name, NAME_LET, w->nlets);
     w->nlets++;
   }
   size_t i = 0;
@@ -530,7 +543,6 @@ tf_workset *tf_workset_parse(const char *text, size_t len, const char *file, tf_
   if (!root)
     return NULL;
   tf_workset *w = tf_nalloc(1, sizeof *w);
-  add_fixed_names(w);
   w->file = tf_strdup(file);
   int bad = read_workset(w, root, err);
   cJSON_Delete(root);
