@@ -56,3 +56,19 @@ void tf_request_add_objective(tf_request *r, const char *text, const char *where
   TF_PUSH(r->objectives, r->nobjectives, r->capobjectives, t);
 }
 
+void tf_request_copy(tf_request *dst, const tf_request *src) {
+  dst->id = src->id ? tf_strdup(src->id) : NULL;
+  dst->machine = src->machine ? tf_strdup(src->machine) : NULL;
+  dst->workset = src->workset ? tf_strdup(src->workset) : NULL;
+  for (size_t i = 0; i < src->nparams; i++)
+    tf_request_add_param(dst, src->params[i].name, src->params[i].value, src->params[i].where);
+  for (size_t i = 0; i < src->nfixes; i++)
+    tf_request_add_fix(dst, src->fixes[i].name, src->fixes[i].value, src->fixes[i].where);
+  for (size_t i = 0; i < src->ndomains; i++)
+    tf_request_add_domain(dst, src->domains[i].name, src->domains[i].values, src->domains[i].nvalues,
+                          src->domains[i].where);
+  for (size_t i = 0; i < src->nrequires; i++)
+    tf_request_add_require(dst, src->requires[i].text, src->requires[i].where);
+  for (size_t i = 0; i < src->nobjectives; i++)
+    tf_request_add_objective(dst, src->objectives[i].text, src->objectives[i].where);
+}

@@ -45,4 +45,7 @@ void tf_request_add_domain(tf_request *r, const char *name, const int64_t *value
 void tf_request_add_require(tf_request *r, const char *text, const char *where);
 void tf_request_add_objective(tf_request *r, const char *text, const char *where);
 
+/* Appends everything in src to dst (initialised, usually empty): a deep copy. */
+void tf_request_copy(tf_request *dst, const tf_request *src);
+
 #endif

@@ -226,23 +226,6 @@ char *tf_sweep_id(const tf_sweep *s, size_t i) {
   return s->is_spec ? tf_spec_id(&s->spec, i) : tf_strdup(s->cases[i].req.id);
 }
 
-static void copy_request(tf_request *dst, const tf_request *src) {
-  dst->id = src->id ? tf_strdup(src->id) : NULL;
-  dst->machine = src->machine ? tf_strdup(src->machine) : NULL;
-  dst->workset = src->workset ? tf_strdup(src->workset) : NULL;
-  for (size_t i = 0; i < src->nparams; i++)
-    tf_request_add_param(dst, src->params[i].name, src->params[i].value, src->params[i].where);
-  for (size_t i = 0; i < src->nfixes; i++)
-    tf_request_add_fix(dst, src->fixes[i].name, src->fixes[i].value, src->fixes[i].where);
-  for (size_t i = 0; i < src->ndomains; i++)
-    tf_request_add_domain(dst, src->domains[i].name, src->domains[i].values, src->domains[i].nvalues,
-                          src->domains[i].where);
-  for (size_t i = 0; i < src->nrequires; i++)
-    tf_request_add_require(dst, src->requires[i].text, src->requires[i].where);
-  for (size_t i = 0; i < src->nobjectives; i++)
-    tf_request_add_objective(dst, src->objectives[i].text, src->objectives[i].where);
-}
-
 int tf_sweep_request(const tf_sweep *s, size_t i, tf_request *req, int *check, tf_error *err) {
   *check = 0;
   if (!s->is_spec) {
@@ -250,7 +233,7 @@ int tf_sweep_request(const tf_sweep *s, size_t i, tf_request *req, int *check, t
       req->id = tf_strdup(s->cases[i].req.id);
       return tf_error_set(err, TF_EINPUT, NULL, "%s", s->case_error[i]);
     }
-    copy_request(req, &s->cases[i].req);
+    tf_request_copy(req, &s->cases[i].req);
     *check = s->cases[i].kind == TF_KIND_FITS;
     return 0;
   }
