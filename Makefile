@@ -120,6 +120,22 @@ help:
 	@echo "make bench      benchmarks, not tests: writes bench/results.md"
 	@echo "make clean"
 
+# ---- Pictures and the GPU probe (issue 13: solver/plot/, solver/probe/) ----
+# The probe loads libcuda with dlopen (-ldl), so nothing of CUDA is needed
+# to build.  The tests build a stub driver that answers like an H200 and
+# render the pictures with rsvg-convert (Debian's librsvg2-bin, .ci/deps).
+LDLIBS   += -ldl
+CUDA_STUB := $(BUILD)/tests/stub/libcuda-h200.so
+
+$(CUDA_STUB): tests/stub/cuda_h200.c
+	@mkdir -p $(dir $@)
+	$(CC) -std=c11 $(WARN) $(CFLAGS) -shared -fPIC -o $@ $<
+
+check: $(CUDA_STUB)
+asan: $(CUDA_STUB)
+check asan: export TILEFIT_CUDA_STUB = $(CURDIR)/$(CUDA_STUB)
+# ---- end of pictures and probe ----
+
 -include $(LIB_OBJ:.o=.d) $(TEST_OBJ:.o=.d) $(BUILD)/solver/main.d
 
 # Fuzzing (clang's libFuzzer, with ASan+UBSan): every target in tests/fuzz/

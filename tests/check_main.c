@@ -18,6 +18,8 @@ int main(void) {
   srunner_add_suite(sr, sweep_suite());
   srunner_add_suite(sr, bad_suite());
   srunner_add_suite(sr, limits_suite());
+  srunner_add_suite(sr, plot_suite());
+  srunner_add_suite(sr, probe_suite());
   srunner_add_suite(sr, report_suite());
   srunner_add_suite(sr, cutlass_name_suite());
   srunner_add_suite(sr, configs_suite());

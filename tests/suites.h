@@ -17,6 +17,8 @@ Suite *e2e_suite(void);
 Suite *sweep_suite(void);
 Suite *bad_suite(void);
 Suite *limits_suite(void);
+Suite *plot_suite(void);
+Suite *probe_suite(void);
 Suite *report_suite(void);
 Suite *cutlass_name_suite(void);
 Suite *configs_suite(void);

@@ -5,14 +5,19 @@
 #include "solver/tilefit.h"
 
 static const tf_command *const commands[] = {
-    &tf_cmd_solve, &tf_cmd_check, &tf_cmd_machines, &tf_cmd_worksets, &tf_cmd_validate, &tf_cmd_sweep, &tf_cmd_merge, &tf_cmd_prune,
+    &tf_cmd_solve, &tf_cmd_check, &tf_cmd_machines, &tf_cmd_worksets, &tf_cmd_validate, &tf_cmd_sweep, &tf_cmd_merge,
+    &tf_cmd_prune, &tf_cmd_plot, &tf_cmd_probe,
 };
 #define NCOMMANDS (sizeof commands / sizeof *commands)
 
 const tf_command *tf_cli_command(unsigned bit) {
+  static const tf_command *const kinds[] = {&tf_cmd_plot_map, &tf_cmd_plot_sweep}; /* under 'plot' */
   for (size_t i = 0; i < NCOMMANDS; i++)
     if (commands[i]->bit == bit)
       return commands[i];
+  for (size_t i = 0; i < sizeof kinds / sizeof *kinds; i++)
+    if (kinds[i]->bit == bit)
+      return kinds[i];
   return NULL;
 }
 

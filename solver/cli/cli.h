@@ -25,6 +25,11 @@ enum tf_cmd_bit {
   TF_CMD_SWEEP = 1 << 5,
   TF_CMD_MERGE = 1 << 6,
   TF_CMD_PRUNE = 1 << 7,
+  TF_CMD_PLOT = 1 << 8,       /* 'plot' itself: picks map or sweep */
+  TF_CMD_PLOT_MAP = 1 << 9,
+  TF_CMD_PLOT_SWEEP = 1 << 10,
+  TF_CMD_PROBE = 1 << 11,
+  TF_CMD_LAST = TF_CMD_PROBE,
 };
 
 typedef struct tf_command {
@@ -41,7 +46,9 @@ typedef struct tf_command {
 } tf_command;
 
 extern const tf_command tf_cmd_solve, tf_cmd_check, tf_cmd_machines, tf_cmd_worksets, tf_cmd_validate,
-    tf_cmd_sweep, tf_cmd_merge, tf_cmd_prune;
+    tf_cmd_sweep, tf_cmd_merge, tf_cmd_prune, tf_cmd_plot, tf_cmd_probe;
+/* The two kinds of 'plot', reached through tf_cmd_plot. */
+extern const tf_command tf_cmd_plot_map, tf_cmd_plot_sweep;
 
 /* Runs the whole command line; returns the process exit code. */
 int tf_cli_main(int argc, char **argv);

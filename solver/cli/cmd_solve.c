@@ -46,9 +46,7 @@ static int run(int argc, char **argv) {
   if (rc != TF_CLI_GO)
     return tf_cmd_problem_close(&c), rc;
   tf_solve_opts opts;
-  tf_solve_opts_init(&opts);
-  opts.time_limit_s = c.args.time_limit;
-  opts.presolve = !c.args.no_presolve;
+  tf_args_solve_opts(&c.args, &opts);
   tf_solve_out out = {c.args.lp_file, c.args.mps_file};
   if (c.args.top) {
     rc = solve_top(&c, &opts);

@@ -86,8 +86,7 @@ static int run(int argc, char **argv) {
   o.shard_index = a.shard_index;
   o.shard_count = a.shard_count;
   o.resume = a.resume;
-  o.solve.time_limit_s = a.time_limit;
-  o.solve.presolve = !a.no_presolve;
+  tf_args_solve_opts(&a, &o.solve);
   o.progress = a.quiet ? NULL : stderr;
   o.progress_tty = isatty(2);
   tf_sweep_stats st;

@@ -98,11 +98,14 @@ static int parse_shard(tf_args *a, const char *text, tf_error *err) {
  * commands that take them.  --help lists a command's rows in this order. */
 enum opt_id {
   O_MACHINE, O_WORKSET, O_PARAM, O_FIX, O_DOMAIN, O_REQUIRE, O_OBJECTIVE, O_JSON, O_CSV, O_EXPLAIN, O_TOP, O_LP,
-  O_MPS, O_CUTLASS_NAME, O_MAP, O_KEEP, O_JOBS, O_OUT, O_FORMAT, O_RESUME, O_SHARD, O_TIME, O_NOPRESOLVE, O_QUIET, O_HELP
+  O_MPS, O_CUTLASS_NAME, O_MAP, O_KEEP, O_JOBS, O_OUT, O_FORMAT, O_RESUME, O_SHARD, O_TIME, O_NOPRESOLVE, O_QUIET,
+  O_X, O_Y, O_COLOR, O_BY, O_HELP
 };
 #define PROBLEM (TF_CMD_SOLVE | TF_CMD_CHECK)
 #define BINDING (PROBLEM | TF_CMD_PRUNE) /* commands that bind -m, -w and -p */
-#define SOLVING (TF_CMD_SOLVE | TF_CMD_SWEEP)
+#define SOLVING (TF_CMD_SOLVE | TF_CMD_SWEEP | TF_CMD_PLOT_MAP)
+#define PROBLEM_IN (PROBLEM | TF_CMD_PLOT_MAP) /* what the problem is, not how it is written */
+#define PLOTS (TF_CMD_PLOT_MAP | TF_CMD_PLOT_SWEEP)
 static const struct option_spec {
   enum opt_id id;
   char short_name;
@@ -111,13 +114,13 @@ static const struct option_spec {
   unsigned commands; /* enum tf_cmd_bit */
   const char *help;
 } options[] = {
-    {O_MACHINE, 'm', "machine", "NAME|FILE", BINDING, "machine model (tilefit machines lists them)"},
-    {O_WORKSET, 'w', "workset", "NAME|FILE", BINDING, "working set (tilefit worksets lists them)"},
-    {O_PARAM, 'p', "param", "NAME=VALUE", BINDING, "set a workset parameter (repeatable)"},
-    {O_FIX, 0, "fix", "VAR=VALUE", PROBLEM, "pin a choose or count variable (repeatable)"},
-    {O_DOMAIN, 0, "domain", "VAR=V1,V2,..", PROBLEM, "narrow a choose variable's domain"},
-    {O_REQUIRE, 0, "require", "\"EXPR <= EXPR\"", PROBLEM, "an extra constraint (repeatable)"},
-    {O_OBJECTIVE, 0, "objective", "\"max EXPR\"", TF_CMD_SOLVE,
+    {O_MACHINE, 'm', "machine", "NAME|FILE", BINDING | TF_CMD_PLOT_MAP, "machine model (tilefit machines lists them)"},
+    {O_WORKSET, 'w', "workset", "NAME|FILE", BINDING | TF_CMD_PLOT_MAP, "working set (tilefit worksets lists them)"},
+    {O_PARAM, 'p', "param", "NAME=VALUE", BINDING | TF_CMD_PLOT_MAP, "set a workset parameter (repeatable)"},
+    {O_FIX, 0, "fix", "VAR=VALUE", PROBLEM_IN, "pin a choose or count variable (repeatable)"},
+    {O_DOMAIN, 0, "domain", "VAR=V1,V2,..", PROBLEM_IN, "narrow a choose variable's domain"},
+    {O_REQUIRE, 0, "require", "\"EXPR <= EXPR\"", PROBLEM_IN, "an extra constraint (repeatable)"},
+    {O_OBJECTIVE, 0, "objective", "\"max EXPR\"", TF_CMD_SOLVE | TF_CMD_PLOT_MAP,
      "replaces the workset's objectives; repeat for a lexicographic order"},
     {O_JSON, 0, "json", NULL, BINDING | TF_CMD_VALIDATE, "JSON output, one object per line"},
     {O_CSV, 0, "csv", NULL, BINDING, "CSV output (RFC 4180), with a header line"},
@@ -134,7 +137,7 @@ static const struct option_spec {
     {O_KEEP, 0, "keep", NULL, TF_CMD_PRUNE,
      "print only the configurations that fit, in the input's own form (prune reads it back)"},
     {O_JOBS, 'j', "jobs", "N", TF_CMD_SWEEP, "worker threads (default 1)"},
-    {O_OUT, 'o', "output", "FILE", TF_CMD_SWEEP | TF_CMD_MERGE,
+    {O_OUT, 'o', "output", "FILE", TF_CMD_SWEEP | TF_CMD_MERGE | PLOTS | TF_CMD_PROBE,
      "write here (default standard output); FILE appears whole or not at all"},
     {O_FORMAT, 0, "format", "jsonl|csv", TF_CMD_SWEEP | TF_CMD_MERGE,
      "output format (sweep: default jsonl, csv when FILE ends in .csv; merge: the parts must be in it)"},
@@ -144,6 +147,12 @@ static const struct option_spec {
     {O_TIME, 0, "time-limit", "SECONDS", SOLVING | TF_CMD_PRUNE, "per solver call (default 60)"},
     {O_NOPRESOLVE, 0, "no-presolve", NULL, SOLVING, "turn the solver's MIP presolver off"},
     {O_QUIET, 'q', "quiet", NULL, TF_CMD_SWEEP | TF_CMD_MERGE, "no progress and no summary on stderr"},
+    {O_X, 0, "x", "VAR|NAME", PLOTS,
+     "across: map, a choose variable; sweep, a number of each line (at the top level, in values, in params, or a "
+     "dotted path such as memories.smem.used)"},
+    {O_Y, 0, "y", "VAR|NAME", PLOTS, "up: as --x"},
+    {O_COLOR, 0, "color", "EXPR", TF_CMD_PLOT_MAP, "the cell value (default: the first count variable)"},
+    {O_BY, 0, "by", "NAME", TF_CMD_PLOT_SWEEP, "one line per value of NAME (e.g. machine)"},
     {O_HELP, 'h', "help", NULL, ~0u, "this help"},
 };
 #define NOPTIONS (sizeof options / sizeof *options)
@@ -222,7 +231,7 @@ void tf_cli_help(FILE *f, const tf_command *cmd) {
 static int not_an_option(const struct option_spec *o, const char *arg, const tf_command *cmd, tf_error *err) {
   char owners[128];
   tf_strbuf b = tf_strbuf_of(owners, sizeof owners);
-  for (unsigned bit = 1; o && bit <= TF_CMD_PRUNE; bit <<= 1) {
+  for (unsigned bit = 1; o && bit <= TF_CMD_LAST; bit <<= 1) {
     const tf_command *c = (o->commands & bit) ? tf_cli_command(bit) : NULL;
     if (c)
       tf_strbuf_item(&b, ", ", "'%s'", c->name);
@@ -253,6 +262,13 @@ static int parse_time(tf_args *a, const char *v, const char *where, tf_error *er
 static void add_map(tf_args *a, const char *v) {
   TF_NREALLOC(a->maps, (size_t)a->nmaps + 1);
   a->maps[a->nmaps++] = v;
+}
+
+/* --x, --y, --color, --by: borrowed from argv */
+static int apply_plot(tf_args *a, enum opt_id id, const char *v) {
+  const char **field = id == O_X ? &a->plot_x : id == O_Y ? &a->plot_y : id == O_COLOR ? &a->plot_color : &a->plot_by;
+  *field = v;
+  return 0;
 }
 
 static int apply(tf_args *a, const struct option_spec *o, const char *v, const char *where, tf_error *err) {
@@ -307,6 +323,7 @@ static int apply(tf_args *a, const struct option_spec *o, const char *v, const c
       return tf_error_set(err, TF_EINPUT, where, "expected jsonl or csv, got '%s'", v);
     return 0;
   case O_QUIET: a->quiet = 1; return 0;
+  case O_X: case O_Y: case O_COLOR: case O_BY: return apply_plot(a, o->id, v);
   case O_HELP: a->help = 1; return 0;
   }
   return 0;
@@ -370,4 +387,10 @@ int tf_cli_start(const tf_command *cmd, int argc, char **argv, tf_args *a) {
     return tf_cli_fail(&err);
   }
   return TF_CLI_GO;
+}
+
+void tf_args_solve_opts(const tf_args *a, tf_solve_opts *o) {
+  tf_solve_opts_init(o);
+  o->time_limit_s = a->time_limit;
+  o->presolve = !a->no_presolve;
 }

@@ -11,6 +11,7 @@
 
 #include "model/error.h"
 #include "model/problem.h"
+#include "solver/backend.h"
 #include "solver/cli/cli.h"
 
 typedef struct tf_args {
@@ -30,6 +31,7 @@ typedef struct tf_args {
   const char **maps;        /* prune --map values, borrowed from argv */
   int nmaps;
   int keep;                 /* prune --keep */
+  const char *plot_x, *plot_y, *plot_color, *plot_by; /* borrowed from argv */
   char **positional;        /* borrowed from argv */
   int npositional;
 } tf_args;
@@ -50,6 +52,10 @@ int tf_cli_start(const tf_command *cmd, int argc, char **argv, tf_args *a);
 
 /* `cmd`'s --help: usage line, text, its options from the table, exit codes. */
 void tf_cli_help(FILE *f, const tf_command *cmd);
+
+/* The solver options the command line sets (--time-limit, --no-presolve)
+ * over tf_solve_opts_init's defaults. */
+void tf_args_solve_opts(const tf_args *a, tf_solve_opts *o);
 
 /* "NAME=INTEGER" -> name and value; `where` names the option in errors. */
 int tf_parse_assignment(const char *text, const char *where, char *name, size_t size, int64_t *value,

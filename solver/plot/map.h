@@ -1,0 +1,58 @@
+/* `tilefit plot map`: the feasible region of two choose variables.  Every
+ * cell (x, y) of their domains is solved with x and y fixed (everything
+ * else as the user asked); a feasible cell holds the colour value at its
+ * optimum, an infeasible one the memory (or constraint) that rules it out.
+ * The optimum of the unfixed problem is the outlined cell. */
+#ifndef TF_SOLVER_PLOT_MAP_H
+#define TF_SOLVER_PLOT_MAP_H
+
+#include <stddef.h>
+#include <stdint.h>
+
+#include "solver/plot/svg.h"
+#include "solver/solve.h"
+
+#define TF_PLOT_MAX_AXIS 64 /* values on one axis */
+
+typedef struct tf_plot_cell {
+  int feasible;
+  int64_t value;   /* feasible: the colour value at the cell's optimum */
+  unsigned blocked; /* infeasible: bit m set when memory m overflows; 0: a constraint */
+  char why[320];   /* infeasible: the solver's reason */
+} tf_plot_cell;
+
+typedef struct tf_plot_map {
+  char x_name[64], y_name[64];
+  char color_label[192];         /* "stages" or the --color expression */
+  int64_t xs[TF_PLOT_MAX_AXIS], ys[TF_PLOT_MAX_AXIS];
+  size_t nx, ny;
+  tf_plot_cell *cells;           /* ny x nx, row iy holds ys[iy] */
+  int has_best;                  /* 0: nothing fits anywhere */
+  size_t best_ix, best_iy;
+  char title[256], subtitle[512];
+} tf_plot_map;
+
+typedef struct tf_plot_map_opts {
+  const char *x, *y;             /* choose variable names */
+  const char *color;             /* an expression, or NULL: the first count
+                                    (the first objective when there is none) */
+  const tf_solve_opts *solve;
+} tf_plot_map_opts;
+
+/* Solves every cell of `p` (bound from `req`, which each cell repeats
+ * with x and y fixed).  Errors (unknown variable, an axis too long, a
+ * solver failure) name the option. */
+int tf_plot_map_compute(const tf_problem *p, const tf_request *req, const tf_plot_map_opts *o, tf_plot_map *m,
+                        tf_error *err);
+void tf_plot_map_release(tf_plot_map *m);
+
+/* Draws the map: cells, axis labels, the outlined optimum, a legend. */
+void tf_plot_map_draw(const tf_plot_map *m, tf_svg *s);
+
+/* The fill and letter of a memory that overflows (TF_NMEM: a constraint
+ * rules the cell out); a cell blocked by several has its first's fill and
+ * every letter. */
+const char *tf_plot_blocked_fill(int memory);
+const char *tf_plot_blocked_letter(int memory);
+
+#endif

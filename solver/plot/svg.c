@@ -1,0 +1,125 @@
+#include "svg.h"
+
+#include <stdarg.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "model/alloc.h"
+#include "solver/output.h"
+
+#if defined(__GNUC__)
+__attribute__((format(printf, 2, 3)))
+#endif
+static void put(tf_svg *s, const char *fmt, ...) {
+  for (;;) {
+    va_list ap;
+    va_start(ap, fmt);
+    size_t room = s->cap - s->len;
+    int n = vsnprintf(s->buf ? s->buf + s->len : NULL, room, fmt, ap);
+    va_end(ap);
+    if (n < 0)
+      return; /* an encoding error cannot come from the formats used here */
+    if ((size_t)n < room) {
+      s->len += (size_t)n;
+      return;
+    }
+    s->cap = 2 * (s->len + (size_t)n + 1024);
+    TF_NREALLOC(s->buf, s->cap);
+  }
+}
+
+/* Text content and attribute values: the five XML specials escaped. */
+static void put_escaped(tf_svg *s, const char *text) {
+  for (const char *c = text; *c; c++) {
+    switch (*c) {
+    case '<': put(s, "&lt;"); break;
+    case '>': put(s, "&gt;"); break;
+    case '&': put(s, "&amp;"); break;
+    case '"': put(s, "&quot;"); break;
+    case '\'': put(s, "&apos;"); break;
+    default: put(s, "%c", *c);
+    }
+  }
+}
+
+void tf_svg_begin(tf_svg *s, int width, int height) {
+  memset(s, 0, sizeof *s);
+  put(s,
+      "<?xml version=\"1.0\" encoding=\"UTF-8\"?>\n"
+      "<svg xmlns=\"http://www.w3.org/2000/svg\" width=\"%d\" height=\"%d\" viewBox=\"0 0 %d %d\" "
+      "font-family=\"DejaVu Sans, Helvetica, Arial, sans-serif\">\n"
+      "<rect x=\"0\" y=\"0\" width=\"%d\" height=\"%d\" fill=\"#ffffff\"/>\n",
+      width, height, width, height, width, height);
+}
+
+void tf_svg_end(tf_svg *s) { put(s, "</svg>\n"); }
+
+void tf_svg_release(tf_svg *s) {
+  free(s->buf);
+  memset(s, 0, sizeof *s);
+}
+
+static void put_id(tf_svg *s, const char *id) {
+  if (!id)
+    return;
+  put(s, " id=\"");
+  put_escaped(s, id);
+  put(s, "\"");
+}
+
+static void close_with_title(tf_svg *s, const char *tag, const char *title) {
+  if (!title) {
+    put(s, "/>\n");
+    return;
+  }
+  put(s, "><title>");
+  put_escaped(s, title);
+  put(s, "</title></%s>\n", tag);
+}
+
+void tf_svg_rect(tf_svg *s, const char *id, double x, double y, double w, double h, const char *fill,
+                 const char *stroke, double stroke_width, const char *title) {
+  put(s, "<rect");
+  put_id(s, id);
+  put(s, " x=\"%.1f\" y=\"%.1f\" width=\"%.1f\" height=\"%.1f\" fill=\"%s\"", x, y, w, h, fill);
+  if (stroke)
+    put(s, " stroke=\"%s\" stroke-width=\"%.1f\"", stroke, stroke_width);
+  close_with_title(s, "rect", title);
+}
+
+void tf_svg_line(tf_svg *s, double x1, double y1, double x2, double y2, const char *stroke, double width) {
+  put(s, "<line x1=\"%.1f\" y1=\"%.1f\" x2=\"%.1f\" y2=\"%.1f\" stroke=\"%s\" stroke-width=\"%.1f\"/>\n", x1, y1, x2,
+      y2, stroke, width);
+}
+
+void tf_svg_polyline(tf_svg *s, const double *xs, const double *ys, size_t n, const char *stroke, double width) {
+  put(s, "<polyline fill=\"none\" stroke=\"%s\" stroke-width=\"%.1f\" points=\"", stroke, width);
+  for (size_t i = 0; i < n; i++)
+    put(s, "%s%.1f,%.1f", i ? " " : "", xs[i], ys[i]);
+  put(s, "\"/>\n");
+}
+
+void tf_svg_circle(tf_svg *s, const char *id, double cx, double cy, double r, const char *fill,
+                   const char *title) {
+  put(s, "<circle");
+  put_id(s, id);
+  put(s, " cx=\"%.1f\" cy=\"%.1f\" r=\"%.1f\" fill=\"%s\"", cx, cy, r, fill);
+  close_with_title(s, "circle", title);
+}
+
+void tf_svg_text(tf_svg *s, double x, double y, int size, int anchor, int rotate, const char *fill,
+                 const char *text) {
+  static const char *const anchors[] = {"start", "middle", "end"};
+  put(s, "<text x=\"%.1f\" y=\"%.1f\" font-size=\"%d\" text-anchor=\"%s\" fill=\"%s\"", x, y, size,
+      anchors[anchor], fill);
+  if (rotate)
+    put(s, " transform=\"rotate(-90 %.1f %.1f)\"", x, y);
+  put(s, ">");
+  put_escaped(s, text);
+  put(s, "</text>\n");
+}
+
+int tf_svg_write(const tf_svg *s, const char *file, const char *where, tf_error *err) {
+  return tf_write_file_whole(file, s->buf, s->len, where, err);
+}

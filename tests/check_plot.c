@@ -1,0 +1,236 @@
+/* tilefit plot: the pictures, rendered by a real SVG renderer
+ * (rsvg-convert, Debian's librsvg2-bin) to PNG, and the pixels read back
+ * (tests/png_pixel.py) where the optimum and an infeasible cell are. */
+#include <check.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <unistd.h>
+
+#include "model/workset.h"
+#include "solver/plot/map.h"
+#include "tests/suites.h"
+#include "tests/testutil.h"
+
+static char out[1 << 16], err[1 << 14], svg[1 << 18], dir[64];
+
+static void setup(void) {
+  snprintf(dir, sizeof dir, "/tmp/tf_plotXXXXXX");
+  ck_assert(mkdtemp(dir));
+}
+
+static void teardown(void) {
+  char cmd[128];
+  snprintf(cmd, sizeof cmd, "rm -rf %s", dir);
+  ck_assert_int_eq(system(cmd), 0);
+}
+
+static void slurp(const char *path, char *buf, size_t size) {
+  FILE *f = fopen(path, "r");
+  ck_assert_msg(f, "%s was not written", path);
+  size_t n = fread(buf, 1, size - 1, f);
+  buf[n] = 0;
+  fclose(f);
+}
+
+/* The numeric attribute `name` of the element with id `id`. */
+static double attr(const char *doc, const char *id, const char *name) {
+  char key[96];
+  snprintf(key, sizeof key, "id=\"%s\"", id);
+  const char *e = strstr(doc, key);
+  ck_assert_msg(e, "no element %s", id);
+  const char *end = strchr(e, '>');
+  snprintf(key, sizeof key, " %s=\"", name);
+  const char *a = strstr(e, key);
+  ck_assert_msg(a && a < end, "element %s has no %s", id, name);
+  return atof(a + strlen(key));
+}
+
+static void fill_of(const char *doc, const char *id, char out_fill[8]) {
+  char key[96];
+  snprintf(key, sizeof key, "id=\"%s\"", id);
+  const char *e = strstr(doc, key);
+  ck_assert_msg(e, "no element %s", id);
+  const char *f = strstr(e, " fill=\"#");
+  ck_assert(f);
+  memcpy(out_fill, f + 7, 7);
+  out_fill[7] = 0;
+}
+
+/* Renders dir/NAME.svg to dir/NAME.png with rsvg-convert. */
+static void render(const char *name) {
+  char cmd[512];
+  snprintf(cmd, sizeof cmd, "rsvg-convert -f png -o %s/%s.png %s/%s.svg", dir, name, dir, name);
+  ck_assert_msg(system(cmd) == 0, "'%s' failed (is librsvg2-bin installed? make deps)", cmd);
+}
+
+/* The colour of the rendered pixel at (x, y) of dir/NAME.png. */
+static void pixel(const char *name, double x, double y, char rgb[8]) {
+  char cmd[512], line[64];
+  snprintf(cmd, sizeof cmd, "/usr/bin/python3 tests/png_pixel.py %s/%s.png %d %d", dir, name, (int)x, (int)y);
+  FILE *p = popen(cmd, "r");
+  ck_assert(p);
+  ck_assert_msg(fgets(line, sizeof line, p), "'%s' printed nothing", cmd);
+  ck_assert_int_eq(pclose(p), 0);
+  ck_assert_msg(strlen(line) == 8 && line[7] == '\n', "'%s' printed '%s'", cmd, line);
+  memcpy(rgb, line, 7);
+  rgb[7] = 0;
+}
+
+#define MAP "plot map -m b200 -w fa4-fwd -p d=128 -p dv=128 --fix q_stage=2 --x B_c --y B_r"
+
+/* The stages solve finds with the cell's variables fixed. */
+static int solved_stages(int b_c) {
+  char args[512];
+  snprintf(args, sizeof args,
+           "solve -m b200 -w fa4-fwd -p d=128 -p dv=128 --fix q_stage=2 --fix B_c=%d --fix B_r=128 --json", b_c);
+  ck_assert_int_eq(tf_test_run(args, out, sizeof out, err, sizeof err), 0);
+  const char *s = strstr(out, "\"stages\":");
+  ck_assert(s);
+  return atoi(s + 9);
+}
+
+START_TEST(test_map_cells) {
+  char args[512], title[128];
+  snprintf(args, sizeof args, MAP " -o %s/map.svg", dir);
+  int rc = tf_test_run(args, out, sizeof out, err, sizeof err);
+  ck_assert_msg(rc == 0, "exit %d: %s", rc, err);
+  ck_assert_str_eq(out, "");
+  slurp(strcat(strcpy(args, dir), "/map.svg"), svg, sizeof svg);
+  /* every feasible cell holds what solve says at that point */
+  static const int cols[] = {16, 64, 128};
+  for (size_t i = 0; i < sizeof cols / sizeof *cols; i++) {
+    snprintf(title, sizeof title, "<title>B_c=%d B_r=128: stages = %d</title>", cols[i], solved_stages(cols[i]));
+    ck_assert_msg(strstr(svg, title), "no %s", title);
+  }
+  ck_assert_msg(strstr(svg, "<title>B_c=256 B_r=128: infeasible (tmem): "), "%s", svg);
+  ck_assert_msg(strstr(svg, "optimum: B_c=128 B_r=128"), "legend");
+  ck_assert_msg(strstr(svg, "id=\"legend-tmem\""), "legend");
+}
+END_TEST
+
+START_TEST(test_map_pixels) {
+  char args[512], want[8], got[8];
+  snprintf(args, sizeof args, MAP " -o %s/map.svg", dir);
+  ck_assert_int_eq(tf_test_run(args, out, sizeof out, err, sizeof err), 0);
+  slurp(strcat(strcpy(args, dir), "/map.svg"), svg, sizeof svg);
+  render("map");
+  /* the optimum: its heat colour inside, the red outline on its edge, where
+   * the outline's rectangle is */
+  double x = attr(svg, "cell-128-128", "x"), y = attr(svg, "cell-128-128", "y");
+  double w = attr(svg, "cell-128-128", "width"), h = attr(svg, "cell-128-128", "height");
+  ck_assert(attr(svg, "optimum", "x") > x && attr(svg, "optimum", "x") < x + 3);
+  fill_of(svg, "cell-128-128", want);
+  pixel("map", x + w / 4, y + h / 4, got);
+  ck_assert_msg(!strcmp(got, want), "optimum cell rendered %s, drawn %s", got, want);
+  pixel("map", x + 2.5, y + h / 2, got);
+  ck_assert_msg(!strcmp(got, "#e31a1c"), "optimum outline rendered %s", got);
+  /* an infeasible cell: the grey of tmem, as in the legend */
+  x = attr(svg, "cell-256-128", "x");
+  y = attr(svg, "cell-256-128", "y");
+  pixel("map", x + w / 4, y + h / 4, got);
+  ck_assert_str_eq(got, tf_plot_blocked_fill(TF_MEM_TMEM));
+  pixel("map", attr(svg, "legend-tmem", "x") + 4, attr(svg, "legend-tmem", "y") + 4, want);
+  ck_assert_str_eq(got, want);
+  /* and the two differ from the white background */
+  ck_assert_str_ne(got, "#ffffff");
+}
+END_TEST
+
+START_TEST(test_sweep_pixels) {
+  char args[512], got[8], path[128];
+  snprintf(args, sizeof args, "sweep tests/data/plots/sweep.json -q -o %s/sweep.jsonl", dir);
+  ck_assert_int_eq(tf_test_run(args, out, sizeof out, err, sizeof err), 0);
+  snprintf(args, sizeof args, "plot sweep %s/sweep.jsonl --x tile_k --y stages --by machine -o %s/sweep.svg", dir,
+           dir);
+  int rc = tf_test_run(args, out, sizeof out, err, sizeof err);
+  ck_assert_msg(rc == 0, "exit %d: %s", rc, err);
+  ck_assert_msg(strstr(err, "4 of 15 lines without a result"), "%s", err);
+  snprintf(path, sizeof path, "%s/sweep.svg", dir);
+  slurp(path, svg, sizeof svg);
+  /* a100 at tile_k = 16: the stages the sweep line holds */
+  ck_assert_int_eq(tf_test_run("solve -m a100 -w cutlass-sm80-gemm --fix tile_m=128 --fix tile_n=128 --fix tile_k=16 "
+                               "--objective 'max stages' --json",
+                               out, sizeof out, err, sizeof err),
+                   0);
+  char title[96];
+  snprintf(title, sizeof title, "<title>a100 tile_k=16: stages = %d</title>", atoi(strstr(out, "\"stages\":") + 9));
+  ck_assert_msg(strstr(svg, title), "no %s", title);
+  ck_assert_msg(strstr(svg, "id=\"pt-2-3\""), "h100-sxm has 4 points");
+  ck_assert_msg(!strstr(svg, "id=\"pt-1-3\""), "rtx4090 has 3 points");
+  snprintf(args, sizeof args, "plot sweep %s/sweep.jsonl --x nosuch --y stages -o %s/bad.svg", dir, dir);
+  ck_assert_int_eq(tf_test_run(args, out, sizeof out, err, sizeof err), 2);
+  ck_assert_msg(strstr(err, "sweep.jsonl: --x: line 1: no 'nosuch' (looked up at the top level, in values, in params)"),
+                "%s", err);
+  render("sweep");
+  static const char *const colors[] = {"#1f77b4", "#ff7f0e", "#2ca02c"}; /* tab10 0..2 */
+  for (int g = 0; g < 3; g++) {
+    char id[16];
+    snprintf(id, sizeof id, "pt-%d-0", g);
+    pixel("sweep", attr(svg, id, "cx"), attr(svg, id, "cy"), got);
+    ck_assert_msg(!strcmp(got, colors[g]), "%s rendered %s, want %s", id, got, colors[g]);
+  }
+}
+END_TEST
+
+static const struct {
+  const char *args, *want;
+} bad[] = {
+    {MAP " --x stages", "--x: 'stages' is not a choose variable of fa4-fwd (choose: B_r, B_c, q_stage)"},
+    {"plot map -m b200 -w fa4-fwd --x B_c", "--y: required"},
+    {MAP " --y B_c", "--y: 'B_c' is already the x axis"},
+    {MAP " --by machine", "--by: unknown option for 'plot map'; it is an option of 'plot sweep'"},
+    {MAP " --color 'nosuch + 1'", "--color"},
+    {"plot pie", "plot pie: unknown picture"},
+    {"plot sweep --x a --y b", "expected one FILE.jsonl"},
+    {"plot sweep tests/data/plots/sweep.json --x d --y stages", "sweep.json"},
+};
+
+START_TEST(test_bad) {
+  char args[512], path[128];
+  snprintf(path, sizeof path, "%s/bad.svg", dir);
+  snprintf(args, sizeof args, "%s -o %s", bad[_i].args, path);
+  int rc = tf_test_run(args, out, sizeof out, err, sizeof err);
+  ck_assert_msg(rc == 2, "%s: exit %d: %s", bad[_i].args, rc, err);
+  ck_assert_msg(strstr(err, bad[_i].want), "%s: want '%s' in %s", bad[_i].args, bad[_i].want, err);
+  ck_assert_msg(!strchr(err, '\n') || strchr(err, '\n') == err + strlen(err) - 1, "one line: %s", err);
+  ck_assert_msg(access(path, F_OK) != 0, "%s: wrote %s", bad[_i].args, path);
+}
+END_TEST
+
+START_TEST(test_nothing_fits) {
+  char args[512], path[128];
+  snprintf(path, sizeof path, "%s/none.svg", dir);
+  snprintf(args, sizeof args,
+           "plot map -m b200 -w fa4-fwd -p d=512 -p dv=512 --fix q_stage=2 --x B_c --y q_stage -o %s", path);
+  ck_assert_int_eq(tf_test_run(args, out, sizeof out, err, sizeof err), 1);
+  ck_assert_str_eq(err, "tilefit: infeasible: fa4-fwd on b200: no cell fits (the picture shows why)\n");
+  slurp(path, svg, sizeof svg);
+  ck_assert_msg(strstr(svg, "<title>B_c=16 q_stage=2: infeasible (smem, tmem): "), "%s", svg);
+  ck_assert_msg(!strstr(svg, "id=\"optimum\""), "an optimum drawn where nothing fits");
+  ck_assert_int_eq(tf_test_run("plot", out, sizeof out, err, sizeof err), 2);
+  ck_assert_str_eq(err, "tilefit: error: plot: expected map or sweep (see 'tilefit plot --help')\n");
+}
+END_TEST
+
+START_TEST(test_unwritable) {
+  int rc = tf_test_run(MAP " -o /nonexistent/dir/map.svg", out, sizeof out, err, sizeof err);
+  ck_assert_int_eq(rc, 2);
+  ck_assert_msg(strstr(err, "-o: cannot write /nonexistent/dir/map.svg"), "%s", err);
+}
+END_TEST
+
+Suite *plot_suite(void) {
+  Suite *s = suite_create("plot");
+  TCase *core = tcase_create("core");
+  tcase_set_timeout(core, 60);
+  tcase_add_checked_fixture(core, setup, teardown);
+  tcase_add_test(core, test_map_cells);
+  tcase_add_test(core, test_map_pixels);
+  tcase_add_test(core, test_sweep_pixels);
+  tcase_add_loop_test(core, test_bad, 0, sizeof bad / sizeof *bad);
+  tcase_add_test(core, test_nothing_fits);
+  tcase_add_test(core, test_unwritable);
+  suite_add_tcase(s, core);
+  return s;
+}
