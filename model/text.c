@@ -1,7 +1,12 @@
+#define _GNU_SOURCE /* fopencookie */
 #include "text.h"
 
 #include <stdarg.h>
 #include <stdlib.h>
+#include <string.h>
+#include <sys/types.h>
+
+#include "alloc.h"
 
 tf_strbuf tf_strbuf_of(char *buf, size_t size) {
   buf[0] = 0;
@@ -49,10 +54,30 @@ void tf_strbuf_item(tf_strbuf *b, const char *sep, const char *fmt, ...) {
   va_end(ap);
 }
 
+/* tf_text is a FILE * over a growing buffer.  Not open_memstream: glibc's
+ * clears an 8 KiB buffer for every stream it opens, and a sweep opens
+ * several per point (a tenth of a sweep's instructions went to that
+ * memset).  A cookie stream's own buffer is allocated without clearing;
+ * writes land in t->buf, kept NUL-terminated, as open_memstream keeps it. */
+static ssize_t text_write(void *cookie, const char *data, size_t n) {
+  tf_text *t = cookie;
+  if (t->len + n + 1 > t->cap) {
+    size_t cap = t->cap ? t->cap : 256;
+    while (cap < t->len + n + 1)
+      cap *= 2;
+    t->buf = tf_nrealloc(t->buf, cap, 1);
+    t->cap = cap;
+  }
+  memcpy(t->buf + t->len, data, n);
+  t->len += n;
+  t->buf[t->len] = 0;
+  return (ssize_t)n;
+}
+
 FILE *tf_text_open(tf_text *t) {
   t->buf = NULL;
-  t->len = 0;
-  t->f = open_memstream(&t->buf, &t->len);
+  t->len = t->cap = 0;
+  t->f = fopencookie(t, "w", (cookie_io_functions_t){NULL, text_write, NULL, NULL});
   if (!t->f)
     abort(); /* out of memory, as tf_nalloc */
   return t->f;
@@ -61,6 +86,8 @@ FILE *tf_text_open(tf_text *t) {
 char *tf_text_close(tf_text *t, size_t *len) {
   if (fclose(t->f))
     abort();
+  if (!t->buf) /* nothing written: an empty string, as open_memstream gives */
+    t->buf = tf_nalloc(1, 1);
   if (len)
     *len = t->len;
   return t->buf;

@@ -28,7 +28,7 @@ void tf_strbuf_item(tf_strbuf *b, const char *sep, const char *fmt, ...) __attri
 /* Text built through a FILE *: tf_text_open, write, tf_text_close. */
 typedef struct tf_text {
   char *buf;
-  size_t len;
+  size_t len, cap;
   FILE *f;
 } tf_text;
 
