@@ -1,99 +1,147 @@
 #!/bin/sh
-# Binding on demand, measured (not part of the tests): a whole-process
-# fixed-tile solve against `tilefit machines b200` in the same run, and the
-# sweep of bench/spec-5k.json at -j 1 and -j 2.  With BASE=path/to/tilefit
+# Binding on demand, measured (not part of the tests): the sweep of
+# bench/spec-5k.json at -j 1 and -j 2, and a whole-process fixed-tile solve
+# against `tilefit machines b200` in the same run.  With BASE=path/to/tilefit
 # (a build of an earlier commit, its data beside it) every figure is also
-# taken for that binary, interleaved with this one's, and the ratio shown.
-# Prints a markdown section on stdout.  Medians of ROUNDS rounds; a round
-# of the start-up figures times RUNS processes back to back.
+# taken for that binary, interleaved with this one's.  Prints a markdown
+# section on stdout.
+#   wall:   medians of ROUNDS rounds; a start-up round times RUNS processes
+#           back to back, a sweep round one whole `tilefit sweep` process
+#   cpu:    perf stat's task-clock per process (ROUNDS x RUNS), where perf is
+#   instructions: valgrind --tool=callgrind, exact and load-independent (the
+#           sweep's only with SWEEP_IR=1: minutes under valgrind)
 set -eu
 cd "$(dirname "$0")/.."
 BIN=${BIN:-./tilefit}
 BASE=${BASE:-}
 ROUNDS=${ROUNDS:-7}
 RUNS=${RUNS:-100}
-SWEEPS=${SWEEPS:-5}
 tmp=$(mktemp -d)
 trap 'rm -rf "$tmp"' EXIT
 
 now() { date +%s%N; }
-
-# median of the numbers on stdin
 median() { sort -n | awk '{v[NR] = $1} END {print (NR % 2) ? v[(NR + 1) / 2] : (v[NR / 2] + v[NR / 2 + 1]) / 2}'; }
+ratio() { awk -v a="$1" -v b="$2" 'BEGIN {printf "%.2f", a / b}'; }
+data_of() { (cd "$(dirname "$1")" && pwd); } # a binary's data: the tree it was built in
 
-# per-process microseconds of RUNS runs of "$@"
+# The two start-up commands; prefix runs them under a measuring tool.
+machines() { TILEFIT_DATA=$(data_of "$1") $prefix "$1" machines b200; }
+solve() {
+  TILEFIT_DATA=$(data_of "$1") $prefix "$1" solve -m b200 -w fa4-fwd -p d=128 -p dv=128 --fix B_r=128 --fix B_c=128 \
+    --fix q_stage=2 --objective "max stages"
+}
+sweep() { TILEFIT_DATA=$(data_of "$1") $prefix "$1" sweep bench/spec-5k.json -j "$2" -o "$3"; }
+prefix=
+
+# microseconds per process, RUNS processes of command $1 on binary $2
 batch() {
   t0=$(now)
   i=0
   while [ $i -lt "$RUNS" ]; do
-    "$@" > /dev/null
+    "$1" "$2" > /dev/null
     i=$((i + 1))
   done
   echo $(( ($(now) - t0) / RUNS / 1000 ))
 }
 
-
-# data directory of a binary: the tree it was built in
-data_of() { (cd "$(dirname "$1")" && pwd); }
-
-startup() { # BIN -> two files of per-round figures
-  d=$(data_of "$1")
-  TILEFIT_DATA=$d batch "$1" machines b200 >> "$tmp/$2.machines"
-  TILEFIT_DATA=$d batch "$1" solve -m b200 -w fa4-fwd -p d=128 -p dv=128 --fix B_r=128 --fix B_c=128 \
-    --fix q_stage=2 --objective "max stages" >> "$tmp/$2.solve"
+# milliseconds of CPU per process of command $1 on binary $2 (perf's
+# task-clock over ROUNDS x RUNS runs), or nothing without perf
+cpu() {
+  command -v perf > /dev/null || return 0
+  prefix="perf stat -x, -r $((ROUNDS * RUNS)) -e task-clock -o $tmp/perf.out --"
+  "$1" "$2" > /dev/null 2>&1 || true
+  prefix=
+  awk -F, '/task-clock/ {printf "%.3f", $1}' "$tmp/perf.out"
 }
 
-sweep() { # BIN NAME J -> seconds of one sweep, and points/s
-  d=$(data_of "$1")
-  t0=$(now)
-  TILEFIT_DATA=$d "$1" sweep bench/spec-5k.json -j "$3" -o "$tmp/$2-$3.jsonl" 2> /dev/null
-  echo $(( ($(now) - t0) / 1000000 )) >> "$tmp/$2.sweep$3"
+# instructions of command $1 (binary $2, then its arguments), or nothing
+# without valgrind
+instructions() {
+  command -v valgrind > /dev/null || return 0
+  cmd=$1
+  shift
+  prefix="valgrind --tool=callgrind --callgrind-out-file=$tmp/cg.out"
+  "$cmd" "$@" > /dev/null 2>&1 || true
+  prefix=
+  callgrind_annotate "$tmp/cg.out" 2> /dev/null | awk '/PROGRAM TOTALS/ {gsub(",", "", $1); print $1}'
 }
 
+bins="new:$BIN"
+[ -n "$BASE" ] && bins="$bins base:$BASE"
 r=0
 while [ $r -lt "$ROUNDS" ]; do
-  startup "$BIN" new
-  [ -n "$BASE" ] && startup "$BASE" base
-  r=$((r + 1))
-done
-r=0
-while [ $r -lt "$SWEEPS" ]; do
-  for j in 1 2; do
-    sweep "$BIN" new $j
-    [ -n "$BASE" ] && sweep "$BASE" base $j
+  for nb in $bins; do
+    n=${nb%%:*} b=${nb#*:}
+    batch machines "$b" >> "$tmp/$n.machines"
+    batch solve "$b" >> "$tmp/$n.solve"
+    for j in 1 2; do
+      t0=$(now)
+      sweep "$b" $j "$tmp/$n-$j.jsonl" 2> /dev/null
+      echo $(( ($(now) - t0) / 1000000 )) >> "$tmp/$n.sweep$j"
+    done
   done
   r=$((r + 1))
+done
+for nb in $bins; do
+  n=${nb%%:*} b=${nb#*:}
+  cpu machines "$b" > "$tmp/$n.cpu-machines"
+  cpu solve "$b" > "$tmp/$n.cpu-solve"
+  instructions machines "$b" > "$tmp/$n.ir-machines"
+  instructions solve "$b" > "$tmp/$n.ir-solve"
+  if [ "${SWEEP_IR:-0}" = 1 ]; then
+    instructions sweep "$b" 1 "$tmp/ir-$n.jsonl" > "$tmp/$n.ir-sweep"
+  fi
 done
 
 points=$(wc -l < "$tmp/new-1.jsonl")
 m() { median < "$tmp/$1"; }
-ratio() { awk -v a="$1" -v b="$2" 'BEGIN {printf "%.2f", a / b}'; }
-rate() { awk -v n="$points" -v ms="$1" 'BEGIN {printf "%.0f", n / (ms / 1000)}'; }
+rate() { awk -v n="$points" -v ms="$(m "$1")" 'BEGIN {printf "%.0f", n / (ms / 1000)}'; }
+v() { cat "$tmp/$1" 2> /dev/null; }
+row() { # label, base value, new value, unit; ratio new / base
+  if [ -n "$BASE" ]; then
+    echo "| $1 | $2$4 | $3$4 | $( [ -n "$2" ] && [ -n "$3" ] && ratio "$3" "$2") |"
+  else
+    echo "| $1 | $3$4 |"
+  fi
+}
 
-echo "## Binding on demand: start-up and sweep throughput (bench/startup.sh)"
+echo "## Binding on demand: sweep throughput and start-up (bench/startup.sh)"
 echo
-echo "$(date -u '+%Y-%m-%d %H:%M UTC'); $(nproc) CPUs; load average $(cut -d' ' -f1 /proc/loadavg) when the figures were taken."
-echo "Start-up: the median over $ROUNDS rounds of the mean wall time of $RUNS processes run back to back."
-echo "Sweep: the median of $SWEEPS whole-process runs of \`tilefit sweep bench/spec-5k.json -o FILE\` ($points points); points/s = points / wall time."
+echo "$(date -u '+%Y-%m-%d %H:%M UTC'); $(nproc) CPUs; load average $(cut -d' ' -f1 /proc/loadavg) after the run."
+echo "Wall figures are medians of $ROUNDS rounds (a start-up round: the mean of $RUNS processes back to back; a sweep round:"
+echo "one whole \`tilefit sweep bench/spec-5k.json -j J -o FILE\` process, $points points, points/s = points / wall time)."
+echo "CPU is perf's task-clock per process over $RUNS runs; instructions are callgrind's, exact and independent of load."
 [ -n "$BASE" ] && echo "*Before* is \`$BASE\`, measured in the same run, interleaved with *after*."
 echo
 if [ -n "$BASE" ]; then
   echo "| figure | before | after | after / before |"
   echo "|---|---:|---:|---:|"
-  echo "| \`tilefit machines b200\` | $(m base.machines) us | $(m new.machines) us | $(ratio "$(m new.machines)" "$(m base.machines)") |"
-  echo "| fixed-tile \`tilefit solve\` (fa4-fwd, b200) | $(m base.solve) us | $(m new.solve) us | $(ratio "$(m new.solve)" "$(m base.solve)") |"
-  echo "| solve / machines | $(ratio "$(m base.solve)" "$(m base.machines)") | $(ratio "$(m new.solve)" "$(m new.machines)") | |"
-  for j in 1 2; do
-    echo "| sweep -j $j, points/s | $(rate "$(m base.sweep$j)") | $(rate "$(m new.sweep$j)") | $(ratio "$(m base.sweep$j)" "$(m new.sweep$j)") |"
-  done
-  cmp -s "$tmp/base-1.jsonl" "$tmp/new-1.jsonl" && echo && echo "Before and after write identical sweep output."
 else
-  echo "| figure | median |"
+  echo "| figure | this build |"
   echo "|---|---:|"
-  echo "| \`tilefit machines b200\` | $(m new.machines) us |"
-  echo "| fixed-tile \`tilefit solve\` (fa4-fwd, b200) | $(m new.solve) us |"
-  echo "| solve / machines | $(ratio "$(m new.solve)" "$(m new.machines)") |"
-  for j in 1 2; do
-    echo "| sweep -j $j, points/s | $(rate "$(m new.sweep$j)") |"
-  done
+fi
+for j in 1 2; do
+  row "sweep -j $j, points/s" "$( [ -n "$BASE" ] && rate base.sweep$j)" "$(rate new.sweep$j)" ""
+done
+[ -n "$(v new.ir-sweep)" ] && row "sweep -j 1, instructions" "$(v base.ir-sweep)" "$(v new.ir-sweep)" ""
+row "\`tilefit machines b200\`, wall" "$( [ -n "$BASE" ] && m base.machines)" "$(m new.machines)" " us"
+row "fixed-tile \`tilefit solve\`, wall" "$( [ -n "$BASE" ] && m base.solve)" "$(m new.solve)" " us"
+row "solve / machines, wall" "$( [ -n "$BASE" ] && ratio "$(m base.solve)" "$(m base.machines)")" "$(ratio "$(m new.solve)" "$(m new.machines)")" ""
+if [ -n "$(v new.cpu-solve)" ]; then
+  row "\`tilefit machines b200\`, CPU" "$(v base.cpu-machines)" "$(v new.cpu-machines)" " ms"
+  row "fixed-tile \`tilefit solve\`, CPU" "$(v base.cpu-solve)" "$(v new.cpu-solve)" " ms"
+  row "solve / machines, CPU" "$( [ -n "$BASE" ] && ratio "$(v base.cpu-solve)" "$(v base.cpu-machines)")" "$(ratio "$(v new.cpu-solve)" "$(v new.cpu-machines)")" ""
+fi
+if [ -n "$(v new.ir-solve)" ]; then
+  row "\`tilefit machines b200\`, instructions" "$(v base.ir-machines)" "$(v new.ir-machines)" ""
+  row "fixed-tile \`tilefit solve\`, instructions" "$(v base.ir-solve)" "$(v new.ir-solve)" ""
+  row "solve / machines, instructions" "$( [ -n "$BASE" ] && ratio "$(v base.ir-solve)" "$(v base.ir-machines)")" "$(ratio "$(v new.ir-solve)" "$(v new.ir-machines)")" ""
+fi
+if [ -n "$BASE" ]; then
+  echo
+  if cmp -s "$tmp/base-1.jsonl" "$tmp/new-1.jsonl" && cmp -s "$tmp/new-1.jsonl" "$tmp/new-2.jsonl"; then
+    echo "Before and after, -j 1 and -j 2, write identical sweep output."
+  else
+    echo "**The sweep outputs differ.**"
+  fi
 fi
