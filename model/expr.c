@@ -407,6 +407,21 @@ int tf_expr_bind(tf_expr *e, tf_resolve_fn resolve, void *ctx, tf_error *err) {
   return 0;
 }
 
+static void collect_once(void *ctx, int sym) {
+  tf_symbols *s = ctx;
+  for (size_t i = 0; i < s->n; i++)
+    if (s->v[i] == sym)
+      return;
+  TF_PUSH(s->v, s->n, s->cap, sym);
+}
+
+void tf_expr_symbols(const tf_expr *e, tf_symbols *s) { tf_expr_each_symbol(e, collect_once, s); }
+
+void tf_symbols_release(tf_symbols *s) {
+  free(s->v);
+  memset(s, 0, sizeof *s);
+}
+
 int tf_expr_mark_count_free(tf_expr *e, int (*affine)(void *ctx, int sym), void *ctx) {
   int free_of_counts = e->op != OP_NAME || (e->sym >= 0 && !affine(ctx, e->sym));
   for (int i = 0; i < e->nargs; i++)

@@ -17,6 +17,7 @@
 #ifndef TF_MODEL_EXPR_H
 #define TF_MODEL_EXPR_H
 
+#include <stddef.h>
 #include <stdint.h>
 
 #include "error.h"
@@ -56,6 +57,15 @@ int tf_expr_mark_count_free(tf_expr *e, int (*affine)(void *ctx, int sym), void 
 
 /* Calls `fn` for every symbol id the (bound) expression uses. */
 void tf_expr_each_symbol(const tf_expr *e, void (*fn)(void *ctx, int sym), void *ctx);
+
+/* The symbol ids a bound expression uses, each once, in order of first
+ * use, appended to a growable list (tf_symbols_release it). */
+typedef struct tf_symbols {
+  int *v;
+  size_t n, cap;
+} tf_symbols;
+void tf_expr_symbols(const tf_expr *e, tf_symbols *s);
+void tf_symbols_release(tf_symbols *s);
 
 typedef struct tf_eval_env {
   const tf_affine *syms;           /* value of every symbol id */

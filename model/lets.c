@@ -12,8 +12,7 @@
  * use, and the next one to look at. */
 struct frame {
   size_t let, next;
-  int *sym;
-  size_t n, cap;
+  tf_symbols syms;
 };
 
 struct walk {
@@ -23,19 +22,11 @@ struct walk {
   size_t nuse, capuse;
 };
 
-static void collect_once(void *ctx, int sym) {
-  struct frame *f = ctx;
-  for (size_t i = 0; i < f->n; i++)
-    if (f->sym[i] == sym)
-      return;
-  TF_PUSH(f->sym, f->n, f->cap, sym);
-}
-
 static void open_frame(struct walk *k, struct frame *f, size_t let) {
   memset(f, 0, sizeof *f);
   f->let = let;
   k->state[let] = 1;
-  tf_expr_each_symbol(k->w->lets[let].expr, collect_once, f);
+  tf_expr_symbols(k->w->lets[let].expr, &f->syms);
 }
 
 /* The error binding will report for symbol `sym` of let `let`, if any. */
@@ -63,9 +54,9 @@ static void finish(struct walk *k, const struct frame *f) {
   k->state[let] = 2;
   g->order[k->norder++] = (int)let;
   g->use_start[let] = k->nuse;
-  for (size_t i = 0; i < f->n; i++) {
-    enum tf_sym_kind kind = tf_workset_sym_kind(w, f->sym[i]);
-    int j = f->sym[i] - tf_workset_sym_let(w, 0);
+  for (size_t i = 0; i < f->syms.n; i++) {
+    enum tf_sym_kind kind = tf_workset_sym_kind(w, f->syms.v[i]);
+    int j = f->syms.v[i] - tf_workset_sym_let(w, 0);
     if (kind == TF_SYM_LET)
       TF_PUSH(g->use, k->nuse, k->capuse, j);
     fixed &= kind == TF_SYM_LET ? g->fixed[j] : kind == TF_SYM_PARAM || kind == TF_SYM_MACHINE;
@@ -81,16 +72,16 @@ static int walk_from(struct walk *k, size_t root, struct frame *stack) {
   open_frame(k, &stack[0], root);
   while (depth) {
     struct frame *top = &stack[depth - 1];
-    if (top->next == top->n) {
+    if (top->next == top->syms.n) {
       finish(k, top);
-      free(top->sym);
+      tf_symbols_release(&top->syms);
       depth--;
       continue;
     }
-    int sym = top->sym[top->next++];
+    int sym = top->syms.v[top->next++];
     if (symbol_error(k, top->let, sym)) {
       while (depth)
-        free(stack[--depth].sym);
+        tf_symbols_release(&stack[--depth].syms);
       return -1;
     }
     size_t j = (size_t)(sym - tf_workset_sym_let(k->w, 0));

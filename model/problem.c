@@ -52,35 +52,22 @@ static void set_machine_constants(tf_problem *p) {
     p->capacity[mem] = tf_memory_machine_capacity(m, mem);
 }
 
-/* The symbols an expression uses, each once, in order of first use.  A
- * growable list (an expression may use any number): syms_release it. */
-struct syms {
-  int *v;
-  size_t n, cap;
-};
-static void collect(void *ctx, int sym) {
-  struct syms *s = ctx;
-  for (size_t i = 0; i < s->n; i++)
-    if (s->v[i] == sym)
-      return;
-  TF_PUSH(s->v, s->n, s->cap, sym);
-}
-static void symbols_of(const tf_expr *e, struct syms *s) {
+/* The symbols an expression uses, each once, in order of first use. */
+static void symbols_of(const tf_expr *e, tf_symbols *s) {
   memset(s, 0, sizeof *s);
-  tf_expr_each_symbol(e, collect, s);
+  tf_expr_symbols(e, s);
 }
-static void syms_release(struct syms *s) { free(s->v); }
 
 /* The first symbol of e whose kind is not in `allowed` (a bit per enum
  * sym_kind), or -1. */
 static int first_other(const tf_workset *w, const tf_expr *e, unsigned allowed) {
-  struct syms s;
+  tf_symbols s;
   symbols_of(e, &s);
   int found = -1;
   for (size_t k = 0; k < s.n && found < 0; k++)
     if (!(allowed & (1u << tf_workset_sym_kind(w, s.v[k]))))
       found = s.v[k];
-  syms_release(&s);
+  tf_symbols_release(&s);
   return found;
 }
 
@@ -96,7 +83,7 @@ static int eval_param(struct param_state *st, size_t i, tf_error *err);
 
 static int param_deps(struct param_state *st, size_t i, tf_error *err) {
   const tf_workset *w = st->p->workset;
-  struct syms s;
+  tf_symbols s;
   symbols_of(w->params[i].expr, &s);
   int rc = 0;
   for (size_t k = 0; k < s.n && !rc; k++) {
@@ -110,7 +97,7 @@ static int param_deps(struct param_state *st, size_t i, tf_error *err) {
                         tf_workset_sym_name(w, s.v[k], buf, sizeof buf));
     }
   }
-  syms_release(&s);
+  tf_symbols_release(&s);
   return rc;
 }
 
@@ -317,7 +304,7 @@ static int bind_domains(tf_problem *p, const tf_request *req, tf_error *err) {
 /* ------------------------------------------------- requires, objectives */
 
 static void mark_derived(tf_problem *p, const tf_expr *e, const char *where) {
-  struct syms s;
+  tf_symbols s;
   symbols_of(e, &s);
   for (size_t k = 0; k < s.n; k++) {
     if (tf_workset_sym_kind(p->workset, s.v[k]) == TF_SYM_DERIVED) {
@@ -329,7 +316,7 @@ static void mark_derived(tf_problem *p, const tf_expr *e, const char *where) {
     if (tf_workset_sym_kind(p->workset, s.v[k]) == TF_SYM_OCCUPANCY)
       p->occupancy = 0; /* placed by bind_domains */
   }
-  syms_release(&s);
+  tf_symbols_release(&s);
 }
 
 static void mark_occupancy_request(tf_problem *p, const tf_request *req) {
@@ -446,17 +433,20 @@ static void find_reached_lets(tf_problem *p) {
   free(r.let);
 }
 
-/* Evaluates, once, the reached lets that are the same at every point. */
-static int fix_constant_lets(tf_problem *p, tf_error *err) {
+/* Evaluates lets[list[0..n)] in that order into their symbols. */
+static int eval_lets(tf_problem *p, const int *list, size_t n, tf_error *err) {
   const tf_workset *w = p->workset;
   tf_eval_env env = tf_problem_env(p);
-  for (size_t k = 0; k < p->nlet_fixed; k++) {
-    size_t i = (size_t)p->let_fixed[k];
+  for (size_t k = 0; k < n; k++) {
+    size_t i = (size_t)list[k];
     if (tf_expr_eval(w->lets[i].expr, &env, &p->syms[tf_workset_sym_let(w, i)], err))
       return tf_error_set_path(err, w->lets[i].path), -1;
   }
   return 0;
 }
+
+/* Evaluates, once, the reached lets that are the same at every point. */
+static int fix_constant_lets(tf_problem *p, tf_error *err) { return eval_lets(p, p->let_fixed, p->nlet_fixed, err); }
 
 static int bind_buffers(tf_problem *p, tf_error *err) {
   const tf_workset *w = p->workset;
@@ -495,16 +485,7 @@ static int bind_lets_and_buffers(tf_problem *p, tf_error *err) {
 
 /* Evaluates the lets a point needs (find_reached_lets) for the choose
  * values and counts now in p->syms. */
-int tf_problem_eval_lets(tf_problem *p, tf_error *err) {
-  const tf_workset *w = p->workset;
-  tf_eval_env env = tf_problem_env(p);
-  for (size_t k = 0; k < p->nlet_eval; k++) {
-    size_t i = (size_t)p->let_eval[k];
-    if (tf_expr_eval(w->lets[i].expr, &env, &p->syms[tf_workset_sym_let(w, i)], err))
-      return tf_error_set_path(err, w->lets[i].path), -1;
-  }
-  return 0;
-}
+int tf_problem_eval_lets(tf_problem *p, tf_error *err) { return eval_lets(p, p->let_eval, p->nlet_eval, err); }
 
 void tf_problem_set_choose(tf_problem *p, const int64_t *choose) {
   for (size_t i = 0; i < p->nchoose; i++)
