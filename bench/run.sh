@@ -33,5 +33,8 @@ trap 'rm -rf "$tmp"' EXIT
     echo "**The -j 1 and -j 2 outputs differ.**"
   fi
 } >> "$out"
+# Start-up and sweep throughput (medians, CPU time, instructions); with
+# BASE=path/to/an/older/tilefit it compares against that build too.
+{ echo; BIN="$BIN" sh bench/startup.sh; } >> "$out"
 tail -n 12 "$out"
 echo "bench: results in $out"
