@@ -323,20 +323,27 @@ void tf_path_index(char *buf, size_t size, const char *parent, size_t index) {
   tf_strbuf_put(&b, "]");
 }
 
+/* Runs of characters that need no escape go out in one fwrite (a sweep
+ * writes every name of every point). */
 void tf_json_write_string(FILE *f, const char *s) {
   fputc('"', f);
-  for (; *s; s++) {
-    unsigned char c = (unsigned char)*s;
+  while (*s) {
+    size_t n = 0;
+    while (s[n] && s[n] != '"' && s[n] != '\\' && (unsigned char)s[n] >= 0x20)
+      n++;
+    fwrite(s, 1, n, f);
+    s += n;
+    if (!*s)
+      break;
+    unsigned char c = (unsigned char)*s++;
     if (c == '"' || c == '\\')
       fprintf(f, "\\%c", c);
     else if (c == '\n')
       fputs("\\n", f);
     else if (c == '\t')
       fputs("\\t", f);
-    else if (c < 0x20)
-      fprintf(f, "\\u%04x", c);
     else
-      fputc(c, f);
+      fprintf(f, "\\u%04x", c);
   }
   fputc('"', f);
 }

@@ -51,18 +51,24 @@ static void finish(struct walk *k, const struct frame *f) {
   tf_let_graph *g = &w->let_graph;
   size_t let = f->let;
   int fixed = 1;
+  uint64_t choose = 0;
   k->state[let] = 2;
   g->order[k->norder++] = (int)let;
   g->use_start[let] = k->nuse;
   for (size_t i = 0; i < f->syms.n; i++) {
     enum tf_sym_kind kind = tf_workset_sym_kind(w, f->syms.v[i]);
     int j = f->syms.v[i] - tf_workset_sym_let(w, 0);
-    if (kind == TF_SYM_LET)
+    if (kind == TF_SYM_LET) {
       TF_PUSH(g->use, k->nuse, k->capuse, j);
+      choose |= g->choose[j];
+    }
+    if (kind == TF_SYM_CHOOSE)
+      choose |= (uint64_t)1 << (f->syms.v[i] - tf_workset_sym_choose(w, 0));
     fixed &= kind == TF_SYM_LET ? g->fixed[j] : kind == TF_SYM_PARAM || kind == TF_SYM_MACHINE;
   }
   g->use_count[let] = k->nuse - g->use_start[let];
   g->fixed[let] = (unsigned char)fixed;
+  g->choose[let] = choose;
   g->affine[let] = !tf_expr_mark_count_free(w->lets[let].expr, tf_lets_affine, w);
 }
 
@@ -107,6 +113,7 @@ void tf_lets_analyse(tf_workset *w) {
   g->order = tf_nalloc(w->nlets + 1, sizeof *g->order);
   g->affine = tf_nalloc(w->nlets + 1, 1);
   g->fixed = tf_nalloc(w->nlets + 1, 1);
+  g->choose = tf_nalloc(w->nlets + 1, sizeof *g->choose);
   g->use_start = tf_nalloc(w->nlets + 1, sizeof *g->use_start);
   g->use_count = tf_nalloc(w->nlets + 1, sizeof *g->use_count);
   memset(g->affine, 1, w->nlets); /* until finished: a let in a cycle stays affine */
@@ -131,5 +138,6 @@ void tf_lets_release(tf_let_graph *g) {
   free(g->use);
   free(g->affine);
   free(g->fixed);
+  free(g->choose);
   memset(g, 0, sizeof *g);
 }

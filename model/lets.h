@@ -6,13 +6,16 @@
  *   - which lets may depend on a count (evaluated with affine forms; the
  *     rest in int64 alone, model/expr.h tf_expr_mark_count_free);
  *   - which depend only on params and machine constants (the same at every
- *     point of a problem: evaluated once, when it is bound).
+ *     point of a problem: evaluated once, when it is bound), and on which
+ *     choose variables the others depend (a combination re-evaluates only
+ *     the lets whose choose variables changed since the last one).
  * A cycle, or a let that uses used(), slack() or occupancy, is kept as the
  * error binding reports (the workset itself loads, as it always has). */
 #ifndef TF_MODEL_LETS_H
 #define TF_MODEL_LETS_H
 
 #include <stddef.h>
+#include <stdint.h>
 
 #include "error.h"
 
@@ -24,6 +27,7 @@ typedef struct tf_let_graph {
   int *use;
   unsigned char *affine;   /* per let: its value may depend on a count */
   unsigned char *fixed;    /* per let: it uses only params, machine constants and fixed lets */
+  uint64_t *choose;        /* per let: bit i, it depends (maybe through lets) on choose variable i */
 } tf_let_graph;
 
 struct tf_workset;

@@ -53,6 +53,7 @@ int tf_problem_eval_point(const tf_problem *cp, const int64_t *choose, const int
   tf_problem *p = (tf_problem *)cp; /* only the scratch symbol array changes */
   memcpy(pt->choose, choose, p->nchoose * sizeof *choose);
   memcpy(pt->counts, counts, (size_t)p->ncounts * sizeof *counts);
+  p->lets_valid = 0; /* the counts become constants: every let is evaluated again */
   tf_problem_set_choose(p, choose);
   for (int i = 0; i < p->ncounts; i++)
     p->syms[tf_workset_sym_count(p->workset, (size_t)i)] = tf_affine_constant(counts[i]);
@@ -88,7 +89,9 @@ int tf_problem_eval_point(const tf_problem *cp, const int64_t *choose, const int
       tf_error_set_path(err, "--objective");
       rc = -1;
     }
-  /* restore the symbolic counts for later enumeration */
+  /* restore the symbolic counts for later enumeration, whose lets are
+   * then evaluated again */
+  p->lets_valid = 0;
   for (int i = 0; i < p->ncounts; i++) {
     p->syms[tf_workset_sym_count(p->workset, (size_t)i)] = tf_affine_constant(0);
     p->syms[tf_workset_sym_count(p->workset, (size_t)i)].k[i] = 1;

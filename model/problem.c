@@ -433,12 +433,15 @@ static void find_reached_lets(tf_problem *p) {
   free(r.let);
 }
 
-/* Evaluates lets[list[0..n)] in that order into their symbols. */
-static int eval_lets(tf_problem *p, const int *list, size_t n, tf_error *err) {
+/* Evaluates lets[list[0..n)] in that order into their symbols, those
+ * whose choose variables are in `changed` (all: ~0). */
+static int eval_lets(tf_problem *p, const int *list, size_t n, uint64_t changed, tf_error *err) {
   const tf_workset *w = p->workset;
   tf_eval_env env = tf_problem_env(p);
   for (size_t k = 0; k < n; k++) {
     size_t i = (size_t)list[k];
+    if (!(w->let_graph.choose[i] & changed) && changed != ~(uint64_t)0)
+      continue; /* the value from the last combination still holds */
     if (tf_expr_eval(w->lets[i].expr, &env, &p->syms[tf_workset_sym_let(w, i)], err))
       return tf_error_set_path(err, w->lets[i].path), -1;
   }
@@ -446,7 +449,9 @@ static int eval_lets(tf_problem *p, const int *list, size_t n, tf_error *err) {
 }
 
 /* Evaluates, once, the reached lets that are the same at every point. */
-static int fix_constant_lets(tf_problem *p, tf_error *err) { return eval_lets(p, p->let_fixed, p->nlet_fixed, err); }
+static int fix_constant_lets(tf_problem *p, tf_error *err) {
+  return eval_lets(p, p->let_fixed, p->nlet_fixed, ~(uint64_t)0, err);
+}
 
 static int bind_buffers(tf_problem *p, tf_error *err) {
   const tf_workset *w = p->workset;
@@ -485,11 +490,28 @@ static int bind_lets_and_buffers(tf_problem *p, tf_error *err) {
 
 /* Evaluates the lets a point needs (find_reached_lets) for the choose
  * values and counts now in p->syms. */
-int tf_problem_eval_lets(tf_problem *p, tf_error *err) { return eval_lets(p, p->let_eval, p->nlet_eval, err); }
+int tf_problem_eval_lets(tf_problem *p, tf_error *err) {
+  p->lets_valid = 0; /* until they all are */
+  if (eval_lets(p, p->let_eval, p->nlet_eval, p->choose_changed, err))
+    return -1;
+  p->lets_valid = 1;
+  return 0;
+}
 
+/* Also notes which of the workset's choose variables changed since the
+ * lets were last evaluated, so that eval_lets redoes only the lets that
+ * depend on one (combinations come in odometer order: most lets keep
+ * their value from one combination to the next). */
 void tf_problem_set_choose(tf_problem *p, const int64_t *choose) {
-  for (size_t i = 0; i < p->nchoose; i++)
+  p->choose_changed = 0;
+  for (size_t i = 0; i < p->nchoose; i++) {
     p->syms[p->choose_sym[i]] = tf_affine_constant(choose[i]);
+    if (i < p->workset->nchoose && (!p->lets_valid || choose[i] != p->lets_at[i]))
+      p->choose_changed |= (uint64_t)1 << i;
+    p->lets_at[i] = choose[i];
+  }
+  if (!p->lets_valid)
+    p->choose_changed = ~(uint64_t)0;
 }
 
 static int set_derived(tf_problem *p, const int64_t *choose, const tf_affine *sizes, tf_error *err) {

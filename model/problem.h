@@ -80,6 +80,9 @@ typedef struct tf_problem {
   size_t nlet_eval;             /* requires and objectives reach, in that order */
   int *let_fixed;               /* the reached lets that are the same at every */
   size_t nlet_fixed;            /* point, evaluated once when bound */
+  int lets_valid;               /* the let values in syms are those at lets_at */
+  int64_t lets_at[TF_MAX_CHOOSE]; /* the choose values they were evaluated at */
+  uint64_t choose_changed;      /* the workset's choose variables that differ from lets_at */
 } tf_problem;
 
 /* Binds and enumerates.  Returns a problem owned by the caller

@@ -295,6 +295,48 @@ START_TEST(test_long_let_chain) {
 }
 END_TEST
 
+/* Combinations come in odometer order and re-evaluate only the lets whose
+ * choose variables changed: every stored size must still be what a point
+ * evaluated from scratch gives (a let of a, of b, of both, of neither, of a
+ * count, and a chain through them), with point evaluations in between. */
+START_TEST(test_lets_follow_the_combination) {
+  static const char ws[] =
+      "{\"name\": \"t\", \"params\": {\"k\": 3},"
+      " \"choose\": {\"a\": [1, 2, 3], \"b\": [10, 20], \"c\": [100, 200, 300]},"
+      " \"count\": {\"s\": {\"min\": 1, \"max\": 3}},"
+      " \"let\": {\"la\": \"a * k\", \"lb\": \"b + la\", \"lc\": \"c * 2\", \"lk\": \"k * 7\","
+      "   \"ls\": \"s * lc\", \"lab\": \"lb * lc - la\"},"
+      " \"buffers\": [{\"name\": \"x\", \"memory\": \"smem\", \"size\": \"lab + ls\"},"
+      "   {\"name\": \"y\", \"memory\": \"smem\", \"size\": \"lk + la\"}],"
+      " \"objective\": [\"max s\"]}";
+  tf_machine m = tf_test_machine(1000000, 512, 255);
+  tf_workset *w = tf_test_workset(ws);
+  tf_request req;
+  tf_request_init(&req);
+  tf_error err;
+  tf_error_init(&err);
+  tf_problem *p = tf_problem_new(&m, w, &req, &err);
+  ck_assert_msg(p != NULL, "%s", err.msg);
+  ck_assert_uint_eq(p->ncombos, 18);
+  tf_point pt;
+  tf_point_init(&pt, p);
+  for (size_t c = 0; c < p->ncombos; c++) {
+    const int64_t *choose = p->combo + c * p->nchoose;
+    int64_t counts[] = {2}, v;
+    ck_assert_int_eq(tf_problem_eval_point(p, choose, counts, &pt, &err), 0);
+    for (size_t b = 0; b < 2; b++) {
+      ck_assert_int_eq(tf_problem_form_at(p, tf_problem_buf(p, c, b), counts, &v), 0);
+      ck_assert_msg(v == pt.size[b], "combination %zu buffer %zu: stored %lld, evaluated %lld", c, b, (long long)v,
+                    (long long)pt.size[b]);
+    }
+  }
+  tf_point_release(&pt);
+  tf_problem_free(p);
+  tf_request_release(&req);
+  tf_workset_free(w);
+}
+END_TEST
+
 Suite *problem_suite(void) {
   Suite *s = suite_create("problem");
   TCase *tc = tcase_create("Core");
@@ -305,6 +347,7 @@ Suite *problem_suite(void) {
   tcase_add_test(tc, test_point);
   tcase_add_test(tc, test_request_outlived);
   tcase_add_test(tc, test_lets_on_demand);
+  tcase_add_test(tc, test_lets_follow_the_combination);
   suite_add_tcase(s, tc);
   TCase *lim = tcase_create("Limits");
   tcase_add_test(lim, test_combination_limit);
