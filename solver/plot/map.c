@@ -40,7 +40,7 @@ static unsigned point_blocked(const tf_problem *p, const tf_point *pt, int64_t *
   unsigned mask = 0;
   *excess = 0;
   for (int m = TF_NMEM; m-- > 0;) {
-    int64_t cap = m == TF_MEM_SMEM ? pt->smem_limit : p->capacity[m];
+    int64_t cap = tf_memory_capacity_at(p, m, pt->choose);
     if (pt->used[m] > cap) {
       mask |= 1u << m;
       *excess = pt->used[m] - cap;
