@@ -3,8 +3,9 @@
 # bench/spec-5k.json at -j 1 and -j 2, and a whole-process fixed-tile solve
 # against `tilefit machines b200` in the same run.  With BASE=path/to/tilefit
 # (a build of an earlier commit, its data beside it) every figure is also
-# taken for that binary, interleaved with this one's.  Prints a markdown
-# section on stdout.
+# taken for that binary, interleaved with this one's; DATA=dir makes both
+# read the same machines and worksets (a spec of "*" then expands to the
+# same points for both).  Prints a markdown section on stdout.
 #   wall:   medians of ROUNDS rounds; a start-up round times RUNS processes
 #           back to back, a sweep round one whole `tilefit sweep` process
 #   cpu:    perf stat's task-clock per process (ROUNDS x RUNS), where perf is
@@ -22,7 +23,7 @@ trap 'rm -rf "$tmp"' EXIT
 now() { date +%s%N; }
 median() { sort -n | awk '{v[NR] = $1} END {print (NR % 2) ? v[(NR + 1) / 2] : (v[NR / 2] + v[NR / 2 + 1]) / 2}'; }
 ratio() { awk -v a="$1" -v b="$2" 'BEGIN {printf "%.2f", a / b}'; }
-data_of() { (cd "$(dirname "$1")" && pwd); } # a binary's data: the tree it was built in
+data_of() { if [ -n "${DATA:-}" ]; then echo "$DATA"; else (cd "$(dirname "$1")" && pwd); fi; } # the tree it was built in
 
 # The two start-up commands; prefix runs them under a measuring tool.
 machines() { TILEFIT_DATA=$(data_of "$1") $prefix "$1" machines b200; }
@@ -112,6 +113,7 @@ echo "Wall figures are medians of $ROUNDS rounds (a start-up round: the mean of 
 echo "one whole \`tilefit sweep bench/spec-5k.json -j J -o FILE\` process, $points points, points/s = points / wall time)."
 echo "CPU is perf's task-clock per process over $RUNS runs; instructions are callgrind's, exact and independent of load."
 [ -n "$BASE" ] && echo "*Before* is \`$BASE\`, measured in the same run, interleaved with *after*."
+[ -n "${DATA:-}" ] && echo "Both read the machines and worksets of \`$DATA\`."
 echo
 if [ -n "$BASE" ]; then
   echo "| figure | before | after | after / before |"
