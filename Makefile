@@ -26,7 +26,7 @@ TEST_OBJ := $(TEST_SRC:%.c=$(BUILD)/%.o)
 LIB      := $(BUILD)/libtilefit.a
 BIN      := tilefit
 
-.PHONY: all lib test check symbols lint asan deps demo install uninstall clean help bench fuzz valgrind
+.PHONY: all lib test check symbols lint asan deps demo install uninstall clean help bench bench-engine fuzz valgrind
 
 all: $(BIN)
 
@@ -86,11 +86,19 @@ asan:
 
 # Benchmarks (not part of the tests): ILP vs oracle vs closed form, sweep
 # throughput, reuse; one run on this machine, written to bench/results.md.
-bench: $(BIN) $(BUILD)/bench
+bench: $(BIN) $(BUILD)/bench $(BUILD)/bench-engine
 	BUILD=$(BUILD) BIN=./$(BIN) sh bench/run.sh
 
-$(BUILD)/bench: bench/bench.c $(LIB)
-	$(CC) $(CPPFLAGS) $(ALL_CFLAGS) -o $@ bench/bench.c $(LIB) $(LDLIBS)
+# The engine alone: solve path vs oracle by counts and kept combinations,
+# the whole process, --top K; written to bench/engine.md.
+bench-engine: $(BIN) $(BUILD)/bench-engine
+	TILEFIT_DATA=$(CURDIR) $(BUILD)/bench-engine bench/engine.md $${BENCH_MAX_KEPT:-1000000} $${BENCH_BUDGET:-0.3} ./$(BIN)
+
+$(BUILD)/bench-engine: bench/engine.c bench/util.c bench/util.h $(LIB)
+	$(CC) $(CPPFLAGS) $(ALL_CFLAGS) -o $@ bench/engine.c bench/util.c $(LIB) $(LDLIBS)
+
+$(BUILD)/bench: bench/bench.c bench/util.c bench/util.h $(LIB)
+	$(CC) $(CPPFLAGS) $(ALL_CFLAGS) -o $@ bench/bench.c bench/util.c $(LIB) $(LDLIBS)
 
 install: $(BIN)
 	install -d $(DESTDIR)$(PREFIX)/bin $(DESTDIR)$(PREFIX)/lib $(DESTDIR)$(PREFIX)/include/tilefit \

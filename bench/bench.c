@@ -1,13 +1,13 @@
 /* The benchmark behind `make bench` (not part of the tests).  In one run on
  * one machine it measures:
- *   1. per problem, the median time of the ILP path (tf_solve: build, GLPK,
+ *   1. per problem, the median time of the solve path (tf_solve: the exact
+ *      search and certification), GLPK on the whole ILP (build, GLPK,
  *      decode, verify), the exhaustive oracle (encode/oracle.h) and the
  *      closed form (encode/closed.h at every kept combination, best by the
  *      objectives), on every shipped workset and on generated worksets of
- *      10 to 10^5 combinations; plus what GLPK's presolver and the tight
- *      count bounds of encode/build.c buy;
+ *      10 to 10^5 combinations;
  *   2. sweep throughput on bench/spec-5k.json at -j 1 and -j 2, with and
- *      without reuse of answers and ILP solutions;
+ *      without reuse of answers and search optima;
  *   3. the reuse (memo) hit rates on that spec and on the validation cases.
  * Prints a table and writes the results as Markdown to argv[1]. */
 #include <math.h>
@@ -30,36 +30,7 @@
 #include "solver/solve.h"
 #include "solver/batch/sweep.h"
 
-static double now(void) {
-  struct timespec ts;
-  clock_gettime(CLOCK_MONOTONIC, &ts);
-  return (double)ts.tv_sec + (double)ts.tv_nsec * 1e-9;
-}
-
-static int cmp_double(const void *a, const void *b) {
-  double x = *(const double *)a, y = *(const double *)b;
-  return x < y ? -1 : x > y;
-}
-
-/* Runs fn until it has taken `budget` seconds and at least `min_reps`
- * runs (at most 201); returns the median of the runs, in seconds. */
-static double median_time(int (*fn)(void *), void *ctx, double budget, int min_reps, int *reps) {
-  double t[201], total = 0;
-  int n = 0;
-  while (n < 201 && (n < min_reps || total < budget)) {
-    double t0 = now();
-    if (fn(ctx))
-      return -1;
-    t[n] = now() - t0;
-    total += t[n++];
-    if (t[0] > 1.0 || t[0] > 10 * budget)
-      break; /* one slow run is enough */
-  }
-  qsort(t, (size_t)n, sizeof *t, cmp_double);
-  if (reps)
-    *reps = n;
-  return n % 2 ? t[n / 2] : (t[n / 2 - 1] + t[n / 2]) / 2;
-}
+#include "bench/util.h"
 
 /* ------------------------------------------------------------ one case */
 
@@ -244,13 +215,12 @@ static int same_objectives(const struct bcase *b, int feasible, const int64_t *o
 struct row {
   char name[96];
   size_t candidates, kept;
-  double bind, ilp, ilp_nopre, ilp_loose, oracle, closed;
+  double bind, ilp, ilp_loose, oracle, closed;
   size_t oracle_points;
   int oracle_agrees, closed_agrees, loose_agrees;
   char error[512], ilp_error[512];
 };
 
-#define SKIPPED (-2.0)
 
 static void measure(struct bcase *b, struct row *r, double budget) {
   tf_error e;
@@ -269,7 +239,7 @@ static void measure(struct bcase *b, struct row *r, double budget) {
   r->candidates = b->p->ncandidates;
   r->kept = b->p->ncombos;
   r->ilp = median_time(do_ilp, b, budget, 3, NULL);
-  r->ilp_nopre = r->ilp_loose = SKIPPED;
+  r->ilp_loose = SKIPPED;
   if (r->ilp < 0) {
     snprintf(r->ilp_error, sizeof r->ilp_error, "%s", b->error);
     b->status = -1;
@@ -277,9 +247,6 @@ static void measure(struct bcase *b, struct row *r, double budget) {
     int status = b->status;
     int64_t obj[TF_MAX_OBJECTIVES];
     memcpy(obj, b->obj, sizeof obj);
-    b->o.presolve = 0;
-    r->ilp_nopre = median_time(do_ilp, b, budget, 3, NULL);
-    b->o.presolve = 1;
     b->loose = 1;
     r->ilp_loose = median_time(do_ilp, b, budget, 3, NULL);
     r->loose_agrees = b->status == status && !memcmp(obj, b->obj, sizeof obj);
@@ -301,43 +268,16 @@ static void measure(struct bcase *b, struct row *r, double budget) {
 
 /* ------------------------------------------------------------- output */
 
-static FILE *md;
-
-static void both(const char *fmt, ...) __attribute__((format(printf, 1, 2)));
-static void both(const char *fmt, ...) {
-  va_list ap;
-  va_start(ap, fmt);
-  vprintf(fmt, ap);
-  va_end(ap);
-  va_start(ap, fmt);
-  vfprintf(md, fmt, ap);
-  va_end(ap);
-}
-
-static const char *us(double s, char *buf, size_t size) {
-  if (s == SKIPPED)
-    snprintf(buf, size, "-");
-  else if (s < 0)
-    snprintf(buf, size, "failed");
-  else if (s < 1e-3)
-    snprintf(buf, size, "%.1f us", s * 1e6);
-  else if (s < 1)
-    snprintf(buf, size, "%.2f ms", s * 1e3);
-  else
-    snprintf(buf, size, "%.2f s", s);
-  return buf;
-}
-
 static void table_header(void) {
-  both("| case | combinations (kept) | bind | ILP | ILP, no presolve | ILP, loose count bounds | oracle (points) | "
-       "closed form | ILP / oracle | ILP / closed form | oracle agrees | closed form agrees |\n");
-  both("|---|---:|---:|---:|---:|---:|---:|---:|---:|---:|:-:|:-:|\n");
+  both("| case | combinations (kept) | bind | solve | GLPK, full model | oracle (points) | "
+       "closed form | solve / oracle | solve / closed form | oracle agrees | closed form agrees |\n");
+  both("|---|---:|---:|---:|---:|---:|---:|---:|---:|:-:|:-:|\n");
 }
 
 static void table_row(const struct row *r) {
   char b[6][64], ratio[2][32];
   if (r->error[0]) {
-    both("| %s | | | | | | | | | | | %s |\n", r->name, r->error);
+    both("| %s | | | | | | | | | | %s |\n", r->name, r->error);
     return;
   }
   if (r->ilp < 0) {
@@ -349,8 +289,8 @@ static void table_row(const struct row *r) {
     snprintf(ratio[0], sizeof ratio[0], "%.2f", r->ilp / r->oracle);
     snprintf(ratio[1], sizeof ratio[1], "%.0f", r->ilp / r->closed);
   }
-  both("| %s | %zu (%zu) | %s | %s | %s | %s%s | %s (%zu) | %s | %s | %s | %s | %s |\n", r->name, r->candidates,
-       r->kept, us(r->bind, b[0], 64), b[1], us(r->ilp_nopre, b[2], 64), us(r->ilp_loose, b[3], 64),
+  both("| %s | %zu (%zu) | %s | %s | %s%s | %s (%zu) | %s | %s | %s | %s | %s |\n", r->name, r->candidates,
+       r->kept, us(r->bind, b[0], 64), b[1], us(r->ilp_loose, b[3], 64),
        r->ilp_loose >= 0 && !r->loose_agrees ? " (differs!)" : "", us(r->oracle, b[4], 64), r->oracle_points,
        us(r->closed, b[5], 64), ratio[0], ratio[1], r->ilp < 0 ? "-" : r->oracle_agrees ? "yes" : "NO",
        r->ilp < 0 ? "-" : r->closed_agrees ? "yes" : "no");
@@ -544,11 +484,11 @@ int main(int argc, char **argv) {
   fprintf(stderr, "bench: generated worksets\n");
   growth(&cache, rows, &nrows, budget);
 
-  both("## Per problem: ILP, exhaustive oracle, closed form\n\n"
-       "Median wall time per problem (a bound problem in, an answer out).  *ILP* is `tf_solve`: build the model, "
-       "GLPK with presolve, decode, verify in integers.  *No presolve*: GLPK's LP relaxation first, then branch "
-       "and bound without its MIP presolver.  *Loose count bounds*: the count columns bounded by the count's own "
-       "range instead of encode/build.c's per-combination capacity bound.  *Oracle*: every kept combination "
+  both("## Per problem: solve, exhaustive oracle, closed form\n\n"
+       "Median wall time per problem (a bound problem in, an answer out).  *Solve* is `tf_solve`: the exact "
+       "search (encode/search.c), then certification in integers.  *GLPK, full model*: the whole ILP of "
+       "encode/build.c with the count columns bounded by the count's own range, solved by GLPK with presolve, "
+       "decoded and verified (what the solve path was before the exact search).  *Oracle*: every kept combination "
        "and every count value.  *Closed form*: `tf_closed_form` at every kept combination, the best by the "
        "objectives (it ignores requires and rounding, so it may disagree).  *Bind* (machine + workset + params "
        "-> enumerated, pruned combinations) is shared by all three and not included in them.\n\n"
@@ -563,7 +503,7 @@ int main(int argc, char **argv) {
   for (size_t i = nshipped; i < nrows; i++)
     table_row(&rows[i]);
   both("\nGrowth between consecutive sizes, as the exponent a in time ~ kept^a:\n\n"
-       "| from -> to (kept) | ILP | oracle | closed form |\n|---|---:|---:|---:|\n");
+       "| from -> to (kept) | solve | oracle | closed form |\n|---|---:|---:|---:|\n");
   for (size_t i = nshipped + 1; i < nrows; i++) {
     const struct row *a = &rows[i - 1], *b = &rows[i];
     if (a->error[0] || b->error[0] || a->kept < 2 || b->kept <= a->kept)
@@ -590,10 +530,10 @@ int main(int argc, char **argv) {
   both("\n## Sweep throughput\n\n`%s` (%zu points: every shipped machine x every shipped workset), output to "
        "/dev/null, through the library (`tf_sweep_run`, what `tilefit sweep` calls); the best of three runs each; "
        "load average %.2f before.\n\n"
-       "| -j | reuse | seconds | points/s | answers reused | ILP solutions reused |\n|---:|---|---:|---:|---:|---:|\n",
+       "| -j | reuse | seconds | points/s | answers reused | search optima reused |\n|---:|---|---:|---:|---:|---:|\n",
        spec, ok ? sw[0].st.points : 0, load[0]);
   for (int i = 0; ok && i < 4; i++)
-    both("| %d | %s | %.3f | %.0f | %zu of %zu | %zu of %zu |\n", sw[i].jobs, sw[i].reuse ? "answers + ILP" : "none",
+    both("| %d | %s | %.3f | %.0f | %zu of %zu | %zu of %zu |\n", sw[i].jobs, sw[i].reuse ? "answers + searches" : "none",
          sw[i].seconds, sw[i].rate, sw[i].st.answer_hits, sw[i].st.answer_lookups, sw[i].st.ilp_hits,
          sw[i].st.ilp_lookups);
   if (ok)
@@ -601,7 +541,7 @@ int main(int argc, char **argv) {
          sw[3].rate / sw[2].rate, sw[1].rate / sw[3].rate);
 
   fprintf(stderr, "bench: reuse on the validation cases\n");
-  both("\n## Reuse (memo) hit rates\n\n| input | points | answers reused | ILP solutions reused |\n|---|---:|---:|---:|\n");
+  both("\n## Reuse (memo) hit rates\n\n| input | points | answers reused | search optima reused |\n|---|---:|---:|---:|\n");
   if (ok)
     both("| %s | %zu | %.1f%% | %.1f%% |\n", spec, sw[0].st.points,
          100.0 * (double)sw[0].st.answer_hits / (double)(sw[0].st.answer_lookups ? sw[0].st.answer_lookups : 1),
@@ -616,9 +556,9 @@ int main(int argc, char **argv) {
          100.0 * (double)v.st.ilp_hits / (double)(v.st.ilp_lookups ? v.st.ilp_lookups : 1));
   }
   both("\nAnswers are reused when two points have the same canonical key (machine, workset, bound params, fixes, "
-       "domains, requires, objectives); ILP solutions when two points give GLPK the same integer program (machines "
+       "domains, requires, objectives); search optima when two points give the exact search the same problem (machines "
        "with equal capacities, params that do not change the program).  Rates are of lookups; points that fail "
-       "before the ILP (infeasible at binding, errors) make none.\n");
+       "before the search (infeasible at binding, errors) make none.\n");
   tf_cache_release(&cache);
   fclose(md);
   fprintf(stderr, "bench: wrote %s\n", out);

@@ -1,6 +1,6 @@
 #!/bin/sh
 # `make bench`: one run of the benchmark on this machine (not part of the
-# tests).  Writes bench/results.md: ILP vs exhaustive oracle vs closed form
+# tests).  Writes bench/results.md: solve vs exhaustive oracle vs closed form
 # per problem, how each grows with the number of combinations, sweep
 # throughput at -j 1 and -j 2, reuse hit rates, and what `tilefit sweep -j 2`
 # itself reports on the shipped 5,000-point spec.
@@ -11,6 +11,11 @@ BIN=${BIN:-./tilefit}
 export TILEFIT_DATA="$PWD"
 out=bench/results.md
 "$BUILD/bench" "$out" bench/spec-5k.json "${BENCH_BUDGET:-0.3}"
+# the engine: solve path vs oracle by counts and kept combinations, the whole
+# process, --top K (also alone: make bench-engine, into bench/engine.md)
+# (BENCH_SKIP_ENGINE=1 appends the bench/engine.md of an earlier run instead)
+[ -n "${BENCH_SKIP_ENGINE:-}" ] || "$BUILD/bench-engine" bench/engine.md "${BENCH_MAX_KEPT:-1000000}" "${BENCH_BUDGET:-0.3}" "$BIN"
+{ echo; sed -e 's/^## /### /' -e 's/^# Engine benchmark/## The engine (bench\/engine.md)/' bench/engine.md; } >> "$out"
 
 tmp=$(mktemp -d)
 trap 'rm -rf "$tmp"' EXIT

@@ -89,7 +89,16 @@ static void add_columns(tf_model *m, const tf_problem *p) {
     m->units_col[b] = TF_NO_COL;
     if (tf_memory_align(p, b) > 1 && p->count_dependent[b]) {
       snprintf(name, sizeof name, "units(%s)", p->workset->buffers[b].name);
-      m->units_col[b] = tf_ilp_add_col(&m->ilp, name, TF_COL_INT, 0, 1e15);
+      /* at a point that fits, every charge is >= 0, so one buffer's is at
+       * most its memory's capacity (the machine's, before occupancy, is the
+       * most at any combination): a tight bound, where 1e15 made GLPK's
+       * search explode */
+      int64_t cap = 0;
+      for (size_t c = 0; c < p->ncombos; c++)
+        if (is_active(m, c) && p->capacity[tf_memory_of(p, b, c)] > cap)
+          cap = p->capacity[tf_memory_of(p, b, c)];
+      double top = (double)(cap / tf_memory_align(p, b));
+      m->units_col[b] = tf_ilp_add_col(&m->ilp, name, TF_COL_INT, 0, top);
     }
   }
 }
@@ -394,6 +403,13 @@ int tf_model_build_reduced(tf_model *m, const tf_problem *p, tf_error *err) {
   /* the cheap scan above first, then the exact interval reasoning on what is left */
   if (monotone(p))
     settle_monotone(p, m->active);
+  return build(m, p, err);
+}
+
+int tf_model_build_one(tf_model *m, const tf_problem *p, size_t combo, tf_error *err) {
+  memset(m, 0, sizeof *m);
+  m->active = tf_nalloc(p->ncombos + 1, sizeof *m->active);
+  m->active[combo] = 1;
   return build(m, p, err);
 }
 

@@ -39,6 +39,10 @@ int tf_model_build(tf_model *m, const tf_problem *p, tf_error *err);
  * optimum is the same; the model is smaller.  (Not for --top, which needs
  * the worse ones.) */
 int tf_model_build_reduced(tf_model *m, const tf_problem *p, tf_error *err);
+/* The ILP of one combination only: what --lp / --mps write once the exact
+ * search has proven that combination optimal (the only candidate left
+ * that can win), for GLPK to re-solve. */
+int tf_model_build_one(tf_model *m, const tf_problem *p, size_t combo, tf_error *err);
 void tf_model_release(tf_model *m);
 
 #endif

@@ -56,8 +56,9 @@ int tf_closed_form(const tf_problem *p, size_t combo, const int64_t *counts, int
   }
   if (!out->applies)
     return 0;
+  out->floor_value = out->value;
   if (out->value > p->count_hi[k])
-    out->value = p->count_hi[k];
+    out->value = p->count_hi[k], out->capped = 1;
   out->agrees = out->value == counts[k];
   if (!out->agrees)
     explain(p, combo, counts, k, out);

@@ -14,7 +14,9 @@
 
 typedef struct tf_closed {
   int applies;         /* the count uses some memory per unit */
-  int64_t value;       /* the closed-form depth */
+  int64_t value;       /* the closed-form depth, at most the count's max */
+  int64_t floor_value; /* floor((capacity - resident) / per_stage) itself */
+  int capped;          /* floor_value is above the max: the bound, not capacity, binds */
   int memory;          /* the memory that limits it */
   int64_t capacity;    /* that memory's bound (less than capacity under an occupancy) */
   int64_t resident;    /* that memory's usage not proportional to the count */

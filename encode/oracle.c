@@ -40,7 +40,13 @@ static int better(const tf_problem *p, const int64_t *a, const int64_t *b) {
   return 0;
 }
 
-static int visit(const tf_problem *p, size_t c, const int64_t *counts, tf_oracle_result *r, tf_error *err) {
+/* The k best so far, best first; a point met later is worse on ties. */
+struct best {
+  tf_oracle_result *r;
+  size_t k, n, points;
+};
+
+static int visit(const tf_problem *p, size_t c, const int64_t *counts, struct best *b, tf_error *err) {
   int ok = oracle_fits(p, c, counts);
   if (ok < 0)
     return tf_error_set(err, TF_EINPUT, NULL, "integer overflow evaluating a point");
@@ -50,17 +56,24 @@ static int visit(const tf_problem *p, size_t c, const int64_t *counts, tf_oracle
   for (size_t o = 0; o < p->nobjective; o++)
     if (tf_problem_form_at(p, tf_problem_obj(p, c, o), counts, &obj[o]))
       return tf_error_set(err, TF_EINPUT, NULL, "integer overflow evaluating an objective");
-  if (!r->feasible || better(p, obj, r->objective)) {
-    r->feasible = 1;
-    r->combo = c;
-    memcpy(r->counts, counts, (size_t)p->ncounts * sizeof *counts);
-    memcpy(r->objective, obj, p->nobjective * sizeof *obj);
-  }
+  size_t i = b->n;
+  while (i > 0 && better(p, obj, b->r[i - 1].objective))
+    i--;
+  if (i == b->k)
+    return 0;
+  if (b->n < b->k)
+    b->n++;
+  memmove(&b->r[i + 1], &b->r[i], (b->n - 1 - i) * sizeof *b->r);
+  tf_oracle_result *x = &b->r[i];
+  memset(x, 0, sizeof *x);
+  x->feasible = 1;
+  x->combo = c;
+  memcpy(x->counts, counts, (size_t)p->ncounts * sizeof *counts);
+  memcpy(x->objective, obj, p->nobjective * sizeof *obj);
   return 0;
 }
 
-int tf_oracle_solve(const tf_problem *p, size_t max_points, tf_oracle_result *r, tf_error *err) {
-  memset(r, 0, sizeof *r);
+static int check_size(const tf_problem *p, size_t max_points, tf_error *err) {
   if (p->nobjective > TF_MAX_OBJECTIVES)
     return tf_error_set(err, TF_EINPUT, NULL, "the oracle handles at most %d objectives", TF_MAX_OBJECTIVES);
   size_t box = 1;
@@ -73,13 +86,17 @@ int tf_oracle_solve(const tf_problem *p, size_t max_points, tf_oracle_result *r,
   }
   if (p->ncombos && box > max_points / p->ncombos)
     return tf_error_set(err, TF_EINPUT, NULL, "the oracle would visit more than %zu points", max_points);
+  return 0;
+}
+
+static int enumerate(const tf_problem *p, struct best *b, tf_error *err) {
   for (size_t c = 0; c < p->ncombos; c++) {
     int64_t counts[TF_MAX_COUNTS];
     for (int i = 0; i < p->ncounts; i++)
       counts[i] = p->count_lo[i];
     for (;;) {
-      r->points++;
-      if (visit(p, c, counts, r, err))
+      b->points++;
+      if (visit(p, c, counts, b, err))
         return -1;
       int i = p->ncounts - 1;
       while (i >= 0 && counts[i] == p->count_hi[i])
@@ -89,5 +106,25 @@ int tf_oracle_solve(const tf_problem *p, size_t max_points, tf_oracle_result *r,
       counts[i]++;
     }
   }
+  return 0;
+}
+
+int tf_oracle_top(const tf_problem *p, size_t max_points, size_t k, tf_oracle_result *r, size_t *n, tf_error *err) {
+  struct best b = {r, k, 0, 0};
+  *n = 0;
+  if (check_size(p, max_points, err) || enumerate(p, &b, err))
+    return -1;
+  *n = b.n;
+  for (size_t i = 0; i < b.n; i++)
+    r[i].points = b.points;
+  return 0;
+}
+
+int tf_oracle_solve(const tf_problem *p, size_t max_points, tf_oracle_result *r, tf_error *err) {
+  memset(r, 0, sizeof *r);
+  struct best b = {r, 1, 0, 0};
+  if (check_size(p, max_points, err) || enumerate(p, &b, err))
+    return -1;
+  r->points = b.points;
   return 0;
 }

@@ -26,4 +26,9 @@ typedef struct tf_oracle_result {
 /* Refuses (TF_EINPUT) a search of more than max_points points. */
 int tf_oracle_solve(const tf_problem *p, size_t max_points, tf_oracle_result *r, tf_error *err);
 
+/* The k best points, best first, into r[0..*n-1] (*n < k when fewer
+ * fit); ties go to the point met first: combination order, then counts in
+ * lexicographic order -- the tie rule of the exact search (search.h). */
+int tf_oracle_top(const tf_problem *p, size_t max_points, size_t k, tf_oracle_result *r, size_t *n, tf_error *err);
+
 #endif

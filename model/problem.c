@@ -593,6 +593,9 @@ static int enumerate_buffers(tf_problem *p, size_t c, const tf_eval_env *env, tf
       return tf_error_set_path(err, w->buffers[b].path), -1;
     if (!tf_affine_is_const(&sz[b], p->ncounts))
       p->count_dependent[b] = 1;
+    else if (sz[b].c < 0) /* one that is negative only at some counts does not fit there */
+      return tf_error_set(err, TF_EINPUT, w->buffers[b].path, "buffer '%s' has negative size %lld", w->buffers[b].name,
+                          (long long)sz[b].c);
     store(p->buf + (c * p->nbuffers + b) * stride, &sz[b], p->ncounts);
   }
   return 1;

@@ -1,10 +1,14 @@
 #include "solve.h"
 
 #include <stdio.h>
+#include <stdlib.h>
 #include <string.h>
+#include <time.h>
 
 #include "encode/build.h"
+#include "encode/search.h"
 #include "encode/verify.h"
+#include "model/alloc.h"
 #include "model/catalog.h"
 #include "solver/explain.h"
 #include "model/text.h"
@@ -61,64 +65,69 @@ static void infeasible(const tf_problem *p, tf_answer *a) {
   }
 }
 
-int tf_solve(const tf_problem *p, const tf_solve_opts *o, const tf_solve_out *out, tf_answer *a, tf_error *err) {
-  if (p->ncombos == 0) {
-    infeasible(p, a);
-    if (out && (out->lp_file || out->mps_file))
-      return tf_error_set(err, TF_EINPUT, out->lp_file ? "--lp" : "--mps",
-                          "no model to write: every combination was ruled out before the ILP (%s)", a->why);
+/* The answers of an exact search (encode/search.h), each certified from
+ * the workset's expressions; no point found: infeasible. */
+int tf_solve_found(const tf_problem *p, const tf_found *found, size_t n, tf_answer *answers, tf_error *err) {
+  if (n == 0) {
+    infeasible(p, &answers[0]);
     return 0;
   }
+  for (size_t i = 0; i < n; i++) {
+    tf_answer *a = &answers[i];
+    a->status = TF_ANSWER_OPTIMAL;
+    a->combo = found[i].combo;
+    memcpy(a->choose, p->combo + a->combo * p->nchoose, p->nchoose * sizeof *a->choose);
+    memcpy(a->counts, found[i].counts, sizeof a->counts);
+    if (tf_certify(p, a, err))
+      return -1;
+  }
+  return 0;
+}
+
+/* --lp / --mps: GLPK solves the ILP of the optimal combination, the one
+ * candidate the exact search leaves, and writes it; the answer is the
+ * search's, certified. */
+static int write_model(const tf_problem *p, const tf_answer *a, const tf_solve_opts *o, const tf_solve_out *out,
+                       double left, tf_error *err) {
   tf_model m;
-  if (tf_model_build_reduced(&m, p, err))
+  if (tf_model_build_one(&m, p, a->combo, err))
     return -1;
   tf_solve_opts opts = *o;
-  if (out)
-    opts.lp_file = out->lp_file, opts.mps_file = out->mps_file;
+  opts.lp_file = out->lp_file, opts.mps_file = out->mps_file;
+  opts.time_limit_s = o->time_limit_s > 0 ? (left > 0.001 ? left : 0.001) : 0;
   tf_solution s;
   int rc = tf_backend_solve(&m.ilp, &opts, &s, err);
-  if (!rc)
-    rc = tf_solve_answer(&m, p, &s, a, err);
-  tf_solution_release(&s);
+  tf_solution_release(&s); /* the backend initialises it, so this is safe after a failure too */
   tf_model_release(&m);
   return rc;
 }
 
-int tf_solve_answer(const tf_model *m, const tf_problem *p, const tf_solution *s, tf_answer *a, tf_error *err) {
-  if (s->status == TF_SOL_INFEASIBLE) {
-    infeasible(p, a);
-    return 0;
-  }
-  return tf_decode(m, p, s->x, a, err) || tf_verify(p, a, s->objval, err) ? -1 : 0;
+static double seconds_since(const struct timespec *t0) {
+  struct timespec now;
+  clock_gettime(CLOCK_MONOTONIC, &now);
+  return (double)(now.tv_sec - t0->tv_sec) + 1e-9 * (double)(now.tv_nsec - t0->tv_nsec);
 }
 
-/* Cuts off exactly one assignment (combination c, counts v): either c is
- * not picked, or some count k differs from v_k, by binaries below_k
- * (count <= v_k - 1) and above_k (count >= v_k + 1). */
-static void exclude(tf_model *m, const tf_problem *p, const tf_answer *a, int rank) {
-  char name[64];
-  snprintf(name, sizeof name, "exclude%d", rank);
-  size_t c = a->combo, one = tf_ilp_add_row(&m->ilp, name, TF_SENSE_GE, 0);
-  tf_lin_add(&m->ilp.rows[one].lin, m->pick[c], -1);
-  for (int k = 0; k < p->ncounts; k++) {
-    size_t s = m->count_col[c * (size_t)p->ncounts + (size_t)k];
-    double v = (double)a->counts[k], lo = (double)p->count_lo[k];
-    double top = (double)m->count_top[c * (size_t)p->ncounts + (size_t)k];
-    snprintf(name, sizeof name, "exclude%d_below_%s", rank, p->count_names[k]);
-    size_t below = tf_ilp_add_col(&m->ilp, name, TF_COL_BIN, 0, 1);
-    snprintf(name, sizeof name, "exclude%d_above_%s", rank, p->count_names[k]);
-    size_t above = tf_ilp_add_col(&m->ilp, name, TF_COL_BIN, 0, 1);
-    size_t r = tf_ilp_add_row(&m->ilp, name, TF_SENSE_LE, 0); /* s <= top*pick - (top - v + 1)*below */
-    tf_lin_add(&m->ilp.rows[r].lin, s, 1);
-    tf_lin_add(&m->ilp.rows[r].lin, m->pick[c], -top);
-    tf_lin_add(&m->ilp.rows[r].lin, below, top - v + 1);
-    r = tf_ilp_add_row(&m->ilp, name, TF_SENSE_GE, 0); /* s >= lo*pick + (v + 1 - lo)*above */
-    tf_lin_add(&m->ilp.rows[r].lin, s, 1);
-    tf_lin_add(&m->ilp.rows[r].lin, m->pick[c], -lo);
-    tf_lin_add(&m->ilp.rows[r].lin, above, -(v + 1 - lo));
-    tf_lin_add(&m->ilp.rows[one].lin, below, 1);
-    tf_lin_add(&m->ilp.rows[one].lin, above, 1);
+int tf_solve(const tf_problem *p, const tf_solve_opts *o, const tf_solve_out *out, tf_answer *a, tf_error *err) {
+  int want_model = out && (out->lp_file || out->mps_file);
+  if (p->ncombos == 0) {
+    infeasible(p, a);
+    if (want_model)
+      return tf_error_set(err, TF_EINPUT, out->lp_file ? "--lp" : "--mps",
+                          "no model to write: every combination was ruled out before the ILP (%s)", a->why);
+    return 0;
   }
+  struct timespec t0;
+  clock_gettime(CLOCK_MONOTONIC, &t0);
+  tf_found found;
+  size_t n;
+  if (tf_search(p, 1, o->time_limit_s, &found, &n, NULL, err) || tf_solve_found(p, &found, n, a, err))
+    return -1;
+  if (!want_model)
+    return 0;
+  if (a->status == TF_ANSWER_INFEASIBLE)
+    return tf_error_set(err, TF_EINPUT, out->lp_file ? "--lp" : "--mps", "no model to write: %s", a->why);
+  return write_model(p, a, o, out, o->time_limit_s - seconds_since(&t0), err);
 }
 
 int tf_solve_top(const tf_problem *p, const tf_solve_opts *o, int k, tf_answer *answers, int *n, tf_error *err) {
@@ -127,29 +136,14 @@ int tf_solve_top(const tf_problem *p, const tf_solve_opts *o, int k, tf_answer *
     infeasible(p, &answers[0]);
     return 0;
   }
-  tf_model m;
-  if (tf_model_build(&m, p, err))
-    return -1;
-  int rc = 0;
-  while (!rc && *n < k) {
-    tf_solution s;
-    rc = tf_backend_solve(&m.ilp, o, &s, err);
-    if (!rc && s.status == TF_SOL_INFEASIBLE) {
-      if (*n == 0)
-        infeasible(p, &answers[0]);
-      tf_solution_release(&s);
-      break;
-    }
-    if (!rc)
-      rc = tf_decode(&m, p, s.x, &answers[*n], err) || tf_verify(p, &answers[*n], s.objval, err) ? -1 : 0;
-    tf_solution_release(&s);
-    if (!rc) {
-      exclude(&m, p, &answers[*n], *n + 1);
-      ++*n;
-    }
-  }
-  tf_model_release(&m);
-  return rc;
+  tf_found *found = tf_nalloc((size_t)k, sizeof *found);
+  size_t got = 0;
+  int rc = tf_search(p, (size_t)k, o->time_limit_s, found, &got, NULL, err) ||
+           tf_solve_found(p, found, got, answers, err);
+  free(found);
+  if (!rc)
+    *n = (int)got;
+  return rc ? -1 : 0;
 }
 
 static int free_variables(const tf_problem *p, char *buf, size_t size) {

@@ -1,12 +1,13 @@
 /* The solving pipeline shared by every command:
- *   load machine + workset -> bind a problem -> build the ILP -> GLPK ->
- *   decode -> verify in integers -> closed form.
+ *   load machine + workset -> bind a problem -> the exact search
+ *   (encode/search.h) -> certify in integers -> closed form.
  * and `check`, which evaluates one fixed point without a solver. */
 #ifndef TF_SOLVER_SOLVE_H
 #define TF_SOLVER_SOLVE_H
 
 #include "encode/build.h"
 #include "encode/decode.h"
+#include "encode/search.h"
 #include "model/machine.h"
 #include "model/problem.h"
 #include "model/workset.h"
@@ -28,23 +29,26 @@ typedef struct tf_solve_out {
   const char *mps_file;  /* write the model here (free MPS), or NULL */
 } tf_solve_out;
 
-/* Solves a bound problem.  An infeasible problem is a result
- * (a->status == TF_ANSWER_INFEASIBLE with a->why), not an error. */
+/* Solves a bound problem exactly (encode/search.h; o->time_limit_s bounds
+ * the whole solve).  An infeasible problem is a result
+ * (a->status == TF_ANSWER_INFEASIBLE with a->why), not an error.  With
+ * out->lp_file / mps_file GLPK also solves and writes the ILP. */
 int tf_solve(const tf_problem *p, const tf_solve_opts *o, const tf_solve_out *out, tf_answer *a, tf_error *err);
 
-/* The k best distinct assignments in objective order: solve, exclude the
- * answer with a no-good cut, solve again.  Fills answers[0..*n-1] (each
- * initialised by the caller with tf_answer_init); *n < k when fewer exist. */
+/* The k best distinct points in the exact search's order (encode/search.h):
+ * fills answers[0..*n-1] (each initialised by the caller with
+ * tf_answer_init); *n < k when fewer exist, 0 when none (answers[0] then
+ * says why). */
 int tf_solve_top(const tf_problem *p, const tf_solve_opts *o, int k, tf_answer *answers, int *n, tf_error *err);
+
+/* The second half of tf_solve and tf_solve_top, for callers that ran the
+ * search themselves (a sweep reusing a result): infeasible with the reason
+ * when n == 0, otherwise each point certified into answers[i]. */
+int tf_solve_found(const tf_problem *p, const tf_found *found, size_t n, tf_answer *answers, tf_error *err);
 
 /* Why count k of an answer cannot be one larger: "stages = 4: smem needs
  * 265216 B of 232448, 32768 over", or why it could. */
 void tf_binding(const tf_problem *p, const tf_answer *a, int k, char *buf, size_t size);
-
-/* The second half of tf_solve, for callers that obtain the solution of
- * tf_model_build_reduced's model some other way (a sweep reusing one):
- * infeasible with the reason, or decoded and verified in integers. */
-int tf_solve_answer(const tf_model *m, const tf_problem *p, const tf_solution *s, tf_answer *a, tf_error *err);
 
 /* Every variable must be fixed; sets TF_ANSWER_FITS or TF_ANSWER_NO_FIT. */
 int tf_check(const tf_problem *p, tf_answer *a, tf_error *err);

@@ -70,6 +70,8 @@ static void json_closed(FILE *f, const tf_problem *p, const tf_answer *a) {
     fprintf(f, ":{\"value\":%lld,\"memory\":\"%s\",\"capacity\":%lld,\"resident\":%lld,\"per_stage\":%lld,\"agrees\":%s",
             (long long)c->value, tf_memory_name(c->memory), (long long)c->capacity, (long long)c->resident,
             (long long)c->per_stage, c->agrees ? "true" : "false");
+    if (c->capped)
+      fprintf(f, ",\"floor\":%lld,\"bound_binds\":true", (long long)c->floor_value);
     if (!c->agrees) {
       fputs(",\"reason\":", f);
       tf_json_write_string(f, c->reason);

@@ -37,9 +37,13 @@ static void text_closed(FILE *f, const tf_problem *p, const tf_answer *a) {
       continue;
     /* a negative resident (triton-matmul's buffer_offset -1) reads as "+ 32768", not "- -32768" */
     int plus = c->resident < 0 && c->resident != INT64_MIN;
-    fprintf(f, "closed form  %s = floor((%lld %c %lld) / %lld) = %lld in %s: %s\n", p->count_names[k],
+    fprintf(f, "closed form  %s = floor((%lld %c %lld) / %lld) = %lld in %s", p->count_names[k],
             (long long)c->capacity, plus ? '+' : '-', (long long)(plus ? -c->resident : c->resident),
-            (long long)c->per_stage, (long long)c->value, tf_memory_name(c->memory), c->agrees ? "agrees" : "differs");
+            (long long)c->per_stage, (long long)c->floor_value, tf_memory_name(c->memory));
+    if (c->capped)
+      fprintf(f, ", capped at the max %lld of %s (the bound binds, not capacity)", (long long)c->value,
+              p->count_names[k]);
+    fprintf(f, ": %s\n", c->agrees ? "agrees" : "differs");
     if (!c->agrees)
       fprintf(f, "             %s\n", c->reason);
   }

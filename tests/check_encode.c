@@ -148,14 +148,21 @@ START_TEST(test_glpk_error_is_caught) {
   tf_solve_opts o;
   tf_solve_opts_init(&o);
   o.fault = 1;
-  tf_answer a;
-  tf_answer_init(&a, f.p);
-  ck_assert_int_eq(tf_solve(f.p, &o, NULL, &a, &f.err), -1);
+  tf_model m;
+  ck_assert_int_eq(tf_model_build(&m, f.p, &f.err), 0);
+  tf_solution s;
+  ck_assert_int_eq(tf_backend_solve(&m.ilp, &o, &s, &f.err), -1);
+  tf_solution_release(&s);
   ck_assert_int_eq(f.err.code, TF_ESOLVER);
   ck_assert_msg(strstr(f.err.msg, "GLPK error"), "%s", f.err.msg);
   /* GLPK keeps working after its environment was freed by the hook */
   tf_error_init(&f.err);
   o.fault = 0;
+  ck_assert_int_eq(tf_backend_solve(&m.ilp, &o, &s, &f.err), 0);
+  tf_solution_release(&s);
+  tf_model_release(&m);
+  tf_answer a;
+  tf_answer_init(&a, f.p);
   ck_assert_int_eq(tf_solve(f.p, &o, NULL, &a, &f.err), 0);
   ck_assert_int_eq(a.counts[0], 3);
   tf_answer_release(&a);

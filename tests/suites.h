@@ -23,5 +23,6 @@ Suite *report_suite(void);
 Suite *cutlass_name_suite(void);
 Suite *configs_suite(void);
 Suite *prune_suite(void);
+Suite *search_suite(void);
 
 #endif

@@ -23,7 +23,6 @@ void tf_memo_release(tf_memo *m) {
     if (m->slot[i]) {
       free(m->slot[i]->key);
       free(m->slot[i]->text);
-      tf_solution_release(&m->slot[i]->sol);
       free(m->slot[i]);
     }
   free(m->slot);

@@ -8,7 +8,7 @@
 #include <stddef.h>
 #include <stdint.h>
 
-#include "solver/backend.h"
+#include "encode/search.h"
 
 enum { TF_MEMO_PENDING, TF_MEMO_DONE, TF_MEMO_FAILED };
 
@@ -20,7 +20,8 @@ typedef struct tf_memo_entry {
   char *text;          /* answers: the line's body */
   size_t tlen;
   int status;
-  tf_solution sol;     /* ILPs: GLPK's solution */
+  tf_found found;      /* searches: the optimum, when nfound is 1 */
+  size_t nfound;
 } tf_memo_entry;
 
 typedef struct tf_memo {

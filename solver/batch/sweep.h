@@ -13,9 +13,9 @@
  *
  * Speed: identical problems are solved once.  Two levels: the answer text,
  * by a canonical key over machine, workset, bound params, fixes, domains,
- * requires, objectives (tf_sweep_key); and the ILP solution, by the exact
- * content of the integer program (identical programs arise from machines
- * with equal capacities).  Every reused solution is decoded and verified
+ * requires, objectives (tf_sweep_key); and the exact search's optimum, by
+ * the exact content of the search problem (identical ones arise from
+ * machines with equal capacities).  Every reused optimum is certified
  * against the point's own problem.
  *
  * Nothing here prints except to the FILE * handed in for progress. */
@@ -70,7 +70,7 @@ static inline int tf_sweep_in_shard(size_t i, int index, int count) {
 
 enum tf_sweep_reuse {
   TF_REUSE_ANSWER = 1 << 0, /* same canonical key: reuse the answer text */
-  TF_REUSE_ILP = 1 << 1,    /* same integer program: reuse GLPK's solution */
+  TF_REUSE_ILP = 1 << 1,    /* same search problem: reuse the exact search's optimum */
 };
 
 /* Line statuses: tf_answer's, then an error. */

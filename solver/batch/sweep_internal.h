@@ -49,9 +49,9 @@ void tf_sweep_warn(tf_sweep *s, const char *fmt, const char *a, const char *b);
 size_t tf_sweep_workset_index(tf_sweep *s, const char *name);
 void tf_sweep_check_machine(tf_sweep *s, const char *name);
 
-/* sweep_key.c: the exact content of an integer program (names left out,
- * which do not change its answer), the ILP memo's key. */
-char *tf_sweep_ilp_key(const tf_ilp *ilp, size_t *len);
+/* sweep_key.c: the exact content of a search problem (choose values left
+ * out, which do not change which combination wins), the search memo's key. */
+char *tf_sweep_search_key(const tf_problem *p, size_t *len);
 
 /* sweep_line.c: the start of point `index`'s line, "{"index":N,"total":T,
  * "id":ID," or "N,T,ID,"; and reading index and total back from a line. */

@@ -1,5 +1,5 @@
 /* The memo keys of a sweep: a bound problem's canonical text, and the
- * exact content of an integer program. */
+ * exact content of a search problem. */
 #include "solver/batch/sweep_internal.h"
 
 #include <stdlib.h>
@@ -33,34 +33,35 @@ char *tf_sweep_key(const tf_request *req, const tf_problem *p, int check, size_t
   return tf_text_close(&t, len);
 }
 
-/* The exact content of an integer program: what GLPK is given, without
- * the names, which do not change its answer. */
-char *tf_sweep_ilp_key(const tf_ilp *ilp, size_t *len) {
+/* The exact content of a search problem: what the exact search reads
+ * (encode/search.h), without the choose values, which name its answer's
+ * combination but do not change which index wins. */
+char *tf_sweep_search_key(const tf_problem *p, size_t *len) {
   tf_text t;
   FILE *f = tf_text_open(&t);
-  size_t head[3] = {ilp->ncols, ilp->nrows, ilp->nobjs};
+  size_t stride = tf_problem_stride(p);
+  size_t head[5] = {p->ncombos, (size_t)p->ncounts, p->nbuffers, p->nrequire, p->nobjective};
   fwrite(head, sizeof head, 1, f);
-  for (size_t j = 0; j < ilp->ncols; j++) {
-    const tf_ilp_col *c = &ilp->cols[j];
-    fwrite(&c->kind, sizeof c->kind, 1, f);
-    fwrite(&c->lo, sizeof c->lo, 1, f);
-    fwrite(&c->hi, sizeof c->hi, 1, f);
+  fwrite(p->capacity, sizeof p->capacity, 1, f);
+  fwrite(p->count_lo, sizeof *p->count_lo, (size_t)p->ncounts, f);
+  fwrite(p->count_hi, sizeof *p->count_hi, (size_t)p->ncounts, f);
+  fwrite(p->align, sizeof *p->align, p->nbuffers, f);
+  fwrite(p->count_dependent, sizeof *p->count_dependent, p->nbuffers, f);
+  fwrite(p->row_kind, sizeof *p->row_kind, p->nrequire, f);
+  for (size_t o = 0; o < p->nobjective; o++)
+    fwrite(&p->objective[o].maximize, sizeof p->objective[o].maximize, 1, f);
+  for (size_t c = 0; c < p->ncombos; c++) { /* where each buffer lives, and each memory's capacity */
+    for (size_t b = 0; b < p->nbuffers; b++) {
+      int m = tf_memory_of(p, b, c);
+      fwrite(&m, sizeof m, 1, f);
+    }
+    for (int m = 0; m < TF_NMEM; m++) {
+      int64_t cap = tf_memory_capacity(p, m, c);
+      fwrite(&cap, sizeof cap, 1, f);
+    }
   }
-  for (size_t i = 0; i < ilp->nrows; i++) {
-    const tf_ilp_row *r = &ilp->rows[i];
-    fwrite(&r->sense, sizeof r->sense, 1, f);
-    fwrite(&r->rhs, sizeof r->rhs, 1, f);
-    fwrite(&r->lin.n, sizeof r->lin.n, 1, f);
-    fwrite(r->lin.ind, sizeof *r->lin.ind, r->lin.n, f);
-    fwrite(r->lin.val, sizeof *r->lin.val, r->lin.n, f);
-  }
-  for (size_t o = 0; o < ilp->nobjs; o++) {
-    const tf_ilp_obj *ob = &ilp->objs[o];
-    fwrite(&ob->maximize, sizeof ob->maximize, 1, f);
-    fwrite(&ob->lin.n, sizeof ob->lin.n, 1, f);
-    fwrite(ob->lin.ind, sizeof *ob->lin.ind, ob->lin.n, f);
-    fwrite(ob->lin.val, sizeof *ob->lin.val, ob->lin.n, f);
-  }
+  fwrite(p->buf, sizeof *p->buf, p->ncombos * p->nbuffers * stride, f);
+  fwrite(p->row, sizeof *p->row, p->ncombos * p->nrequire * stride, f);
+  fwrite(p->obj, sizeof *p->obj, p->ncombos * p->nobjective * stride, f);
   return tf_text_close(&t, len);
 }
-

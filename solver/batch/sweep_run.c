@@ -80,42 +80,33 @@ static void answer_body(FILE *f, const struct run *r, const tf_request *req, con
   fputs("}\n", f);
 }
 
-/* Solves with the ILP memo: an identical integer program is solved once,
- * and every point decodes and verifies the solution on its own problem.
- * The same steps as tf_solve otherwise. */
+/* Solves with the search memo: an identical search problem is solved
+ * once, and every point certifies the result on its own problem.  The same
+ * steps as tf_solve otherwise. */
 static int solve_point(struct run *r, const tf_problem *p, int check, tf_answer *a, tf_error *err) {
   if (check)
     return tf_check(p, a, err);
   if (!(r->o.reuse & TF_REUSE_ILP) || p->ncombos == 0)
     return tf_solve(p, &r->o.solve, NULL, a, err);
-  tf_model m;
-  if (tf_model_build_reduced(&m, p, err))
-    return -1;
   size_t klen;
-  char *key = tf_sweep_ilp_key(&m.ilp, &klen);
+  char *key = tf_sweep_search_key(p, &klen);
   int own;
   tf_memo_entry *e = tf_memo_get(&r->ilps, key, klen, &own);
   free(key);
-  tf_solution mine;
+  tf_found mine;
   memset(&mine, 0, sizeof mine);
-  const tf_solution *sol = &e->sol;
+  const tf_found *found = &e->found;
+  size_t n = e->nfound;
   int rc = 0;
   if (own || e->state == TF_MEMO_FAILED) {
-    rc = tf_backend_solve(&m.ilp, &r->o.solve, &mine, err);
-    sol = &mine;
-    if (own && !rc) {
-      e->sol = mine;
-      memset(&mine, 0, sizeof mine);
-      sol = &e->sol;
-    }
+    rc = tf_search(p, 1, r->o.solve.time_limit_s, &mine, &n, NULL, err);
+    found = &mine;
+    if (own && !rc)
+      e->found = mine, e->nfound = n;
     if (own)
       tf_memo_finish(&r->ilps, e, !rc);
   }
-  if (!rc)
-    rc = tf_solve_answer(&m, p, sol, a, err);
-  tf_solution_release(&mine);
-  tf_model_release(&m);
-  return rc;
+  return rc ? -1 : tf_solve_found(p, found, n, a, err);
 }
 
 /* The body of a bound problem's line, from the answer memo or solved. */

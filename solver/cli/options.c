@@ -127,8 +127,8 @@ static const struct option_spec {
     {O_EXPLAIN, 0, "explain", NULL, TF_CMD_SOLVE,
      "buffers, memories, and for each objective the next better candidate and what it misses by"},
     {O_TOP, 0, "top", "K", TF_CMD_SOLVE, "the K best distinct assignments, in objective order"},
-    {O_LP, 0, "lp", "FILE", TF_CMD_SOLVE, "write the model the solver solves (CPLEX LP)"},
-    {O_MPS, 0, "mps", "FILE", TF_CMD_SOLVE, "write the model the solver solves (free MPS)"},
+    {O_LP, 0, "lp", "FILE", TF_CMD_SOLVE, "write the ILP of the optimal combination, as the ILP solver re-solves it (CPLEX LP)"},
+    {O_MPS, 0, "mps", "FILE", TF_CMD_SOLVE, "the same in free MPS"},
     {O_CUTLASS_NAME, 0, "cutlass-name", "NAME", PROBLEM,
      "a CUTLASS library kernel name (cutlass3x_sm90_..._0_...): binds its workset, machine, types and tile; "
      "stage count 0 is the builder's automatic count"},
@@ -144,8 +144,8 @@ static const struct option_spec {
     {O_RESUME, 0, "resume", NULL, TF_CMD_SWEEP,
      "continue FILE after an interrupted run; the result is the file an uninterrupted run writes"},
     {O_SHARD, 0, "shard", "I/N", TF_CMD_SWEEP, "solve points i with i mod N = I - 1 ('tilefit merge' joins shards)"},
-    {O_TIME, 0, "time-limit", "SECONDS", SOLVING | TF_CMD_PRUNE, "per solver call (default 60)"},
-    {O_NOPRESOLVE, 0, "no-presolve", NULL, SOLVING, "turn the solver's MIP presolver off"},
+    {O_TIME, 0, "time-limit", "SECONDS", SOLVING | TF_CMD_PRUNE, "for the whole solve of a problem (default 60)"},
+    {O_NOPRESOLVE, 0, "no-presolve", NULL, SOLVING, "turn the ILP solver's MIP presolver off (for --lp, --mps)"},
     {O_QUIET, 'q', "quiet", NULL, TF_CMD_SWEEP | TF_CMD_MERGE, "no progress and no summary on stderr"},
     {O_X, 0, "x", "VAR|NAME", PLOTS,
      "across: map, a choose variable; sweep, a number of each line (at the top level, in values, in params, or a "

@@ -1,0 +1,371 @@
+/* The engine benchmark behind `make bench-engine` (also part of `make
+ * bench`; not a test).  In one run on one machine it measures:
+ *   1. the solve path (tf_solve: the exact search, then certification from
+ *      the workset's expressions) against the exhaustive oracle
+ *      (tf_oracle_solve) on the same bound problems: generated worksets
+ *      with 1, 2 or 3 counts and 10^2 .. 10^6 kept combinations, with and
+ *      without a require that loosens as a count grows, medians and their
+ *      ratio, and the growth exponent fitted over 10^3 .. 10^6;
+ *   2. the whole process (`tilefit solve --json`) at 10^4 and 10^5 kept
+ *      combinations with three counts: wall time and peak memory, with a
+ *      fixed-tile solve of the same workset timed in the same run;
+ *   3. --top K on cutlass-sm90-gemm (h100-sxm) for K = 10, 50, 200: the
+ *      search against the oracle's K best (tf_oracle_top), rankings
+ *      compared point by point, and the whole `tilefit solve --top K`.
+ * Usage: bench-engine OUT.md [MAX_KEPT] [BUDGET_S] [TILEFIT_BIN]. */
+#include <math.h>
+#include <stdarg.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/resource.h>
+#include <sys/wait.h>
+#include <time.h>
+#include <unistd.h>
+
+#include "encode/oracle.h"
+#include "solver/solve.h"
+
+#include "bench/util.h"
+
+/* --------------------------------------------------- generated worksets */
+
+/* Two families of generated worksets.  In the first the best-bounded
+ * combination reaches its bound; in the second ("hard") the objectives put
+ * the counts first and no combination can reach the counts' maxima, so
+ * every combination has to be narrowed before the best is known. */
+struct family {
+  const char *max[3];        /* count bounds' "max" of s0, s1, s2 */
+  const char *ring[3];       /* their rings' sizes */
+  const char *objective[3][3];
+};
+
+static const struct family families[2] = {
+    {{"16", "8", "4"},
+     {"s0 * ((a * 7 + b) % 13 + 1) * 1024", "s1 * ((a + b * 3) % 11 + 1) * 768", "s2 * ((a * b) % 7 + 1) * 2048"},
+     {{"max (a * 31 + b * 17) % 1000", "max s0", NULL},
+      {"max s0 + s1", "max (a * 31 + b * 17) % 1000", NULL},
+      {"max (a * 31 + b * 17) % 1000", "max s0 + s2", "min s1"}}},
+    {{"32", "16", "8"},
+     {"s0 * ((a * 7 + b) % 13 + 2) * 4096", "s1 * ((a + b * 3) % 11 + 2) * 3072", "s2 * ((a * b) % 7 + 2) * 4096"},
+     {{"max s0", "max (a * 31 + b * 17) % 1000", NULL},
+      {"max s0 + s1", "max (a * 31 + b * 17) % 1000", NULL},
+      {"max s0 + s1 + s2", "max (a * 31 + b * 17) % 1000", NULL}}},
+};
+static const char *const loosening[3] = {"s0 >= 4", "s0 + s1 >= 5", "s0 + s2 >= 5"};
+
+/* A workset of `kept` combinations (a x b, every one fits at the smallest
+ * counts) with `ncounts` counts, each a ring of SMEM whose per-stage size
+ * depends on the tile; written to `path`.  In the hard family the third
+ * count's range is 1..8 with three counts, 1..16 for s0 then. */
+static int write_workset(const char *path, int ncounts, size_t kept, int loose, int hard) {
+  const struct family *fm = &families[hard];
+  size_t nb = kept < 100 ? kept : 100, na = kept / nb;
+  FILE *f = fopen(path, "w");
+  if (!f)
+    return -1;
+  fprintf(f, "{\"name\": \"engine-%dc-%zu\", \"choose\": {\"a\": {\"from\": 1, \"to\": %zu}, \"b\": {\"from\": 1, "
+             "\"to\": %zu}},\n \"count\": {",
+          ncounts, kept, na, nb);
+  for (int k = 0; k < ncounts; k++)
+    fprintf(f, "%s\"s%d\": {\"min\": 1, \"max\": %s}", k ? ", " : "", k,
+            hard && ncounts == 3 && k == 0 ? "16" : hard && ncounts == 3 && k == 1 ? "8" : fm->max[k]);
+  fprintf(f, "},\n \"buffers\": [");
+  for (int k = 0; k < ncounts; k++)
+    fprintf(f, "{\"name\": \"r%d\", \"memory\": \"smem\", \"size\": \"%s\", \"align\": %d}, ", k, fm->ring[k],
+            k == 2 ? 1024 : 128);
+  fprintf(f, "\n  {\"name\": \"fixed\", \"memory\": \"smem\", \"size\": \"(a %% 97) * 64 + (b %% 89) * 32 + 4096\", "
+             "\"align\": 1024}, {\"name\": \"acc\", \"memory\": \"rf\", \"size\": \"(a * b) %% 100 + 32\"}]");
+  if (loose)
+    fprintf(f, ",\n \"require\": [\"%s\"]", loosening[ncounts - 1]);
+  fprintf(f, ",\n \"objective\": [");
+  for (int o = 0; o < 3 && fm->objective[ncounts - 1][o]; o++)
+    fprintf(f, "%s\"%s\"", o ? ", " : "", fm->objective[ncounts - 1][o]);
+  fprintf(f, "]}\n");
+  return fclose(f);
+}
+
+struct bcase {
+  tf_problem *p;
+  tf_solve_opts o;
+  int k;                    /* --top K, 0: a solve */
+  tf_answer *a;             /* k (or 1) answers */
+  int n;
+  tf_oracle_result *r;
+  size_t nr;
+};
+
+static int run_search(void *ctx) {
+  struct bcase *b = ctx;
+  tf_error e;
+  tf_error_init(&e);
+  int rc = b->k ? tf_solve_top(b->p, &b->o, b->k, b->a, &b->n, &e) : tf_solve(b->p, &b->o, NULL, b->a, &e);
+  if (!b->k)
+    b->n = b->a->status == TF_ANSWER_OPTIMAL;
+  if (rc)
+    fprintf(stderr, "bench-engine: %s\n", e.msg);
+  return rc;
+}
+
+/* The search alone, without certifying and describing each answer. */
+static int run_search_only(void *ctx) {
+  struct bcase *b = ctx;
+  tf_error e;
+  tf_error_init(&e);
+  size_t n;
+  tf_found *found = calloc((size_t)b->k, sizeof *found);
+  int rc = tf_search(b->p, (size_t)b->k, 0, found, &n, NULL, &e);
+  free(found);
+  return rc;
+}
+
+static int run_oracle(void *ctx) {
+  struct bcase *b = ctx;
+  tf_error e;
+  tf_error_init(&e);
+  int rc = tf_oracle_top(b->p, SIZE_MAX, b->k ? (size_t)b->k : 1, b->r, &b->nr, &e);
+  if (rc)
+    fprintf(stderr, "bench-engine: oracle: %s\n", e.msg);
+  return rc;
+}
+
+/* Same points, in the same order, with the same objective values. */
+static int agree(const struct bcase *b) {
+  if ((size_t)b->n != b->nr)
+    return 0;
+  for (int i = 0; i < b->n; i++) {
+    if (b->a[i].combo != b->r[i].combo)
+      return 0;
+    for (int k = 0; k < b->p->ncounts; k++)
+      if (b->a[i].counts[k] != b->r[i].counts[k])
+        return 0;
+    for (size_t o = 0; o < b->p->nobjective; o++)
+      if (b->a[i].point.objective[o] != b->r[i].objective[o])
+        return 0;
+  }
+  return 1;
+}
+
+struct timing {
+  size_t kept;
+  double search, oracle, search_only;
+  int agrees;
+};
+
+/* Binds a problem from machine and workset files, times both. */
+static int measure(const char *machine, const char *workset, int k, double budget, struct timing *t) {
+  tf_request req;
+  tf_request_init(&req);
+  req.machine = strdup(machine);
+  req.workset = strdup(workset);
+  tf_error e;
+  tf_error_init(&e);
+  tf_loaded l;
+  struct bcase b;
+  memset(&b, 0, sizeof b);
+  int rc = -1;
+  if (!tf_load(&req, "-m", "-w", &l, &e) && (b.p = tf_problem_new(l.machine, l.workset, &req, &e))) {
+    size_t n = k ? (size_t)k : 1;
+    b.k = k;
+    tf_solve_opts_init(&b.o);
+    b.a = calloc(n, sizeof *b.a);
+    b.r = calloc(n, sizeof *b.r);
+    for (size_t i = 0; i < n; i++)
+      tf_answer_init(&b.a[i], b.p);
+    t->kept = b.p->ncombos;
+    t->search = median_time(run_search, &b, budget, 3, NULL);
+    t->oracle = median_time(run_oracle, &b, budget, 3, NULL);
+    t->search_only = k ? median_time(run_search_only, &b, budget, 3, NULL) : -1;
+    t->agrees = agree(&b);
+    rc = t->search < 0 || t->oracle < 0 ? -1 : 0;
+    for (size_t i = 0; i < n; i++)
+      tf_answer_release(&b.a[i]);
+    free(b.a);
+    free(b.r);
+    tf_problem_free(b.p);
+    tf_loaded_release(&l);
+  } else {
+    fprintf(stderr, "bench-engine: %s: %s\n", workset, e.msg);
+  }
+  tf_request_release(&req);
+  return rc;
+}
+
+/* ------------------------------------------------------- whole process */
+
+/* Runs `bin args` with stdout to /dev/null; wall seconds, and its CPU
+ * seconds (user + system) and peak RSS (KiB). */
+static double process(const char *bin, char *const *argv, double *cpu, long *rss_kib) {
+  double t0 = now();
+  pid_t pid = fork();
+  if (pid == 0) {
+    if (!freopen("/dev/null", "w", stdout))
+      _exit(127);
+    execv(bin, argv);
+    _exit(127);
+  }
+  int status;
+  struct rusage ru;
+  if (pid < 0 || wait4(pid, &status, 0, &ru) < 0 || !WIFEXITED(status) || WEXITSTATUS(status) > 1)
+    return -1;
+  *rss_kib = ru.ru_maxrss;
+  *cpu = (double)ru.ru_utime.tv_sec + 1e-6 * (double)ru.ru_utime.tv_usec + (double)ru.ru_stime.tv_sec +
+         1e-6 * (double)ru.ru_stime.tv_usec;
+  return now() - t0;
+}
+
+/* Medians of 5 runs: wall, and CPU in *cpu. */
+static double process_median(const char *bin, char *const *argv, double *cpu, long *rss_kib) {
+  double t[5], c[5];
+  for (int i = 0; i < 5; i++)
+    if ((t[i] = process(bin, argv, &c[i], rss_kib)) < 0)
+      return -1;
+  qsort(t, 5, sizeof *t, cmp_double);
+  qsort(c, 5, sizeof *c, cmp_double);
+  *cpu = c[2];
+  return t[2];
+}
+
+/* ---------------------------------------------------------- the tables */
+
+#define NSIZES 5
+static const size_t sizes[NSIZES] = {100, 1000, 10000, 100000, 1000000};
+
+/* Least-squares slope of log(time) on log(kept) over the rows at 10^3 and up. */
+static double exponent(const struct timing *t, int n, int oracle) {
+  double sx = 0, sy = 0, sxx = 0, sxy = 0;
+  int m = 0;
+  for (int i = 0; i < n; i++) {
+    double y = oracle ? t[i].oracle : t[i].search;
+    if (t[i].kept < 1000 || y <= 0)
+      continue;
+    double x = log((double)t[i].kept);
+    sx += x, sy += log(y), sxx += x * x, sxy += x * log(y), m++;
+  }
+  return m < 2 ? NAN : (m * sxy - sx * sy) / (m * sxx - sx * sx);
+}
+
+static const char *const family_text[2] = {
+    "Generated worksets on b200: choose a x b (every combination kept), counts s0 in 1..16, s1 in 1..8, s2 in "
+    "1..4, one SMEM ring per count sized by the tile, a fixed SMEM buffer and an RF buffer.  Objectives: 1 "
+    "count `max (a*31+b*17)%1000, max s0`; 2 counts `max s0 + s1` first, then the tile term; 3 counts the "
+    "tile term, `max s0 + s2`, `min s1`.",
+    "The same, but rings of 8 KB and more per stage, s0 in 1..32, s1 in 1..16 (three counts: 1..16, 1..8, "
+    "s2 in 1..8), and the counts first: `max s0`, `max s0 + s1`, `max s0 + s1 + s2`, then the tile term.  No "
+    "combination reaches the counts' maxima, so the search must narrow every combination before it knows "
+    "the best (up to 10^5 kept: the oracle takes minutes beyond).",
+};
+
+static void growth_table(const char *dir, size_t max_kept, double budget, int hard) {
+  both("%s\n\n%s  The loosening requires are `s0 >= 4`, `s0 + s1 >= 5`, `s0 + s2 >= 5`.  *Solve* is `tf_solve` "
+       "on the bound problem (exact search + certification); *oracle* is `tf_oracle_solve` on the same problem; "
+       "medians of this process's CPU time (on a shared machine wall time mostly measures the neighbours); "
+       "*agrees*: the same point and values.\n\n"
+       "| counts | loosening require | kept | solve | oracle | oracle / solve | agrees |\n"
+       "|---:|---|---:|---:|---:|---:|---|\n",
+       hard ? "### Counts first, maxima out of reach" : "## The solve path against the exhaustive oracle",
+       family_text[hard]);
+  char path[512], x[32], y[32];
+  struct timing all[6][NSIZES];
+  int nrow[6] = {0};
+  for (int nc = 1; nc <= 3; nc++)
+    for (int loose = 0; loose < 2; loose++) {
+      int g = (nc - 1) * 2 + loose;
+      for (int i = 0; i < NSIZES && sizes[i] <= max_kept; i++) {
+        snprintf(path, sizeof path, "%s/w.json", dir);
+        struct timing *t = &all[g][nrow[g]];
+        if (write_workset(path, nc, sizes[i], loose, hard) || measure("b200", path, 0, budget, t))
+          continue;
+        nrow[g]++;
+        both("| %d | %s | %zu | %s | %s | %.1f | %s |\n", nc, loose ? loosening[nc - 1] : "-", t->kept,
+             us(t->search, x, sizeof x), us(t->oracle, y, sizeof y), t->oracle / t->search,
+             t->agrees ? "yes" : "**no**");
+      }
+    }
+  both("\nGrowth exponent a in time ~ kept^a, least squares over the rows from 10^3 kept up:\n\n"
+       "| counts | loosening require | solve | oracle |\n|---:|---|---:|---:|\n");
+  for (int g = 0; g < 6; g++)
+    both("| %d | %s | %.2f | %.2f |\n", g / 2 + 1, g % 2 ? loosening[g / 2] : "-", exponent(all[g], nrow[g], 0),
+         exponent(all[g], nrow[g], 1));
+  both("\n");
+}
+
+static void process_table(const char *dir, const char *bin, size_t max_kept) {
+  both("## The whole process, three counts\n\n"
+       "`tilefit solve -m b200 -w W.json --json` on the generated 3-count worksets above, against the same command "
+       "with `--fix a=1 --fix b=1` (one combination), in the same run; medians of 5 of the wall time and of the "
+       "process's CPU time (user + system); peak RSS of the process; the ratio is of CPU times.\n\n"
+       "| kept | loosening require | solve, wall | solve, CPU | peak RSS | fixed-tile solve, wall | fixed-tile, CPU | ratio |\n"
+       "|---:|---|---:|---:|---:|---:|---:|---:|\n");
+  char path[512], x[32], y[32], xc[32], yc[32];
+  snprintf(path, sizeof path, "%s/w3.json", dir);
+  for (size_t kept = 10000; kept <= 100000 && kept <= max_kept; kept *= 10)
+    for (int loose = 0; loose < 2; loose++) {
+      if (write_workset(path, 3, kept, loose, 0))
+        continue;
+      char *free_argv[] = {(char *)bin, "solve", "-m", "b200", "-w", path, "--json", NULL};
+      char *fixed_argv[] = {(char *)bin, "solve", "-m", "b200", "-w", path, "--json", "--fix", "a=1", "--fix", "b=1", NULL};
+      long rss = 0, rss_fixed = 0;
+      double c, cf, t = process_median(bin, free_argv, &c, &rss), tf = process_median(bin, fixed_argv, &cf, &rss_fixed);
+      both("| %zu | %s | %s | %s | %.1f MiB | %s | %s | %.1f |\n", kept, loose ? loosening[2] : "-", us(t, x, sizeof x),
+           us(c, xc, sizeof xc), (double)rss / 1024, us(tf, y, sizeof y), us(cf, yc, sizeof yc), c / cf);
+    }
+}
+
+static void top_table(const char *bin, double budget) {
+  both("\n## --top K\n\n"
+       "cutlass-sm90-gemm on h100-sxm, default params and objectives.  *Search + certify*: `tf_solve_top` on the "
+       "bound problem (each answer re-evaluated from the workset's expressions, with its closed form); *search*: "
+       "`tf_search` alone; *oracle*: `tf_oracle_top`, every point, keeping the K best; *same ranking*: point by point; "
+       "*process*: `tilefit solve -m h100-sxm -w cutlass-sm90-gemm --top K --json`, median wall time of 5.\n\n"
+       "| K | search + certify | search | oracle | oracle / search | same ranking | process |\n"
+       "|---:|---:|---:|---:|---:|---|---:|\n");
+  static const int ks[] = {10, 50, 200};
+  char x[32], y[32], z[32], w[32], kbuf[16];
+  for (int i = 0; i < 3; i++) {
+    struct timing t;
+    if (measure("h100-sxm", "cutlass-sm90-gemm", ks[i], budget, &t))
+      continue;
+    snprintf(kbuf, sizeof kbuf, "%d", ks[i]);
+    char *argv[] = {(char *)bin, "solve", "-m", "h100-sxm", "-w", "cutlass-sm90-gemm", "--top", kbuf, "--json", NULL};
+    long rss;
+    double cpu, p = process_median(bin, argv, &cpu, &rss);
+    both("| %d | %s | %s | %s | %.1f | %s | %s |\n", ks[i], us(t.search, x, sizeof x), us(t.search_only, w, sizeof w),
+         us(t.oracle, y, sizeof y), t.oracle / t.search_only, t.agrees ? "yes" : "**no**", us(p, z, sizeof z));
+  }
+}
+
+int main(int argc, char **argv) {
+  const char *out = argc > 1 ? argv[1] : "bench/engine.md";
+  size_t max_kept = argc > 2 ? (size_t)atol(argv[2]) : 1000000;
+  double budget = argc > 3 ? atof(argv[3]) : 0.3;
+  const char *bin = argc > 4 ? argv[4] : "./tilefit";
+  bench_clock = cpu_now;
+  md = fopen(out, "w");
+  if (!md) {
+    perror(out);
+    return 2;
+  }
+  char dir[] = "/tmp/tf-bench-engine-XXXXXX";
+  if (!mkdtemp(dir)) {
+    perror("mkdtemp");
+    return 3;
+  }
+  double load[1] = {-1};
+  getloadavg(load, 1);
+  fprintf(md, "# Engine benchmark\n\nWritten by `make bench-engine` (bench/engine.c); every figure below was measured "
+              "in that one run, on a machine with load average %.2f at the start.\n\n", load[0]);
+  growth_table(dir, max_kept, budget, 0);
+  growth_table(dir, max_kept < 100000 ? max_kept : 100000, budget, 1);
+  process_table(dir, bin, max_kept);
+  top_table(bin, budget);
+  char path[600];
+  snprintf(path, sizeof path, "%s/w.json", dir);
+  remove(path);
+  snprintf(path, sizeof path, "%s/w3.json", dir);
+  remove(path);
+  rmdir(dir);
+  fclose(md);
+  fprintf(stderr, "bench-engine: wrote %s\n", out);
+  return 0;
+}

@@ -1,0 +1,29 @@
+/* What the two benchmark programs (bench.c, engine.c) share: the clock,
+ * medians of repeated runs, the "us / ms / s" format, and printing a line
+ * both to stdout and to the Markdown file being written. */
+#ifndef TF_BENCH_UTIL_H
+#define TF_BENCH_UTIL_H
+
+#include <stdio.h>
+
+#define SKIPPED (-2.0) /* a time not measured: formatted "-" */
+
+extern FILE *md; /* the Markdown file `both` writes to */
+
+double now(void);     /* wall clock */
+double cpu_now(void); /* this process's CPU time: what a shared, loaded machine leaves comparable */
+extern double (*bench_clock)(void); /* what median_time measures with; now unless set */
+
+/* Runs fn until it has taken `budget` seconds and at least `min_reps`
+ * runs (at most 201; one run when the first takes over 1 s or over ten
+ * budgets); returns the median, in seconds, or -1 when fn fails. */
+double median_time(int (*fn)(void *), void *ctx, double budget, int min_reps, int *reps);
+
+/* "12.3 us", "4.56 ms", "7.89 s"; "failed" below 0, "-" for SKIPPED. */
+const char *us(double s, char *buf, size_t size);
+
+void both(const char *fmt, ...) __attribute__((format(printf, 1, 2)));
+
+int cmp_double(const void *a, const void *b);
+
+#endif

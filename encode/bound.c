@@ -1,0 +1,196 @@
+#include "bound.h"
+
+#define WIDE_CAP ((tf_wide)1 << 120)
+
+static tf_wide sat(tf_wide v) { return v > WIDE_CAP ? WIDE_CAP : v < -WIDE_CAP ? -WIDE_CAP : v; }
+
+void tf_box_full(const tf_problem *p, tf_box *b) {
+  for (int i = 0; i < p->ncounts; i++)
+    b->lo[i] = p->count_lo[i], b->hi[i] = p->count_hi[i];
+}
+
+/* Least and greatest value of an affine form over the box. */
+static void range(const int64_t *a, int n, const tf_box *b, tf_wide *mn, tf_wide *mx) {
+  tf_wide lo = a[0], hi = a[0];
+  for (int i = 0; i < n; i++) {
+    if (!a[1 + i])
+      continue;
+    tf_wide x = (tf_wide)a[1 + i] * b->lo[i], y = (tf_wide)a[1 + i] * b->hi[i];
+    lo += x < y ? x : y;
+    hi += x < y ? y : x;
+  }
+  *mn = lo;
+  *mx = hi;
+}
+
+/* What a buffer of size v >= 0 takes in its memory: the memory module's
+ * charge (model/memory.h) where v is an int64; a larger size is past every
+ * capacity whatever its rounding, and stays as it is. */
+static tf_wide charge(const tf_problem *p, size_t b, tf_wide v) {
+  int64_t charged;
+  if (v > INT64_MAX || tf_memory_charge(p, b, (int64_t)v, &charged))
+    return v;
+  return charged;
+}
+
+static int64_t limit_of(const tf_problem *p, size_t c, int m) { return tf_memory_capacity(p, m, c); }
+
+static int row_kind(const tf_problem *p, size_t r, tf_wide mn, tf_wide mx) {
+  switch (p->row_kind[r]) {
+  case TF_ROW_LE: return mn > 0 ? TF_BOX_NONE : mx > 0 ? TF_BOX_SOME : TF_BOX_ALL;
+  case TF_ROW_GE: return mx < 0 ? TF_BOX_NONE : mn < 0 ? TF_BOX_SOME : TF_BOX_ALL;
+  default: return mn > 0 || mx < 0 ? TF_BOX_NONE : mn == 0 && mx == 0 ? TF_BOX_ALL : TF_BOX_SOME;
+  }
+}
+
+int tf_box_classify(const tf_problem *p, size_t c, const tf_box *b) {
+  tf_wide lo[TF_NMEM] = {0}, hi[TF_NMEM] = {0}, mn, mx;
+  int kind = TF_BOX_ALL;
+  for (size_t i = 0; i < p->nbuffers; i++) {
+    range(tf_problem_buf(p, c, i), p->ncounts, b, &mn, &mx);
+    if (mx < 0)
+      return TF_BOX_NONE; /* a negative size fits nowhere */
+    if (mn < 0)
+      kind = TF_BOX_SOME, mn = 0;
+    int m = tf_memory_of(p, i, c);
+    lo[m] = sat(lo[m] + charge(p, i, mn));
+    hi[m] = sat(hi[m] + charge(p, i, mx));
+  }
+  for (int m = 0; m < TF_NMEM; m++) {
+    if (lo[m] > limit_of(p, c, m))
+      return TF_BOX_NONE;
+    if (hi[m] > limit_of(p, c, m))
+      kind = TF_BOX_SOME;
+  }
+  for (size_t r = 0; r < p->nrequire; r++) {
+    range(tf_problem_row(p, c, r), p->ncounts, b, &mn, &mx);
+    int k = row_kind(p, r, mn, mx);
+    if (k == TF_BOX_NONE)
+      return k;
+    if (k == TF_BOX_SOME)
+      kind = k;
+  }
+  return kind;
+}
+
+/* ----------------------------------------------------------- narrowing */
+
+static tf_wide floor_div(tf_wide a, tf_wide b) {
+  tf_wide q = a / b;
+  return (a % b != 0 && (a < 0) != (b < 0)) ? q - 1 : q;
+}
+static tf_wide ceil_div(tf_wide a, tf_wide b) {
+  tf_wide q = a / b;
+  return (a % b != 0 && (a < 0) == (b < 0)) ? q + 1 : q;
+}
+
+/* f[0] + sum f[1+i] x_i <= 0 over the box: tightens each coordinate by
+ * what the others leave it.  Returns 0 when no point can satisfy it.
+ * Coefficients must stay below 2^70 in magnitude (the caller checks). */
+static int narrow_le(const tf_wide *f, int n, tf_box *b, int *changed) {
+  tf_wide part[TF_MAX_COUNTS], least = f[0];
+  for (int i = 0; i < n; i++) {
+    part[i] = f[1 + i] > 0 ? f[1 + i] * b->lo[i] : f[1 + i] * b->hi[i];
+    least += part[i];
+  }
+  if (least > 0)
+    return 0;
+  for (int j = 0; j < n; j++) {
+    if (!f[1 + j])
+      continue;
+    tf_wide room = part[j] - least; /* f_j x_j <= room */
+    if (f[1 + j] > 0) {
+      tf_wide t = floor_div(room, f[1 + j]);
+      if (t < b->hi[j])
+        b->hi[j] = (int64_t)t, *changed = 1; /* t >= lo: least <= 0 */
+    } else {
+      tf_wide t = ceil_div(room, f[1 + j]);
+      if (t > b->lo[j])
+        b->lo[j] = (int64_t)t, *changed = 1;
+    }
+  }
+  return 1;
+}
+
+/* The row as a wide form, negated when `neg`. */
+static void widen(const int64_t *a, int n, int neg, tf_wide *f) {
+  for (int i = 0; i <= n; i++)
+    f[i] = neg ? -(tf_wide)a[i] : (tf_wide)a[i];
+}
+
+static int narrow_rows(const tf_problem *p, size_t c, tf_box *b, int *changed) {
+  tf_wide f[1 + TF_MAX_COUNTS];
+  int n = p->ncounts;
+  for (size_t r = 0; r < p->nrequire; r++) {
+    const int64_t *a = tf_problem_row(p, c, r);
+    int kind = p->row_kind[r];
+    if (kind != TF_ROW_GE && (widen(a, n, 0, f), !narrow_le(f, n, b, changed)))
+      return 0;
+    if (kind != TF_ROW_LE && (widen(a, n, 1, f), !narrow_le(f, n, b, changed)))
+      return 0;
+  }
+  for (size_t i = 0; i < p->nbuffers; i++) /* -size <= 0 */
+    if (p->count_dependent[i] && (widen(tf_problem_buf(p, c, i), n, 1, f), !narrow_le(f, n, b, changed)))
+      return 0;
+  return 1;
+}
+
+/* Each memory: sum of the sizes (a count-free one as charged) minus its
+ * bound <= 0, implied because a charge is never below its size. */
+static int narrow_memories(const tf_problem *p, size_t c, tf_box *b, int *changed) {
+  int n = p->ncounts;
+  for (int m = 0; m < TF_NMEM; m++) {
+    tf_wide f[1 + TF_MAX_COUNTS] = {0};
+    int dependent = 0, usable = 1;
+    for (size_t i = 0; i < p->nbuffers; i++) {
+      if (tf_memory_of(p, i, c) != m)
+        continue;
+      const int64_t *a = tf_problem_buf(p, c, i);
+      f[0] += p->count_dependent[i] ? a[0] : a[0] > 0 ? charge(p, i, a[0]) : 0;
+      for (int k = 0; k < n; k++)
+        f[1 + k] += a[1 + k], dependent |= a[1 + k] != 0;
+    }
+    for (int k = 0; k <= n; k++)
+      usable &= f[k] < ((tf_wide)1 << 70) && f[k] > -((tf_wide)1 << 70);
+    f[0] -= limit_of(p, c, m);
+    if (dependent && usable && !narrow_le(f, n, b, changed))
+      return 0;
+  }
+  return 1;
+}
+
+int tf_box_narrow(const tf_problem *p, size_t c, tf_box *b) {
+  for (int pass = 0; pass < 8; pass++) { /* a few passes reach a fixed point in practice */
+    int changed = 0;
+    if (!narrow_rows(p, c, b, &changed) || !narrow_memories(p, c, b, &changed))
+      return 0;
+    if (!changed)
+      break;
+  }
+  return 1;
+}
+
+/* ----------------------------------------------------------- objectives */
+
+void tf_box_score_bound(const tf_problem *p, size_t c, const tf_box *b, tf_wide *score) {
+  for (size_t o = 0; o < p->nobjective; o++) {
+    tf_wide mn, mx;
+    range(tf_problem_obj(p, c, o), p->ncounts, b, &mn, &mx);
+    score[o] = p->objective[o].maximize ? mx : -mn;
+  }
+}
+
+void tf_box_best_point(const tf_problem *p, size_t c, const tf_box *b, int64_t *counts) {
+  tf_box r = *b;
+  for (size_t o = 0; o < p->nobjective; o++) {
+    const int64_t *a = tf_problem_obj(p, c, o);
+    for (int i = 0; i < p->ncounts; i++) {
+      if (!a[1 + i])
+        continue;
+      int64_t v = (a[1 + i] > 0) == (p->objective[o].maximize != 0) ? r.hi[i] : r.lo[i];
+      r.lo[i] = r.hi[i] = v;
+    }
+  }
+  for (int i = 0; i < p->ncounts; i++)
+    counts[i] = r.lo[i];
+}

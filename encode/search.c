@@ -1,0 +1,392 @@
+#include "search.h"
+
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <time.h>
+
+#include "encode/bound.h"
+#include "model/alloc.h"
+
+/* A key of the total order (search.h): objective scores (larger is
+ * better), combination, smallest counts. */
+struct key {
+  const tf_wide *score;
+  size_t combo;
+  const int64_t *lo;
+};
+
+struct search;
+
+/* A binary heap of ids, ordered by the keys `key_of` gives them. */
+struct heap {
+  size_t *v, n, cap;
+  struct key (*key_of)(const struct search *, size_t);
+};
+
+struct search {
+  const tf_problem *p;
+  size_t nobj, k;
+  int nc;              /* counts */
+  /* boxes: a pool; freed slots are reused */
+  size_t *combo;       /* per node */
+  unsigned char *all;  /* per node: every point of its box fits */
+  int64_t *box;        /* 2 * nc per node: lo, then hi */
+  tf_wide *score;      /* nobj per node: its bound, exact for a point */
+  size_t nnode, capnode;
+  size_t *freed, nfreed, capfreed;
+  struct heap open;    /* bounded boxes, best first */
+  size_t *best, nbest; /* the k best points found, best first */
+  struct timespec start;
+  double limit;
+  size_t ticks;        /* boxes considered, for looking at the clock now and then */
+  int timed_out;
+  tf_search_stats st;
+};
+
+/* ------------------------------------------------------------ the order */
+
+static int cmp_key(const struct search *s, struct key a, struct key b) {
+  for (size_t o = 0; o < s->nobj; o++)
+    if (a.score[o] != b.score[o])
+      return a.score[o] > b.score[o] ? -1 : 1;
+  if (a.combo != b.combo)
+    return a.combo < b.combo ? -1 : 1;
+  for (int i = 0; i < s->nc; i++)
+    if (a.lo[i] != b.lo[i])
+      return a.lo[i] < b.lo[i] ? -1 : 1;
+  return 0;
+}
+
+static struct key node_key(const struct search *s, size_t id) {
+  struct key k = {s->score + id * s->nobj, s->combo[id], s->box + id * 2 * (size_t)s->nc};
+  return k;
+}
+
+
+/* Can a point under key a still be among the k best? */
+static int can_win(const struct search *s, struct key a) {
+  return s->nbest < s->k || cmp_key(s, a, node_key(s, s->best[s->nbest - 1])) < 0;
+}
+
+/* ------------------------------------------------------------- the pool */
+
+static void get_box(const struct search *s, size_t id, tf_box *b) {
+  const int64_t *v = s->box + id * 2 * (size_t)s->nc;
+  for (int i = 0; i < s->nc; i++)
+    b->lo[i] = v[i], b->hi[i] = v[s->nc + i];
+}
+
+static size_t new_node(struct search *s, size_t combo, const tf_box *b, int all) {
+  size_t id, w = 2 * (size_t)s->nc;
+  if (s->nfreed) {
+    id = s->freed[--s->nfreed];
+  } else {
+    if (s->nnode == s->capnode) {
+      s->capnode = s->capnode ? 2 * s->capnode : 1024;
+      TF_NREALLOC(s->combo, s->capnode);
+      TF_NREALLOC(s->all, s->capnode);
+      s->box = tf_nrealloc(s->box, s->capnode * w + 1, sizeof *s->box);
+      s->score = tf_nrealloc(s->score, s->capnode * s->nobj + 1, sizeof *s->score);
+    }
+    id = s->nnode++;
+  }
+  s->combo[id] = combo;
+  s->all[id] = (unsigned char)all;
+  for (int i = 0; i < s->nc; i++)
+    s->box[id * w + (size_t)i] = b->lo[i], s->box[id * w + (size_t)(s->nc + i)] = b->hi[i];
+  tf_box_score_bound(s->p, combo, b, s->score + id * s->nobj);
+  s->st.nodes++;
+  return id;
+}
+
+static void free_node(struct search *s, size_t id) { TF_PUSH(s->freed, s->nfreed, s->capfreed, id); }
+
+/* ------------------------------------------------------------ the heaps */
+
+static int before(const struct search *s, const struct heap *h, size_t a, size_t b) {
+  return cmp_key(s, h->key_of(s, a), h->key_of(s, b)) < 0;
+}
+
+static void sift_down(const struct search *s, struct heap *h, size_t i) {
+  for (;;) {
+    size_t l = 2 * i + 1, m = i;
+    if (l < h->n && before(s, h, h->v[l], h->v[m]))
+      m = l;
+    if (l + 1 < h->n && before(s, h, h->v[l + 1], h->v[m]))
+      m = l + 1;
+    if (m == i)
+      return;
+    size_t t = h->v[i];
+    h->v[i] = h->v[m];
+    h->v[m] = t;
+    i = m;
+  }
+}
+
+static void heap_push(const struct search *s, struct heap *h, size_t id) {
+  TF_PUSH(h->v, h->n, h->cap, id);
+  for (size_t i = h->n - 1; i > 0;) {
+    size_t up = (i - 1) / 2;
+    if (!before(s, h, h->v[i], h->v[up]))
+      break;
+    size_t t = h->v[i];
+    h->v[i] = h->v[up];
+    h->v[up] = t;
+    i = up;
+  }
+}
+
+static size_t heap_pop(const struct search *s, struct heap *h) {
+  size_t top = h->v[0];
+  h->v[0] = h->v[--h->n];
+  sift_down(s, h, 0);
+  return top;
+}
+
+/* --------------------------------------------------------------- points */
+
+/* Adds point node id to the k best, or frees it. */
+static void offer(struct search *s, size_t id) {
+  if (!can_win(s, node_key(s, id))) {
+    free_node(s, id);
+    return;
+  }
+  if (s->nbest == s->k)
+    free_node(s, s->best[--s->nbest]);
+  size_t i = s->nbest++;
+  for (; i > 0 && cmp_key(s, node_key(s, id), node_key(s, s->best[i - 1])) < 0; i--)
+    s->best[i] = s->best[i - 1];
+  s->best[i] = id;
+}
+
+/* A box every point of which fits, to queue whole. */
+static void queue_all(struct search *s, size_t combo, const tf_box *b) {
+  size_t id = new_node(s, combo, b, 1);
+  if (can_win(s, node_key(s, id)))
+    heap_push(s, &s->open, id);
+  else
+    free_node(s, id);
+}
+
+/* A box every point of which fits: its best point is offered, and (when
+ * more than one point is wanted) the rest of the box is queued as at most
+ * two boxes per count: the counts before i at the point's values, count i
+ * below or above it, the counts after i free. */
+static void take(struct search *s, size_t combo, const tf_box *b) {
+  tf_box pt;
+  int64_t at[TF_MAX_COUNTS];
+  tf_box_best_point(s->p, combo, b, at);
+  memcpy(pt.lo, at, sizeof at);
+  memcpy(pt.hi, at, sizeof at);
+  offer(s, new_node(s, combo, &pt, 1));
+  for (int i = 0; s->k > 1 && i < s->nc; i++) {
+    tf_box r = *b;
+    for (int j = 0; j < i; j++)
+      r.lo[j] = r.hi[j] = at[j];
+    if (at[i] > b->lo[i]) {
+      r.hi[i] = at[i] - 1;
+      queue_all(s, combo, &r);
+    }
+    if (at[i] < b->hi[i]) {
+      r.lo[i] = at[i] + 1;
+      r.hi[i] = b->hi[i];
+      queue_all(s, combo, &r);
+    }
+  }
+}
+
+/* ---------------------------------------------------------------- boxes */
+
+static void check_time(struct search *s) {
+  if (s->limit <= 0 || (++s->ticks & 1023))
+    return;
+  struct timespec now;
+  clock_gettime(CLOCK_MONOTONIC, &now);
+  if ((double)(now.tv_sec - s->start.tv_sec) + 1e-9 * (double)(now.tv_nsec - s->start.tv_nsec) > s->limit)
+    s->timed_out = 1;
+}
+
+/* Bounds a box of a combination and files it: dropped, taken whole, or
+ * queued. */
+static void consider(struct search *s, size_t combo, tf_box b) {
+  check_time(s);
+  int point = 1;
+  for (int i = 0; i < s->nc; i++)
+    point &= b.lo[i] == b.hi[i];
+  if (!point && !tf_box_narrow(s->p, combo, &b)) /* a point's bounds are exact already */
+    return;
+  int kind = tf_box_classify(s->p, combo, &b);
+  if (kind == TF_BOX_NONE)
+    return;
+  size_t id = new_node(s, combo, &b, kind == TF_BOX_ALL);
+  if (!can_win(s, node_key(s, id))) {
+    free_node(s, id);
+  } else if (kind == TF_BOX_ALL) {
+    free_node(s, id);
+    take(s, combo, &b);
+  } else {
+    heap_push(s, &s->open, id);
+  }
+}
+
+/* Splits a box in two halves of its widest count range. */
+static void split(struct search *s, size_t combo, const tf_box *b) {
+  int w = 0;
+  for (int i = 1; i < s->nc; i++)
+    if ((uint64_t)b->hi[i] - (uint64_t)b->lo[i] > (uint64_t)b->hi[w] - (uint64_t)b->lo[w])
+      w = i;
+  int64_t mid = b->lo[w] + (int64_t)(((uint64_t)b->hi[w] - (uint64_t)b->lo[w]) / 2);
+  tf_box left = *b, right = *b;
+  left.hi[w] = mid;
+  right.lo[w] = mid + 1;
+  consider(s, combo, left);
+  consider(s, combo, right);
+}
+
+/* Takes the best open box: its best point when it fits everywhere, else
+ * its two halves. */
+static void open_box(struct search *s) {
+  size_t id = heap_pop(s, &s->open), combo = s->combo[id];
+  tf_box b;
+  get_box(s, id, &b);
+  int all = s->all[id];
+  free_node(s, id);
+  s->st.opened++;
+  if (all)
+    take(s, combo, &b);
+  else
+    split(s, combo, &b); /* a single point is never mixed, so the box is wider */
+}
+
+/* The combination with the best bound over its full box, other than
+ * those in tried[0..ntried-1]; ncombos when none is left. */
+static size_t best_root(const struct search *s, const tf_box *full, const size_t *tried, int ntried,
+                        tf_wide *score, tf_wide *scratch) {
+  size_t best = s->p->ncombos;
+  for (size_t c = 0; c < s->p->ncombos; c++) {
+    int seen = 0;
+    for (int t = 0; t < ntried; t++)
+      seen |= tried[t] == c;
+    if (seen)
+      continue;
+    tf_box_score_bound(s->p, c, full, scratch);
+    struct key k = {scratch, c, s->p->count_lo}, b = {score, best, s->p->count_lo};
+    if (best == s->p->ncombos || cmp_key(s, k, b) < 0) {
+      best = c;
+      memcpy(score, scratch, s->nobj * sizeof *score);
+    }
+  }
+  return best;
+}
+
+/* Searches the open boxes to the end (they are one combination's), and
+ * frees what is left: it cannot win, now or later. */
+static void drain(struct search *s) {
+  while (s->open.n && !s->timed_out && can_win(s, node_key(s, s->open.v[0])))
+    open_box(s);
+  while (s->open.n)
+    free_node(s, heap_pop(s, &s->open));
+}
+
+/* Opens combination c when its objective bound over the full box can still
+ * win, and searches it to the end. */
+static void open_root(struct search *s, size_t c, const tf_box *full, tf_wide *score) {
+  tf_box_score_bound(s->p, c, full, score);
+  struct key k = {score, c, s->p->count_lo};
+  if (!can_win(s, k))
+    return;
+  s->st.opened++;
+  consider(s, c, *full);
+  drain(s);
+}
+
+/* First the combinations with the best bound over their full box (up to
+ * four while none has a point), for an incumbent; then every other one in
+ * enumeration order, each opened only when its bound can still beat the
+ * k-th best point found so far, and then searched to the end, so that the
+ * open boxes are only ever one combination's.  The bounds are computed in
+ * passes over the problem and never stored: keeping every combination's
+ * would cost more in fresh memory than the passes do. */
+static void run(struct search *s) {
+  tf_box full;
+  tf_box_full(s->p, &full);
+  size_t tried[4];
+  int ntried = 0;
+  tf_wide *score = tf_nalloc(2 * s->nobj + 1, sizeof *score), *scratch = score + s->nobj;
+  while (ntried < 4 && s->nbest < s->k && !s->timed_out) {
+    size_t c = best_root(s, &full, tried, ntried, score, scratch);
+    if (c == s->p->ncombos)
+      break;
+    tried[ntried++] = c;
+    open_root(s, c, &full, score);
+  }
+  for (size_t c = 0; c < s->p->ncombos && !s->timed_out; c++) {
+    int seen = 0;
+    for (int t = 0; t < ntried; t++)
+      seen |= tried[t] == c;
+    if (!seen)
+      open_root(s, c, &full, score);
+  }
+  free(score);
+}
+
+/* "(v1, v2)": objective values from scores (a bound, or a point's). */
+static void values_text(const tf_problem *p, const tf_wide *score, char *buf, size_t size) {
+  size_t n = (size_t)snprintf(buf, size, "(");
+  for (size_t o = 0; o < p->nobjective && n < size; o++) {
+    tf_wide v = score[o];
+    if (!p->objective[o].maximize)
+      v = -v;
+    n += (size_t)snprintf(buf + n, size - n, "%s%.17g", o ? ", " : "", (double)v);
+  }
+  if (n < size)
+    snprintf(buf + n, size - n, ")");
+}
+
+static int timed_out(const struct search *s, tf_error *err) {
+  char bound[120] = "no bound known", best[120];
+  if (s->open.n)
+    values_text(s->p, s->score + s->open.v[0] * s->nobj, bound, sizeof bound);
+  if (!s->nbest)
+    return tf_error_set(err, TF_ESOLVER, "--time-limit",
+                        "time limit of %g s reached before any feasible solution; best bound %s (%zu boxes bounded)",
+                        s->limit, bound, s->st.nodes);
+  values_text(s->p, s->score + s->best[s->nbest - 1] * s->nobj, best, sizeof best);
+  return tf_error_set(err, TF_ESOLVER, "--time-limit",
+                      "time limit of %g s reached before the optimum was proven: best found %s, best bound %s "
+                      "(%zu boxes bounded)",
+                      s->limit, best, bound, s->st.nodes);
+}
+
+int tf_search(const tf_problem *p, size_t k, double time_limit_s, tf_found *found, size_t *n,
+              tf_search_stats *stats, tf_error *err) {
+  struct search s;
+  memset(&s, 0, sizeof s);
+  s.p = p;
+  s.nobj = p->nobjective;
+  s.nc = p->ncounts;
+  s.open.key_of = node_key;
+  s.k = k ? k : 1;
+  s.limit = time_limit_s;
+  s.best = tf_nalloc(s.k, sizeof *s.best);
+  clock_gettime(CLOCK_MONOTONIC, &s.start);
+  run(&s);
+  *n = 0;
+  int rc = s.timed_out ? timed_out(&s, err) : 0;
+  for (size_t i = 0; !rc && i < s.nbest; i++, ++*n) {
+    found[i].combo = s.combo[s.best[i]];
+    memset(found[i].counts, 0, sizeof found[i].counts);
+    memcpy(found[i].counts, node_key(&s, s.best[i]).lo, (size_t)s.nc * sizeof *found[i].counts);
+  }
+  if (stats)
+    *stats = s.st;
+  free(s.combo);
+  free(s.all);
+  free(s.box);
+  free(s.score);
+  free(s.freed);
+  free(s.open.v);
+  free(s.best);
+  return rc;
+}

@@ -1,0 +1,296 @@
+/* The exact search (encode/search.h): every engine case of issue 10 run
+ * through the binary with the exhaustive answer and the exit status it
+ * must give, and the search's --top rankings held to the exhaustive
+ * oracle's (encode/oracle.c), which shares no code with encode/bound.c. */
+#include <check.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "encode/oracle.h"
+#include "encode/search.h"
+#include "solver/cli/cli.h"
+#include "solver/cli/options.h"
+#include "solver/solve.h"
+#include "tests/suites.h"
+#include "tests/testutil.h"
+
+static char out[1 << 17], err[1 << 14];
+
+#define D "tests/data/engine-cases/"
+#define MW(name) "-m " D name "/m.json -w " D name "/w.json"
+
+/* One case: the command after "tilefit ", its exit status, and strings
+ * stdout must contain, in this order (NULL ends the list). */
+static const struct engine_case {
+  const char *args;
+  int exit;
+  const char *want[6];
+} cases[] = {
+    {"check " MW("check_crash") " --domain occupancy=0 --json", 1,
+     {"\"status\":\"does_not_fit\"", "occupancy 0: at least one CTA must fit on an SM"}},
+    {"solve " MW("crash") " --domain occupancy=0 --json", 1, {"\"status\":\"infeasible\"", "occupancy 0: at least one CTA must fit on an SM"}},
+    {"solve " MW("top_crash") " --domain occupancy=0 --top 4 --json", 1, {NULL}},
+    {"solve " MW("hang") " --objective 'max used(rf) + 1000000 * s1' --objective 'max 3 * s0 - tile_m' --json", 0,
+     {"\"values\":{\"tile_m\":3,\"s0\":2,\"s1\":8}", "\"value\":8000129}", "\"value\":3}"}},
+    {"solve " MW("hang_no_presolve_small") " --domain B_r=16,1,7,2 --require 's0 < 6' --require 's1 + s1 == 4' "
+     "--objective 'max cdiv(B_r * B_r, 3) + s1' --objective 'min s0 + s0' --no-presolve --json",
+     0, {"\"status\":\"optimal\""}},
+    {"solve " MW("hang_no_presolve_small") " --domain B_r=16,1,7,2 --require 's0 < 6' --require 's1 + s1 == 4' "
+     "--objective 'max cdiv(B_r * B_r, 3) + s1' --objective 'min s0 + s0' --no-presolve --lp /tmp/tf_engine_case.lp",
+     0, {"optimal"}},
+    {"solve -m " D "hang_no_presolve_small/m.json -w " D "hang_no_presolve_small/w4.json --domain B_r=7,2 "
+     "--objective 'max cdiv(B_r * B_r, 3) + s1' --objective 'min s0 + s0' --no-presolve --json",
+     0, {"\"status\":\"optimal\""}},
+    {"solve " MW("internal_exit_empty_model") " --require 'slack(smem) >= 240460971' --json", 1,
+     {"\"status\":\"infeasible\""}},
+    {"solve " MW("internal_exit_other") " --objective 'max 3 * s0 - tile_m' --no-presolve --json", 0,
+     {"\"values\":{\"tile_m\":15,\"s0\":3}", "\"value\":-6}"}},
+    {"solve " MW("internal_exit_simplex") " --no-presolve --json", 0, {"\"values\":{\"B_r\":11,\"stages\":1}"}},
+    {"solve " MW("internal_exit_verify") " --json", 0, {"\"values\":{\"a_stages\":0}", "\"value\":0}", "\"value\":0}"}},
+    {"solve -m h100-sxm -w cutlass-sm90-gemm --fix tile_m=128 --fix tile_n=128 --fix tile_k=64 --require 'stages <= 1'",
+     1, {NULL}},
+    {"solve -m b200 -w " D "shipped_lexicographic_exit3/w.json --objective 'max 100000000 * b - a' "
+     "--objective 'max a' --json",
+     0, {"\"a\":2,\"b\":2}", "\"value\":199999998}", "\"value\":2}"}},
+    {"solve -m b200 -w " D "shipped_wrong_optimum/w.json --json", 0,
+     {"\"values\":{\"c\":9,\"s\":11}", "\"value\":2200000081}"}},
+    {"solve " MW("top_hang") " -p d=4 --domain B_r=3,5,14 --top 6 --json", 0,
+     {"\"rank\":1", "\"values\":{\"B_r\":14,\"B_c\":3,\"a_stages\":1,\"b_stages\":2,\"k_stages\":13}", "\"rank\":6"}},
+    {"solve " MW("top_internal_exit_other") " --objective 'min 10000000 * (c_stages + c_stages) + c0 * c0' "
+     "--no-presolve --top 4 --json",
+     0, {"\"values\":{\"c0\":7,\"stages\":2,\"c_stages\":2}", "\"value\":40000049}", "\"rank\":3"}},
+    {"solve " MW("top_internal_exit_simplex") " --no-presolve --top 5 --json", 0,
+     {"\"values\":{\"B_c\":16,\"a_stages\":2}"}},
+    {"solve " MW("top_internal_exit_verify") " --top 6 --json", 0,
+     {"\"values\":{\"c0\":7,\"s0\":5,\"s1\":1}", "\"value\":499999999}", "\"rank\":6"}},
+    {"solve " MW("top_wrong_ranking_large") " --top 4 --json", 0,
+     {"\"value\":150000001}", "\"value\":150000000}", "\"value\":40000001}", "\"value\":40000000}"}},
+    {"solve " MW("top_wrong_status_large") " --no-presolve --top 3 --json", 0,
+     {"\"rank\":1", "\"values\":{\"c0\":14,\"stages\":5,\"c_stages\":1}"}},
+    {"solve " MW("wrong_optimum_large") " --json", 0, {"\"values\":{\"s0\":4}", "\"value\":12}"}},
+    {"solve " MW("wrong_optimum_realcap") " --require 'stages + stages + stages >= 23' --json", 0,
+     {"\"values\":{\"c0\":9,\"stages\":11}", "\"value\":2200000081}"}},
+    {"solve " MW("wrong_status_large") " --no-presolve --json", 0, {"\"values\":{\"s0\":0,\"s1\":-1}"}},
+    {"solve " MW("wrong_status_presolve") " --json", 0,
+     {"\"values\":{\"c1\":8,\"s0\":2,\"s1\":2}", "\"value\":199999998}", "\"value\":2}", "\"value\":4}"}},
+    /* the closed form names the bound when a count's max, not capacity, stops it */
+    {"solve -m b200 -w " D "closed_form_max/w.json", 0,
+     {"num_stages   8", "closed form  num_stages = floor((232448 - 0) / 16384) = 14 in smem, capped at the max 8 of "
+                         "num_stages (the bound binds, not capacity): agrees"}},
+    {"solve -m b200 -w " D "closed_form_max/w.json --json", 0, {"\"value\":8,", "\"floor\":14,\"bound_binds\":true"}},
+};
+#define NCASES ((int)(sizeof cases / sizeof cases[0]))
+
+START_TEST(test_engine_case) {
+  const struct engine_case *c = &cases[_i];
+  int rc = tf_test_run(c->args, out, sizeof out, err, sizeof err);
+  ck_assert_msg(rc == c->exit, "%s: exit %d, expected %d\n%s%s", c->args, rc, c->exit, out, err);
+  const char *at = out;
+  for (int i = 0; i < 6 && c->want[i]; i++) {
+    const char *hit = strstr(at, c->want[i]);
+    ck_assert_msg(hit, "%s: no '%s' (in order) in\n%s", c->args, c->want[i], out);
+    at = hit + strlen(c->want[i]);
+  }
+  if (c->exit == 1 && !strncmp(c->args, "solve", 5))
+    ck_assert_msg(strstr(err, "tilefit: infeasible: "), "%s", err);
+  if (c->exit == 0)
+    ck_assert_msg(err[0] == 0, "%s: stderr %s", c->args, err);
+}
+END_TEST
+
+/* Splits a command line with '...' quoting into argv (in place). */
+static int split(char *line, char **argv, int max) {
+  int n = 0;
+  for (char *s = line; *s && n < max;) {
+    while (*s == ' ')
+      s++;
+    if (!*s)
+      break;
+    char *w = s, *d = s;
+    while (*s && *s != ' ') {
+      if (*s == '\'') {
+        for (s++; *s && *s != '\''; )
+          *d++ = *s++;
+        if (*s)
+          s++;
+      } else {
+        *d++ = *s++;
+      }
+    }
+    if (*s)
+      s++;
+    *d = 0;
+    argv[n++] = w;
+  }
+  return n;
+}
+
+/* Both rankings, point by point: the same combination, counts and values. */
+static void same_ranking(const tf_problem *p, const tf_answer *a, int n, const tf_oracle_result *r, size_t nr,
+                         const char *what) {
+  ck_assert_msg((size_t)n == nr, "%s: the search found %d points, the oracle %zu", what, n, nr);
+  for (int i = 0; i < n; i++) {
+    ck_assert_msg(a[i].combo == r[i].combo, "%s: rank %d: combination %zu, oracle %zu", what, i + 1, a[i].combo,
+                  r[i].combo);
+    for (int k = 0; k < p->ncounts; k++)
+      ck_assert_msg(a[i].counts[k] == r[i].counts[k], "%s: rank %d: %s = %lld, oracle %lld", what, i + 1,
+                    p->count_names[k], (long long)a[i].counts[k], (long long)r[i].counts[k]);
+    for (size_t o = 0; o < p->nobjective; o++)
+      ck_assert_msg(a[i].point.objective[o] == r[i].objective[o], "%s: rank %d: objective %zu", what, i + 1, o);
+  }
+}
+
+/* The search's ranking of a bound problem equals the oracle's; returns
+ * how many points it has. */
+static int check_against_oracle(const tf_problem *p, int k, const char *what) {
+  tf_solve_opts o;
+  tf_solve_opts_init(&o);
+  tf_answer *a = calloc((size_t)k, sizeof *a);
+  tf_oracle_result *r = calloc((size_t)k, sizeof *r);
+  for (int i = 0; i < k; i++)
+    tf_answer_init(&a[i], p);
+  tf_error e;
+  tf_error_init(&e);
+  int n = 0;
+  ck_assert_msg(tf_solve_top(p, &o, k, a, &n, &e) == 0, "%s: %s", what, e.msg);
+  size_t nr = 0;
+  ck_assert_msg(tf_oracle_top(p, 50000000, (size_t)k, r, &nr, &e) == 0, "%s: oracle: %s", what, e.msg);
+  same_ranking(p, a, n, r, nr, what);
+  for (int i = 0; i < k; i++)
+    tf_answer_release(&a[i]);
+  free(a);
+  free(r);
+  return n;
+}
+
+/* Each engine case's solve, in process: the search's top 8 is the oracle's. */
+START_TEST(test_engine_case_oracle) {
+  const struct engine_case *c = &cases[_i];
+  if (strncmp(c->args, "solve", 5))
+    return;
+  char line[1024], *argv[64];
+  snprintf(line, sizeof line, "%s", c->args);
+  int argc = split(line, argv, 64);
+  tf_args a;
+  tf_args_init(&a);
+  tf_error e;
+  tf_error_init(&e);
+  ck_assert_msg(tf_args_parse(argc, argv, &tf_cmd_solve, &a, &e) == 0, "%s: %s", c->args, e.msg);
+  tf_loaded l;
+  ck_assert_msg(tf_load(&a.req, "-m", "-w", &l, &e) == 0, "%s: %s", c->args, e.msg);
+  tf_problem *p = tf_problem_new(l.machine, l.workset, &a.req, &e);
+  ck_assert_msg(p, "%s: %s", c->args, e.msg);
+  check_against_oracle(p, 8, c->args);
+  tf_problem_free(p);
+  tf_loaded_release(&l);
+  tf_args_release(&a);
+}
+END_TEST
+
+
+/* ------------------------------------------------- generated problems */
+
+static unsigned long long rng_state;
+static long rnd(long n) { /* 0 .. n-1 */
+  rng_state = rng_state * 6364136223846793005ULL + 1442695040888963407ULL;
+  return (long)((rng_state >> 33) % (unsigned long long)n);
+}
+
+static const char *const mems[] = {"smem", "smem", "tmem", "rf"};
+
+/* A small random workset: 1-2 choose variables, 1-3 counts with lower
+ * bounds from 0 to 2, buffers in every memory (aligned or not, some with
+ * negative coefficients), loosening and mixing requires, objectives of
+ * either sense with coefficients up to 10^9. */
+static int random_workset(char *buf, size_t size, int *ncounts) {
+  int nc = 1 + (int)rnd(3), nx = 1 + (int)rnd(2);
+  size_t n = (size_t)snprintf(buf, size, "{\"name\": \"g\", \"choose\": {\"x\": {\"from\": 1, \"to\": %ld}",
+                              1 + rnd(6));
+  if (nx > 1)
+    n += (size_t)snprintf(buf + n, size - n, ", \"y\": [%ld, %ld, 8]", 1 + rnd(3), 4 + rnd(3));
+  n += (size_t)snprintf(buf + n, size - n, "}, \"count\": {");
+  for (int k = 0; k < nc; k++) {
+    long lo = rnd(3);
+    n += (size_t)snprintf(buf + n, size - n, "%s\"s%d\": {\"min\": %ld, \"max\": %ld}", k ? ", " : "", k, lo,
+                          lo + rnd(9));
+  }
+  n += (size_t)snprintf(buf + n, size - n, "}, \"buffers\": [");
+  int nb = 1 + (int)rnd(4);
+  for (int b = 0; b < nb; b++) {
+    int k = (int)rnd(nc), j = (int)rnd(nc);
+    n += (size_t)snprintf(buf + n, size - n,
+                          "%s{\"name\": \"b%d\", \"memory\": \"%s\", \"size\": \"%ld + s%d * (x %% 3 + %ld) * %ld %s "
+                          "s%d * %ld\", \"align\": %ld}",
+                          b ? ", " : "", b, mems[rnd(4)], rnd(200), k, 1 + rnd(3), 1 + rnd(40),
+                          rnd(5) ? "+" : "-", j, rnd(30), rnd(2) ? 1L : 8L << rnd(3));
+  }
+  static const char *const reqs[] = {"s0 >= %ld", "s0 + s%d >= %ld", "s0 - s%d <= %ld", "x * s%d <= %ld",
+                                     "s0 + s%d == %ld"};
+  n += (size_t)snprintf(buf + n, size - n, "], \"require\": [");
+  for (int r = 0, nr = (int)rnd(3); r < nr; r++) {
+    int t = (int)rnd(5);
+    char req[64];
+    if (t == 0)
+      snprintf(req, sizeof req, reqs[0], rnd(6));
+    else
+      snprintf(req, sizeof req, reqs[t], (int)rnd(nc), rnd(12));
+    n += (size_t)snprintf(buf + n, size - n, "%s\"%s\"", r ? ", " : "", req);
+  }
+  n += (size_t)snprintf(buf + n, size - n, "], \"objective\": [");
+  static const long coef[] = {1, 3, 1000, 1000000000};
+  for (int o = 0, no = 1 + (int)rnd(3); o < no; o++)
+    n += (size_t)snprintf(buf + n, size - n, "%s\"%s %ld * s%d %s %ld * x %s s%d\"", o ? ", " : "",
+                          rnd(2) ? "max" : "min", coef[rnd(4)], (int)rnd(nc), rnd(2) ? "+" : "-", coef[rnd(4)],
+                          rnd(2) ? "+" : "-", (int)rnd(nc));
+  n += (size_t)snprintf(buf + n, size - n, "]}");
+  *ncounts = nc;
+  return n < size ? 0 : -1;
+}
+
+/* 1000 generated problems per loop iteration: the search's top 5 equals the oracle's,
+ * rank by rank (infeasible ones included: both find nothing). */
+START_TEST(test_generated_against_oracle) {
+  int solved = 0, infeasible = 0, ranked = 0;
+  for (int i = 0; i < 1000; i++) {
+    rng_state = 0x9e3779b97f4a7c15ULL * (unsigned long long)(_i * 1000 + i + 1);
+    char text[4096];
+    int nc;
+    ck_assert_int_eq(random_workset(text, sizeof text, &nc), 0);
+    tf_machine m = tf_test_machine(200 + rnd(2000), 64 + rnd(512), 40 + rnd(215));
+    tf_workset *w = tf_test_workset(text);
+    tf_request req;
+    tf_request_init(&req);
+    tf_error e;
+    tf_error_init(&e);
+    tf_problem *p = tf_problem_new(&m, w, &req, &e);
+    if (p) { /* a negative constant size is an input error: skipped */
+      char what[4200];
+      snprintf(what, sizeof what, "problem %d (smem %lld): %s", i, (long long)m.smem.capacity, text);
+      int n = check_against_oracle(p, 5, what);
+      solved++;
+      infeasible += n == 0;
+      ranked += n == 5;
+      tf_problem_free(p);
+    }
+    tf_request_release(&req);
+    tf_workset_free(w);
+  }
+  ck_assert_msg(solved > 800 && infeasible > 50 && ranked > 250, "solved %d, infeasible %d, five ranked %d", solved,
+                infeasible, ranked);
+}
+END_TEST
+
+Suite *search_suite(void) {
+  Suite *s = suite_create("search");
+  TCase *tc = tcase_create("Engine cases");
+  tcase_set_timeout(tc, 60);
+  tcase_add_loop_test(tc, test_engine_case, 0, NCASES);
+  tcase_add_loop_test(tc, test_engine_case_oracle, 0, NCASES);
+  suite_add_tcase(s, tc);
+  TCase *gen = tcase_create("Generated");
+  tcase_set_timeout(gen, 120);
+  tcase_add_loop_test(gen, test_generated_against_oracle, 0, 5);
+  suite_add_tcase(s, gen);
+  return s;
+}
