@@ -11,12 +11,13 @@
  * the whole sweep) and "total", so shards can be merged and any file
  * checked for completeness.
  *
- * Speed: identical problems are solved once.  Two levels: the answer text,
- * by a canonical key over machine, workset, bound params, fixes, domains,
- * requires, objectives (tf_sweep_key); and the exact search's optimum, by
- * the exact content of the search problem (identical ones arise from
- * machines with equal capacities).  Every reused optimum is certified
- * against the point's own problem.
+ * Speed: identical problems are solved once, by default at the level of
+ * the answer text, by a canonical key over machine, workset, bound params,
+ * fixes, domains, requires, objectives (tf_sweep_key).  TF_REUSE_ILP adds
+ * the exact search's optimum, by the exact content of the search problem
+ * (identical ones arise from machines with equal capacities), certified
+ * against each point's own problem; it is off by default because writing
+ * that key reads as much as the exact search does (bench/results.md).
  *
  * Nothing here prints except to the FILE * handed in for progress. */
 #ifndef TF_SOLVER_BATCH_SWEEP_H

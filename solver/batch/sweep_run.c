@@ -310,7 +310,7 @@ void tf_sweep_opts_init(tf_sweep_opts *o) {
   memset(o, 0, sizeof *o);
   o->jobs = 1;
   o->format = TF_FORMAT_JSON;
-  o->reuse = TF_REUSE_ANSWER | TF_REUSE_ILP;
+  o->reuse = TF_REUSE_ANSWER; /* the search memo's key costs more than the exact search it saves */
   tf_solve_opts_init(&o->solve);
   o->progress_every = 5;
 }

@@ -53,7 +53,7 @@ static void summary(const tf_args *a, const tf_sweep_opts *o, const tf_sweep_sta
       fprintf(stderr, "%s%zu %s", sep, st->status[k], tf_sweep_status_name(k));
       sep = ", ";
     }
-  fprintf(stderr, "; reused %zu answers and %zu ILP solutions\n", st->answer_hits, st->ilp_hits);
+  fprintf(stderr, "; reused %zu answers and %zu search optima\n", st->answer_hits, st->ilp_hits);
 }
 
 static int run(int argc, char **argv) {
