@@ -107,8 +107,9 @@ install: $(BIN)
 	install -m 644 $(LIB) $(DESTDIR)$(PREFIX)/lib/
 	for h in $(PUBLIC_HEADERS); do install -d $(DESTDIR)$(PREFIX)/include/tilefit/$$(dirname $$h); \
 	  install -m 644 $$h $(DESTDIR)$(PREFIX)/include/tilefit/$$h; done
-	install -m 644 machines/*.json $(DESTDIR)$(PREFIX)/share/tilefit/machines/
+	install -m 644 machines/*.json machines/SOURCES.md $(DESTDIR)$(PREFIX)/share/tilefit/machines/
 	install -m 644 model/worksets/*.json $(DESTDIR)$(PREFIX)/share/tilefit/model/worksets/
+	install -d $(DESTDIR)$(PREFIX)/share/tilefit/schema && install -m 644 solver/schema/tilefit.schema.json $(DESTDIR)$(PREFIX)/share/tilefit/schema/
 
 uninstall:
 	rm -rf $(DESTDIR)$(PREFIX)/bin/$(BIN) $(DESTDIR)$(PREFIX)/lib/libtilefit.a \

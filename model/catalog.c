@@ -8,6 +8,7 @@
 #include <unistd.h>
 
 #include "alloc.h"
+#include "suggest.h"
 
 static const char *const subdir[] = {"machines", "model/worksets"};
 static const char *const noun[] = {"machine", "workset"};
@@ -34,7 +35,7 @@ static int data_dirs(char dirs[3][4096]) {
 
 static int is_path(const char *name) {
   size_t n = strlen(name);
-  return strchr(name, '/') || (n > 5 && !strcmp(name + n - 5, ".json"));
+  return strchr(name, '/') || (n > 5 && !strcmp(name + n - 5, ".json")) || !strcmp(name, "-"); /* - : stdin */
 }
 
 static int valid_name(const char *name) {
@@ -61,10 +62,18 @@ int tf_catalog_find(int kind, const char *name, const char *where, char *path, s
         return 0;
     }
   }
-  /* The shipped lists outgrew one error line: name the command that prints them. */
-  return tf_error_set(err, TF_EINPUT, where,
-                      "unknown %s '%s' ('tilefit %ss' lists the shipped ones; or give a path to a .json file)",
-                      noun[kind], name, noun[kind]);
+  /* The shipped lists outgrew one error line: name the nearest, and the command that prints them. */
+  size_t n;
+  char **names = tf_catalog_list(kind, &n);
+  const char *near = tf_suggest(name, (const char *const *)names, n);
+  char hint[160] = "";
+  if (near)
+    snprintf(hint, sizeof hint, "; did you mean '%s'?", near);
+  tf_error_set(err, TF_EINPUT, where,
+               "unknown %s '%s'%s ('tilefit %ss' lists the shipped ones; or give a path to a .json file)", noun[kind],
+               name, hint, noun[kind]);
+  tf_catalog_list_free(names, n);
+  return -1;
 }
 
 static int by_name(const void *a, const void *b) { return strcmp(*(char *const *)a, *(char *const *)b); }

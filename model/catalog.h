@@ -1,5 +1,5 @@
 /* Shipped machines and worksets by name.  A name with a '/' or ending in
- * ".json" is a path; anything else is looked up, in order, under
+ * ".json" is a path ("-": standard input); anything else is looked up, in order, under
  *   $TILEFIT_DATA/, the executable's directory, and
  *   <executable's directory>/../share/tilefit/
  * as machines/NAME.json or model/worksets/NAME.json. */

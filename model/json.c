@@ -14,8 +14,19 @@ char *tf_read_file(const char *file, size_t *len, tf_error *err) {
   return tf_read_file_limit(file, TF_MAX_FILE_BYTES, len, err);
 }
 
+/* "-" is standard input, wherever a file is read (the command line lets
+ * one argument name it); it is not closed. */
+static FILE *open_input(const char *file, const char *mode) {
+  return strcmp(file, "-") ? fopen(file, mode) : stdin;
+}
+
+static void close_input(FILE *f) {
+  if (f != stdin)
+    fclose(f);
+}
+
 char *tf_read_file_limit(const char *file, size_t max, size_t *len, tf_error *err) {
-  FILE *f = fopen(file, "rb");
+  FILE *f = open_input(file, "rb");
   if (!f) {
     tf_error_set(err, TF_EINPUT, NULL, "cannot read: %s", strerror(errno));
     tf_error_set_file(err, file);
@@ -27,7 +38,7 @@ char *tf_read_file_limit(const char *file, size_t max, size_t *len, tf_error *er
     size_t got = fread(buf + n, 1, cap - n, f);
     n += got;
     if (max && n > max) {
-      fclose(f);
+      close_input(f);
       free(buf);
       tf_error_set(err, TF_EINPUT, NULL, "file larger than %zu bytes", max);
       tf_error_set_file(err, file);
@@ -41,7 +52,7 @@ char *tf_read_file_limit(const char *file, size_t max, size_t *len, tf_error *er
     }
   }
   int bad = ferror(f);
-  fclose(f);
+  close_input(f);
   if (bad) {
     free(buf);
     tf_error_set(err, TF_EINPUT, NULL, "cannot read: %s", strerror(errno ? errno : EIO));
@@ -55,7 +66,7 @@ char *tf_read_file_limit(const char *file, size_t max, size_t *len, tf_error *er
 }
 
 int tf_jsonl_each(const char *file, tf_line_fn fn, void *ctx, tf_error *err) {
-  FILE *f = fopen(file, "r");
+  FILE *f = open_input(file, "r");
   if (!f) {
     tf_error_set(err, TF_EINPUT, NULL, "cannot read: %s", strerror(errno));
     tf_error_set_file(err, file);
@@ -76,7 +87,7 @@ int tf_jsonl_each(const char *file, tf_line_fn fn, void *ctx, tf_error *err) {
     tf_error_set_file(err, file);
   }
   free(line);
-  fclose(f);
+  close_input(f);
   return rc;
 }
 

@@ -451,3 +451,12 @@ void tf_machine_free(tf_machine *m) {
   free(m->sources);
   free(m);
 }
+
+int tf_machine_field(const tf_machine *m, size_t i, char *name, size_t size, int64_t *value) {
+  if (i >= NFIELDS)
+    return -1;
+  const struct field *f = &fields[i];
+  snprintf(name, size, "%s%s%s", f->section, *f->section ? "." : "", f->key);
+  memcpy(value, (const char *)m + f->offset, sizeof *value);
+  return !strcmp(f->section, "tmem") && !m->tmem.present ? 1 : 0;
+}

@@ -74,4 +74,10 @@ tf_machine *tf_machine_parse(const char *text, size_t len, const char *file, tf_
 
 void tf_machine_free(tf_machine *m);
 
+/* The integer fields, in the loader's order, by their source key
+ * ("smem.capacity"): field i's name and value; returns 0, 1 when this
+ * machine has no such field (tmem without tensor memory), -1 past the
+ * last field. */
+int tf_machine_field(const tf_machine *m, size_t i, char *name, size_t size, int64_t *value);
+
 #endif

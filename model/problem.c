@@ -6,6 +6,8 @@
 
 #include "alloc.h"
 #include "problem_internal.h"
+#include "suggest.h"
+#include "text.h"
 
 /* ---------------------------------------------------------------- symbols */
 
@@ -134,13 +136,43 @@ static void find_threads(tf_problem *p) {
       p->threads = p->param_values[i];
 }
 
+/* "; did you mean 'num_stages'?" when one of the workset's params (or
+ * choose and count variables) is near `name`, else "". */
+static const char *near_name(const tf_workset *w, const char *name, int params, char *buf, size_t size) {
+  size_t n = params ? w->nparams : w->nchoose + w->ncounts, k = 0;
+  const char **names = tf_nalloc(n + 1, sizeof *names);
+  for (size_t i = 0; params && i < w->nparams; i++)
+    names[k++] = w->params[i].name;
+  for (size_t i = 0; !params && i < w->nchoose; i++)
+    names[k++] = w->choose[i].name;
+  for (size_t i = 0; !params && i < w->ncounts; i++)
+    names[k++] = w->counts[i].name;
+  const char *near = tf_suggest(name, names, n);
+  buf[0] = 0;
+  if (near)
+    snprintf(buf, size, "; did you mean '%s'?", near);
+  free(names);
+  return buf;
+}
+
+/* "d, dv, in_bits" */
+static const char *param_list(const tf_workset *w, char *buf, size_t size) {
+  tf_strbuf b = tf_strbuf_of(buf, size);
+  for (size_t i = 0; i < w->nparams; i++)
+    tf_strbuf_item(&b, ", ", "%s", w->params[i].name);
+  return buf;
+}
+
 static int bind_params(tf_problem *p, const tf_request *req, tf_error *err) {
   const tf_workset *w = p->workset;
   for (size_t k = 0; k < req->nparams; k++) {
     int sym = tf_workset_resolve(w, req->params[k].name);
-    if (sym < 0 || tf_workset_sym_kind(w, sym) != TF_SYM_PARAM)
-      return tf_error_set(err, TF_EINPUT, req->params[k].where, "workset '%s' has no param '%s'", w->name,
-                          req->params[k].name);
+    if (sym < 0 || tf_workset_sym_kind(w, sym) != TF_SYM_PARAM) {
+      char near[160], list[512];
+      return tf_error_set(err, TF_EINPUT, req->params[k].where, "workset '%s' has no param '%s'%s (params: %s)",
+                          w->name, req->params[k].name, near_name(w, req->params[k].name, 1, near, sizeof near),
+                          w->nparams ? param_list(w, list, sizeof list) : "none");
+    }
     for (size_t j = 0; j < k; j++)
       if (!strcmp(req->params[j].name, req->params[k].name) && req->params[j].value != req->params[k].value)
         return tf_error_set(err, TF_EINPUT, req->params[k].where, "param '%s' given twice with different values",
@@ -222,9 +254,9 @@ static int apply_fix(tf_problem *p, const tf_assign *fix, const tf_request *req,
     p->domain[i][0] = fix->value;
     return 0;
   }
-  char buf[512];
-  return tf_error_set(err, TF_EINPUT, fix->where, "workset '%s' has no variable '%s' (variables: %s)", w->name,
-                      fix->name, variable_list(w, buf, sizeof buf));
+  char buf[512], near[160];
+  return tf_error_set(err, TF_EINPUT, fix->where, "workset '%s' has no variable '%s'%s (variables: %s)", w->name,
+                      fix->name, near_name(w, fix->name, 0, near, sizeof near), variable_list(w, buf, sizeof buf));
 }
 
 static int apply_domain(tf_problem *p, const tf_domain_req *d, tf_error *err) {
@@ -236,8 +268,9 @@ static int apply_domain(tf_problem *p, const tf_domain_req *d, tf_error *err) {
     if (sym >= 0 && tf_workset_sym_kind(w, sym) == TF_SYM_COUNT)
       return tf_error_set(err, TF_EINPUT, d->where,
                           "'%s' is a count variable; bound it with --fix or --require", d->name);
-    return tf_error_set(err, TF_EINPUT, d->where, "workset '%s' has no choose variable '%s' (variables: %s)",
-                        w->name, d->name, variable_list(w, buf, sizeof buf));
+    char near[160];
+    return tf_error_set(err, TF_EINPUT, d->where, "workset '%s' has no choose variable '%s'%s (variables: %s)",
+                        w->name, d->name, near_name(w, d->name, 0, near, sizeof near), variable_list(w, buf, sizeof buf));
   }
   if (d->nvalues == 0)
     return tf_error_set(err, TF_EINPUT, d->where, "empty domain for '%s'", d->name);

@@ -3,13 +3,7 @@
 #include <string.h>
 
 /* A candidate point: choose values and counts, and what it evaluates to. */
-struct candidate {
-  int64_t choose[TF_MAX_CHOOSE];
-  int64_t counts[TF_MAX_COUNTS];
-  int64_t value;       /* the level's objective */
-  char why[256];       /* the first constraint it violates */
-  int found;
-};
+typedef tf_explain_level candidate;
 
 /* Does the point keep levels < level equal to the answer and improve
  * `level`?  Returns the improvement (> 0) or 0. */
@@ -22,7 +16,7 @@ static int64_t improvement(const tf_problem *p, const tf_answer *a, const tf_poi
 }
 
 static void consider(const tf_problem *p, const tf_answer *a, size_t level, const int64_t *choose,
-                     const int64_t *counts, tf_point *pt, struct candidate *best, int64_t *best_gain) {
+                     const int64_t *counts, tf_point *pt, candidate *best, int64_t *best_gain) {
   tf_error e;
   tf_error_init(&e);
   if (tf_problem_eval_point(p, choose, counts, pt, &e))
@@ -44,7 +38,7 @@ static void consider(const tf_problem *p, const tf_answer *a, size_t level, cons
 /* Candidates: every combination of the domains at the smallest counts and
  * at the answer's counts, and the answer's combination with one count
  * moved by one. */
-static void search(const tf_problem *p, const tf_answer *a, size_t level, struct candidate *best) {
+static void search(const tf_problem *p, const tf_answer *a, size_t level, candidate *best) {
   tf_point pt;
   tf_point_init(&pt, p);
   int64_t gain = 0, choose[TF_MAX_CHOOSE], lo[TF_MAX_COUNTS], at[TF_MAX_COUNTS];
@@ -74,7 +68,7 @@ static void search(const tf_problem *p, const tf_answer *a, size_t level, struct
   tf_point_release(&pt);
 }
 
-static void describe(FILE *f, const tf_problem *p, const tf_answer *a, const struct candidate *c) {
+static void describe(FILE *f, const tf_problem *p, const tf_answer *a, const candidate *c) {
   const char *sep = "";
   for (size_t i = 0; i < p->nchoose; i++)
     if (c->choose[i] != a->choose[i])
@@ -86,9 +80,8 @@ static void describe(FILE *f, const tf_problem *p, const tf_answer *a, const str
 
 void tf_explain_levels(FILE *f, const tf_problem *p, const tf_answer *a) {
   for (size_t level = 0; level < p->nobjective; level++) {
-    struct candidate best;
-    memset(&best, 0, sizeof best);
-    search(p, a, level, &best);
+    candidate best;
+    tf_explain_search(p, a, level, &best);
     fprintf(f, "level %zu       %s = %lld: ", level + 1, p->objective[level].text,
             (long long)a->point.objective[level]);
     if (!best.found) {
@@ -99,6 +92,11 @@ void tf_explain_levels(FILE *f, const tf_problem *p, const tf_answer *a) {
     describe(f, p, a, &best);
     fprintf(f, " (%lld): %s\n", (long long)best.value, best.why);
   }
+}
+
+void tf_explain_search(const tf_problem *p, const tf_answer *a, size_t level, tf_explain_level *out) {
+  memset(out, 0, sizeof *out);
+  search(p, a, level, out);
 }
 
 int tf_explain_next_value(const tf_problem *p, const tf_answer *a, const char *name, char *buf, size_t size) {

@@ -11,6 +11,21 @@
 
 #define TF_EXPLAIN_MAX_CANDIDATES 200000 /* larger candidate spaces are not searched */
 
+/* The next-better candidate of one level: the variables where it differs
+ * from the answer, the level's value there and the first constraint it
+ * violates.  found is 0 when no candidate in the domains does better. */
+typedef struct tf_explain_level {
+  int found;
+  int64_t choose[TF_MAX_CHOOSE];
+  int64_t counts[TF_MAX_COUNTS];
+  int64_t value;
+  char why[256];
+} tf_explain_level;
+
+/* Level `level` (0-based) of an optimal answer. */
+void tf_explain_search(const tf_problem *p, const tf_answer *a, size_t level, tf_explain_level *out);
+
+/* Every level as text lines, "level 1       max stages = 3: next better is ...". */
 void tf_explain_levels(FILE *f, const tf_problem *p, const tf_answer *a);
 
 /* Why variable `name` of an answer cannot take its next larger value (the

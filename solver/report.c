@@ -20,8 +20,19 @@ void tf_report_answers(FILE *f, int format, const tf_request *req, const tf_prob
       tf_report_top_text(f, req, p, a, n);
     return;
   }
-  if (format == TF_FORMAT_CSV)
+  if (format == TF_FORMAT_CSV) {
     tf_report_csv_header(f, p);
-  for (int i = 0; i < n; i++)
-    (format == TF_FORMAT_JSON ? tf_report_json : tf_report_csv_row)(f, req, p, &a[i]);
+    for (int i = 0; i < n; i++)
+      tf_report_csv_row(f, req, p, &a[i]);
+    return;
+  }
+  int array = format == TF_FORMAT_JSON && (n > 1 || a[0].rank); /* --top: one array */
+  if (array)
+    fputs("[\n", f);
+  for (int i = 0; i < n; i++) {
+    tf_report_json_answer(f, req, p, &a[i], explain);
+    fputs(array && i + 1 < n ? ",\n" : "\n", f);
+  }
+  if (array)
+    fputs("]\n", f);
 }

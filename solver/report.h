@@ -16,7 +16,8 @@
 #include "model/json.h" /* tf_json_write_string */
 #include "model/problem.h"
 
-enum tf_format { TF_FORMAT_TEXT, TF_FORMAT_JSON, TF_FORMAT_CSV };
+/* JSON: one document; JSONL: one object per line (a sweep's JSON). */
+enum tf_format { TF_FORMAT_TEXT, TF_FORMAT_JSON, TF_FORMAT_CSV, TF_FORMAT_JSONL };
 
 const char *tf_answer_status_name(int status);
 /* Does the answer carry values (not infeasible)? */
@@ -25,9 +26,10 @@ int tf_report_has_answer(const tf_answer *a);
 int tf_report_memory_used(const tf_problem *p, int m);
 
 /* n answers of one problem in the chosen format: text is the full report
- * of one unranked answer, or a ranked table (--top); JSON one object per
- * line; CSV a header and one row each.  The one place that decides how
- * several answers are framed. */
+ * of one unranked answer, or a ranked table (--top); JSON one document
+ * (an object, or an array of ranked answers); JSONL one object per line;
+ * CSV a header and one row each.  The one place that decides how several
+ * answers are framed. */
 void tf_report_answers(FILE *f, int format, const tf_request *req, const tf_problem *p, const tf_answer *a, int n,
                        int explain);
 
@@ -37,10 +39,16 @@ void tf_report_text(FILE *f, const tf_request *req, const tf_problem *p, const t
 void tf_report_top_text(FILE *f, const tf_request *req, const tf_problem *p, const tf_answer *a, int n);
 
 /* ------------------------------------------------------------------ JSON */
+/* The "schema" member of every JSON object tilefit writes: the version of
+ * solver/schema/tilefit.schema.json the object follows. */
+#define TF_REPORT_SCHEMA "tilefit/1"
 /* One line of JSON, newline-terminated. */
 void tf_report_json(FILE *f, const tf_request *req, const tf_problem *p, const tf_answer *a);
 /* The same object without the newline, to embed in another. */
 void tf_report_json_object(FILE *f, const tf_request *req, const tf_problem *p, const tf_answer *a);
+/* The object with "explain" (binding counts and each level's next-better
+ * candidate) when `explain` and the answer is optimal. */
+void tf_report_json_answer(FILE *f, const tf_request *req, const tf_problem *p, const tf_answer *a, int explain);
 /* Its members after "id", without braces, for a caller that frames them. */
 void tf_report_json_fields(FILE *f, const tf_problem *p, const tf_answer *a);
 /* The members of a failed problem: machine and workset when known (NULL:

@@ -66,7 +66,7 @@ void tf_report_csv_header(FILE *f, const tf_problem *p) {
     fprintf(f, ",objective%zu", o + 1);
   for (int k = 0; k < p->ncounts; k++)
     closed_cells(f, p->count_names[k]);
-  fputc('\n', f);
+  fputs(",reason\n", f);
 }
 
 static void closed_value(FILE *f, int ok, const tf_closed *c) {
@@ -99,6 +99,8 @@ void tf_report_csv_row(FILE *f, const tf_request *req, const tf_problem *p, cons
     tf_csv_int(f, opt, a->point.objective[o]);
   for (int k = 0; k < p->ncounts; k++)
     closed_value(f, opt, &a->closed[k]);
+  fputc(',', f); /* why it is infeasible or does not fit; empty when it is solved or fits */
+  tf_csv_field(f, a->status == TF_ANSWER_OPTIMAL || a->status == TF_ANSWER_FITS ? "" : a->why);
   fputc('\n', f);
 }
 

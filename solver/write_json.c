@@ -3,6 +3,8 @@
 #include "solver/report.h"
 
 #include "model/json.h"
+#include "solver/explain.h"
+#include "solver/solve.h"
 
 static void json_values(FILE *f, const tf_problem *p, const tf_answer *a) {
   fputs("\"values\":{", f);
@@ -82,19 +84,63 @@ static void json_closed(FILE *f, const tf_problem *p, const tf_answer *a) {
   fputc('}', f);
 }
 
+/* ,"explain":{"binding":[...],"levels":[...]}: what --explain prints, as data. */
+static void json_explain(FILE *f, const tf_problem *p, const tf_answer *a) {
+  fputs(",\"explain\":{\"binding\":[", f);
+  for (int k = 0; k < p->ncounts; k++) {
+    char buf[400];
+    tf_binding(p, a, k, buf, sizeof buf);
+    fputs(k ? ",{\"variable\":" : "{\"variable\":", f);
+    tf_json_write_string(f, p->count_names[k]);
+    fputs(",\"reason\":", f);
+    tf_json_write_string(f, buf);
+    fputc('}', f);
+  }
+  fputs("],\"levels\":[", f);
+  for (size_t o = 0; o < p->nobjective; o++) {
+    tf_explain_level l;
+    tf_explain_search(p, a, o, &l);
+    fprintf(f, "%s{\"level\":%zu,\"objective\":", o ? "," : "", o + 1);
+    tf_json_write_string(f, p->objective[o].text);
+    fprintf(f, ",\"value\":%lld,\"next_better\":", (long long)a->point.objective[o]);
+    if (!l.found) {
+      fputs("null}", f);
+      continue;
+    }
+    fputs("{\"changes\":{", f); /* the variables where it differs from the answer */
+    const char *sep = "";
+    for (size_t i = 0; i < p->nchoose; i++)
+      if (l.choose[i] != a->choose[i])
+        fputs(sep, f), tf_json_write_string(f, p->choose_names[i]), fprintf(f, ":%lld", (long long)l.choose[i]), sep = ",";
+    for (int k = 0; k < p->ncounts; k++)
+      if (l.counts[k] != a->counts[k])
+        fputs(sep, f), tf_json_write_string(f, p->count_names[k]), fprintf(f, ":%lld", (long long)l.counts[k]), sep = ",";
+    fprintf(f, "},\"value\":%lld,\"violation\":", (long long)l.value);
+    tf_json_write_string(f, l.why);
+    fputs("}}", f);
+  }
+  fputs("]}", f);
+}
+
 void tf_report_json(FILE *f, const tf_request *req, const tf_problem *p, const tf_answer *a) {
   tf_report_json_object(f, req, p, a);
   fputc('\n', f);
 }
 
 void tf_report_json_object(FILE *f, const tf_request *req, const tf_problem *p, const tf_answer *a) {
-  fputc('{', f);
+  tf_report_json_answer(f, req, p, a, 0);
+}
+
+void tf_report_json_answer(FILE *f, const tf_request *req, const tf_problem *p, const tf_answer *a, int explain) {
+  fputs("{\"schema\":\"" TF_REPORT_SCHEMA "\",", f);
   if (req->id) {
     fputs("\"id\":", f);
     tf_json_write_string(f, req->id);
     fputc(',', f);
   }
   tf_report_json_fields(f, p, a);
+  if (explain && a->status == TF_ANSWER_OPTIMAL)
+    json_explain(f, p, a);
   fputc('}', f);
 }
 

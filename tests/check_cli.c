@@ -61,7 +61,9 @@ static const struct {
     {2, "check " MINI " --fix B_c=128 --fix q_stage=2 --fix stages=3 --explain"},
     {2, "check " MINI " --fix B_c=128 --fix q_stage=2 --fix stages=3 --top 2"},
     {2, "validate --csv tests/data/validate/flashattention.jsonl"},
-    {2, "machines --json"},
+    {0, "machines --json"},
+    {2, "machines --csv"},
+    {2, "worksets --json"},
     {2, "merge --resume x"},
     {2, "sweep x.json -p d=64"},
 };
@@ -102,7 +104,8 @@ START_TEST(test_help_from_table) {
       {"solve", "--objective", 1}, {"solve", "--explain", 1}, {"solve", "--top K", 1},  {"solve", "--jobs", 0},
       {"check", "--objective", 0}, {"check", "--explain", 0}, {"check", "--fix", 1},    {"check", "--csv", 1},
       {"validate", "--json", 1},   {"validate", "--csv", 0},  {"sweep", "--shard", 1},  {"sweep", "--fix", 0},
-      {"merge", "--output", 1},    {"merge", "--jobs", 0},    {"machines", "--help", 1}, {"machines", "--json", 0},
+      {"merge", "--output", 1},    {"merge", "--jobs", 0},    {"machines", "--help", 1}, {"machines", "--csv", 0},
+      {"worksets", "--json", 0},   {"machines", "--unconfirmed", 1}, {"solve", "--output", 1}, {"check", "--jsonl", 1},
   };
   static char out[1 << 14], err[1 << 12];
   for (size_t i = 0; i < sizeof rows / sizeof *rows; i++) {

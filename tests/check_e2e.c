@@ -180,7 +180,7 @@ END_TEST
 
 START_TEST(test_top_five) {
   const char *base = "solve -m h100-sxm -w cutlass-sm90-gemm -p epilogue_bytes=33792 --domain tile_k=64 "
-                     "--objective 'max tile_m*tile_n' --objective 'max stages' --json";
+                     "--objective 'max tile_m*tile_n' --objective 'max stages' --jsonl";
   char args[512], first[4096];
   int rc = tf_test_run(base, out, sizeof out, err, sizeof err);
   ck_assert_int_eq(rc, 0);

@@ -280,25 +280,30 @@ START_TEST(test_spec_errors) {
 }
 END_TEST
 
-/* A workset that does not load is a warning; its points are error lines. */
+/* A machine or workset a spec names that does not load is bad input,
+ * found at load (before any point is solved), naming the spec's path and
+ * the nearest shipped name. */
 START_TEST(test_spec_unloadable) {
-  tf_sweep *s = spec("{\"machines\": [\"b200\", \"z9000\"], \"worksets\": [\"fa4-fwd\", \"nosuch-ws\"],"
-                     " \"params\": {\"d\": [64, 128]}}");
-  ck_assert_uint_eq(tf_sweep_npoints(s), 2 * (2 + 1));
-  ck_assert_uint_eq(tf_sweep_nwarnings(s), 2);
-  ck_assert_msg(strstr(tf_sweep_warning(s, 0), "nosuch-ws"), "%s", tf_sweep_warning(s, 0));
-  ck_assert_msg(strstr(tf_sweep_warning(s, 1), "z9000"), "%s", tf_sweep_warning(s, 1));
-  tf_sweep_stats st;
-  run_ok(s, (struct runopts){.jobs = 2}, tmp("out.jsonl"), &st);
-  ck_assert_uint_eq(st.status[TF_SWEEP_ERROR], 4);
-  ck_assert_uint_eq(st.status[TF_ANSWER_OPTIMAL], 2);
-  char *text = slurp(tmp("out.jsonl"), NULL);
-  ck_assert_uint_eq(count_lines(text), 6);
-  ck_assert_msg(strstr(text, "\"id\":\"b200/nosuch-ws\",\"input\":{},\"machine\":\"b200\",\"workset\":\"nosuch-ws\","
-                             "\"status\":\"error\",\"error\":"),
-                "%s", text);
-  free(text);
-  tf_sweep_free(s);
+  static const struct {
+    const char *json, *path, *msg;
+  } rows[] = {
+      {"{\"machines\": [\"b200\", \"z9000\"], \"worksets\": [\"fa4-fwd\"]}", "$.machines[1]",
+       "unknown machine 'z9000' ("},
+      {"{\"machines\": [\"b200\", \"h100sxm\"], \"worksets\": [\"fa4-fwd\"]}", "$.machines[1]",
+       "unknown machine 'h100sxm'; did you mean 'h100-sxm'?"},
+      {"{\"machines\": [\"b200\"], \"worksets\": [\"fa4-fwd\", \"fa4fwd\"]}", "$.worksets[1]",
+       "unknown workset 'fa4fwd'; did you mean 'fa4-fwd'?"},
+  };
+  for (size_t i = 0; i < sizeof rows / sizeof *rows; i++) {
+    tf_error e;
+    tf_error_init(&e);
+    tf_sweep *s = tf_sweep_parse_spec(rows[i].json, strlen(rows[i].json), "spec.json", &e);
+    ck_assert_ptr_null(s);
+    ck_assert_int_eq(e.code, TF_EINPUT);
+    ck_assert_str_eq(e.file, "spec.json");
+    ck_assert_str_eq(e.path, rows[i].path);
+    ck_assert_msg(strstr(e.msg, rows[i].msg), "%s: '%s' lacks '%s'", rows[i].json, e.msg, rows[i].msg);
+  }
 }
 END_TEST
 

@@ -47,7 +47,6 @@ struct tf_sweep {
 
 void tf_sweep_warn(tf_sweep *s, const char *fmt, const char *a, const char *b);
 size_t tf_sweep_workset_index(tf_sweep *s, const char *name);
-void tf_sweep_check_machine(tf_sweep *s, const char *name);
 
 /* sweep_key.c: the exact content of a search problem (choose values left
  * out, which do not change which combination wins), the search memo's key. */

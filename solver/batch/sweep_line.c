@@ -14,7 +14,7 @@ void tf_sweep_line_prefix(FILE *f, int format, size_t index, size_t total, const
   } else {
     fprintf(f, "{\"index\":%zu,\"total\":%zu,\"id\":", index, total);
     tf_json_write_string(f, id);
-    fputc(',', f);
+    fputs(",\"schema\":\"" TF_REPORT_SCHEMA "\",", f);
   }
 }
 

@@ -54,16 +54,6 @@ size_t tf_sweep_workset_index(tf_sweep *s, const char *name) {
   return s->nws - 1;
 }
 
-void tf_sweep_check_machine(tf_sweep *s, const char *name) {
-  tf_error err;
-  tf_error_init(&err);
-  if (!tf_cache_machine(&s->cache, name, "machine", &err)) {
-    char msg[1024];
-    tf_error_format(&err, msg, sizeof msg);
-    tf_sweep_warn(s, "machine '%s' does not load, its points are error lines: %s", name, msg);
-  }
-}
-
 void tf_sweep_free(tf_sweep *s) {
   if (!s)
     return;
@@ -171,18 +161,34 @@ static tf_sweep *sweep_new(const char *file) {
   return s;
 }
 
-/* The spec's worksets loaded into the sweep (a warning for one that does
- * not), its machines checked, then its points. */
+/* Every machine and workset a spec names must load: one that does not is
+ * bad input, found before any point is solved or any line written. */
+static int spec_names_load(tf_sweep *s, tf_error *err) {
+  char where[64];
+  for (size_t i = 0; i < s->spec.nmachines; i++) {
+    snprintf(where, sizeof where, "$.machines[%zu]", i);
+    if (!tf_cache_machine(&s->cache, s->spec.machines[i], where, err))
+      return -1;
+  }
+  for (size_t i = 0; i < s->spec.nworksets; i++) {
+    snprintf(where, sizeof where, "$.worksets[%zu]", i);
+    if (!tf_cache_workset(&s->cache, s->spec.worksets[i], where, err))
+      return -1;
+  }
+  return 0;
+}
+
+/* The spec's machines and worksets loaded into the sweep, then its points. */
 static int expand_spec(tf_sweep *s, tf_error *err) {
   tf_spec *sp = &s->spec;
+  if (spec_names_load(s, err))
+    return -1;
   const tf_workset **ws = tf_nalloc(sp->nworksets + 1, sizeof *ws);
   s->wsidx = tf_nalloc(sp->nworksets + 1, sizeof *s->wsidx);
   for (size_t i = 0; i < sp->nworksets; i++) {
     s->wsidx[i] = tf_sweep_workset_index(s, sp->worksets[i]);
     ws[i] = s->ws[s->wsidx[i]].w;
   }
-  for (size_t i = 0; i < sp->nmachines; i++)
-    tf_sweep_check_machine(s, sp->machines[i]);
   int rc = tf_spec_expand(sp, ws, err);
   free(ws);
   s->npoints = sp->npoints;

@@ -5,7 +5,7 @@
 #include "model/catalog.h"
 #include "solver/cli/options.h"
 
-static int list(const tf_catalog_view *v) {
+static int list(FILE *f, const tf_catalog_view *v) {
   size_t n;
   char **names = tf_catalog_list(v->kind, &n);
   for (size_t i = 0; i < n; i++) {
@@ -13,7 +13,7 @@ static int list(const tf_catalog_view *v) {
     tf_error err;
     tf_error_init(&err);
     if (!tf_catalog_find(v->kind, names[i], "", path, sizeof path, &err))
-      v->line(names[i], path);
+      v->line(f, names[i], path);
   }
   tf_catalog_list_free(names, n);
   return TF_EXIT_OK;
@@ -26,12 +26,13 @@ int tf_cli_catalog(const tf_command *cmd, const tf_catalog_view *v, int argc, ch
   tf_error_init(&err);
   int rc = tf_cli_start(cmd, argc, argv, &a);
   if (rc == TF_CLI_GO && a.npositional == 0) {
-    rc = list(v);
+    rc = tf_cli_finish(&a, list(tf_cli_out(&a), v));
   } else if (rc == TF_CLI_GO) {
     char path[4096];
-    rc = tf_catalog_find(v->kind, a.positional[0], argv[0], path, sizeof path, &err) || v->show(path, &err)
+    rc = tf_catalog_find(v->kind, a.positional[0], argv[0], path, sizeof path, &err) ||
+                 v->show(tf_cli_out(&a), path, &err)
              ? tf_cli_fail(&err)
-             : TF_EXIT_OK;
+             : tf_cli_finish(&a, TF_EXIT_OK);
   }
   tf_args_release(&a);
   return rc;

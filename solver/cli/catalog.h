@@ -1,15 +1,17 @@
-/* What `tilefit machines` and `tilefit worksets` share: without an
- * operand, one line per shipped entry; with one, the entry in full. */
+/* A catalogue command (`tilefit worksets`): without an operand, one line
+ * per shipped entry; with one, the entry in full.  Both write to `f`. */
 #ifndef TF_SOLVER_CLI_CATALOG_H
 #define TF_SOLVER_CLI_CATALOG_H
+
+#include <stdio.h>
 
 #include "model/error.h"
 #include "solver/cli/cli.h"
 
 typedef struct tf_catalog_view {
   int kind;                                          /* enum tf_catalog_kind */
-  void (*line)(const char *name, const char *path);  /* one line of the listing */
-  int (*show)(const char *path, tf_error *err);      /* the full view: 0, or -1 */
+  void (*line)(FILE *f, const char *name, const char *path); /* one line of the listing */
+  int (*show)(FILE *f, const char *path, tf_error *err);     /* the full view: 0, or -1 */
 } tf_catalog_view;
 
 /* The whole command: returns its exit code. */

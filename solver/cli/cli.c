@@ -2,6 +2,7 @@
 
 #include <string.h>
 
+#include "model/suggest.h"
 #include "solver/tilefit.h"
 
 static const tf_command *const commands[] = {
@@ -57,6 +58,13 @@ int tf_cli_main(int argc, char **argv) {
   for (size_t i = 0; i < NCOMMANDS; i++)
     if (!strcmp(cmd, commands[i]->name))
       return commands[i]->run(argc - 1, argv + 1);
-  fprintf(stderr, "tilefit: error: %s: unknown command (see 'tilefit --help')\n", cmd);
+  const char *names[NCOMMANDS];
+  for (size_t i = 0; i < NCOMMANDS; i++)
+    names[i] = commands[i]->name;
+  const char *near = tf_suggest(cmd, names, NCOMMANDS);
+  if (near)
+    fprintf(stderr, "tilefit: error: %s: unknown command; did you mean '%s'? (see 'tilefit --help')\n", cmd, near);
+  else
+    fprintf(stderr, "tilefit: error: %s: unknown command (see 'tilefit --help')\n", cmd);
   return TF_EXIT_USAGE;
 }

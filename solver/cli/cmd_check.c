@@ -37,8 +37,8 @@ static int run(int argc, char **argv) {
   if (tf_check(c.problem, &a, &c.err)) {
     rc = tf_cli_fail(&c.err);
   } else {
-    tf_report_answers(stdout, c.args.format, &c.args.req, c.problem, &a, 1, 1);
-    rc = a.status == TF_ANSWER_FITS ? TF_EXIT_OK : TF_EXIT_NO;
+    tf_report_answers(tf_cli_out(&c.args), c.args.format, &c.args.req, c.problem, &a, 1, 1);
+    rc = tf_cli_finish(&c.args, a.status == TF_ANSWER_FITS ? TF_EXIT_OK : TF_EXIT_NO);
   }
   tf_answer_release(&a);
   tf_cmd_problem_close(&c);

@@ -1,62 +1,286 @@
-/* tilefit machines [NAME|FILE]: the shipped machine models, or one in full
- * with the source of every number. */
+/* tilefit machines [NAME|FILE...]: the shipped machine models; one in
+ * full with the source of every number; several side by side, differences
+ * marked; or, with --unconfirmed, every number whose source says
+ * UNCONFIRMED. */
 #include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/stat.h>
 
 #include "model/catalog.h"
+#include "model/json.h"
 #include "model/machine.h"
-#include "solver/cli/catalog.h"
+#include "solver/cli/options.h"
+#include "solver/report.h"
 
-static void show_machine(const tf_machine *m) {
-  printf("%s: %s (%s)\n", m->name, m->description, m->arch);
-  printf("  SMs %lld, clock %lld MHz, HBM %lld GB/s, L2 %lld B\n", (long long)m->sm_count, (long long)m->clock_mhz,
-         (long long)m->hbm_gbps, (long long)m->l2_bytes);
-  printf("  smem: %lld B per CTA (opt-in), %lld B per SM, %lld B reserved per CTA, granule %lld B\n",
-         (long long)m->smem.capacity, (long long)m->smem.per_sm, (long long)m->smem.reserved_per_cta,
-         (long long)m->smem.granule);
-  printf("  carveouts (KB):");
-  for (int i = 0; i < m->smem.ncarveouts; i++)
-    printf(" %lld", (long long)m->smem.carveouts_kb[i]);
-  printf("\n");
-  if (m->tmem.present)
-    printf("  tmem: %lld columns x %lld lanes, allocations powers of two >= %lld columns\n",
-           (long long)m->tmem.columns, (long long)m->tmem.lanes, (long long)m->tmem.min_alloc_columns);
-  else
-    printf("  tmem: none\n");
-  printf("  rf: %lld registers per SM, %lld per thread, %lld per warp granule\n", (long long)m->rf.per_sm,
-         (long long)m->rf.per_thread, (long long)m->rf.warp_granule);
-  printf("  limits: %lld threads/SM, %lld CTAs/SM, %lld threads/CTA\n", (long long)m->limits.threads_per_sm,
-         (long long)m->limits.ctas_per_sm, (long long)m->limits.threads_per_cta);
-  printf("  per SM per clock: %lld f16 / %lld f8 / %lld f4 MMA FLOP, %lld exp2, %lld B smem\n",
-         (long long)m->throughput.mma_f16_per_clk, (long long)m->throughput.mma_f8_per_clk,
-         (long long)m->throughput.mma_f4_per_clk, (long long)m->throughput.exp_per_clk,
-         (long long)m->smem.bytes_per_clk);
-  printf("sources (%s):\n", m->file);
+#define MAX_ROWS 64
+
+/* One number of a machine, by its source key, as text ("-": the machine
+ * has no such field); `number` when it is a JSON number. */
+struct row {
+  char field[48];
+  char text[128];
+  int number, absent;
+};
+
+/* arch, every integer field in the loader's order, the carveouts. */
+static size_t machine_rows(const tf_machine *m, struct row *r) {
+  size_t n = 0;
+  snprintf(r[n].field, sizeof r[n].field, "arch");
+  snprintf(r[n].text, sizeof r[n].text, "%s", m->arch);
+  r[n].number = r[n].absent = 0;
+  n++;
+  int64_t v;
+  int rc;
+  for (size_t i = 0; n < MAX_ROWS - 1 && (rc = tf_machine_field(m, i, r[n].field, sizeof r[n].field, &v)) >= 0; i++) {
+    snprintf(r[n].text, sizeof r[n].text, rc ? "-" : "%lld", (long long)v);
+    r[n].number = !rc, r[n].absent = rc;
+    n++;
+  }
+  tf_strbuf b = tf_strbuf_of(r[n].text, sizeof r[n].text);
+  for (int c = 0; c < m->smem.ncarveouts; c++)
+    tf_strbuf_item(&b, ",", "%lld", (long long)m->smem.carveouts_kb[c]);
+  snprintf(r[n].field, sizeof r[n].field, "smem.carveouts_kb");
+  r[n].number = r[n].absent = 0;
+  return n + 1;
+}
+
+static const char *source_of(const tf_machine *m, const char *field) {
   for (size_t i = 0; i < m->nsources; i++)
-    printf("  %-26s %s\n", m->sources[i].field, m->sources[i].text);
+    if (!strcmp(m->sources[i].field, field))
+      return m->sources[i].text;
+  return NULL;
 }
 
-static void line(const char *name, const char *path) {
-  tf_error err;
-  tf_error_init(&err);
-  tf_machine *m = tf_machine_load(path, &err);
-  printf("%-14s %s\n", name, m ? m->description : "(does not load)");
-  tf_machine_free(m);
+/* SOURCES.md beside the machine's file, which lists the source keys the
+ * files cite (S1, S9, ..., machines.md §N); 0 when there is none. */
+static int sources_file(const tf_machine *m, char *buf, size_t size) {
+  const char *slash = strrchr(m->file, '/');
+  snprintf(buf, size, "%.*sSOURCES.md", slash ? (int)(slash - m->file + 1) : 0, m->file);
+  struct stat st;
+  return !stat(buf, &st) && S_ISREG(st.st_mode);
 }
 
-static int show(const char *path, tf_error *err) {
-  tf_machine *m = tf_machine_load(path, err);
-  if (m)
-    show_machine(m);
-  tf_machine_free(m);
-  return m ? 0 : -1;
+/* ------------------------------------------------------------ one machine */
+
+static void show_text(FILE *f, const tf_machine *m) {
+  fprintf(f, "%s: %s (%s)\n", m->name, m->description, m->arch);
+  fprintf(f, "  SMs %lld, clock %lld MHz, HBM %lld GB/s, L2 %lld B\n", (long long)m->sm_count,
+          (long long)m->clock_mhz, (long long)m->hbm_gbps, (long long)m->l2_bytes);
+  fprintf(f, "  smem: %lld B per CTA (opt-in), %lld B per SM, %lld B reserved per CTA, granule %lld B\n",
+          (long long)m->smem.capacity, (long long)m->smem.per_sm, (long long)m->smem.reserved_per_cta,
+          (long long)m->smem.granule);
+  fprintf(f, "  carveouts (KB):");
+  for (int i = 0; i < m->smem.ncarveouts; i++)
+    fprintf(f, " %lld", (long long)m->smem.carveouts_kb[i]);
+  fprintf(f, "\n");
+  if (m->tmem.present)
+    fprintf(f, "  tmem: %lld columns x %lld lanes, allocations powers of two >= %lld columns\n",
+            (long long)m->tmem.columns, (long long)m->tmem.lanes, (long long)m->tmem.min_alloc_columns);
+  else
+    fprintf(f, "  tmem: none\n");
+  fprintf(f, "  rf: %lld registers per SM, %lld per thread, %lld per warp granule\n", (long long)m->rf.per_sm,
+          (long long)m->rf.per_thread, (long long)m->rf.warp_granule);
+  fprintf(f, "  limits: %lld threads/SM, %lld CTAs/SM, %lld threads/CTA\n", (long long)m->limits.threads_per_sm,
+          (long long)m->limits.ctas_per_sm, (long long)m->limits.threads_per_cta);
+  fprintf(f, "  per SM per clock: %lld f16 / %lld f8 / %lld f4 MMA FLOP, %lld exp2, %lld B smem\n",
+          (long long)m->throughput.mma_f16_per_clk, (long long)m->throughput.mma_f8_per_clk,
+          (long long)m->throughput.mma_f4_per_clk, (long long)m->throughput.exp_per_clk,
+          (long long)m->smem.bytes_per_clk);
+  fprintf(f, "sources (%s):\n", m->file);
+  for (size_t i = 0; i < m->nsources; i++)
+    fprintf(f, "  %-26s %s\n", m->sources[i].field, m->sources[i].text);
+  char path[4200];
+  if (sources_file(m, path, sizeof path))
+    fprintf(f, "the source keys (S1, S9, ..., machines.md §N) are listed in %s\n", path);
 }
 
-static const tf_catalog_view view = {TF_CATALOG_MACHINES, line, show};
+static void show_json(FILE *f, const tf_machine *m) {
+  struct row r[MAX_ROWS];
+  size_t n = machine_rows(m, r);
+  fputs("{\"schema\":\"" TF_REPORT_SCHEMA "\",\"name\":", f);
+  tf_json_write_string(f, m->name);
+  fputs(",\"description\":", f);
+  tf_json_write_string(f, m->description);
+  fputs(",\"file\":", f);
+  tf_json_write_string(f, m->file);
+  fputs(",\"fields\":[", f);
+  for (size_t i = 0; i < n; i++) {
+    fputs(i ? ",{\"field\":" : "{\"field\":", f);
+    tf_json_write_string(f, r[i].field);
+    fputs(",\"value\":", f);
+    if (r[i].number || r[i].absent)
+      fputs(r[i].absent ? "null" : r[i].text, f);
+    else
+      tf_json_write_string(f, r[i].text);
+    const char *src = source_of(m, r[i].field);
+    fputs(",\"source\":", f);
+    src ? tf_json_write_string(f, src) : (void)fputs("null", f);
+    fputc('}', f);
+  }
+  char path[4200];
+  fputs("],\"sources_file\":", f);
+  sources_file(m, path, sizeof path) ? tf_json_write_string(f, path) : (void)fputs("null", f);
+  fputs("}\n", f);
+}
 
-static int run(int argc, char **argv) { return tf_cli_catalog(&tf_cmd_machines, &view, argc, argv); }
+/* ------------------------------------------------------- several machines */
+
+/* Every field a row, every machine a column; '*' marks a field whose
+ * values differ. */
+static void compare_text(FILE *f, tf_machine *const *m, size_t n) {
+  static struct row r[16][MAX_ROWS]; /* n <= 16, checked by the caller */
+  size_t rows = 0;
+  for (size_t k = 0; k < n; k++)
+    rows = machine_rows(m[k], r[k]); /* the same fields, in the same order, for every machine */
+  fprintf(f, "  %-28s", "field");
+  for (size_t k = 0; k < n; k++)
+    fprintf(f, " %16s", m[k]->name);
+  fputc('\n', f);
+  for (size_t i = 0; i < rows; i++) {
+    int differs = 0;
+    for (size_t k = 1; k < n; k++)
+      differs |= strcmp(r[k][i].text, r[0][i].text) != 0;
+    fprintf(f, "%c %-28s", differs ? '*' : ' ', r[0][i].field);
+    for (size_t k = 0; k < n; k++)
+      fprintf(f, " %16s", r[k][i].text);
+    fputc('\n', f);
+  }
+  fputs("* the machines differ in this field\n", f);
+}
+
+static void compare_json(FILE *f, tf_machine *const *m, size_t n) {
+  static struct row r[16][MAX_ROWS];
+  size_t rows = 0;
+  for (size_t k = 0; k < n; k++)
+    rows = machine_rows(m[k], r[k]);
+  fputs("{\"schema\":\"" TF_REPORT_SCHEMA "\",\"machines\":[", f);
+  for (size_t k = 0; k < n; k++)
+    fputs(k ? "," : "", f), tf_json_write_string(f, m[k]->name);
+  fputs("],\"fields\":[", f);
+  for (size_t i = 0; i < rows; i++) {
+    int differs = 0;
+    fputs(i ? ",{\"field\":" : "{\"field\":", f);
+    tf_json_write_string(f, r[0][i].field);
+    fputs(",\"values\":[", f);
+    for (size_t k = 0; k < n; k++) {
+      differs |= strcmp(r[k][i].text, r[0][i].text) != 0;
+      fputs(k ? "," : "", f);
+      if (r[k][i].number || r[k][i].absent)
+        fputs(r[k][i].absent ? "null" : r[k][i].text, f);
+      else
+        tf_json_write_string(f, r[k][i].text);
+    }
+    fprintf(f, "],\"differs\":%s}", differs ? "true" : "false");
+  }
+  fputs("]}\n", f);
+}
+
+/* Every source that says UNCONFIRMED, machine by machine. */
+static void unconfirmed(FILE *f, int json, tf_machine *const *m, size_t n) {
+  size_t count = 0;
+  if (json)
+    fputs("{\"schema\":\"" TF_REPORT_SCHEMA "\",\"unconfirmed\":[", f);
+  for (size_t k = 0; k < n; k++)
+    for (size_t i = 0; i < m[k]->nsources; i++) {
+      const tf_machine_source *s = &m[k]->sources[i];
+      if (!strstr(s->text, "UNCONFIRMED"))
+        continue;
+      if (!json) {
+        fprintf(f, "%-14s %-28s %s\n", m[k]->name, s->field, s->text);
+      } else {
+        fputs(count ? ",{\"machine\":" : "{\"machine\":", f);
+        tf_json_write_string(f, m[k]->name);
+        fputs(",\"field\":", f);
+        tf_json_write_string(f, s->field);
+        fputs(",\"source\":", f);
+        tf_json_write_string(f, s->text);
+        fputc('}', f);
+      }
+      count++;
+    }
+  if (json)
+    fputs("]}\n", f);
+  else
+    fprintf(f, "%zu unconfirmed number%s in %zu machine%s\n", count, count == 1 ? "" : "s", n, n == 1 ? "" : "s");
+}
+
+/* ---------------------------------------------------------------- command */
+
+static void list(FILE *f, int json, tf_machine *const *m, char *const *names, size_t n) {
+  if (json)
+    fputs("{\"schema\":\"" TF_REPORT_SCHEMA "\",\"machines\":[", f);
+  for (size_t i = 0; i < n; i++) {
+    if (!json) {
+      fprintf(f, "%-14s %s\n", names[i], m[i] ? m[i]->description : "(does not load)");
+      continue;
+    }
+    fputs(i ? ",{\"name\":" : "{\"name\":", f);
+    tf_json_write_string(f, names[i]);
+    fputs(",\"description\":", f);
+    m[i] ? tf_json_write_string(f, m[i]->description) : (void)fputs("null", f);
+    fputc('}', f);
+  }
+  if (json)
+    fputs("]}\n", f);
+}
+
+/* Loads the machines named (all shipped ones when none is); on bad input
+ * returns -1 with err set.  A shipped one that does not load is NULL in
+ * the list, and an error anywhere else. */
+static int load_all(const tf_args *a, tf_machine **m, char **names, size_t n, tf_error *err) {
+  for (size_t i = 0; i < n; i++) {
+    char path[4096];
+    const char *name = a->npositional ? a->positional[i] : names[i];
+    if (tf_catalog_find(TF_CATALOG_MACHINES, name, "machines", path, sizeof path, err))
+      return -1;
+    m[i] = tf_machine_load(path, err);
+    if (!m[i] && (a->npositional || a->unconfirmed))
+      return -1;
+  }
+  return 0;
+}
+
+static int run(int argc, char **argv);
 
 const tf_command tf_cmd_machines = {
-    "machines", TF_CMD_MACHINES, run, "list the shipped machine models, or show one", "[NAME|FILE]", 1,
+    "machines", TF_CMD_MACHINES, run, "list the shipped machine models, show one, or compare several",
+    "[NAME|FILE...]", 16,
     "Without NAME, lists the shipped machine models; with one, shows its numbers\n"
-    "and where each comes from.\n",
+    "and where each comes from (the source keys are listed in machines/SOURCES.md);\n"
+    "with several, shows them side by side, every number, differences marked '*'.\n"
+    "--unconfirmed lists every number whose source says UNCONFIRMED.\n",
     "0 listed or shown, 2 bad input", 0, NULL};
+
+static int run(int argc, char **argv) {
+  tf_args a;
+  tf_error err;
+  tf_args_init(&a);
+  tf_error_init(&err);
+  int rc = tf_cli_start(&tf_cmd_machines, argc, argv, &a);
+  if (rc == TF_CLI_GO) {
+    size_t nshipped = 0, n;
+    char **names = a.npositional ? NULL : tf_catalog_list(TF_CATALOG_MACHINES, &nshipped);
+    n = a.npositional ? (size_t)a.npositional : nshipped;
+    tf_machine **m = calloc(n + 1, sizeof *m);
+    FILE *f = tf_cli_out(&a);
+    int json = a.format == TF_FORMAT_JSON;
+    if (!m || load_all(&a, m, names, n, &err))
+      rc = m ? tf_cli_fail(&err) : TF_EXIT_INTERNAL;
+    else if (a.unconfirmed)
+      unconfirmed(f, json, m, n), rc = TF_EXIT_OK;
+    else if (!a.npositional)
+      list(f, json, m, names, n), rc = TF_EXIT_OK;
+    else if (n == 1)
+      (json ? show_json : show_text)(f, m[0]), rc = TF_EXIT_OK;
+    else
+      (json ? compare_json : compare_text)(f, m, n), rc = TF_EXIT_OK;
+    rc = tf_cli_finish(&a, rc);
+    for (size_t i = 0; m && i < n; i++)
+      tf_machine_free(m[i]);
+    free(m);
+    tf_catalog_list_free(names, nshipped);
+  }
+  tf_args_release(&a);
+  return rc;
+}

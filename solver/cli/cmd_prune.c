@@ -101,7 +101,7 @@ static void write_json(FILE *f, const prune_run *r) {
   fputc('[', f);
   for (size_t i = 0; i < r->list.n; i++) {
     const tf_config *c = &r->list.items[i];
-    fputs(i ? ",{\"where\":" : "{\"where\":", f);
+    fputs(i ? ",{\"schema\":\"" TF_REPORT_SCHEMA "\",\"where\":" : "{\"schema\":\"" TF_REPORT_SCHEMA "\",\"where\":", f);
     tf_json_write_string(f, c->where);
     fputs(",\"config\":", f);
     if (r->list.form == TF_CONFIGS_NAMES)
@@ -221,8 +221,10 @@ static int run(int argc, char **argv) {
   int rc = tf_cli_start(&tf_cmd_prune, argc, argv, &r.args);
   if (rc == TF_CLI_GO) {
     rc = read_list(&r) || check_all(&r) ? tf_cli_fail(&r.err) : TF_EXIT_OK;
-    if (rc == TF_EXIT_OK)
-      write_results(stdout, &r);
+    if (rc == TF_EXIT_OK) {
+      write_results(tf_cli_out(&r.args), &r);
+      rc = tf_cli_finish(&r.args, rc);
+    }
   }
   for (size_t i = 0; r.verdicts && i < r.list.n; i++)
     tf_pruned_release(&r.verdicts[i]);

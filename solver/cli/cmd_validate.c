@@ -1,7 +1,6 @@
 /* tilefit validate CASES.jsonl: each line a problem with what a real kernel
  * uses; formula and fits cases must agree, tuned cases are reported beside
  * the limit tilefit finds. */
-#include <errno.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -118,7 +117,7 @@ static void print_row(FILE *f, int json, const tf_case *c, const tf_problem *p, 
                       const char *expected, const char *derived, const char *note) {
   const char *id = c->req.id ? c->req.id : "(no id)";
   if (json) {
-    fputs("{\"id\":", f);
+    fputs("{\"schema\":\"" TF_REPORT_SCHEMA "\",\"id\":", f);
     tf_json_write_string(f, id);
     fprintf(f, ",\"kind\":\"%s\",\"result\":\"%s\",\"expected\":", tf_case_kind_name(c->kind), verdict_name[v]);
     tf_json_write_string(f, expected);
@@ -204,6 +203,26 @@ static int run_file(tf_cache *cache, const char *file, FILE *out, int json, stru
   return tf_jsonl_each(file, run_line, &r, err);
 }
 
+/* --json: one document, the rows in "cases" and the tally; --jsonl and
+ * text: the rows, then the tally line (on stderr for --jsonl). */
+static void write_all(FILE *f, int format, const char *rows, size_t nrows, const struct tally *t) {
+  char tally[128];
+  snprintf(tally, sizeof tally, "%zu passed, %zu failed, %zu skipped", t->passed, t->failed, t->skipped);
+  if (format == TF_FORMAT_JSON) {
+    fputs("{\"schema\":\"" TF_REPORT_SCHEMA "\",\"cases\":[\n", f);
+    for (size_t i = 0; i < nrows; i++) { /* the rows are lines: a comma ends each but the last */
+      if (rows[i] == '\n' && i + 1 < nrows)
+        fputc(',', f);
+      fputc(rows[i], f);
+    }
+    fprintf(f, "],\"passed\":%zu,\"failed\":%zu,\"skipped\":%zu,\"summary\":\"%s\"}\n", t->passed, t->failed,
+            t->skipped, tally);
+    return;
+  }
+  fwrite(rows, 1, nrows, f);
+  fprintf(format == TF_FORMAT_JSONL ? stderr : f, "%s\n", tally);
+}
+
 static int run(int argc, char **argv) {
   tf_args a;
   tf_error err;
@@ -215,27 +234,19 @@ static int run(int argc, char **argv) {
     tf_cache cache;
     tf_cache_init(&cache);
     struct tally t = {0, 0, 0};
-    int json = a.format == TF_FORMAT_JSON;
-    /* rows are held back until every case has run: bad input anywhere
-     * leaves stdout empty */
-    char *rows = NULL;
-    size_t nrows = 0;
-    FILE *out = open_memstream(&rows, &nrows);
-    if (!out) {
-      tf_error_set(&err, TF_EINTERNAL, NULL, "cannot buffer the output: %s", strerror(errno));
-      rc = tf_cli_fail(&err);
-    }
+    int json = a.format != TF_FORMAT_TEXT;
+    tf_text rows;
+    FILE *out = tf_text_open(&rows);
     for (int i = 0; i < a.npositional && rc == TF_EXIT_OK; i++)
       if (run_file(&cache, a.positional[i], out, json, &t, &err))
         rc = tf_cli_fail(&err);
-    if (out)
-      fclose(out);
+    size_t nrows;
+    char *text = tf_text_close(&rows, &nrows);
     if (rc == TF_EXIT_OK) {
-      fwrite(rows, 1, nrows, stdout);
-      fprintf(json ? stderr : stdout, "%zu passed, %zu failed, %zu skipped\n", t.passed, t.failed, t.skipped);
-      rc = t.failed ? TF_EXIT_NO : TF_EXIT_OK;
+      write_all(tf_cli_out(&a), a.format, text, nrows, &t);
+      rc = tf_cli_finish(&a, t.failed ? TF_EXIT_NO : TF_EXIT_OK);
     }
-    free(rows);
+    free(text);
     tf_cache_release(&cache);
   }
   tf_args_release(&a);

@@ -5,55 +5,55 @@
 #include "model/workset.h"
 #include "solver/cli/catalog.h"
 
-static void show_workset(const tf_workset *w) {
-  printf("%s: %s\n", w->name, w->comment);
-  printf("params:\n");
+static void show_workset(FILE *f, const tf_workset *w) {
+  fprintf(f, "%s: %s\n", w->name, w->comment);
+  fprintf(f, "params:\n");
   for (size_t i = 0; i < w->nparams; i++)
-    printf("  %-14s = %s\n", w->params[i].name, tf_expr_text(w->params[i].expr));
-  printf("choose:\n");
+    fprintf(f, "  %-14s = %s\n", w->params[i].name, tf_expr_text(w->params[i].expr));
+  fprintf(f, "choose:\n");
   for (size_t i = 0; i < w->nchoose; i++) {
-    printf("  %-14s {", w->choose[i].name);
+    fprintf(f, "  %-14s {", w->choose[i].name);
     for (size_t k = 0; k < w->choose[i].nvalues; k++) {
       if (k == 8 && w->choose[i].nvalues > 10) {
-        printf(", ... (%zu values), %lld", w->choose[i].nvalues,
+        fprintf(f, ", ... (%zu values), %lld", w->choose[i].nvalues,
                (long long)w->choose[i].values[w->choose[i].nvalues - 1]);
         break;
       }
-      printf("%s%lld", k ? ", " : "", (long long)w->choose[i].values[k]);
+      fprintf(f, "%s%lld", k ? ", " : "", (long long)w->choose[i].values[k]);
     }
-    printf("}\n");
+    fprintf(f, "}\n");
   }
-  printf("count:\n");
+  fprintf(f, "count:\n");
   for (size_t i = 0; i < w->ncounts; i++)
-    printf("  %-14s from %s to %s\n", w->counts[i].name, tf_expr_text(w->counts[i].min),
+    fprintf(f, "  %-14s from %s to %s\n", w->counts[i].name, tf_expr_text(w->counts[i].min),
            tf_expr_text(w->counts[i].max));
   if (w->nlets)
-    printf("let:\n");
+    fprintf(f, "let:\n");
   for (size_t i = 0; i < w->nlets; i++)
-    printf("  %-14s = %s\n", w->lets[i].name, tf_expr_text(w->lets[i].expr));
-  printf("buffers:\n");
+    fprintf(f, "  %-14s = %s\n", w->lets[i].name, tf_expr_text(w->lets[i].expr));
+  fprintf(f, "buffers:\n");
   for (size_t i = 0; i < w->nbuffers; i++)
-    printf("  %-14s %-5s %s%s%s\n", w->buffers[i].name, tf_memory_name(w->buffers[i].memory),
+    fprintf(f, "  %-14s %-5s %s%s%s\n", w->buffers[i].name, tf_memory_name(w->buffers[i].memory),
            tf_expr_text(w->buffers[i].size), w->buffers[i].align ? "  align " : "",
            w->buffers[i].align ? tf_expr_text(w->buffers[i].align) : "");
   for (size_t i = 0; i < w->nrequire; i++)
-    printf("%s  %s\n", i ? "" : "require:\n", tf_expr_text(w->require[i].expr));
+    fprintf(f, "%s  %s\n", i ? "" : "require:\n", tf_expr_text(w->require[i].expr));
   for (size_t i = 0; i < w->nobjective; i++)
-    printf("%s  %s\n", i ? "" : "objective:\n", w->objective[i].text);
+    fprintf(f, "%s  %s\n", i ? "" : "objective:\n", w->objective[i].text);
 }
 
-static void line(const char *name, const char *path) {
+static void line(FILE *f, const char *name, const char *path) {
   tf_error err;
   tf_error_init(&err);
   tf_workset *w = tf_workset_load(path, &err);
-  printf("%-32s %.100s\n", name, w ? w->comment : "(does not load)");
+  fprintf(f, "%-32s %.100s\n", name, w ? w->comment : "(does not load)");
   tf_workset_free(w);
 }
 
-static int show(const char *path, tf_error *err) {
+static int show(FILE *f, const char *path, tf_error *err) {
   tf_workset *w = tf_workset_load(path, err);
   if (w)
-    show_workset(w);
+    show_workset(f, w);
   tf_workset_free(w);
   return w ? 0 : -1;
 }

@@ -5,7 +5,9 @@
 #include <string.h>
 
 #include "model/alloc.h"
+#include "model/suggest.h"
 #include "model/text.h"
+#include "solver/output.h"
 #include "solver/report.h"
 
 void tf_args_init(tf_args *a) {
@@ -16,6 +18,8 @@ void tf_args_init(tf_args *a) {
 }
 
 void tf_args_release(tf_args *a) {
+  if (a->out_f)
+    free(tf_text_close(&a->out, NULL));
   tf_request_release(&a->req);
   free(a->positional);
   free(a->maps);
@@ -94,66 +98,81 @@ static int parse_shard(tf_args *a, const char *text, tf_error *err) {
   return 0;
 }
 
-/* Options, once: their spellings, their value, their help and the
- * commands that take them.  --help lists a command's rows in this order. */
+/* Options, once: their spellings, their value, their help, the commands
+ * that take them and how they may be repeated.  --help lists a command's
+ * rows in this order. */
 enum opt_id {
-  O_MACHINE, O_WORKSET, O_PARAM, O_FIX, O_DOMAIN, O_REQUIRE, O_OBJECTIVE, O_JSON, O_CSV, O_EXPLAIN, O_TOP, O_LP,
-  O_MPS, O_CUTLASS_NAME, O_MAP, O_KEEP, O_JOBS, O_OUT, O_FORMAT, O_RESUME, O_SHARD, O_TIME, O_NOPRESOLVE, O_QUIET,
-  O_X, O_Y, O_COLOR, O_BY, O_HELP
+  O_MACHINE, O_WORKSET, O_PARAM, O_FIX, O_DOMAIN, O_REQUIRE, O_OBJECTIVE, O_JSON, O_JSONL, O_CSV, O_EXPLAIN, O_TOP,
+  O_LP, O_MPS, O_CUTLASS_NAME, O_MAP, O_KEEP, O_JOBS, O_OUT, O_FORMAT, O_RESUME, O_SHARD, O_TIME, O_NOPRESOLVE,
+  O_QUIET, O_X, O_Y, O_COLOR, O_BY, O_UNCONFIRMED, O_HELP
+};
+enum opt_flag {
+  ONCE = 0,            /* given twice is a usage error naming it */
+  REPEATABLE = 1 << 0, /* each one adds (-p, --fix, ...) */
+  FORMAT = 1 << 1,     /* one of the output formats: at most one of them */
 };
 #define PROBLEM (TF_CMD_SOLVE | TF_CMD_CHECK)
 #define BINDING (PROBLEM | TF_CMD_PRUNE) /* commands that bind -m, -w and -p */
 #define SOLVING (TF_CMD_SOLVE | TF_CMD_SWEEP | TF_CMD_PLOT_MAP)
 #define PROBLEM_IN (PROBLEM | TF_CMD_PLOT_MAP) /* what the problem is, not how it is written */
 #define PLOTS (TF_CMD_PLOT_MAP | TF_CMD_PLOT_SWEEP)
+#define WRITES (BINDING | PLOTS | TF_CMD_VALIDATE | TF_CMD_SWEEP | TF_CMD_MERGE | TF_CMD_MACHINES | TF_CMD_WORKSETS | \
+                TF_CMD_PROBE)
 static const struct option_spec {
   enum opt_id id;
   char short_name;
   const char *long_name;
   const char *value; /* the value's name in help, NULL: takes none */
   unsigned commands; /* enum tf_cmd_bit */
+  unsigned flags;    /* enum opt_flag */
   const char *help;
 } options[] = {
-    {O_MACHINE, 'm', "machine", "NAME|FILE", BINDING | TF_CMD_PLOT_MAP, "machine model (tilefit machines lists them)"},
-    {O_WORKSET, 'w', "workset", "NAME|FILE", BINDING | TF_CMD_PLOT_MAP, "working set (tilefit worksets lists them)"},
-    {O_PARAM, 'p', "param", "NAME=VALUE", BINDING | TF_CMD_PLOT_MAP, "set a workset parameter (repeatable)"},
-    {O_FIX, 0, "fix", "VAR=VALUE", PROBLEM_IN, "pin a choose or count variable (repeatable)"},
-    {O_DOMAIN, 0, "domain", "VAR=V1,V2,..", PROBLEM_IN, "narrow a choose variable's domain"},
-    {O_REQUIRE, 0, "require", "\"EXPR <= EXPR\"", PROBLEM_IN, "an extra constraint (repeatable)"},
-    {O_OBJECTIVE, 0, "objective", "\"max EXPR\"", TF_CMD_SOLVE | TF_CMD_PLOT_MAP,
+    {O_MACHINE, 'm', "machine", "NAME|FILE", BINDING | TF_CMD_PLOT_MAP, ONCE,
+     "machine model (tilefit machines lists them; - reads it from standard input)"},
+    {O_WORKSET, 'w', "workset", "NAME|FILE", BINDING | TF_CMD_PLOT_MAP, ONCE,
+     "working set (tilefit worksets lists them; - reads it from standard input)"},
+    {O_PARAM, 'p', "param", "NAME=VALUE", BINDING | TF_CMD_PLOT_MAP, REPEATABLE, "set a workset parameter (repeatable)"},
+    {O_FIX, 0, "fix", "VAR=VALUE", PROBLEM_IN, REPEATABLE, "pin a choose or count variable (repeatable)"},
+    {O_DOMAIN, 0, "domain", "VAR=V1,V2,..", PROBLEM_IN, REPEATABLE, "narrow a choose variable's domain"},
+    {O_REQUIRE, 0, "require", "\"EXPR <= EXPR\"", PROBLEM_IN, REPEATABLE, "an extra constraint (repeatable)"},
+    {O_OBJECTIVE, 0, "objective", "\"max EXPR\"", TF_CMD_SOLVE | TF_CMD_PLOT_MAP, REPEATABLE,
      "replaces the workset's objectives; repeat for a lexicographic order"},
-    {O_JSON, 0, "json", NULL, BINDING | TF_CMD_VALIDATE, "JSON output, one object per line"},
-    {O_CSV, 0, "csv", NULL, BINDING, "CSV output (RFC 4180), with a header line"},
-    {O_EXPLAIN, 0, "explain", NULL, TF_CMD_SOLVE,
+    {O_JSON, 0, "json", NULL, BINDING | TF_CMD_VALIDATE | TF_CMD_MACHINES, FORMAT,
+     "JSON output: one document (solve --top and prune: an array; validate: the cases and the tally)"},
+    {O_JSONL, 0, "jsonl", NULL, PROBLEM | TF_CMD_VALIDATE, FORMAT, "JSON Lines output: one object per answer or case"},
+    {O_CSV, 0, "csv", NULL, BINDING, FORMAT, "CSV output (RFC 4180), with a header line"},
+    {O_EXPLAIN, 0, "explain", NULL, TF_CMD_SOLVE, ONCE,
      "buffers, memories, and for each objective the next better candidate and what it misses by"},
-    {O_TOP, 0, "top", "K", TF_CMD_SOLVE, "the K best distinct assignments, in objective order"},
-    {O_LP, 0, "lp", "FILE", TF_CMD_SOLVE, "write the ILP of the optimal combination, as the ILP solver re-solves it (CPLEX LP)"},
-    {O_MPS, 0, "mps", "FILE", TF_CMD_SOLVE, "the same in free MPS"},
-    {O_CUTLASS_NAME, 0, "cutlass-name", "NAME", PROBLEM,
+    {O_TOP, 0, "top", "K", TF_CMD_SOLVE, ONCE, "the K best distinct assignments, in objective order"},
+    {O_LP, 0, "lp", "FILE", TF_CMD_SOLVE, ONCE, "write the ILP of the optimal combination, as the ILP solver re-solves it (CPLEX LP)"},
+    {O_MPS, 0, "mps", "FILE", TF_CMD_SOLVE, ONCE, "the same in free MPS"},
+    {O_CUTLASS_NAME, 0, "cutlass-name", "NAME", PROBLEM, ONCE,
      "a CUTLASS library kernel name (cutlass3x_sm90_..._0_...): binds its workset, machine, types and tile; "
      "stage count 0 is the builder's automatic count"},
-    {O_MAP, 0, "map", "KEY=VAR,...", TF_CMD_PRUNE,
+    {O_MAP, 0, "map", "KEY=VAR,...", TF_CMD_PRUNE, REPEATABLE,
      "read a configuration's KEY as the workset's variable or param VAR (repeatable)"},
-    {O_KEEP, 0, "keep", NULL, TF_CMD_PRUNE,
+    {O_KEEP, 0, "keep", NULL, TF_CMD_PRUNE, ONCE,
      "print only the configurations that fit, in the input's own form (prune reads it back)"},
-    {O_JOBS, 'j', "jobs", "N", TF_CMD_SWEEP, "worker threads (default 1)"},
-    {O_OUT, 'o', "output", "FILE", TF_CMD_SWEEP | TF_CMD_MERGE | PLOTS | TF_CMD_PROBE,
-     "write here (default standard output); FILE appears whole or not at all"},
-    {O_FORMAT, 0, "format", "jsonl|csv", TF_CMD_SWEEP | TF_CMD_MERGE,
+    {O_JOBS, 'j', "jobs", "N", TF_CMD_SWEEP, ONCE, "worker threads (default 1)"},
+    {O_OUT, 'o', "output", "FILE", WRITES, ONCE,
+     "write the results here (default standard output); FILE appears whole or not at all"},
+    {O_FORMAT, 0, "format", "jsonl|csv", TF_CMD_SWEEP | TF_CMD_MERGE, FORMAT,
      "output format (sweep: default jsonl, csv when FILE ends in .csv; merge: the parts must be in it)"},
-    {O_RESUME, 0, "resume", NULL, TF_CMD_SWEEP,
+    {O_RESUME, 0, "resume", NULL, TF_CMD_SWEEP, ONCE,
      "continue FILE after an interrupted run; the result is the file an uninterrupted run writes"},
-    {O_SHARD, 0, "shard", "I/N", TF_CMD_SWEEP, "solve points i with i mod N = I - 1 ('tilefit merge' joins shards)"},
-    {O_TIME, 0, "time-limit", "SECONDS", SOLVING | TF_CMD_PRUNE, "for the whole solve of a problem (default 60)"},
-    {O_NOPRESOLVE, 0, "no-presolve", NULL, SOLVING, "turn the ILP solver's MIP presolver off (for --lp, --mps)"},
-    {O_QUIET, 'q', "quiet", NULL, TF_CMD_SWEEP | TF_CMD_MERGE, "no progress and no summary on stderr"},
-    {O_X, 0, "x", "VAR|NAME", PLOTS,
+    {O_SHARD, 0, "shard", "I/N", TF_CMD_SWEEP, ONCE, "solve points i with i mod N = I - 1 ('tilefit merge' joins shards)"},
+    {O_TIME, 0, "time-limit", "SECONDS", SOLVING | TF_CMD_PRUNE, ONCE, "for the whole solve of a problem (default 60)"},
+    {O_NOPRESOLVE, 0, "no-presolve", NULL, SOLVING, ONCE, "turn the ILP solver's MIP presolver off (for --lp, --mps)"},
+    {O_QUIET, 'q', "quiet", NULL, TF_CMD_SWEEP | TF_CMD_MERGE, ONCE, "no progress and no summary on stderr"},
+    {O_X, 0, "x", "VAR|NAME", PLOTS, ONCE,
      "across: map, a choose variable; sweep, a number of each line (at the top level, in values, in params, or a "
      "dotted path such as memories.smem.used)"},
-    {O_Y, 0, "y", "VAR|NAME", PLOTS, "up: as --x"},
-    {O_COLOR, 0, "color", "EXPR", TF_CMD_PLOT_MAP, "the cell value (default: the first count variable)"},
-    {O_BY, 0, "by", "NAME", TF_CMD_PLOT_SWEEP, "one line per value of NAME (e.g. machine)"},
-    {O_HELP, 'h', "help", NULL, ~0u, "this help"},
+    {O_Y, 0, "y", "VAR|NAME", PLOTS, ONCE, "up: as --x"},
+    {O_COLOR, 0, "color", "EXPR", TF_CMD_PLOT_MAP, ONCE, "the cell value (default: the first count variable)"},
+    {O_BY, 0, "by", "NAME", TF_CMD_PLOT_SWEEP, ONCE, "one line per value of NAME (e.g. machine)"},
+    {O_UNCONFIRMED, 0, "unconfirmed", NULL, TF_CMD_MACHINES, ONCE,
+     "every number marked UNCONFIRMED, with its source, across the machines given (default: all)"},
+    {O_HELP, 'h', "help", NULL, ~0u, REPEATABLE, "this help"},
 };
 #define NOPTIONS (sizeof options / sizeof *options)
 
@@ -227,18 +246,36 @@ void tf_cli_help(FILE *f, const tf_command *cmd) {
   fprintf(f, "\nexit: %s\n", cmd->exit_text);
 }
 
-/* "unknown option for 'check'; it is an option of 'solve'" */
+/* The nearest option `cmd` takes to an unknown "--name[=v]", or NULL. */
+static const char *near_option(const char *arg, const tf_command *cmd, char *buf, size_t size) {
+  if (arg[1] != '-')
+    return NULL;
+  char word[64];
+  snprintf(word, sizeof word, "%.*s", (int)strcspn(arg + 2, "="), arg + 2);
+  const char *names[NOPTIONS];
+  for (size_t i = 0; i < NOPTIONS; i++)
+    names[i] = options[i].commands & cmd->bit ? options[i].long_name : NULL;
+  const char *near = tf_suggest(word, names, NOPTIONS);
+  if (near)
+    snprintf(buf, size, "; did you mean '--%s'?", near);
+  return near;
+}
+
+/* "unknown option for 'check'; it is an option of 'solve'", or
+ * "unknown option for 'solve'; did you mean '--json'?" */
 static int not_an_option(const struct option_spec *o, const char *arg, const tf_command *cmd, tf_error *err) {
-  char owners[128];
+  char owners[128], near[96] = "";
   tf_strbuf b = tf_strbuf_of(owners, sizeof owners);
   for (unsigned bit = 1; o && bit <= TF_CMD_LAST; bit <<= 1) {
     const tf_command *c = (o->commands & bit) ? tf_cli_command(bit) : NULL;
     if (c)
       tf_strbuf_item(&b, ", ", "'%s'", c->name);
   }
-  if (!b.len)
-    return tf_error_set(err, TF_EINPUT, arg, "unknown option for '%s' (see 'tilefit %s --help')", cmd->name,
+  if (!b.len) {
+    near_option(arg, cmd, near, sizeof near);
+    return tf_error_set(err, TF_EINPUT, arg, "unknown option for '%s'%s (see 'tilefit %s --help')", cmd->name, near,
                         cmd->name);
+  }
   return tf_error_set(err, TF_EINPUT, arg, "unknown option for '%s'; it is an option of %s (see 'tilefit %s --help')",
                       cmd->name, owners, cmd->name);
 }
@@ -292,6 +329,7 @@ static int apply(tf_args *a, const struct option_spec *o, const char *v, const c
   case O_REQUIRE: tf_request_add_require(&a->req, v, "--require"); return 0;
   case O_OBJECTIVE: tf_request_add_objective(&a->req, v, "--objective"); return 0;
   case O_JSON: a->format = TF_FORMAT_JSON; return 0;
+  case O_JSONL: a->format = TF_FORMAT_JSONL; return 0;
   case O_CSV: a->format = TF_FORMAT_CSV; return 0;
   case O_EXPLAIN: a->explain = 1; return 0;
   case O_LP: a->lp_file = v; return 0;
@@ -316,7 +354,7 @@ static int apply(tf_args *a, const struct option_spec *o, const char *v, const c
   case O_SHARD: return parse_shard(a, v, err);
   case O_FORMAT:
     if (!strcmp(v, "jsonl") || !strcmp(v, "json"))
-      a->format = TF_FORMAT_JSON;
+      a->format = TF_FORMAT_JSON; /* a sweep's JSON is always lines */
     else if (!strcmp(v, "csv"))
       a->format = TF_FORMAT_CSV;
     else
@@ -324,6 +362,7 @@ static int apply(tf_args *a, const struct option_spec *o, const char *v, const c
     return 0;
   case O_QUIET: a->quiet = 1; return 0;
   case O_X: case O_Y: case O_COLOR: case O_BY: return apply_plot(a, o->id, v);
+  case O_UNCONFIRMED: a->unconfirmed = 1; return 0;
   case O_HELP: a->help = 1; return 0;
   }
   return 0;
@@ -343,15 +382,57 @@ static int option_value(const struct option_spec *o, const char *inline_value, i
   return 0;
 }
 
+/* What the parse has seen so far: an option given twice, two formats, or
+ * two readers of standard input are usage errors, named. */
+struct seen {
+  const char *where[NOPTIONS]; /* as first given, per option */
+  const char *format;          /* the format option given */
+  const char *stdin_by;        /* the option or operand that reads '-' */
+  char buf[NOPTIONS + 2][64];
+};
+
+static int one_stdin(struct seen *s, const char *value, const char *by, tf_error *err) {
+  if (!value || strcmp(value, "-"))
+    return 0;
+  if (s->stdin_by)
+    return tf_error_set(err, TF_EINPUT, by, "standard input ('-') is already read by %s; only one input can be",
+                        s->stdin_by);
+  s->stdin_by = by;
+  return 0;
+}
+
+static int note_option(struct seen *s, const struct option_spec *o, const char *where, const char *v,
+                       tf_error *err) {
+  size_t k = (size_t)(o - options);
+  if (s->where[k] && !(o->flags & REPEATABLE))
+    return tf_error_set(err, TF_EINPUT, where, "given twice; it may be given once");
+  if (!s->where[k])
+    s->where[k] = strcpy(s->buf[k], where);
+  if (o->flags & FORMAT) {
+    if (s->format)
+      return tf_error_set(err, TF_EINPUT, where, "conflicts with %s: one output format", s->format);
+    s->format = s->where[k];
+  }
+  return (o->id == O_MACHINE || o->id == O_WORKSET) ? one_stdin(s, v, s->where[k], err) : 0;
+}
+
+static int operand(tf_args *a, struct seen *s, const tf_command *cmd, char *arg, tf_error *err) {
+  if (cmd->max_operands >= 0 && a->npositional >= cmd->max_operands)
+    return tf_error_set(err, TF_EINPUT, arg, "unexpected argument (see --help)");
+  a->positional[a->npositional++] = arg;
+  return one_stdin(s, arg, "the operand '-'", err);
+}
+
 int tf_args_parse(int argc, char **argv, const tf_command *cmd, tf_args *a, tf_error *err) {
   a->positional = tf_nalloc((size_t)argc + 1, sizeof *a->positional);
+  struct seen s;
+  memset(&s, 0, sizeof s);
   int only_operands = 0;
   for (int i = 1; i < argc; i++) {
     const char *arg = argv[i];
     if (only_operands || arg[0] != '-' || !arg[1]) {
-      if (cmd->max_operands >= 0 && a->npositional >= cmd->max_operands)
-        return tf_error_set(err, TF_EINPUT, arg, "unexpected argument (see --help)");
-      a->positional[a->npositional++] = argv[i];
+      if (operand(a, &s, cmd, argv[i], err))
+        return -1;
       continue;
     }
     if (!strcmp(arg, "--")) {
@@ -367,7 +448,8 @@ int tf_args_parse(int argc, char **argv, const tf_command *cmd, tf_args *a, tf_e
       snprintf(where, sizeof where, "-%c", o->short_name);
     else
       snprintf(where, sizeof where, "--%s", o->long_name);
-    if (option_value(o, inline_value, argc, argv, &i, where, &v, err) || apply(a, o, v, where, err))
+    if (option_value(o, inline_value, argc, argv, &i, where, &v, err) || note_option(&s, o, where, v, err) ||
+        apply(a, o, v, where, err))
       return -1;
   }
   return 0;
@@ -393,4 +475,24 @@ void tf_args_solve_opts(const tf_args *a, tf_solve_opts *o) {
   tf_solve_opts_init(o);
   o->time_limit_s = a->time_limit;
   o->presolve = !a->no_presolve;
+}
+
+FILE *tf_cli_out(tf_args *a) {
+  if (!a->out_f)
+    a->out_f = tf_text_open(&a->out);
+  return a->out_f;
+}
+
+int tf_cli_finish(tf_args *a, int rc) {
+  size_t len = 0;
+  char *text = a->out_f ? tf_text_close(&a->out, &len) : NULL;
+  a->out_f = NULL;
+  tf_error err;
+  tf_error_init(&err);
+  if (rc == TF_EXIT_OK || rc == TF_EXIT_NO) {
+    if (tf_write_file_whole(a->out_file, text ? text : "", len, "-o", &err)) /* NULL: standard output */
+      rc = tf_cli_fail(&err);
+  }
+  free(text);
+  return rc;
 }

@@ -11,6 +11,7 @@
 
 #include "model/error.h"
 #include "model/problem.h"
+#include "model/text.h"
 #include "solver/backend.h"
 #include "solver/cli/cli.h"
 
@@ -25,6 +26,7 @@ typedef struct tf_args {
   int jobs;
   int shard_index, shard_count; /* --shard I/N, 1-based; 0/0: all */
   int no_presolve;
+  int unconfirmed;           /* machines --unconfirmed */
   double time_limit;        /* seconds */
   const char *lp_file, *mps_file, *out_file; /* borrowed from argv */
   const char *cutlass_name; /* --cutlass-name, borrowed from argv */
@@ -34,6 +36,8 @@ typedef struct tf_args {
   const char *plot_x, *plot_y, *plot_color, *plot_by; /* borrowed from argv */
   char **positional;        /* borrowed from argv */
   int npositional;
+  tf_text out;              /* the results, held until tf_cli_finish */
+  FILE *out_f;              /* NULL until tf_cli_out */
 } tf_args;
 
 void tf_args_init(tf_args *a);
@@ -49,6 +53,14 @@ int tf_args_parse(int argc, char **argv, const tf_command *cmd, tf_args *a, tf_e
  * command goes on, else the exit code, the error already printed. */
 #define TF_CLI_GO (-1)
 int tf_cli_start(const tf_command *cmd, int argc, char **argv, tf_args *a);
+
+/* Where a command writes its results: a buffer, written out by
+ * tf_cli_finish -- to standard output, or whole to -o FILE -- only when
+ * the command ends with 0 or 1, so bad input leaves no partial output. */
+FILE *tf_cli_out(tf_args *a);
+/* Writes the results held (when rc is 0 or 1) and returns the exit code:
+ * rc, or 2/3 when they cannot be written (the error printed). */
+int tf_cli_finish(tf_args *a, int rc);
 
 /* `cmd`'s --help: usage line, text, its options from the table, exit codes. */
 void tf_cli_help(FILE *f, const tf_command *cmd);
