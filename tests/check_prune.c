@@ -43,7 +43,7 @@ START_TEST(test_json_and_csv) {
   ck_assert_int_eq(tf_test_run(TRITON " --json", out, sizeof out, err, sizeof err), 0);
   ck_assert_int_eq(out[0], '[');
   int n = 0;
-  for (const char *s = out; (s = strstr(s, "{\"where\":")); s++)
+  for (const char *s = out; (s = strstr(s, "{\"schema\":\"tilefit/1\",\"where\":")); s++)
     n++;
   ck_assert_int_eq(n, 20);
   ck_assert_msg(strstr(out, "\"fits\":false,\"machine\":\"rtx4090\"") != NULL, "%s", out);
