@@ -65,6 +65,22 @@ char *tf_read_file_limit(const char *file, size_t max, size_t *len, tf_error *er
   return buf;
 }
 
+int tf_jsonl_each_text(const char *text, size_t len, tf_line_fn fn, void *ctx, tf_error *err) {
+  size_t lineno = 0;
+  for (const char *s = text, *end = text + len; s < end;) {
+    const char *nl = memchr(s, '\n', (size_t)(end - s));
+    size_t n = nl ? (size_t)(nl - s) + 1 : (size_t)(end - s); /* with its newline, as getline gives it */
+    lineno++;
+    char *line = tf_strndup(s, n);
+    int rc = line[strspn(line, " \t\r\n")] ? fn(ctx, line, n, lineno, err) : 0;
+    free(line);
+    if (rc)
+      return rc;
+    s += n;
+  }
+  return 0;
+}
+
 int tf_jsonl_each(const char *file, tf_line_fn fn, void *ctx, tf_error *err) {
   FILE *f = open_input(file, "r");
   if (!f) {

@@ -38,6 +38,8 @@ char *tf_read_file_limit(const char *file, size_t max, size_t *len, tf_error *er
  * TF_EINPUT naming the file. */
 typedef int (*tf_line_fn)(void *ctx, const char *line, size_t len, size_t lineno, tf_error *err);
 int tf_jsonl_each(const char *file, tf_line_fn fn, void *ctx, tf_error *err);
+/* The same over text already in memory (standard input read whole). */
+int tf_jsonl_each_text(const char *text, size_t len, tf_line_fn fn, void *ctx, tf_error *err);
 
 /* Case-sensitive member lookup (cJSON's default lookup ignores case). */
 const cJSON *tf_json_member(const cJSON *obj, const char *key);

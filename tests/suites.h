@@ -25,4 +25,7 @@ Suite *configs_suite(void);
 Suite *prune_suite(void);
 Suite *search_suite(void);
 
+Suite *contract_suite(void);
+Suite *suggest_suite(void);
+
 #endif

@@ -207,7 +207,39 @@ tf_sweep *tf_sweep_parse_spec(const char *text, size_t len, const char *file, tf
   return s;
 }
 
+/* Standard input: a spec when it is one JSON object with "machines", else
+ * a problem list. */
+static tf_sweep *load_stdin(tf_error *err) {
+  size_t len;
+  char *text = tf_read_file("-", &len, err);
+  if (!text)
+    return NULL;
+  const char *end = NULL;
+  cJSON *root = cJSON_ParseWithLengthOpts(text, len, &end, 0);
+  int is_spec = cJSON_IsObject(root) && cJSON_GetObjectItemCaseSensitive(root, "machines") && end &&
+                !end[strspn(end, " \t\r\n")]; /* one document, nothing after it */
+  cJSON_Delete(root);
+  tf_sweep *s = NULL;
+  if (is_spec) {
+    s = tf_sweep_parse_spec(text, len, "-", err);
+  } else {
+    s = sweep_new("-");
+    struct list_ctx x = {s, "-"};
+    if (tf_jsonl_each_text(text, len, load_line, &x, err)) {
+      tf_error_set_file(err, "-");
+      tf_sweep_free(s);
+      s = NULL;
+    } else {
+      csv_columns(s);
+    }
+  }
+  free(text);
+  return s;
+}
+
 tf_sweep *tf_sweep_load(const char *file, tf_error *err) {
+  if (!strcmp(file, "-"))
+    return load_stdin(err);
   if (has_suffix(file, ".jsonl") || has_suffix(file, ".ndjson")) {
     tf_sweep *s = sweep_new(file);
     if (load_list(s, file, err)) {
