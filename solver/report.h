@@ -1,6 +1,7 @@
 /* The output writers, one per format, shared by every command:
  *   text  solver/write_text.c   tables for people
- *   JSON  solver/write_json.c   one object per answer (JSON Lines)
+ *   JSON  solver/write_json.c   one object per answer, "schema" first
+ *                               (solver/schema/tilefit.schema.json)
  *   CSV   solver/write_csv.c    RFC 4180, quoting in one place
  * tf_report_answers is what solve and check print; validate and sweep
  * frame the same writers' objects and rows in their own lines.  Adding a

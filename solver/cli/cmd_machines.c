@@ -129,7 +129,7 @@ static void show_json(FILE *f, const tf_machine *m) {
 /* Every field a row, every machine a column; '*' marks a field whose
  * values differ. */
 static void compare_text(FILE *f, tf_machine *const *m, size_t n) {
-  static struct row r[16][MAX_ROWS]; /* n <= 16, checked by the caller */
+  static struct row r[16][MAX_ROWS]; /* n <= 16: the command's max_operands; static, too big for a stack */
   size_t rows = 0;
   for (size_t k = 0; k < n; k++)
     rows = machine_rows(m[k], r[k]); /* the same fields, in the same order, for every machine */
