@@ -176,9 +176,12 @@ END_TEST
 static const struct {
   const char *args, *want;
 } bad[] = {
-    {MAP " --x stages", "--x: 'stages' is not a choose variable of fa4-fwd (choose: B_r, B_c, q_stage)"},
+    {"plot map -m b200 -w fa4-fwd -p d=128 -p dv=128 --fix q_stage=2 --x stages --y B_r",
+     "--x: 'stages' is not a choose variable of fa4-fwd (choose: B_r, B_c, q_stage)"},
+    {MAP " --x stages", "--x: given twice; it may be given once"},
     {"plot map -m b200 -w fa4-fwd --x B_c", "--y: required"},
-    {MAP " --y B_c", "--y: 'B_c' is already the x axis"},
+    {"plot map -m b200 -w fa4-fwd -p d=128 -p dv=128 --fix q_stage=2 --x B_c --y B_c",
+     "--y: 'B_c' is already the x axis"},
     {MAP " --by machine", "--by: unknown option for 'plot map'; it is an option of 'plot sweep'"},
     {MAP " --color 'nosuch + 1'", "--color"},
     {"plot pie", "plot pie: unknown picture"},
