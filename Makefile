@@ -17,8 +17,8 @@ SOLVER_SRC := $(filter-out solver/main.c,$(wildcard solver/*.c solver/*/*.c))
 LIB_SRC    := $(MODEL_SRC) $(ENCODE_SRC) $(SOLVER_SRC)
 TEST_SRC   := $(wildcard tests/*.c)
 
-# The public header, solver/tilefit.h, and what it includes: the only
-# headers `make install` installs (cli/, batch/ and *_internal.h stay here).
+# The public header, solver/tilefit.h, and what it includes: what the one
+# installed header is made of (cli/, batch/ and *_internal.h stay here).
 PUBLIC_HEADERS = $(sort $(filter %.h,$(shell $(CC) $(CPPFLAGS) -MM solver/tilefit.h)))
 
 LIB_OBJ  := $(LIB_SRC:%.c=$(BUILD)/%.o)
@@ -100,21 +100,6 @@ $(BUILD)/bench-engine: bench/engine.c bench/util.c bench/util.h $(LIB)
 $(BUILD)/bench: bench/bench.c bench/util.c bench/util.h $(LIB)
 	$(CC) $(CPPFLAGS) $(ALL_CFLAGS) -o $@ bench/bench.c bench/util.c $(LIB) $(LDLIBS)
 
-install: $(BIN)
-	install -d $(DESTDIR)$(PREFIX)/bin $(DESTDIR)$(PREFIX)/lib $(DESTDIR)$(PREFIX)/include/tilefit \
-	  $(DESTDIR)$(PREFIX)/share/tilefit/machines $(DESTDIR)$(PREFIX)/share/tilefit/model/worksets
-	install -m 755 $(BIN) $(DESTDIR)$(PREFIX)/bin/
-	install -m 644 $(LIB) $(DESTDIR)$(PREFIX)/lib/
-	for h in $(PUBLIC_HEADERS); do install -d $(DESTDIR)$(PREFIX)/include/tilefit/$$(dirname $$h); \
-	  install -m 644 $$h $(DESTDIR)$(PREFIX)/include/tilefit/$$h; done
-	install -m 644 machines/*.json machines/SOURCES.md $(DESTDIR)$(PREFIX)/share/tilefit/machines/
-	install -m 644 model/worksets/*.json $(DESTDIR)$(PREFIX)/share/tilefit/model/worksets/
-	install -d $(DESTDIR)$(PREFIX)/share/tilefit/schema && install -m 644 solver/schema/tilefit.schema.json $(DESTDIR)$(PREFIX)/share/tilefit/schema/
-
-uninstall:
-	rm -rf $(DESTDIR)$(PREFIX)/bin/$(BIN) $(DESTDIR)$(PREFIX)/lib/libtilefit.a \
-	  $(DESTDIR)$(PREFIX)/include/tilefit $(DESTDIR)$(PREFIX)/share/tilefit
-
 clean:
 	rm -rf build $(BIN)
 
@@ -125,7 +110,8 @@ help:
 	@echo "make check      the tests only (normal build)"
 	@echo "make asan       the tests only (clang, ASan+UBSan build in build/asan)"
 	@echo "make lint       functions over 60 lines"
-	@echo "make install    PREFIX=/usr/local: binary, library, headers, machines, worksets"
+	@echo "make install    PREFIX=/usr/local: binary, libraries, header, pkg-config, data, man page,"
+	@echo "                bash completion, Python module (make uninstall removes them)"
 	@echo "make bench      benchmarks, not tests: writes bench/results.md"
 	@echo "make clean"
 
@@ -193,3 +179,95 @@ valgrind: $(BIN) $(BUILD)/check_tilefit
 	$(VALGRIND) ./$(BIN) worksets fa4-fwd >/dev/null
 	$(VALGRIND) ./$(BIN) solve -m b200 -w nosuch 2>/dev/null; test $$? = 2
 	@echo "valgrind: no leaks, no errors"
+
+# ------------------------------------------------------------------------
+# The installable library and the Python module (issue 13).
+#
+# libtilefit.so is linked from a second set of objects compiled with -fPIC
+# under $(BUILD)/pic/; its soname carries the major number of
+# TF_LIBRARY_VERSION in solver/tilefit.h, the one place the version is
+# written.  The data directory $(PREFIX)/share/tilefit is compiled into
+# model/catalog.c (both object sets): $(BUILD)/datadir.stamp changes when
+# PREFIX does, so `make install PREFIX=P` rebuilds what depends on it.
+# The installed header is solver/tilefit.h with the headers it includes
+# put in their place (dist/public-header.sh).
+VERSION  := $(shell sed -n 's/^\#define TF_LIBRARY_VERSION "\(.*\)"/\1/p' solver/tilefit.h)
+SOMAJOR  := $(firstword $(subst ., ,$(VERSION)))
+SONAME   := libtilefit.so.$(SOMAJOR)
+SHLIB    := $(BUILD)/libtilefit.so.$(VERSION)
+PIC_OBJ  := $(LIB_SRC:%.c=$(BUILD)/pic/%.o)
+LIBDIR   := $(PREFIX)/lib
+DATADIR  := $(PREFIX)/share/tilefit
+MANDIR   := $(PREFIX)/share/man/man1
+COMPDIR  := $(PREFIX)/share/bash-completion/completions
+PYDIR    := $(LIBDIR)/python3/dist-packages
+HEADER   := $(BUILD)/include/tilefit/tilefit.h
+PYTHON   ?= /usr/bin/python3
+
+.PHONY: shared check-install check-python FORCE
+all: shared
+lib: shared
+shared: $(SHLIB) $(BUILD)/$(SONAME) $(BUILD)/libtilefit.so
+
+$(BUILD)/pic/%.o: %.c
+	@mkdir -p $(dir $@)
+	$(CC) $(CPPFLAGS) $(ALL_CFLAGS) -fPIC -c $< -o $@
+
+$(BUILD)/datadir.stamp: FORCE
+	@mkdir -p $(BUILD)
+	@echo '$(DATADIR)' | cmp -s - $@ || echo '$(DATADIR)' > $@
+$(BUILD)/model/catalog.o $(BUILD)/pic/model/catalog.o: $(BUILD)/datadir.stamp
+$(BUILD)/model/catalog.o $(BUILD)/pic/model/catalog.o: CPPFLAGS += -DTF_DATADIR='"$(DATADIR)"'
+
+$(SHLIB): $(PIC_OBJ)
+	$(CC) $(ALL_CFLAGS) -shared -Wl,-soname,$(SONAME) -Wl,--no-undefined -o $@ $^ $(LDLIBS)
+$(BUILD)/$(SONAME): $(SHLIB)
+	ln -sf $(notdir $<) $@
+$(BUILD)/libtilefit.so: $(BUILD)/$(SONAME)
+	ln -sf $(notdir $<) $@
+
+$(HEADER): dist/public-header.sh $(PUBLIC_HEADERS)
+	@mkdir -p $(dir $@)
+	sh dist/public-header.sh solver/tilefit.h > $@.tmp && mv $@.tmp $@
+
+$(BUILD)/tilefit.pc: dist/tilefit.pc.in $(BUILD)/datadir.stamp
+	sed -e 's|@PREFIX@|$(PREFIX)|g' -e 's|@VERSION@|$(VERSION)|g' dist/tilefit.pc.in > $@
+
+install: $(BIN) $(LIB) shared $(HEADER) $(BUILD)/tilefit.pc
+	install -d $(DESTDIR)$(PREFIX)/bin $(DESTDIR)$(LIBDIR)/pkgconfig $(DESTDIR)$(PREFIX)/include/tilefit \
+	  $(DESTDIR)$(DATADIR)/machines $(DESTDIR)$(DATADIR)/model/worksets $(DESTDIR)$(MANDIR) \
+	  $(DESTDIR)$(COMPDIR) $(DESTDIR)$(PYDIR)/tilefit
+	install -m 755 $(BIN) $(DESTDIR)$(PREFIX)/bin/tilefit
+	install -m 644 $(LIB) $(DESTDIR)$(LIBDIR)/
+	install -m 755 $(SHLIB) $(DESTDIR)$(LIBDIR)/
+	ln -sf libtilefit.so.$(VERSION) $(DESTDIR)$(LIBDIR)/$(SONAME)
+	ln -sf $(SONAME) $(DESTDIR)$(LIBDIR)/libtilefit.so
+	install -m 644 $(BUILD)/tilefit.pc $(DESTDIR)$(LIBDIR)/pkgconfig/
+	install -m 644 $(HEADER) $(DESTDIR)$(PREFIX)/include/tilefit/
+	install -m 644 machines/*.json machines/SOURCES.md $(DESTDIR)$(DATADIR)/machines/
+	install -d $(DESTDIR)$(DATADIR)/schema && install -m 644 solver/schema/tilefit.schema.json $(DESTDIR)$(DATADIR)/schema/
+	install -m 644 model/worksets/*.json $(DESTDIR)$(DATADIR)/model/worksets/
+	install -m 644 dist/tilefit.1 $(DESTDIR)$(MANDIR)/
+	install -m 644 dist/tilefit.bash $(DESTDIR)$(COMPDIR)/tilefit
+	install -m 644 python/tilefit/*.py $(DESTDIR)$(PYDIR)/tilefit/
+
+uninstall:
+	rm -f $(DESTDIR)$(PREFIX)/bin/tilefit $(DESTDIR)$(LIBDIR)/libtilefit.a \
+	  $(DESTDIR)$(LIBDIR)/libtilefit.so $(DESTDIR)$(LIBDIR)/$(SONAME) $(DESTDIR)$(LIBDIR)/libtilefit.so.$(VERSION) \
+	  $(DESTDIR)$(LIBDIR)/pkgconfig/tilefit.pc $(DESTDIR)$(MANDIR)/tilefit.1 $(DESTDIR)$(COMPDIR)/tilefit
+	rm -rf $(DESTDIR)$(PREFIX)/include/tilefit $(DESTDIR)$(DATADIR) $(DESTDIR)$(PYDIR)/tilefit
+
+# Part of `make check`: install into a temporary prefix (from a build of
+# its own, under build/install-test, since the prefix is compiled in) and
+# use it from another directory, as a user would; then the Python module's
+# unittest suite on the library built here.
+check: check-install check-python
+check-install:
+	MAKE="$(MAKE)" CC="$(CC)" PYTHON="$(PYTHON)" sh tests/install/run.sh
+check-python: shared
+	@if [ -x "$(PYTHON)" ]; then \
+	  TILEFIT_LIB=$(CURDIR)/$(SHLIB) TILEFIT_DATA=$(CURDIR) PYTHONPATH=$(CURDIR)/python \
+	    $(PYTHON) -m unittest discover -s tests/python -t tests/python; \
+	else echo "check-python: skipped: $(PYTHON) is absent"; fi
+
+-include $(PIC_OBJ:.o=.d)

@@ -193,7 +193,9 @@ static int read_case(const struct ctx *x, const cJSON *root, tf_case *c) {
 
 int tf_case_parse(const char *text, size_t len, const char *file, size_t line, tf_case *c, tf_error *err) {
   struct ctx x;
-  snprintf(x.prefix, sizeof x.prefix, "line %zu: ", line);
+  x.prefix[0] = 0; /* line 0: an object on its own (the library's JSON entry point) */
+  if (line)
+    snprintf(x.prefix, sizeof x.prefix, "line %zu: ", line);
   x.err = err;
   tf_error e;
   tf_error_init(&e);

@@ -31,7 +31,7 @@ void tf_case_init(tf_case *c);
 void tf_case_release(tf_case *c);
 
 /* Parses one object.  `line` (1-based) prefixes every JSON path in errors
- * ("line 12: $.params.d"); `file` names the file. */
+ * ("line 12: $.params.d"); 0 leaves the paths bare.  `file` names the file. */
 int tf_case_parse(const char *text, size_t len, const char *file, size_t line, tf_case *c, tf_error *err);
 
 const char *tf_case_kind_name(int kind);

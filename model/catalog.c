@@ -13,8 +13,10 @@
 static const char *const subdir[] = {"machines", "model/worksets"};
 static const char *const noun[] = {"machine", "workset"};
 
-/* The directories to search, most specific first; returns how many. */
-static int data_dirs(char dirs[3][4096]) {
+/* The directories to search, most specific first; returns how many.
+ * TF_DATADIR is where `make install` puts the data ($(PREFIX)/share/tilefit),
+ * so that any program linked with the library finds the shipped names. */
+static int data_dirs(char dirs[4][4096]) {
   int n = 0;
   const char *env = getenv("TILEFIT_DATA");
   if (env && *env)
@@ -30,6 +32,9 @@ static int data_dirs(char dirs[3][4096]) {
       snprintf(dirs[n++], 4096, "%.4000s/../share/tilefit", exe);
     }
   }
+#ifdef TF_DATADIR
+  snprintf(dirs[n++], 4096, "%s", TF_DATADIR);
+#endif
   return n;
 }
 
@@ -53,7 +58,7 @@ int tf_catalog_find(int kind, const char *name, const char *where, char *path, s
     return 0;
   }
   if (valid_name(name)) {
-    char dirs[3][4096];
+    char dirs[4][4096];
     int n = data_dirs(dirs);
     for (int i = 0; i < n; i++) {
       snprintf(path, size, "%.4000s/%s/%s.json", dirs[i], subdir[kind], name);
@@ -79,7 +84,7 @@ int tf_catalog_find(int kind, const char *name, const char *where, char *path, s
 static int by_name(const void *a, const void *b) { return strcmp(*(char *const *)a, *(char *const *)b); }
 
 char **tf_catalog_list(int kind, size_t *n) {
-  char dirs[3][4096];
+  char dirs[4][4096];
   int nd = data_dirs(dirs);
   char **names = NULL;
   size_t cap = 0;

@@ -1,7 +1,8 @@
 /* Shipped machines and worksets by name.  A name with a '/' or ending in
  * ".json" is a path ("-": standard input); anything else is looked up, in order, under
- *   $TILEFIT_DATA/, the executable's directory, and
- *   <executable's directory>/../share/tilefit/
+ *   $TILEFIT_DATA/, the executable's directory,
+ *   <executable's directory>/../share/tilefit/, and the directory the
+ *   library was built for ($(PREFIX)/share/tilefit, compiled in),
  * as machines/NAME.json or model/worksets/NAME.json. */
 #ifndef TF_MODEL_CATALOG_H
 #define TF_MODEL_CATALOG_H

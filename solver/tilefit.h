@@ -1,14 +1,19 @@
-/* tilefit — the library behind the `tilefit` command (build/libtilefit.a).
+/* tilefit — the library behind the `tilefit` command (libtilefit.so and
+ * libtilefit.a).
  *
  * Derives GPU kernel parameters (tile sizes, pipeline stages, buffer
  * placement) from a machine model and a kernel's working set, by integer
  * programming on GLPK, and verifies every answer in exact integers.
  *
- * A program that links the library includes this one header, compiles
- * with -I<prefix>/include/tilefit and links
- *   -ltilefit -lglpk $(pkg-config --libs libcjson) -lm -pthread
+ * `make install` installs this header as <tilefit/tilefit.h>, one file
+ * with every header below put in its place (dist/public-header.sh), and
+ * tilefit.pc, so a program builds with
+ *   cc prog.c $(pkg-config --cflags --libs tilefit)
+ * Inside the tree: -I. and build/libtilefit.a -lglpk -lcjson -lm -pthread.
  *
- * The flow, as `tilefit solve` runs it:
+ * Two ways in.  From any language: tf_call_json (solver/api_json.h), a
+ * request as JSON text in, the answer as JSON text out.  From C, the
+ * structures themselves, the flow as `tilefit solve` runs it:
  *
  *   tf_error err;          tf_error_init(&err);
  *   tf_request req;        tf_request_init(&req);
@@ -55,6 +60,7 @@
  *   encode/verify.h   exact verification         encode/closed.h  closed-form depth
  *   solver/backend.h  the solver interface       solver/solve.h   the pipeline
  *   solver/report.h   the writers: text, JSON, CSV    solver/explain.h why not better
+ *   solver/api_json.h the JSON entry point (tf_call_json), for any language
  *
  * Where to add things:
  *   a command      solver/cli/cmd_NAME.c, a tf_command in the table of
@@ -66,6 +72,8 @@
  *                  (solver/backend.h), the only includer of its solver's header
  *   a memory kind  model/memory.[ch], the one module that knows how a memory
  *                  charges, rounds and caps buffers
+ *   a binding      on tf_call_json (solver/api_json.h), as the Python module
+ *                  python/tilefit/ is; a request is a row of its command table
  * The batch engine (sweeps, resume, memo, merge) is solver/batch/; a sweep
  * spec is read in model/spec.c.  Those and solver/cli/ are not installed.
  */
@@ -84,6 +92,7 @@
 #include "model/machine.h"
 #include "model/problem.h"
 #include "model/workset.h"
+#include "solver/api_json.h"
 #include "solver/explain.h"
 #include "solver/backend.h"
 #include "solver/report.h"

@@ -1,0 +1,430 @@
+/* tf_call_json: parse the request, run one command on the library, write
+ * the answer with the command line's own JSON writer into memory.  The
+ * commands are in one table at the end; each gets the request object
+ * (already checked for its keys) and a FILE * on the answer. */
+#include "api_json.h"
+
+#include <errno.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <unistd.h>
+
+#include "model/alloc.h"
+#include "model/case.h"
+#include "model/catalog.h"
+#include "model/json.h"
+#include "solver/backend.h"
+#include "solver/report.h"
+#include "solver/solve.h"
+#include "solver/batch/sweep.h"
+#include "solver/tilefit.h"
+
+enum { API_OK = 0, API_NO = 1, API_USAGE = 2, API_INTERNAL = 3 };
+
+/* ------------------------------------------------------------- requests */
+
+/* Options shared by solve and sweep: "time_limit" (seconds), "presolve". */
+static int read_solve_opts(const cJSON *req, tf_solve_opts *o, tf_error *err) {
+  tf_solve_opts_init(o);
+  const cJSON *v;
+  if ((v = tf_json_member(req, "time_limit"))) {
+    if (!cJSON_IsNumber(v) || !(v->valuedouble > 0) || v->valuedouble > 1e9)
+      return tf_error_set(err, TF_EINPUT, "$.time_limit", "expected a number of seconds > 0");
+    o->time_limit_s = v->valuedouble;
+  }
+  if ((v = tf_json_member(req, "presolve"))) {
+    if (!cJSON_IsBool(v))
+      return tf_error_set(err, TF_EINPUT, "$.presolve", "expected true or false");
+    o->presolve = cJSON_IsTrue(v);
+  }
+  return 0;
+}
+
+/* A path inside the problem object, "$.params.d", as a path in the
+ * request, "$.problem.params.d". */
+static char *in_request(char *where) {
+  if (!where || where[0] != '$')
+    return where;
+  char *moved = tf_nalloc(strlen(where) + sizeof "$.problem", 1);
+  sprintf(moved, "$.problem%s", where + 1);
+  free(where);
+  return moved;
+}
+
+/* The problem's fields name their place in the request when binding fails. */
+static void relocate(tf_request *r) {
+  for (size_t i = 0; i < r->nparams; i++)
+    r->params[i].where = in_request(r->params[i].where);
+  for (size_t i = 0; i < r->nfixes; i++)
+    r->fixes[i].where = in_request(r->fixes[i].where);
+  for (size_t i = 0; i < r->ndomains; i++)
+    r->domains[i].where = in_request(r->domains[i].where);
+  for (size_t i = 0; i < r->nrequires; i++)
+    r->requires[i].where = in_request(r->requires[i].where);
+  for (size_t i = 0; i < r->nobjectives; i++)
+    r->objectives[i].where = in_request(r->objectives[i].where);
+}
+
+/* An error in the request's own fields needs no file name: the workset's
+ * name is in the message when it matters ("workset 'fa4-fwd' has no param"). */
+static void request_error(tf_error *err) {
+  if (!strncmp(err->path, "$.problem", 9))
+    err->file[0] = 0;
+}
+
+/* The request's problem as a problem line (model/case.h), so that it means
+ * what the same object means in a validation file or a sweep. */
+static int read_problem(const cJSON *req, tf_case *c, tf_error *err) {
+  const cJSON *p = tf_json_member(req, "problem");
+  if (!cJSON_IsObject(p))
+    return tf_error_set(err, TF_EINPUT, "$.problem", "expected a problem object with machine and workset");
+  char *text = cJSON_PrintUnformatted(p);
+  if (!text)
+    return tf_error_set(err, TF_EINTERNAL, "$.problem", "cannot copy the problem");
+  int rc = tf_case_parse(text, strlen(text), "", 0, c, err);
+  cJSON_free(text);
+  if (rc) {
+    char *path = in_request(tf_strdup(err->path));
+    snprintf(err->path, sizeof err->path, "%s", path);
+    free(path);
+  } else {
+    relocate(&c->req);
+  }
+  return rc;
+}
+
+/* The problem of a solve or check request, bound: *problem and *loaded
+ * belong to the caller (released even on failure by bound_release). */
+static int bind_problem(const cJSON *req, tf_case *c, tf_loaded *l, tf_problem **problem, tf_error *err) {
+  *problem = NULL;
+  memset(l, 0, sizeof *l);
+  if (read_problem(req, c, err) || tf_load(&c->req, "$.problem.machine", "$.problem.workset", l, err))
+    return -1;
+  *problem = tf_problem_new(l->machine, l->workset, &c->req, err);
+  if (!*problem)
+    request_error(err);
+  return *problem ? 0 : -1;
+}
+
+static void bound_release(tf_case *c, tf_loaded *l, tf_problem *p) {
+  tf_problem_free(p);
+  tf_loaded_release(l);
+  tf_case_release(c);
+}
+
+/* ------------------------------------------------------- solve and check */
+
+/* "top": the K best, as an array of solve objects in rank order. */
+static int solve_top(FILE *out, const tf_case *c, const tf_problem *p, const tf_solve_opts *o, int k,
+                     tf_error *err) {
+  int n = 0, rc;
+  tf_answer *a = tf_nalloc((size_t)k, sizeof *a);
+  for (int i = 0; i < k; i++)
+    tf_answer_init(&a[i], p);
+  rc = tf_solve_top(p, o, k, a, &n, err) ? -1 : n ? API_OK : API_NO;
+  if (rc >= 0) {
+    fputc('[', out);
+    for (int i = 0; i < (n ? n : 1); i++) {
+      a[i].rank = n ? i + 1 : 0;
+      fputs(i ? "," : "", out);
+      tf_report_json_object(out, &c->req, p, &a[i]);
+    }
+    fputc(']', out);
+  }
+  for (int i = 0; i < k; i++)
+    tf_answer_release(&a[i]);
+  free(a);
+  return rc;
+}
+
+static int api_solve(const cJSON *req, FILE *out, tf_error *err) {
+  int64_t top = 0;
+  const cJSON *v = tf_json_member(req, "top");
+  tf_solve_opts o;
+  if ((v && tf_json_int(v, "$.top", 1, 100000, &top, err)) || read_solve_opts(req, &o, err))
+    return -1;
+  tf_case c;
+  tf_case_init(&c);
+  tf_loaded l;
+  tf_problem *p;
+  int rc = bind_problem(req, &c, &l, &p, err);
+  if (!rc && top) {
+    rc = solve_top(out, &c, p, &o, (int)top, err);
+  } else if (!rc) {
+    tf_answer a;
+    tf_answer_init(&a, p);
+    rc = tf_solve(p, &o, NULL, &a, err) ? -1 : a.status == TF_ANSWER_OPTIMAL ? API_OK : API_NO;
+    if (rc >= 0)
+      tf_report_json_object(out, &c.req, p, &a);
+    tf_answer_release(&a);
+  }
+  bound_release(&c, &l, p);
+  return rc;
+}
+
+static int api_check(const cJSON *req, FILE *out, tf_error *err) {
+  tf_case c;
+  tf_case_init(&c);
+  tf_loaded l;
+  tf_problem *p;
+  int rc = bind_problem(req, &c, &l, &p, err);
+  if (!rc) {
+    tf_answer a;
+    tf_answer_init(&a, p);
+    rc = tf_check(p, &a, err) ? -1 : a.status == TF_ANSWER_FITS ? API_OK : API_NO;
+    if (rc >= 0)
+      tf_report_json_object(out, &c.req, p, &a);
+    tf_answer_release(&a);
+  }
+  bound_release(&c, &l, p);
+  return rc;
+}
+
+/* ----------------------------------------------------------------- sweep */
+
+/* A temporary file in $TMPDIR (or /tmp) whose name ends in `suffix`;
+ * the caller unlinks it.  Returns an open descriptor, or -1. */
+static int temp_file(char *path, size_t size, const char *suffix, tf_error *err) {
+  const char *dir = getenv("TMPDIR");
+  snprintf(path, size, "%s/tilefit-XXXXXX%s", dir && *dir ? dir : "/tmp", suffix);
+  int fd = mkstemps(path, (int)strlen(suffix));
+  if (fd < 0)
+    tf_error_set(err, TF_EINTERNAL, NULL, "cannot create a temporary file in %s: %s", dir && *dir ? dir : "/tmp",
+                 strerror(errno));
+  return fd;
+}
+
+/* "problems": every problem is checked here first (a bad one is bad input,
+ * before any work), then the list is written as the .jsonl file the sweep
+ * reads. */
+static int write_problems(const cJSON *list, char *path, size_t size, tf_error *err) {
+  if (!cJSON_IsArray(list))
+    return tf_error_set(err, TF_EINPUT, "$.problems", "expected an array of problem objects");
+  int fd = temp_file(path, size, ".jsonl", err);
+  FILE *f = fd < 0 ? NULL : fdopen(fd, "w");
+  if (!f) {
+    if (fd >= 0)
+      close(fd), unlink(path);
+    return tf_error_set(err, TF_EINTERNAL, NULL, "cannot write the problem list: %s", strerror(errno));
+  }
+  size_t i = 0;
+  int rc = 0;
+  for (const cJSON *p = list->child; p && !rc; p = p->next, i++) {
+    char *text = cJSON_PrintUnformatted(p);
+    tf_case c;
+    tf_case_init(&c);
+    if (!text || tf_case_parse(text, strlen(text), "", 0, &c, err)) {
+      char where[160];
+      snprintf(where, sizeof where, "$.problems[%zu]%s", i, err->path[0] == '$' ? err->path + 1 : "");
+      snprintf(err->path, sizeof err->path, "%s", where);
+      rc = -1;
+    } else {
+      fprintf(f, "%s\n", text);
+    }
+    tf_case_release(&c);
+    cJSON_free(text);
+  }
+  if (fclose(f) && !rc)
+    rc = tf_error_set(err, TF_EINTERNAL, NULL, "cannot write the problem list %s: %s", path, strerror(errno));
+  if (rc)
+    unlink(path);
+  return rc;
+}
+
+/* The sweep the request names: exactly one of "spec", "file", "problems". */
+static tf_sweep *load_sweep(const cJSON *req, tf_error *err) {
+  const cJSON *spec = tf_json_member(req, "spec"), *file = tf_json_member(req, "file"),
+              *problems = tf_json_member(req, "problems");
+  if (!!spec + !!file + !!problems != 1)
+    return tf_error_set(err, TF_EINPUT, "$", "a sweep needs exactly one of \"spec\", \"file\", \"problems\""), NULL;
+  if (file) {
+    const char *name;
+    return tf_json_string(file, "$.file", &name, err) ? NULL : tf_sweep_load(name, err);
+  }
+  if (spec) {
+    char *text = cJSON_PrintUnformatted(spec);
+    tf_sweep *s = text ? tf_sweep_parse_spec(text, strlen(text), "$.spec", err) : NULL;
+    cJSON_free(text);
+    return s;
+  }
+  char path[4096];
+  if (write_problems(problems, path, sizeof path, err))
+    return NULL;
+  tf_sweep *s = tf_sweep_load(path, err);
+  unlink(path);
+  return s;
+}
+
+/* The sweep's JSON lines, read back from `path`, as one array. */
+static int points_array(FILE *out, const char *path, tf_error *err) {
+  size_t len;
+  char *text = tf_read_file_limit(path, 0, &len, err);
+  if (!text)
+    return -1;
+  fputs("\"points\":[", out);
+  for (size_t i = 0; i < len; i++)
+    if (text[i] != '\n')
+      fputc(text[i], out);
+    else if (i + 1 < len)
+      fputc(',', out);
+  fputc(']', out);
+  free(text);
+  return 0;
+}
+
+static int run_sweep(tf_sweep *s, const tf_sweep_opts *o, FILE *out, tf_error *err) {
+  char path[4096];
+  int fd = temp_file(path, sizeof path, ".jsonl", err);
+  if (fd < 0)
+    return -1;
+  close(fd);
+  tf_sweep_stats st;
+  int rc = tf_sweep_run(s, o, path, &st, err);
+  if (!rc) {
+    fputc('{', out);
+    rc = points_array(out, path, err);
+    fputs(",\"warnings\":[", out);
+    for (size_t i = 0; i < tf_sweep_nwarnings(s); i++) {
+      fputs(i ? "," : "", out);
+      tf_json_write_string(out, tf_sweep_warning(s, i));
+    }
+    fputs("]}", out);
+  }
+  unlink(path);
+  return rc;
+}
+
+static int api_sweep(const cJSON *req, FILE *out, tf_error *err) {
+  tf_sweep_opts o;
+  tf_sweep_opts_init(&o);
+  int64_t jobs = 1;
+  const cJSON *v = tf_json_member(req, "jobs");
+  if ((v && tf_json_int(v, "$.jobs", 1, 1024, &jobs, err)) || read_solve_opts(req, &o.solve, err))
+    return -1;
+  o.jobs = (int)jobs;
+  tf_sweep *s = load_sweep(req, err);
+  int rc = s ? run_sweep(s, &o, out, err) : -1;
+  tf_sweep_free(s);
+  return rc;
+}
+
+/* ------------------------------------------------------- names, version */
+
+static int list_names(int kind, FILE *out) {
+  size_t n;
+  char **names = tf_catalog_list(kind, &n);
+  fputc('[', out);
+  for (size_t i = 0; i < n; i++) {
+    fputs(i ? "," : "", out);
+    tf_json_write_string(out, names[i]);
+  }
+  fputc(']', out);
+  tf_catalog_list_free(names, n);
+  return API_OK;
+}
+
+static int api_machines(const cJSON *req, FILE *out, tf_error *err) {
+  (void)req, (void)err;
+  return list_names(TF_CATALOG_MACHINES, out);
+}
+
+static int api_worksets(const cJSON *req, FILE *out, tf_error *err) {
+  (void)req, (void)err;
+  return list_names(TF_CATALOG_WORKSETS, out);
+}
+
+static int api_version(const cJSON *req, FILE *out, tf_error *err) {
+  (void)req, (void)err;
+  fputs("{\"version\":", out);
+  tf_json_write_string(out, TF_LIBRARY_VERSION);
+  fputc('}', out);
+  return API_OK;
+}
+
+/* -------------------------------------------------------------- dispatch */
+
+#define SOLVE_KEYS "time_limit", "presolve"
+static const char *const solve_keys[] = {"cmd", "problem", "top", SOLVE_KEYS, NULL};
+static const char *const check_keys[] = {"cmd", "problem", NULL};
+static const char *const sweep_keys[] = {"cmd", "spec", "file", "problems", "jobs", SOLVE_KEYS, NULL};
+static const char *const bare_keys[] = {"cmd", NULL};
+
+static const struct api_cmd {
+  const char *name;
+  int (*run)(const cJSON *req, FILE *out, tf_error *err);
+  const char *const *keys;
+} commands[] = {
+    {"solve", api_solve, solve_keys},       {"check", api_check, check_keys},
+    {"sweep", api_sweep, sweep_keys},       {"machines", api_machines, bare_keys},
+    {"worksets", api_worksets, bare_keys},  {"version", api_version, bare_keys},
+};
+
+static int dispatch(const char *request, FILE *out, tf_error *err) {
+  cJSON *req = tf_json_parse(request, strlen(request), "", err);
+  if (!req)
+    return -1;
+  const cJSON *cmd = tf_json_member(req, "cmd");
+  const char *name = NULL;
+  int rc = -1;
+  if (!cJSON_IsObject(req))
+    tf_error_set(err, TF_EINPUT, "$", "expected a request object with \"cmd\"");
+  else if (!tf_json_string(cmd, "$.cmd", &name, err)) {
+    const struct api_cmd *c = NULL;
+    for (size_t i = 0; i < sizeof commands / sizeof *commands; i++)
+      if (!strcmp(commands[i].name, name))
+        c = &commands[i];
+    if (!c)
+      tf_error_set(err, TF_EINPUT, "$.cmd", "unknown command '%s' (solve, check, sweep, machines, worksets, version)",
+                   name);
+    else if (!tf_json_keys(req, "$", c->keys, NULL, err))
+      rc = c->run(req, out, err);
+  }
+  cJSON_Delete(req);
+  return rc;
+}
+
+/* {"error": "...", "status": N} */
+static char *error_answer(const tf_error *err, int status) {
+  char msg[1024], *text = NULL;
+  size_t len = 0;
+  tf_error_format(err, msg, sizeof msg);
+  FILE *f = open_memstream(&text, &len);
+  if (!f)
+    return tf_strdup("{\"error\":\"out of memory\",\"status\":3}");
+  fputs("{\"error\":", f);
+  tf_json_write_string(f, msg);
+  fprintf(f, ",\"status\":%d}", status);
+  fclose(f);
+  return text;
+}
+
+char *tf_call_json(const char *request, int *status) {
+  tf_error err;
+  tf_error_init(&err);
+  char *text = NULL;
+  size_t len = 0;
+  int rc = -1;
+  FILE *out = open_memstream(&text, &len);
+  if (!out)
+    tf_error_set(&err, TF_EINTERNAL, NULL, "cannot buffer the answer: %s", strerror(errno));
+  else if (!request)
+    tf_error_set(&err, TF_EINPUT, "$", "no request (NULL)");
+  else
+    rc = dispatch(request, out, &err);
+  if (out && fclose(out) && rc >= 0)
+    rc = tf_error_set(&err, TF_EINTERNAL, NULL, "cannot buffer the answer");
+  tf_solve_opts dflt; /* the backend every request solves with */
+  tf_solve_opts_init(&dflt);
+  tf_backend_of(&dflt)->thread_done(); /* GLPK keeps an environment per thread: leave none behind */
+  if (rc < 0) {
+    free(text);
+    rc = err.code == TF_EINPUT ? API_USAGE : API_INTERNAL;
+    text = error_answer(&err, rc);
+  }
+  if (status)
+    *status = rc;
+  return text;
+}
+
+void tf_free(void *p) { free(p); }

@@ -1,0 +1,44 @@
+/* The library's JSON entry point: one function that takes a request as
+ * JSON text and answers with JSON text, for programs in any language that
+ * can call C (the Python module calls it through ctypes).  Answers are
+ * written by the JSON writer the command line uses: a "solve" answer is
+ * the object `tilefit solve --json` prints, a sweep point the line
+ * `tilefit sweep` writes.
+ *
+ * Requests, an object with "cmd" and that command's members:
+ *   {"cmd": "solve", "problem": PROBLEM, "top": K, "time_limit": S, "presolve": B}
+ *       the `solve --json` object, optimal or infeasible; with "top" an
+ *       array of the K best in rank order (an infeasible problem: an array
+ *       of one object with "status": "infeasible")
+ *   {"cmd": "check", "problem": PROBLEM}          the `check --json` object
+ *   {"cmd": "sweep", "spec": SPEC | "file": PATH | "problems": [PROBLEM, ...],
+ *    "jobs": N, "time_limit": S, "presolve": B}
+ *       {"points": [the sweep's line for each point, in point order],
+ *        "warnings": ["...", ...]}; SPEC is a sweep spec (solver/sweep.h),
+ *       PATH a spec or a .jsonl problem list
+ *   {"cmd": "machines"} / {"cmd": "worksets"}     the shipped names, sorted
+ *   {"cmd": "version"}                            {"version": "0.1.0"}
+ * PROBLEM is a problem as a line of `validate` or `sweep` (model/case.h):
+ *   {"machine": "b200", "workset": "fa4-fwd", "params": {"d": 128},
+ *    "fix": {"B_r": 128}, "domain": {"B_c": [64, 128]},
+ *    "require": ["stages <= 32"], "objective": ["max stages"]}
+ * Unknown members are errors, as in every input file.
+ *
+ * *status (when status is not NULL) is what the command would exit with:
+ * 0 solved / fits, 1 infeasible / does not fit, 2 bad input, 3 solver or
+ * internal failure.  With 2 or 3 the answer is
+ *   {"error": "$.problem.params.d: ...", "status": 2}
+ * the one line the command line prints after "tilefit: error: ".
+ *
+ * The answer is never NULL (running out of memory stops the process, as
+ * everywhere in the library) and belongs to the caller: free it with
+ * tf_free.  Calls may run at the same time on any number of threads:
+ * each has its own state, and each frees its thread's GLPK environment
+ * before it returns. */
+#ifndef TF_SOLVER_API_JSON_H
+#define TF_SOLVER_API_JSON_H
+
+char *tf_call_json(const char *request, int *status);
+void tf_free(void *p);
+
+#endif

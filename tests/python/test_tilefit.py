@@ -1,0 +1,192 @@
+"""The Python module against the command line: the same problems must give
+the same JSON, whether they go through tilefit.solve or `tilefit solve
+--json`.  Run by `make check` (check-python) with TILEFIT_LIB, TILEFIT_BIN,
+TILEFIT_DATA and PYTHONPATH pointing into the tree."""
+
+import json
+import os
+import subprocess
+import tempfile
+import threading
+import unittest
+
+import tilefit
+
+BIN = os.environ.get("TILEFIT_BIN", "./tilefit")
+
+FA4 = dict(params={"d": 128, "dv": 128}, fix={"B_r": 128, "B_c": 128, "q_stage": 2}, objective=["max stages"])
+FA4_CLI = ["-m", "b200", "-w", "fa4-fwd", "-p", "d=128", "-p", "dv=128", "--fix", "B_r=128", "--fix", "B_c=128",
+           "--fix", "q_stage=2", "--objective", "max stages"]
+
+
+def cli(*args):
+    """Runs the binary; returns (exit code, stdout lines parsed as JSON)."""
+    r = subprocess.run([BIN, *args], stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True)
+    return r.returncode, [json.loads(line) for line in r.stdout.splitlines() if line.strip()]
+
+
+class Solve(unittest.TestCase):
+    def test_fa4_on_b200_is_three_stages(self):
+        r = tilefit.solve("b200", "fa4-fwd", **FA4)
+        self.assertEqual(r["status"], "optimal")
+        self.assertEqual(r["values"]["stages"], 3)
+
+    def test_same_object_as_the_command_line(self):
+        rc, lines = cli("solve", *FA4_CLI, "--json")
+        self.assertEqual(rc, 0)
+        self.assertEqual(tilefit.solve("b200", "fa4-fwd", **FA4), lines[0])
+
+    def test_workset_objectives_and_a_domain(self):
+        r = tilefit.solve("h100-sxm", "fa3-fwd", params={"d": 128}, domain={"B_c": [64, 112, 128]})
+        rc, lines = cli("solve", "-m", "h100-sxm", "-w", "fa3-fwd", "-p", "d=128", "--domain", "B_c=64,112,128",
+                        "--json")
+        self.assertEqual(rc, 0)
+        self.assertEqual(r, lines[0])
+
+    def test_top_is_a_list_in_rank_order(self):
+        r = tilefit.solve("b200", "fa4-fwd", params={"d": 128, "dv": 128}, top=3)
+        rc, lines = cli("solve", "-m", "b200", "-w", "fa4-fwd", "-p", "d=128", "-p", "dv=128", "--top", "3", "--json")
+        self.assertEqual(rc, 0)
+        self.assertEqual([a["rank"] for a in r], [1, 2, 3])
+        self.assertEqual(r, lines)
+
+    def test_infeasible_is_an_answer(self):
+        r = tilefit.solve("b200", "fa4-fwd", require="stages >= 40", **FA4)
+        self.assertEqual(r["status"], "infeasible")
+        self.assertIn("stages >= 40", r["reason"])
+        rc, lines = cli("solve", *FA4_CLI, "--require", "stages >= 40", "--json")
+        self.assertEqual(rc, 1)
+        self.assertEqual(r, lines[0])
+
+    def test_infeasible_top_is_one_infeasible_answer(self):
+        r = tilefit.solve("b200", "fa4-fwd", require=["stages >= 40"], top=2, **FA4)
+        self.assertEqual([a["status"] for a in r], ["infeasible"])
+
+
+class Check(unittest.TestCase):
+    FIX = {"B_r": 128, "B_c": 128, "q_stage": 2}
+
+    def test_fits_and_does_not_fit_as_the_command_line(self):
+        for stages, status, code in ((3, "fits", 0), (4, "does_not_fit", 1)):
+            r = tilefit.check("b200", "fa4-fwd", params={"d": 128}, fix=dict(self.FIX, stages=stages))
+            self.assertEqual(r["status"], status)
+            rc, lines = cli("check", "-m", "b200", "-w", "fa4-fwd", "-p", "d=128", "--fix", "B_r=128", "--fix",
+                            "B_c=128", "--fix", "q_stage=2", "--fix", "stages=%d" % stages, "--json")
+            self.assertEqual(rc, code)
+            self.assertEqual(r, lines[0])
+
+
+class Errors(unittest.TestCase):
+    def assertError(self, status, text, fn, *args, **kw):
+        with self.assertRaises(tilefit.Error) as cm:
+            fn(*args, **kw)
+        self.assertEqual(cm.exception.status, status)
+        self.assertIn(text, cm.exception.message)
+        self.assertNotIn("\n", cm.exception.message)
+
+    def test_unknown_machine_names_the_field(self):
+        self.assertError(2, "$.problem.machine: unknown machine 'b2000'", tilefit.solve, "b2000", "fa4-fwd")
+
+    def test_unknown_param(self):
+        self.assertError(2, "no param 'dd'", tilefit.solve, "b200", "fa4-fwd", params={"dd": 1})
+
+    def test_unknown_variable(self):
+        self.assertError(2, "B_q", tilefit.solve, "b200", "fa4-fwd", fix={"B_q": 1})
+
+    def test_bad_objective(self):
+        self.assertError(2, "$.problem.objective", tilefit.solve, "b200", "fa4-fwd", objective="most stages")
+
+    def test_check_needs_every_variable_fixed(self):
+        self.assertError(2, "", tilefit.check, "b200", "fa4-fwd")
+
+    def test_fraction_is_refused(self):
+        self.assertError(2, "$.problem.params.d", tilefit.solve, "b200", "fa4-fwd", params={"d": 64.5})
+
+    def test_bad_requests(self):
+        for request, text in (({"cmd": "slove"}, "unknown command 'slove'"),
+                              ({"cmd": "solve", "problem": {"machine": "b200", "workset": "fa4-fwd"}, "topp": 2},
+                               "topp"),
+                              ({"cmd": "sweep"}, "exactly one of"),
+                              ({"cmd": "solve", "problem": {"machine": "b200", "workset": "fa4-fwd"}, "top": 0},
+                               "$.top"),
+                              ({"cmd": "sweep", "problems": [{"workset": "fa4-fwd"}]}, "$.problems[0]")):
+            self.assertError(2, text, tilefit._call, request)
+
+
+class Sweep(unittest.TestCase):
+    SPEC = {"machines": ["b200", "h100-sxm"], "worksets": ["fa3-fwd", "fa4-fwd"], "params": {"d": [64, 128]}}
+
+    def cli_sweep(self, path, *args):
+        rc, lines = cli("sweep", path, "--quiet", *args)
+        self.assertEqual(rc, 0)
+        return lines
+
+    def test_spec_as_the_command_line_with_one_and_two_jobs(self):
+        with tempfile.TemporaryDirectory() as d:
+            path = os.path.join(d, "spec.json")
+            with open(path, "w") as f:
+                json.dump(self.SPEC, f)
+            want = self.cli_sweep(path)
+            self.assertEqual(len(want), 8)
+            one = list(tilefit.sweep(self.SPEC, jobs=1))
+            two = list(tilefit.sweep(self.SPEC, jobs=2))
+            self.assertEqual(one, want)
+            self.assertEqual(two, want)
+            self.assertEqual(list(tilefit.sweep(path, jobs=2)), want)
+
+    def test_problem_list(self):
+        problems = [tilefit.problem("b200", "fa4-fwd", id="fa4", **FA4),
+                    tilefit.problem("b200", "fa4-fwd", fix={"B_q": 1})]
+        points = list(tilefit.sweep(problems))
+        self.assertEqual([p["id"] for p in points], ["fa4", "line-2"])
+        self.assertEqual(points[0]["values"]["stages"], 3)
+        self.assertEqual(points[1]["status"], "error")  # a point that fails is a line, as in the command line
+        with tempfile.TemporaryDirectory() as d:
+            path = os.path.join(d, "problems.jsonl")
+            with open(path, "w") as f:
+                f.writelines(json.dumps(p) + "\n" for p in problems)
+            self.assertEqual(points, self.cli_sweep(path))
+
+    def test_a_bad_spec_raises(self):
+        with self.assertRaises(tilefit.Error) as cm:
+            tilefit.sweep({"machines": ["b200"], "worksets": ["fa4-fwd"], "params": {"zz": [1]}})
+        self.assertEqual(cm.exception.status, 2)
+
+
+class Names(unittest.TestCase):
+    def test_machines_and_worksets_as_listed(self):
+        for fn, cmd, name in ((tilefit.machines, "machines", "b200"), (tilefit.worksets, "worksets", "fa4-fwd")):
+            r = subprocess.run([BIN, cmd], stdout=subprocess.PIPE, text=True, check=True)
+            self.assertEqual(fn(), [line.split()[0] for line in r.stdout.splitlines()])
+            self.assertIn(name, fn())
+
+    def test_version_is_the_command_lines(self):
+        r = subprocess.run([BIN, "--version"], stdout=subprocess.PIPE, text=True, check=True)
+        self.assertEqual("tilefit " + tilefit.version(), r.stdout.strip())
+
+
+class Threads(unittest.TestCase):
+    def test_concurrent_calls_give_the_sequential_answers(self):
+        heads = [64, 96, 128, 192, 256]
+        jobs = [(m, d) for m in ("b200", "h100-sxm", "a100") for d in heads]
+        want = {j: tilefit.solve(j[0], "fa3-fwd" if j[0] != "b200" else "fa4-fwd", params={"d": j[1]}) for j in jobs}
+        got, errors = {}, []
+
+        def work(chunk):
+            try:
+                for j in chunk:
+                    got[j] = tilefit.solve(j[0], "fa3-fwd" if j[0] != "b200" else "fa4-fwd", params={"d": j[1]})
+            except Exception as e:  # reported below: a thread's exception would be lost
+                errors.append(e)
+
+        threads = [threading.Thread(target=work, args=(jobs[i::4],)) for i in range(4)]
+        for t in threads:
+            t.start()
+        for t in threads:
+            t.join()
+        self.assertEqual(errors, [])
+        self.assertEqual(got, want)
+
+
+if __name__ == "__main__":
+    unittest.main()
