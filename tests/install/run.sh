@@ -1,0 +1,114 @@
+#!/bin/sh
+# Part of `make check` (check-install): install into a temporary prefix and
+# use the installation from another directory, as a user would, without
+# TILEFIT_DATA: a C program built with pkg-config, the Python module, the
+# installed binary, the man page, bash completion; then uninstall.
+# Run from the top of the tree; MAKE, CC and PYTHON come from make.
+set -eu
+MAKE=${MAKE:-make}
+CC=${CC:-cc}
+PYTHON=${PYTHON:-/usr/bin/python3}
+TOP=$(pwd)
+P=$(mktemp -d)
+W=$(mktemp -d)
+trap 'rm -rf "$P" "$W"' EXIT
+unset TILEFIT_DATA TILEFIT_LIB || true
+n=0
+fail() { echo "check-install: FAIL: $*" >&2; exit 1; }
+ok() { n=$((n + 1)); }
+
+# The prefix is compiled in, so this installation has a build of its own.
+INST="BUILD=build/install-test BIN=build/install-test/tilefit PREFIX=$P"
+$MAKE --no-print-directory $INST install >"$W/make.log" 2>&1 || { cat "$W/make.log" >&2; fail "make install"; }
+
+# The files, and a soname that is the link's name.
+for f in bin/tilefit lib/libtilefit.a lib/libtilefit.so lib/pkgconfig/tilefit.pc include/tilefit/tilefit.h \
+         share/tilefit/machines/b200.json share/tilefit/model/worksets/fa4-fwd.json share/man/man1/tilefit.1 \
+         share/bash-completion/completions/tilefit lib/python3/dist-packages/tilefit/__init__.py; do
+  [ -e "$P/$f" ] || fail "make install did not install $f"
+done
+soname=$(readlink "$P/lib/libtilefit.so")
+[ -L "$P/lib/$soname" ] && [ -f "$P/lib/$(readlink "$P/lib/$soname")" ] || fail "lib/$soname is not a link to the library"
+if command -v readelf >/dev/null; then
+  readelf -d "$P/lib/$soname" | grep -q "SONAME.*\[$soname\]" || fail "the library's soname is not $soname"
+fi
+ls "$P/include/tilefit" | grep -qvx tilefit.h && fail "headers other than tilefit.h were installed"
+ok
+
+# A C program from another directory: pkg-config, the one header, the
+# shared library found through LD_LIBRARY_PATH, the data through the
+# directory compiled in.
+cd "$W"
+cp "$TOP/tests/install/prog.c" .
+FLAGS=$(PKG_CONFIG_PATH=$P/lib/pkgconfig pkg-config --cflags --libs tilefit) || fail "pkg-config --cflags --libs tilefit"
+cc prog.c $FLAGS -o prog || fail "cc prog.c \$(pkg-config --cflags --libs tilefit)"
+$CC -std=c11 -Wall -Wextra -pedantic -Werror prog.c $FLAGS -o prog || fail "$CC -std=c11 -pedantic -Werror prog.c"
+LD_LIBRARY_PATH=$P/lib ./prog >out.txt || { cat out.txt >&2; fail "prog exited $?"; }
+grep -qx 'fa4-fwd on b200: optimal, stages = 3 (smem 232448 of 232448 B)' out.txt || { cat out.txt >&2; fail "prog: not 3 stages"; }
+grep -q '^tf_call_json: status 0, "values":{"B_r":128,"B_c":128,"q_stage":2,"stages":3}$' out.txt ||
+  { cat out.txt >&2; fail "prog: tf_call_json"; }
+ok
+
+# TILEFIT_DATA still comes first: a B200 with 199680 B per CTA fits 2 stages.
+mkdir -p data/machines
+sed '10s/"capacity": 232448/"capacity": 199680/' "$P/share/tilefit/machines/b200.json" >data/machines/b200.json
+grep -q '"capacity": 199680' data/machines/b200.json || fail "could not make the test machine"
+TILEFIT_DATA=$W/data LD_LIBRARY_PATH=$P/lib ./prog >out2.txt || true
+grep -q 'stages = 2 (smem [0-9]* of 199680 B)' out2.txt || { cat out2.txt >&2; fail "TILEFIT_DATA does not override"; }
+ok
+
+# Python, found through PYTHONPATH alone.
+if [ -x "$PYTHON" ]; then
+  got=$(PYTHONPATH=$P/lib/python3/dist-packages "$PYTHON" -c "import tilefit; print(tilefit.solve('b200', 'fa4-fwd', params={'d': 128, 'dv': 128}, fix={'B_r': 128, 'B_c': 128, 'q_stage': 2}, objective=['max stages'])['values']['stages'])") ||
+    fail "python3 -c 'import tilefit; ...'"
+  [ "$got" = 3 ] || fail "tilefit.solve from Python: $got stages, not 3"
+  ok
+else
+  echo "check-install: Python skipped: $PYTHON is absent"
+fi
+
+# The installed binary finds its data beside itself.
+"$P/bin/tilefit" solve -m b200 -w fa4-fwd -p d=128 -p dv=128 --fix B_r=128 --fix B_c=128 --fix q_stage=2 \
+  --objective "max stages" --json | grep -q '"stages":3}' || fail "installed tilefit solve"
+ok
+
+# The man page renders without warnings and has a section for every command.
+MANWIDTH=80 man -l "$P/share/man/man1/tilefit.1" >man.txt 2>man.err || fail "man -l tilefit.1"
+[ -s man.txt ] && [ ! -s man.err ] || { cat man.err >&2; fail "man -l tilefit.1 warns or prints nothing"; }
+warn=$(groff -man -Tutf8 -ww -z "$P/share/man/man1/tilefit.1" 2>&1) || true
+[ -z "$warn" ] || fail "groff warns: $warn"
+commands=$("$P/bin/tilefit" --help | sed -n '/^commands:/,/^$/s/^  \([a-z]*\) .*/\1/p')
+[ -n "$commands" ] || fail "no commands in tilefit --help"
+for c in $commands; do
+  grep -qx "\.SS $c" "$P/share/man/man1/tilefit.1" || fail "the man page has no section for '$c'"
+  grep -q "^   $c" man.txt || fail "man -l does not render the section for '$c'"
+done
+ok
+
+# Bash completion: commands, flags, names, variables and params.
+complete_words() { # the words typed so far; the last is completed
+  PATH=$P/bin:$PATH bash -c '. "$1"; shift; COMP_WORDS=("$@"); COMP_CWORD=$(($# - 1)); _tilefit; printf "%s\n" "${COMPREPLY[@]}"' \
+    _ "$P/share/bash-completion/completions/tilefit" "$@"
+}
+expect_completion() { # WANT WORDS...: WANT must be among the completions
+  want=$1; shift
+  complete_words "$@" | grep -qx -- "$want" || fail "completing '$*' does not offer '$want' (offers: $(complete_words "$@" | tr '\n' ' '))"
+}
+expect_completion solve tilefit so
+expect_completion --objective tilefit solve --obj
+expect_completion --jobs tilefit sweep --jo
+expect_completion b200 tilefit solve -m b
+expect_completion fa4-fwd tilefit check -m b200 -w fa4
+expect_completion d= tilefit solve -m b200 -w fa4-fwd -p ""
+expect_completion B_r= tilefit solve -w fa4-fwd --fix B
+expect_completion stages= tilefit check -w fa4-fwd --fix st
+expect_completion h100-sxm tilefit machines h100
+[ -z "$(complete_words tilefit solve -m b200 -w fa4-fwd -p zz)" ] || fail "completing '-p zz' offers something"
+ok
+
+cd "$TOP"
+$MAKE --no-print-directory $INST uninstall >"$W/make.log" 2>&1 || { cat "$W/make.log" >&2; fail "make uninstall"; }
+left=$(find "$P" ! -type d)
+[ -z "$left" ] || fail "make uninstall left: $left"
+ok
+echo "check-install: $n checks passed (prefix $P, from $W)"
