@@ -24,6 +24,7 @@ Suite *cutlass_name_suite(void);
 Suite *configs_suite(void);
 Suite *prune_suite(void);
 Suite *search_suite(void);
+Suite *api_suite(void);
 
 Suite *contract_suite(void);
 Suite *suggest_suite(void);

@@ -1,0 +1,200 @@
+/* The JSON entry point (solver/api_json.h): the same JSON as the command
+ * line for the same problem, exit-code statuses, one-line errors naming the
+ * request's field, and concurrent calls from several threads. */
+#include <check.h>
+#include <cjson/cJSON.h>
+#include <pthread.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "solver/api_json.h"
+#include "tests/suites.h"
+#include "tests/testutil.h"
+
+#define FA4_PROBLEM                                                                                            \
+  "{\"machine\": \"b200\", \"workset\": \"fa4-fwd\", \"params\": {\"d\": 128, \"dv\": 128}, \"fix\": {\"B_r\": " \
+  "128, \"B_c\": 128, \"q_stage\": 2}, \"objective\": [\"max stages\"]}"
+#define FA4_CLI "-m b200 -w fa4-fwd -p d=128 -p dv=128 --fix B_r=128 --fix B_c=128 --fix q_stage=2 --objective 'max stages'"
+
+/* Calls the entry point; checks the status and that the answer is JSON. */
+static char *call(const char *request, int want_status) {
+  int status = -1;
+  char *answer = tf_call_json(request, &status);
+  ck_assert_ptr_nonnull(answer);
+  ck_assert_msg(status == want_status, "status %d, not %d, for %s: %s", status, want_status, request, answer);
+  cJSON *parsed = cJSON_Parse(answer);
+  ck_assert_msg(parsed != NULL, "not JSON: %s", answer);
+  cJSON_Delete(parsed);
+  return answer;
+}
+
+/* The command line's stdout, without its final newline. */
+static void cli_json(const char *args, int want_rc, char *out, size_t size) {
+  char err[4096];
+  ck_assert_int_eq(tf_test_run(args, out, size, err, sizeof err), want_rc);
+  size_t n = strlen(out);
+  ck_assert_msg(n > 0 && out[n - 1] == '\n', "no output line from %s: %s", args, err);
+  out[n - 1] = 0;
+}
+
+START_TEST(solve_is_the_command_lines_json) {
+  static char want[16384];
+  cli_json("solve " FA4_CLI " --json", 0, want, sizeof want);
+  char *got = call("{\"cmd\": \"solve\", \"problem\": " FA4_PROBLEM "}", 0);
+  ck_assert_str_eq(got, want);
+  ck_assert_ptr_nonnull(strstr(got, "\"stages\":3}"));
+  tf_free(got);
+}
+END_TEST
+
+START_TEST(infeasible_and_no_fit_are_status_1) {
+  static char want[16384];
+  cli_json("solve " FA4_CLI " --require 'stages >= 40' --json", 1, want, sizeof want);
+  char *got = call("{\"cmd\": \"solve\", \"problem\": {\"machine\": \"b200\", \"workset\": \"fa4-fwd\", \"params\": "
+                   "{\"d\": 128, \"dv\": 128}, \"fix\": {\"B_r\": 128, \"B_c\": 128, \"q_stage\": 2}, \"require\": "
+                   "[\"stages >= 40\"], \"objective\": [\"max stages\"]}}",
+                   1);
+  ck_assert_str_eq(got, want);
+  tf_free(got);
+  cli_json("check -m b200 -w fa4-fwd -p d=128 --fix B_r=128 --fix B_c=128 --fix q_stage=2 --fix stages=4 --json", 1,
+           want, sizeof want);
+  got = call("{\"cmd\": \"check\", \"problem\": {\"machine\": \"b200\", \"workset\": \"fa4-fwd\", \"params\": "
+             "{\"d\": 128}, \"fix\": {\"B_r\": 128, \"B_c\": 128, \"q_stage\": 2, \"stages\": 4}}}",
+             1);
+  ck_assert_str_eq(got, want);
+  ck_assert_ptr_nonnull(strstr(got, "\"status\":\"does_not_fit\""));
+  tf_free(got);
+}
+END_TEST
+
+START_TEST(top_is_an_array_in_rank_order) {
+  char *got = call("{\"cmd\": \"solve\", \"top\": 3, \"problem\": {\"machine\": \"b200\", \"workset\": \"fa4-fwd\"}}", 0);
+  cJSON *a = cJSON_Parse(got);
+  ck_assert_int_eq(cJSON_GetArraySize(a), 3);
+  for (int i = 0; i < 3; i++)
+    ck_assert_int_eq(cJSON_GetObjectItem(cJSON_GetArrayItem(a, i), "rank")->valueint, i + 1);
+  cJSON_Delete(a);
+  tf_free(got);
+}
+END_TEST
+
+/* Bad requests: status 2 and {"error": one line, "status": 2}. */
+static void refused(const char *request, const char *text) {
+  char *got = call(request, 2);
+  cJSON *a = cJSON_Parse(got);
+  const char *msg = cJSON_GetStringValue(cJSON_GetObjectItem(a, "error"));
+  ck_assert_ptr_nonnull(msg);
+  ck_assert_msg(strstr(msg, text) != NULL, "'%s' not in '%s' for %s", text, msg, request);
+  ck_assert_ptr_null(strchr(msg, '\n'));
+  ck_assert_int_eq(cJSON_GetObjectItem(a, "status")->valueint, 2);
+  cJSON_Delete(a);
+  tf_free(got);
+}
+
+START_TEST(bad_requests_name_the_field) {
+  refused(NULL, "no request");
+  refused("", "malformed");
+  refused("[1]", "expected a request object");
+  refused("{\"cmd\": 3}", "$.cmd");
+  refused("{\"cmd\": \"slove\"}", "unknown command 'slove'");
+  refused("{\"cmd\": \"solve\"}", "$.problem");
+  refused("{\"cmd\": \"solve\", \"cmd\": \"check\"}", "duplicate");
+  refused("{\"cmd\": \"machines\", \"name\": \"b200\"}", "name");
+  refused("{\"cmd\": \"solve\", \"problem\": {\"machine\": \"b2000\", \"workset\": \"fa4-fwd\"}}",
+          "$.problem.machine: unknown machine 'b2000'");
+  refused("{\"cmd\": \"solve\", \"problem\": {\"machine\": \"b200\", \"workset\": \"fa4-fwd\", \"params\": {\"dd\": 1}}}",
+          "$.problem.params.dd: workset 'fa4-fwd' has no param 'dd'");
+  refused("{\"cmd\": \"solve\", \"problem\": {\"machine\": \"b200\", \"workset\": \"fa4-fwd\", \"fix\": {\"B_r\": 1.5}}}",
+          "$.problem.fix.B_r");
+  refused("{\"cmd\": \"solve\", \"top\": 0, \"problem\": {\"machine\": \"b200\", \"workset\": \"fa4-fwd\"}}", "$.top");
+  refused("{\"cmd\": \"solve\", \"time_limit\": -1, \"problem\": {\"machine\": \"b200\", \"workset\": \"fa4-fwd\"}}",
+          "$.time_limit");
+  refused("{\"cmd\": \"sweep\", \"jobs\": 2}", "exactly one of");
+  refused("{\"cmd\": \"sweep\", \"problems\": [" FA4_PROBLEM ", {\"machine\": \"b200\"}]}",
+          "$.problems[1]: missing required key 'workset'");
+  refused("{\"cmd\": \"sweep\", \"file\": \"/nonexistent/spec.json\"}", "/nonexistent/spec.json");
+}
+END_TEST
+
+START_TEST(sweep_points_in_order) {
+  char *got = call("{\"cmd\": \"sweep\", \"jobs\": 2, \"spec\": {\"machines\": [\"b200\", \"h100-sxm\"], \"worksets\": "
+                   "[\"fa3-fwd\", \"fa4-fwd\"], \"params\": {\"d\": [64, 128]}}}",
+                   0);
+  cJSON *a = cJSON_Parse(got), *points = cJSON_GetObjectItem(a, "points");
+  ck_assert_int_eq(cJSON_GetArraySize(points), 8);
+  for (int i = 0; i < 8; i++)
+    ck_assert_int_eq(cJSON_GetObjectItem(cJSON_GetArrayItem(points, i), "index")->valueint, i);
+  ck_assert_int_eq(cJSON_GetArraySize(cJSON_GetObjectItem(a, "warnings")), 0);
+  cJSON_Delete(a);
+  tf_free(got);
+}
+END_TEST
+
+START_TEST(names_and_version) {
+  char *got = call("{\"cmd\": \"machines\"}", 0);
+  ck_assert_ptr_nonnull(strstr(got, "\"b200\""));
+  tf_free(got);
+  got = call("{\"cmd\": \"worksets\"}", 0);
+  ck_assert_ptr_nonnull(strstr(got, "\"fa4-fwd\""));
+  tf_free(got);
+  got = call("{\"cmd\": \"version\"}", 0);
+  ck_assert_ptr_nonnull(strstr(got, "\"version\":\"0."));
+  tf_free(got);
+  ck_assert_ptr_nonnull(got = tf_call_json("{\"cmd\": \"version\"}", NULL)); /* status may be NULL */
+  tf_free(got);
+}
+END_TEST
+
+/* Four threads solve the same requests at once; every answer must be the
+ * one a single thread gets. */
+#define NREQ 12
+static char requests[NREQ][512];
+static char *sequential[NREQ];
+
+static void *solve_all(void *arg) {
+  int *bad = arg;
+  for (int r = 0; r < NREQ; r++) {
+    char *got = tf_call_json(requests[r], NULL);
+    *bad += strcmp(got, sequential[r]) != 0;
+    tf_free(got);
+  }
+  return NULL;
+}
+
+START_TEST(threads_get_the_sequential_answers) {
+  static const char *const machines[] = {"b200", "h100-sxm", "a100"};
+  static const int dims[] = {64, 96, 128, 256};
+  for (int r = 0; r < NREQ; r++) {
+    snprintf(requests[r], sizeof requests[r],
+             "{\"cmd\": \"solve\", \"problem\": {\"machine\": \"%s\", \"workset\": \"%s\", \"params\": {\"d\": %d}}}",
+             machines[r % 3], r % 3 ? "fa3-fwd" : "fa4-fwd", dims[r / 3]);
+    sequential[r] = call(requests[r], 0);
+  }
+  pthread_t t[4];
+  int bad[4] = {0};
+  for (int i = 0; i < 4; i++)
+    ck_assert_int_eq(pthread_create(&t[i], NULL, solve_all, &bad[i]), 0);
+  for (int i = 0; i < 4; i++) {
+    pthread_join(t[i], NULL);
+    ck_assert_int_eq(bad[i], 0);
+  }
+  for (int r = 0; r < NREQ; r++)
+    tf_free(sequential[r]);
+}
+END_TEST
+
+Suite *api_suite(void) {
+  Suite *s = suite_create("api");
+  TCase *tc = tcase_create("json");
+  tcase_set_timeout(tc, 120);
+  tcase_add_test(tc, solve_is_the_command_lines_json);
+  tcase_add_test(tc, infeasible_and_no_fit_are_status_1);
+  tcase_add_test(tc, top_is_an_array_in_rank_order);
+  tcase_add_test(tc, bad_requests_name_the_field);
+  tcase_add_test(tc, sweep_points_in_order);
+  tcase_add_test(tc, names_and_version);
+  tcase_add_test(tc, threads_get_the_sequential_answers);
+  suite_add_tcase(s, tc);
+  return s;
+}
