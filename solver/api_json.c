@@ -17,8 +17,10 @@
 #include "solver/backend.h"
 #include "solver/report.h"
 #include "solver/solve.h"
+#include "solver/batch/cache.h"
 #include "solver/batch/sweep.h"
 #include "solver/tilefit.h"
+#include "solver/validate.h"
 
 enum { API_OK = 0, API_NO = 1, API_USAGE = 2, API_INTERNAL = 3 };
 
@@ -256,19 +258,25 @@ static tf_sweep *load_sweep(const cJSON *req, tf_error *err) {
   return s;
 }
 
-/* The sweep's JSON lines, read back from `path`, as one array. */
-static int points_array(FILE *out, const char *path, tf_error *err) {
-  size_t len;
-  char *text = tf_read_file_limit(path, 0, &len, err);
-  if (!text)
-    return -1;
-  fputs("\"points\":[", out);
+/* JSON lines (each a whole object, newline-terminated) as one array. */
+static void lines_array(FILE *out, const char *text, size_t len) {
+  fputc('[', out);
   for (size_t i = 0; i < len; i++)
     if (text[i] != '\n')
       fputc(text[i], out);
     else if (i + 1 < len)
       fputc(',', out);
   fputc(']', out);
+}
+
+/* The sweep's JSON lines, read back from `path`, as one array. */
+static int points_array(FILE *out, const char *path, tf_error *err) {
+  size_t len;
+  char *text = tf_read_file_limit(path, 0, &len, err);
+  if (!text)
+    return -1;
+  fputs("\"points\":", out);
+  lines_array(out, text, len);
   free(text);
   return 0;
 }
@@ -306,6 +314,45 @@ static int api_sweep(const cJSON *req, FILE *out, tf_error *err) {
   tf_sweep *s = load_sweep(req, err);
   int rc = s ? run_sweep(s, &o, out, err) : -1;
   tf_sweep_free(s);
+  return rc;
+}
+
+/* -------------------------------------------------------------- validate */
+
+/* Every file's cases into `rows` (JSON lines), in order. */
+static int validate_files(const cJSON *files, tf_cache *cache, FILE *rows, tf_validate_tally *t, tf_error *err) {
+  if (!cJSON_IsArray(files) || !files->child)
+    return tf_error_set(err, TF_EINPUT, "$.files", "expected a non-empty array of CASES.jsonl paths");
+  size_t i = 0;
+  for (const cJSON *v = files->child; v; v = v->next, i++) {
+    char path[64];
+    const char *name;
+    tf_path_index(path, sizeof path, "$.files", i);
+    if (tf_json_string(v, path, &name, err) || tf_validate_file(cache, name, rows, 1, t, err))
+      return -1;
+  }
+  return 0;
+}
+
+static int api_validate(const cJSON *req, FILE *out, tf_error *err) {
+  tf_cache cache;
+  tf_cache_init(&cache);
+  tf_validate_tally t = {0, 0, 0};
+  char *rows = NULL;
+  size_t len = 0;
+  FILE *f = open_memstream(&rows, &len);
+  int rc = f ? validate_files(tf_json_member(req, "files"), &cache, f, &t, err)
+             : tf_error_set(err, TF_EINTERNAL, NULL, "cannot buffer the rows: %s", strerror(errno));
+  if (f && fclose(f) && !rc)
+    rc = tf_error_set(err, TF_EINTERNAL, NULL, "cannot buffer the rows");
+  if (!rc) {
+    fputs("{\"cases\":", out);
+    lines_array(out, rows, len);
+    fprintf(out, ",\"passed\":%zu,\"failed\":%zu,\"skipped\":%zu}", t.passed, t.failed, t.skipped);
+    rc = t.failed ? API_NO : API_OK;
+  }
+  free(rows);
+  tf_cache_release(&cache);
   return rc;
 }
 
@@ -348,6 +395,7 @@ static int api_version(const cJSON *req, FILE *out, tf_error *err) {
 static const char *const solve_keys[] = {"cmd", "problem", "top", SOLVE_KEYS, NULL};
 static const char *const check_keys[] = {"cmd", "problem", NULL};
 static const char *const sweep_keys[] = {"cmd", "spec", "file", "problems", "jobs", SOLVE_KEYS, NULL};
+static const char *const validate_keys[] = {"cmd", "files", NULL};
 static const char *const bare_keys[] = {"cmd", NULL};
 
 static const struct api_cmd {
@@ -356,8 +404,9 @@ static const struct api_cmd {
   const char *const *keys;
 } commands[] = {
     {"solve", api_solve, solve_keys},       {"check", api_check, check_keys},
-    {"sweep", api_sweep, sweep_keys},       {"machines", api_machines, bare_keys},
-    {"worksets", api_worksets, bare_keys},  {"version", api_version, bare_keys},
+    {"sweep", api_sweep, sweep_keys},       {"validate", api_validate, validate_keys},
+    {"machines", api_machines, bare_keys},  {"worksets", api_worksets, bare_keys},
+    {"version", api_version, bare_keys},
 };
 
 static int dispatch(const char *request, FILE *out, tf_error *err) {
@@ -375,7 +424,7 @@ static int dispatch(const char *request, FILE *out, tf_error *err) {
       if (!strcmp(commands[i].name, name))
         c = &commands[i];
     if (!c)
-      tf_error_set(err, TF_EINPUT, "$.cmd", "unknown command '%s' (solve, check, sweep, machines, worksets, version)",
+      tf_error_set(err, TF_EINPUT, "$.cmd", "unknown command '%s' (solve, check, sweep, validate, machines, worksets, version)",
                    name);
     else if (!tf_json_keys(req, "$", c->keys, NULL, err))
       rc = c->run(req, out, err);

@@ -16,6 +16,9 @@
  *       {"points": [the sweep's line for each point, in point order],
  *        "warnings": ["...", ...]}; SPEC is a sweep spec (solver/sweep.h),
  *       PATH a spec or a .jsonl problem list
+ *   {"cmd": "validate", "files": [PATH, ...]}
+ *       {"cases": [the `validate --json` row of each case, in order],
+ *        "passed": P, "failed": F, "skipped": K}; status 1 when F > 0
  *   {"cmd": "machines"} / {"cmd": "worksets"}     the shipped names, sorted
  *   {"cmd": "version"}                            {"version": "0.1.0"}
  * PROBLEM is a problem as a line of `validate` or `sweep` (model/case.h):
@@ -25,8 +28,9 @@
  * Unknown members are errors, as in every input file.
  *
  * *status (when status is not NULL) is what the command would exit with:
- * 0 solved / fits, 1 infeasible / does not fit, 2 bad input, 3 solver or
- * internal failure.  With 2 or 3 the answer is
+ * 0 solved / fits / all agree, 1 infeasible / does not fit / a case
+ * differs, 2 bad input, 3 solver or internal failure.  With 2 or 3 the
+ * answer is
  *   {"error": "$.problem.params.d: ...", "status": 2}
  * the one line the command line prints after "tilefit: error: ".
  *

@@ -131,6 +131,27 @@ START_TEST(sweep_points_in_order) {
 }
 END_TEST
 
+START_TEST(validate_counts_as_the_command_line) {
+  char out[64], err[4096];
+  static char rows[1 << 20];
+  ck_assert_int_eq(tf_test_run("validate tests/data/validate/flashattention.jsonl", rows, sizeof rows, err, sizeof err),
+                   0);
+  char *tally = strrchr(rows, '\n');
+  *tally = 0;
+  tally = strrchr(rows, '\n') + 1; /* the closing line: "N passed, M failed, K skipped" */
+  char *got = call("{\"cmd\": \"validate\", \"files\": [\"tests/data/validate/flashattention.jsonl\"]}", 0);
+  cJSON *a = cJSON_Parse(got);
+  snprintf(out, sizeof out, "%d passed, %d failed, %d skipped", cJSON_GetObjectItem(a, "passed")->valueint,
+           cJSON_GetObjectItem(a, "failed")->valueint, cJSON_GetObjectItem(a, "skipped")->valueint);
+  ck_assert_str_eq(out, tally);
+  ck_assert_int_gt(cJSON_GetArraySize(cJSON_GetObjectItem(a, "cases")), 0);
+  cJSON_Delete(a);
+  tf_free(got);
+  refused("{\"cmd\": \"validate\", \"files\": []}", "$.files");
+  refused("{\"cmd\": \"validate\", \"files\": [\"tests/data/validate/flashattention.jsonl\", 7]}", "$.files[1]");
+}
+END_TEST
+
 START_TEST(names_and_version) {
   char *got = call("{\"cmd\": \"machines\"}", 0);
   ck_assert_ptr_nonnull(strstr(got, "\"b200\""));
@@ -193,6 +214,7 @@ Suite *api_suite(void) {
   tcase_add_test(tc, top_is_an_array_in_rank_order);
   tcase_add_test(tc, bad_requests_name_the_field);
   tcase_add_test(tc, sweep_points_in_order);
+  tcase_add_test(tc, validate_counts_as_the_command_line);
   tcase_add_test(tc, names_and_version);
   tcase_add_test(tc, threads_get_the_sequential_answers);
   suite_add_tcase(s, tc);

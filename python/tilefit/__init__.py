@@ -35,7 +35,7 @@ import json
 import os
 import warnings
 
-__all__ = ["Error", "solve", "check", "sweep", "problem", "machines", "worksets", "version"]
+__all__ = ["Error", "solve", "check", "sweep", "validate", "problem", "machines", "worksets", "version"]
 
 
 class Error(Exception):
@@ -169,6 +169,17 @@ def sweep(spec_or_problems, jobs=1, time_limit=None, presolve=None):
     for w in answer["warnings"]:
         warnings.warn("tilefit: " + w, stacklevel=2)
     return iter(answer["points"])
+
+
+def validate(*paths):
+    """Runs the cases of one or more CASES.jsonl files, as `tilefit
+    validate --json` does: a dict with "cases" (one row dict per case:
+    "id", "kind", "result" -- "agree", "differ" or "tuned" --, "expected",
+    "derived", "note", "answer") and the counts "passed", "failed",
+    "skipped"."""
+    if len(paths) == 1 and not isinstance(paths[0], (str, os.PathLike)):
+        paths = tuple(paths[0])
+    return _call({"cmd": "validate", "files": [os.fspath(p) for p in paths]})[0]
 
 
 def machines():

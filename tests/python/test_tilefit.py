@@ -153,6 +153,38 @@ class Sweep(unittest.TestCase):
         self.assertEqual(cm.exception.status, 2)
 
 
+class Validate(unittest.TestCase):
+    def test_the_shipped_cases_as_the_command_line(self):
+        files = sorted(os.path.join("tests/data/validate", f) for f in os.listdir("tests/data/validate")
+                       if f.endswith(".jsonl"))
+        self.assertTrue(files)
+        r = subprocess.run([BIN, "validate", "--json", *files], stdout=subprocess.PIPE, stderr=subprocess.PIPE,
+                           text=True)
+        self.assertEqual(r.returncode, 0)
+        got = tilefit.validate(*files)
+        self.assertEqual(got["cases"], [json.loads(line) for line in r.stdout.splitlines()])
+        self.assertEqual("%d passed, %d failed, %d skipped" % (got["passed"], got["failed"], got["skipped"]),
+                         r.stderr.strip().splitlines()[-1])
+        self.assertEqual(tilefit.validate(files)["cases"], got["cases"])  # a list works too
+
+    def test_a_case_that_differs_counts_as_failed(self):
+        with tempfile.TemporaryDirectory() as d:
+            path = os.path.join(d, "cases.jsonl")
+            with open(path, "w") as f:
+                f.write(json.dumps(dict(tilefit.problem("b200", "fa4-fwd", id="wrong", **FA4), expect={"stages": 4}))
+                        + "\n")
+            r = tilefit.validate(path)
+            self.assertEqual((r["passed"], r["failed"]), (0, 1))
+            self.assertEqual(r["cases"][0]["result"], "differ")
+            self.assertEqual(r["cases"][0]["derived"], "stages=3")
+
+    def test_a_missing_file_raises(self):
+        with self.assertRaises(tilefit.Error) as cm:
+            tilefit.validate("/nonexistent/cases.jsonl")
+        self.assertEqual(cm.exception.status, 2)
+        self.assertIn("/nonexistent/cases.jsonl", cm.exception.message)
+
+
 class Names(unittest.TestCase):
     def test_machines_and_worksets_as_listed(self):
         for fn, cmd, name in ((tilefit.machines, "machines", "b200"), (tilefit.worksets, "worksets", "fa4-fwd")):

@@ -1,0 +1,183 @@
+/* validate: each line of a cases file a problem with what a real kernel
+ * uses, solved (or checked) and compared with its "expect". */
+#include "validate.h"
+
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "model/case.h"
+#include "model/json.h"
+#include "model/text.h"
+#include "solver/explain.h"
+#include "solver/report.h"
+#include "solver/solve.h"
+
+enum verdict { AGREE, DIFFER, TUNED };
+static const char *const verdict_name[] = {"agree", "differ", "tuned"};
+
+
+/* The answer's value of a variable, by name; -1 if there is none. */
+static int value_of(const tf_problem *p, const tf_answer *a, const char *name, int64_t *v) {
+  for (size_t i = 0; i < p->nchoose; i++)
+    if (!strcmp(p->choose_names[i], name))
+      return *v = a->choose[i], 0;
+  for (int k = 0; k < p->ncounts; k++)
+    if (!strcmp(p->count_names[k], name))
+      return *v = a->counts[k], 0;
+  return -1;
+}
+
+static void expected_text(const tf_case *c, char *buf, size_t size) {
+  tf_strbuf b = tf_strbuf_of(buf, size);
+  if (c->expect_fits >= 0)
+    tf_strbuf_item(&b, " ", "fits=%s", c->expect_fits ? "yes" : "no");
+  for (size_t i = 0; i < c->nexpect; i++)
+    tf_strbuf_item(&b, " ", "%s=%lld", c->expect[i].name, (long long)c->expect[i].value);
+}
+
+static int derived_text(const tf_case *c, const tf_problem *p, const tf_answer *a, char *buf, size_t size,
+                        int *agrees, tf_error *err) {
+  tf_strbuf b = tf_strbuf_of(buf, size);
+  *agrees = 1;
+  if (c->expect_fits >= 0) {
+    int fits = a->status == TF_ANSWER_FITS;
+    tf_strbuf_item(&b, " ", "fits=%s", fits ? "yes" : "no");
+    *agrees &= fits == c->expect_fits;
+  }
+  for (size_t i = 0; i < c->nexpect; i++) {
+    int64_t v;
+    if (value_of(p, a, c->expect[i].name, &v))
+      return tf_error_set(err, TF_EINPUT, c->expect[i].where, "workset '%s' has no variable '%s'",
+                          p->workset->name, c->expect[i].name);
+    if (a->status == TF_ANSWER_INFEASIBLE) {
+      tf_strbuf_item(&b, " ", "infeasible");
+      *agrees = 0;
+      break;
+    }
+    tf_strbuf_item(&b, " ", "%s=%lld", c->expect[i].name, (long long)v);
+    *agrees &= v == c->expect[i].value;
+  }
+  return 0;
+}
+
+/* For a tuned case: the kernel's own pick beside the limit -- its values
+ * put into the limit's point and checked there, without binding the
+ * problem again -- and what stops the limit from going further. */
+static void tuned_note(const tf_case *c, const tf_problem *solved, const tf_answer *limit, char *buf, size_t size) {
+  if (limit->status != TF_ANSWER_OPTIMAL) {
+    snprintf(buf, size, "the kernel's pick cannot be checked: %s", limit->why);
+    return;
+  }
+  int64_t choose[TF_MAX_CHOOSE], counts[TF_MAX_COUNTS];
+  memcpy(choose, limit->choose, sizeof choose);
+  memcpy(counts, limit->counts, sizeof counts);
+  int at_limit = 1;
+  for (size_t i = 0; i < c->nexpect; i++) {
+    const char *name = c->expect[i].name;
+    for (size_t j = 0; j < solved->nchoose; j++)
+      if (!strcmp(solved->choose_names[j], name))
+        at_limit &= choose[j] == c->expect[i].value, choose[j] = c->expect[i].value;
+    for (int k = 0; k < solved->ncounts; k++)
+      if (!strcmp(solved->count_names[k], name))
+        at_limit &= counts[k] == c->expect[i].value, counts[k] = c->expect[i].value;
+  }
+  char why[256], fit[320], bind[320] = "";
+  int fits = tf_problem_why(solved, choose, counts, why, sizeof why);
+  snprintf(fit, sizeof fit, fits > 0 ? "the kernel's pick fits" : "the kernel's pick does not fit: %s", why);
+  for (size_t i = 0; i < c->nexpect && !bind[0]; i++)
+    if (tf_explain_next_value(solved, limit, c->expect[i].name, bind, sizeof bind))
+      bind[0] = 0;
+  snprintf(buf, size, "%s%s%s%s", fit, at_limit ? ", at the limit" : fits > 0 ? ", below the limit" : "",
+           bind[0] ? "; beyond it, " : "", bind);
+}
+
+static void print_row(FILE *f, int json, const tf_case *c, const tf_problem *p, const tf_answer *a, enum verdict v,
+                      const char *expected, const char *derived, const char *note) {
+  const char *id = c->req.id ? c->req.id : "(no id)";
+  if (json) {
+    fputs("{\"schema\":\"" TF_REPORT_SCHEMA "\",\"id\":", f);
+    tf_json_write_string(f, id);
+    fprintf(f, ",\"kind\":\"%s\",\"result\":\"%s\",\"expected\":", tf_case_kind_name(c->kind), verdict_name[v]);
+    tf_json_write_string(f, expected);
+    fputs(",\"derived\":", f);
+    tf_json_write_string(f, derived);
+    if (note[0]) {
+      fputs(",\"note\":", f);
+      tf_json_write_string(f, note);
+    }
+    fputs(",\"answer\":", f);
+    tf_report_json_object(f, &c->req, p, a);
+    fputs("}\n", f);
+    return;
+  }
+  fprintf(f, "%-7s %-40s expected %-24s derived %s\n", verdict_name[v], id, expected, derived);
+  if (note[0])
+    fprintf(f, "        %s\n", note);
+  if (v == DIFFER)
+    tf_report_text(f, &c->req, p, a, 1);
+}
+
+/* One case; returns 0, or -1 on bad input. */
+static int run_case(tf_cache *cache, const tf_case *c, const char *file, size_t lineno, FILE *out, int json,
+                    tf_validate_tally *t, tf_error *err) {
+  const tf_machine *m;
+  const tf_workset *w;
+  char mwhere[64], wwhere[64];
+  snprintf(mwhere, sizeof mwhere, "line %zu: $.machine", lineno);
+  snprintf(wwhere, sizeof wwhere, "line %zu: $.workset", lineno);
+  if (tf_cache_get(cache, &c->req, mwhere, wwhere, &m, &w, err))
+    return tf_error_set_file(err, file), -1;
+  tf_problem *p = tf_problem_new(m, w, &c->req, err);
+  if (!p) {
+    /* a field of this line (its path starts "line N: "), not of the workset */
+    if (!strncmp(err->path, "line ", 5))
+      snprintf(err->file, sizeof err->file, "%s", file);
+    return -1;
+  }
+  tf_answer a;
+  tf_answer_init(&a, p);
+  tf_solve_opts o;
+  tf_solve_opts_init(&o);
+  int rc = c->kind == TF_KIND_FITS ? tf_check(p, &a, err) : tf_solve(p, &o, NULL, &a, err);
+  char expected[256], derived[256], note[320] = "";
+  int agrees = 0;
+  if (!rc)
+    expected_text(c, expected, sizeof expected), rc = derived_text(c, p, &a, derived, sizeof derived, &agrees, err);
+  if (!rc) {
+    enum verdict v = c->kind == TF_KIND_TUNED ? TUNED : agrees ? AGREE : DIFFER;
+    if (v == TUNED)
+      tuned_note(c, p, &a, note, sizeof note);
+    else if (v == DIFFER && a.status == TF_ANSWER_INFEASIBLE)
+      snprintf(note, sizeof note, "%s", a.why);
+    print_row(out, json, c, p, &a, v, expected, derived, note);
+    *(v == TUNED ? &t->skipped : v == AGREE ? &t->passed : &t->failed) += 1;
+  }
+  tf_answer_release(&a);
+  tf_problem_free(p);
+  return rc;
+}
+
+struct run {
+  tf_cache *cache;
+  const char *file;
+  FILE *out;
+  int json;
+  tf_validate_tally *tally;
+};
+
+static int run_line(void *ctx, const char *line, size_t len, size_t lineno, tf_error *err) {
+  struct run *r = ctx;
+  tf_case c;
+  tf_case_init(&c);
+  int rc = tf_case_parse(line, len, r->file, lineno, &c, err);
+  if (!rc)
+    rc = run_case(r->cache, &c, r->file, lineno, r->out, r->json, r->tally, err);
+  tf_case_release(&c);
+  return rc;
+}
+
+int tf_validate_file(tf_cache *cache, const char *file, FILE *out, int json, tf_validate_tally *t, tf_error *err) {
+  struct run r = {cache, file, out, json, t};
+  return tf_jsonl_each(file, run_line, &r, err);
+}

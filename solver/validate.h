@@ -1,0 +1,27 @@
+/* Validation against known answers: each line of a cases file is a problem
+ * (model/case.h) with "expect" and a kind -- formula and fits cases must
+ * agree, tuned cases are reported beside the limit tilefit finds.  What
+ * `tilefit validate` runs and the library's JSON entry point calls. */
+#ifndef TF_SOLVER_VALIDATE_H
+#define TF_SOLVER_VALIDATE_H
+
+#include <stddef.h>
+#include <stdio.h>
+
+#include "model/error.h"
+#include "solver/batch/cache.h"
+
+typedef struct tf_validate_tally {
+  size_t passed, failed, skipped;
+} tf_validate_tally;
+
+/* Runs every case of `file`, adding to *t, and writes one row per case to
+ * `out`: a text row (with the full report of a case that differs), or with
+ * `json` one object per line {"id", "kind", "result": "agree"|"differ"|
+ * "tuned", "expected", "derived", "note", "answer": the solve object}.
+ * Machines and worksets come from `cache`.  Returns -1 on bad input (a
+ * line that does not parse or bind), with rows already written for the
+ * lines before it. */
+int tf_validate_file(tf_cache *cache, const char *file, FILE *out, int json, tf_validate_tally *t, tf_error *err);
+
+#endif
