@@ -139,7 +139,7 @@ check asan: export TILEFIT_CUDA_STUB = $(CURDIR)/$(CUDA_STUB)
 # build/fuzz/corpus/NAME (the committed seeds stay as they are), crashes to
 # build/fuzz/crashes/.  One target: make fuzz FUZZ_TARGETS=expr.
 FUZZ_SECONDS ?= 60
-FUZZ_TARGETS ?= machine workset expr case cli
+FUZZ_TARGETS ?= machine workset expr case cli api
 FUZZ_SAN := -O1 -g -fsanitize=address,undefined -fno-sanitize-recover=all -fno-omit-frame-pointer
 
 $(BUILD)/fuzz_%: tests/fuzz/fuzz_%.c $(BUILD)/tests/fuzz/targets.o $(LIB)

@@ -28,7 +28,32 @@ void tf_error_set_path(tf_error *err, const char *path) {
     snprintf(err->path, sizeof err->path, "%s", path);
 }
 
+/* Appends s at buf[*n] with control characters escaped ("\n", "\t",
+ * "\x07"): a key or name read from input may hold a raw newline, and an
+ * error must stay one line.  Stops short rather than split an escape. */
+static void put_escaped(char *buf, size_t size, size_t *n, const char *s) {
+  for (; *s && *n + 1 < size; s++) {
+    unsigned char c = (unsigned char)*s;
+    char esc[8] = {(char)c, 0};
+    if (c < 0x20 || c == 0x7f)
+      snprintf(esc, sizeof esc, c == '\n' ? "\\n" : c == '\t' ? "\\t" : "\\x%02x", c);
+    size_t k = strlen(esc);
+    if (*n + k >= size)
+      break;
+    memcpy(buf + *n, esc, k);
+    *n += k;
+  }
+  buf[*n] = 0;
+}
+
 void tf_error_format(const tf_error *err, char *buf, size_t size) {
-  snprintf(buf, size, "%s%s%s%s%s", err->file, err->file[0] ? ": " : "", err->path,
-           err->path[0] ? ": " : "", err->msg);
+  size_t n = 0;
+  if (!size)
+    return;
+  buf[0] = 0;
+  put_escaped(buf, size, &n, err->file);
+  put_escaped(buf, size, &n, err->file[0] ? ": " : "");
+  put_escaped(buf, size, &n, err->path);
+  put_escaped(buf, size, &n, err->path[0] ? ": " : "");
+  put_escaped(buf, size, &n, err->msg);
 }

@@ -36,7 +36,8 @@ int tf_error_set(tf_error *err, int code, const char *path, const char *fmt, ...
 void tf_error_set_file(tf_error *err, const char *file);
 void tf_error_set_path(tf_error *err, const char *path);
 
-/* "file: path: msg" with empty parts left out. */
+/* "file: path: msg" with empty parts left out, on one line: control
+ * characters (a raw newline in a key of the input) are escaped. */
 void tf_error_format(const tf_error *err, char *buf, size_t size);
 
 #endif

@@ -285,8 +285,8 @@ END_TEST
 /* ------------------------------------------------------ fuzz regressions */
 
 static int (*const fuzz_fn[])(const uint8_t *, size_t) = {tf_fuzz_machine, tf_fuzz_workset, tf_fuzz_expr,
-                                                           tf_fuzz_case, tf_fuzz_cli};
-static const char *const fuzz_name[] = {"machine", "workset", "expr", "case", "cli"};
+                                                           tf_fuzz_case, tf_fuzz_cli, tf_fuzz_api};
+static const char *const fuzz_name[] = {"machine", "workset", "expr", "case", "cli", "api"};
 
 START_TEST(test_fuzz_regressions) {
   char dir[256], here[4096];

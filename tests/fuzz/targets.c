@@ -4,6 +4,7 @@
  * or an expression whose symbolic and concrete values differ. */
 #include "tests/fuzz/targets.h"
 
+#include <cjson/cJSON.h>
 #include <dirent.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -20,6 +21,7 @@
 #include "model/machine.h"
 #include "model/problem.h"
 #include "model/workset.h"
+#include "solver/api_json.h"
 #include "solver/cli/cli.h"
 #include "solver/solve.h"
 
@@ -260,6 +262,32 @@ int tf_fuzz_case(const uint8_t *data, size_t size) {
   if (tf_case_parse((const char *)data, size, "fuzz.jsonl", 7, &c, &err) && (err.code != TF_EINPUT || !err.msg[0]))
     abort();
   tf_case_release(&c);
+  return 0;
+}
+
+/* ------------------------------------------------------------ JSON entry */
+
+int tf_fuzz_api(const uint8_t *data, size_t size) {
+  char *request = malloc(size + 1);
+  memcpy(request, data, size);
+  request[size] = 0;
+  if (strstr(request, "\"file") || strstr(request, "top")) {
+    free(request);
+    return 0;
+  }
+  int status = -1;
+  char *answer = tf_call_json(request, &status);
+  cJSON *parsed = answer ? cJSON_Parse(answer) : NULL;
+  if (!parsed || status < 0 || status > 3)
+    abort();
+  if (status >= 2) {
+    const char *msg = cJSON_GetStringValue(cJSON_GetObjectItem(parsed, "error"));
+    if (!msg || !*msg || strchr(msg, '\n'))
+      abort();
+  }
+  cJSON_Delete(parsed);
+  tf_free(answer);
+  free(request);
   return 0;
 }
 

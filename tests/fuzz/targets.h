@@ -32,6 +32,13 @@ int tf_fuzz_case(const uint8_t *data, size_t size);
  * stdout and stderr at /dev/null. */
 int tf_fuzz_cli(const uint8_t *data, size_t size);
 
+/* A request to the library's JSON entry point (tf_call_json): the answer
+ * must be JSON, the status 0..3, an error one line.  Requests naming
+ * files ("file", "files") are skipped, so nothing outside the scratch
+ * space is read, and so is "top" (slow, not wrong).  TILEFIT_DATA must
+ * point at the tree for shipped names. */
+int tf_fuzz_api(const uint8_t *data, size_t size);
+
 /* For fuzz_cli's set-up and the regression tests: a scratch directory
  * holding small fixtures (mini.json, cases.jsonl, bad.json), made the
  * current directory; TILEFIT_DATA is set to `data_dir` when unset. */
