@@ -49,6 +49,13 @@ grep -q '^tf_call_json: status 0, "values":{"B_r":128,"B_c":128,"q_stage":2,"sta
   { cat out.txt >&2; fail "prog: tf_call_json"; }
 ok
 
+# The static library links on its own: the program runs with no LD_LIBRARY_PATH.
+$CC prog.c $(PKG_CONFIG_PATH=$P/lib/pkgconfig pkg-config --cflags tilefit) "$P/lib/libtilefit.a" \
+  $(PKG_CONFIG_PATH=$P/lib/pkgconfig pkg-config --static --libs-only-l tilefit | sed 's/-ltilefit//') -o prog-static ||
+  fail "linking prog.c with libtilefit.a"
+./prog-static | grep -q 'stages = 3 ' || fail "prog linked statically"
+ok
+
 # TILEFIT_DATA still comes first: a B200 with 199680 B per CTA fits 2 stages.
 mkdir -p data/machines
 sed '10s/"capacity": 232448/"capacity": 199680/' "$P/share/tilefit/machines/b200.json" >data/machines/b200.json
