@@ -89,6 +89,10 @@ commands=$("$P/bin/tilefit" --help | sed -n '/^commands:/,/^$/s/^  \([a-z]*\) .*
 for c in $commands; do
   grep -qx "\.SS $c" "$P/share/man/man1/tilefit.1" || fail "the man page has no section for '$c'"
   grep -q "^   $c" man.txt || fail "man -l does not render the section for '$c'"
+  # and every flag the command's --help names (as roff writes it: \- for -)
+  for f in $("$P/bin/tilefit" "$c" --help | grep -oE -- '(^|[][[:space:],|])--?[a-zA-Z][-a-zA-Z]*' | sed 's/^[^-]*//' | sort -u); do
+    grep -qF -- "$(echo "$f" | sed 's/-/\\-/g')" "$P/share/man/man1/tilefit.1" || fail "the man page does not name '$c $f'"
+  done
 done
 ok
 
