@@ -12,7 +12,7 @@ _tilefit_commands() {
 # The flags a command's help names: a "-x" or "--long" after a space, a
 # comma, "|" or "[".
 _tilefit_flags() {
-  "$1" "$2" --help 2>/dev/null | grep -oE -- '(^|[][[:space:],|])--?[a-zA-Z][-a-zA-Z]*' | sed 's/^[^-]*//' | sort -u
+  $1 $2 --help 2>/dev/null | grep -oE -- '(^|[][[:space:],|])--?[a-zA-Z][-a-zA-Z]*' | sed 's/^[^-]*//' | sort -u
 }
 
 # Shipped names: the first word of each line of `tilefit machines|worksets`.
@@ -58,6 +58,13 @@ _tilefit() {
     return
   fi
   cmd=${COMP_WORDS[1]}
+  if [[ $cmd == plot ]]; then # plot map|sweep: the subcommand, then its own flags
+    if ((COMP_CWORD == 2)); then
+      COMPREPLY=($(compgen -W "map sweep" -- "$cur"))
+      return
+    fi
+    cmd="plot ${COMP_WORDS[2]}"
+  fi
   case $prev in
     -m | --machine) COMPREPLY=($(compgen -W "$(_tilefit_names "$bin" machines)" -- "$cur") $(compgen -f -X '!*.json' -- "$cur")); return ;;
     -w | --workset) COMPREPLY=($(compgen -W "$(_tilefit_names "$bin" worksets)" -- "$cur") $(compgen -f -X '!*.json' -- "$cur")); return ;;
@@ -66,7 +73,14 @@ _tilefit() {
     --domain) _tilefit_assignments "$bin" "choose"; return ;;
     -o | --output | --lp | --mps) COMPREPLY=($(compgen -f -- "$cur")); return ;;
     --format) COMPREPLY=($(compgen -W "jsonl csv" -- "$cur")); return ;;
-    -j | --jobs | --top | --time-limit | --shard | --require | --objective) return ;;
+    -j | --jobs | --top | --time-limit | --shard | --require | --objective | --color | --map) return ;;
+    --x | --y)
+      if [[ $cmd == "plot map" ]]; then # the choose variables, without the "="
+        _tilefit_assignments "$bin" "choose"
+        COMPREPLY=("${COMPREPLY[@]%=}")
+        compopt +o nospace 2>/dev/null
+      fi
+      return ;;
   esac
   if [[ $cur == -* ]]; then
     COMPREPLY=($(compgen -W "$(_tilefit_flags "$bin" "$cmd")" -- "$cur"))
@@ -74,7 +88,7 @@ _tilefit() {
   fi
   case $cmd in
     machines | worksets) COMPREPLY=($(compgen -W "$(_tilefit_names "$bin" "$cmd")" -- "$cur") $(compgen -f -X '!*.json' -- "$cur")) ;;
-    sweep | validate | merge) COMPREPLY=($(compgen -f -- "$cur")) ;;
+    sweep | validate | merge | prune | "plot sweep") COMPREPLY=($(compgen -f -- "$cur")) ;;
   esac
 }
 complete -F _tilefit tilefit

@@ -114,6 +114,10 @@ expect_completion d= tilefit solve -m b200 -w fa4-fwd -p ""
 expect_completion B_r= tilefit solve -w fa4-fwd --fix B
 expect_completion stages= tilefit check -w fa4-fwd --fix st
 expect_completion h100-sxm tilefit machines h100
+expect_completion map tilefit plot m
+expect_completion --color tilefit plot map --col
+expect_completion --by tilefit plot sweep --b
+expect_completion B_c tilefit plot map -w fa4-fwd --x B
 [ -z "$(complete_words tilefit solve -m b200 -w fa4-fwd -p zz)" ] || fail "completing '-p zz' offers something"
 ok
 
