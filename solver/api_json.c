@@ -14,6 +14,7 @@
 #include "model/case.h"
 #include "model/catalog.h"
 #include "model/json.h"
+#include "model/text.h"
 #include "solver/backend.h"
 #include "solver/report.h"
 #include "solver/solve.h"
@@ -338,13 +339,10 @@ static int api_validate(const cJSON *req, FILE *out, tf_error *err) {
   tf_cache cache;
   tf_cache_init(&cache);
   tf_validate_tally t = {0, 0, 0};
-  char *rows = NULL;
-  size_t len = 0;
-  FILE *f = open_memstream(&rows, &len);
-  int rc = f ? validate_files(tf_json_member(req, "files"), &cache, f, &t, err)
-             : tf_error_set(err, TF_EINTERNAL, NULL, "cannot buffer the rows: %s", strerror(errno));
-  if (f && fclose(f) && !rc)
-    rc = tf_error_set(err, TF_EINTERNAL, NULL, "cannot buffer the rows");
+  tf_text buf;
+  int rc = validate_files(tf_json_member(req, "files"), &cache, tf_text_open(&buf), &t, err);
+  size_t len;
+  char *rows = tf_text_close(&buf, &len);
   if (!rc) {
     fputs("{\"cases\":", out);
     lines_array(out, rows, len);
@@ -435,34 +433,27 @@ static int dispatch(const char *request, FILE *out, tf_error *err) {
 
 /* {"error": "...", "status": N} */
 static char *error_answer(const tf_error *err, int status) {
-  char msg[1024], *text = NULL;
-  size_t len = 0;
+  char msg[1024];
   tf_error_format(err, msg, sizeof msg);
-  FILE *f = open_memstream(&text, &len);
-  if (!f)
-    return tf_strdup("{\"error\":\"out of memory\",\"status\":3}");
+  tf_text t;
+  FILE *f = tf_text_open(&t);
   fputs("{\"error\":", f);
   tf_json_write_string(f, msg);
   fprintf(f, ",\"status\":%d}", status);
-  fclose(f);
-  return text;
+  return tf_text_close(&t, NULL);
 }
 
 char *tf_call_json(const char *request, int *status) {
   tf_error err;
   tf_error_init(&err);
-  char *text = NULL;
-  size_t len = 0;
   int rc = -1;
-  FILE *out = open_memstream(&text, &len);
-  if (!out)
-    tf_error_set(&err, TF_EINTERNAL, NULL, "cannot buffer the answer: %s", strerror(errno));
-  else if (!request)
+  tf_text t;
+  FILE *out = tf_text_open(&t); /* in memory: out of memory stops the process, as everywhere */
+  if (!request)
     tf_error_set(&err, TF_EINPUT, "$", "no request (NULL)");
   else
     rc = dispatch(request, out, &err);
-  if (out && fclose(out) && rc >= 0)
-    rc = tf_error_set(&err, TF_EINTERNAL, NULL, "cannot buffer the answer");
+  char *text = tf_text_close(&t, NULL);
   tf_solve_opts dflt; /* the backend every request solves with */
   tf_solve_opts_init(&dflt);
   tf_backend_of(&dflt)->thread_done(); /* GLPK keeps an environment per thread: leave none behind */
