@@ -45,7 +45,7 @@ class Solve(unittest.TestCase):
 
     def test_top_is_a_list_in_rank_order(self):
         r = tilefit.solve("b200", "fa4-fwd", params={"d": 128, "dv": 128}, top=3)
-        rc, lines = cli("solve", "-m", "b200", "-w", "fa4-fwd", "-p", "d=128", "-p", "dv=128", "--top", "3", "--json")
+        rc, lines = cli("solve", "-m", "b200", "-w", "fa4-fwd", "-p", "d=128", "-p", "dv=128", "--top", "3", "--jsonl")
         self.assertEqual(rc, 0)
         self.assertEqual([a["rank"] for a in r], [1, 2, 3])
         self.assertEqual(r, lines)
@@ -158,7 +158,7 @@ class Validate(unittest.TestCase):
         files = sorted(os.path.join("tests/data/validate", f) for f in os.listdir("tests/data/validate")
                        if f.endswith(".jsonl"))
         self.assertTrue(files)
-        r = subprocess.run([BIN, "validate", "--json", *files], stdout=subprocess.PIPE, stderr=subprocess.PIPE,
+        r = subprocess.run([BIN, "validate", "--jsonl", *files], stdout=subprocess.PIPE, stderr=subprocess.PIPE,
                            text=True)
         self.assertEqual(r.returncode, 0)
         got = tilefit.validate(*files)
