@@ -61,7 +61,7 @@ static const struct field fields[] = {
 #define NFIELDS (sizeof fields / sizeof fields[0])
 
 static const char *const sections[] = {"smem", "tmem", "rf", "limits", "throughput", NULL};
-static const char *const root_keys[] = {"name", "description", "arch", "sources", NULL};
+static const char *const root_keys[] = {"name", "description", "arch", "mma", "edges", "sources", NULL};
 /* Source tags of ../shared/reference/machines.md; a source starts with one. */
 static const char *const tags[] = {"[doc]", "[dev]", "[derived]", "[3rd]", "UNCONFIRMED", NULL};
 
@@ -324,6 +324,8 @@ static void source_path(char *buf, size_t size, const char *dotted) {
 static int names_field(const tf_machine *m, const char *dotted) {
   if (!strcmp(dotted, "arch") || !strcmp(dotted, "smem.carveouts_kb"))
     return 1;
+  if (tf_datapath_names_source(&m->datapath, dotted))
+    return 1;
   for (size_t i = 0; i < NFIELDS; i++) {
     const struct field *f = &fields[i];
     if (!strcmp(f->section, "tmem") && !m->tmem.present)
@@ -349,7 +351,7 @@ static int check_source_entry(const cJSON *e, const tf_machine *m, tf_error *err
   source_path(path, sizeof path, e->string);
   if (!names_field(m, e->string))
     return tf_error_set(err, TF_EINPUT, path,
-                        "source for '%s', which is not a numeric field of this machine", e->string);
+                        "source for '%s', which is not a numeric field or table entry of this machine", e->string);
   const char *s;
   if (tf_json_string(e, path, &s, err))
     return -1;
@@ -359,6 +361,8 @@ static int check_source_entry(const cJSON *e, const tf_machine *m, tf_error *err
         "expected a source starting with [doc], [dev], [derived], [3rd] or UNCONFIRMED");
   return 0;
 }
+
+static int has_source(const void *src, const char *dotted) { return tf_json_member(src, dotted) != NULL; }
 
 static int require_source(const cJSON *src, const char *dotted, tf_error *err) {
   if (tf_json_member(src, dotted))
@@ -389,6 +393,9 @@ static int check_sources(const cJSON *root, const tf_machine *m, tf_error *err) 
     if (require_source(src, dotted, err))
       return -1;
   }
+  char entry[64];
+  if (tf_datapath_unsourced(&m->datapath, has_source, src, entry, sizeof entry))
+    return require_source(src, entry, err);
   return require_source(src, "smem.carveouts_kb", err);
 }
 
@@ -406,7 +413,7 @@ static int read_machine(const cJSON *root, tf_machine *m, tf_error *err) {
   if (check_sections(root, &m->tmem.present, err) || read_strings(root, m, err) ||
       read_fields(root, m, err) || read_carveouts(tf_json_member(root, "smem"), m, err) ||
       check_smem(m, err) || check_tmem(m, err) || check_rf_limits(m, err) ||
-      check_sources(root, m, err))
+      tf_datapath_read(root, m->tmem.present, &m->datapath, err) || check_sources(root, m, err))
     return -1;
   keep_sources(root, m);
   return 0;
@@ -449,6 +456,7 @@ void tf_machine_free(tf_machine *m) {
   for (size_t i = 0; i < m->nsources; i++)
     free(m->sources[i].field), free(m->sources[i].text);
   free(m->sources);
+  tf_datapath_release(&m->datapath);
   free(m);
 }
 
@@ -460,3 +468,38 @@ int tf_machine_field(const tf_machine *m, size_t i, char *name, size_t size, int
   memcpy(value, (const char *)m + f->offset, sizeof *value);
   return !strcmp(f->section, "tmem") && !m->tmem.present ? 1 : 0;
 }
+
+/* The vendor prefix ("sm_", "gfx") and the number after it; the number is
+ * decimal on sm_ and hex on gfx.  0 when `s` is neither. */
+static int arch_parts(const char *s, const char **prefix_end, long *num, const char **rest) {
+  int hex = !strncmp(s, "gfx", 3);
+  if (!hex && strncmp(s, "sm_", 3))
+    return 0;
+  *prefix_end = s + 3;
+  char *end;
+  *num = strtol(s + 3, &end, hex ? 16 : 10);
+  *rest = end;
+  return end != s + 3;
+}
+
+/* pattern: PREFIX DIGITS [x | +] ; see tf_machine_arch_matches. */
+static int match_arch(const char *pattern, const char *arch) {
+  const char *pe, *pr, *ae, *ar;
+  long pn, an;
+  if (!arch_parts(pattern, &pe, &pn, &pr) || !arch_parts(arch, &ae, &an, &ar))
+    return -1;
+  int kind = !strcmp(pr, "+") ? '+' : !strcmp(pr, "x") ? 'x' : '=';
+  while (kind == '=' && *pr >= 'a' && *pr <= 'z')
+    pr++;
+  if (kind == '=' && *pr)
+    return -1;
+  if (strncmp(pattern, arch, 3))
+    return 0; /* another vendor */
+  if (kind == '+')
+    return an >= pn;
+  return kind == 'x' ? an / 10 == pn : an == pn;
+}
+
+int tf_arch_pattern_valid(const char *pattern) { return match_arch(pattern, "sm_0") >= 0; }
+
+int tf_machine_arch_matches(const tf_machine *m, const char *pattern) { return match_arch(pattern, m->arch); }

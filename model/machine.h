@@ -6,6 +6,7 @@
 
 #include <stdint.h>
 
+#include "datapath.h"
 #include "error.h"
 
 #define TF_MAX_CARVEOUTS 16
@@ -61,6 +62,8 @@ typedef struct tf_machine {
     int64_t exp_per_clk;       /* MUFU exp2 per clock per SM */
   } throughput;
 
+  tf_datapath datapath;        /* the mma and edges tables (optional) */
+
   tf_machine_source *sources;  /* where every number comes from, file order */
   size_t nsources;
 } tf_machine;
@@ -79,5 +82,14 @@ void tf_machine_free(tf_machine *m);
  * machine has no such field (tmem without tensor memory), -1 past the
  * last field. */
 int tf_machine_field(const tf_machine *m, size_t i, char *name, size_t size, int64_t *value);
+
+/* Does the machine's architecture match `pattern`?  A pattern is an arch
+ * ("sm_90"), a family ("sm_10x": sm_100 to sm_109), or a lower bound of
+ * one vendor ("sm_80+": every sm_ arch from sm_80 on).  Letter suffixes
+ * ("sm_90a") are ignored on both sides.  -1: not a pattern. */
+int tf_machine_arch_matches(const tf_machine *m, const char *pattern);
+
+/* Is `pattern` one tf_machine_arch_matches takes? */
+int tf_arch_pattern_valid(const char *pattern);
 
 #endif

@@ -10,6 +10,7 @@
 #include <string.h>
 
 #include "model/machine.h"
+#include "model/workset.h" /* memory ids */
 
 #define MACHINES_DIR "machines"
 #define BAD_DIR "tests/data/machines/bad"
@@ -63,6 +64,13 @@ static const struct bad_case {
     {"threads-per-cta", "$.limits.threads_per_cta", "exceeds threads_per_sm"},
     {"tmem-min-alloc", "$.tmem.min_alloc_columns", "power of two"},
     {"tmem-missing-lanes", "$.tmem.lanes", "missing required field"},
+    {"mma-unknown-memory", "$.mma.wgmma.D[0]", "unknown memory 'l1'"},
+    {"mma-tmem-no-tmem", "$.mma.wgmma.A[0]", "no 'tmem' object"},
+    {"mma-missing-key", "$.mma.wgmma", "'M'"},
+    {"mma-missing-source", "$.sources['mma.wgmmx']", "not a numeric field or table entry"},
+    {"edge-bad-name", "$.edges['rf->l1']", "FROM->TO"},
+    {"edge-rate-and-port", "$.edges['smem->rf']", "exactly one of"},
+    {"edge-bad-rate", "$.edges['l2->smem'].bytes_per_clk", "\"derived\" or \"unmetered\""},
 };
 #define NBAD ((int)(sizeof bad / sizeof bad[0]))
 
@@ -198,6 +206,36 @@ START_TEST(test_h100_sxm) {
   ck_assert_int_eq(m->smem.capacity, 232448);
   ck_assert_int_eq(m->tmem.present, 0);
   ck_assert_int_eq(m->sm_count, 132);
+  const tf_mma_inst *wg = tf_datapath_mma(&m->datapath, "wgmma");
+  ck_assert_ptr_nonnull(wg);
+  ck_assert_int_eq(wg->m, 64);
+  ck_assert_uint_eq(wg->sources[TF_MMA_B], 1u << TF_MEM_SMEM);
+  ck_assert_uint_eq(wg->sources[TF_MMA_A], (1u << TF_MEM_SMEM) | (1u << TF_MEM_RF));
+  ck_assert_ptr_null(tf_datapath_mma(&m->datapath, "tcgen05"));
+  ck_assert_int_eq(tf_datapath_edge(&m->datapath, "smem->mma")->kind, TF_EDGE_PORT);
+  ck_assert_int_eq(tf_datapath_edge(&m->datapath, "rf->mma")->kind, TF_EDGE_UNMETERED);
+  ck_assert_int_eq(tf_datapath_edge(&m->datapath, "hbm->smem")->kind, TF_EDGE_DERIVED);
+  ck_assert_int_eq(tf_machine_arch_matches(m, "sm_90"), 1);
+  ck_assert_int_eq(tf_machine_arch_matches(m, "sm_90a"), 1);
+  ck_assert_int_eq(tf_machine_arch_matches(m, "sm_80+"), 1);
+  ck_assert_int_eq(tf_machine_arch_matches(m, "sm_100+"), 0);
+  ck_assert_int_eq(tf_machine_arch_matches(m, "sm_9x"), 1);
+  ck_assert_int_eq(tf_machine_arch_matches(m, "sm_10x"), 0);
+  ck_assert_int_eq(tf_machine_arch_matches(m, "gfx942"), 0);
+  ck_assert_int_eq(tf_machine_arch_matches(m, "sm_9-"), -1);
+  ck_assert_int_eq(tf_arch_pattern_valid("sm_"), 0);
+  tf_machine_free(m);
+}
+END_TEST
+
+/* Every sm_ machine has the mma table its architecture's kernels name. */
+START_TEST(test_mma_tables) {
+  tf_machine *m = load_ok(shipped[_i]);
+  ck_assert_ptr_nonnull(tf_datapath_mma(&m->datapath, "mma.sync"));
+  int sm90 = tf_machine_arch_matches(m, "sm_90") == 1, sm100 = tf_machine_arch_matches(m, "sm_10x") == 1;
+  ck_assert_int_eq(tf_datapath_mma(&m->datapath, "wgmma") != NULL, sm90);
+  ck_assert_int_eq(tf_datapath_mma(&m->datapath, "tcgen05") != NULL, sm100);
+  ck_assert_int_eq(tf_datapath_edge(&m->datapath, "smem->mma") != NULL, sm90 || sm100);
   tf_machine_free(m);
 }
 END_TEST
@@ -313,6 +351,7 @@ Suite *machine_suite(void) {
   tcase_add_test(core, test_a100);
   tcase_add_test(core, test_rtx5090);
   tcase_add_test(core, test_h100_sxm);
+  tcase_add_loop_test(core, test_mma_tables, 0, NSHIPPED);
   tcase_add_test(core, test_tables_complete);
   tcase_add_test(core, test_parse_memory);
   tcase_add_test(core, test_free_null);
