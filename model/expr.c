@@ -170,7 +170,32 @@ static const struct {
 /* used(smem), slack(tmem): a derived quantity, bound like any name. */
 static int is_derived_form(const char *fn) { return !strcmp(fn, "used") || !strcmp(fn, "slack"); }
 
+static size_t parse_ident(struct parser *p) {
+  skip_space(p);
+  size_t start = p->pos;
+  while (is_alnum(p->s[p->pos]) || p->s[p->pos] == '_')
+    p->pos++;
+  return p->pos - start;
+}
+
+/* placed(BUFFER, MEM): 1 when the buffer is placed in that memory, a name
+ * "placed(B,M)" bound like any other. */
+static struct tf_expr *parse_placed(struct parser *p) {
+  size_t nb = parse_ident(p), b0 = p->pos - nb;
+  if (!nb || !accept(p, ","))
+    return fail(p, "expected placed(BUFFER, MEMORY)");
+  size_t nm = parse_ident(p), m0 = p->pos - nm;
+  if (!nm || !accept(p, ")"))
+    return fail(p, "expected placed(BUFFER, MEMORY)");
+  struct tf_expr *e = node_new(p, OP_NAME, 0);
+  e->name = arena_alloc(&p->arena, nb + nm + 10, 1024);
+  sprintf(e->name, "placed(%.*s,%.*s)", (int)nb, p->s + b0, (int)nm, p->s + m0);
+  return e;
+}
+
 static struct tf_expr *parse_call(struct parser *p, char *fn) {
+  if (!strcmp(fn, "placed"))
+    return parse_placed(p);
   if (is_derived_form(fn)) {
     skip_space(p);
     size_t start = p->pos;

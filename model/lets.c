@@ -64,6 +64,8 @@ static void finish(struct walk *k, const struct frame *f) {
     }
     if (kind == TF_SYM_CHOOSE)
       choose |= (uint64_t)1 << (f->syms.v[i] - tf_workset_sym_choose(w, 0));
+    if (kind == TF_SYM_PLACED)
+      choose |= TF_LETS_PLACED;
     fixed &= kind == TF_SYM_LET ? g->fixed[j] : kind == TF_SYM_PARAM || kind == TF_SYM_MACHINE;
   }
   g->use_count[let] = k->nuse - g->use_start[let];

@@ -27,8 +27,10 @@ typedef struct tf_let_graph {
   int *use;
   unsigned char *affine;   /* per let: its value may depend on a count */
   unsigned char *fixed;    /* per let: it uses only params, machine constants and fixed lets */
-  uint64_t *choose;        /* per let: bit i, it depends (maybe through lets) on choose variable i */
-} tf_let_graph;
+  uint64_t *choose;        /* per let: bit i, it depends (maybe through lets) on choose variable i; */
+} tf_let_graph;                /* TF_LETS_PLACED: on a placement (placed(), placement_order) */
+
+#define TF_LETS_PLACED ((uint64_t)1 << 63) /* above the TF_MAX_CHOOSE workset variables */
 
 struct tf_workset;
 

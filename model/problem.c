@@ -538,13 +538,19 @@ int tf_problem_eval_lets(tf_problem *p, tf_error *err) {
 void tf_problem_set_choose(tf_problem *p, const int64_t *choose) {
   p->choose_changed = 0;
   for (size_t i = 0; i < p->nchoose; i++) {
-    p->syms[p->choose_sym[i]] = tf_affine_constant(choose[i]);
-    if (i < p->workset->nchoose && (!p->lets_valid || choose[i] != p->lets_at[i]))
-      p->choose_changed |= (uint64_t)1 << i;
+    if (p->choose_sym[i] >= 0) /* placement variables have none: placed() reads them */
+      p->syms[p->choose_sym[i]] = tf_affine_constant(choose[i]);
+    if (!p->lets_valid || choose[i] != p->lets_at[i])
+      p->choose_changed |= i < p->workset->nchoose ? (uint64_t)1 << i : 0;
     p->lets_at[i] = choose[i];
   }
   if (!p->lets_valid)
     p->choose_changed = ~(uint64_t)0;
+  for (size_t b = 0; b < p->workset->nbuffers; b++) { /* placed(B, MEM), constant per combination */
+    int mem = tf_memory_of_at(p, b, choose);
+    for (int m = 0; m < TF_NMEM; m++)
+      p->syms[tf_workset_sym_placed(p->workset, b, m)] = tf_affine_constant(m == mem);
+  }
 }
 
 static int set_derived(tf_problem *p, const int64_t *choose, const tf_affine *sizes, tf_error *err) {

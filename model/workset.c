@@ -8,6 +8,7 @@
 
 #include "alloc.h"
 #include "json.h"
+#include "place.h"
 
 #define TF_MC_NAME(n) #n,
 const char *const tf_machine_constant_names[TF_NMC] = {TF_MACHINE_CONSTANTS(TF_MC_NAME)};
@@ -24,7 +25,10 @@ int tf_workset_sym_derived(const tf_workset *w, int kind, int mem) {
   return tf_workset_sym_let(w, w->nlets) + kind * TF_NMEM + mem;
 }
 int tf_workset_sym_occupancy(const tf_workset *w) { return tf_workset_sym_derived(w, 2, 0); }
-int tf_workset_nsymbols(const tf_workset *w) { return tf_workset_sym_occupancy(w) + 1; }
+int tf_workset_sym_placed(const tf_workset *w, size_t b, int mem) {
+  return tf_workset_sym_occupancy(w) + 1 + (int)(b * TF_NMEM) + mem;
+}
+int tf_workset_nsymbols(const tf_workset *w) { return tf_workset_sym_placed(w, w->nbuffers, 0); }
 
 /* Every name an expression may use resolves through two hash tables of
  * (kind, index): the workset's own names, added as they are read, and the
@@ -63,6 +67,8 @@ static int lookup(const tf_workset *w, const char *name) {
 }
 
 int tf_workset_resolve(const tf_workset *w, const char *name) {
+  if (!strncmp(name, "placed(", 7))
+    return tf_place_resolve(w, name);
   int v = lookup(w, name);
   if (v < 0)
     return -1;
@@ -106,8 +112,8 @@ const char *tf_workset_sym_name(const tf_workset *w, int sym, char *buf, size_t 
   s -= w->nlets;
   if (s == 2 * TF_NMEM)
     return "occupancy";
-  (void)buf;
-  (void)size;
+  if (s > 2 * TF_NMEM)
+    return tf_place_sym_name(w, sym, buf, size);
   return derived_names[s >= TF_NMEM][s % TF_NMEM];
 }
 
@@ -124,7 +130,7 @@ enum tf_sym_kind tf_workset_sym_kind(const tf_workset *w, int sym) {
     return TF_SYM_LET;
   if (sym == tf_workset_sym_occupancy(w))
     return TF_SYM_OCCUPANCY;
-  return TF_SYM_DERIVED;
+  return sym > tf_workset_sym_occupancy(w) ? TF_SYM_PLACED : TF_SYM_DERIVED;
 }
 
 static int resolve_cb(void *ctx, const char *name) { return tf_workset_resolve(ctx, name); }
@@ -159,7 +165,7 @@ static int valid_name(const char *s) {
 }
 
 /* An expression in JSON: a string, or an integer written as a number. */
-static tf_expr *read_expr(const cJSON *v, const char *path, tf_error *err) {
+tf_expr *tf_read_expr(const cJSON *v, const char *path, tf_error *err) {
   char buf[32];
   const char *text;
   if (cJSON_IsNumber(v) || cJSON_IsBool(v)) {
@@ -201,7 +207,7 @@ static int read_params(tf_workset *w, const cJSON *obj, tf_error *err) {
     if (check_new_name(w, m->string, path, err))
       return -1;
     tf_named_expr *p = &w->params[w->nparams];
-    if (!(p->expr = read_expr(m, path, err)))
+    if (!(p->expr = tf_read_expr(m, path, err)))
       return -1;
     p->name = tf_strdup(m->string);
     p->path = tf_strdup(path);
@@ -339,10 +345,10 @@ static int read_counts(tf_workset *w, const cJSON *obj, tf_error *err) {
     c->name = tf_strdup(m->string);
     add_name(&w->symbols, c->name, NAME_COUNT, w->ncounts++);
     tf_path_key(sub, sizeof sub, path, "min");
-    if (!(c->min = read_expr(tf_json_member(m, "min"), sub, err)))
+    if (!(c->min = tf_read_expr(tf_json_member(m, "min"), sub, err)))
       return -1;
     tf_path_key(sub, sizeof sub, path, "max");
-    if (!(c->max = read_expr(tf_json_member(m, "max"), sub, err)))
+    if (!(c->max = tf_read_expr(tf_json_member(m, "max"), sub, err)))
       return -1;
   }
   return 0;
@@ -369,7 +375,7 @@ static int read_lets(tf_workset *w, const cJSON *obj, tf_error *err) {
   }
   size_t i = 0;
   cJSON_ArrayForEach(m, obj) {
-    if (!(w->lets[i].expr = read_expr(m, w->lets[i].path, err)))
+    if (!(w->lets[i].expr = tf_read_expr(m, w->lets[i].path, err)))
       return -1;
     i++;
   }
@@ -377,12 +383,12 @@ static int read_lets(tf_workset *w, const cJSON *obj, tf_error *err) {
 }
 
 static int read_buffer(tf_workset *w, const cJSON *b, const char *path, tf_error *err) {
-  static const char *const keys[] = {"name", "memory", "size", "align", "comment", NULL};
-  static const char *const req[] = {"name", "memory", "size", NULL};
+  static const char *const keys[] = {"name", "memory", "place", "size", "align", "alias", "comment", NULL};
+  static const char *const req[] = {"name", "size", NULL};
   if (tf_json_keys(b, path, keys, req, err))
     return -1;
   char sub[160];
-  const char *name, *mem;
+  const char *name;
   tf_path_key(sub, sizeof sub, path, "name");
   if (tf_json_string(tf_json_member(b, "name"), sub, &name, err))
     return -1;
@@ -394,23 +400,17 @@ static int read_buffer(tf_workset *w, const cJSON *b, const char *path, tf_error
     return tf_error_set(err, TF_EINPUT, sub, "expected a non-empty buffer name");
   if (tf_names_get(&w->buffer_names, name) >= 0)
     return tf_error_set(err, TF_EINPUT, sub, "buffer '%s' is defined twice", name);
-  tf_path_key(sub, sizeof sub, path, "memory");
-  if (tf_json_string(tf_json_member(b, "memory"), sub, &mem, err))
-    return -1;
   tf_buffer *buf = &w->buffers[w->nbuffers];
-  buf->memory = tf_memory_find(mem);
-  if (buf->memory < 0)
-    return tf_error_set(err, TF_EINPUT, sub, "unknown memory '%s' (expected smem, tmem or rf)", mem);
   tf_path_key(sub, sizeof sub, path, "size");
   buf->path = tf_strdup(sub);
   buf->name = tf_strdup(name);
   tf_names_put(&w->buffer_names, buf->name, (int)w->nbuffers);
   w->nbuffers++; /* owned by w from here on, even if its size does not parse */
-  if (!(buf->size = read_expr(tf_json_member(b, "size"), sub, err)))
+  if (tf_place_read_buffer(buf, b, path, err))
     return -1;
   if (tf_json_member(b, "align")) {
     tf_path_key(sub, sizeof sub, path, "align");
-    if (!(buf->align = read_expr(tf_json_member(b, "align"), sub, err)))
+    if (!(buf->align = tf_read_expr(tf_json_member(b, "align"), sub, err)))
       return -1;
   }
   const cJSON *c = tf_json_member(b, "comment");
@@ -503,6 +503,12 @@ static int bind_all(tf_workset *w, tf_error *err) {
   for (size_t i = 0; i < w->nbuffers; i++) {
     if (tf_expr_bind(w->buffers[i].size, resolve_cb, w, err))
       return tf_error_set_path(err, w->buffers[i].path), -1;
+    for (int m = 0; m < TF_NMEM; m++)
+      if (w->buffers[i].sizes[m] && w->buffers[i].sizes[m] != w->buffers[i].size && tf_expr_bind(w->buffers[i].sizes[m], resolve_cb, w, err)) {
+        char path[200];
+        tf_path_key(path, sizeof path, w->buffers[i].path, tf_memory_name(m));
+        return tf_error_set_path(err, path), -1;
+      }
     if (w->buffers[i].align && tf_expr_bind(w->buffers[i].align, resolve_cb, w, err)) {
       char path[160];
       snprintf(path, sizeof path, "$.buffers[%zu].align", i);
@@ -515,7 +521,7 @@ static int bind_all(tf_workset *w, tf_error *err) {
 
 static int read_workset(tf_workset *w, const cJSON *root, tf_error *err) {
   static const char *const keys[] = {"name", "comment", "params", "choose", "count", "let",
-                                     "buffers", "require", "objective", NULL};
+                                     "buffers", "require", "objective", "mma", "arch", NULL};
   static const char *const req[] = {"name", "buffers", NULL};
   const char *name, *comment = "";
   if (tf_json_keys(root, "$", keys, req, err) ||
@@ -530,7 +536,8 @@ static int read_workset(tf_workset *w, const cJSON *root, tf_error *err) {
       read_choose(w, tf_json_member(root, "choose"), err) ||
       read_counts(w, tf_json_member(root, "count"), err) ||
       read_lets(w, tf_json_member(root, "let"), err) ||
-      read_buffers(w, tf_json_member(root, "buffers"), err) || bind_all(w, err))
+      read_buffers(w, tf_json_member(root, "buffers"), err) || tf_place_finish(w, root, err) ||
+      bind_all(w, err))
     return -1;
   return read_requires(w, tf_json_member(root, "require"), err) ||
                  read_objectives(w, tf_json_member(root, "objective"), err)
@@ -600,10 +607,11 @@ void tf_workset_free(tf_workset *w) {
   for (size_t i = 0; i < w->nbuffers; i++) {
     free(w->buffers[i].name);
     free(w->buffers[i].path);
-    tf_expr_free(w->buffers[i].size);
+    tf_place_release_buffer(&w->buffers[i]);
     tf_expr_free(w->buffers[i].align);
   }
   free(w->buffers);
+  tf_place_release(w);
   for (size_t i = 0; i < w->nobjective; i++)
     tf_objective_release(&w->objective[i]);
   free(w->objective);

@@ -4,7 +4,8 @@
  * Every expression is parsed and bound at load time, so a misspelt name is
  * an error that names the file and JSON path before anything is solved.
  * Symbol ids are laid out in this order, which problem.c relies on:
- *   params | machine constants | choose | counts | lets | derived | occupancy */
+ *   params | machine constants | choose | counts | lets | derived | occupancy
+ *   | placed(B, MEM) per buffer and memory */
 #ifndef TF_MODEL_WORKSET_H
 #define TF_MODEL_WORKSET_H
 
@@ -50,11 +51,32 @@ typedef struct tf_count {
 
 typedef struct tf_buffer {
   char *name;
-  int memory;        /* enum tf_memory, as declared: ask tf_memory_of */
-  tf_expr *size;     /* bytes, columns or registers per thread */
+  int memory;        /* enum tf_memory, as declared (a placed buffer's first candidate): ask tf_memory_of */
+  tf_expr *size;     /* bytes, columns or registers per thread, in `memory` */
   tf_expr *align;    /* NULL: 1; constant over params and machine constants */
   char *path;
+  /* Placement (model/place.h).  nplace 0: `memory` is fixed.  Otherwise
+   * the candidates in order of preference (`place`, or for a buffer with
+   * neither `memory` nor `place` the memories its sizes name, narrowed by
+   * the machine's MMA table), the size in each (sizes[memory] is `size`),
+   * and the buffer it may share space with. */
+  int nplace;
+  int place[TF_NMEM];
+  int from_table;    /* neither memory nor place: the MMA table decides */
+  tf_expr *sizes[TF_NMEM];
+  char *alias_name;
+  int alias;         /* buffer index, or -1 */
 } tf_buffer;
+
+/* One MMA of the kernel: which machine instruction, and which buffer is
+ * each operand (-1: not a buffer of this workset's). */
+#define TF_MMA_OPERANDS 3 /* A, B, D: datapath.h's TF_MMA_NOPERANDS */
+typedef struct tf_mma_use {
+  char *name;        /* "pv" */
+  char *inst;        /* "wgmma" */
+  int operand[TF_MMA_OPERANDS];
+  char *path;        /* $.mma.pv */
+} tf_mma_use;
 
 typedef struct tf_objective {
   int maximize;      /* 1: max, 0: min */
@@ -74,6 +96,8 @@ typedef struct tf_workset {
   tf_let_graph let_graph;  /* the lets' order, uses, affinity (model/lets.h) */
   tf_names symbols;       /* param, choose, count and let names (see resolve) */
   tf_names buffer_names;
+  tf_mma_use *mma;        size_t nmma;
+  char **arch;            size_t narch;     /* patterns (tf_machine_arch_matches); none: any */
 } tf_workset;
 
 tf_workset *tf_workset_load(const char *file, tf_error *err);
@@ -86,6 +110,11 @@ void tf_workset_free(tf_workset *w);
 struct cJSON;
 int tf_read_domain(tf_choose *c, const struct cJSON *v, const char *path, tf_error *err);
 
+/* An expression in JSON: a string, or an integer written as a number;
+ * unbound.  NULL with *err naming `path`. */
+struct cJSON;
+tf_expr *tf_read_expr(const struct cJSON *v, const char *path, tf_error *err);
+
 /* Symbol ids (see the layout above). */
 int tf_workset_nsymbols(const tf_workset *w);
 int tf_workset_sym_machine(const tf_workset *w, int constant);
@@ -94,8 +123,10 @@ int tf_workset_sym_count(const tf_workset *w, size_t i);
 int tf_workset_sym_let(const tf_workset *w, size_t i);
 int tf_workset_sym_derived(const tf_workset *w, int used_or_slack, int mem); /* 0 used, 1 slack */
 int tf_workset_sym_occupancy(const tf_workset *w); /* "occupancy": CTAs per SM */
+int tf_workset_sym_placed(const tf_workset *w, size_t b, int mem); /* placed(B, MEM): 0 or 1 */
 const char *tf_workset_sym_name(const tf_workset *w, int sym, char *buf, size_t size);
-enum tf_sym_kind { TF_SYM_PARAM, TF_SYM_MACHINE, TF_SYM_CHOOSE, TF_SYM_COUNT, TF_SYM_LET, TF_SYM_DERIVED, TF_SYM_OCCUPANCY };
+enum tf_sym_kind { TF_SYM_PARAM, TF_SYM_MACHINE, TF_SYM_CHOOSE, TF_SYM_COUNT, TF_SYM_LET, TF_SYM_DERIVED, TF_SYM_OCCUPANCY,
+                   TF_SYM_PLACED };
 enum tf_sym_kind tf_workset_sym_kind(const tf_workset *w, int sym);
 
 int tf_workset_resolve(const tf_workset *w, const char *name); /* -1 if unknown */

@@ -18,6 +18,7 @@
 #include "model/json.h"
 #include "model/machine.h"
 #include "model/problem.h"
+#include "model/place.h"
 #include "model/workset.h"
 #include "tests/suites.h"
 
@@ -61,6 +62,22 @@ static const struct bad_case {
     {"buffer-not-object", LOAD, "$.buffers[1]", "expected an object"},
     {"unknown-buffer-key", LOAD, "$.buffers[1].bytes", "unknown key 'bytes'"},
     {"buffer-missing-size", LOAD, "$.buffers[0]", "missing required key 'size'"},
+    {"place-unknown-memory", LOAD, "$.buffers[1].place[1]", "unknown memory 'gmem'"},
+    {"place-twice", LOAD, "$.buffers[0].place[1]", "'smem' is listed twice"},
+    {"place-and-memory", LOAD, "$.buffers[0].place", "either 'memory' (fixed) or 'place'"},
+    {"place-size-unlisted", LOAD, "$.buffers[0].size.tmem", "not in the buffer's place list"},
+    {"place-size-missing", LOAD, "$.buffers[0].size", "no size for rf"},
+    {"place-size-one-expr", LOAD, "$.buffers[0].size", "one size fits only byte-sized memories"},
+    {"place-size-unknown-memory", LOAD, "$.buffers[0].size.l1", "unknown memory 'l1'"},
+    {"place-no-memory-expr-size", LOAD, "$.buffers[0].size", "neither 'memory' nor 'place'"},
+    {"alias-self", LOAD, "$.buffers[0].alias", "cannot alias itself"},
+    {"alias-missing", LOAD, "$.buffers[0].alias", "no buffer 'p' to alias"},
+    {"alias-cycle", LOAD, "$.buffers[0].alias", "cycle"},
+    {"placed-unknown-buffer", LOAD, "$.let.tile", "placed(x,smem)"},
+    {"placed-syntax", LOAD, "$.let.tile", "expected placed(BUFFER, MEMORY)"},
+    {"mma-unknown-buffer", LOAD, "$.mma.qk.B", "no buffer 'k'"},
+    {"mma-no-inst", LOAD, "$.mma.qk", "missing required key 'inst'"},
+    {"arch-bad", LOAD, "$.arch[0]", "not an architecture"},
     {"buffer-name-not-string", LOAD, "$.buffers[0].name", "expected a string"},
     {"unknown-memory", LOAD, "$.buffers[1].memory", "unknown memory 'gmem' (expected smem, tmem or rf)"},
     {"memory-upper-case", LOAD, "$.buffers[0].memory", "unknown memory 'SMEM'"},
@@ -642,6 +659,45 @@ START_TEST(test_parse_objective) {
 }
 END_TEST
 
+/* place, per-memory sizes, alias, placed(), mma uses and arch as read. */
+START_TEST(test_placement_read) {
+  tf_workset *w = parse_ok("{\"name\": \"pl\", \"arch\": [\"sm_90\", \"sm_10x\"], \"choose\": {\"B\": [64]},"
+                           " \"let\": {\"land\": \"placed(P, rf) * B\"},"
+                           " \"mma\": {\"pv\": {\"inst\": \"wgmma\", \"A\": \"P\", \"D\": \"S\"}},"
+                           " \"buffers\": ["
+                           "  {\"name\": \"S\", \"size\": {\"tmem\": \"B\", \"rf\": \"B / 2\"}},"
+                           "  {\"name\": \"P\", \"place\": [\"rf\", \"smem\"], \"alias\": \"S\","
+                           "   \"size\": {\"smem\": \"B * 64\", \"rf\": \"B / 4\"}},"
+                           "  {\"name\": \"Q\", \"place\": [\"smem\"], \"size\": \"land + 1\"}]}");
+  ck_assert_uint_eq(w->narch, 2);
+  ck_assert_str_eq(w->arch[1], "sm_10x");
+  const tf_buffer *S = &w->buffers[0], *P = &w->buffers[1], *Q = &w->buffers[2];
+  ck_assert_int_eq(S->from_table, 1);
+  ck_assert_int_eq(S->nplace, 2);
+  ck_assert_int_eq(S->place[0], TF_MEM_TMEM);
+  ck_assert_int_eq(S->place[1], TF_MEM_RF);
+  ck_assert_int_eq(P->from_table, 0);
+  ck_assert_int_eq(P->memory, TF_MEM_RF);
+  ck_assert_ptr_eq(P->size, P->sizes[TF_MEM_RF]);
+  ck_assert_str_eq(tf_expr_text(P->sizes[TF_MEM_SMEM]), "B * 64");
+  ck_assert_int_eq(P->alias, 0);
+  ck_assert_int_eq(Q->nplace, 1);
+  ck_assert_int_eq(Q->alias, -1);
+  ck_assert_int_eq(tf_buffer_may_live_in(P, TF_MEM_SMEM), 1);
+  ck_assert_int_eq(tf_buffer_may_live_in(P, TF_MEM_TMEM), 0);
+  ck_assert_uint_eq(w->nmma, 1);
+  ck_assert_int_eq(w->mma[0].operand[0], 1);
+  ck_assert_int_eq(w->mma[0].operand[1], -1);
+  ck_assert_int_eq(w->mma[0].operand[2], 0);
+  int sym = tf_workset_resolve(w, "placed(P,rf)");
+  ck_assert_int_eq(sym, tf_workset_sym_placed(w, 1, TF_MEM_RF));
+  char buf[64];
+  ck_assert_str_eq(tf_workset_sym_name(w, sym, buf, sizeof buf), "placed(P,rf)");
+  ck_assert_int_eq(tf_workset_resolve(w, "placed(P,gmem)"), -1);
+  tf_workset_free(w);
+}
+END_TEST
+
 START_TEST(test_memories) {
   ck_assert_int_eq(tf_memory_find("smem"), TF_MEM_SMEM);
   ck_assert_int_eq(tf_memory_find("tmem"), TF_MEM_TMEM);
@@ -693,6 +749,7 @@ Suite *workset_suite(void) {
   tcase_add_test(core, test_parse_require);
   tcase_add_test(core, test_parse_objective);
   tcase_add_test(core, test_memories);
+  tcase_add_test(core, test_placement_read);
   suite_add_tcase(s, core);
   TCase *slow = tcase_create("Slow");
   tcase_set_timeout(slow, 60);

@@ -1,0 +1,39 @@
+/* What a workset says about placement (../shared/reference/placement.md
+ * §5.1): a buffer's candidate memories (`place`, or the machine's MMA
+ * table when it has neither `memory` nor `place`), its size per memory,
+ * `alias`, the MMA uses that name buffers as operands, and the
+ * architectures the workset models.  Reading only: which memory a buffer
+ * is in at a combination is the memory module's question. */
+#ifndef TF_MODEL_PLACE_H
+#define TF_MODEL_PLACE_H
+
+#include "error.h"
+#include "workset.h"
+
+struct cJSON;
+
+/* Reads a buffer's `memory` or `place`, its `size` (one expression, or one
+ * per candidate memory) and the name in `alias` (resolved by
+ * tf_place_finish).  `path` is the buffer's JSON path. */
+int tf_place_read_buffer(tf_buffer *buf, const struct cJSON *b, const char *path, tf_error *err);
+
+/* After every buffer is read: resolves aliases (unknown, self and cycles
+ * are errors), reads the root's `mma` uses and `arch` list. */
+int tf_place_finish(tf_workset *w, const struct cJSON *root, tf_error *err);
+
+/* The buffer named `name`, or -1. */
+int tf_workset_buffer(const tf_workset *w, const char *name);
+
+/* Is memory `mem` among buffer b's candidates (or its fixed memory)? */
+int tf_buffer_may_live_in(const tf_buffer *b, int mem);
+
+/* "placed(B,M)" (as the parser writes it) to its symbol, or -1. */
+int tf_place_resolve(const tf_workset *w, const char *name);
+
+/* The name of a placement symbol: "placed(P,rf)". */
+const char *tf_place_sym_name(const tf_workset *w, int sym, char *buf, size_t size);
+
+void tf_place_release_buffer(tf_buffer *buf);
+void tf_place_release(tf_workset *w);
+
+#endif
