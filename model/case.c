@@ -18,6 +18,9 @@ void tf_case_release(tf_case *c) {
   for (size_t i = 0; i < c->nexpect; i++)
     free(c->expect[i].name), free(c->expect[i].where);
   free(c->expect);
+  for (size_t i = 0; i < c->nexpect_place; i++)
+    free(c->expect_place[i].buffer), free(c->expect_place[i].where);
+  free(c->expect_place);
   free(c->comment);
   tf_case_init(c);
 }
@@ -100,6 +103,47 @@ static int read_texts(const struct ctx *x, const cJSON *arr, const char *key,
   return 0;
 }
 
+/* "smem", or with `list` also ["rf", "smem"]: memory ids, each once. */
+static int read_mems(const struct ctx *x, const cJSON *v, const char *path, int list, int *mems, int *n) {
+  const cJSON *one = cJSON_IsArray(v) && list ? v->child : v;
+  *n = 0;
+  if (!one || (!cJSON_IsArray(v) && !cJSON_IsString(v)) || (cJSON_IsArray(v) && !list))
+    return tf_error_set(x->err, TF_EINPUT, path, list ? "expected a memory or a non-empty list of memories" : "expected a memory (smem, tmem or rf)");
+  for (; one; one = cJSON_IsArray(v) ? one->next : NULL) {
+    int m = cJSON_IsString(one) ? tf_memory_find(one->valuestring) : -1;
+    for (int i = 0; m >= 0 && i < *n; i++)
+      if (mems[i] == m)
+        return tf_error_set(x->err, TF_EINPUT, path, "'%s' is listed twice", one->valuestring);
+    if (m < 0)
+      return tf_error_set(x->err, TF_EINPUT, path, "expected smem, tmem or rf");
+    mems[(*n)++] = m;
+  }
+  return 0;
+}
+
+/* {"BUFFER": memory or [memories], ...} into pins (`list`) or expectations. */
+static int read_places(const struct ctx *x, const cJSON *obj, const char *sub, int list, tf_case *c) {
+  char path[160];
+  path_of(x, path, sizeof path, sub);
+  if (!cJSON_IsObject(obj))
+    return tf_error_set(x->err, TF_EINPUT, path, "expected an object of BUFFER: memory");
+  const cJSON *m;
+  cJSON_ArrayForEach(m, obj) {
+    char mp[160];
+    int mems[TF_PLACE_MAX_MEMS], n;
+    tf_path_key(mp, sizeof mp, path, m->string);
+    if (read_mems(x, m, mp, list, mems, &n))
+      return -1;
+    if (list) {
+      tf_request_add_place(&c->req, m->string, mems, n, mp);
+      continue;
+    }
+    tf_place_req q = {tf_strdup(m->string), {mems[0]}, 1, tf_strdup(mp)};
+    TF_PUSH(c->expect_place, c->nexpect_place, c->capexpect_place, q);
+  }
+  return 0;
+}
+
 static void add_expect(tf_case *c, const char *name, int64_t v, const char *where) {
   c->expect = tf_nrealloc(c->expect, c->nexpect + 1, sizeof *c->expect);
   c->expect[c->nexpect++] = (tf_assign){tf_strdup(name), v, tf_strdup(where)};
@@ -118,6 +162,11 @@ static int read_expect(const struct ctx *x, const cJSON *obj, tf_case *c) {
       if (!cJSON_IsBool(m))
         return tf_error_set(x->err, TF_EINPUT, mp, "expected true or false");
       c->expect_fits = cJSON_IsTrue(m);
+      continue;
+    }
+    if (!strcmp(m->string, "placement")) {
+      if (read_places(x, m, "$.expect.placement", 0, c))
+        return -1;
       continue;
     }
     int64_t v;
@@ -155,7 +204,7 @@ static int read_kind(const struct ctx *x, const cJSON *v, tf_case *c) {
 
 static int read_case(const struct ctx *x, const cJSON *root, tf_case *c) {
   static const char *const keys[] = {"id", "machine", "workset", "params", "fix", "domain", "require",
-                                     "objective", "expect", "kind", "comment", NULL};
+                                     "objective", "place", "any_arch", "expect", "kind", "comment", NULL};
   char path[160];
   path_of(x, path, sizeof path, "$");
   if (tf_json_keys(root, path, keys, NULL, x->err))
@@ -180,6 +229,14 @@ static int read_case(const struct ctx *x, const cJSON *root, tf_case *c) {
     return -1;
   if ((v = tf_json_member(root, "objective")) && read_texts(x, v, "objective", tf_request_add_objective, c))
     return -1;
+  if ((v = tf_json_member(root, "place")) && read_places(x, v, "$.place", 1, c))
+    return -1;
+  if ((v = tf_json_member(root, "any_arch"))) {
+    path_of(x, path, sizeof path, "$.any_arch");
+    if (!cJSON_IsBool(v))
+      return tf_error_set(x->err, TF_EINPUT, path, "expected true or false");
+    c->req.any_arch = cJSON_IsTrue(v);
+  }
   if ((v = tf_json_member(root, "expect")) && read_expect(x, v, c))
     return -1;
   if ((v = tf_json_member(root, "kind")) && read_kind(x, v, c))
@@ -253,6 +310,19 @@ static void write_texts(FILE *f, const char *sep, const char *key, const tf_text
   fputc(']', f);
 }
 
+static void write_places(FILE *f, const char *sep, const tf_request *req) {
+  fprintf(f, "%s\"place\":{", sep);
+  for (size_t i = 0; i < req->nplaces; i++) {
+    fputs(i ? "," : "", f);
+    tf_json_write_string(f, req->places[i].buffer);
+    fputs(":[", f);
+    for (int k = 0; k < req->places[i].nmems; k++)
+      fprintf(f, "%s\"%s\"", k ? "," : "", tf_memory_name(req->places[i].mems[k]));
+    fputc(']', f);
+  }
+  fputc('}', f);
+}
+
 void tf_case_write_input(FILE *f, const tf_request *req, int fits) {
   const char *sep = "";
   fputc('{', f);
@@ -266,6 +336,10 @@ void tf_case_write_input(FILE *f, const tf_request *req, int fits) {
     write_texts(f, sep, "require", req->requires, req->nrequires), sep = ",";
   if (req->nobjectives)
     write_texts(f, sep, "objective", req->objectives, req->nobjectives), sep = ",";
+  if (req->nplaces)
+    write_places(f, sep, req), sep = ",";
+  if (req->any_arch)
+    fprintf(f, "%s\"any_arch\":true", sep), sep = ",";
   if (fits)
     fprintf(f, "%s\"kind\":\"fits\"", sep);
   fputc('}', f);

@@ -3,7 +3,9 @@
  *   {"id": "fa4-d128", "machine": "b200", "workset": "fa4-fwd",
  *    "params": {"d": 128}, "fix": {"B_r": 128}, "domain": {"B_c": [64, 128]},
  *    "require": ["stages <= 32"], "objective": ["max stages"],
- *    "expect": {"stages": 3} | {"fits": false}, "kind": "formula|tuned|fits",
+ *    "place": {"P": "smem", "Q": ["smem", "rf"]}, "any_arch": true,
+ *    "expect": {"stages": 3, "placement": {"P": "rf"}} | {"fits": false},
+ *    "kind": "formula|tuned|fits",
  *    "comment": "..."}
  * Only id, machine and workset are required. */
 #ifndef TF_MODEL_CASE_H
@@ -24,6 +26,8 @@ typedef struct tf_case {
   int expect_fits;     /* -1: none; 0 or 1 */
   tf_assign *expect;   /* expected variable values */
   size_t nexpect;
+  tf_place_req *expect_place; /* "expect": {"placement": {"P": "rf"}}: one memory each */
+  size_t nexpect_place, capexpect_place;
   char *comment;
 } tf_case;
 
@@ -37,7 +41,8 @@ int tf_case_parse(const char *text, size_t len, const char *file, size_t line, t
 const char *tf_case_kind_name(int kind);
 
 /* The other direction: a request as the object tf_case_parse reads back
- * (params, fix, domain, require, objective, and "kind": "fits" when `fits`),
+ * (params, fix, domain, require, objective, place, any_arch, and "kind":
+ * "fits" when `fits`),
  * keys that are empty left out; no id, machine or workset. */
 void tf_case_write_input(FILE *f, const tf_request *req, int fits);
 

@@ -12,6 +12,7 @@
 #include "datapath.h"
 #include "json.h"
 #include "machine.h"
+#include "text.h"
 
 static int read_memory(const cJSON *v, const char *path, int *out, tf_error *err) {
   const char *s;
@@ -266,4 +267,53 @@ void tf_place_release(tf_workset *w) {
   for (size_t i = 0; i < w->narch; i++)
     free(w->arch[i]);
   free(w->arch);
+}
+
+/* "sm_90", "sm_90 or sm_10x", ... */
+static void arch_list(const tf_workset *w, char *buf, size_t size) {
+  tf_strbuf b = tf_strbuf_of(buf, size);
+  for (size_t i = 0; i < w->narch; i++)
+    tf_strbuf_item(&b, i + 1 == w->narch && i ? " or " : ", ", "%s", w->arch[i]);
+}
+
+int tf_place_check_machine(const tf_machine *m, const tf_workset *w, int any_arch, tf_error *err) {
+  int ok = !w->narch || any_arch;
+  for (size_t i = 0; i < w->narch && !ok; i++)
+    ok = tf_machine_arch_matches(m, w->arch[i]) == 1;
+  if (!ok) {
+    char list[160];
+    arch_list(w, list, sizeof list);
+    return tf_error_set(err, TF_EINPUT, "$.arch", "%s models %s; %s is %s (--any-arch, or \"any_arch\": true in a problem line, to solve it anyway)",
+                        w->name, list, m->name, m->arch);
+  }
+  for (size_t i = 0; i < w->nmma && !any_arch; i++)
+    if (!tf_datapath_mma(&m->datapath, w->mma[i].inst))
+      return tf_error_set(err, TF_EINPUT, w->mma[i].path, "%s has no %s in its mma table (machines/README.md)",
+                          m->name, w->mma[i].inst);
+  return 0;
+}
+
+static int machine_has(const tf_machine *m, int mem) { return mem != TF_MEM_TMEM || m->tmem.present; }
+
+int tf_place_missing_memory(const tf_machine *m, const tf_workset *w, char *why, size_t size) {
+  static const char *const what[TF_NMEM] = {"shared memory", "tensor memory", "registers"};
+  for (int mem = 0; mem < TF_NMEM; mem++) {
+    if (machine_has(m, mem))
+      continue;
+    char names[160];
+    tf_strbuf b = tf_strbuf_of(names, sizeof names);
+    for (size_t i = 0; i < w->nbuffers; i++) {
+      const tf_buffer *buf = &w->buffers[i];
+      int elsewhere = 0;
+      for (int k = 0; k < buf->nplace; k++)
+        elsewhere |= buf->place[k] != mem && machine_has(m, buf->place[k]);
+      if (buf->memory == mem && !elsewhere)
+        tf_strbuf_item(&b, " and ", "%s", buf->name);
+    }
+    if (b.len) {
+      snprintf(why, size, "%s has no %s; %s keeps %s in it", m->name, what[mem], w->name, names);
+      return 1;
+    }
+  }
+  return 0;
 }

@@ -33,6 +33,18 @@ int tf_place_resolve(const tf_workset *w, const char *name);
 /* The name of a placement symbol: "placed(P,rf)". */
 const char *tf_place_sym_name(const tf_workset *w, int sym, char *buf, size_t size);
 
+/* Before binding: the machine is one the workset declares it models (its
+ * `arch` list; unless `any_arch`), and has every MMA instruction the
+ * workset names (with `any_arch`, an instruction the machine lacks only
+ * stops narrowing its operands).  TF_EINPUT naming both otherwise. */
+struct tf_machine;
+int tf_place_check_machine(const struct tf_machine *m, const tf_workset *w, int any_arch, tf_error *err);
+
+/* When the workset keeps buffers only in a memory the machine lacks:
+ * "h100-sxm has no tensor memory; fa4-fwd keeps S and O_acc in it" in
+ * why, and 1; else 0. */
+int tf_place_missing_memory(const struct tf_machine *m, const tf_workset *w, char *why, size_t size);
+
 void tf_place_release_buffer(tf_buffer *buf);
 void tf_place_release(tf_workset *w);
 

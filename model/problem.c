@@ -1,4 +1,5 @@
 #include "problem.h"
+#include "place.h"
 
 #include <stdio.h>
 #include <stdlib.h>
@@ -790,13 +791,15 @@ tf_problem *tf_problem_new(const tf_machine *m, const tf_workset *w, const tf_re
   p->occupancy = -1;
   set_machine_constants(p);
   mark_occupancy_request(p, req);
-  if (bind_params(p, req, err) || bind_counts(p, err) || bind_requires(p, req, err) ||
+  if (tf_place_check_machine(m, w, req->any_arch, err) || bind_params(p, req, err) || bind_counts(p, err) || bind_requires(p, req, err) ||
       bind_objectives(p, req, err) || bind_domains(p, req, err) || bind_lets_and_buffers(p, err) ||
       enumerate(p, err)) {
     tf_error_set_file(err, w->file);
     tf_problem_free(p);
     return NULL;
   }
+  if (!p->ncombos) /* a memory the machine lacks says so, not "160 over 0" */
+    tf_place_missing_memory(m, w, p->hopeless, sizeof p->hopeless);
   return p;
 }
 

@@ -73,6 +73,9 @@ typedef struct tf_problem {
 
   /* Why the smallest candidate was dropped, for an infeasible report. */
   char pruned_why[256];
+  /* Why nothing can fit whatever the candidates: a memory the machine
+   * lacks ("h100-sxm has no tensor memory; ..."), or "". */
+  char hopeless[192];
 
   tf_affine *syms;              /* scratch symbol values */
   const int *let_order;         /* lets in dependency order (the workset's) */

@@ -21,6 +21,9 @@ void tf_request_release(tf_request *r) {
     free(r->requires[i].text), free(r->requires[i].where);
   for (size_t i = 0; i < r->nobjectives; i++)
     free(r->objectives[i].text), free(r->objectives[i].where);
+  for (size_t i = 0; i < r->nplaces; i++)
+    free(r->places[i].buffer), free(r->places[i].where);
+  free(r->places);
   free(r->params);
   free(r->fixes);
   free(r->domains);
@@ -56,6 +59,13 @@ void tf_request_add_objective(tf_request *r, const char *text, const char *where
   TF_PUSH(r->objectives, r->nobjectives, r->capobjectives, t);
 }
 
+
+void tf_request_add_place(tf_request *r, const char *buffer, const int *mems, int n, const char *where) {
+  tf_place_req q = {tf_strdup(buffer), {0}, n < TF_PLACE_MAX_MEMS ? n : TF_PLACE_MAX_MEMS, tf_strdup(where)};
+  memcpy(q.mems, mems, (size_t)q.nmems * sizeof *mems);
+  TF_PUSH(r->places, r->nplaces, r->capplaces, q);
+}
+
 void tf_request_copy(tf_request *dst, const tf_request *src) {
   dst->id = src->id ? tf_strdup(src->id) : NULL;
   dst->machine = src->machine ? tf_strdup(src->machine) : NULL;
@@ -71,4 +81,7 @@ void tf_request_copy(tf_request *dst, const tf_request *src) {
     tf_request_add_require(dst, src->requires[i].text, src->requires[i].where);
   for (size_t i = 0; i < src->nobjectives; i++)
     tf_request_add_objective(dst, src->objectives[i].text, src->objectives[i].where);
+  for (size_t i = 0; i < src->nplaces; i++)
+    tf_request_add_place(dst, src->places[i].buffer, src->places[i].mems, src->places[i].nmems, src->places[i].where);
+  dst->any_arch = src->any_arch;
 }

@@ -367,7 +367,7 @@ static int expand(tf_spec *s, tf_error *err) {
 
 static int parse(tf_spec *s, const cJSON *root, tf_error *err) {
   static const char *const keys[] = {"machines", "worksets", "params",     "fix",     "domain",
-                                     "require",  "objectives", "where",    "comment", NULL};
+                                     "require",  "objectives", "where",    "any_arch", "comment", NULL};
   static const char *const required[] = {"machines", "worksets", NULL};
   if (tf_json_keys(root, "$", keys, required, err))
     return -1;
@@ -386,9 +386,12 @@ static int parse(tf_spec *s, const cJSON *root, tf_error *err) {
     for (size_t j = 0; j < s->nparams && !rc; j++)
       if (!strcmp(s->fixes[i].name, s->params[j].name))
         rc = tf_error_set(err, TF_EINPUT, "$.fix", "'%s' is both a param and a fix", s->fixes[i].name);
-  const cJSON *where = tf_json_member(root, "where");
+  const cJSON *where = tf_json_member(root, "where"), *any = tf_json_member(root, "any_arch");
   if (rc || (where && read_where(s, where, err)))
     return -1;
+  if (any && !cJSON_IsBool(any))
+    return tf_error_set(err, TF_EINPUT, "$.any_arch", "expected true or false");
+  s->any_arch = cJSON_IsTrue(any);
   return 0;
 }
 
@@ -471,6 +474,7 @@ void tf_spec_request(const tf_spec *s, size_t i, tf_request *req) {
   req->id = tf_spec_id(s, i);
   req->machine = tf_strdup(s->machines[p[0]]);
   req->workset = tf_strdup(s->worksets[p[1]]);
+  req->any_arch = s->any_arch;
   for (size_t k = 0; k < s->nparams; k++)
     if (vals[k] >= 0) {
       tf_path_key(where, sizeof where, "$.params", s->params[k].name);

@@ -53,7 +53,9 @@ static void example_violation(const tf_problem *p, char *buf, size_t size) {
 
 static void infeasible(const tf_problem *p, tf_answer *a) {
   a->status = TF_ANSWER_INFEASIBLE;
-  if (p->ncombos == 0 && p->pruned_why[0]) {
+  if (p->ncombos == 0 && p->hopeless[0]) {
+    snprintf(a->why, sizeof a->why, "%s", p->hopeless);
+  } else if (p->ncombos == 0 && p->pruned_why[0]) {
     snprintf(a->why, sizeof a->why, "no candidate fits: smallest overflow is %s", p->pruned_why);
   } else if (p->ncombos == 0) {
     snprintf(a->why, sizeof a->why, "no candidate combination");

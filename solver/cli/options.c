@@ -83,6 +83,38 @@ static int parse_domain(tf_args *a, const char *text, const char *arg, tf_error 
   return 0;
 }
 
+/* BUF=MEM[,MEM...]: memories by name, each once. */
+static int parse_place(tf_args *a, const char *text, const char *arg, tf_error *err) {
+  const char *eq = strchr(text, '=');
+  if (!eq || eq == text || eq - text >= 128)
+    return tf_error_set(err, TF_EINPUT, "--place", "expected BUFFER=MEMORY[,MEMORY...], got '%s'", text);
+  char name[128], item[16];
+  memcpy(name, text, (size_t)(eq - text));
+  name[eq - text] = 0;
+  int mems[TF_PLACE_MAX_MEMS], n = 0;
+  for (const char *s = eq + 1;; s++) {
+    size_t len = strcspn(s, ",");
+    int m = -1;
+    if (len < sizeof item) {
+      memcpy(item, s, len);
+      item[len] = 0;
+      m = tf_memory_find(item);
+    }
+    for (int i = 0; m >= 0 && i < n; i++)
+      if (mems[i] == m)
+        return tf_error_set(err, TF_EINPUT, "--place", "'%s' is listed twice in '%s'", item, text);
+    if (m < 0)
+      return tf_error_set(err, TF_EINPUT, "--place", "expected memories smem, tmem or rf after '%s=', got '%s'", name,
+                          eq + 1);
+    mems[n++] = m;
+    s += len;
+    if (!*s)
+      break;
+  }
+  tf_request_add_place(&a->req, name, mems, n, arg);
+  return 0;
+}
+
 static int parse_shard(tf_args *a, const char *text, tf_error *err) {
   int64_t i, n;
   const char *slash = strchr(text, '/');
@@ -102,7 +134,7 @@ static int parse_shard(tf_args *a, const char *text, tf_error *err) {
  * that take them and how they may be repeated.  --help lists a command's
  * rows in this order. */
 enum opt_id {
-  O_MACHINE, O_WORKSET, O_PARAM, O_FIX, O_DOMAIN, O_REQUIRE, O_OBJECTIVE, O_JSON, O_JSONL, O_CSV, O_EXPLAIN, O_TOP,
+  O_MACHINE, O_WORKSET, O_PARAM, O_FIX, O_DOMAIN, O_PLACE, O_ANY_ARCH, O_REQUIRE, O_OBJECTIVE, O_JSON, O_JSONL, O_CSV, O_EXPLAIN, O_TOP,
   O_LP, O_MPS, O_CUTLASS_NAME, O_MAP, O_KEEP, O_JOBS, O_OUT, O_FORMAT, O_RESUME, O_SHARD, O_TIME, O_NOPRESOLVE,
   O_QUIET, O_X, O_Y, O_COLOR, O_BY, O_UNCONFIRMED, O_HELP
 };
@@ -134,6 +166,10 @@ static const struct option_spec {
     {O_PARAM, 'p', "param", "NAME=VALUE", BINDING | TF_CMD_PLOT_MAP, REPEATABLE, "set a workset parameter (repeatable)"},
     {O_FIX, 0, "fix", "VAR=VALUE", PROBLEM_IN, REPEATABLE, "pin a choose or count variable (repeatable)"},
     {O_DOMAIN, 0, "domain", "VAR=V1,V2,..", PROBLEM_IN, REPEATABLE, "narrow a choose variable's domain"},
+    {O_PLACE, 0, "place", "BUF=MEM[,MEM..]", PROBLEM_IN, REPEATABLE,
+     "pin a placed buffer to a memory, or narrow its candidates (repeatable)"},
+    {O_ANY_ARCH, 0, "any-arch", NULL, BINDING | TF_CMD_PLOT_MAP, ONCE,
+     "solve a workset on a machine whose architecture it does not declare"},
     {O_REQUIRE, 0, "require", "\"EXPR <= EXPR\"", PROBLEM_IN, REPEATABLE, "an extra constraint (repeatable)"},
     {O_OBJECTIVE, 0, "objective", "\"max EXPR\"", TF_CMD_SOLVE | TF_CMD_PLOT_MAP, REPEATABLE,
      "replaces the workset's objectives; repeat for a lexicographic order"},
@@ -326,6 +362,8 @@ static int apply(tf_args *a, const struct option_spec *o, const char *v, const c
     tf_request_add_fix(&a->req, name, x, arg);
     return 0;
   case O_DOMAIN: return parse_domain(a, v, arg, err);
+  case O_PLACE: return parse_place(a, v, arg, err);
+  case O_ANY_ARCH: a->req.any_arch = 1; return 0;
   case O_REQUIRE: tf_request_add_require(&a->req, v, "--require"); return 0;
   case O_OBJECTIVE: tf_request_add_objective(&a->req, v, "--objective"); return 0;
   case O_JSON: a->format = TF_FORMAT_JSON; return 0;
