@@ -9,7 +9,7 @@
 
 #include "alloc.h"
 #include "json.h"
-#include "workset.h" /* memory names */
+#include "memory.h"
 
 const char *const tf_mma_operand_names[TF_MMA_NOPERANDS] = {"A", "B", "D"};
 

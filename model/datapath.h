@@ -48,7 +48,7 @@ struct cJSON;
 
 /* Reads the root's optional "mma" and "edges" objects into *dp (zeroed by
  * the caller).  Errors name the JSON path.  Memory names are the
- * workset's (smem, tmem, rf); `has_tmem` 0 refuses tmem in the table. */
+ * memory module.s (smem, tmem, rf); `has_tmem` 0 refuses tmem in the table. */
 int tf_datapath_read(const struct cJSON *root, int has_tmem, tf_datapath *dp, tf_error *err);
 
 /* Does "mma.wgmma" or "edges.hbm->smem" name an entry of *dp?  What the

@@ -10,7 +10,7 @@
 #include <string.h>
 
 #include "model/machine.h"
-#include "model/workset.h" /* memory ids */
+#include "model/memory.h"
 
 #define MACHINES_DIR "machines"
 #define BAD_DIR "tests/data/machines/bad"
