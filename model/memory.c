@@ -1,7 +1,9 @@
 #include "memory.h"
 
+#include <stdlib.h>
 #include <string.h>
 
+#include "alloc.h"
 #include "machine.h"
 #include "problem.h"
 #include "problem_internal.h"
@@ -84,8 +86,42 @@ int64_t tf_memory_sm_capacity(const tf_machine *m, int mem) {
 static const int64_t *combo_of(const tf_problem *p, size_t c) { return p->combo + c * p->nchoose; }
 
 int tf_memory_of_at(const tf_problem *p, size_t b, const int64_t *choose) {
-  (void)choose; /* today every buffer lives where the workset declares it */
-  return p->workset->buffers[b].memory;
+  int v = p->place_var ? p->place_var[b] : -1; /* a placed buffer: its variable's value */
+  return v >= 0 ? (int)choose[v] : p->workset->buffers[b].memory;
+}
+
+const tf_expr *tf_memory_size_expr(const tf_problem *p, size_t b, const int64_t *choose) {
+  const tf_buffer *buf = &p->workset->buffers[b];
+  return buf->nplace ? buf->sizes[tf_memory_of_at(p, b, choose)] : buf->size;
+}
+
+int tf_memory_alias_host(const tf_problem *p, size_t b, const int64_t *choose) {
+  int a = p->workset->buffers[b].alias;
+  return a >= 0 && tf_memory_of_at(p, (size_t)a, choose) == tf_memory_of_at(p, b, choose) ? a : -1;
+}
+
+int tf_memory_fold_aliases(const tf_problem *p, const int64_t *choose, int64_t *sizes, size_t stride, tf_error *err) {
+  const tf_workset *w = p->workset;
+  int64_t *raw = NULL;
+  for (size_t b = 0; b < w->nbuffers; b++) {
+    int a = tf_memory_alias_host(p, b, choose);
+    if (a < 0)
+      continue;
+    if (!raw) { /* the hosts' own sizes, before any of them is folded */
+      raw = tf_nalloc(w->nbuffers, sizeof *raw);
+      for (size_t i = 0; i < w->nbuffers; i++)
+        raw[i] = sizes[i * stride];
+    }
+    for (size_t k = 1; k < stride; k++)
+      if (sizes[b * stride + k] || sizes[(size_t)a * stride + k]) {
+        free(raw);
+        return tf_error_set(err, TF_EINPUT, w->buffers[b].path, "'%s' aliases '%s', so neither size may depend on a count",
+                            w->buffers[b].name, w->buffers[a].name);
+      }
+    sizes[b * stride] = raw[b] > raw[a] ? raw[b] - raw[a] : 0;
+  }
+  free(raw);
+  return 0;
 }
 
 int tf_memory_of(const tf_problem *p, size_t b, size_t c) { return tf_memory_of_at(p, b, combo_of(p, c)); }

@@ -6,7 +6,8 @@
  *
  * A buffer's memory is asked of this module (tf_memory_of), never read
  * from the workset: placement may make it a decision per combination.
- * Today it is the memory the workset declares.
+ * A fixed buffer's is the memory the workset declares; a placed buffer's
+ * is its placement variable's value at the combination.
  *
  * Per CTA (what a buffer is charged, what capacity is compared with):
  *   smem  bytes;               a buffer is charged its size rounded up to its
@@ -73,6 +74,23 @@ int64_t tf_memory_sm_capacity(const struct tf_machine *m, int mem);
 /* The memory buffer b is charged to at a combination. */
 int tf_memory_of_at(const struct tf_problem *p, size_t b, const int64_t *choose);
 int tf_memory_of(const struct tf_problem *p, size_t b, size_t c);
+
+/* Buffer b's size expression at a combination: its size in the memory it
+ * is placed in. */
+const tf_expr *tf_memory_size_expr(const struct tf_problem *p, size_t b, const int64_t *choose);
+
+/* Aliasing: when buffer b names another (`alias`) and both sit in one
+ * memory at the combination, b lies inside that host's space and adds
+ * only max(0, size - host's size); returns the host, else -1.  Both
+ * sizes must then be count-free (tf_memory_fold_aliases says so). */
+int tf_memory_alias_host(const struct tf_problem *p, size_t b, const int64_t *choose);
+
+/* Applies the alias rule to every buffer's size at a combination:
+ * sizes[b * stride] (then stride - 1 count coefficients) holds each raw
+ * size and gets what the buffer adds.  TF_EINPUT when an aliased pair's
+ * sizes depend on a count. */
+int tf_memory_fold_aliases(const struct tf_problem *p, const int64_t *choose, int64_t *sizes, size_t stride,
+                           tf_error *err);
 
 /* Capacity of memory `mem` at a combination, in its unit: the machine's,
  * or for SMEM less when the combination's occupancy asks for it. */

@@ -131,6 +131,15 @@ int tf_place_read_buffer(tf_buffer *buf, const cJSON *b, const char *path, tf_er
 
 int tf_workset_buffer(const tf_workset *w, const char *name) { return tf_names_get(&w->buffer_names, name); }
 
+int tf_buffer_sizes(const tf_buffer *b, tf_expr **out) {
+  int n = 0;
+  out[n++] = b->size;
+  for (int m = 0; m < TF_NMEM; m++)
+    if (b->sizes[m] && b->sizes[m] != b->size)
+      out[n++] = b->sizes[m];
+  return n;
+}
+
 int tf_buffer_may_live_in(const tf_buffer *b, int mem) { return b->nplace ? candidate(b, mem) : b->memory == mem; }
 
 int tf_place_resolve(const tf_workset *w, const char *name) {

@@ -24,6 +24,10 @@ int tf_place_finish(tf_workset *w, const struct cJSON *root, tf_error *err);
 /* The buffer named `name`, or -1. */
 int tf_workset_buffer(const tf_workset *w, const char *name);
 
+/* Every size expression of buffer b (one per candidate; `size` first),
+ * into out[] (room for TF_NMEM); returns how many. */
+int tf_buffer_sizes(const tf_buffer *b, tf_expr **out);
+
 /* Is memory `mem` among buffer b's candidates (or its fixed memory)? */
 int tf_buffer_may_live_in(const tf_buffer *b, int mem);
 

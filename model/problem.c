@@ -1,5 +1,6 @@
 #include "problem.h"
 #include "place.h"
+#include "place_bind.h"
 
 #include <stdio.h>
 #include <stdlib.h>
@@ -444,8 +445,11 @@ static void find_reached_lets(tf_problem *p) {
   const tf_workset *w = p->workset;
   const tf_let_graph *g = &w->let_graph;
   struct reach r = {w, tf_nalloc(w->nlets + 1, 1)};
-  for (size_t b = 0; b < w->nbuffers; b++)
-    tf_expr_each_symbol(w->buffers[b].size, mark_let, &r);
+  for (size_t b = 0; b < w->nbuffers; b++) {
+    tf_expr *sizes[TF_NMEM];
+    for (int k = 0, n = tf_buffer_sizes(&w->buffers[b], sizes); k < n; k++)
+      tf_expr_each_symbol(sizes[k], mark_let, &r);
+  }
   for (size_t i = 0; i < p->nrequire; i++)
     tf_expr_each_symbol(p->require[i], mark_let, &r);
   for (size_t o = 0; o < p->nobjective; o++)
@@ -494,8 +498,10 @@ static int bind_buffers(tf_problem *p, tf_error *err) {
   p->count_dependent = tf_nalloc(w->nbuffers, sizeof *p->count_dependent);
   tf_eval_env env = tf_problem_env(p);
   for (size_t b = 0; b < w->nbuffers; b++) {
-    if (first_other(w, w->buffers[b].size, ~(1u << TF_SYM_DERIVED | 1u << TF_SYM_OCCUPANCY)) >= 0)
-      return tf_error_set(err, TF_EINPUT, w->buffers[b].path, "used(), slack() and occupancy may not size a buffer");
+    tf_expr *sizes[TF_NMEM];
+    for (int k = 0, n = tf_buffer_sizes(&w->buffers[b], sizes); k < n; k++)
+      if (first_other(w, sizes[k], ~(1u << TF_SYM_DERIVED | 1u << TF_SYM_OCCUPANCY)) >= 0)
+        return tf_error_set(err, TF_EINPUT, w->buffers[b].path, "used(), slack() and occupancy may not size a buffer");
     p->align[b] = 1;
     if (w->buffers[b].align) {
       char path[160];
@@ -542,16 +548,12 @@ void tf_problem_set_choose(tf_problem *p, const int64_t *choose) {
     if (p->choose_sym[i] >= 0) /* placement variables have none: placed() reads them */
       p->syms[p->choose_sym[i]] = tf_affine_constant(choose[i]);
     if (!p->lets_valid || choose[i] != p->lets_at[i])
-      p->choose_changed |= i < p->workset->nchoose ? (uint64_t)1 << i : 0;
+      p->choose_changed |= i < p->workset->nchoose ? (uint64_t)1 << i : i >= p->place_first ? TF_LETS_PLACED : 0;
     p->lets_at[i] = choose[i];
   }
   if (!p->lets_valid)
     p->choose_changed = ~(uint64_t)0;
-  for (size_t b = 0; b < p->workset->nbuffers; b++) { /* placed(B, MEM), constant per combination */
-    int mem = tf_memory_of_at(p, b, choose);
-    for (int m = 0; m < TF_NMEM; m++)
-      p->syms[tf_workset_sym_placed(p->workset, b, m)] = tf_affine_constant(m == mem);
-  }
+  tf_place_set_symbols(p, choose);
 }
 
 static int set_derived(tf_problem *p, const int64_t *choose, const tf_affine *sizes, tf_error *err) {
@@ -572,9 +574,10 @@ static int set_derived(tf_problem *p, const int64_t *choose, const tf_affine *si
 static void combo_text(const tf_problem *p, const int64_t *choose, char *buf, size_t size) {
   size_t n = 0;
   buf[0] = 0;
+  char v[24];
   for (size_t i = 0; i < p->nchoose && n < size; i++)
-    n += (size_t)snprintf(buf + n, size - n, "%s%s=%lld", i ? ", " : "", p->choose_names[i],
-                          (long long)choose[i]);
+    n += (size_t)snprintf(buf + n, size - n, "%s%s=%s", i ? ", " : "", p->choose_names[i],
+                          tf_problem_value_text(p, i, choose[i], v));
 }
 
 static void store(int64_t *dst, const tf_affine *a, int ncounts) {
@@ -625,19 +628,25 @@ static int require_violation(tf_problem *p, size_t r, const int64_t *choose, con
 }
 
 /* Buffer sizes of the combination in slot c, stored; 1 or -1 on error. */
-static int enumerate_buffers(tf_problem *p, size_t c, const tf_eval_env *env, tf_affine *sz, tf_error *err) {
+static int enumerate_buffers(tf_problem *p, size_t c, const int64_t *choose, const tf_eval_env *env, tf_affine *sz,
+                             tf_error *err) {
   const tf_workset *w = p->workset;
   size_t stride = tf_problem_stride(p);
+  int64_t *forms = p->buf + c * p->nbuffers * stride;
   for (size_t b = 0; b < p->nbuffers; b++) {
-    if (tf_expr_eval(w->buffers[b].size, env, &sz[b], err))
+    if (tf_expr_eval(tf_memory_size_expr(p, b, choose), env, &sz[b], err))
       return tf_error_set_path(err, w->buffers[b].path), -1;
     if (!tf_affine_is_const(&sz[b], p->ncounts))
       p->count_dependent[b] = 1;
     else if (sz[b].c < 0) /* one that is negative only at some counts does not fit there */
       return tf_error_set(err, TF_EINPUT, w->buffers[b].path, "buffer '%s' has negative size %lld", w->buffers[b].name,
                           (long long)sz[b].c);
-    store(p->buf + (c * p->nbuffers + b) * stride, &sz[b], p->ncounts);
+    store(forms + b * stride, &sz[b], p->ncounts);
   }
+  if (tf_memory_fold_aliases(p, choose, forms, stride, err))
+    return -1;
+  for (size_t b = 0; b < p->nbuffers; b++)
+    sz[b].c = forms[b * stride];
   return 1;
 }
 
@@ -690,7 +699,7 @@ static int enumerate_one(tf_problem *p, const int64_t *choose, struct pruning *p
   tf_eval_env env = tf_problem_env(p);
   tf_affine sizes[256];
   tf_affine *sz = p->nbuffers <= 256 ? sizes : tf_nalloc(p->nbuffers, sizeof *sz);
-  int rc = enumerate_buffers(p, c, &env, sz, err);
+  int rc = enumerate_buffers(p, c, choose, &env, sz, err);
   if (rc == 1 && p->occupancy >= 0)
     rc = enumerate_occupancy(p, c, choose, err);
   if (rc == 1 && !fits_at_minimum(p, c, choose, pr))
@@ -792,7 +801,8 @@ tf_problem *tf_problem_new(const tf_machine *m, const tf_workset *w, const tf_re
   set_machine_constants(p);
   mark_occupancy_request(p, req);
   if (tf_place_check_machine(m, w, req->any_arch, err) || bind_params(p, req, err) || bind_counts(p, err) || bind_requires(p, req, err) ||
-      bind_objectives(p, req, err) || bind_domains(p, req, err) || bind_lets_and_buffers(p, err) ||
+      bind_objectives(p, req, err) || bind_domains(p, req, err) || tf_place_bind(p, req, err) ||
+      bind_lets_and_buffers(p, err) ||
       enumerate(p, err)) {
     tf_error_set_file(err, w->file);
     tf_problem_free(p);
@@ -826,6 +836,7 @@ void tf_problem_free(tf_problem *p) {
   free(p->objective);
   free(p->param_values);
   free(p->align);
+  free(p->place_var);
   free(p->count_dependent);
   free(p->combo);
   free(p->buf);

@@ -44,6 +44,12 @@ typedef struct tf_problem {
   int choose_sym[TF_MAX_CHOOSE];
   int occupancy;                /* index of the occupancy variable, or -1 */
   int64_t threads;              /* the workset's "threads" param, or 0 */
+  /* Placement (model/place_bind.c): each placed buffer is one more choose
+   * variable, after the workset's and occupancy, whose values are memory
+   * ids in preference order; choose_sym is -1 for them. */
+  size_t place_first;           /* the first placement variable (== nchoose: none) */
+  int *place_var;               /* per buffer: its placement variable, or -1 (fixed memory) */
+  int64_t place_weight[TF_MAX_CHOOSE]; /* per placement variable, in placement_order */
   int64_t **domain;             /* after --fix / --domain */
   size_t *ndomain;
 
@@ -63,6 +69,7 @@ typedef struct tf_problem {
 
   size_t nobjective;
   tf_objective *objective;      /* owned copies */
+  size_t nobjective_shown;      /* the first ones; a last "min placement_order" breaks placement ties */
 
   size_t ncandidates;           /* combinations before filtering */
   size_t ncombos;               /* combinations kept */
@@ -118,6 +125,10 @@ static inline int tf_problem_form_at(const tf_problem *p, const int64_t *a, cons
   *out = v;
   return 0;
 }
+
+/* Choose variable i's value v as text: the memory's name for a placement
+ * variable, else the integer (in buf, room for 24). */
+const char *tf_problem_value_text(const tf_problem *p, size_t i, int64_t v, char *buf);
 
 /* A concrete point, evaluated from the workset's expressions. */
 typedef struct tf_point {

@@ -28,14 +28,18 @@ int tf_workset_sym_occupancy(const tf_workset *w) { return tf_workset_sym_derive
 int tf_workset_sym_placed(const tf_workset *w, size_t b, int mem) {
   return tf_workset_sym_occupancy(w) + 1 + (int)(b * TF_NMEM) + mem;
 }
-int tf_workset_nsymbols(const tf_workset *w) { return tf_workset_sym_placed(w, w->nbuffers, 0); }
+int tf_workset_sym_placement_order(const tf_workset *w) { return tf_workset_sym_placed(w, w->nbuffers, 0); }
+int tf_workset_nsymbols(const tf_workset *w) { return tf_workset_sym_placement_order(w) + 1; }
 
 /* Every name an expression may use resolves through two hash tables of
  * (kind, index): the workset's own names, added as they are read, and the
- * fixed ones (machine constants, occupancy, used() and slack()), the same
- * for every workset, built once for the process. */
-enum name_kind { NAME_PARAM, NAME_CHOOSE, NAME_COUNT, NAME_LET, NAME_MACHINE, NAME_OCCUPANCY, NAME_USED, NAME_SLACK };
-#define NAME_KINDS 8
+ * fixed ones (machine constants, occupancy, placement_order, used() and
+ * slack()), the same for every workset, built once for the process. */
+enum name_kind {
+  NAME_PARAM, NAME_CHOOSE, NAME_COUNT, NAME_LET, NAME_MACHINE, NAME_OCCUPANCY, NAME_USED, NAME_SLACK,
+  NAME_PLACEMENT_ORDER
+};
+#define NAME_KINDS 9
 
 #define TF_MEM_USED(e, n, u) "used(" n ")",
 #define TF_MEM_SLACK(e, n, u) "slack(" n ")",
@@ -52,6 +56,7 @@ static void add_fixed_names(void) {
   for (int c = 0; c < TF_NMC; c++)
     add_name(&fixed_names, tf_machine_constant_names[c], NAME_MACHINE, (size_t)c);
   add_name(&fixed_names, "occupancy", NAME_OCCUPANCY, 0);
+  add_name(&fixed_names, "placement_order", NAME_PLACEMENT_ORDER, 0);
   for (int m = 0; m < TF_NMEM; m++) {
     add_name(&fixed_names, derived_names[0][m], NAME_USED, (size_t)m);
     add_name(&fixed_names, derived_names[1][m], NAME_SLACK, (size_t)m);
@@ -86,6 +91,8 @@ int tf_workset_resolve(const tf_workset *w, const char *name) {
     return tf_workset_sym_machine(w, (int)i);
   case NAME_OCCUPANCY:
     return tf_workset_sym_occupancy(w);
+  case NAME_PLACEMENT_ORDER:
+    return tf_workset_sym_placement_order(w);
   case NAME_USED:
     return tf_workset_sym_derived(w, 0, (int)i);
   default:
@@ -112,6 +119,8 @@ const char *tf_workset_sym_name(const tf_workset *w, int sym, char *buf, size_t 
   s -= w->nlets;
   if (s == 2 * TF_NMEM)
     return "occupancy";
+  if (sym == tf_workset_sym_placement_order(w))
+    return "placement_order";
   if (s > 2 * TF_NMEM)
     return tf_place_sym_name(w, sym, buf, size);
   return derived_names[s >= TF_NMEM][s % TF_NMEM];
@@ -147,7 +156,9 @@ static void mark_workset(tf_workset *w) {
     mark_count_free(w, w->counts[i].max);
   }
   for (size_t i = 0; i < w->nbuffers; i++) {
-    mark_count_free(w, w->buffers[i].size);
+    tf_expr *sizes[TF_NMEM];
+    for (int k = 0, n = tf_buffer_sizes(&w->buffers[i], sizes); k < n; k++)
+      mark_count_free(w, sizes[k]);
     if (w->buffers[i].align)
       mark_count_free(w, w->buffers[i].align);
   }
@@ -501,14 +512,10 @@ static int bind_all(tf_workset *w, tf_error *err) {
     if (tf_expr_bind(w->lets[i].expr, resolve_cb, w, err))
       return tf_error_set_path(err, w->lets[i].path), -1;
   for (size_t i = 0; i < w->nbuffers; i++) {
-    if (tf_expr_bind(w->buffers[i].size, resolve_cb, w, err))
-      return tf_error_set_path(err, w->buffers[i].path), -1;
-    for (int m = 0; m < TF_NMEM; m++)
-      if (w->buffers[i].sizes[m] && w->buffers[i].sizes[m] != w->buffers[i].size && tf_expr_bind(w->buffers[i].sizes[m], resolve_cb, w, err)) {
-        char path[200];
-        tf_path_key(path, sizeof path, w->buffers[i].path, tf_memory_name(m));
-        return tf_error_set_path(err, path), -1;
-      }
+    tf_expr *sizes[TF_NMEM];
+    for (int k = 0, n = tf_buffer_sizes(&w->buffers[i], sizes); k < n; k++)
+      if (tf_expr_bind(sizes[k], resolve_cb, w, err))
+        return tf_error_set_path(err, w->buffers[i].path), -1;
     if (w->buffers[i].align && tf_expr_bind(w->buffers[i].align, resolve_cb, w, err)) {
       char path[160];
       snprintf(path, sizeof path, "$.buffers[%zu].align", i);

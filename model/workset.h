@@ -5,7 +5,7 @@
  * an error that names the file and JSON path before anything is solved.
  * Symbol ids are laid out in this order, which problem.c relies on:
  *   params | machine constants | choose | counts | lets | derived | occupancy
- *   | placed(B, MEM) per buffer and memory */
+ *   | placed(B, MEM) per buffer and memory | placement_order */
 #ifndef TF_MODEL_WORKSET_H
 #define TF_MODEL_WORKSET_H
 
@@ -124,6 +124,10 @@ int tf_workset_sym_let(const tf_workset *w, size_t i);
 int tf_workset_sym_derived(const tf_workset *w, int used_or_slack, int mem); /* 0 used, 1 slack */
 int tf_workset_sym_occupancy(const tf_workset *w); /* "occupancy": CTAs per SM */
 int tf_workset_sym_placed(const tf_workset *w, size_t b, int mem); /* placed(B, MEM): 0 or 1 */
+/* "placement_order": 0 when every placed buffer is in its first candidate,
+ * growing with the place-list order, buffers in workset order (the
+ * tie-break of ../shared/reference/placement.md §5.4). */
+int tf_workset_sym_placement_order(const tf_workset *w);
 const char *tf_workset_sym_name(const tf_workset *w, int sym, char *buf, size_t size);
 enum tf_sym_kind { TF_SYM_PARAM, TF_SYM_MACHINE, TF_SYM_CHOOSE, TF_SYM_COUNT, TF_SYM_LET, TF_SYM_DERIVED, TF_SYM_OCCUPANCY,
                    TF_SYM_PLACED };

@@ -71,15 +71,17 @@ static void search(const tf_problem *p, const tf_answer *a, size_t level, candid
 static void describe(FILE *f, const tf_problem *p, const tf_answer *a, const candidate *c) {
   const char *sep = "";
   for (size_t i = 0; i < p->nchoose; i++)
-    if (c->choose[i] != a->choose[i])
+    if (c->choose[i] != a->choose[i] && i < p->place_first)
       fprintf(f, "%s%s = %lld", sep, p->choose_names[i], (long long)c->choose[i]), sep = ", ";
+    else if (c->choose[i] != a->choose[i])
+      fprintf(f, "%s%s in %s", sep, p->choose_names[i], tf_memory_name((int)c->choose[i])), sep = ", ";
   for (int k = 0; k < p->ncounts; k++)
     if (c->counts[k] != a->counts[k])
       fprintf(f, "%s%s = %lld", sep, p->count_names[k], (long long)c->counts[k]), sep = ", ";
 }
 
 void tf_explain_levels(FILE *f, const tf_problem *p, const tf_answer *a) {
-  for (size_t level = 0; level < p->nobjective; level++) {
+  for (size_t level = 0; level < p->nobjective_shown; level++) {
     candidate best;
     tf_explain_search(p, a, level, &best);
     fprintf(f, "level %zu       %s = %lld: ", level + 1, p->objective[level].text,

@@ -42,8 +42,9 @@ void tf_loaded_release(tf_loaded *l) {
 static void example_violation(const tf_problem *p, char *buf, size_t size) {
   char why[256], at_text[256];
   tf_strbuf at = tf_strbuf_of(at_text, sizeof at_text);
+  char v[24];
   for (size_t i = 0; i < p->nchoose; i++)
-    tf_strbuf_item(&at, ", ", "%s=%lld", p->choose_names[i], (long long)p->combo[i]);
+    tf_strbuf_item(&at, ", ", "%s=%s", p->choose_names[i], tf_problem_value_text(p, i, p->combo[i], v));
   for (int k = 0; k < p->ncounts; k++)
     tf_strbuf_item(&at, ", ", "%s=%lld", p->count_names[k], (long long)p->count_lo[k]);
   buf[0] = 0;
@@ -150,13 +151,57 @@ int tf_solve_top(const tf_problem *p, const tf_solve_opts *o, int k, tf_answer *
 
 static int free_variables(const tf_problem *p, char *buf, size_t size) {
   tf_strbuf b = tf_strbuf_of(buf, size);
-  for (size_t i = 0; i < p->nchoose; i++)
+  for (size_t i = 0; i < p->place_first; i++) /* check decides the placements itself */
     if (p->ndomain[i] != 1)
       tf_strbuf_item(&b, ", ", "%s", p->choose_names[i]);
   for (int k = 0; k < p->ncounts; k++)
     if (p->count_lo[k] != p->count_hi[k])
       tf_strbuf_item(&b, ", ", "%s", p->count_names[k]);
   return b.len > 0;
+}
+
+/* Is point x better than point y at the objectives, lexicographically? */
+static int better(const tf_problem *p, const tf_point *x, const tf_point *y) {
+  for (size_t o = 0; o < p->nobjective; o++)
+    if (x->objective[o] != y->objective[o])
+      return p->objective[o].maximize ? x->objective[o] > y->objective[o] : x->objective[o] < y->objective[o];
+  return 0;
+}
+
+/* check with placed buffers left free: every placement at the fixed
+ * tiles, in preference order; fits when one does, and shows the one the
+ * objectives pick (the last of which is the placement order), else the
+ * first placement's breakdown. */
+static int check_placements(const tf_problem *p, tf_answer *a, tf_error *err) {
+  size_t idx[TF_MAX_CHOOSE] = {0}, total = 1;
+  for (size_t i = p->place_first; i < p->nchoose; i++)
+    total *= p->ndomain[i];
+  int64_t choose[TF_MAX_CHOOSE];
+  memcpy(choose, a->choose, sizeof choose);
+  tf_point pt;
+  tf_point_init(&pt, p);
+  int found = 0, rc = 0;
+  for (size_t n = 0; n < total && !rc; n++) {
+    for (size_t i = p->place_first; i < p->nchoose; i++)
+      choose[i] = p->domain[i][idx[i]];
+    char why[sizeof a->why];
+    rc = tf_problem_eval_point(p, choose, a->counts, n ? &pt : &a->point, err);
+    int fits = !rc && tf_point_fits(p, n ? &pt : &a->point, why, sizeof why);
+    if (!rc && n == 0) { /* the first is shown unless another fits */
+      memcpy(a->choose, choose, sizeof choose);
+      snprintf(a->why, sizeof a->why, "%s", why);
+      found = fits;
+    } else if (!rc && fits && (!found || better(p, &pt, &a->point))) {
+      memcpy(a->choose, choose, sizeof choose);
+      tf_problem_eval_point(p, a->choose, a->counts, &a->point, err);
+      found = 1;
+    }
+    for (size_t i = p->nchoose; i-- > p->place_first && ++idx[i] == p->ndomain[i];)
+      idx[i] = 0;
+  }
+  tf_point_release(&pt);
+  a->status = found ? TF_ANSWER_FITS : TF_ANSWER_NO_FIT;
+  return rc;
 }
 
 int tf_check(const tf_problem *p, tf_answer *a, tf_error *err) {
@@ -167,6 +212,8 @@ int tf_check(const tf_problem *p, tf_answer *a, tf_error *err) {
     a->choose[i] = p->domain[i][0];
   for (int k = 0; k < p->ncounts; k++)
     a->counts[k] = p->count_lo[k];
+  if (p->place_first < p->nchoose)
+    return check_placements(p, a, err);
   if (tf_problem_eval_point(p, a->choose, a->counts, &a->point, err))
     return -1;
   a->status = tf_point_fits(p, &a->point, a->why, sizeof a->why) ? TF_ANSWER_FITS : TF_ANSWER_NO_FIT;

@@ -56,13 +56,13 @@ static void memory_cells(FILE *f, int m) {
 void tf_report_csv_header(FILE *f, const tf_problem *p) {
   fputs("id,machine,workset,status,rank", f);
   for (size_t i = 0; i < p->nchoose; i++)
-    name_cell(f, "", p->choose_names[i], "");
+    name_cell(f, i < p->place_first ? "" : "place_", p->choose_names[i], "");
   for (int k = 0; k < p->ncounts; k++)
     name_cell(f, "", p->count_names[k], "");
   for (int m = 0; m < TF_NMEM; m++)
     if (tf_report_memory_used(p, m))
       memory_cells(f, m);
-  for (size_t o = 0; o < p->nobjective; o++)
+  for (size_t o = 0; o < p->nobjective_shown; o++)
     fprintf(f, ",objective%zu", o + 1);
   for (int k = 0; k < p->ncounts; k++)
     closed_cells(f, p->count_names[k]);
@@ -87,7 +87,10 @@ void tf_report_csv_row(FILE *f, const tf_request *req, const tf_problem *p, cons
     fprintf(f, "%d", a->rank);
   int ok = tf_report_has_answer(a), opt = a->status == TF_ANSWER_OPTIMAL;
   for (size_t i = 0; i < p->nchoose; i++)
-    tf_csv_int(f, ok, a->choose[i]);
+    if (i < p->place_first)
+      tf_csv_int(f, ok, a->choose[i]);
+    else
+      fprintf(f, ",%s", ok ? tf_memory_name((int)a->choose[i]) : "");
   for (int k = 0; k < p->ncounts; k++)
     tf_csv_int(f, ok, a->counts[k]);
   for (int m = 0; m < TF_NMEM; m++)
@@ -95,7 +98,7 @@ void tf_report_csv_row(FILE *f, const tf_request *req, const tf_problem *p, cons
       tf_csv_int(f, ok, a->point.used[m]);
       tf_csv_int(f, 1, p->capacity[m]);
     }
-  for (size_t o = 0; o < p->nobjective; o++)
+  for (size_t o = 0; o < p->nobjective_shown; o++)
     tf_csv_int(f, opt, a->point.objective[o]);
   for (int k = 0; k < p->ncounts; k++)
     closed_value(f, opt, &a->closed[k]);
@@ -123,8 +126,19 @@ void tf_csv_columns_add_workset(tf_csv_columns *c, const tf_workset *w) {
     add_name(&c->vars, &c->nvars, &c->capvars, w->counts[k].name);
     add_name(&c->counts, &c->ncounts, &c->capcounts, w->counts[k].name);
   }
-  for (size_t b = 0; b < w->nbuffers; b++)
+  for (size_t b = 0; b < w->nbuffers; b++) {
+    for (int k = 0; k < w->buffers[b].nplace; k++)
+      c->mem[w->buffers[b].place[k]] = 1;
     c->mem[w->buffers[b].memory] = 1;
+  }
+  for (size_t b = 0; b < w->nbuffers; b++)
+    if (w->buffers[b].nplace) { /* place_NAME, as a single answer's header has it */
+      size_t n = strlen(w->buffers[b].name) + 7;
+      char *col = tf_nalloc(n, 1);
+      snprintf(col, n, "place_%s", w->buffers[b].name);
+      add_name(&c->vars, &c->nvars, &c->capvars, col);
+      free(col);
+    }
   tf_csv_columns_add_objectives(c, w->nobjective);
 }
 
@@ -167,7 +181,7 @@ char *tf_csv_columns_header(const tf_csv_columns *c) {
 static void objectives_cell(FILE *f, const tf_request *req, const tf_problem *p) {
   tf_text t;
   FILE *g = tf_text_open(&t);
-  size_t n = p ? p->nobjective : req->nobjectives;
+  size_t n = p ? p->nobjective_shown : req->nobjectives;
   for (size_t o = 0; o < n; o++)
     fprintf(g, "%s%s", o ? "; " : "", p ? p->objective[o].text : req->objectives[o].text);
   char *s = tf_text_close(&t, NULL);
@@ -190,10 +204,23 @@ static void param_cells(FILE *f, const tf_csv_columns *c, const tf_request *req,
   }
 }
 
+/* A place_NAME column's memory at this answer, or NULL. */
+static const char *place_cell(const char *col, const tf_problem *p, const tf_answer *a) {
+  for (size_t i = p->place_first; i < p->nchoose && !strncmp(col, "place_", 6); i++)
+    if (!strcmp(col + 6, p->choose_names[i]))
+      return tf_memory_name((int)a->choose[i]);
+  return NULL;
+}
+
 static void var_cells(FILE *f, const tf_csv_columns *c, const tf_problem *p, const tf_answer *a, int has) {
   for (size_t i = 0; i < c->nvars; i++) {
     int found = 0;
     int64_t v = 0;
+    const char *mem = has ? place_cell(c->vars[i], p, a) : NULL;
+    if (mem) {
+      fprintf(f, ",%s", mem);
+      continue;
+    }
     for (size_t k = 0; has && k < p->workset->nchoose && !found; k++)
       if (!strcmp(p->workset->choose[k].name, c->vars[i]))
         found = 1, v = a->choose[k];
@@ -215,7 +242,7 @@ static void result_cells(FILE *f, const tf_csv_columns *c, const tf_problem *p, 
     tf_csv_int(f, uses, p ? p->capacity[m] : 0);
   }
   for (size_t o = 0; o < c->nobjectives; o++)
-    tf_csv_int(f, opt && o < p->nobjective, opt && o < p->nobjective ? a->point.objective[o] : 0);
+    tf_csv_int(f, opt && o < p->nobjective_shown, opt && o < p->nobjective_shown ? a->point.objective[o] : 0);
   for (size_t i = 0; i < c->ncounts; i++) {
     int k = -1;
     for (int j = 0; opt && j < p->ncounts; j++)

@@ -8,13 +8,21 @@
 
 static void json_values(FILE *f, const tf_problem *p, const tf_answer *a) {
   fputs("\"values\":{", f);
-  for (size_t i = 0; i < p->nchoose; i++) {
+  for (size_t i = 0; i < p->place_first; i++) {
     tf_json_write_string(f, p->choose_names[i]);
-    fprintf(f, ":%lld%s", (long long)a->choose[i], i + 1 < p->nchoose || p->ncounts ? "," : "");
+    fprintf(f, ":%lld%s", (long long)a->choose[i], i + 1 < p->place_first || p->ncounts ? "," : "");
   }
   for (int k = 0; k < p->ncounts; k++) {
     tf_json_write_string(f, p->count_names[k]);
     fprintf(f, ":%lld%s", (long long)a->counts[k], k + 1 < p->ncounts ? "," : "");
+  }
+  fputc('}', f);
+  if (p->place_first == p->nchoose)
+    return;
+  fputs(",\"placement\":{", f); /* every placed buffer and where it is */
+  for (size_t i = p->place_first; i < p->nchoose; i++) {
+    tf_json_write_string(f, p->choose_names[i]);
+    fprintf(f, ":\"%s\"%s", tf_memory_name((int)a->choose[i]), i + 1 < p->nchoose ? "," : "");
   }
   fputc('}', f);
 }
@@ -52,7 +60,7 @@ static void json_memories(FILE *f, const tf_problem *p, const tf_answer *a) {
 
 static void json_objectives(FILE *f, const tf_problem *p, const tf_answer *a) {
   fputs(",\"objectives\":[", f);
-  for (size_t o = 0; o < p->nobjective; o++) {
+  for (size_t o = 0; o < p->nobjective_shown; o++) {
     fputs(o ? ",{\"objective\":" : "{\"objective\":", f);
     tf_json_write_string(f, p->objective[o].text);
     fprintf(f, ",\"value\":%lld}", (long long)a->point.objective[o]);

@@ -8,10 +8,15 @@
 #include "solver/solve.h"
 
 static void text_values(FILE *f, const tf_problem *p, const tf_answer *a) {
-  for (size_t i = 0; i < p->nchoose; i++)
+  for (size_t i = 0; i < p->place_first; i++)
     fprintf(f, "  %-12s %lld\n", p->choose_names[i], (long long)a->choose[i]);
   for (int k = 0; k < p->ncounts; k++)
     fprintf(f, "  %-12s %lld\n", p->count_names[k], (long long)a->counts[k]);
+  if (p->place_first < p->nchoose) {
+    fprintf(f, "placement   ");
+    for (size_t i = p->place_first; i < p->nchoose; i++)
+      fprintf(f, " %s %s%s", p->choose_names[i], tf_memory_name((int)a->choose[i]), i + 1 < p->nchoose ? "," : "\n");
+  }
 }
 
 static void text_memories(FILE *f, const tf_problem *p, const tf_answer *a) {
@@ -66,7 +71,7 @@ void tf_report_text(FILE *f, const tf_request *req, const tf_problem *p, const t
     return;
   }
   text_values(f, p, a);
-  for (size_t o = 0; o < p->nobjective && a->status == TF_ANSWER_OPTIMAL; o++)
+  for (size_t o = 0; o < p->nobjective_shown && a->status == TF_ANSWER_OPTIMAL; o++)
     fprintf(f, "objective    %s = %lld\n", p->objective[o].text, (long long)a->point.objective[o]);
   text_memories(f, p, a);
   if (a->status == TF_ANSWER_NO_FIT)
@@ -90,16 +95,19 @@ void tf_report_top_text(FILE *f, const tf_request *req, const tf_problem *p, con
     fprintf(f, " %10s", p->choose_names[i]);
   for (int k = 0; k < p->ncounts; k++)
     fprintf(f, " %10s", p->count_names[k]);
-  for (size_t o = 0; o < p->nobjective; o++)
+  for (size_t o = 0; o < p->nobjective_shown; o++)
     fprintf(f, "  %s", p->objective[o].text);
   fprintf(f, "\n");
   for (int r = 0; r < n; r++) {
     fprintf(f, "%4d", a[r].rank);
     for (size_t i = 0; i < p->nchoose; i++)
-      fprintf(f, " %10lld", (long long)a[r].choose[i]);
+      if (i < p->place_first)
+        fprintf(f, " %10lld", (long long)a[r].choose[i]);
+      else
+        fprintf(f, " %10s", tf_memory_name((int)a[r].choose[i]));
     for (int k = 0; k < p->ncounts; k++)
       fprintf(f, " %10lld", (long long)a[r].counts[k]);
-    for (size_t o = 0; o < p->nobjective; o++)
+    for (size_t o = 0; o < p->nobjective_shown; o++)
       fprintf(f, "  %*lld", (int)strlen(p->objective[o].text), (long long)a[r].point.objective[o]);
     fprintf(f, "\n");
   }
