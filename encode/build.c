@@ -36,7 +36,8 @@ static void combo_name(const tf_problem *p, size_t c, const char *prefix, char *
     tf_strbuf_put(&b, i ? "," : "");
     tf_strbuf_put(&b, p->choose_names[i]);
     tf_strbuf_put(&b, "_");
-    tf_strbuf_put_int(&b, p->combo[c * p->nchoose + i]);
+    char v[24];
+    tf_strbuf_put(&b, tf_problem_value_text(p, i, p->combo[c * p->nchoose + i], v)); /* a placement's memory by name */
   }
   tf_strbuf_put(&b, ")");
 }

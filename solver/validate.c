@@ -8,6 +8,7 @@
 
 #include "model/case.h"
 #include "model/json.h"
+#include "model/place.h"
 #include "model/text.h"
 #include "solver/explain.h"
 #include "solver/report.h"
@@ -28,12 +29,73 @@ static int value_of(const tf_problem *p, const tf_answer *a, const char *name, i
   return -1;
 }
 
+/* Where the answer has buffer `name`: its placement, or its fixed
+ * memory; -1 if the workset has no such buffer. */
+static int memory_of(const tf_problem *p, const tf_answer *a, const char *name) {
+  int b = tf_workset_buffer(p->workset, name);
+  return b < 0 ? -1 : tf_memory_of_at(p, (size_t)b, a->choose);
+}
+
+/* Puts the expected placements into choose[] (placement variables only);
+ * returns 0, or 1 when an expected memory is not among a buffer's
+ * candidates (why says so). */
+static int put_placements(const tf_case *c, const tf_problem *p, int64_t *choose, char *why, size_t size) {
+  for (size_t i = 0; i < c->nexpect_place; i++) {
+    int b = tf_workset_buffer(p->workset, c->expect_place[i].buffer), v = b < 0 ? -1 : p->place_var[b];
+    int found = v < 0;
+    for (size_t k = 0; v >= 0 && k < p->ndomain[v]; k++)
+      found |= p->domain[v][k] == c->expect_place[i].mems[0];
+    if (!found) {
+      snprintf(why, size, "%s in %s is not a candidate here (the mma table, a require pin or --place)",
+               c->expect_place[i].buffer, tf_memory_name(c->expect_place[i].mems[0]));
+      return 1;
+    }
+    if (v >= 0)
+      choose[v] = c->expect_place[i].mems[0];
+  }
+  return 0;
+}
+
+/* Why the expected placement loses at the answer's tiles and counts. */
+static void placement_note(const tf_case *c, const tf_problem *p, const tf_answer *a, char *buf, size_t size) {
+  int64_t choose[TF_MAX_CHOOSE];
+  memcpy(choose, a->choose, sizeof choose);
+  char why[256];
+  if (put_placements(c, p, choose, why, sizeof why)) {
+    snprintf(buf, size, "%s", why);
+    return;
+  }
+  int fits = tf_problem_why(p, choose, a->counts, why, sizeof why);
+  snprintf(buf, size, "the expected placement %s%s", fits > 0 ? "fits but loses at an objective level" : "does not fit: ",
+           fits > 0 ? "" : why);
+}
+
 static void expected_text(const tf_case *c, char *buf, size_t size) {
   tf_strbuf b = tf_strbuf_of(buf, size);
   if (c->expect_fits >= 0)
     tf_strbuf_item(&b, " ", "fits=%s", c->expect_fits ? "yes" : "no");
   for (size_t i = 0; i < c->nexpect; i++)
     tf_strbuf_item(&b, " ", "%s=%lld", c->expect[i].name, (long long)c->expect[i].value);
+  for (size_t i = 0; i < c->nexpect_place; i++)
+    tf_strbuf_item(&b, " ", "%s:%s", c->expect_place[i].buffer, tf_memory_name(c->expect_place[i].mems[0]));
+}
+
+static int derived_placement(const tf_case *c, const tf_problem *p, const tf_answer *a, tf_strbuf *b, int *agrees,
+                             tf_error *err) {
+  for (size_t i = 0; i < c->nexpect_place; i++) {
+    int m = memory_of(p, a, c->expect_place[i].buffer);
+    if (m < 0)
+      return tf_error_set(err, TF_EINPUT, c->expect_place[i].where, "workset '%s' has no buffer '%s'",
+                          p->workset->name, c->expect_place[i].buffer);
+    if (!tf_report_has_answer(a)) {
+      tf_strbuf_item(b, " ", "%s", a->status == TF_ANSWER_INFEASIBLE ? "infeasible" : "no answer");
+      *agrees = 0;
+      return 0;
+    }
+    tf_strbuf_item(b, " ", "%s:%s", c->expect_place[i].buffer, tf_memory_name(m));
+    *agrees &= m == c->expect_place[i].mems[0];
+  }
+  return 0;
 }
 
 static int derived_text(const tf_case *c, const tf_problem *p, const tf_answer *a, char *buf, size_t size,
@@ -58,7 +120,7 @@ static int derived_text(const tf_case *c, const tf_problem *p, const tf_answer *
     tf_strbuf_item(&b, " ", "%s=%lld", c->expect[i].name, (long long)v);
     *agrees &= v == c->expect[i].value;
   }
-  return 0;
+  return derived_placement(c, p, a, &b, agrees, err);
 }
 
 /* For a tuned case: the kernel's own pick beside the limit -- its values
@@ -83,6 +145,14 @@ static void tuned_note(const tf_case *c, const tf_problem *solved, const tf_answ
         at_limit &= counts[k] == c->expect[i].value, counts[k] = c->expect[i].value;
   }
   char why[256], fit[320], bind[320] = "";
+  int64_t derived[TF_MAX_CHOOSE];
+  memcpy(derived, choose, sizeof derived);
+  if (put_placements(c, solved, choose, why, sizeof why)) {
+    snprintf(buf, size, "the kernel's placement: %s", why);
+    return;
+  }
+  for (size_t j = solved->place_first; j < solved->nchoose; j++)
+    at_limit &= derived[j] == choose[j];
   int fits = tf_problem_why(solved, choose, counts, why, sizeof why);
   snprintf(fit, sizeof fit, fits > 0 ? "the kernel's pick fits" : "the kernel's pick does not fit: %s", why);
   for (size_t i = 0; i < c->nexpect && !bind[0]; i++)
@@ -150,6 +220,8 @@ static int run_case(tf_cache *cache, const tf_case *c, const char *file, size_t 
       tuned_note(c, p, &a, note, sizeof note);
     else if (v == DIFFER && a.status == TF_ANSWER_INFEASIBLE)
       snprintf(note, sizeof note, "%s", a.why);
+    else if (v == DIFFER && c->nexpect_place)
+      placement_note(c, p, &a, note, sizeof note);
     print_row(out, json, c, p, &a, v, expected, derived, note);
     *(v == TUNED ? &t->skipped : v == AGREE ? &t->passed : &t->failed) += 1;
   }

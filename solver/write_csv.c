@@ -55,10 +55,12 @@ static void memory_cells(FILE *f, int m) {
 
 void tf_report_csv_header(FILE *f, const tf_problem *p) {
   fputs("id,machine,workset,status,rank", f);
-  for (size_t i = 0; i < p->nchoose; i++)
-    name_cell(f, i < p->place_first ? "" : "place_", p->choose_names[i], "");
+  for (size_t i = 0; i < p->place_first; i++)
+    name_cell(f, "", p->choose_names[i], "");
   for (int k = 0; k < p->ncounts; k++)
     name_cell(f, "", p->count_names[k], "");
+  for (size_t i = p->place_first; i < p->nchoose; i++) /* after the counts, as a sweep's columns are */
+    name_cell(f, "place_", p->choose_names[i], "");
   for (int m = 0; m < TF_NMEM; m++)
     if (tf_report_memory_used(p, m))
       memory_cells(f, m);
@@ -86,13 +88,12 @@ void tf_report_csv_row(FILE *f, const tf_request *req, const tf_problem *p, cons
   if (a->rank)
     fprintf(f, "%d", a->rank);
   int ok = tf_report_has_answer(a), opt = a->status == TF_ANSWER_OPTIMAL;
-  for (size_t i = 0; i < p->nchoose; i++)
-    if (i < p->place_first)
-      tf_csv_int(f, ok, a->choose[i]);
-    else
-      fprintf(f, ",%s", ok ? tf_memory_name((int)a->choose[i]) : "");
+  for (size_t i = 0; i < p->place_first; i++)
+    tf_csv_int(f, ok, a->choose[i]);
   for (int k = 0; k < p->ncounts; k++)
     tf_csv_int(f, ok, a->counts[k]);
+  for (size_t i = p->place_first; i < p->nchoose; i++)
+    fprintf(f, ",%s", ok ? tf_memory_name((int)a->choose[i]) : "");
   for (int m = 0; m < TF_NMEM; m++)
     if (tf_report_memory_used(p, m)) {
       tf_csv_int(f, ok, a->point.used[m]);

@@ -160,7 +160,9 @@ START_TEST(test_free_tile_equals_oracle) {
 }
 END_TEST
 
-/* FlashAttention-2's own hdim-256 rule, from occupancy then tile area. */
+/* FlashAttention-2's own hdim-256 rule, from occupancy then tile area
+ * (with Q in smem, as every live FA2 forward dispatch has it: Q in
+ * registers would share its smem with K and V and raise occupancy). */
 START_TEST(test_fa2_occupancy_rule) {
   static const struct {
     const char *machine;
@@ -168,7 +170,7 @@ START_TEST(test_fa2_occupancy_rule) {
   } want[] = {{"a100", 128, 1}, {"h100-sxm", 64, 2}, {"a10", 64, 1}, {"rtx4090", 64, 1}, {"b200", 64, 2}};
   char args[512], row[64];
   snprintf(args, sizeof args,
-           "solve -m %s -w fa2-fwd -p d=256 --domain B_r=64,128 --fix B_c=64 --objective 'max occupancy' "
+           "solve -m %s -w fa2-fwd -p d=256 -p q_in_regs=0 --domain B_r=64,128 --fix B_c=64 --objective 'max occupancy' "
            "--objective 'max B_r*B_c' --csv",
            want[_i].machine);
   int rc = tf_test_run(args, out, sizeof out, err, sizeof err);
@@ -218,9 +220,11 @@ START_TEST(test_top_five) {
 }
 END_TEST
 
-/* The exported model reads back into glpsol with the same optimum. */
+/* The exported model reads back into glpsol with the same optimum.  The
+ * placements are pinned: otherwise the last level the file holds is the
+ * placement tie-break, not max stages. */
 START_TEST(test_lp_mps_round_trip) {
-  int rc = tf_test_run("solve -m b200 -w fa4-fwd -p d=64 --domain B_c=64,128 --lp /tmp/tf_e2e.lp "
+  int rc = tf_test_run("solve -m b200 -w fa4-fwd -p d=64 --domain B_c=64,128 --place P=tmem --place Q=smem --lp /tmp/tf_e2e.lp "
                        "--mps /tmp/tf_e2e.mps --csv", out, sizeof out, err, sizeof err);
   ck_assert_msg(rc == 0, "%s", err);
   ck_assert_msg(strstr(out, ",10,"), "%s", out); /* 10 stages at d = 64 */
@@ -238,7 +242,7 @@ START_TEST(test_lp_mps_round_trip) {
   size_t n = fread(out, 1, sizeof out - 1, g);
   out[n] = 0;
   fclose(g);
-  ck_assert_ptr_nonnull(strstr(out, "pick(B_r_128,B_c_128,q_stage_2)"));
+  ck_assert_ptr_nonnull(strstr(out, "pick(B_r_128,B_c_128,q_stage_2,Q_smem,S_tmem,O_acc_tmem,P_tmem)"));
   ck_assert_ptr_nonnull(strstr(out, "capacity(smem)"));
   ck_assert_ptr_nonnull(strstr(out, "units(header)"));
   remove("/tmp/tf_e2e.lp");
@@ -258,6 +262,7 @@ END_TEST
  * every line is counted (passed or, for tuned cases, skipped). */
 static const char *const validation_files[] = {
     "cutlass", "cutlass-variants", "flashattention", "attention-bwd", "cutedsl", "flashinfer", "triton", "flashmla",
+    "placement",
 };
 
 static int count_lines(const char *path) {
@@ -289,6 +294,42 @@ START_TEST(test_validate_shipped_cases) {
 }
 END_TEST
 
+/* Placement end to end: the decision in JSON, text and CSV, pins, the
+ * register limit of the sm90 GEMM, and the architecture check. */
+START_TEST(test_placement) {
+  static char big[1 << 16];
+  int rc = tf_test_run("solve -m h100-sxm -w fa3-fwd -p d=128 --fix B_r=128 --fix B_c=176 --fix stages=2 --place Q=smem --json",
+                       big, sizeof big, err, sizeof err);
+  ck_assert_msg(rc == 0, "exit %d: %s", rc, err);
+  ck_assert_ptr_nonnull(strstr(big, "\"placement\":{\"Q\":\"smem\",\"P\":\"rf\"}"));
+  rc = tf_test_run("solve -m h100-sxm -w fa3-fwd -p d=128 --fix B_r=128 --fix B_c=176 --fix stages=2 --place P=smem", big,
+                   sizeof big, err, sizeof err);
+  ck_assert_int_eq(rc, 1); /* P in smem needs 258048 B */
+  rc = tf_test_run("solve -m h100-sxm -w fa3-fwd -p d=128 -p pv_rs=0 --fix B_r=128 --fix B_c=128 --fix stages=2 --csv", big,
+                   sizeof big, err, sizeof err);
+  ck_assert_msg(rc == 0, "exit %d: %s", rc, err);
+  ck_assert_ptr_nonnull(strstr(big, "stages,place_Q,place_P,"));
+  ck_assert_ptr_nonnull(strstr(big, ",2,smem,smem,"));
+  rc = tf_test_run("solve -m h100-sxm -w fa3-fwd --place P=tmem", big, sizeof big, err, sizeof err);
+  ck_assert_int_eq(rc, 2);
+  ck_assert_ptr_nonnull(strstr(err, "--place P=tmem: P may be in smem, rf only"));
+  rc = tf_test_run("solve -m h100-sxm -w fa3-fwd --place X=smem", big, sizeof big, err, sizeof err);
+  ck_assert_int_eq(rc, 2);
+  ck_assert_ptr_nonnull(strstr(err, "no buffer 'X'"));
+  rc = tf_test_run("solve -m h100-sxm -w cutlass-sm90-gemm --objective \"max tile_m*tile_n\" --objective \"max stages\" --explain",
+                   big, sizeof big, err, sizeof err);
+  ck_assert_msg(rc == 0, "exit %d: %s", rc, err);
+  ck_assert_ptr_nonnull(strstr(big, "tile_n       192"));
+  ck_assert_ptr_nonnull(strstr(big, "next better is tile_n = 256, stages = 2 (65536): rf needs"));
+  rc = tf_test_run("solve -m h100-sxm -w fa4-fwd", big, sizeof big, err, sizeof err);
+  ck_assert_int_eq(rc, 2);
+  ck_assert_ptr_nonnull(strstr(err, "fa4-fwd models sm_10x; h100-sxm is sm_90"));
+  rc = tf_test_run("solve -m h100-sxm -w fa4-fwd --any-arch", big, sizeof big, err, sizeof err);
+  ck_assert_int_eq(rc, 1);
+  ck_assert_ptr_nonnull(strstr(err, "h100-sxm has no tensor memory; fa4-fwd keeps S and O_acc in it"));
+}
+END_TEST
+
 Suite *e2e_suite(void) {
   Suite *s = suite_create("e2e");
   TCase *tc = tcase_create("Binary");
@@ -306,6 +347,7 @@ Suite *e2e_suite(void) {
   tcase_add_test(tc, test_top_five);
   tcase_add_test(tc, test_lp_mps_round_trip);
   tcase_add_test(tc, test_explain_next_better);
+  tcase_add_test(tc, test_placement);
   tcase_add_loop_test(tc, test_validate_shipped_cases, 0,
                       (int)(sizeof validation_files / sizeof validation_files[0]));
   suite_add_tcase(s, tc);

@@ -5,7 +5,7 @@
 
 /* The "where" options.c gives -p, --fix and --domain values. */
 static int is_value_argument(const char *path) {
-  static const char *const heads[] = {"-p ", "--param ", "--fix ", "--domain "};
+  static const char *const heads[] = {"-p ", "--param ", "--fix ", "--domain ", "--place "};
   for (size_t i = 0; i < sizeof heads / sizeof *heads; i++)
     if (!strncmp(path, heads[i], strlen(heads[i])))
       return 1;
