@@ -28,6 +28,10 @@ void tf_explain_search(const tf_problem *p, const tf_answer *a, size_t level, tf
 /* Every level as text lines, "level 1       max stages = 3: next better is ...". */
 void tf_explain_levels(FILE *f, const tf_problem *p, const tf_answer *a);
 
+/* Per placed buffer: where it is, and why each other memory of its place
+ * list loses (solver/explain_place.c). */
+void tf_explain_placement(FILE *f, const tf_problem *p, const tf_answer *a);
+
 /* Why variable `name` of an answer cannot take its next larger value (the
  * next value of its domain, or one more for a count), other variables as
  * in the answer: "B_c = 208: smem needs 237568 B of 232448, 5120 over".

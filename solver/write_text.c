@@ -83,6 +83,7 @@ void tf_report_text(FILE *f, const tf_request *req, const tf_problem *p, const t
     if (explain) {
       text_binding(f, p, a);
       tf_explain_levels(f, p, a);
+      tf_explain_placement(f, p, a);
     }
   }
 }

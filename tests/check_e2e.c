@@ -321,6 +321,24 @@ START_TEST(test_placement) {
   ck_assert_msg(rc == 0, "exit %d: %s", rc, err);
   ck_assert_ptr_nonnull(strstr(big, "tile_n       192"));
   ck_assert_ptr_nonnull(strstr(big, "next better is tile_n = 256, stages = 2 (65536): rf needs"));
+  /* the sm90 SMEM term reads K and V once per 64-row warpgroup; placement.md §7, §8 */
+  rc = tf_test_run("solve -m h100-sxm -w fa3-fwd -p d=64 --fix B_r=192 --fix B_c=128 --fix stages=2 --place Q=smem "
+                   "--objective \"min cycles\" --objective \"min used(smem)\" --explain",
+                   big, sizeof big, err, sizeof err);
+  ck_assert_msg(rc == 0, "exit %d: %s", rc, err);
+  ck_assert_ptr_nonnull(strstr(big, "placement    Q smem, P rf"));
+  ck_assert_ptr_nonnull(strstr(big, "level 1  min cycles = 1536; P in smem: 1728"));
+  rc = tf_test_run("solve -m h100-sxm -w fa3-fwd -p d=128 --fix B_r=128 --fix B_c=176 --fix stages=2 --place Q=smem "
+                   "--objective \"max tile_smem_cycles\"", big, sizeof big, err, sizeof err);
+  ck_assert_ptr_nonnull(strstr(big, "max tile_smem_cycles = 1664"));
+  rc = tf_test_run("solve -m b200 -w fa4-fwd -p d=128 --fix B_r=128 --fix B_c=128 --fix q_stage=2 --place P=tmem "
+                   "--place Q=smem --objective \"max tile_smem_cycles\" --objective \"max tile_exp_cycles\"",
+                   big, sizeof big, err, sizeof err);
+  ck_assert_ptr_nonnull(strstr(big, "max tile_smem_cycles = 768"));
+  ck_assert_ptr_nonnull(strstr(big, "max tile_exp_cycles = 1024"));
+  rc = tf_test_run("solve -m b200 -w fa4-fwd -p d=64 --fix B_r=128 --fix B_c=128 --fix q_stage=2 --objective \"max stages\" "
+                   "--explain", big, sizeof big, err, sizeof err);
+  ck_assert_ptr_nonnull(strstr(big, "level 1  max stages = 10; P in smem: 6"));
   rc = tf_test_run("solve -m h100-sxm -w fa4-fwd", big, sizeof big, err, sizeof err);
   ck_assert_int_eq(rc, 2);
   ck_assert_ptr_nonnull(strstr(err, "fa4-fwd models sm_10x; h100-sxm is sm_90"));
