@@ -189,6 +189,59 @@ START_TEST(test_point) {
 }
 END_TEST
 
+/* Placement: each placed buffer is a choose variable over its candidates;
+ * sizes follow the memory, an alias in the same memory adds only its
+ * excess, placed() is 0/1, pins narrow and are checked. */
+static const char placed_ws[] =
+    "{\"name\": \"pl\", \"let\": {\"land\": \"placed(P, smem) * 7\"}, \"buffers\": ["
+    " {\"name\": \"S\", \"memory\": \"tmem\", \"size\": 128},"
+    " {\"name\": \"P\", \"place\": [\"tmem\", \"smem\"], \"alias\": \"S\", \"size\": {\"tmem\": 64, \"smem\": 1000}},"
+    " {\"name\": \"L\", \"memory\": \"smem\", \"size\": \"land\"}],"
+    " \"objective\": [\"min used(smem)\"]}";
+
+START_TEST(test_placement) {
+  tf_machine m = tf_test_machine(100000, 512, 255);
+  tf_workset *w = tf_test_workset(placed_ws);
+  tf_request req;
+  tf_request_init(&req);
+  tf_error err;
+  tf_error_init(&err);
+  tf_problem *p = tf_problem_new(&m, w, &req, &err);
+  ck_assert_msg(p != NULL, "%s", err.msg);
+  ck_assert_uint_eq(p->place_first, 0);
+  ck_assert_uint_eq(p->nchoose, 1);
+  ck_assert_int_eq(p->place_var[1], 0);
+  ck_assert_int_eq(p->place_var[0], -1);
+  ck_assert_uint_eq(p->ndomain[0], 2);
+  ck_assert_uint_eq(p->nobjective, p->nobjective_shown + 1); /* the placement tie-break */
+  tf_point pt;
+  tf_point_init(&pt, p);
+  int64_t tmem[] = {TF_MEM_TMEM}, smem[] = {TF_MEM_SMEM}, none[1] = {0};
+  ck_assert_int_eq(tf_problem_eval_point(p, tmem, none, &pt, &err), 0);
+  ck_assert_int_eq(pt.size[1], 0); /* 64 columns inside S's 128 */
+  ck_assert_int_eq(pt.used[TF_MEM_TMEM], 128);
+  ck_assert_int_eq(pt.size[2], 0);
+  ck_assert_int_eq(tf_problem_eval_point(p, smem, none, &pt, &err), 0);
+  ck_assert_int_eq(pt.size[1], 1000);
+  ck_assert_int_eq(pt.size[2], 7);
+  ck_assert_int_eq(pt.used[TF_MEM_SMEM], 1007);
+  tf_point_release(&pt);
+  tf_problem_free(p);
+  int rf[] = {TF_MEM_RF};
+  tf_request_add_place(&req, "P", rf, 1, "--place P=rf");
+  ck_assert_ptr_null(tf_problem_new(&m, w, &req, &err));
+  ck_assert_str_eq(err.path, "--place P=rf");
+  ck_assert_ptr_nonnull(strstr(err.msg, "P may be in smem, tmem only"));
+  tf_request_release(&req);
+  tf_error_init(&err);
+  tf_request_add_place(&req, "Z", rf, 1, "--place Z=rf");
+  ck_assert_ptr_null(tf_problem_new(&m, w, &req, &err));
+  ck_assert_ptr_nonnull(strstr(err.msg, "no buffer 'Z'"));
+  tf_request_release(&req);
+  tf_workset_free(w);
+}
+END_TEST
+
 /* A problem copies what it keeps of the request: the request may change
  * or go before the problem does (its where strings name errors later, e.g.
  * when the ILP is built). */
@@ -345,6 +398,7 @@ Suite *problem_suite(void) {
   tcase_add_test(tc, test_domain_and_contradiction);
   tcase_add_test(tc, test_cyclic_params);
   tcase_add_test(tc, test_point);
+  tcase_add_test(tc, test_placement);
   tcase_add_test(tc, test_request_outlived);
   tcase_add_test(tc, test_lets_on_demand);
   tcase_add_test(tc, test_lets_follow_the_combination);
