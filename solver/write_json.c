@@ -105,7 +105,7 @@ static void json_explain(FILE *f, const tf_problem *p, const tf_answer *a) {
     fputc('}', f);
   }
   fputs("],\"levels\":[", f);
-  for (size_t o = 0; o < p->nobjective; o++) {
+  for (size_t o = 0; o < p->nobjective_shown; o++) {
     tf_explain_level l;
     tf_explain_search(p, a, o, &l);
     fprintf(f, "%s{\"level\":%zu,\"objective\":", o ? "," : "", o + 1);
@@ -119,7 +119,9 @@ static void json_explain(FILE *f, const tf_problem *p, const tf_answer *a) {
     const char *sep = "";
     for (size_t i = 0; i < p->nchoose; i++)
       if (l.choose[i] != a->choose[i])
-        fputs(sep, f), tf_json_write_string(f, p->choose_names[i]), fprintf(f, ":%lld", (long long)l.choose[i]), sep = ",";
+        fputs(sep, f), tf_json_write_string(f, p->choose_names[i]),
+            i < p->place_first ? fprintf(f, ":%lld", (long long)l.choose[i]) : fprintf(f, ":\"%s\"", tf_memory_name((int)l.choose[i])),
+            sep = ",";
     for (int k = 0; k < p->ncounts; k++)
       if (l.counts[k] != a->counts[k])
         fputs(sep, f), tf_json_write_string(f, p->count_names[k]), fprintf(f, ":%lld", (long long)l.counts[k]), sep = ",";

@@ -8,11 +8,11 @@
 #include "model/value.h"
 
 static int find_choose(const tf_problem *p, const char *name, const char *where, tf_error *err) {
-  for (size_t i = 0; i < p->nchoose; i++)
+  for (size_t i = 0; i < p->place_first; i++) /* placements are not axes */
     if (!strcmp(p->choose_names[i], name))
       return (int)i;
   char list[256] = "";
-  for (size_t i = 0; i < p->nchoose; i++)
+  for (size_t i = 0; i < p->place_first; i++)
     snprintf(list + strlen(list), sizeof list - strlen(list), "%s%s", i ? ", " : "", p->choose_names[i]);
   return tf_error_set(err, TF_EINPUT, where, "'%s' is not a choose variable of %s (choose: %s)", name,
                       p->workset->name, list);
@@ -143,7 +143,7 @@ static void titles(const tf_problem *p, const tf_request *req, tf_plot_map *m) {
   for (size_t i = 0; i < req->nfixes && n < sizeof m->subtitle; i++)
     n += (size_t)snprintf(m->subtitle + n, sizeof m->subtitle - n, "%s=%lld  ", req->fixes[i].name,
                           (long long)req->fixes[i].value);
-  for (size_t i = 0; i < p->nobjective && n < sizeof m->subtitle; i++)
+  for (size_t i = 0; i < p->nobjective_shown && n < sizeof m->subtitle; i++)
     n += (size_t)snprintf(m->subtitle + n, sizeof m->subtitle - n, "%s%s", i ? ", " : "objective: ",
                           p->objective[i].text);
 }
