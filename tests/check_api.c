@@ -185,11 +185,12 @@ static void *solve_all(void *arg) {
 
 START_TEST(threads_get_the_sequential_answers) {
   static const char *const machines[] = {"b200", "h100-sxm", "a100"};
+  static const char *const kernels[] = {"fa4-fwd", "fa3-fwd", "fa2-fwd"}; /* each the architecture it models */
   static const int dims[] = {64, 96, 128, 256};
   for (int r = 0; r < NREQ; r++) {
     snprintf(requests[r], sizeof requests[r],
              "{\"cmd\": \"solve\", \"problem\": {\"machine\": \"%s\", \"workset\": \"%s\", \"params\": {\"d\": %d}}}",
-             machines[r % 3], r % 3 ? "fa3-fwd" : "fa4-fwd", dims[r / 3]);
+             machines[r % 3], kernels[r % 3], dims[r / 3]);
     sequential[r] = call(requests[r], 0);
   }
   pthread_t t[4];
