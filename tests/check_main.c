@@ -13,6 +13,7 @@ int main(void) {
   srunner_add_suite(sr, memory_suite());
   srunner_add_suite(sr, encode_suite());
   srunner_add_suite(sr, oracle_suite());
+  srunner_add_suite(sr, property_suite());
   srunner_add_suite(sr, cli_suite());
   srunner_add_suite(sr, e2e_suite());
   srunner_add_suite(sr, sweep_suite());

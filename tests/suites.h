@@ -12,6 +12,7 @@ Suite *problem_suite(void);
 Suite *memory_suite(void);
 Suite *encode_suite(void);
 Suite *oracle_suite(void);
+Suite *property_suite(void);
 Suite *cli_suite(void);
 Suite *e2e_suite(void);
 Suite *sweep_suite(void);

@@ -1,0 +1,440 @@
+/* The property test: thousands of generated problems (tests/propgen.c),
+ * each written out as machine JSON, workset JSON and a command line, run
+ * through the real command line in-process, and compared with an
+ * exhaustive reference that shares no code with the engine
+ * (tests/oracle_ref.c).  Compared: the exit code and status; the
+ * lexicographic objective vector; the point, which must fit and reach the
+ * optimum when the reference evaluates it (so when the optimum is unique
+ * it is that point, and among ties any optimal point is accepted); the
+ * memory totals at the point; for --top K the sequence of objective
+ * vectors, each point distinct and as good as its rank; for `check` fits
+ * or not and the memory totals.
+ *
+ * Seeds are consecutive from TILEFIT_PROP_FIRST (default 1); the run covers
+ * TILEFIT_PROP_PROBLEMS problems (default 20000; `make asan` runs fewer) in
+ * batches of PER_BATCH, loop iteration i covering seeds first + i *
+ * PER_BATCH onwards.  TILEFIT_PROP_ONLY=N runs seed N alone and prints its
+ * reproducer.  A disagreement prints the seed, the files (also written to
+ * /tmp/tilefit-prop/seed-N/) and the command line to rerun it. */
+#include <check.h>
+#include <signal.h>
+#include <cjson/cJSON.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/stat.h>
+#include <sys/wait.h>
+#include <unistd.h>
+
+#include "solver/cli/cli.h"
+#include "tests/oracle_ref.h"
+#include "tests/propgen.h"
+#include "tests/suites.h"
+
+#define PER_BATCH 250
+#define OUT_SIZE 65536
+#define CHILD_SECONDS 30 /* far beyond any problem here: a hang */
+
+struct batch {
+  char dir[64];
+  int failed, feasible, infeasible, skipped, problems;
+  unsigned features;
+  unsigned long long first_failure;
+  char first_msg[512];
+};
+
+struct run {
+  int rc, signal; /* rc -1: killed by `signal` */
+  char out[OUT_SIZE], err[4096];
+};
+
+static unsigned long long env_ull(const char *name, unsigned long long dflt) {
+  const char *v = getenv(name);
+  return v && *v ? strtoull(v, NULL, 10) : dflt;
+}
+
+/* ------------------------------------------------------------ the CLI */
+
+static void slurp(FILE *f, char *buf, size_t size) {
+  rewind(f);
+  size_t n = fread(buf, 1, size - 1, f);
+  buf[n] = 0;
+  fclose(f);
+}
+
+/* tf_cli_main in a child process, stdout and stderr captured: a crash or a
+ * hang (CHILD_SECONDS) is reported with its seed like any disagreement. */
+static void run_cli(int argc, char **argv, struct run *r) {
+  fflush(stdout);
+  fflush(stderr);
+  FILE *fo = tmpfile(), *fe = tmpfile();
+  ck_assert(fo && fe);
+  pid_t pid = fork();
+  ck_assert(pid >= 0);
+  if (pid == 0) {
+    dup2(fileno(fo), 1);
+    dup2(fileno(fe), 2);
+    alarm(CHILD_SECONDS);
+    int rc = tf_cli_main(argc, argv);
+    fflush(stdout);
+    fflush(stderr);
+    exit(rc); /* exit, not _exit: LeakSanitizer checks the child */
+  }
+  int status;
+  ck_assert(waitpid(pid, &status, 0) == pid);
+  r->rc = WIFEXITED(status) ? WEXITSTATUS(status) : -1;
+  r->signal = WIFSIGNALED(status) ? WTERMSIG(status) : 0;
+  slurp(fo, r->out, sizeof r->out);
+  slurp(fe, r->err, sizeof r->err);
+}
+
+static void write_file(const char *path, const char *text) {
+  FILE *f = fopen(path, "w");
+  ck_assert_msg(f != NULL, "cannot write %s", path);
+  fputs(text, f);
+  fclose(f);
+}
+
+/* ------------------------------------------------------------ messages */
+
+static int vec_text(char *buf, size_t size, const int64_t *v, int n) {
+  int len = snprintf(buf, size, "(");
+  for (int i = 0; i < n; i++)
+    len += snprintf(buf + len, size > (size_t)len ? size - (size_t)len : 0, "%s%lld", i ? ", " : "", (long long)v[i]);
+  return len + snprintf(buf + len, size > (size_t)len ? size - (size_t)len : 0, ")");
+}
+
+static void point_text(const pg_problem *p, const ref_point *pt, char *buf, size_t size) {
+  size_t n = 0;
+  buf[0] = 0;
+  for (int i = 0; i <= PG_OCC && n < size; i++)
+    if (i < p->nchoose || (i == PG_OCC && p->uses_occupancy))
+      n += (size_t)snprintf(buf + n, size - n, "%s%s=%lld", n ? " " : "", pg_choose_name(i), (long long)pt->choose[i]);
+  for (int k = 0; k < p->ncounts && n < size; k++)
+    n += (size_t)snprintf(buf + n, size - n, "%s%s=%lld", n ? " " : "", pg_count_name(k), (long long)pt->counts[k]);
+}
+
+/* The expected answer in words. */
+static void expected_text(const pg_problem *p, const ref_result *r, const ref_point *fixed, char *buf, size_t size) {
+  char v[256], at[256];
+  if (p->check) {
+    point_text(p, fixed, at, sizeof at);
+    snprintf(buf, size, "%s at %s (smem %lld, tmem %lld, rf %lld%s%s)", fixed->fits ? "fits" : "does not fit", at,
+             (long long)fixed->used[PG_SMEM], (long long)fixed->used[PG_TMEM], (long long)fixed->used[PG_RF],
+             fixed->why ? ": " : "", fixed->why ? fixed->why : "");
+  } else if (!r->nfeasible) {
+    snprintf(buf, size, "infeasible (exit 1): none of %ld points fits", r->npoints);
+  } else {
+    vec_text(v, sizeof v, r->best.objective, r->nobjective);
+    point_text(p, &r->best, at, sizeof at);
+    size_t n = (size_t)snprintf(buf, size, "optimal %s at %s (%ld optimal of %ld feasible, %ld points)", v, at,
+                                r->nbest, r->nfeasible, r->npoints);
+    for (int i = 0; p->top && i < r->ntop && n < size; i++) {
+      vec_text(v, sizeof v, r->top[i], r->nobjective);
+      n += (size_t)snprintf(buf + n, size - n, "%s%s", i ? ", " : "; top: ", v);
+    }
+  }
+}
+
+/* Prints the reproducer and writes its files to /tmp/tilefit-prop/seed-N. */
+static void reproducer(const pg_problem *p, const char *why, const char *got) {
+  char dir[96], mfile[128], wfile[128], mjson[8192], wjson[16384], store[8192], exp[1024];
+  char *argv[PG_MAX_ARGS + 8];
+  snprintf(dir, sizeof dir, "/tmp/tilefit-prop/seed-%llu", p->seed);
+  mkdir("/tmp/tilefit-prop", 0777);
+  mkdir(dir, 0777);
+  snprintf(mfile, sizeof mfile, "%s/m.json", dir);
+  snprintf(wfile, sizeof wfile, "%s/w.json", dir);
+  pg_machine_json(p, mjson, sizeof mjson);
+  pg_workset_json(p, wjson, sizeof wjson);
+  write_file(mfile, mjson);
+  write_file(wfile, wjson);
+  int argc = pg_args(p, mfile, wfile, argv, store, sizeof store);
+  fprintf(stderr, "property: seed %llu: %s\n  got: %s\n  command: ./tilefit", p->seed, why, got);
+  for (int i = 1; i < argc; i++)
+    fprintf(stderr, strpbrk(argv[i], " *()<>=,") ? " '%s'" : " %s", argv[i]);
+  ref_result r;
+  ref_solve(p, p->top, &r);
+  ref_point fixed;
+  if (p->check) {
+    int64_t choose[PG_MAX_CHOOSE + 1] = {0}, counts[PG_MAX_COUNTS] = {0};
+    for (int i = 0; i < p->nfix; i++)
+      (p->fix[i].is_count ? counts : choose)[p->fix[i].var] = p->fix[i].v;
+    ref_eval(p, choose, counts, &fixed);
+  }
+  expected_text(p, &r, &fixed, exp, sizeof exp);
+  fprintf(stderr, "\n  expected: %s\n  rerun: TILEFIT_PROP_ONLY=%llu CK_RUN_SUITE=property build/check_tilefit\n"
+                  "  %s:\n%s  %s:\n%s",
+          exp, p->seed, mfile, mjson, wfile, wjson);
+}
+
+/* ------------------------------------------------------------ comparing */
+
+static int json_int(const cJSON *o, const char *key, int64_t *v) {
+  const cJSON *x = key ? cJSON_GetObjectItemCaseSensitive(o, key) : o;
+  if (!cJSON_IsNumber(x) || x->valuedouble != (double)(int64_t)x->valuedouble || x->valuedouble > 9007199254740992.0 ||
+      x->valuedouble < -9007199254740992.0)
+    return -1;
+  *v = (int64_t)x->valuedouble;
+  return 0;
+}
+
+static const char *json_str(const cJSON *o, const char *key) {
+  const cJSON *x = cJSON_GetObjectItemCaseSensitive(o, key);
+  return cJSON_IsString(x) ? x->valuestring : "";
+}
+
+/* The point an answer names, evaluated by the reference. */
+static int answer_point(const pg_problem *p, const cJSON *line, ref_point *pt, char *msg, size_t size) {
+  int64_t choose[PG_MAX_CHOOSE + 1] = {0}, counts[PG_MAX_COUNTS] = {0};
+  const cJSON *values = cJSON_GetObjectItemCaseSensitive(line, "values");
+  for (int i = 0; i <= PG_OCC; i++)
+    if ((i < p->nchoose || (i == PG_OCC && p->uses_occupancy)) && json_int(values, pg_choose_name(i), &choose[i]))
+      return snprintf(msg, size, "the answer has no value for %s", pg_choose_name(i)), -1;
+  for (int k = 0; k < p->ncounts; k++)
+    if (json_int(values, pg_count_name(k), &counts[k]))
+      return snprintf(msg, size, "the answer has no value for %s", pg_count_name(k)), -1;
+  for (int i = 0; i <= PG_OCC; i++) { /* a choose value must come from its domain */
+    int64_t dom[PG_MAX_VALUES];
+    int n = i < p->nchoose || (i == PG_OCC && p->uses_occupancy) ? ref_choose_values(p, i, dom) : -1, in = n < 0;
+    for (int j = 0; j < n; j++)
+      in |= dom[j] == choose[i];
+    if (!in)
+      return snprintf(msg, size, "%s = %lld is not in its domain", pg_choose_name(i), (long long)choose[i]), -1;
+  }
+  ref_eval(p, choose, counts, pt);
+  return 0;
+}
+
+/* Memory totals and each buffer's rounded size at the point. */
+static int same_memory(const pg_problem *p, const cJSON *line, const ref_point *pt, char *msg, size_t size) {
+  static const char *const mems[] = {"smem", "tmem", "rf"};
+  const cJSON *memories = cJSON_GetObjectItemCaseSensitive(line, "memories");
+  for (int m = 0; m < PG_NMEM; m++) {
+    const cJSON *mem = cJSON_GetObjectItemCaseSensitive(memories, mems[m]);
+    int64_t used;
+    if (mem && json_int(mem, "used", &used))
+      return snprintf(msg, size, "%s has no integer 'used'", mems[m]), -1;
+    if (mem && used != pt->used[m])
+      return snprintf(msg, size, "%s used is %lld, the reference says %lld", mems[m], (long long)used,
+                      (long long)pt->used[m]), -1;
+  }
+  const cJSON *buffers = cJSON_GetObjectItemCaseSensitive(line, "buffers");
+  for (int b = 0; b < p->nbuffers; b++) {
+    int64_t alloc = -1;
+    if (json_int(cJSON_GetArrayItem(buffers, b), "allocated", &alloc) || alloc != pt->alloc[b])
+      return snprintf(msg, size, "buffer b%d is allocated %lld, the reference says %lld", b, (long long)alloc,
+                      (long long)pt->alloc[b]), -1;
+  }
+  return 0;
+}
+
+/* One optimal answer (or one rank of --top) against the vector it must have. */
+static int same_answer(const pg_problem *p, const cJSON *line, const int64_t *want, int nobj, ref_point *pt,
+                       char *msg, size_t size) {
+  char a[256], b[256], at[256];
+  if (strcmp(json_str(line, "status"), "optimal"))
+    return snprintf(msg, size, "status '%s', expected 'optimal'", json_str(line, "status")), -1;
+  if (answer_point(p, line, pt, msg, size))
+    return -1;
+  point_text(p, pt, at, sizeof at);
+  if (!pt->fits)
+    return snprintf(msg, size, "the answer %s does not fit: %s", at, pt->why), -1;
+  vec_text(a, sizeof a, pt->objective, nobj);
+  vec_text(b, sizeof b, want, nobj);
+  if (ref_compare(p, pt->objective, want) != 0)
+    return snprintf(msg, size, "the answer %s has objectives %s, the optimum is %s", at, a, b), -1;
+  const cJSON *objs = cJSON_GetObjectItemCaseSensitive(line, "objectives");
+  for (int o = 0; o < nobj; o++) {
+    int64_t v;
+    if (json_int(cJSON_GetArrayItem(objs, o), "value", &v))
+      return snprintf(msg, size, "objective %d has no integer value", o + 1), -1;
+    if (v != want[o])
+      return snprintf(msg, size, "objective %d printed as %lld, the answer %s has %s", o + 1, (long long)v, at, a), -1;
+  }
+  if (cJSON_GetArraySize(objs) != nobj)
+    return snprintf(msg, size, "%d objectives printed, expected %d", cJSON_GetArraySize(objs), nobj), -1;
+  return same_memory(p, line, pt, msg, size);
+}
+
+#define MAX_LINES 16
+
+/* Splits the output into JSON lines; returns how many, -1 if one is bad. */
+static int parse_lines(const char *out, cJSON **lines) {
+  int n = 0;
+  for (const char *s = out; *s && n < MAX_LINES;) {
+    const char *e = strchr(s, '\n');
+    size_t len = e ? (size_t)(e - s) : strlen(s);
+    if (len) {
+      lines[n] = cJSON_ParseWithLength(s, len);
+      if (!lines[n])
+        return -1;
+      n++;
+    }
+    s += len + (e != NULL);
+  }
+  return n;
+}
+
+static int compare_solve(const pg_problem *p, const ref_result *r, const struct run *run, cJSON **lines, int n,
+                         char *msg, size_t size) {
+  if (!r->nfeasible) {
+    /* --top prints nothing on stdout for an infeasible problem */
+    if (run->rc != 1 || (n < 1 && !p->top) || (n >= 1 && strcmp(json_str(lines[0], "status"), "infeasible")))
+      return snprintf(msg, size, "exit %d, status '%s'", run->rc, n ? json_str(lines[0], "status") : "-"), -1;
+    return 0;
+  }
+  int want = p->top ? r->ntop : 1;
+  if (run->rc != 0 || n != want)
+    return snprintf(msg, size, "exit %d with %d answers, expected exit 0 with %d", run->rc, n, want), -1;
+  ref_point pts[MAX_LINES];
+  for (int i = 0; i < n; i++) {
+    char why[512];
+    int64_t rank = 0;
+    if (p->top && (json_int(lines[i], "rank", &rank) || rank != i + 1))
+      return snprintf(msg, size, "answer %d has rank %lld", i + 1, (long long)rank), -1;
+    if (same_answer(p, lines[i], p->top ? r->top[i] : r->best.objective, r->nobjective, &pts[i], why, sizeof why))
+      return snprintf(msg, size, "%s%d: %s", p->top ? "rank " : "answer ", i + 1, why), -1;
+    for (int j = 0; j < i; j++)
+      if (!memcmp(pts[j].choose, pts[i].choose, sizeof pts[i].choose) &&
+          !memcmp(pts[j].counts, pts[i].counts, sizeof pts[i].counts))
+        return snprintf(msg, size, "ranks %d and %d are the same point", j + 1, i + 1), -1;
+  }
+  return 0;
+}
+
+static int compare_check(const pg_problem *p, const struct run *run, cJSON **lines, int n, char *msg, size_t size) {
+  int64_t choose[PG_MAX_CHOOSE + 1] = {0}, counts[PG_MAX_COUNTS] = {0};
+  for (int i = 0; i < p->nfix; i++)
+    (p->fix[i].is_count ? counts : choose)[p->fix[i].var] = p->fix[i].v;
+  ref_point pt;
+  ref_eval(p, choose, counts, &pt);
+  const char *want = pt.fits ? "fits" : "does_not_fit";
+  if (run->rc != !pt.fits || n != 1 || strcmp(json_str(lines[0], "status"), want))
+    return snprintf(msg, size, "exit %d, status '%s'", run->rc, n ? json_str(lines[0], "status") : "-"), -1;
+  return same_memory(p, lines[0], &pt, msg, size);
+}
+
+/* Runs one seed; returns 1 when it agrees, 0 when not (reported), -1 when
+ * the generated problem left the range the test keeps to. */
+static int run_one(unsigned long long seed, const char *dir, struct batch *b, int verbose) {
+  static pg_problem p; /* large: keep it off the stack */
+  static struct run run;
+  char mfile[128], wfile[128], json[16384], store[8192], msg[768] = "", got[1024];
+  char *argv[PG_MAX_ARGS + 8];
+  pg_generate(&p, seed);
+  ref_result r;
+  ref_solve(&p, p.top, &r);
+  if (r.out_of_range)
+    return -1;
+  snprintf(mfile, sizeof mfile, "%s/m.json", dir);
+  snprintf(wfile, sizeof wfile, "%s/w.json", dir);
+  pg_machine_json(&p, json, sizeof json);
+  write_file(mfile, json);
+  pg_workset_json(&p, json, sizeof json);
+  write_file(wfile, json);
+  int argc = pg_args(&p, mfile, wfile, argv, store, sizeof store);
+  run_cli(argc, argv, &run);
+  cJSON *lines[MAX_LINES] = {0};
+  int n = parse_lines(run.out, lines);
+  int bad = run.signal ? (snprintf(msg, sizeof msg, "killed by signal %d%s", run.signal,
+                                   run.signal == SIGALRM ? " (no answer within 30 s)" : ""), 1)
+            : n < 0 ? (snprintf(msg, sizeof msg, "output is not JSON lines"), 1)
+            : p.check ? compare_check(&p, &run, lines, n, msg, sizeof msg)
+                      : compare_solve(&p, &r, &run, lines, n, msg, sizeof msg);
+  for (int i = 0; i < MAX_LINES; i++)
+    cJSON_Delete(lines[i]);
+  b->features |= p.features;
+  if (!p.check && r.nfeasible)
+    b->feasible++;
+  else if (!p.check)
+    b->infeasible++;
+  if (bad || verbose) {
+    char *nl = strchr(run.err, '\n');
+    if (nl)
+      *nl = 0;
+    snprintf(got, sizeof got, "%s; exit %d%s%s", bad ? msg : "agrees", run.rc, run.err[0] ? ", stderr: " : "", run.err);
+    reproducer(&p, bad ? "disagrees with the reference" : "agrees", got);
+  }
+  if (bad && !b->failed++) {
+    b->first_failure = seed;
+    snprintf(b->first_msg, sizeof b->first_msg, "%s", msg);
+  }
+  return !bad;
+}
+
+/* ------------------------------------------------------------ the suite */
+
+static const char *const feature_names[PF_NFEATURES] = {
+    "1 count", "2 counts", "3 counts", "a count's min above 1", "a loosening require", "a require mixing counts",
+    "an aligned count-dependent smem buffer", "an aligned count-dependent tmem buffer",
+    "an aligned count-dependent rf buffer", "a negative coefficient", "a min objective", "a max objective",
+    "a weight of 10^8..10^9", "a capacity of 2^39..2^40", "a count objective before a tile objective",
+    "a tile objective before a count objective", "--fix", "--domain", "occupancy 0", "occupancy 1", "--top K",
+    "check", "--no-presolve", "--objective replacing the workset's"};
+
+static void run_batch(unsigned long long first, int count, int verbose, struct batch *b) {
+  snprintf(b->dir, sizeof b->dir, "/tmp/tilefit-propXXXXXX");
+  ck_assert(mkdtemp(b->dir) != NULL);
+  for (int i = 0; i < count; i++) {
+    int rc = run_one(first + (unsigned long long)i, b->dir, b, verbose);
+    b->skipped += rc < 0;
+    b->problems += rc >= 0;
+  }
+  char path[128];
+  snprintf(path, sizeof path, "%s/m.json", b->dir);
+  unlink(path);
+  snprintf(path, sizeof path, "%s/w.json", b->dir);
+  unlink(path);
+  rmdir(b->dir);
+}
+
+START_TEST(test_property) {
+  unsigned long long first = env_ull("TILEFIT_PROP_FIRST", 1) + (unsigned long long)_i * PER_BATCH;
+  struct batch b;
+  memset(&b, 0, sizeof b);
+  run_batch(first, PER_BATCH, 0, &b);
+  if (getenv("TILEFIT_PROP_STATS")) {
+    fprintf(stderr, "property: seeds %llu..: %d problems, %d failed, %d feasible, %d infeasible, %d skipped, missing:",
+            first, b.problems, b.failed, b.feasible, b.infeasible, b.skipped);
+    for (int f = 0; f < PF_NFEATURES; f++)
+      if (!(b.features & (1u << f)))
+        fprintf(stderr, " [%s]", feature_names[f]);
+    fputc('\n', stderr);
+  }
+  ck_assert_msg(b.failed == 0,
+                "%d of the %d generated problems from seed %llu disagree with the reference, the first seed %llu: %s "
+                "(each reproducer is printed above)",
+                b.failed, b.problems, first, b.first_failure, b.first_msg);
+  /* the generator keeps to its ranges, and reaches every case it claims */
+  ck_assert_int_le(b.skipped, PER_BATCH / 50);
+  ck_assert_int_ge(b.feasible, PER_BATCH / 5);
+  ck_assert_int_ge(b.infeasible, PER_BATCH / 20);
+  for (int f = 0; f < PF_NFEATURES; f++)
+    ck_assert_msg(b.features & (1u << f), "seeds %llu..%llu never generate %s", first, first + PER_BATCH - 1,
+                  feature_names[f]);
+}
+END_TEST
+
+/* TILEFIT_PROP_ONLY=N: one seed, its reproducer printed. */
+START_TEST(test_property_one) {
+  struct batch b;
+  memset(&b, 0, sizeof b);
+  run_batch(env_ull("TILEFIT_PROP_ONLY", 0), 1, 1, &b);
+  ck_assert_msg(b.failed == 0, "seed %llu disagrees: %s", b.first_failure, b.first_msg);
+}
+END_TEST
+
+Suite *property_suite(void) {
+  Suite *s = suite_create("property");
+  TCase *tc = tcase_create("CLI equals the reference");
+  tcase_set_timeout(tc, 1200);
+  if (getenv("TILEFIT_PROP_ONLY")) {
+    tcase_add_test(tc, test_property_one);
+  } else {
+    int batches = (int)((env_ull("TILEFIT_PROP_PROBLEMS", 20000) + PER_BATCH - 1) / PER_BATCH);
+    tcase_add_loop_test(tc, test_property, 0, batches);
+  }
+  suite_add_tcase(s, tc);
+  return s;
+}

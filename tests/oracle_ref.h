@@ -1,0 +1,58 @@
+/* The property test's reference answer: an exhaustive enumeration of a
+ * generated problem (tests/propgen.h), evaluated from its description in
+ * __int128 with its own rounding, capacity and occupancy arithmetic.  It
+ * includes nothing from model/, encode/ or solver/, so an engine bug cannot
+ * hide in shared code.  The rules it implements are the README's:
+ *   - a buffer takes align * ceil(size / align) of its memory; a memory's
+ *     total must be at most its capacity (SMEM per CTA, TMEM columns,
+ *     registers per thread);
+ *   - with an occupancy o (a choose variable 1 .. CTAs per SM unless
+ *     fixed or narrowed): o >= 1; SMEM per CTA at most
+ *     floor(floor(per_sm / o) / granule) * granule - reserved; o <= CTAs
+ *     per SM; o * threads <= threads per SM; o * ceil(threads / 32) *
+ *     align(32 * rf, warp granule) <= registers per SM; o * max(min
+ *     alloc, pow2(tmem)) <= TMEM columns;
+ *   - every require holds, every count lies in its bounds (a --fix of a
+ *     count replaces them);
+ *   - objectives compare lexicographically, max larger, min smaller. */
+#ifndef TF_TESTS_ORACLE_REF_H
+#define TF_TESTS_ORACLE_REF_H
+
+#include "tests/propgen.h"
+
+#define REF_MAX_TOP 8
+
+typedef struct ref_point {
+  int64_t choose[PG_MAX_CHOOSE + 1]; /* slot PG_OCC: occupancy, when used */
+  int64_t counts[PG_MAX_COUNTS];
+  int fits;
+  const char *why;                   /* the first rule it breaks */
+  int64_t used[PG_NMEM];
+  int64_t alloc[PG_MAX_BUFFERS];     /* per buffer, after rounding */
+  int64_t objective[PG_MAX_OBJECTIVES];
+} ref_point;
+
+typedef struct ref_result {
+  int out_of_range;    /* a value past 2^52: the problem is skipped */
+  long npoints, nfeasible, nbest;
+  int nobjective;
+  ref_point best;      /* the first optimal point in enumeration order */
+  int ntop;            /* the best min(K, feasible) objective vectors */
+  int64_t top[REF_MAX_TOP][PG_MAX_OBJECTIVES];
+} ref_result;
+
+/* Evaluates one point (every variable given); returns 0, or -1 when a
+ * value leaves the range the test keeps to (2^52). */
+int ref_eval(const pg_problem *p, const int64_t *choose, const int64_t *counts, ref_point *out);
+
+/* Enumerates every point of the problem as requested. */
+void ref_solve(const pg_problem *p, int top, ref_result *r);
+
+/* -1, 0, 1: a's objective vector is worse, equal, better than b's. */
+int ref_compare(const pg_problem *p, const int64_t *a, const int64_t *b);
+
+/* The values a variable ranges over after the request; returns how many. */
+int ref_choose_values(const pg_problem *p, int slot, int64_t *values);
+void ref_count_bounds(const pg_problem *p, int k, int64_t *lo, int64_t *hi);
+
+#endif
