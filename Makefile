@@ -55,6 +55,11 @@ demo: deps
 	@$(MAKE) --no-print-directory $(BIN)
 	./$(BIN) solve -m b200 -w fa4-fwd -p d=128 -p dv=128 --fix B_r=128 --fix B_c=128 --fix q_stage=2 --objective "max stages" --explain
 
+# The property test (tests/check_property.c) runs 20,000 generated problems
+# in the normal build; under the sanitizers each problem costs about 8x as
+# much, so `make asan` runs the first ASAN_PROP_PROBLEMS of the same seeds.
+ASAN_PROP_PROBLEMS ?= 4000
+
 # The README's second command: the Check suites and end-to-end tests, then
 # the same under AddressSanitizer and UndefinedBehaviorSanitizer.
 test: deps
@@ -81,7 +86,7 @@ asan:
 	@$(MAKE) --no-print-directory BUILD=build/asan CC=clang \
 	  CFLAGS="-O1 -g -fsanitize=address,undefined -fno-sanitize-recover=all -fno-omit-frame-pointer" \
 	  BIN=build/asan/tilefit build/asan/tilefit build/asan/check_tilefit
-	ASAN_OPTIONS=detect_leaks=1 UBSAN_OPTIONS=print_stacktrace=1:halt_on_error=1 \
+	ASAN_OPTIONS=detect_leaks=1 UBSAN_OPTIONS=print_stacktrace=1:halt_on_error=1 TILEFIT_PROP_PROBLEMS=$(ASAN_PROP_PROBLEMS) \
 	  TILEFIT_BIN=build/asan/tilefit TILEFIT_DATA=$(CURDIR) build/asan/check_tilefit
 
 # Benchmarks (not part of the tests): ILP vs oracle vs closed form, sweep
