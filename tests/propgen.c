@@ -46,6 +46,7 @@ static int64_t pick_log(struct rng *r, int64_t hi) {
 struct gen {
   pg_problem *p;
   struct rng r;
+  int pad; /* an occupancy problem ends with a buffer near an SMEM share */
 };
 
 static int node(struct gen *g, int op, int64_t v, int a, int b) {
@@ -186,7 +187,9 @@ static void gen_buffer(struct gen *g, int b) {
   if (mem == PG_TMEM && !p->m.tmem_present && chance(r, 80))
     mem = PG_SMEM;
   int counts_ok = mem == PG_SMEM || !p->uses_occupancy; /* occupancy needs count-free rf and tmem */
-  int64_t cap = capacity_of(p, mem), mult = mem == PG_SMEM ? pick_log(r, cap / 2000 > 1000000000 ? 1000000000 : cap / 2000 + 1) : 1;
+  int64_t cap = capacity_of(p, mem), mult = 1;
+  if (mem == PG_SMEM && !g->pad)
+    mult = pick_log(r, cap / 2000 > 1000000000 ? 1000000000 : cap / 2000 + 1);
   int e = mem == PG_SMEM ? choose_term(g) : small_term(g), dependent = 0;
   for (int s = 0; s < p->ncounts && counts_ok; s++) {
     if (chance(r, 40))
@@ -204,11 +207,27 @@ static void gen_buffer(struct gen *g, int b) {
   int64_t al = aligns[pick(r, 0, mem == PG_SMEM ? 9 : 6)];
   if (mem == PG_SMEM && mult > 100000 && chance(r, 50))
     al = pick_log(r, mult);
+  else if (mem == PG_SMEM && dependent && chance(r, 35))
+    al = mult * pick(r, 2, 64); /* about one count step: rounding decides what fits */
   p->buf[b].mem = mem;
   p->buf[b].size = e;
   p->buf[b].align = al;
   if (dependent && al > 1)
     p->features |= 1u << (mem == PG_SMEM ? PF_ALIGNED_SMEM : mem == PG_TMEM ? PF_ALIGNED_TMEM : PF_ALIGNED_RF);
+}
+
+/* A constant SMEM buffer just inside or just past what one of `o` CTAs
+ * gets, floor(floor(per_sm / o) / granule) * granule - reserved: the
+ * boundary the occupancy rule draws, where an off-by-reserve shows. */
+static void gen_pad(struct gen *g, int b) {
+  pg_problem *p = g->p;
+  const pg_machine *m = &p->m;
+  int64_t o = pick(&g->r, 1, m->ctas_per_sm < 6 ? m->ctas_per_sm : 6);
+  int64_t share = m->smem_per_sm / o / m->smem_granule * m->smem_granule - m->smem_reserved;
+  int64_t size = chance(&g->r, 50) ? share - pick(&g->r, 0, 300) : share + pick(&g->r, 1, m->smem_reserved + 1);
+  p->buf[b].mem = PG_SMEM;
+  p->buf[b].size = k(g, size > 0 ? size : 0);
+  p->buf[b].align = 1;
 }
 
 /* A count variable, or a choose variable, or a constant. */
@@ -408,7 +427,7 @@ static void gen_request(struct gen *g) {
 int pg_objectives(const pg_problem *p) { return p->nobj[1] > 0; }
 
 void pg_generate(pg_problem *p, unsigned long long seed) {
-  struct gen g = {p, {seed * 0xD1B54A32D192ED03ULL + 0x632BE59BD9B4E019ULL}};
+  struct gen g = {p, {seed * 0xD1B54A32D192ED03ULL + 0x632BE59BD9B4E019ULL}, 0};
   memset(p, 0, sizeof *p);
   p->seed = seed;
   p->nnodes = 1; /* node 0: the constant 0 */
@@ -418,9 +437,12 @@ void pg_generate(pg_problem *p, unsigned long long seed) {
   p->uses_occupancy = chance(&g.r, 22);
   if (p->uses_occupancy && chance(&g.r, 50))
     p->threads = 32 * pick(&g.r, 1, 16);
-  p->nbuffers = (int)pick(&g.r, 1, PG_MAX_BUFFERS);
+  g.pad = p->uses_occupancy && chance(&g.r, 60);
+  p->nbuffers = (int)pick(&g.r, 1, PG_MAX_BUFFERS - g.pad);
   for (int b = 0; b < p->nbuffers; b++)
     gen_buffer(&g, b);
+  if (g.pad)
+    gen_pad(&g, p->nbuffers++);
   p->nrequire = (int)pick(&g.r, 0, 3);
   for (int i = 0; i < p->nrequire; i++)
     gen_require(&g, i);
