@@ -44,14 +44,6 @@ static i128 eval(struct env *e, int n) {
   return v;
 }
 
-static i128 capacity(const pg_problem *p, int mem) {
-  if (mem == PG_SMEM)
-    return p->m.smem_capacity;
-  if (mem == PG_TMEM)
-    return p->m.tmem_present ? p->m.tmem_columns : 0;
-  return p->m.rf_per_thread;
-}
-
 /* The limits an occupancy o puts on one CTA; NULL when it fits. */
 static const char *occupancy_breaks(const pg_problem *p, i128 o, const i128 *used) {
   const pg_machine *m = &p->m;
@@ -73,7 +65,7 @@ static const char *occupancy_breaks(const pg_problem *p, i128 o, const i128 *use
       alloc *= 2;
     if (alloc < m->tmem_min_alloc)
       alloc = m->tmem_min_alloc;
-    if (o * alloc > capacity(p, PG_TMEM))
+    if (o * alloc > pg_capacity(p, PG_TMEM))
       return "occupancy over TMEM columns";
   }
   return NULL;
@@ -100,7 +92,7 @@ static const char *breaks(const pg_problem *p, struct env *e, i128 *used, int64_
     used[p->buf[b].mem] += a;
   }
   for (int m = 0; m < PG_NMEM; m++)
-    if (used[m] > capacity(p, m))
+    if (used[m] > pg_capacity(p, m))
       return m == PG_SMEM ? "smem over capacity" : m == PG_TMEM ? "tmem over capacity" : "rf over capacity";
   const char *why = p->uses_occupancy ? occupancy_breaks(p, e->choose[PG_OCC], used) : NULL;
   if (why)

@@ -165,7 +165,7 @@ static void gen_counts(struct gen *g) {
     p->features |= 1u << (PF_COUNTS1 + p->ncounts - 1);
 }
 
-static int64_t capacity_of(const pg_problem *p, int mem) {
+int64_t pg_capacity(const pg_problem *p, int mem) {
   if (mem == PG_SMEM)
     return p->m.smem_capacity;
   if (mem == PG_TMEM)
@@ -187,7 +187,7 @@ static void gen_buffer(struct gen *g, int b) {
   if (mem == PG_TMEM && !p->m.tmem_present && chance(r, 80))
     mem = PG_SMEM;
   int counts_ok = mem == PG_SMEM || !p->uses_occupancy; /* occupancy needs count-free rf and tmem */
-  int64_t cap = capacity_of(p, mem), mult = 1;
+  int64_t cap = pg_capacity(p, mem), mult = 1;
   if (mem == PG_SMEM && !g->pad)
     mult = pick_log(r, cap / 2000 > 1000000000 ? 1000000000 : cap / 2000 + 1);
   int e = mem == PG_SMEM ? choose_term(g) : small_term(g), dependent = 0;

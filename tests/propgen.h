@@ -107,6 +107,10 @@ int pg_args(const pg_problem *p, const char *mfile, const char *wfile, char **ar
 /* The effective objective list: the command line's, else the workset's. */
 int pg_objectives(const pg_problem *p);
 
+/* What a memory holds per CTA: SMEM bytes, TMEM columns (0 without
+ * TMEM), registers per thread. */
+int64_t pg_capacity(const pg_problem *p, int mem);
+
 /* Names of variables: "c0", "occupancy", "s1". */
 const char *pg_choose_name(int slot);
 const char *pg_count_name(int k);
