@@ -19,6 +19,7 @@
 #include <check.h>
 #include <signal.h>
 #include <cjson/cJSON.h>
+#include <stdint.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -39,6 +40,7 @@ struct batch {
   char dir[64];
   int failed, feasible, infeasible, skipped, problems;
   unsigned features;
+  uint64_t hash; /* of every generated file and command line: the same in every build */
   unsigned long long first_failure;
   char first_msg[512];
 };
@@ -47,6 +49,12 @@ struct run {
   int rc, signal; /* rc -1: killed by `signal` */
   char out[OUT_SIZE], err[4096];
 };
+
+static uint64_t fnv(uint64_t h, const char *s) {
+  for (; *s; s++)
+    h = (h ^ (unsigned char)*s) * 0x100000001B3ULL;
+  return h;
+}
 
 static unsigned long long env_ull(const char *name, unsigned long long dflt) {
   const char *v = getenv(name);
@@ -331,9 +339,13 @@ static int run_one(unsigned long long seed, const char *dir, struct batch *b, in
   snprintf(wfile, sizeof wfile, "%s/w.json", dir);
   pg_machine_json(&p, json, sizeof json);
   write_file(mfile, json);
+  b->hash = fnv(b->hash, json);
   pg_workset_json(&p, json, sizeof json);
   write_file(wfile, json);
+  b->hash = fnv(b->hash, json);
   int argc = pg_args(&p, mfile, wfile, argv, store, sizeof store);
+  for (int i = 6; i < argc; i++) /* after the file names */
+    b->hash = fnv(b->hash, argv[i]);
   run_cli(argc, argv, &run);
   cJSON *lines[MAX_LINES] = {0};
   int n = parse_lines(run.out, lines);
@@ -393,10 +405,12 @@ START_TEST(test_property) {
   unsigned long long first = env_ull("TILEFIT_PROP_FIRST", 1) + (unsigned long long)_i * PER_BATCH;
   struct batch b;
   memset(&b, 0, sizeof b);
+  b.hash = 0xCBF29CE484222325ULL;
   run_batch(first, PER_BATCH, 0, &b);
   if (getenv("TILEFIT_PROP_STATS")) {
-    fprintf(stderr, "property: seeds %llu..: %d problems, %d failed, %d feasible, %d infeasible, %d skipped, missing:",
-            first, b.problems, b.failed, b.feasible, b.infeasible, b.skipped);
+    fprintf(stderr, "property: seeds %llu..: %d problems, %d failed, %d feasible, %d infeasible, %d skipped, "
+            "generated %016llx, missing:", first, b.problems, b.failed, b.feasible, b.infeasible, b.skipped,
+            (unsigned long long)b.hash);
     for (int f = 0; f < PF_NFEATURES; f++)
       if (!(b.features & (1u << f)))
         fprintf(stderr, " [%s]", feature_names[f]);

@@ -17,6 +17,7 @@ static i128 align_up(i128 x, i128 a) { return ceil_div(x, a) * a; }
 struct env {
   const pg_problem *p;
   const int64_t *choose, *counts;
+  const i128 *used; /* the memories' totals, once the buffers are summed */
   int out_of_range;
 };
 
@@ -27,6 +28,8 @@ static i128 eval(struct env *e, int n) {
   case PG_CONST: return x->v;
   case PG_CHOOSE: return e->choose[x->v];
   case PG_COUNT: return e->counts[x->v];
+  case PG_USED: return e->used[x->v];
+  case PG_SLACK: return pg_capacity(e->p, (int)x->v) - e->used[x->v];
   default: break;
   }
   i128 a = eval(e, x->a), b = eval(e, x->b);
@@ -104,8 +107,8 @@ static const char *breaks(const pg_problem *p, struct env *e, i128 *used, int64_
 }
 
 int ref_eval(const pg_problem *p, const int64_t *choose, const int64_t *counts, ref_point *out) {
-  struct env e = {p, choose, counts, 0};
   i128 used[PG_NMEM] = {0};
+  struct env e = {p, choose, counts, used, 0};
   memset(out, 0, sizeof *out);
   memcpy(out->choose, choose, sizeof out->choose);
   memcpy(out->counts, counts, sizeof out->counts);

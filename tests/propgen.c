@@ -47,6 +47,7 @@ struct gen {
   pg_problem *p;
   struct rng r;
   int pad; /* an occupancy problem ends with a buffer near an SMEM share */
+  int rounded[PG_NMEM]; /* the memory has an aligned count-dependent buffer */
 };
 
 static int node(struct gen *g, int op, int64_t v, int a, int b) {
@@ -72,7 +73,10 @@ static int choose_term(struct gen *g) {
   switch (pick(&g->r, 0, 5)) {
   case 0: return op2(g, PG_MUL, a, k(g, pick(&g->r, 1, 9)));
   case 1: return op2(g, PG_MUL, a, b);
-  case 2: return node(g, PG_CDIV, 0, op2(g, PG_MUL, a, k(g, pick(&g->r, 1, 20))), k(g, pick(&g->r, 1, 6)));
+  case 2: {
+    int64_t m = pick(&g->r, 1, 20), d = pick(&g->r, 1, 6);
+    return node(g, PG_CDIV, 0, op2(g, PG_MUL, a, k(g, m)), k(g, d));
+  }
   case 3: return op2(g, PG_ADD, op2(g, PG_MAX, a, b), k(g, pick(&g->r, 0, 9)));
   case 4: return op2(g, PG_MIN, a, op2(g, PG_ADD, b, k(g, pick(&g->r, 0, 3))));
   default: return op2(g, PG_ADD, op2(g, PG_FDIV, op2(g, PG_MUL, a, b), k(g, 2)), k(g, pick(&g->r, 0, 5)));
@@ -195,7 +199,9 @@ static void gen_buffer(struct gen *g, int b) {
     if (chance(r, 40))
       continue;
     int shrink = chance(r, 25);
-    int coef = mem == PG_SMEM ? op2(g, PG_ADD, choose_term(g), k(g, pick(r, 1, 12))) : k(g, pick(r, 1, 4));
+    int coef = mem == PG_SMEM ? choose_term(g) : k(g, pick(r, 1, 4));
+    if (mem == PG_SMEM)
+      coef = op2(g, PG_ADD, coef, k(g, pick(r, 1, 12)));
     e = op2(g, PG_ADD, e, op2(g, PG_MUL, coef, count_offset(g, s, shrink)));
     dependent = 1;
     if (shrink)
@@ -212,6 +218,7 @@ static void gen_buffer(struct gen *g, int b) {
   p->buf[b].mem = mem;
   p->buf[b].size = e;
   p->buf[b].align = al;
+  g->rounded[mem] |= dependent && al > 1;
   if (dependent && al > 1)
     p->features |= 1u << (mem == PG_SMEM ? PF_ALIGNED_SMEM : mem == PG_TMEM ? PF_ALIGNED_TMEM : PF_ALIGNED_RF);
 }
@@ -236,6 +243,13 @@ static int some_choose(struct gen *g) {
   return g->p->nchoose ? cvar(g, (int)pick(&g->r, 0, g->p->nchoose - 1)) : k(g, pick(&g->r, 1, 9));
 }
 
+/* used(MEM) or slack(MEM) of a memory where they are linear (no aligned
+ * count-dependent buffer), or -1. */
+static int used_or_slack(struct gen *g) {
+  int mem = (int)pick(&g->r, 0, PG_NMEM - 1);
+  return g->rounded[mem] ? -1 : node(g, chance(&g->r, 50) ? PG_USED : PG_SLACK, mem, 0, 0);
+}
+
 /* A bound near the middle of what the counts can reach. */
 static int64_t count_bound(struct gen *g, int64_t lo, int64_t hi) { return pick(&g->r, lo - 1, hi + 1); }
 
@@ -244,28 +258,40 @@ static int64_t count_bound(struct gen *g, int64_t lo, int64_t hi) { return pick(
 static void gen_require(struct gen *g, int i) {
   pg_problem *p = g->p;
   struct rng *r = &g->r;
-  int lhs, rhs, rel = (int)pick(r, 0, 4), kind = p->ncounts ? (int)pick(r, 0, 5) : 4;
+  int lhs, rhs, rel = (int)pick(r, 0, 4), kind = p->ncounts ? (int)pick(r, 0, 5) : 4, u = -1;
+  if (chance(r, 10) && (u = used_or_slack(g)) >= 0) { /* used(smem) <= K, slack(rf) >= K */
+    int64_t cap = pg_capacity(p, (int)p->node[u].v);
+    p->req[i].lhs = u;
+    p->req[i].rhs = k(g, pick(r, -cap / 4, cap + cap / 4));
+    p->req[i].rel = rel == PG_EQ ? PG_LE : rel;
+    p->req[i].on_cli = chance(r, 30);
+    return;
+  }
   int64_t L = INT64_MAX, H = 0; /* the smallest min and largest max of the counts */
   for (int s = 0; s < p->ncounts; s++) {
     L = p->lo[s] < L ? p->lo[s] : L;
     H = p->hi[s] > H ? p->hi[s] : H;
   }
   if (kind == 0) { /* c * s <= K */
-    lhs = op2(g, PG_MUL, some_choose(g), some_count(g));
+    lhs = some_choose(g);
+    lhs = op2(g, PG_MUL, lhs, some_count(g));
     rhs = k(g, pick(r, 0, 60));
     rel = chance(r, 50) ? PG_LE : PG_LT;
   } else if (kind == 1 || kind == 2) { /* loosening: s_a + c >= K, s_a + s_b >= K */
-    lhs = op2(g, PG_ADD, some_count(g), kind == 1 ? some_choose(g) : some_count(g));
+    lhs = some_count(g);
+    lhs = op2(g, PG_ADD, lhs, kind == 1 ? some_choose(g) : some_count(g));
     rhs = k(g, count_bound(g, 2 * L, 2 * H + 4));
     rel = chance(r, 60) ? PG_GE : PG_GT;
     p->features |= 1u << PF_LOOSEN;
   } else if (kind == 3) { /* mixing: W1 * s_a - W2 * s_b REL K */
     int64_t w1 = pick(r, 1, 3), w2 = pick(r, 1, 3);
-    lhs = op2(g, PG_SUB, op2(g, PG_MUL, k(g, w1), some_count(g)), op2(g, PG_MUL, k(g, w2), some_count(g)));
+    lhs = op2(g, PG_MUL, k(g, w1), some_count(g));
+    lhs = op2(g, PG_SUB, lhs, op2(g, PG_MUL, k(g, w2), some_count(g)));
     rhs = k(g, pick(r, -3 * H, 3 * H));
     p->features |= 1u << PF_MIXED | 1u << PF_NEGATIVE;
   } else if (kind == 4 || !p->uses_occupancy) { /* count-free */
-    lhs = op2(g, PG_MUL, some_choose(g), some_choose(g));
+    lhs = some_choose(g);
+    lhs = op2(g, PG_MUL, lhs, some_choose(g));
     rhs = k(g, pick(r, 1, 120));
     rel = rel == PG_EQ ? PG_LE : rel;
   } else { /* occupancy and a count */
@@ -282,18 +308,31 @@ static void gen_require(struct gen *g, int i) {
 static void gen_objective(struct gen *g, int list, int o, int *is_count) {
   pg_problem *p = g->p;
   struct rng *r = &g->r;
-  int kind = (int)pick(r, 0, 6), e;
+  int kind = (int)pick(r, 0, 7), e;
   *is_count = 0;
   if (!p->ncounts && kind < 3)
     kind = 3;
   int64_t w = chance(r, 30) ? pick(r, 100000000, 1000000000) : pick(r, 2, 1000);
+  /* one random draw per statement: argument order is unspecified in C */
   switch (kind) {
   case 0: e = some_count(g); *is_count = 1; break;
-  case 1: e = op2(g, PG_ADD, op2(g, PG_MUL, k(g, w), some_count(g)), some_count(g)); *is_count = 1; break;
-  case 2: e = op2(g, PG_SUB, op2(g, PG_MUL, k(g, pick(r, 1, 5)), some_count(g)), some_choose(g)); break;
-  case 3: e = op2(g, PG_MUL, some_choose(g), some_choose(g)); break;
-  case 4: e = op2(g, PG_SUB, op2(g, PG_MUL, k(g, w), some_choose(g)), p->ncounts ? some_count(g) : k(g, 1)); break;
+  case 1:
+    e = op2(g, PG_MUL, k(g, w), some_count(g));
+    e = op2(g, PG_ADD, e, some_count(g));
+    *is_count = 1;
+    break;
+  case 2:
+    e = k(g, pick(r, 1, 5));
+    e = op2(g, PG_MUL, e, some_count(g));
+    e = op2(g, PG_SUB, e, some_choose(g));
+    break;
+  case 3: e = some_choose(g); e = op2(g, PG_MUL, e, some_choose(g)); break;
+  case 4:
+    e = op2(g, PG_MUL, k(g, w), some_choose(g));
+    e = op2(g, PG_SUB, e, p->ncounts ? some_count(g) : k(g, 1));
+    break;
   case 5: e = p->nbuffers ? p->buf[pick(r, 0, p->nbuffers - 1)].size : some_choose(g); break;
+  case 6: e = used_or_slack(g); e = e < 0 ? some_choose(g) : p->ncounts ? op2(g, PG_ADD, e, op2(g, PG_MUL, k(g, w), some_count(g))) : e; break;
   default:
     e = p->uses_occupancy ? op2(g, PG_ADD, op2(g, PG_MUL, k(g, w), node(g, PG_CHOOSE, PG_OCC, 0, 0)), some_choose(g))
                           : some_choose(g);
@@ -335,7 +374,7 @@ static int refers_to_occupancy(const pg_problem *p, int e) {
   const pg_node *n = &p->node[e];
   if (n->op == PG_CHOOSE)
     return n->v == PG_OCC;
-  if (n->op == PG_CONST || n->op == PG_COUNT)
+  if (n->op == PG_CONST || n->op == PG_COUNT || n->op == PG_USED || n->op == PG_SLACK)
     return 0;
   return refers_to_occupancy(p, n->a) || refers_to_occupancy(p, n->b);
 }
@@ -427,7 +466,10 @@ static void gen_request(struct gen *g) {
 int pg_objectives(const pg_problem *p) { return p->nobj[1] > 0; }
 
 void pg_generate(pg_problem *p, unsigned long long seed) {
-  struct gen g = {p, {seed * 0xD1B54A32D192ED03ULL + 0x632BE59BD9B4E019ULL}, 0};
+  struct gen g;
+  memset(&g, 0, sizeof g);
+  g.p = p;
+  g.r.s = seed * 0xD1B54A32D192ED03ULL + 0x632BE59BD9B4E019ULL;
   memset(p, 0, sizeof *p);
   p->seed = seed;
   p->nnodes = 1; /* node 0: the constant 0 */
@@ -478,6 +520,8 @@ const char *pg_count_name(int k) {
   return names[k];
 }
 
+static const char *const mems[] = {"smem", "tmem", "rf"};
+
 static void expr_out(const pg_problem *p, int e, struct out *o) {
   const pg_node *n = &p->node[e];
   static const char *const infix[] = {[PG_ADD] = " + ", [PG_SUB] = " - ", [PG_MUL] = " * "};
@@ -486,6 +530,7 @@ static void expr_out(const pg_problem *p, int e, struct out *o) {
   case PG_CONST: put(o, n->v < 0 ? "(%lld)" : "%lld", (long long)n->v); return;
   case PG_CHOOSE: put(o, "%s", pg_choose_name((int)n->v)); return;
   case PG_COUNT: put(o, "%s", pg_count_name((int)n->v)); return;
+  case PG_USED: case PG_SLACK: put(o, "%s(%s)", n->op == PG_USED ? "used" : "slack", mems[n->v]); return;
   case PG_ADD: case PG_SUB: case PG_MUL:
     put(o, "(");
     expr_out(p, n->a, o);
@@ -570,7 +615,6 @@ static void workset_vars(const pg_problem *p, struct out *o) {
 }
 
 void pg_workset_json(const pg_problem *p, char *buf, size_t size) {
-  static const char *const mems[] = {"smem", "tmem", "rf"};
   struct out o = {buf, 0, size};
   put(&o, "{\"name\": \"gen%llu\",\n", p->seed);
   workset_vars(p, &o);

@@ -24,13 +24,16 @@
 /* Expression nodes.  Every expression the generator builds is affine in
  * the counts (a product has at most one count-dependent side; cdiv, fdiv,
  * min and max see only choose variables). */
-enum pg_op { PG_CONST, PG_CHOOSE, PG_COUNT, PG_ADD, PG_SUB, PG_MUL, PG_CDIV, PG_FDIV, PG_MIN, PG_MAX };
+enum pg_op {
+  PG_CONST, PG_CHOOSE, PG_COUNT, PG_ADD, PG_SUB, PG_MUL, PG_CDIV, PG_FDIV, PG_MIN, PG_MAX,
+  PG_USED, PG_SLACK /* used(MEM), slack(MEM): v is the memory; only in requires and objectives */
+};
 enum pg_rel { PG_LE, PG_LT, PG_GE, PG_GT, PG_EQ };
 enum pg_mem { PG_SMEM, PG_TMEM, PG_RF, PG_NMEM };
 
 typedef struct pg_node {
   int op;
-  int64_t v; /* PG_CONST: the value; PG_CHOOSE / PG_COUNT: the variable */
+  int64_t v; /* PG_CONST: the value; PG_CHOOSE / PG_COUNT: the variable; PG_USED / PG_SLACK: the memory */
   int a, b;  /* operands (node indices) */
 } pg_node;
 
