@@ -82,6 +82,7 @@ static void run_cli(int argc, char **argv, struct run *r) {
   if (pid == 0) {
     dup2(fileno(fo), 1);
     dup2(fileno(fe), 2);
+    signal(SIGALRM, SIG_DFL); /* Check's handler, inherited, would kill the whole test */
     alarm(CHILD_SECONDS);
     int rc = tf_cli_main(argc, argv);
     fflush(stdout);
