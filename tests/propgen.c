@@ -710,7 +710,7 @@ int pg_args(const pg_problem *p, const char *mfile, const char *wfile, char **ar
   }
   if (p->no_presolve)
     argv[argc++] = "--no-presolve";
-  argv[argc++] = "--json";
+  argv[argc++] = "--jsonl";
   argv[argc] = NULL;
   return argc;
 }

@@ -104,7 +104,7 @@ void pg_machine_json(const pg_problem *p, char *buf, size_t size);
 void pg_workset_json(const pg_problem *p, char *buf, size_t size);
 
 /* The command line after "tilefit", for machine and workset files at the
- * given paths, always with --json.  Strings point into `store`. */
+ * given paths, always with --jsonl (one JSON object per answer).  Strings point into `store`. */
 int pg_args(const pg_problem *p, const char *mfile, const char *wfile, char **argv, char *store, size_t size);
 
 /* The effective objective list: the command line's, else the workset's. */
