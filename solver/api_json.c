@@ -16,6 +16,7 @@
 #include "model/json.h"
 #include "model/text.h"
 #include "solver/backend.h"
+#include "solver/prune.h"
 #include "solver/report.h"
 #include "solver/solve.h"
 #include "solver/batch/cache.h"
@@ -387,6 +388,102 @@ static int api_version(const cJSON *req, FILE *out, tf_error *err) {
   return API_OK;
 }
 
+/* ----------------------------------------------------------------- prune */
+
+/* "configs": objects (Triton's configs) or strings (CUTLASS kernel names),
+ * read as `prune` reads a list; "file": such a list on disk. */
+static int prune_list(const cJSON *req, tf_config_list *l, tf_error *err) {
+  const cJSON *configs = tf_json_member(req, "configs"), *file = tf_json_member(req, "file");
+  const char *path;
+  size_t len;
+  if (!configs == !file)
+    return tf_error_set(err, TF_EINPUT, "$", "expected exactly one of \"configs\" and \"file\"");
+  if (file) {
+    char *text = tf_json_string(file, "$.file", &path, err) ? NULL : tf_read_file(path, &len, err);
+    int rc = text ? tf_configs_parse(text, len, path, l, err) : -1;
+    free(text);
+    return rc;
+  }
+  if (!cJSON_IsArray(configs) || !configs->child)
+    return tf_error_set(err, TF_EINPUT, "$.configs", "expected a non-empty array of configuration objects or kernel names");
+  tf_text t;
+  FILE *f = tf_text_open(&t);
+  int rc = 0;
+  if (cJSON_IsString(configs->child)) { /* kernel names, one a line */
+    size_t i = 0;
+    for (const cJSON *c = configs->child; c && !rc; c = c->next, i++) {
+      char where[48];
+      tf_path_index(where, sizeof where, "$.configs", i);
+      rc = tf_json_string(c, where, &path, err);
+      if (!rc && strpbrk(path, "\n\r"))
+        rc = tf_error_set(err, TF_EINPUT, where, "expected a kernel name (one line)");
+      if (!rc)
+        fprintf(f, "%s\n", path);
+    }
+  } else {
+    char *text = cJSON_PrintUnformatted(configs);
+    fputs(text ? text : "", f);
+    cJSON_free(text);
+  }
+  char *text = tf_text_close(&t, &len);
+  if (!rc)
+    rc = tf_configs_parse(text, len, "$.configs", l, err);
+  free(text);
+  return rc;
+}
+
+/* "machine", "workset", "params" {NAME: integer}, "map" {KEY: "VAR"}. */
+static int prune_request(const cJSON *req, tf_request *r, tf_prune_map *map, tf_error *err) {
+  const cJSON *m = tf_json_member(req, "machine"), *w = tf_json_member(req, "workset");
+  const cJSON *params = tf_json_member(req, "params"), *keys = tf_json_member(req, "map"), *v;
+  const char *s;
+  if (m && !tf_json_string(m, "$.machine", &s, err))
+    r->machine = tf_strdup(s);
+  if (w && !tf_json_string(w, "$.workset", &s, err))
+    r->workset = tf_strdup(s);
+  if ((params && !cJSON_IsObject(params)) || (keys && !cJSON_IsObject(keys)))
+    return tf_error_set(err, TF_EINPUT, params && !cJSON_IsObject(params) ? "$.params" : "$.map", "expected an object");
+  cJSON_ArrayForEach(v, params) {
+    char path[160];
+    int64_t x;
+    tf_path_key(path, sizeof path, "$.params", v->string);
+    if (tf_json_int(v, path, -TF_JSON_EXACT, TF_JSON_EXACT, &x, err))
+      return -1;
+    tf_request_add_param(r, v->string, x, path);
+  }
+  cJSON_ArrayForEach(v, keys) {
+    char path[160];
+    tf_path_key(path, sizeof path, "$.map", v->string);
+    if (tf_json_string(v, path, &s, err))
+      return -1;
+    tf_prune_pair pair = {tf_strdup(v->string), tf_strdup(s)};
+    TF_PUSH(map->pairs, map->n, map->cap, pair);
+  }
+  return err->code ? -1 : 0;
+}
+
+static int api_prune(const cJSON *req, FILE *out, tf_error *err) {
+  tf_request r;
+  tf_request_init(&r);
+  tf_prune_map map = {NULL, 0, 0};
+  tf_prune_batch b;
+  tf_prune_batch_init(&b);
+  tf_solve_opts o;
+  int rc = read_solve_opts(req, &o, err) || prune_request(req, &r, &map, err) || prune_list(req, &b.list, err);
+  if (!rc && b.list.form == TF_CONFIGS_NAMES && r.workset)
+    rc = tf_error_set(err, TF_EINPUT, "$.workset", "cannot be combined with kernel names, which name their worksets");
+  if (!rc)
+    rc = tf_prune_batch_run(&b, &r, &map, o.time_limit_s, err);
+  if (rc && (!strcmp(err->path, "-m") || !strcmp(err->path, "-w"))) /* the request's names, not the options' */
+    snprintf(err->path, sizeof err->path, "%s", err->path[1] == 'm' ? "$.machine" : "$.workset");
+  if (!rc)
+    tf_prune_batch_json(out, &b);
+  tf_prune_batch_release(&b);
+  tf_prune_map_release(&map);
+  tf_request_release(&r);
+  return rc ? -1 : API_OK;
+}
+
 /* -------------------------------------------------------------- dispatch */
 
 #define SOLVE_KEYS "time_limit", "presolve"
@@ -394,6 +491,7 @@ static const char *const solve_keys[] = {"cmd", "problem", "top", SOLVE_KEYS, NU
 static const char *const check_keys[] = {"cmd", "problem", NULL};
 static const char *const sweep_keys[] = {"cmd", "spec", "file", "problems", "jobs", SOLVE_KEYS, NULL};
 static const char *const validate_keys[] = {"cmd", "files", NULL};
+static const char *const prune_keys[] = {"cmd", "machine", "workset", "params", "map", "configs", "file", "time_limit", NULL};
 static const char *const bare_keys[] = {"cmd", NULL};
 
 static const struct api_cmd {
@@ -404,7 +502,7 @@ static const struct api_cmd {
     {"solve", api_solve, solve_keys},       {"check", api_check, check_keys},
     {"sweep", api_sweep, sweep_keys},       {"validate", api_validate, validate_keys},
     {"machines", api_machines, bare_keys},  {"worksets", api_worksets, bare_keys},
-    {"version", api_version, bare_keys},
+    {"version", api_version, bare_keys},    {"prune", api_prune, prune_keys},
 };
 
 static int dispatch(const char *request, FILE *out, tf_error *err) {
@@ -422,7 +520,7 @@ static int dispatch(const char *request, FILE *out, tf_error *err) {
       if (!strcmp(commands[i].name, name))
         c = &commands[i];
     if (!c)
-      tf_error_set(err, TF_EINPUT, "$.cmd", "unknown command '%s' (solve, check, sweep, validate, machines, worksets, version)",
+      tf_error_set(err, TF_EINPUT, "$.cmd", "unknown command '%s' (solve, check, sweep, validate, prune, machines, worksets, version)",
                    name);
     else if (!tf_json_keys(req, "$", c->keys, NULL, err))
       rc = c->run(req, out, err);

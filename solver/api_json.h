@@ -19,6 +19,8 @@
  *   {"cmd": "validate", "files": [PATH, ...]}
  *       {"cases": [the `validate --json` row of each case, in order],
  *        "passed": P, "failed": F, "skipped": K}; status 1 when F > 0
+ *   {"cmd": "prune", "configs": [OBJECT or NAME, ...] | "file": PATH, "machine", "workset",
+ *    "params": {...}, "map": {KEY: VAR}}     `prune --json`'s array
  *   {"cmd": "machines"} / {"cmd": "worksets"}     the shipped names, sorted
  *   {"cmd": "version"}                            {"version": "0.1.0"}
  * PROBLEM is a problem as a line of `validate` or `sweep` (model/case.h):

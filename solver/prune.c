@@ -1,10 +1,13 @@
 #include "prune.h"
 
+#include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 
 #include "model/alloc.h"
+#include "model/json.h"
 #include "model/text.h"
+#include "solver/report.h"
 
 void tf_prune_map_release(tf_prune_map *m) {
   for (size_t i = 0; i < m->n; i++)
@@ -142,3 +145,81 @@ int tf_prune_name(const char *name, const char *machine, double time_limit, tf_p
   tf_request_release(&req);
   return rc ? -1 : 0;
 }
+
+int tf_pruned_fits(const tf_pruned *v) { return v->answer.status == TF_ANSWER_FITS; }
+
+void tf_prune_batch_init(tf_prune_batch *b) {
+  memset(b, 0, sizeof *b);
+  tf_configs_init(&b->list);
+}
+
+void tf_prune_batch_release(tf_prune_batch *b) {
+  for (size_t i = 0; b->verdicts && i < b->list.n; i++)
+    tf_pruned_release(&b->verdicts[i]);
+  free(b->verdicts);
+  tf_loaded_release(&b->loaded);
+  tf_configs_release(&b->list);
+  tf_prune_batch_init(b);
+}
+
+/* Adds each of a verdict's ignored keys once. */
+static void note_ignored(tf_prune_batch *r, const char *keys) {
+  tf_strbuf b = {r->ignored, sizeof r->ignored, strlen(r->ignored)}; /* appends to what is there */
+  for (const char *s = keys; *s;) {
+    size_t len = strcspn(s, ",");
+    char key[96];
+    snprintf(key, sizeof key, "%.*s", (int)len, s);
+    int seen = 0;
+    for (const char *t = r->ignored; *t && !seen; t += strcspn(t, ",") + (t[strcspn(t, ",")] ? 2 : 0))
+      seen = strcspn(t, ",") == strlen(key) && !strncmp(t, key, strlen(key));
+    if (!seen)
+      tf_strbuf_item(&b, ", ", "%s", key);
+    s += len;
+    s += strspn(s, ", ");
+  }
+}
+
+
+int tf_prune_batch_run(tf_prune_batch *r, tf_request *req, const tf_prune_map *map, double time_limit,
+                       tf_error *err) {
+  r->verdicts = tf_nalloc(r->list.n ? r->list.n : 1, sizeof *r->verdicts);
+  int names = r->list.form == TF_CONFIGS_NAMES;
+  if (!names && (!req->machine || !req->workset))
+    return tf_error_set(err, TF_EINPUT, req->machine ? "-w" : "-m",
+                        "is needed: configuration objects are checked against one machine and workset");
+  if (!names && tf_load(req, "-m", "-w", &r->loaded, err))
+    return -1;
+  for (size_t i = 0; i < r->list.n; i++) {
+    tf_pruned *v = &r->verdicts[i];
+    int rc = names ? tf_prune_name(r->list.items[i].text, req->machine, time_limit, v, err)
+                   : tf_prune_object(&r->loaded, req, &r->list.items[i], map, v, err);
+    if (rc) {
+      if (names)
+        tf_error_set_path(err, r->list.items[i].where);
+      return -1;
+    }
+    r->nfit += tf_pruned_fits(v);
+    note_ignored(r, v->ignored);
+  }
+  return 0;
+}
+
+
+void tf_prune_batch_json(FILE *f, const tf_prune_batch *r) {
+  fputc('[', f);
+  for (size_t i = 0; i < r->list.n; i++) {
+    const tf_config *c = &r->list.items[i];
+    fputs(i ? ",{\"schema\":\"" TF_REPORT_SCHEMA "\",\"where\":" : "{\"schema\":\"" TF_REPORT_SCHEMA "\",\"where\":", f);
+    tf_json_write_string(f, c->where);
+    fputs(",\"config\":", f);
+    if (r->list.form == TF_CONFIGS_NAMES)
+      tf_json_write_string(f, c->text);
+    else
+      fputs(c->text, f); /* an object, as one line of JSON */
+    fprintf(f, ",\"fits\":%s,", tf_pruned_fits(&r->verdicts[i]) ? "true" : "false");
+    tf_report_json_fields(f, r->verdicts[i].problem, &r->verdicts[i].answer);
+    fputc('}', f);
+  }
+  fputc(']', f);
+}
+

@@ -12,6 +12,8 @@
 #ifndef TF_SOLVER_PRUNE_H
 #define TF_SOLVER_PRUNE_H
 
+#include <stdio.h>
+
 #include "model/configs.h"
 #include "model/cutlass_name.h"
 #include "solver/solve.h"
@@ -45,6 +47,32 @@ int tf_prune_object(const tf_loaded *l, tf_request *req, const tf_config *cfg, c
 /* Checks one CUTLASS kernel name; `machine` (may be NULL) overrides the
  * name's architecture's machine. */
 int tf_prune_name(const char *name, const char *machine, double time_limit, tf_pruned *out, tf_error *err);
+
+int tf_pruned_fits(const tf_pruned *v);
+
+/* A whole list checked: its configurations, their verdicts, the keys that
+ * named nothing (each once). */
+typedef struct tf_prune_batch {
+  tf_config_list list;   /* parsed by the caller (tf_configs_parse) */
+  tf_loaded loaded;      /* the machine and workset objects are checked against */
+  tf_pruned *verdicts;   /* one per configuration */
+  size_t nfit;
+  char ignored[256];
+} tf_prune_batch;
+
+void tf_prune_batch_init(tf_prune_batch *b);
+void tf_prune_batch_release(tf_prune_batch *b);
+
+/* Checks every configuration of b->list: objects against req's machine
+ * and workset ("-m"/"-w" name them in errors), each kernel name against
+ * its own (req's machine, when given, overriding). */
+int tf_prune_batch_run(tf_prune_batch *b, tf_request *req, const tf_prune_map *map, double time_limit,
+                       tf_error *err);
+
+/* What `prune --json` prints: one array, an element per configuration
+ * with its "where", the "config" itself, "fits" and check's fields;
+ * no newline after it. */
+void tf_prune_batch_json(FILE *f, const tf_prune_batch *b);
 
 /* A name with stage count 0: the builder's count is the largest that fits
  * (its formula is what the workset encodes), so solve for it and rebind

@@ -117,6 +117,28 @@ START_TEST(bad_requests_name_the_field) {
 }
 END_TEST
 
+START_TEST(prune_is_the_command_lines_array) {
+  static char want[65536];
+  cli_json("prune -m rtx4090 -w triton-matmul --json tests/data/prune/triton-configs.jsonl", 0, want, sizeof want);
+  char *got = call("{\"cmd\": \"prune\", \"machine\": \"rtx4090\", \"workset\": \"triton-matmul\", "
+                   "\"file\": \"tests/data/prune/triton-configs.jsonl\"}",
+                   0);
+  ck_assert_str_eq(got, want);
+  tf_free(got);
+  got = call("{\"cmd\": \"prune\", \"machine\": \"rtx4090\", \"workset\": \"triton-matmul\", \"map\": {\"BM\": "
+             "\"BLOCK_M\"}, \"configs\": [{\"BM\": 128, \"BLOCK_N\": 128, \"BLOCK_K\": 64, \"num_stages\": 4}]}",
+             0);
+  ck_assert_ptr_nonnull(strstr(got, "\"fits\":false"));
+  tf_free(got);
+  got = call("{\"cmd\": \"prune\", \"workset\": \"triton-matmul\", \"configs\": [{\"BLOCK_M\": 64}]}", 2);
+  ck_assert_ptr_nonnull(strstr(got, "$.machine: is needed"));
+  tf_free(got);
+  got = call("{\"cmd\": \"prune\", \"machine\": \"rtx4090\", \"workset\": \"triton-matmul\"}", 2);
+  ck_assert_ptr_nonnull(strstr(got, "exactly one of"));
+  tf_free(got);
+}
+END_TEST
+
 START_TEST(sweep_points_in_order) {
   char *got = call("{\"cmd\": \"sweep\", \"jobs\": 2, \"spec\": {\"machines\": [\"b200\", \"h100-sxm\"], \"worksets\": "
                    "[\"fa3-fwd\", \"fa4-fwd\"], \"params\": {\"d\": [64, 128]}}}",
@@ -215,6 +237,7 @@ Suite *api_suite(void) {
   tcase_add_test(tc, top_is_an_array_in_rank_order);
   tcase_add_test(tc, bad_requests_name_the_field);
   tcase_add_test(tc, sweep_points_in_order);
+  tcase_add_test(tc, prune_is_the_command_lines_array);
   tcase_add_test(tc, validate_counts_as_the_command_line);
   tcase_add_test(tc, names_and_version);
   tcase_add_test(tc, threads_get_the_sequential_answers);

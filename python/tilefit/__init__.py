@@ -35,7 +35,7 @@ import json
 import os
 import warnings
 
-__all__ = ["Error", "solve", "check", "sweep", "validate", "problem", "machines", "worksets", "version"]
+__all__ = ["Error", "solve", "check", "sweep", "validate", "prune", "problem", "machines", "worksets", "version"]
 
 
 class Error(Exception):
@@ -180,6 +180,29 @@ def validate(*paths):
     if len(paths) == 1 and not isinstance(paths[0], (str, os.PathLike)):
         paths = tuple(paths[0])
     return _call({"cmd": "validate", "files": [os.fspath(p) for p in paths]})[0]
+
+
+def prune(configs, machine=None, workset=None, params=None, map=None, time_limit=None):
+    """Which configurations fit, as `tilefit prune --json`: a list with one
+    dict per configuration ("where", "config", "fits", and check's fields:
+    "memories" with used and capacity, "reason" when it does not fit).
+
+    configs is a list of dicts (Triton's configs, e.g. {"BLOCK_M": 128,
+    ..., "num_stages": 4}; a nested "kwargs" dict is read as flat), a list
+    of CUTLASS library kernel names (each binds its own workset; machine
+    then overrides the architecture's), or a path to such a list.  map
+    renames keys onto the workset's variables ({"BM": "BLOCK_M"}); keys
+    that name nothing in the workset are ignored."""
+    request = {"cmd": "prune"}
+    if isinstance(configs, (str, os.PathLike)):
+        request["file"] = os.fspath(configs)
+    else:
+        request["configs"] = list(configs)
+    for key, value in (("machine", machine), ("workset", workset), ("params", params), ("map", map),
+                       ("time_limit", time_limit)):
+        if value is not None:
+            request[key] = value
+    return _call(request)[0]
 
 
 def machines():

@@ -29,13 +29,11 @@ const tf_command tf_cmd_prune = {
 typedef struct prune_run {
   tf_args args;
   tf_prune_map map;
-  tf_config_list list;
-  tf_loaded loaded;   /* for object configurations */
-  tf_pruned *verdicts;
-  size_t nfit;
-  char ignored[256];  /* keys ignored by every configuration, reported once */
+  tf_prune_batch batch;
   tf_error err;
 } prune_run;
+
+static int fits(const tf_pruned *v) { return tf_pruned_fits(v); }
 
 /* The memory to report: the first that overflows, else SMEM when the
  * workset uses it, else the first in use. */
@@ -51,8 +49,6 @@ static int shown_memory(const tf_pruned *v) {
       return m;
   return TF_MEM_SMEM;
 }
-
-static int fits(const tf_pruned *v) { return v->answer.status == TF_ANSWER_FITS; }
 
 /* "fits    smem  230496 of 232448 B" and the overflow, if any. */
 static void text_verdict(FILE *f, const tf_pruned *v) {
@@ -75,55 +71,37 @@ static void text_binding(FILE *f, const tf_pruned *v) {
 }
 
 static void write_text(FILE *f, const prune_run *r) {
-  int names = r->list.form == TF_CONFIGS_NAMES;
-  const tf_problem *p0 = r->verdicts[0].problem;
+  int names = r->batch.list.form == TF_CONFIGS_NAMES;
+  const tf_problem *p0 = r->batch.verdicts[0].problem;
   if (names)
-    fprintf(f, "CUTLASS kernels: %zu of %zu fit\n", r->nfit, r->list.n);
+    fprintf(f, "CUTLASS kernels: %zu of %zu fit\n", r->batch.nfit, r->batch.list.n);
   else
-    fprintf(f, "%s on %s: %zu of %zu configurations fit\n", p0->workset->name, p0->machine->name, r->nfit, r->list.n);
-  for (size_t i = 0; i < r->list.n; i++) {
-    const tf_pruned *v = &r->verdicts[i];
-    fprintf(f, "  %-9s ", r->list.items[i].where);
+    fprintf(f, "%s on %s: %zu of %zu configurations fit\n", p0->workset->name, p0->machine->name, r->batch.nfit, r->batch.list.n);
+  for (size_t i = 0; i < r->batch.list.n; i++) {
+    const tf_pruned *v = &r->batch.verdicts[i];
+    fprintf(f, "  %-9s ", r->batch.list.items[i].where);
     text_verdict(f, v);
     if (names)
       text_binding(f, v);
-    fprintf(f, " %s\n", r->list.items[i].text);
+    fprintf(f, " %s\n", r->batch.list.items[i].text);
     int m = shown_memory(v);
     if (!fits(v) && v->answer.why[0] && v->answer.point.used[m] <= v->problem->capacity[m])
       fprintf(f, "  %-9s %s\n", "", v->answer.why);
   }
-  if (r->ignored[0])
+  if (r->batch.ignored[0])
     fprintf(stderr, "tilefit: prune: ignored keys that name no variable or param of %s: %s\n", p0->workset->name,
-            r->ignored);
-}
-
-static void write_json(FILE *f, const prune_run *r) {
-  fputc('[', f);
-  for (size_t i = 0; i < r->list.n; i++) {
-    const tf_config *c = &r->list.items[i];
-    fputs(i ? ",{\"schema\":\"" TF_REPORT_SCHEMA "\",\"where\":" : "{\"schema\":\"" TF_REPORT_SCHEMA "\",\"where\":", f);
-    tf_json_write_string(f, c->where);
-    fputs(",\"config\":", f);
-    if (r->list.form == TF_CONFIGS_NAMES)
-      tf_json_write_string(f, c->text);
-    else
-      fputs(c->text, f); /* an object, as one line of JSON */
-    fprintf(f, ",\"fits\":%s,", fits(&r->verdicts[i]) ? "true" : "false");
-    tf_report_json_fields(f, r->verdicts[i].problem, &r->verdicts[i].answer);
-    fputc('}', f);
-  }
-  fputs("]\n", f);
+            r->batch.ignored);
 }
 
 static void write_csv(FILE *f, const prune_run *r) {
   fputs("where,config,fits,machine,workset,memory,used,capacity,over\n", f);
-  for (size_t i = 0; i < r->list.n; i++) {
-    const tf_pruned *v = &r->verdicts[i];
+  for (size_t i = 0; i < r->batch.list.n; i++) {
+    const tf_pruned *v = &r->batch.verdicts[i];
     int m = shown_memory(v);
     int64_t used = v->answer.point.used[m], cap = v->problem->capacity[m];
-    tf_csv_field(f, r->list.items[i].where);
+    tf_csv_field(f, r->batch.list.items[i].where);
     fputc(',', f);
-    tf_csv_field(f, r->list.items[i].text);
+    tf_csv_field(f, r->batch.list.items[i].text);
     fprintf(f, ",%s,", fits(v) ? "yes" : "no");
     tf_csv_field(f, v->problem->machine->name);
     fputc(',', f);
@@ -135,55 +113,15 @@ static void write_csv(FILE *f, const prune_run *r) {
 
 /* The configurations that fit, in the input's own form. */
 static void write_kept(FILE *f, const prune_run *r) {
-  int array = r->list.form == TF_CONFIGS_ARRAY;
+  int array = r->batch.list.form == TF_CONFIGS_ARRAY;
   size_t n = 0;
   if (array)
     fputc('[', f);
-  for (size_t i = 0; i < r->list.n; i++)
-    if (fits(&r->verdicts[i]))
-      fprintf(f, array ? "%s%s" : "%.0s%s\n", n++ ? "," : "", r->list.items[i].text);
+  for (size_t i = 0; i < r->batch.list.n; i++)
+    if (fits(&r->batch.verdicts[i]))
+      fprintf(f, array ? "%s%s" : "%.0s%s\n", n++ ? "," : "", r->batch.list.items[i].text);
   if (array)
     fputs("]\n", f);
-}
-
-/* Adds each of a verdict's ignored keys once. */
-static void note_ignored(prune_run *r, const char *keys) {
-  tf_strbuf b = {r->ignored, sizeof r->ignored, strlen(r->ignored)}; /* appends to what is there */
-  for (const char *s = keys; *s;) {
-    size_t len = strcspn(s, ",");
-    char key[96];
-    snprintf(key, sizeof key, "%.*s", (int)len, s);
-    int seen = 0;
-    for (const char *t = r->ignored; *t && !seen; t += strcspn(t, ",") + (t[strcspn(t, ",")] ? 2 : 0))
-      seen = strcspn(t, ",") == strlen(key) && !strncmp(t, key, strlen(key));
-    if (!seen)
-      tf_strbuf_item(&b, ", ", "%s", key);
-    s += len;
-    s += strspn(s, ", ");
-  }
-}
-
-static int check_all(prune_run *r) {
-  r->verdicts = tf_nalloc(r->list.n ? r->list.n : 1, sizeof *r->verdicts);
-  int names = r->list.form == TF_CONFIGS_NAMES;
-  if (!names && (!r->args.req.machine || !r->args.req.workset))
-    return tf_error_set(&r->err, TF_EINPUT, r->args.req.machine ? "-w" : "-m",
-                        "is needed: configuration objects are checked against one machine and workset");
-  if (!names && tf_load(&r->args.req, "-m", "-w", &r->loaded, &r->err))
-    return -1;
-  for (size_t i = 0; i < r->list.n; i++) {
-    tf_pruned *v = &r->verdicts[i];
-    int rc = names ? tf_prune_name(r->list.items[i].text, r->args.req.machine, r->args.time_limit, v, &r->err)
-                   : tf_prune_object(&r->loaded, &r->args.req, &r->list.items[i], &r->map, v, &r->err);
-    if (rc) {
-      if (names)
-        tf_error_set_path(&r->err, r->list.items[i].where);
-      return -1;
-    }
-    r->nfit += fits(v);
-    note_ignored(r, v->ignored);
-  }
-  return 0;
 }
 
 static int read_list(prune_run *r) {
@@ -192,9 +130,9 @@ static int read_list(prune_run *r) {
   char *text = tf_read_file(file, &len, &r->err);
   if (!text)
     return -1;
-  int rc = tf_configs_parse(text, len, file, &r->list, &r->err);
+  int rc = tf_configs_parse(text, len, file, &r->batch.list, &r->err);
   free(text);
-  if (!rc && r->list.form == TF_CONFIGS_NAMES && r->args.req.workset)
+  if (!rc && r->batch.list.form == TF_CONFIGS_NAMES && r->args.req.workset)
     rc = tf_error_set(&r->err, TF_EINPUT, "-w", "cannot be combined with kernel names, which name their worksets");
   for (int i = 0; !rc && i < r->args.nmaps; i++)
     rc = tf_prune_map_parse(&r->map, r->args.maps[i], "--map", &r->err);
@@ -205,10 +143,10 @@ static void write_results(FILE *f, const prune_run *r) {
   if (r->args.keep)
     write_kept(f, r);
   else if (r->args.format == TF_FORMAT_JSON)
-    write_json(f, r);
+    tf_prune_batch_json(f, &r->batch), fputc('\n', f);
   else if (r->args.format == TF_FORMAT_CSV)
     write_csv(f, r);
-  else if (r->list.n)
+  else if (r->batch.list.n)
     write_text(f, r);
 }
 
@@ -217,20 +155,18 @@ static int run(int argc, char **argv) {
   memset(&r, 0, sizeof r);
   tf_args_init(&r.args);
   tf_error_init(&r.err);
-  tf_configs_init(&r.list);
+  tf_prune_batch_init(&r.batch);
   int rc = tf_cli_start(&tf_cmd_prune, argc, argv, &r.args);
   if (rc == TF_CLI_GO) {
-    rc = read_list(&r) || check_all(&r) ? tf_cli_fail(&r.err) : TF_EXIT_OK;
+    rc = read_list(&r) || tf_prune_batch_run(&r.batch, &r.args.req, &r.map, r.args.time_limit, &r.err)
+             ? tf_cli_fail(&r.err)
+             : TF_EXIT_OK;
     if (rc == TF_EXIT_OK) {
       write_results(tf_cli_out(&r.args), &r);
       rc = tf_cli_finish(&r.args, rc);
     }
   }
-  for (size_t i = 0; r.verdicts && i < r.list.n; i++)
-    tf_pruned_release(&r.verdicts[i]);
-  free(r.verdicts);
-  tf_loaded_release(&r.loaded);
-  tf_configs_release(&r.list);
+  tf_prune_batch_release(&r.batch);
   tf_prune_map_release(&r.map);
   tf_args_release(&r.args);
   return rc;

@@ -185,6 +185,47 @@ class Validate(unittest.TestCase):
         self.assertIn("/nonexistent/cases.jsonl", cm.exception.message)
 
 
+class Prune(unittest.TestCase):
+    CONFIGS = "tests/data/prune/triton-configs.jsonl"
+
+    def test_the_command_lines_array(self):
+        got = tilefit.prune(self.CONFIGS, machine="rtx4090", workset="triton-matmul")
+        rc, docs = cli("prune", "-m", "rtx4090", "-w", "triton-matmul", "--json", self.CONFIGS)
+        self.assertEqual(rc, 0)
+        self.assertEqual(got, docs[0])
+        self.assertEqual(sum(c["fits"] for c in got), 14)
+        line5 = got[4]
+        self.assertFalse(line5["fits"])
+        self.assertEqual(line5["memories"]["smem"]["used"], 131072)
+        self.assertEqual(line5["memories"]["smem"]["capacity"], 101376)
+
+    def test_dicts_with_kwargs_and_a_map(self):
+        configs = [{"kwargs": {"BM": 128, "BN": 128, "BK": 64}, "num_stages": 4, "num_warps": 8},
+                   {"kwargs": {"BM": 64, "BN": 64, "BK": 32}, "num_stages": 3, "num_warps": 4}]
+        got = tilefit.prune(configs, machine="rtx4090", workset="triton-matmul",
+                            map={"BM": "BLOCK_M", "BN": "BLOCK_N", "BK": "BLOCK_K"})
+        self.assertEqual([c["fits"] for c in got], [False, True])
+        self.assertEqual(got[1]["config"], configs[1])
+        kept = [c["config"] for c in got if c["fits"]]
+        again = tilefit.prune(kept, machine="rtx4090", workset="triton-matmul",
+                              map={"BM": "BLOCK_M", "BN": "BLOCK_N", "BK": "BLOCK_K"})
+        self.assertTrue(all(c["fits"] for c in again))
+
+    def test_kernel_names(self):
+        name = "cutlass3x_sm90_tensorop_gemm_f16_f16_f32_f16_f16_128x128x64_1x1x1_0_tnn_align8_warpspecialized_cooperative_epi_tma"
+        got = tilefit.prune([name])
+        self.assertEqual(got[0]["workset"], "cutlass-sm90-gemm")
+        self.assertEqual(got[0]["values"]["stages"], 6)
+
+    def test_errors(self):
+        with self.assertRaises(tilefit.Error) as e:
+            tilefit.prune([{"BLOCK_M": 64}], workset="triton-matmul")
+        self.assertIn("$.machine", str(e.exception))
+        with self.assertRaises(tilefit.Error) as e:
+            tilefit.prune([{"BLOCK_M": 6.5}], machine="rtx4090", workset="triton-matmul")
+        self.assertIn("BLOCK_M", str(e.exception))
+
+
 class Names(unittest.TestCase):
     def test_machines_and_worksets_as_listed(self):
         for fn, cmd, name in ((tilefit.machines, "machines", "b200"), (tilefit.worksets, "worksets", "fa4-fwd")):
