@@ -58,6 +58,17 @@ static void alternative(FILE *f, const tf_problem *p, const tf_answer *a, size_t
   fprintf(f, "  tie      %s in %s is as good at every level; the place list's order decides\n", buf, mem);
 }
 
+/* What the chosen memory pays: "rf  P in rf: 44 registers/thread (235 of
+ * 255)"; an aliased buffer in its alias's memory pays only what exceeds it. */
+static void chosen_cost(FILE *f, const tf_problem *p, const tf_answer *a, int b, int m) {
+  const tf_buffer *buf = &p->workset->buffers[b];
+  int inside = buf->alias >= 0 && tf_memory_of(p, (size_t)buf->alias, a->combo) == m;
+  fprintf(f, "  %-6s   %s in %s: %s%lld %s%s%s (%lld of %lld)\n", tf_memory_name(m), buf->name, tf_memory_name(m),
+          inside ? "+" : "", (long long)a->point.alloc[b], tf_memory_unit(m), inside ? ", inside " : "",
+          inside ? p->workset->buffers[buf->alias].name : "", (long long)a->point.used[m],
+          (long long)tf_memory_capacity(p, m, a->combo));
+}
+
 static void unmetered(FILE *f, const tf_problem *p) {
   const tf_datapath *dp = &p->machine->datapath;
   char list[256];
@@ -82,6 +93,7 @@ void tf_explain_placement(FILE *f, const tf_problem *p, const tf_answer *a) {
     const tf_buffer *buf = &p->workset->buffers[b];
     fprintf(f, "placement   %s in %s%s\n", buf->name, tf_memory_name((int)a->choose[v]),
             buf->from_table ? " (the only memory its MMA can use)" : p->ndomain[v] == 1 ? " (pinned)" : "");
+    chosen_cost(f, p, a, b, (int)a->choose[v]);
     for (int k = 0; k < buf->nplace; k++)
       if (buf->place[k] != (int)a->choose[v] && !buf->from_table)
         alternative(f, p, a, v, buf->place[k], &pt);

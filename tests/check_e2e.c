@@ -302,6 +302,17 @@ START_TEST(test_placement) {
                        big, sizeof big, err, sizeof err);
   ck_assert_msg(rc == 0, "exit %d: %s", rc, err);
   ck_assert_ptr_nonnull(strstr(big, "\"placement\":{\"Q\":\"smem\",\"P\":\"rf\"}"));
+  /* --explain: what the chosen memory pays, and why the other loses (placement.md §8, PL-V01) */
+  rc = tf_test_run("solve -m h100-sxm -w fa3-fwd -p d=128 --fix B_r=128 --fix B_c=176 --fix stages=2 --place Q=smem --explain",
+                   big, sizeof big, err, sizeof err);
+  ck_assert_msg(rc == 0, "exit %d: %s", rc, err);
+  ck_assert_msg(strstr(big, "placement   P in rf\n  rf       P in rf: 44 registers/thread (235 of 255)\n"
+                            "  smem     P in smem: smem needs 258048 B of 232448, 25600 over\n") != NULL, "%s", big);
+  rc = tf_test_run("solve -m b200 -w fa4-fwd -p d=64 --fix B_r=128 --fix B_c=128 --fix q_stage=2 --objective \"max stages\" "
+                   "--explain", big, sizeof big, err, sizeof err);
+  ck_assert_msg(rc == 0, "exit %d: %s", rc, err);
+  ck_assert_msg(strstr(big, "  tmem     P in tmem: +0 columns, inside S (384 of 512)\n"
+                            "  level 1  max stages = 10; P in smem: 6") != NULL, "%s", big);
   rc = tf_test_run("solve -m h100-sxm -w fa3-fwd -p d=128 --fix B_r=128 --fix B_c=176 --fix stages=2 --place P=smem", big,
                    sizeof big, err, sizeof err);
   ck_assert_int_eq(rc, 1); /* P in smem needs 258048 B */
