@@ -31,7 +31,13 @@ solve() {
   TILEFIT_DATA=$(data_of "$1") $prefix "$1" solve -m b200 -w fa4-fwd -p d=128 -p dv=128 --fix B_r=128 --fix B_c=128 \
     --fix q_stage=2 --objective "max stages"
 }
-sweep() { TILEFIT_DATA=$(data_of "$1") $prefix "$1" sweep bench/spec-5k.json -j "$2" -o "$3"; }
+# SPEC (default bench/spec-5k.json) is the sweep; BASE_SPEC, when the base
+# binary cannot read SPEC (a key it predates, such as any_arch), its copy.
+sweep() {
+  spec=${SPEC:-bench/spec-5k.json}
+  [ "$1" = "$BASE" ] && spec=${BASE_SPEC:-$spec}
+  TILEFIT_DATA=$(data_of "$1") $prefix "$1" sweep "$spec" -j "$2" -o "$3"
+}
 prefix=
 
 # microseconds per process, RUNS processes of command $1 on binary $2

@@ -146,11 +146,16 @@ int tf_place_bind(tf_problem *p, const tf_request *req, tf_error *err) {
   return add_tie_break(p, err);
 }
 
+/* Called for every combination: placed() of a buffer with a fixed memory
+ * never changes, so it is written on the first call only (every buffer
+ * times every memory per combination was a fifth of a sweep's time). */
 void tf_place_set_symbols(tf_problem *p, const int64_t *choose) {
   const tf_workset *w = p->workset;
   int64_t order = 0;
   for (size_t b = 0; b < w->nbuffers; b++) {
     int mem = tf_memory_of_at(p, b, choose), v = p->place_var[b];
+    if (v < 0 && p->placed_fixed_set)
+      continue;
     for (int m = 0; m < TF_NMEM; m++)
       p->syms[tf_workset_sym_placed(w, b, m)] = tf_affine_constant(m == mem);
     for (size_t k = 0; v >= 0 && k < p->ndomain[v]; k++)
@@ -158,6 +163,7 @@ void tf_place_set_symbols(tf_problem *p, const int64_t *choose) {
         order += (int64_t)k * p->place_weight[v];
   }
   p->syms[tf_workset_sym_placement_order(w)] = tf_affine_constant(order);
+  p->placed_fixed_set = 1;
 }
 
 void tf_place_text(const tf_problem *p, const int64_t *choose, char *buf, size_t size) {

@@ -49,6 +49,7 @@ typedef struct tf_problem {
    * ids in preference order; choose_sym is -1 for them. */
   size_t place_first;           /* the first placement variable (== nchoose: none) */
   int *place_var;               /* per buffer: its placement variable, or -1 (fixed memory) */
+  int placed_fixed_set;         /* placed() of the fixed-memory buffers is in syms (set once) */
   int64_t place_weight[TF_MAX_CHOOSE]; /* per placement variable, in placement_order */
   int64_t **domain;             /* after --fix / --domain */
   size_t *ndomain;
