@@ -471,6 +471,32 @@ static void find_reached_lets(tf_problem *p) {
   free(r.let);
 }
 
+/* Evaluates, at the point now in p->syms, every let that `e` reaches
+ * (directly or through other lets), in dependency order: what a value
+ * outside the problem's own buffers, requires and objectives needs
+ * (plot --color, --explain's cycle terms), since a point evaluates only
+ * the lets those reach. */
+int tf_problem_eval_lets_of(tf_problem *p, const tf_expr *e, tf_error *err) {
+  const tf_workset *w = p->workset;
+  const tf_let_graph *g = &w->let_graph;
+  struct reach r = {w, tf_nalloc(w->nlets + 1, 1)};
+  tf_expr_each_symbol(e, mark_let, &r);
+  for (size_t k = w->nlets; k-- > 0;) {
+    size_t i = (size_t)g->order[k];
+    for (size_t u = g->use_start[i]; r.let[i] && u < g->use_start[i] + g->use_count[i]; u++)
+      r.let[g->use[u]] = 1;
+  }
+  tf_eval_env env = tf_problem_env(p);
+  int rc = 0;
+  for (size_t k = 0; k < w->nlets && !rc; k++) {
+    size_t i = (size_t)g->order[k];
+    if (r.let[i] && tf_expr_eval(w->lets[i].expr, &env, &p->syms[tf_workset_sym_let(w, i)], err))
+      tf_error_set_path(err, w->lets[i].path), rc = -1;
+  }
+  free(r.let);
+  return rc;
+}
+
 /* Evaluates lets[list[0..n)] in that order into their symbols, those
  * whose choose variables are in `changed` (all: ~0). */
 static int eval_lets(tf_problem *p, const int *list, size_t n, uint64_t changed, tf_error *err) {

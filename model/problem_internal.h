@@ -11,6 +11,8 @@ tf_eval_env tf_problem_env(const tf_problem *p);
 /* Sets the choose variables' symbols, then evaluates the lets in order. */
 void tf_problem_set_choose(tf_problem *p, const int64_t *choose);
 int tf_problem_eval_lets(tf_problem *p, tf_error *err);
+/* Every let an expression reaches, at the point now in p->syms. */
+int tf_problem_eval_lets_of(tf_problem *p, const tf_expr *e, tf_error *err);
 
 /* The count-free limits on CTAs per SM (registers, threads, TMEM, the CTA
  * limit): 1 when the combination's occupancy fits, 0 with a reason, -1 on

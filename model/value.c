@@ -17,7 +17,7 @@ int tf_problem_value(const tf_problem *cp, const int64_t *choose, const int64_t 
     p->syms[tf_workset_sym_count(p->workset, (size_t)i)] = tf_affine_constant(counts[i]);
   tf_problem_set_choose(p, choose);
   tf_eval_env env = tf_problem_env(p);
-  rc = tf_problem_eval_lets(p, err) ? -1 : tf_expr_eval_const(e, &env, value, err);
+  rc = tf_problem_eval_lets(p, err) || tf_problem_eval_lets_of(p, e, err) ? -1 : tf_expr_eval_const(e, &env, value, err);
   for (int i = 0; i < p->ncounts; i++) {
     p->syms[tf_workset_sym_count(p->workset, (size_t)i)] = tf_affine_constant(0);
     p->syms[tf_workset_sym_count(p->workset, (size_t)i)].k[i] = 1;

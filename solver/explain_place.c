@@ -2,12 +2,16 @@
  * placed buffer the chosen memory, and for each other memory of its place
  * list the first reason it loses -- not a candidate here, does not fit,
  * or worse at an objective level -- then the edges the machine leaves
- * unmetered. */
+ * unmetered.  Per placed buffer also what the chosen memory pays and the
+ * roofline terms with the buffer in its other memory. */
 #include "explain.h"
 
+#include <stdio.h>
 #include <string.h>
 
 #include "model/text.h"
+#include "model/value.h"
+#include "model/workset.h"
 
 /* The answer's placement with variable v moved to memory m, at the
  * answer's counts or, when those do not fit there, the most of the one
@@ -69,6 +73,50 @@ static void chosen_cost(FILE *f, const tf_problem *p, const tf_answer *a, int b,
           (long long)tf_memory_capacity(p, m, a->combo));
 }
 
+/* The roofline per placement (placement.md §8's cycles line): the terms
+ * the worksets name (tile_mma_cycles, tile_exp_cycles, tile_smem_cycles)
+ * and their max `cycles`, at the answer and with buffer v in memory m,
+ * counts unchanged (a term is evaluated whether or not that point fits). */
+static const char *const cycle_terms[] = {"tile_mma_cycles", "tile_exp_cycles", "tile_smem_cycles", "cycles"};
+#define NTERMS (sizeof cycle_terms / sizeof *cycle_terms)
+
+static int term_values(const tf_problem *p, const int64_t *choose, const int64_t *counts, int64_t *out, int *has) {
+  for (size_t t = 0; t < NTERMS; t++) {
+    char text[64];
+    tf_objective o;
+    tf_error e;
+    tf_error_init(&e);
+    memset(&o, 0, sizeof o);
+    snprintf(text, sizeof text, "max %s", cycle_terms[t]);
+    has[t] = !tf_workset_parse_objective(p->workset, text, "--explain", &o, &e) &&
+             !tf_problem_value(p, choose, counts, o.expr, &out[t], &e);
+    tf_objective_release(&o);
+  }
+  return has[NTERMS - 1];
+}
+
+static void cycles_line(FILE *f, const tf_problem *p, const tf_answer *a, size_t v, int m) {
+  int64_t now[NTERMS], alt[NTERMS], choose[TF_MAX_CHOOSE];
+  int has[NTERMS], has_alt[NTERMS];
+  memcpy(choose, a->choose, sizeof choose);
+  choose[v] = m;
+  if (!term_values(p, a->choose, a->counts, now, has) || !term_values(p, choose, a->counts, alt, has_alt))
+    return;
+  fprintf(f, "  cycles  ");
+  for (size_t t = 0; t + 1 < NTERMS; t++)
+    if (has[t] && has_alt[t]) {
+      fprintf(f, " %s %lld", cycle_terms[t] + 5, (long long)now[t]);
+      if (alt[t] != now[t])
+        fprintf(f, " (%s in %s: %lld)", p->choose_names[v], tf_memory_name(m), (long long)alt[t]);
+      fputc(',', f);
+    }
+  if (alt[NTERMS - 1] == now[NTERMS - 1])
+    fprintf(f, " max %lld either way\n", (long long)now[NTERMS - 1]);
+  else
+    fprintf(f, " max %lld (%s in %s: %lld)\n", (long long)now[NTERMS - 1], p->choose_names[v], tf_memory_name(m),
+            (long long)alt[NTERMS - 1]);
+}
+
 static void unmetered(FILE *f, const tf_problem *p) {
   const tf_datapath *dp = &p->machine->datapath;
   char list[256];
@@ -94,9 +142,14 @@ void tf_explain_placement(FILE *f, const tf_problem *p, const tf_answer *a) {
     fprintf(f, "placement   %s in %s%s\n", buf->name, tf_memory_name((int)a->choose[v]),
             buf->from_table ? " (the only memory its MMA can use)" : p->ndomain[v] == 1 ? " (pinned)" : "");
     chosen_cost(f, p, a, b, (int)a->choose[v]);
+    int other = -1;
     for (int k = 0; k < buf->nplace; k++)
-      if (buf->place[k] != (int)a->choose[v] && !buf->from_table)
+      if (buf->place[k] != (int)a->choose[v] && !buf->from_table) {
         alternative(f, p, a, v, buf->place[k], &pt);
+        other = other < 0 ? buf->place[k] : other;
+      }
+    if (other >= 0)
+      cycles_line(f, p, a, v, other);
   }
   tf_point_release(&pt);
   unmetered(f, p);

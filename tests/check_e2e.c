@@ -307,12 +307,20 @@ START_TEST(test_placement) {
                    big, sizeof big, err, sizeof err);
   ck_assert_msg(rc == 0, "exit %d: %s", rc, err);
   ck_assert_msg(strstr(big, "placement   P in rf\n  rf       P in rf: 44 registers/thread (235 of 255)\n"
-                            "  smem     P in smem: smem needs 258048 B of 232448, 25600 over\n") != NULL, "%s", big);
+                            "  smem     P in smem: smem needs 258048 B of 232448, 25600 over\n"
+                            "  cycles   mma_cycles 2816, exp_cycles 1408, smem_cycles 1664 (P in smem: 2368), max 2816 "
+                            "either way\n") != NULL, "%s", big);
   rc = tf_test_run("solve -m b200 -w fa4-fwd -p d=64 --fix B_r=128 --fix B_c=128 --fix q_stage=2 --objective \"max stages\" "
                    "--explain", big, sizeof big, err, sizeof err);
   ck_assert_msg(rc == 0, "exit %d: %s", rc, err);
   ck_assert_msg(strstr(big, "  tmem     P in tmem: +0 columns, inside S (384 of 512)\n"
                             "  level 1  max stages = 10; P in smem: 6") != NULL, "%s", big);
+  /* FA4 d = 128 on a B200: the paper's 1024 / 1024 / 768, and P in smem would make SMEM bind */
+  rc = tf_test_run("solve -m b200 -w fa4-fwd -p d=128 -p dv=128 --fix B_r=128 --fix B_c=128 --fix q_stage=2 --objective "
+                   "\"max stages\" --explain", big, sizeof big, err, sizeof err);
+  ck_assert_msg(rc == 0, "exit %d: %s", rc, err);
+  ck_assert_msg(strstr(big, "  cycles   mma_cycles 1024, exp_cycles 1024, smem_cycles 768 (P in smem: 1280), max 1024 "
+                            "(P in smem: 1280)\n") != NULL, "%s", big);
   rc = tf_test_run("solve -m h100-sxm -w fa3-fwd -p d=128 --fix B_r=128 --fix B_c=176 --fix stages=2 --place P=smem", big,
                    sizeof big, err, sizeof err);
   ck_assert_int_eq(rc, 1); /* P in smem needs 258048 B */
