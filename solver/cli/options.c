@@ -332,6 +332,17 @@ static int parse_time(tf_args *a, const char *v, const char *where, tf_error *er
   return 0;
 }
 
+/* --format jsonl|csv (sweep, merge): a sweep's JSON is always lines. */
+static int parse_format(tf_args *a, const char *v, const char *where, tf_error *err) {
+  if (!strcmp(v, "jsonl") || !strcmp(v, "json"))
+    a->format = TF_FORMAT_JSON;
+  else if (!strcmp(v, "csv"))
+    a->format = TF_FORMAT_CSV;
+  else
+    return tf_error_set(err, TF_EINPUT, where, "expected jsonl or csv, got '%s'", v);
+  return 0;
+}
+
 static void add_map(tf_args *a, const char *v) {
   TF_NREALLOC(a->maps, (size_t)a->nmaps + 1);
   a->maps[a->nmaps++] = v;
@@ -390,14 +401,7 @@ static int apply(tf_args *a, const struct option_spec *o, const char *v, const c
   case O_OUT: a->out_file = v; return 0;
   case O_RESUME: a->resume = 1; return 0;
   case O_SHARD: return parse_shard(a, v, err);
-  case O_FORMAT:
-    if (!strcmp(v, "jsonl") || !strcmp(v, "json"))
-      a->format = TF_FORMAT_JSON; /* a sweep's JSON is always lines */
-    else if (!strcmp(v, "csv"))
-      a->format = TF_FORMAT_CSV;
-    else
-      return tf_error_set(err, TF_EINPUT, where, "expected jsonl or csv, got '%s'", v);
-    return 0;
+  case O_FORMAT: return parse_format(a, v, where, err);
   case O_QUIET: a->quiet = 1; return 0;
   case O_X: case O_Y: case O_COLOR: case O_BY: return apply_plot(a, o->id, v);
   case O_UNCONFIRMED: a->unconfirmed = 1; return 0;
