@@ -131,6 +131,25 @@ START_TEST(test_help_from_table) {
 }
 END_TEST
 
+/* 'tilefit help CMD' prints what 'tilefit CMD --help' prints, as git's
+ * help does; 'help' alone is the top-level usage; an unknown command is
+ * exit 2 with a suggestion. */
+START_TEST(test_help_command) {
+  static char out[1 << 14], err[1 << 12], want[1 << 14];
+  static const char *const pairs[][2] = {
+      {"help solve", "solve --help"}, {"help check", "check --help"}, {"help plot map", "plot map --help"},
+      {"help sweep", "sweep --help"}, {"help", "--help"},
+  };
+  for (size_t i = 0; i < sizeof pairs / sizeof *pairs; i++) {
+    ck_assert_int_eq(tf_test_run(pairs[i][1], want, sizeof want, err, sizeof err), 0);
+    ck_assert_int_eq(tf_test_run(pairs[i][0], out, sizeof out, err, sizeof err), 0);
+    ck_assert_msg(!strcmp(out, want), "'%s' differs from '%s':\n%s", pairs[i][0], pairs[i][1], out);
+  }
+  ck_assert_int_eq(tf_test_run("help solv", out, sizeof out, err, sizeof err), 2);
+  ck_assert_msg(strstr(err, "did you mean 'solve'?") != NULL, "%s", err);
+}
+END_TEST
+
 /* One version string: the library's, which --version prints. */
 START_TEST(test_version_is_the_library_version) {
   static char out[256], err[256];
@@ -147,6 +166,7 @@ Suite *cli_suite(void) {
   TCase *help = tcase_create("Help");
   tcase_add_test(help, test_help_from_table);
   tcase_add_test(help, test_version_is_the_library_version);
+  tcase_add_test(help, test_help_command);
   suite_add_tcase(s, help);
   return s;
 }

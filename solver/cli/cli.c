@@ -29,7 +29,7 @@ static void usage(FILE *f) {
         f);
   for (size_t i = 0; i < NCOMMANDS; i++)
     fprintf(f, "  %-10s %s\n", commands[i]->name, commands[i]->about);
-  fputs("\n'tilefit COMMAND --help' describes a command.\n"
+  fputs("\n'tilefit help COMMAND' (or 'tilefit COMMAND --help') describes a command.\n"
         "exit codes: 0 solved/fits, 1 infeasible/does not fit/differs, 2 bad input, 3 internal or solver failure\n",
         f);
 }
@@ -41,23 +41,57 @@ int tf_cli_fail(const tf_error *err) {
   return err->code == TF_EINPUT ? TF_EXIT_USAGE : TF_EXIT_INTERNAL;
 }
 
+static const tf_command *find_command(const char *name) {
+  for (size_t i = 0; i < NCOMMANDS; i++)
+    if (!strcmp(name, commands[i]->name))
+      return commands[i];
+  return NULL;
+}
+
+static int unknown_command(const char *cmd);
+
+/* 'tilefit help CMD [KIND]' is 'tilefit CMD [KIND] --help', as git's
+ * 'help': the command prints its own help, generated from the table. */
+static int help(int argc, char **argv) {
+  if (argc < 3) {
+    usage(stdout);
+    return TF_EXIT_OK;
+  }
+  const tf_command *c = find_command(argv[2]);
+  if (!c)
+    return unknown_command(argv[2]);
+  if (argc > 4) {
+    fprintf(stderr, "tilefit: error: help: takes one command (and for plot, its kind), not %d words\n", argc - 2);
+    return TF_EXIT_USAGE;
+  }
+  char help_flag[] = "--help";
+  char *args[] = {argv[2], argc == 4 ? argv[3] : help_flag, help_flag, NULL};
+  return c->run(argc == 4 ? 3 : 2, args);
+}
+
 int tf_cli_main(int argc, char **argv) {
   if (argc < 2) {
     usage(stderr);
     return TF_EXIT_USAGE;
   }
   const char *cmd = argv[1];
-  if (!strcmp(cmd, "--help") || !strcmp(cmd, "-h") || !strcmp(cmd, "help")) {
+  if (!strcmp(cmd, "--help") || !strcmp(cmd, "-h")) {
     usage(stdout);
     return TF_EXIT_OK;
   }
+  if (!strcmp(cmd, "help"))
+    return help(argc, argv);
   if (!strcmp(cmd, "--version")) {
     printf("tilefit %s\n", TF_LIBRARY_VERSION);
     return TF_EXIT_OK;
   }
-  for (size_t i = 0; i < NCOMMANDS; i++)
-    if (!strcmp(cmd, commands[i]->name))
-      return commands[i]->run(argc - 1, argv + 1);
+  const tf_command *c = find_command(cmd);
+  if (c)
+    return c->run(argc - 1, argv + 1);
+  return unknown_command(cmd);
+}
+
+static int unknown_command(const char *cmd) {
   const char *names[NCOMMANDS];
   for (size_t i = 0; i < NCOMMANDS; i++)
     names[i] = commands[i]->name;
