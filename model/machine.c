@@ -113,6 +113,9 @@ static int check_keys(const cJSON *obj, const char *section, tf_error *err) {
 
 /* Every section is an object with known keys; all but tmem are required. */
 static int check_sections(const cJSON *root, int *has_tmem, tf_error *err) {
+  /* A workset given where a machine belongs: say so, not "unknown key". */
+  if (cJSON_IsObject(root) && tf_json_member(root, "buffers") && !tf_json_member(root, "smem"))
+    return tf_error_set(err, TF_EINPUT, "$", "this is a workset, not a machine model (give it with -w)");
   if (check_keys(root, "", err))
     return -1;
   for (const char *const *s = sections; *s; s++) {

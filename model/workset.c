@@ -531,6 +531,11 @@ static int read_workset(tf_workset *w, const cJSON *root, tf_error *err) {
                                      "buffers", "require", "objective", "mma", "arch", NULL};
   static const char *const req[] = {"name", "buffers", NULL};
   const char *name, *comment = "";
+  /* A machine model given where a workset belongs fails on its first
+   * section; say what it is instead of naming that key. */
+  if (cJSON_IsObject(root) && !tf_json_member(root, "buffers") && tf_json_member(root, "smem") &&
+      tf_json_member(root, "sm_count"))
+    return tf_error_set(err, TF_EINPUT, "$", "this is a machine model, not a workset (give it with -m)");
   if (tf_json_keys(root, "$", keys, req, err) ||
       tf_json_string(tf_json_member(root, "name"), "$.name", &name, err))
     return -1;

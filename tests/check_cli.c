@@ -150,6 +150,34 @@ START_TEST(test_help_command) {
 }
 END_TEST
 
+/* 'tilefit worksets' lines up every description after the longest name
+ * and cuts long ones at a word boundary: the shown prefix is followed by
+ * a space (or punctuation) in the workset's full comment. */
+START_TEST(test_worksets_listing_columns) {
+  static char out[1 << 16], err[1 << 12], full[1 << 16];
+  ck_assert_int_eq(tf_test_run("worksets", out, sizeof out, err, sizeof err), 0);
+  size_t column = 0;
+  for (char *line = out, *end; (end = strchr(line, '\n')); line = end + 1) {
+    *end = 0;
+    size_t name = strcspn(line, " ");
+    size_t desc = name + strspn(line + name, " ");
+    ck_assert_msg(desc >= name + 2, "'%s': name and description run together", line);
+    if (!column)
+      column = desc;
+    ck_assert_msg(desc == column, "'%s': description at column %zu, not %zu", line, desc, column);
+    size_t n = strlen(line);
+    if (n < 3 || strcmp(line + n - 3, "..."))
+      continue;
+    char args[128];
+    snprintf(args, sizeof args, "worksets %.*s", (int)name, line);
+    ck_assert_int_eq(tf_test_run(args, full, sizeof full, err, sizeof err), 0);
+    const char *comment = full + name + 2, *shown = line + desc;
+    size_t k = n - 3 - desc;
+    ck_assert_msg(!strncmp(comment, shown, k) && strchr(" ,:;@(", comment[k]), "'%s' cut mid-word", line);
+  }
+}
+END_TEST
+
 /* One version string: the library's, which --version prints. */
 START_TEST(test_version_is_the_library_version) {
   static char out[256], err[256];
@@ -164,9 +192,11 @@ Suite *cli_suite(void) {
   tcase_add_loop_test(tc, test_exit_codes, 0, sizeof cases / sizeof *cases);
   suite_add_tcase(s, tc);
   TCase *help = tcase_create("Help");
+  tcase_set_timeout(help, 120); /* a few dozen in-process runs: seconds on a loaded machine */
   tcase_add_test(help, test_help_from_table);
   tcase_add_test(help, test_version_is_the_library_version);
   tcase_add_test(help, test_help_command);
+  tcase_add_test(help, test_worksets_listing_columns);
   suite_add_tcase(s, help);
   return s;
 }

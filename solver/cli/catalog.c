@@ -1,6 +1,7 @@
 #include "catalog.h"
 
 #include <stdio.h>
+#include <string.h>
 
 #include "model/catalog.h"
 #include "solver/cli/options.h"
@@ -8,12 +9,16 @@
 static int list(FILE *f, const tf_catalog_view *v) {
   size_t n;
   char **names = tf_catalog_list(v->kind, &n);
+  int width = 0; /* the longest name sets the first column */
+  for (size_t i = 0; i < n; i++)
+    if ((int)strlen(names[i]) > width)
+      width = (int)strlen(names[i]);
   for (size_t i = 0; i < n; i++) {
     char path[4096];
     tf_error err;
     tf_error_init(&err);
     if (!tf_catalog_find(v->kind, names[i], "", path, sizeof path, &err))
-      v->line(f, names[i], path);
+      v->line(f, names[i], width, path);
   }
   tf_catalog_list_free(names, n);
   return TF_EXIT_OK;

@@ -10,7 +10,8 @@
 
 typedef struct tf_catalog_view {
   int kind;                                          /* enum tf_catalog_kind */
-  void (*line)(FILE *f, const char *name, const char *path); /* one line of the listing */
+  /* one line of the listing; width: the longest name's length */
+  void (*line)(FILE *f, const char *name, int width, const char *path);
   int (*show)(FILE *f, const char *path, tf_error *err);     /* the full view: 0, or -1 */
 } tf_catalog_view;
 

@@ -1,5 +1,6 @@
 /* tilefit worksets [NAME|FILE]: the shipped worksets, or one in full. */
 #include <stdio.h>
+#include <string.h>
 
 #include "model/catalog.h"
 #include "model/workset.h"
@@ -42,11 +43,24 @@ static void show_workset(FILE *f, const tf_workset *w) {
     fprintf(f, "%s  %s\n", i ? "" : "objective:\n", w->objective[i].text);
 }
 
-static void line(FILE *f, const char *name, const char *path) {
+/* The listing's descriptions are cut to ABOUT characters at the last
+ * space before it, with "...", never mid-word. */
+#define ABOUT 100
+
+static void line(FILE *f, const char *name, int width, const char *path) {
   tf_error err;
   tf_error_init(&err);
   tf_workset *w = tf_workset_load(path, &err);
-  fprintf(f, "%-32s %.100s\n", name, w ? w->comment : "(does not load)");
+  const char *about = w ? w->comment : "(does not load)";
+  int n = (int)strlen(about);
+  if (n > ABOUT) {
+    n = ABOUT - 3;
+    while (n > 0 && about[n] != ' ')
+      n--;
+    while (n > 0 && strchr(" ,:;@(", about[n - 1]))
+      n--;
+  }
+  fprintf(f, "%-*s  %.*s%s\n", width, name, n, about, n < (int)strlen(about) ? "..." : "");
   tf_workset_free(w);
 }
 

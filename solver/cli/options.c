@@ -437,7 +437,7 @@ static int one_stdin(struct seen *s, const char *value, const char *by, tf_error
   if (!value || strcmp(value, "-"))
     return 0;
   if (s->stdin_by)
-    return tf_error_set(err, TF_EINPUT, by, "standard input ('-') is already read by %s; only one input can be",
+    return tf_error_set(err, TF_EINPUT, by, "standard input ('-') is already read by %s; only one option or operand can read it",
                         s->stdin_by);
   s->stdin_by = by;
   return 0;
