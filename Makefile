@@ -52,7 +52,7 @@ deps:
 
 # The README's first command: FlashAttention-4's K/V pipeline depth on a B200.
 demo: deps
-	@$(MAKE) --no-print-directory $(BIN)
+	@$(MAKE) --no-print-directory -j$$(nproc 2>/dev/null || echo 2) $(BIN)
 	./$(BIN) solve -m b200 -w fa4-fwd -p d=128 -p dv=128 --fix B_r=128 --fix B_c=128 --fix q_stage=2 --objective "max stages" --explain
 
 # The property test (tests/check_property.c) runs 20,000 generated problems
@@ -255,12 +255,21 @@ install: $(BIN) $(LIB) shared $(HEADER) $(BUILD)/tilefit.pc
 	install -m 644 dist/tilefit.1 $(DESTDIR)$(MANDIR)/
 	install -m 644 dist/tilefit.bash $(DESTDIR)$(COMPDIR)/tilefit
 	install -m 644 python/tilefit/*.py $(DESTDIR)$(PYDIR)/tilefit/
+	install -d $(DESTDIR)$(DATADIR)/validate $(DESTDIR)$(DATADIR)/examples
+	install -m 644 tests/data/validate/*.jsonl $(DESTDIR)$(DATADIR)/validate/
+	install -m 644 python/examples/*.py $(DESTDIR)$(DATADIR)/examples/
+
+# The directories install may have made, deepest first: uninstall removes
+# each when it is empty (never PREFIX itself, nor one holding other files).
+INSTALL_DIRS = $(PYDIR) $(LIBDIR)/python3 $(LIBDIR)/pkgconfig $(LIBDIR) $(PREFIX)/include $(PREFIX)/bin \
+  $(MANDIR) $(PREFIX)/share/man $(COMPDIR) $(PREFIX)/share/bash-completion $(PREFIX)/share
 
 uninstall:
 	rm -f $(DESTDIR)$(PREFIX)/bin/tilefit $(DESTDIR)$(LIBDIR)/libtilefit.a \
 	  $(DESTDIR)$(LIBDIR)/libtilefit.so $(DESTDIR)$(LIBDIR)/$(SONAME) $(DESTDIR)$(LIBDIR)/libtilefit.so.$(VERSION) \
 	  $(DESTDIR)$(LIBDIR)/pkgconfig/tilefit.pc $(DESTDIR)$(MANDIR)/tilefit.1 $(DESTDIR)$(COMPDIR)/tilefit
 	rm -rf $(DESTDIR)$(PREFIX)/include/tilefit $(DESTDIR)$(DATADIR) $(DESTDIR)$(PYDIR)/tilefit
+	@for d in $(INSTALL_DIRS); do [ ! -d "$(DESTDIR)$$d" ] || rmdir --ignore-fail-on-non-empty "$(DESTDIR)$$d"; done
 
 # Part of `make check`: install into a temporary prefix (from a build of
 # its own, under build/install-test, since the prefix is compiled in) and

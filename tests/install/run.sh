@@ -24,7 +24,8 @@ $MAKE --no-print-directory $INST install >"$W/make.log" 2>&1 || { cat "$W/make.l
 # The files, and a soname that is the link's name.
 for f in bin/tilefit lib/libtilefit.a lib/libtilefit.so lib/pkgconfig/tilefit.pc include/tilefit/tilefit.h \
          share/tilefit/machines/b200.json share/tilefit/model/worksets/fa4-fwd.json share/man/man1/tilefit.1 \
-         share/bash-completion/completions/tilefit lib/python3/dist-packages/tilefit/__init__.py; do
+         share/bash-completion/completions/tilefit lib/python3/dist-packages/tilefit/__init__.py \
+         share/tilefit/validate/cutlass.jsonl share/tilefit/examples/head_dims.py; do
   [ -e "$P/$f" ] || fail "make install did not install $f"
 done
 soname=$(readlink "$P/lib/libtilefit.so")
@@ -79,6 +80,11 @@ fi
   --objective "max stages" --json | grep -q '"stages":3}' || fail "installed tilefit solve"
 ok
 
+# The installed validation cases run from another directory, as the docs show them.
+"$P/bin/tilefit" validate "$P/share/tilefit/validate/cutlass.jsonl" >val.txt 2>&1 || { cat val.txt >&2; fail "validate of the installed cases"; }
+grep -q ' passed, 0 failed' val.txt || fail "installed validate: $(tail -1 val.txt)"
+ok
+
 # The man page renders without warnings and has a section for every command.
 MANWIDTH=80 man -l "$P/share/man/man1/tilefit.1" >man.txt 2>man.err || fail "man -l tilefit.1"
 [ -s man.txt ] && [ ! -s man.err ] || { cat man.err >&2; fail "man -l tilefit.1 warns or prints nothing"; }
@@ -125,5 +131,7 @@ cd "$TOP"
 $MAKE --no-print-directory $INST uninstall >"$W/make.log" 2>&1 || { cat "$W/make.log" >&2; fail "make uninstall"; }
 left=$(find "$P" ! -type d)
 [ -z "$left" ] || fail "make uninstall left: $left"
+left=$(find "$P" -mindepth 1 -type d)
+[ -z "$left" ] || fail "make uninstall left empty directories: $(echo $left)"
 ok
 echo "check-install: $n checks passed (prefix $P, from $W)"
