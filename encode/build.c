@@ -96,8 +96,8 @@ static void add_columns(tf_model *m, const tf_problem *p) {
        * search explode */
       int64_t cap = 0;
       for (size_t c = 0; c < p->ncombos; c++)
-        if (is_active(m, c) && p->capacity[tf_memory_of(p, b, c)] > cap)
-          cap = p->capacity[tf_memory_of(p, b, c)];
+        if (is_active(m, c) && tf_memory_capacity_max(p, tf_memory_of(p, b, c)) > cap)
+          cap = tf_memory_capacity_max(p, tf_memory_of(p, b, c));
       double top = (double)(cap / tf_memory_align(p, b));
       m->units_col[b] = tf_ilp_add_col(&m->ilp, name, TF_COL_INT, 0, top);
     }
@@ -173,7 +173,7 @@ static size_t add_capacity_row(tf_model *m, const tf_problem *p, int mem) {
   char name[64];
   snprintf(name, sizeof name, "capacity(%s)", tf_memory_name(mem));
   if (!tf_memory_capacity_varies(p, mem))
-    return tf_ilp_add_row(&m->ilp, name, TF_SENSE_LE, (double)p->capacity[mem]);
+    return tf_ilp_add_row(&m->ilp, name, TF_SENSE_LE, (double)tf_memory_capacity_max(p, mem));
   size_t r = tf_ilp_add_row(&m->ilp, name, TF_SENSE_LE, 0);
   for (size_t c = 0; c < p->ncombos; c++)
     if (is_active(m, c))

@@ -138,11 +138,34 @@ int64_t tf_memory_capacity(const tf_problem *p, int mem, size_t c) {
   return tf_memory_capacity_at(p, mem, combo_of(p, c));
 }
 
+int64_t tf_memory_capacity_max(const tf_problem *p, int mem) { return p->capacity[mem]; }
+
 int tf_memory_in_use(const tf_problem *p, int mem) {
-  for (size_t b = 0; b < p->nbuffers; b++)
-    if (p->workset->buffers[b].memory == mem) /* the one memory a buffer may be in, today */
+  for (size_t b = 0; b < p->nbuffers; b++) {
+    int v = p->place_var ? p->place_var[b] : -1;
+    if (v < 0 && p->workset->buffers[b].memory == mem)
       return 1;
+    for (size_t k = 0; v >= 0 && k < p->ndomain[v]; k++)
+      if (p->domain[v][k] == mem)
+        return 1;
+  }
   return 0;
+}
+
+tf_memory_row tf_memory_report(const tf_problem *p, int mem, const int64_t *choose, const int64_t used[TF_NMEM]) {
+  tf_memory_row r;
+  r.shown = tf_memory_in_use(p, mem);
+  r.used = choose && used ? used[mem] : 0;
+  r.capacity = choose ? tf_memory_capacity_at(p, mem, choose) : p->capacity[mem];
+  r.slack = r.capacity - r.used; /* both >= 0: no overflow */
+  return r;
+}
+
+int tf_memory_over(const tf_problem *p, const int64_t *choose, const int64_t used[TF_NMEM]) {
+  for (int m = 0; m < TF_NMEM; m++)
+    if (used[m] > tf_memory_capacity_at(p, m, choose))
+      return m;
+  return -1;
 }
 
 size_t tf_memory_buffers(const tf_problem *p, int mem, size_t c, size_t *out) {

@@ -98,12 +98,34 @@ int64_t tf_memory_capacity_at(const struct tf_problem *p, int mem, const int64_t
 int64_t tf_memory_capacity(const struct tf_problem *p, int mem, size_t c);
 
 /* Does memory `mem`'s capacity depend on the combination?  (Today: SMEM
- * when an occupancy is asked for.)  When not, it is p->capacity[mem]. */
+ * when an occupancy is asked for.)  When not, it is
+ * tf_memory_capacity_max. */
 int tf_memory_capacity_varies(const struct tf_problem *p, int mem);
 
-/* Can any buffer of the problem be charged to `mem` (at some
- * combination)?  What a report asks before it shows a memory's line. */
+/* The most memory `mem` offers at any combination: the machine's, before
+ * occupancy.  What a bound that holds at every combination uses. */
+int64_t tf_memory_capacity_max(const struct tf_problem *p, int mem);
+
+/* Can a buffer of the problem be charged to `mem` at some combination: a
+ * fixed buffer's declared memory, or one of a placed buffer's candidates
+ * (its place list narrowed by the machine and the request's pins)? */
 int tf_memory_in_use(const struct tf_problem *p, int mem);
+
+/* What every report shows of memory `mem` at a point: whether the row is
+ * shown (tf_memory_in_use), the point's use, the capacity the engine
+ * enforces at the point's combination (occupancy included) and the slack,
+ * capacity - used (negative: over).  `choose` NULL (no point): used 0 and
+ * the capacity before occupancy.  The one query behind the text, JSON and
+ * CSV memory rows and prune's verdicts. */
+typedef struct tf_memory_row {
+  int shown;
+  int64_t used, capacity, slack;
+} tf_memory_row;
+tf_memory_row tf_memory_report(const struct tf_problem *p, int mem, const int64_t *choose,
+                               const int64_t used[TF_NMEM]);
+
+/* The first memory whose use exceeds its capacity at the point, or -1. */
+int tf_memory_over(const struct tf_problem *p, const int64_t *choose, const int64_t used[TF_NMEM]);
 
 /* The buffers charged to `mem` at combination c, in workset order, into
  * out[] (room for p->nbuffers); returns how many. */

@@ -45,7 +45,7 @@ static int point_buffers(tf_problem *p, const int64_t *choose, tf_point *pt, tf_
       return -1;
   for (int m = 0; m < TF_NMEM; m++) {
     p->syms[tf_workset_sym_derived(w, 0, m)] = tf_affine_constant(pt->used[m]);
-    p->syms[tf_workset_sym_derived(w, 1, m)] = tf_affine_constant(p->capacity[m] - pt->used[m]);
+    p->syms[tf_workset_sym_derived(w, 1, m)] = tf_affine_constant(tf_memory_capacity_max(p, m) - pt->used[m]);
   }
   return 0;
 }
@@ -108,18 +108,20 @@ int tf_point_fits(const tf_problem *p, const tf_point *pt, char *why, size_t siz
     snprintf(why, size, "%s", pt->occupancy_why);
     return 0;
   }
-  if (pt->smem_limit < p->capacity[TF_MEM_SMEM] && pt->used[TF_MEM_SMEM] > pt->smem_limit) {
+  if (pt->smem_limit < tf_memory_capacity_max(p, TF_MEM_SMEM) && pt->used[TF_MEM_SMEM] > pt->smem_limit) {
     snprintf(why, size, "smem needs %lld B; occupancy %lld allows %lld B per CTA, %lld over",
              (long long)pt->used[TF_MEM_SMEM], (long long)pt->choose[p->occupancy], (long long)pt->smem_limit,
              (long long)(pt->used[TF_MEM_SMEM] - pt->smem_limit));
     return 0;
   }
-  for (int m = 0; m < TF_NMEM; m++)
-    if (pt->used[m] > p->capacity[m]) {
+  for (int m = 0; m < TF_NMEM; m++) {
+    int64_t cap = tf_memory_capacity_max(p, m);
+    if (pt->used[m] > cap) {
       snprintf(why, size, "%s needs %lld %s of %lld, %lld over", tf_memory_name(m), (long long)pt->used[m],
-               tf_memory_unit(m), (long long)p->capacity[m], (long long)(pt->used[m] - p->capacity[m]));
+               tf_memory_unit(m), (long long)cap, (long long)(pt->used[m] - cap));
       return 0;
     }
+  }
   for (size_t r = 0; r < p->nrequire; r++)
     if (!pt->require_ok[r]) {
       snprintf(why, size, "violates '%s' (%lld vs %lld)", tf_expr_text(p->require[r]), (long long)pt->require_lhs[r],

@@ -586,7 +586,7 @@ static int set_derived(tf_problem *p, const int64_t *choose, const tf_affine *si
   for (int m = 0; m < TF_NMEM; m++) {
     if (!p->uses_derived[m])
       continue;
-    tf_affine used, cap = tf_affine_constant(p->capacity[m]), slack;
+    tf_affine used, cap = tf_affine_constant(tf_memory_capacity_max(p, m)), slack;
     if (tf_memory_used_form(p, m, choose, sizes, &used, err))
       return tf_error_set_path(err, p->derived_where[m]), -1;
     if (tf_affine_add(&slack, &cap, &used, -1))

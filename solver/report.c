@@ -9,8 +9,6 @@ const char *tf_answer_status_name(int status) {
 
 int tf_report_has_answer(const tf_answer *a) { return a->status != TF_ANSWER_INFEASIBLE; }
 
-int tf_report_memory_used(const tf_problem *p, int m) { return tf_memory_in_use(p, m); }
-
 void tf_report_answers(FILE *f, int format, const tf_request *req, const tf_problem *p, const tf_answer *a, int n,
                        int explain) {
   if (format == TF_FORMAT_TEXT) {

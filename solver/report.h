@@ -23,8 +23,6 @@ enum tf_format { TF_FORMAT_TEXT, TF_FORMAT_JSON, TF_FORMAT_CSV, TF_FORMAT_JSONL 
 const char *tf_answer_status_name(int status);
 /* Does the answer carry values (not infeasible)? */
 int tf_report_has_answer(const tf_answer *a);
-/* Does any buffer of the problem live in memory m? */
-int tf_report_memory_used(const tf_problem *p, int m);
 
 /* n answers of one problem in the chosen format: text is the full report
  * of one unranked answer, or a ranked table (--top); JSON one document

@@ -62,7 +62,7 @@ void tf_report_csv_header(FILE *f, const tf_problem *p) {
   for (size_t i = p->place_first; i < p->nchoose; i++) /* after the counts, as a sweep's columns are */
     name_cell(f, "place_", p->choose_names[i], "");
   for (int m = 0; m < TF_NMEM; m++)
-    if (tf_report_memory_used(p, m))
+    if (tf_memory_in_use(p, m))
       memory_cells(f, m);
   for (size_t o = 0; o < p->nobjective_shown; o++)
     fprintf(f, ",objective%zu", o + 1);
@@ -94,11 +94,13 @@ void tf_report_csv_row(FILE *f, const tf_request *req, const tf_problem *p, cons
     tf_csv_int(f, ok, a->counts[k]);
   for (size_t i = p->place_first; i < p->nchoose; i++)
     fprintf(f, ",%s", ok ? tf_memory_name((int)a->choose[i]) : "");
-  for (int m = 0; m < TF_NMEM; m++)
-    if (tf_report_memory_used(p, m)) {
-      tf_csv_int(f, ok, a->point.used[m]);
-      tf_csv_int(f, 1, p->capacity[m]);
+  for (int m = 0; m < TF_NMEM; m++) {
+    tf_memory_row r = tf_memory_report(p, m, ok ? a->choose : NULL, a->point.used);
+    if (r.shown) {
+      tf_csv_int(f, ok, r.used);
+      tf_csv_int(f, 1, r.capacity);
     }
+  }
   for (size_t o = 0; o < p->nobjective_shown; o++)
     tf_csv_int(f, opt, a->point.objective[o]);
   for (int k = 0; k < p->ncounts; k++)
@@ -238,9 +240,11 @@ static void result_cells(FILE *f, const tf_csv_columns *c, const tf_problem *p, 
   for (int m = 0; m < TF_NMEM; m++) {
     if (!c->mem[m])
       continue;
-    int uses = p && tf_report_memory_used(p, m);
-    tf_csv_int(f, uses && has, has ? a->point.used[m] : 0);
-    tf_csv_int(f, uses, p ? p->capacity[m] : 0);
+    tf_memory_row r = {0, 0, 0, 0};
+    if (p)
+      r = tf_memory_report(p, m, has ? a->choose : NULL, has ? a->point.used : NULL);
+    tf_csv_int(f, r.shown && has, r.used);
+    tf_csv_int(f, r.shown, r.capacity);
   }
   for (size_t o = 0; o < c->nobjectives; o++)
     tf_csv_int(f, opt && o < p->nobjective_shown, opt && o < p->nobjective_shown ? a->point.objective[o] : 0);

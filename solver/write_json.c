@@ -40,11 +40,11 @@ static void json_memories(FILE *f, const tf_problem *p, const tf_answer *a) {
   fputs(",\"memories\":{", f);
   int first = 1;
   for (int m = 0; m < TF_NMEM; m++) {
-    if (!tf_report_memory_used(p, m))
+    tf_memory_row r = tf_memory_report(p, m, a->choose, a->point.used);
+    if (!r.shown)
       continue;
     fprintf(f, "%s\"%s\":{\"used\":%lld,\"capacity\":%lld,\"slack\":%lld,\"unit\":\"%s\"}", first ? "" : ",",
-            tf_memory_name(m), (long long)a->point.used[m], (long long)p->capacity[m],
-            (long long)(p->capacity[m] - a->point.used[m]), tf_memory_unit(m));
+            tf_memory_name(m), (long long)r.used, (long long)r.capacity, (long long)r.slack, tf_memory_unit(m));
     first = 0;
   }
   fputs("},\"buffers\":[", f);

@@ -21,10 +21,12 @@ static void text_values(FILE *f, const tf_problem *p, const tf_answer *a) {
 
 static void text_memories(FILE *f, const tf_problem *p, const tf_answer *a) {
   fprintf(f, "memory       %10s %10s %10s\n", "used", "capacity", "slack");
-  for (int m = 0; m < TF_NMEM; m++)
-    if (tf_report_memory_used(p, m))
-      fprintf(f, "  %-10s %10lld %10lld %10lld  %s\n", tf_memory_name(m), (long long)a->point.used[m],
-              (long long)p->capacity[m], (long long)(p->capacity[m] - a->point.used[m]), tf_memory_unit(m));
+  for (int m = 0; m < TF_NMEM; m++) {
+    tf_memory_row r = tf_memory_report(p, m, a->choose, a->point.used);
+    if (r.shown)
+      fprintf(f, "  %-10s %10lld %10lld %10lld  %s\n", tf_memory_name(m), (long long)r.used, (long long)r.capacity,
+              (long long)r.slack, tf_memory_unit(m));
+  }
 }
 
 static void text_buffers(FILE *f, const tf_problem *p, const tf_answer *a) {

@@ -65,12 +65,51 @@ START_TEST(test_csv_same_everywhere) {
 }
 END_TEST
 
+/* Every format runs `args` and must contain each of `want`. */
+static void all_formats_contain(const char *args, const char *const *want_text, const char *const *want_json,
+                                const char *const *want_csv) {
+  static char out[1 << 15], err[1 << 12];
+  const char *const *wants[] = {want_text, want_json, want_csv};
+  const char *flags[] = {"", " --json", " --csv"};
+  for (int k = 0; k < 3; k++) {
+    char cmd[512];
+    snprintf(cmd, sizeof cmd, "%s%s", args, flags[k]);
+    ck_assert_int_eq(tf_test_run(cmd, out, sizeof out, err, sizeof err), 0);
+    for (const char *const *w = wants[k]; *w; w++)
+      ck_assert_msg(strstr(out, *w), "'%s' lacks '%s':\n%s", cmd, *w, out);
+  }
+}
+
+/* A memory a buffer is placed in is shown, though no buffer declares it:
+ * fa2-fwd's Q in registers (q_in_regs=1) puts an rf row in every format. */
+START_TEST(test_placed_memory_is_shown) {
+  static const char *const text[] = {"placement    Q rf", "\n  rf                 64        255        191  registers/thread\n", NULL};
+  static const char *const json[] = {"\"rf\":{\"used\":64,\"capacity\":255,\"slack\":191,\"unit\":\"registers/thread\"}", NULL};
+  static const char *const csv[] = {",rf_used,rf_capacity,", ",rf,65536,166912,64,255,", NULL};
+  all_formats_contain("solve -m a100 -w fa2-fwd -p q_in_regs=1", text, json, csv);
+}
+END_TEST
+
+/* Capacity and slack are the ones the engine enforces: under occupancy 2
+ * an H100 CTA gets 115712 B (228 KiB per SM halved, less 1 KiB reserved),
+ * so fa3-fwd d=128's 114688 B leave 1024 B, not the opt-in 232448's. */
+START_TEST(test_slack_at_the_occupancy) {
+  static const char *const text[] = {"\n  smem           114688     115712       1024  B\n", NULL};
+  static const char *const json[] = {"\"smem\":{\"used\":114688,\"capacity\":115712,\"slack\":1024,\"unit\":\"B\"}", NULL};
+  static const char *const csv[] = {",114688,115712,", NULL};
+  all_formats_contain("solve -m h100-sxm -w fa3-fwd -p d=128 --domain occupancy=2", text, json, csv);
+}
+END_TEST
+
+
 Suite *report_suite(void) {
   Suite *s = suite_create("report");
   TCase *tc = tcase_create("Core");
   tcase_add_test(tc, test_csv_field_quoting);
   tcase_add_test(tc, test_strbuf_never_passes_its_end);
   tcase_add_test(tc, test_csv_same_everywhere);
+  tcase_add_test(tc, test_placed_memory_is_shown);
+  tcase_add_test(tc, test_slack_at_the_occupancy);
   suite_add_tcase(s, tc);
   return s;
 }

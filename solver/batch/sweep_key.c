@@ -42,7 +42,10 @@ char *tf_sweep_search_key(const tf_problem *p, size_t *len) {
   size_t stride = tf_problem_stride(p);
   size_t head[5] = {p->ncombos, (size_t)p->ncounts, p->nbuffers, p->nrequire, p->nobjective};
   fwrite(head, sizeof head, 1, f);
-  fwrite(p->capacity, sizeof p->capacity, 1, f);
+  for (int m = 0; m < TF_NMEM; m++) {
+    int64_t cap = tf_memory_capacity_max(p, m);
+    fwrite(&cap, sizeof cap, 1, f);
+  }
   fwrite(p->count_lo, sizeof *p->count_lo, (size_t)p->ncounts, f);
   fwrite(p->count_hi, sizeof *p->count_hi, (size_t)p->ncounts, f);
   fwrite(p->align, sizeof *p->align, p->nbuffers, f);

@@ -36,29 +36,28 @@ typedef struct prune_run {
 static int fits(const tf_pruned *v) { return tf_pruned_fits(v); }
 
 /* The memory to report: the first that overflows, else SMEM when the
- * workset uses it, else the first in use. */
-static int shown_memory(const tf_pruned *v) {
+ * workset uses it, else the first in use; its row as every writer shows
+ * it (tf_memory_report). */
+static tf_memory_row shown_memory(const tf_pruned *v, int *mem) {
   const tf_problem *p = v->problem;
-  for (int m = 0; m < TF_NMEM; m++)
-    if (tf_report_memory_used(p, m) && v->answer.point.used[m] > p->capacity[m])
-      return m;
-  if (tf_report_memory_used(p, TF_MEM_SMEM))
-    return TF_MEM_SMEM;
-  for (int m = 0; m < TF_NMEM; m++)
-    if (tf_report_memory_used(p, m))
-      return m;
-  return TF_MEM_SMEM;
+  const tf_point *pt = &v->answer.point;
+  int m = tf_memory_over(p, pt->choose, pt->used);
+  for (int k = 0; k < TF_NMEM && m < 0; k++)
+    if (tf_memory_in_use(p, k) && (k == TF_MEM_SMEM || !tf_memory_in_use(p, TF_MEM_SMEM)))
+      m = k;
+  *mem = m < 0 ? TF_MEM_SMEM : m;
+  return tf_memory_report(p, *mem, pt->choose, pt->used);
 }
 
 /* "fits    smem  230496 of 232448 B" and the overflow, if any. */
 static void text_verdict(FILE *f, const tf_pruned *v) {
-  int m = shown_memory(v);
-  int64_t used = v->answer.point.used[m], cap = v->problem->capacity[m];
+  int m;
+  tf_memory_row r = shown_memory(v, &m);
   char over[48] = "";
-  if (used > cap)
-    snprintf(over, sizeof over, ", %lld over", (long long)(used - cap));
-  fprintf(f, "%-7s %s %7lld of %lld %s%-14s", fits(v) ? "fits" : "no fit", tf_memory_name(m), (long long)used,
-          (long long)cap, tf_memory_unit(m), over);
+  if (r.slack < 0)
+    snprintf(over, sizeof over, ", %lld over", (long long)(r.used - r.capacity));
+  fprintf(f, "%-7s %s %7lld of %lld %s%-14s", fits(v) ? "fits" : "no fit", tf_memory_name(m), (long long)r.used,
+          (long long)r.capacity, tf_memory_unit(m), over);
 }
 
 /* A kernel name's line also says what it bound and the stage count. */
@@ -84,8 +83,8 @@ static void write_text(FILE *f, const prune_run *r) {
     if (names)
       text_binding(f, v);
     fprintf(f, " %s\n", r->batch.list.items[i].text);
-    int m = shown_memory(v);
-    if (!fits(v) && v->answer.why[0] && v->answer.point.used[m] <= v->problem->capacity[m])
+    int m;
+    if (!fits(v) && v->answer.why[0] && shown_memory(v, &m).slack >= 0)
       fprintf(f, "  %-9s %s\n", "", v->answer.why);
   }
   if (r->batch.ignored[0])
@@ -97,8 +96,8 @@ static void write_csv(FILE *f, const prune_run *r) {
   fputs("where,config,fits,machine,workset,memory,used,capacity,over\n", f);
   for (size_t i = 0; i < r->batch.list.n; i++) {
     const tf_pruned *v = &r->batch.verdicts[i];
-    int m = shown_memory(v);
-    int64_t used = v->answer.point.used[m], cap = v->problem->capacity[m];
+    int m;
+    tf_memory_row row = shown_memory(v, &m);
     tf_csv_field(f, r->batch.list.items[i].where);
     fputc(',', f);
     tf_csv_field(f, r->batch.list.items[i].text);
@@ -106,8 +105,8 @@ static void write_csv(FILE *f, const prune_run *r) {
     tf_csv_field(f, v->problem->machine->name);
     fputc(',', f);
     tf_csv_field(f, v->problem->workset->name);
-    fprintf(f, ",%s,%lld,%lld,%lld\n", tf_memory_name(m), (long long)used, (long long)cap,
-            (long long)(used > cap ? used - cap : 0));
+    fprintf(f, ",%s,%lld,%lld,%lld\n", tf_memory_name(m), (long long)row.used, (long long)row.capacity,
+            (long long)(row.slack < 0 ? row.used - row.capacity : 0));
   }
 }
 
