@@ -39,29 +39,34 @@ static void path_of(const struct ctx *x, char *buf, size_t size, const char *sub
   snprintf(buf, size, "%s%s", x->prefix, sub);
 }
 
-/* {"NAME": integer, ...} into the callback */
-static int read_assignments(const struct ctx *x, const cJSON *obj, const char *key,
-                            void (*add)(tf_request *, const char *, int64_t, const char *), tf_case *c) {
-  char path[160], sub[160];
-  snprintf(sub, sizeof sub, "$.%s", key);
-  path_of(x, path, sizeof path, sub);
+/* The path of a request field: "line 12: $.params". */
+static void field_path(const struct ctx *x, size_t field, char *buf, size_t size) {
+  char sub[64];
+  snprintf(sub, sizeof sub, "$.%s", tf_request_fields[field].key);
+  path_of(x, buf, size, sub);
+}
+
+/* {"NAME": integer, ...} */
+static int read_assignments(const struct ctx *x, const cJSON *obj, size_t field, tf_case *c) {
+  char path[160];
+  field_path(x, field, path, sizeof path);
   if (!cJSON_IsObject(obj))
     return tf_error_set(x->err, TF_EINPUT, path, "expected an object of NAME: integer");
   const cJSON *m;
   cJSON_ArrayForEach(m, obj) {
     char mp[160];
     tf_path_key(mp, sizeof mp, path, m->string);
-    int64_t v;
-    if (tf_json_int(m, mp, -TF_JSON_EXACT, TF_JSON_EXACT, &v, x->err))
+    tf_assign a = {m->string, 0, mp};
+    if (tf_json_int(m, mp, -TF_JSON_EXACT, TF_JSON_EXACT, &a.value, x->err))
       return -1;
-    add(&c->req, m->string, v, mp);
+    tf_request_add(&c->req, field, &a);
   }
   return 0;
 }
 
-static int read_domains(const struct ctx *x, const cJSON *obj, tf_case *c) {
+static int read_domains(const struct ctx *x, const cJSON *obj, size_t field, tf_case *c) {
   char path[160];
-  path_of(x, path, sizeof path, "$.domain");
+  field_path(x, field, path, sizeof path);
   if (!cJSON_IsObject(obj))
     return tf_error_set(x->err, TF_EINPUT, path, "expected an object of NAME: [values]");
   const cJSON *m;
@@ -72,7 +77,7 @@ static int read_domains(const struct ctx *x, const cJSON *obj, tf_case *c) {
     memset(&d, 0, sizeof d);
     int rc = tf_read_domain(&d, m, mp, x->err);
     if (!rc)
-      tf_request_add_domain(&c->req, m->string, d.values, d.nvalues, mp);
+      tf_request_add(&c->req, field, &(tf_domain_req){m->string, d.values, d.nvalues, mp});
     free(d.values);
     if (rc)
       return -1;
@@ -80,13 +85,11 @@ static int read_domains(const struct ctx *x, const cJSON *obj, tf_case *c) {
   return 0;
 }
 
-static int read_texts(const struct ctx *x, const cJSON *arr, const char *key,
-                      void (*add)(tf_request *, const char *, const char *), tf_case *c) {
-  char path[160], sub[160];
-  snprintf(sub, sizeof sub, "$.%s", key);
-  path_of(x, path, sizeof path, sub);
+static int read_texts(const struct ctx *x, const cJSON *arr, size_t field, tf_case *c) {
+  char path[160];
+  field_path(x, field, path, sizeof path);
   if (cJSON_IsString(arr)) { /* a single string is a one-element list */
-    add(&c->req, arr->valuestring, path);
+    tf_request_add(&c->req, field, &(tf_text_req){arr->valuestring, path});
     return 0;
   }
   if (!cJSON_IsArray(arr))
@@ -98,7 +101,7 @@ static int read_texts(const struct ctx *x, const cJSON *arr, const char *key,
     tf_path_index(ip, sizeof ip, path, i++);
     if (!cJSON_IsString(v))
       return tf_error_set(x->err, TF_EINPUT, ip, "expected a string");
-    add(&c->req, v->valuestring, ip);
+    tf_request_add(&c->req, field, &(tf_text_req){v->valuestring, ip});
   }
   return 0;
 }
@@ -202,41 +205,55 @@ static int read_kind(const struct ctx *x, const cJSON *v, tf_case *c) {
   return tf_error_set(x->err, TF_EINPUT, path, "expected \"formula\", \"tuned\" or \"fits\"");
 }
 
+/* The request fields by kind (model/request.h's table). */
+static int read_string_field(const struct ctx *x, const cJSON *v, size_t field, tf_case *c) {
+  return read_string(x, v, tf_request_fields[field].key, (char **)((char *)&c->req + tf_request_fields[field].offset));
+}
+
+static int read_flag(const struct ctx *x, const cJSON *v, size_t field, tf_case *c) {
+  char path[160];
+  field_path(x, field, path, sizeof path);
+  if (!cJSON_IsBool(v))
+    return tf_error_set(x->err, TF_EINPUT, path, "expected true or false");
+  *(int *)((char *)&c->req + tf_request_fields[field].offset) = cJSON_IsTrue(v);
+  return 0;
+}
+
+static int read_pins(const struct ctx *x, const cJSON *v, size_t field, tf_case *c) {
+  char sub[64];
+  snprintf(sub, sizeof sub, "$.%s", tf_request_fields[field].key);
+  return read_places(x, v, sub, 1, c);
+}
+
+typedef int (*field_reader)(const struct ctx *x, const cJSON *v, size_t field, tf_case *c);
+static const field_reader readers[TF_RQ_NKINDS] = {
+    [TF_RQ_STRING] = read_string_field, [TF_RQ_ASSIGNS] = read_assignments, [TF_RQ_DOMAINS] = read_domains,
+    [TF_RQ_TEXTS] = read_texts,         [TF_RQ_PLACES] = read_pins,         [TF_RQ_FLAG] = read_flag,
+};
+
+/* A problem line's keys: the request's, then a case's own. */
+static const char *const case_keys[] = {"expect", "kind", "comment"};
+#define NCASE_KEYS (sizeof case_keys / sizeof *case_keys)
+
 static int read_case(const struct ctx *x, const cJSON *root, tf_case *c) {
-  static const char *const keys[] = {"id", "machine", "workset", "params", "fix", "domain", "require",
-                                     "objective", "place", "any_arch", "expect", "kind", "comment", NULL};
+  const char *keys[TF_NREQUEST_FIELDS + NCASE_KEYS + 1];
+  for (size_t i = 0; i < TF_NREQUEST_FIELDS; i++)
+    keys[i] = tf_request_fields[i].key;
+  for (size_t i = 0; i < NCASE_KEYS; i++)
+    keys[TF_NREQUEST_FIELDS + i] = case_keys[i];
+  keys[TF_NREQUEST_FIELDS + NCASE_KEYS] = NULL;
+  static const char *const required[] = {"machine", "workset", NULL};
   char path[160];
   path_of(x, path, sizeof path, "$");
   if (tf_json_keys(root, path, keys, NULL, x->err))
     return -1;
-  static const char *const required[] = {"machine", "workset"};
-  for (int i = 0; i < 2; i++)
+  for (int i = 0; required[i]; i++)
     if (!tf_json_member(root, required[i]))
       return tf_error_set(x->err, TF_EINPUT, path, "missing required key '%s'", required[i]);
   const cJSON *v;
-  if ((v = tf_json_member(root, "id")) && read_string(x, v, "id", &c->req.id))
-    return -1;
-  if (read_string(x, tf_json_member(root, "machine"), "machine", &c->req.machine) ||
-      read_string(x, tf_json_member(root, "workset"), "workset", &c->req.workset))
-    return -1;
-  if ((v = tf_json_member(root, "params")) && read_assignments(x, v, "params", tf_request_add_param, c))
-    return -1;
-  if ((v = tf_json_member(root, "fix")) && read_assignments(x, v, "fix", tf_request_add_fix, c))
-    return -1;
-  if ((v = tf_json_member(root, "domain")) && read_domains(x, v, c))
-    return -1;
-  if ((v = tf_json_member(root, "require")) && read_texts(x, v, "require", tf_request_add_require, c))
-    return -1;
-  if ((v = tf_json_member(root, "objective")) && read_texts(x, v, "objective", tf_request_add_objective, c))
-    return -1;
-  if ((v = tf_json_member(root, "place")) && read_places(x, v, "$.place", 1, c))
-    return -1;
-  if ((v = tf_json_member(root, "any_arch"))) {
-    path_of(x, path, sizeof path, "$.any_arch");
-    if (!cJSON_IsBool(v))
-      return tf_error_set(x->err, TF_EINPUT, path, "expected true or false");
-    c->req.any_arch = cJSON_IsTrue(v);
-  }
+  for (size_t i = 0; i < TF_NREQUEST_FIELDS; i++)
+    if ((v = tf_json_member(root, tf_request_fields[i].key)) && readers[tf_request_fields[i].kind](x, v, i, c))
+      return -1;
   if ((v = tf_json_member(root, "expect")) && read_expect(x, v, c))
     return -1;
   if ((v = tf_json_member(root, "kind")) && read_kind(x, v, c))
@@ -277,70 +294,10 @@ int tf_case_parse(const char *text, size_t len, const char *file, size_t line, t
 
 /* ---------------------------------------------------------------- writing */
 
-/* "KEY":{"NAME":V,...} for params and fixes. */
-static void write_assignments(FILE *f, const char *sep, const char *key, const tf_assign *v, size_t n) {
-  fprintf(f, "%s\"%s\":{", sep, key);
-  for (size_t i = 0; i < n; i++) {
-    fputs(i ? "," : "", f);
-    tf_json_write_string(f, v[i].name);
-    fprintf(f, ":%lld", (long long)v[i].value);
-  }
-  fputc('}', f);
-}
-
-static void write_domains(FILE *f, const char *sep, const tf_request *req) {
-  fprintf(f, "%s\"domain\":{", sep);
-  for (size_t i = 0; i < req->ndomains; i++) {
-    fputs(i ? "," : "", f);
-    tf_json_write_string(f, req->domains[i].name);
-    fputs(":[", f);
-    for (size_t k = 0; k < req->domains[i].nvalues; k++)
-      fprintf(f, "%s%lld", k ? "," : "", (long long)req->domains[i].values[k]);
-    fputc(']', f);
-  }
-  fputc('}', f);
-}
-
-static void write_texts(FILE *f, const char *sep, const char *key, const tf_text_req *v, size_t n) {
-  fprintf(f, "%s\"%s\":[", sep, key);
-  for (size_t i = 0; i < n; i++) {
-    fputs(i ? "," : "", f);
-    tf_json_write_string(f, v[i].text);
-  }
-  fputc(']', f);
-}
-
-static void write_places(FILE *f, const char *sep, const tf_request *req) {
-  fprintf(f, "%s\"place\":{", sep);
-  for (size_t i = 0; i < req->nplaces; i++) {
-    fputs(i ? "," : "", f);
-    tf_json_write_string(f, req->places[i].buffer);
-    fputs(":[", f);
-    for (int k = 0; k < req->places[i].nmems; k++)
-      fprintf(f, "%s\"%s\"", k ? "," : "", tf_memory_name(req->places[i].mems[k]));
-    fputc(']', f);
-  }
-  fputc('}', f);
-}
-
 void tf_case_write_input(FILE *f, const tf_request *req, int fits) {
-  const char *sep = "";
   fputc('{', f);
-  if (req->nparams)
-    write_assignments(f, sep, "params", req->params, req->nparams), sep = ",";
-  if (req->nfixes)
-    write_assignments(f, sep, "fix", req->fixes, req->nfixes), sep = ",";
-  if (req->ndomains)
-    write_domains(f, sep, req), sep = ",";
-  if (req->nrequires)
-    write_texts(f, sep, "require", req->requires, req->nrequires), sep = ",";
-  if (req->nobjectives)
-    write_texts(f, sep, "objective", req->objectives, req->nobjectives), sep = ",";
-  if (req->nplaces)
-    write_places(f, sep, req), sep = ",";
-  if (req->any_arch)
-    fprintf(f, "%s\"any_arch\":true", sep), sep = ",";
+  int n = tf_request_write_members(f, req, ",");
   if (fits)
-    fprintf(f, "%s\"kind\":\"fits\"", sep);
+    fprintf(f, "%s\"kind\":\"fits\"", n ? "," : "");
   fputc('}', f);
 }

@@ -1,87 +1,218 @@
 #include "request.h"
 
+#include <stddef.h>
 #include <stdlib.h>
 #include <string.h>
 
 #include "alloc.h"
+#include "json.h"
+#include "memory.h"
+
+/* ------------------------------------------------------------ the table */
+
+#define TF_RQ_COUNT_STRING(m) 0, 0
+#define TF_RQ_COUNT_FLAG(m) 0, 0
+#define TF_RQ_COUNT_LIST_(m) offsetof(tf_request, n##m), offsetof(tf_request, cap##m)
+#define TF_RQ_COUNT_ASSIGNS(m) TF_RQ_COUNT_LIST_(m)
+#define TF_RQ_COUNT_DOMAINS(m) TF_RQ_COUNT_LIST_(m)
+#define TF_RQ_COUNT_TEXTS(m) TF_RQ_COUNT_LIST_(m)
+#define TF_RQ_COUNT_PLACES(m) TF_RQ_COUNT_LIST_(m)
+#define TF_RQ_ROW(m, key, flag, spec, kind, memo, line)                                                          \
+  {#m, key, flag, spec, TF_RQ_##kind, TF_RQ_##memo, line, offsetof(tf_request, m), TF_RQ_COUNT_##kind(m)},
+
+const tf_request_field tf_request_fields[TF_NREQUEST_FIELDS] = {TF_REQUEST_FIELDS(TF_RQ_ROW)};
+
+/* ------------------------------------------------------ what a kind does */
+
+static void free_assign(void *v) { free(((tf_assign *)v)->name), free(((tf_assign *)v)->where); }
+static void free_domain(void *v) {
+  tf_domain_req *d = v;
+  free(d->name), free(d->values), free(d->where);
+}
+static void free_text(void *v) { free(((tf_text_req *)v)->text), free(((tf_text_req *)v)->where); }
+static void free_place(void *v) { free(((tf_place_req *)v)->buffer), free(((tf_place_req *)v)->where); }
+
+static void copy_assign(void *dst, const void *src) {
+  const tf_assign *a = src;
+  *(tf_assign *)dst = (tf_assign){tf_strdup(a->name), a->value, tf_strdup(a->where)};
+}
+static void copy_domain(void *dst, const void *src) {
+  const tf_domain_req *d = src;
+  tf_domain_req c = {tf_strdup(d->name), tf_nalloc(d->nvalues + 1, sizeof *d->values), d->nvalues, tf_strdup(d->where)};
+  memcpy(c.values, d->values, d->nvalues * sizeof *d->values);
+  *(tf_domain_req *)dst = c;
+}
+static void copy_text(void *dst, const void *src) {
+  const tf_text_req *t = src;
+  *(tf_text_req *)dst = (tf_text_req){tf_strdup(t->text), tf_strdup(t->where)};
+}
+static void copy_place(void *dst, const void *src) {
+  tf_place_req q = *(const tf_place_req *)src;
+  q.buffer = tf_strdup(q.buffer);
+  q.where = tf_strdup(q.where);
+  *(tf_place_req *)dst = q;
+}
+
+static void write_assign(FILE *f, const void *v) {
+  tf_json_write_string(f, ((const tf_assign *)v)->name);
+  fprintf(f, ":%lld", (long long)((const tf_assign *)v)->value);
+}
+static void write_domain(FILE *f, const void *v) {
+  const tf_domain_req *d = v;
+  tf_json_write_string(f, d->name);
+  fputs(":[", f);
+  for (size_t k = 0; k < d->nvalues; k++)
+    fprintf(f, "%s%lld", k ? "," : "", (long long)d->values[k]);
+  fputc(']', f);
+}
+static void write_text(FILE *f, const void *v) { tf_json_write_string(f, ((const tf_text_req *)v)->text); }
+static void write_place(FILE *f, const void *v) {
+  const tf_place_req *q = v;
+  tf_json_write_string(f, q->buffer);
+  fputs(":[", f);
+  for (int k = 0; k < q->nmems; k++)
+    fprintf(f, "%s\"%s\"", k ? "," : "", tf_memory_name(q->mems[k]));
+  fputc(']', f);
+}
+
+/* A list kind: its item's size, how one is freed, copied and written,
+ * and the brackets around the written items. */
+typedef struct list_kind {
+  size_t size;
+  void (*release)(void *item);
+  void (*copy)(void *dst, const void *src);
+  void (*write)(FILE *f, const void *item);
+  const char *open, *close;
+} list_kind;
+
+static const list_kind lists[TF_RQ_NKINDS] = {
+    [TF_RQ_ASSIGNS] = {sizeof(tf_assign), free_assign, copy_assign, write_assign, "{", "}"},
+    [TF_RQ_DOMAINS] = {sizeof(tf_domain_req), free_domain, copy_domain, write_domain, "{", "}"},
+    [TF_RQ_TEXTS] = {sizeof(tf_text_req), free_text, copy_text, write_text, "[", "]"},
+    [TF_RQ_PLACES] = {sizeof(tf_place_req), free_place, copy_place, write_place, "{", "}"},
+};
+
+static const list_kind *list_of(size_t i) {
+  const list_kind *k = &lists[tf_request_fields[i].kind];
+  return k->size ? k : NULL; /* STRING and FLAG are not lists */
+}
+
+static void *member(const tf_request *r, size_t i) { return (char *)r + tf_request_fields[i].offset; }
+static size_t *count(const tf_request *r, size_t i) {
+  return (size_t *)((char *)r + tf_request_fields[i].count_offset);
+}
+static char *item(const tf_request *r, size_t i, size_t k) { return *(char **)member(r, i) + k * list_of(i)->size; }
+
+void tf_request_add(tf_request *r, size_t i, const void *src) {
+  size_t *n = count(r, i), *cap = (size_t *)((char *)r + tf_request_fields[i].cap_offset);
+  char **items = member(r, i);
+  if (*n == *cap) {
+    *cap = *cap ? 2 * *cap : 4;
+    *items = tf_nrealloc(*items, *cap, list_of(i)->size);
+  }
+  (*n)++;
+  list_of(i)->copy(item(r, i, *n - 1), src);
+}
+
+/* ------------------------------------------------------------ requests */
 
 void tf_request_init(tf_request *r) { memset(r, 0, sizeof *r); }
 
 void tf_request_release(tf_request *r) {
-  free(r->id);
-  free(r->machine);
-  free(r->workset);
-  for (size_t i = 0; i < r->nparams; i++)
-    free(r->params[i].name), free(r->params[i].where);
-  for (size_t i = 0; i < r->nfixes; i++)
-    free(r->fixes[i].name), free(r->fixes[i].where);
-  for (size_t i = 0; i < r->ndomains; i++)
-    free(r->domains[i].name), free(r->domains[i].values), free(r->domains[i].where);
-  for (size_t i = 0; i < r->nrequires; i++)
-    free(r->requires[i].text), free(r->requires[i].where);
-  for (size_t i = 0; i < r->nobjectives; i++)
-    free(r->objectives[i].text), free(r->objectives[i].where);
-  for (size_t i = 0; i < r->nplaces; i++)
-    free(r->places[i].buffer), free(r->places[i].where);
-  free(r->places);
-  free(r->params);
-  free(r->fixes);
-  free(r->domains);
-  free(r->requires);
-  free(r->objectives);
+  for (size_t i = 0; i < TF_NREQUEST_FIELDS; i++) {
+    const list_kind *k = list_of(i);
+    if (tf_request_fields[i].kind == TF_RQ_STRING)
+      free(*(char **)member(r, i));
+    for (size_t j = 0; k && j < *count(r, i); j++)
+      k->release(item(r, i, j));
+    if (k)
+      free(*(char **)member(r, i));
+  }
   tf_request_init(r);
 }
 
+void tf_request_copy(tf_request *dst, const tf_request *src) {
+  for (size_t i = 0; i < TF_NREQUEST_FIELDS; i++) {
+    int kind = tf_request_fields[i].kind;
+    const char *s = kind == TF_RQ_STRING ? *(char **)member(src, i) : NULL;
+    if (s)
+      *(char **)member(dst, i) = tf_strdup(s);
+    if (kind == TF_RQ_FLAG)
+      *(int *)member(dst, i) = *(int *)member(src, i);
+    for (size_t j = 0; list_of(i) && j < *count(src, i); j++)
+      tf_request_add(dst, i, item(src, i, j));
+  }
+}
+
+int tf_request_field_empty(const tf_request *r, size_t i) {
+  int kind = tf_request_fields[i].kind;
+  if (kind == TF_RQ_STRING)
+    return !*(char **)member(r, i);
+  if (kind == TF_RQ_FLAG)
+    return !*(int *)member(r, i);
+  return !*count(r, i);
+}
+
+void tf_request_write_field(FILE *f, const tf_request *r, size_t i) {
+  int kind = tf_request_fields[i].kind;
+  const list_kind *k = list_of(i);
+  if (kind == TF_RQ_STRING) {
+    const char *s = *(char **)member(r, i);
+    s ? tf_json_write_string(f, s) : (void)fputs("null", f);
+    return;
+  }
+  if (kind == TF_RQ_FLAG) {
+    fputs(*(int *)member(r, i) ? "true" : "false", f);
+    return;
+  }
+  fputs(k->open, f);
+  for (size_t j = 0; j < *count(r, i); j++) {
+    fputs(j ? "," : "", f);
+    k->write(f, item(r, i, j));
+  }
+  fputs(k->close, f);
+}
+
+int tf_request_write_members(FILE *f, const tf_request *r, const char *sep) {
+  int n = 0;
+  for (size_t i = 0; i < TF_NREQUEST_FIELDS; i++) {
+    if (!tf_request_fields[i].line || tf_request_field_empty(r, i))
+      continue;
+    fprintf(f, "%s\"%s\":", n++ ? sep : "", tf_request_fields[i].key);
+    tf_request_write_field(f, r, i);
+  }
+  return n;
+}
+
+/* ------------------------------------------------------- adding items */
+
 void tf_request_add_param(tf_request *r, const char *name, int64_t value, const char *where) {
-  tf_assign a = {tf_strdup(name), value, tf_strdup(where)};
-  TF_PUSH(r->params, r->nparams, r->capparams, a);
+  tf_assign a = {(char *)name, value, (char *)where};
+  tf_request_add(r, TF_RQF_params, &a);
 }
 
 void tf_request_add_fix(tf_request *r, const char *name, int64_t value, const char *where) {
-  tf_assign a = {tf_strdup(name), value, tf_strdup(where)};
-  TF_PUSH(r->fixes, r->nfixes, r->capfixes, a);
+  tf_assign a = {(char *)name, value, (char *)where};
+  tf_request_add(r, TF_RQF_fixes, &a);
 }
 
-void tf_request_add_domain(tf_request *r, const char *name, const int64_t *values, size_t n,
-                           const char *where) {
-  tf_domain_req d = {tf_strdup(name), tf_nalloc(n, sizeof *values), n, tf_strdup(where)};
-  memcpy(d.values, values, n * sizeof *values);
-  TF_PUSH(r->domains, r->ndomains, r->capdomains, d);
+void tf_request_add_domain(tf_request *r, const char *name, const int64_t *values, size_t n, const char *where) {
+  tf_domain_req d = {(char *)name, (int64_t *)values, n, (char *)where};
+  tf_request_add(r, TF_RQF_domains, &d);
 }
 
 void tf_request_add_require(tf_request *r, const char *text, const char *where) {
-  tf_text_req t = {tf_strdup(text), tf_strdup(where)};
-  TF_PUSH(r->requires, r->nrequires, r->caprequires, t);
+  tf_text_req t = {(char *)text, (char *)where};
+  tf_request_add(r, TF_RQF_requires, &t);
 }
 
 void tf_request_add_objective(tf_request *r, const char *text, const char *where) {
-  tf_text_req t = {tf_strdup(text), tf_strdup(where)};
-  TF_PUSH(r->objectives, r->nobjectives, r->capobjectives, t);
+  tf_text_req t = {(char *)text, (char *)where};
+  tf_request_add(r, TF_RQF_objectives, &t);
 }
-
 
 void tf_request_add_place(tf_request *r, const char *buffer, const int *mems, int n, const char *where) {
-  tf_place_req q = {tf_strdup(buffer), {0}, n < TF_PLACE_MAX_MEMS ? n : TF_PLACE_MAX_MEMS, tf_strdup(where)};
+  tf_place_req q = {(char *)buffer, {0}, n < TF_PLACE_MAX_MEMS ? n : TF_PLACE_MAX_MEMS, (char *)where};
   memcpy(q.mems, mems, (size_t)q.nmems * sizeof *mems);
-  TF_PUSH(r->places, r->nplaces, r->capplaces, q);
-}
-
-void tf_request_copy(tf_request *dst, const tf_request *src) {
-  dst->id = src->id ? tf_strdup(src->id) : NULL;
-  dst->machine = src->machine ? tf_strdup(src->machine) : NULL;
-  dst->workset = src->workset ? tf_strdup(src->workset) : NULL;
-  for (size_t i = 0; i < src->nparams; i++)
-    tf_request_add_param(dst, src->params[i].name, src->params[i].value, src->params[i].where);
-  for (size_t i = 0; i < src->nfixes; i++)
-    tf_request_add_fix(dst, src->fixes[i].name, src->fixes[i].value, src->fixes[i].where);
-  for (size_t i = 0; i < src->ndomains; i++)
-    tf_request_add_domain(dst, src->domains[i].name, src->domains[i].values, src->domains[i].nvalues,
-                          src->domains[i].where);
-  for (size_t i = 0; i < src->nrequires; i++)
-    tf_request_add_require(dst, src->requires[i].text, src->requires[i].where);
-  for (size_t i = 0; i < src->nobjectives; i++)
-    tf_request_add_objective(dst, src->objectives[i].text, src->objectives[i].where);
-  for (size_t i = 0; i < src->nplaces; i++)
-    tf_request_add_place(dst, src->places[i].buffer, src->places[i].mems, src->places[i].nmems, src->places[i].where);
-  dst->any_arch = src->any_arch;
+  tf_request_add(r, TF_RQF_places, &q);
 }

@@ -12,6 +12,7 @@
 #include <time.h>
 #include <unistd.h>
 
+#include "model/case.h"
 #include "model/catalog.h"
 #include "solver/report.h"
 #include "solver/batch/sweep.h"
@@ -352,6 +353,71 @@ START_TEST(test_keys) {
 }
 END_TEST
 
+/* The memo key of a problem line, bound as a sweep binds it. */
+static char *key_of_line(const char *line) {
+  tf_case c;
+  tf_case_init(&c);
+  tf_error e;
+  tf_error_init(&e);
+  ck_assert_msg(tf_case_parse(line, strlen(line), "test", 1, &c, &e) == 0, "%s: %s", line, e.msg);
+  const tf_machine *m;
+  const tf_workset *w;
+  ck_assert_msg(tf_cache_get(&cache, &c.req, "-m", "-w", &m, &w, &e) == 0, "%s: %s", line, e.msg);
+  tf_problem *p = tf_problem_new(m, w, &c.req, &e);
+  ck_assert_msg(p != NULL, "%s: %s", line, e.msg);
+  char *key = tf_sweep_key(&c.req, p, 0, NULL);
+  tf_problem_free(p);
+  tf_case_release(&c);
+  return key;
+}
+
+/* The memo key is the whole request: a line that differs from the base in
+ * any one field the table puts in the key has another key, one that
+ * differs in its id the same.  Every field of the table must have a row
+ * here, so a new field cannot go untested. */
+START_TEST(test_key_has_every_field) {
+  static const struct { const char *key, *member; } variant[] = {
+      {"id", "\"id\":\"other\""},          {"machine", "\"machine\":\"h100-sxm\""},
+      {"workset", "\"workset\":\"fa2-bwd\""}, {"params", "\"params\":{\"d\":64}"},
+      {"fix", "\"fix\":{\"B_r\":64}"},      {"domain", "\"domain\":{\"B_c\":[64]}"},
+      {"require", "\"require\":[\"B_c <= 64\"]"}, {"objective", "\"objective\":[\"max stages\"]"},
+      {"place", "\"place\":{\"Q\":\"rf\"}"}, {"any_arch", "\"any_arch\":true"},
+  };
+  char line[256];
+  char *k0 = key_of_line("{\"machine\":\"a100\",\"workset\":\"fa2-fwd\"}");
+  for (size_t i = 0; i < TF_NREQUEST_FIELDS; i++) {
+    const tf_request_field *fd = &tf_request_fields[i];
+    size_t v = 0;
+    while (v < sizeof variant / sizeof *variant && strcmp(variant[v].key, fd->key))
+      v++;
+    ck_assert_msg(v < sizeof variant / sizeof *variant, "request field '%s' has no variant in this test", fd->key);
+    int mach = !strcmp(fd->key, "machine"), work = !strcmp(fd->key, "workset");
+    snprintf(line, sizeof line, "{%s,%s%s%s}", mach ? variant[v].member : "\"machine\":\"a100\"",
+             work ? variant[v].member : "\"workset\":\"fa2-fwd\"", mach || work ? "" : ",",
+             mach || work ? "" : variant[v].member);
+    char *k = key_of_line(line);
+    if (fd->memo == TF_RQ_NO)
+      ck_assert_msg(!strcmp(k, k0), "'%s' changed the memo key", fd->key);
+    else
+      ck_assert_msg(strcmp(k, k0), "'%s' is not in the memo key: %s", fd->key, k);
+    free(k);
+  }
+  free(k0);
+}
+END_TEST
+
+/* Two lines that differ only in a pin get their own answers (the memo key
+ * once left `place` out, and line b got line a's placement). */
+START_TEST(test_pins_not_memoised_together) {
+  static char out[1 << 14], err[1 << 12];
+  ck_assert_int_eq(tf_test_run("sweep -q tests/data/sweep/pins.jsonl", out, sizeof out, err, sizeof err), 0);
+  char *b = strstr(out, "\"id\":\"b\"");
+  ck_assert_ptr_nonnull(b);
+  ck_assert_ptr_nonnull(strstr(out, "\"placement\":{\"Q\":\"smem\"}"));
+  ck_assert_msg(strstr(b, "\"placement\":{\"Q\":\"rf\"}") != NULL, "%s", out);
+}
+END_TEST
+
 /* The problem-list form: ids, error lines, the answer memo. */
 START_TEST(test_problem_list) {
   tf_sweep *s = load(PROBLEMS);
@@ -642,6 +708,8 @@ Suite *sweep_suite(void) {
   tcase_add_loop_test(core, test_spec_errors, 0, sizeof spec_errors / sizeof *spec_errors);
   tcase_add_test(core, test_spec_unloadable);
   tcase_add_test(core, test_keys);
+  tcase_add_test(core, test_key_has_every_field);
+  tcase_add_test(core, test_pins_not_memoised_together);
   tcase_add_test(core, test_problem_list);
   tcase_add_test(core, test_jobs_identical);
   tcase_add_test(core, test_reuse_identical);

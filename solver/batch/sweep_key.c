@@ -5,31 +5,42 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "model/json.h"
 #include "model/text.h"
 
+/* The bound params: every param of the workset, defaults filled, in the
+ * workset's order, so that "d=64" and "d=64 dv=64" (dv defaulting to d)
+ * and either order of them are one problem. */
+static void bound_params(FILE *f, const tf_problem *p) {
+  fputc('{', f);
+  for (size_t i = 0; i < p->workset->nparams; i++) {
+    fputs(i ? "," : "", f);
+    tf_json_write_string(f, p->workset->params[i].name);
+    fprintf(f, ":%lld", (long long)p->param_values[i]);
+  }
+  fputc('}', f);
+}
+
+/* The canonical serialisation of the whole request (model/request.h's
+ * table): every field the table puts in the memo key, as a problem line
+ * writes it, params as bound; then whether it is a check.  A field added
+ * to the table is in the key unless its row says it must not be. */
 char *tf_sweep_key(const tf_request *req, const tf_problem *p, int check, size_t *len) {
   tf_text t;
   FILE *f = tf_text_open(&t);
-  fprintf(f, "m=%s\037w=%s\037p=", req->machine, req->workset);
-  for (size_t i = 0; i < p->workset->nparams; i++)
-    fprintf(f, "%lld,", (long long)p->param_values[i]);
-  fputs("\037f=", f);
-  for (size_t i = 0; i < req->nfixes; i++)
-    fprintf(f, "%s=%lld\036", req->fixes[i].name, (long long)req->fixes[i].value);
-  fputs("\037d=", f);
-  for (size_t i = 0; i < req->ndomains; i++) {
-    fprintf(f, "%s:", req->domains[i].name);
-    for (size_t k = 0; k < req->domains[i].nvalues; k++)
-      fprintf(f, "%lld,", (long long)req->domains[i].values[k]);
-    fputc('\036', f);
+  fputc('{', f);
+  for (size_t i = 0; i < TF_NREQUEST_FIELDS; i++) {
+    const tf_request_field *fd = &tf_request_fields[i];
+    if (fd->memo == TF_RQ_NO)
+      continue;
+    fprintf(f, "\"%s\":", fd->key);
+    if (fd->memo == TF_RQ_BOUND)
+      bound_params(f, p);
+    else
+      tf_request_write_field(f, req, i);
+    fputc(',', f);
   }
-  fputs("\037r=", f);
-  for (size_t i = 0; i < req->nrequires; i++)
-    fprintf(f, "%s\036", req->requires[i].text);
-  fputs("\037o=", f);
-  for (size_t i = 0; i < req->nobjectives; i++)
-    fprintf(f, "%s\036", req->objectives[i].text);
-  fprintf(f, "\037k=%d", check);
+  fprintf(f, "\"check\":%s}", check ? "true" : "false");
   return tf_text_close(&t, len);
 }
 
