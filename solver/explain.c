@@ -1,6 +1,10 @@
 #include "explain.h"
 
+#include <stdlib.h>
 #include <string.h>
+
+#include "model/alloc.h"
+#include "solver/solve.h"
 
 /* A candidate point: choose values and counts, and what it evaluates to. */
 typedef tf_explain_level candidate;
@@ -68,32 +72,23 @@ static void search(const tf_problem *p, const tf_answer *a, size_t level, candid
   tf_point_release(&pt);
 }
 
-static void describe(FILE *f, const tf_problem *p, const tf_answer *a, const candidate *c) {
-  const char *sep = "";
-  for (size_t i = 0; i < p->nchoose; i++)
-    if (c->choose[i] != a->choose[i] && i < p->place_first)
-      fprintf(f, "%s%s = %lld", sep, p->choose_names[i], (long long)c->choose[i]), sep = ", ";
-    else if (c->choose[i] != a->choose[i])
-      fprintf(f, "%s%s in %s", sep, p->choose_names[i], tf_memory_name((int)c->choose[i])), sep = ", ";
+void tf_explain(const tf_problem *p, const tf_answer *a, tf_explanation *x) {
+  memset(x, 0, sizeof *x);
+  x->binding = tf_nalloc((size_t)p->ncounts + 1, sizeof *x->binding);
   for (int k = 0; k < p->ncounts; k++)
-    if (c->counts[k] != a->counts[k])
-      fprintf(f, "%s%s = %lld", sep, p->count_names[k], (long long)c->counts[k]), sep = ", ";
+    tf_binding(p, a, k, x->binding[k], sizeof x->binding[k]);
+  x->nlevels = p->nobjective_shown;
+  x->levels = tf_nalloc(x->nlevels + 1, sizeof *x->levels);
+  for (size_t level = 0; level < x->nlevels; level++)
+    tf_explain_search(p, a, level, &x->levels[level]);
+  tf_explain_places(p, a, x);
 }
 
-void tf_explain_levels(FILE *f, const tf_problem *p, const tf_answer *a) {
-  for (size_t level = 0; level < p->nobjective_shown; level++) {
-    candidate best;
-    tf_explain_search(p, a, level, &best);
-    fprintf(f, "level %zu       %s = %lld: ", level + 1, p->objective[level].text,
-            (long long)a->point.objective[level]);
-    if (!best.found) {
-      fprintf(f, "no candidate in the domains does better%s\n", level ? " at the levels above" : "");
-      continue;
-    }
-    fprintf(f, "next better is ");
-    describe(f, p, a, &best);
-    fprintf(f, " (%lld): %s\n", (long long)best.value, best.why);
-  }
+void tf_explanation_release(tf_explanation *x) {
+  free(x->binding);
+  free(x->levels);
+  free(x->places);
+  memset(x, 0, sizeof *x);
 }
 
 void tf_explain_search(const tf_problem *p, const tf_answer *a, size_t level, tf_explain_level *out) {

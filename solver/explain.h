@@ -7,6 +7,8 @@
 #include <stdio.h>
 
 #include "encode/decode.h"
+#include "model/datapath.h"
+#include "model/memory.h"
 #include "model/problem.h"
 
 #define TF_EXPLAIN_MAX_CANDIDATES 200000 /* larger candidate spaces are not searched */
@@ -25,12 +27,72 @@ typedef struct tf_explain_level {
 /* Level `level` (0-based) of an optimal answer. */
 void tf_explain_search(const tf_problem *p, const tf_answer *a, size_t level, tf_explain_level *out);
 
-/* Every level as text lines, "level 1       max stages = 3: next better is ...". */
-void tf_explain_levels(FILE *f, const tf_problem *p, const tf_answer *a);
+/* ------------------------------------------------ the whole explanation */
 
-/* Per placed buffer: where it is, and why each other memory of its place
- * list loses (solver/explain_place.c). */
-void tf_explain_placement(FILE *f, const tf_problem *p, const tf_answer *a);
+/* Why another memory of a placed buffer's place list loses. */
+enum tf_alt_verdict {
+  TF_ALT_NOT_CANDIDATE, /* the machine's mma table or a pin rules it out */
+  TF_ALT_NO_FIT,        /* the answer with the buffer there does not fit (why) */
+  TF_ALT_WORSE,         /* it fits and is worse at objective level `level` */
+  TF_ALT_TIE            /* as good at every level: the place list's order decides */
+};
+
+typedef struct tf_explain_alt {
+  int memory, verdict;
+  char why[256];        /* TF_ALT_NO_FIT */
+  size_t level;         /* TF_ALT_WORSE: the first level that differs, 0-based */
+  int64_t value;        /* TF_ALT_WORSE: that level's value there */
+  int fewer_counts;     /* TF_ALT_WORSE: at fewer counts than the answer's */
+} tf_explain_alt;
+
+/* One term of the roofline (the terms the workset's `cycles` let takes the
+ * max of, then `cycles` itself): at the answer and with the buffer in the
+ * other memory, counts unchanged; ok when both evaluate. */
+#define TF_EXPLAIN_ROOFLINE "cycles"
+#define TF_EXPLAIN_MAX_TERMS 8
+typedef struct tf_explain_term {
+  const char *name;     /* the let's (borrowed from the workset) */
+  int ok;
+  int64_t value, moved;
+} tf_explain_term;
+
+enum tf_place_how { TF_PLACE_CHOSEN, TF_PLACE_PINNED, TF_PLACE_MMA_TABLE };
+
+/* A placed buffer: where it is and why, what that memory pays, why each
+ * other memory of its place list loses, and the roofline either way. */
+typedef struct tf_explain_place {
+  size_t var, buffer;
+  int memory, how;      /* enum tf_place_how */
+  int64_t charged;      /* its allocation (inside its alias: the excess) */
+  int inside;           /* the alias it lies inside, or -1 */
+  int64_t used, capacity; /* the memory's, at the answer */
+  tf_explain_alt alts[TF_NMEM];
+  int nalts;
+  int other;            /* the memory of the roofline comparison, or -1 */
+  tf_explain_term terms[TF_EXPLAIN_MAX_TERMS]; /* the last is the roofline itself */
+  size_t nterms;        /* 0: no roofline line */
+} tf_explain_place;
+
+/* What --explain says, computed once and rendered by every writer:
+ * why each count is not one larger, each level's next-better candidate,
+ * and per placed buffer the placement's reasons; the machine's unmetered
+ * datapath edges, by index into its edge table (none when nothing is
+ * placed). */
+typedef struct tf_explanation {
+  char (*binding)[400];       /* per count */
+  tf_explain_level *levels;   /* per shown objective */
+  size_t nlevels;
+  tf_explain_place *places;   /* per placement variable */
+  size_t nplaces;
+  int unmetered[TF_MAX_EDGES];
+  int nunmetered;
+} tf_explanation;
+
+void tf_explain(const tf_problem *p, const tf_answer *a, tf_explanation *x);
+void tf_explanation_release(tf_explanation *x);
+
+/* explain_place.c: the placement part of tf_explain. */
+void tf_explain_places(const tf_problem *p, const tf_answer *a, tf_explanation *x);
 
 /* Why variable `name` of an answer cannot take its next larger value (the
  * next value of its domain, or one more for a count), other variables as

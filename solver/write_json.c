@@ -92,44 +92,110 @@ static void json_closed(FILE *f, const tf_problem *p, const tf_answer *a) {
   fputc('}', f);
 }
 
-/* ,"explain":{"binding":[...],"levels":[...]}: what --explain prints, as data. */
-static void json_explain(FILE *f, const tf_problem *p, const tf_answer *a) {
-  fputs(",\"explain\":{\"binding\":[", f);
+/* --explain's content, from the explanation (solver/explain.h): what the
+ * text prints, as data. */
+static void json_changes(FILE *f, const tf_problem *p, const tf_answer *a, const tf_explain_level *l) {
+  fputs("{\"changes\":{", f); /* the variables where it differs from the answer */
+  const char *sep = "";
+  for (size_t i = 0; i < p->nchoose; i++)
+    if (l->choose[i] != a->choose[i]) {
+      fputs(sep, f), tf_json_write_string(f, p->choose_names[i]), sep = ",";
+      if (i < p->place_first)
+        fprintf(f, ":%lld", (long long)l->choose[i]);
+      else
+        fprintf(f, ":\"%s\"", tf_memory_name((int)l->choose[i]));
+    }
+  for (int k = 0; k < p->ncounts; k++)
+    if (l->counts[k] != a->counts[k])
+      fputs(sep, f), tf_json_write_string(f, p->count_names[k]), fprintf(f, ":%lld", (long long)l->counts[k]), sep = ",";
+  fprintf(f, "},\"value\":%lld,\"violation\":", (long long)l->value);
+  tf_json_write_string(f, l->why);
+  fputc('}', f);
+}
+
+static void json_levels(FILE *f, const tf_problem *p, const tf_answer *a, const tf_explanation *x) {
+  fputs("\"binding\":[", f);
   for (int k = 0; k < p->ncounts; k++) {
-    char buf[400];
-    tf_binding(p, a, k, buf, sizeof buf);
     fputs(k ? ",{\"variable\":" : "{\"variable\":", f);
     tf_json_write_string(f, p->count_names[k]);
     fputs(",\"reason\":", f);
-    tf_json_write_string(f, buf);
+    tf_json_write_string(f, x->binding[k]);
     fputc('}', f);
   }
   fputs("],\"levels\":[", f);
-  for (size_t o = 0; o < p->nobjective_shown; o++) {
-    tf_explain_level l;
-    tf_explain_search(p, a, o, &l);
+  for (size_t o = 0; o < x->nlevels; o++) {
     fprintf(f, "%s{\"level\":%zu,\"objective\":", o ? "," : "", o + 1);
     tf_json_write_string(f, p->objective[o].text);
     fprintf(f, ",\"value\":%lld,\"next_better\":", (long long)a->point.objective[o]);
-    if (!l.found) {
-      fputs("null}", f);
-      continue;
-    }
-    fputs("{\"changes\":{", f); /* the variables where it differs from the answer */
-    const char *sep = "";
-    for (size_t i = 0; i < p->nchoose; i++)
-      if (l.choose[i] != a->choose[i])
-        fputs(sep, f), tf_json_write_string(f, p->choose_names[i]),
-            i < p->place_first ? fprintf(f, ":%lld", (long long)l.choose[i]) : fprintf(f, ":\"%s\"", tf_memory_name((int)l.choose[i])),
-            sep = ",";
-    for (int k = 0; k < p->ncounts; k++)
-      if (l.counts[k] != a->counts[k])
-        fputs(sep, f), tf_json_write_string(f, p->count_names[k]), fprintf(f, ":%lld", (long long)l.counts[k]), sep = ",";
-    fprintf(f, "},\"value\":%lld,\"violation\":", (long long)l.value);
-    tf_json_write_string(f, l.why);
-    fputs("}}", f);
+    if (x->levels[o].found)
+      json_changes(f, p, a, &x->levels[o]);
+    else
+      fputs("null", f);
+    fputc('}', f);
   }
+  fputc(']', f);
+}
+
+static void json_alternative(FILE *f, const tf_explain_alt *alt) {
+  static const char *const verdicts[] = {"not_a_candidate", "does_not_fit", "worse", "tie"};
+  fprintf(f, "{\"memory\":\"%s\",\"verdict\":\"%s\"", tf_memory_name(alt->memory), verdicts[alt->verdict]);
+  if (alt->verdict == TF_ALT_NO_FIT) {
+    fputs(",\"reason\":", f);
+    tf_json_write_string(f, alt->why);
+  }
+  if (alt->verdict == TF_ALT_WORSE)
+    fprintf(f, ",\"level\":%zu,\"value\":%lld,\"fewer_counts\":%s", alt->level + 1, (long long)alt->value,
+            alt->fewer_counts ? "true" : "false");
+  fputc('}', f);
+}
+
+/* "roofline":{"memory":"smem","terms":[{"name":..,"value":..,"moved":..}]}: the last term is the max. */
+static void json_roofline(FILE *f, const tf_explain_place *e) {
+  fprintf(f, ",\"roofline\":{\"memory\":\"%s\",\"terms\":[", tf_memory_name(e->other));
+  const char *sep = "";
+  for (size_t t = 0; t < e->nterms; t++)
+    if (e->terms[t].ok) {
+      fprintf(f, "%s{\"name\":", sep), sep = ",";
+      tf_json_write_string(f, e->terms[t].name);
+      fprintf(f, ",\"value\":%lld,\"moved\":%lld}", (long long)e->terms[t].value, (long long)e->terms[t].moved);
+    }
   fputs("]}", f);
+}
+
+static void json_places(FILE *f, const tf_problem *p, const tf_explanation *x) {
+  static const char *const how[] = {"chosen", "pinned", "mma_table"};
+  fputs(",\"placement\":[", f);
+  for (size_t i = 0; i < x->nplaces; i++) {
+    const tf_explain_place *e = &x->places[i];
+    fputs(i ? ",{\"buffer\":" : "{\"buffer\":", f);
+    tf_json_write_string(f, p->workset->buffers[e->buffer].name);
+    fprintf(f, ",\"memory\":\"%s\",\"how\":\"%s\",\"charged\":%lld,\"unit\":\"%s\"", tf_memory_name(e->memory),
+            how[e->how], (long long)e->charged, tf_memory_unit(e->memory));
+    if (e->inside >= 0)
+      fputs(",\"inside\":", f), tf_json_write_string(f, p->workset->buffers[e->inside].name);
+    fprintf(f, ",\"used\":%lld,\"capacity\":%lld,\"alternatives\":[", (long long)e->used, (long long)e->capacity);
+    for (int k = 0; k < e->nalts; k++)
+      fputs(k ? "," : "", f), json_alternative(f, &e->alts[k]);
+    fputc(']', f);
+    if (e->nterms)
+      json_roofline(f, e);
+    fputc('}', f);
+  }
+  fputs("],\"unmetered\":[", f); /* the machine's datapath edges no cost term meters */
+  for (int i = 0; i < x->nunmetered; i++)
+    fputs(i ? "," : "", f), tf_json_write_string(f, p->machine->datapath.edges[x->unmetered[i]].name);
+  fputc(']', f);
+}
+
+/* ,"explain":{"binding":[...],"levels":[...],"placement":[...],"unmetered":"..."} */
+static void json_explain(FILE *f, const tf_problem *p, const tf_answer *a) {
+  tf_explanation x;
+  tf_explain(p, a, &x);
+  fputs(",\"explain\":{", f);
+  json_levels(f, p, a, &x);
+  json_places(f, p, &x);
+  fputc('}', f);
+  tf_explanation_release(&x);
 }
 
 void tf_report_json(FILE *f, const tf_request *req, const tf_problem *p, const tf_answer *a) {

@@ -56,13 +56,98 @@ static void text_closed(FILE *f, const tf_problem *p, const tf_answer *a) {
   }
 }
 
-/* Why not one more of each count: the constraint that binds. */
-static void text_binding(FILE *f, const tf_problem *p, const tf_answer *a) {
-  for (int k = 0; k < p->ncounts; k++) {
-    char buf[400];
-    tf_binding(p, a, k, buf, sizeof buf);
-    fprintf(f, "binding      %s\n", buf);
+/* --explain's lines, from the explanation (solver/explain.h). */
+static void text_changes(FILE *f, const tf_problem *p, const tf_answer *a, const tf_explain_level *c) {
+  const char *sep = "";
+  for (size_t i = 0; i < p->nchoose; i++)
+    if (c->choose[i] != a->choose[i] && i < p->place_first)
+      fprintf(f, "%s%s = %lld", sep, p->choose_names[i], (long long)c->choose[i]), sep = ", ";
+    else if (c->choose[i] != a->choose[i])
+      fprintf(f, "%s%s in %s", sep, p->choose_names[i], tf_memory_name((int)c->choose[i])), sep = ", ";
+  for (int k = 0; k < p->ncounts; k++)
+    if (c->counts[k] != a->counts[k])
+      fprintf(f, "%s%s = %lld", sep, p->count_names[k], (long long)c->counts[k]), sep = ", ";
+}
+
+static void text_levels(FILE *f, const tf_problem *p, const tf_answer *a, const tf_explanation *x) {
+  for (int k = 0; k < p->ncounts; k++)
+    fprintf(f, "binding      %s\n", x->binding[k]);
+  for (size_t level = 0; level < x->nlevels; level++) {
+    const tf_explain_level *best = &x->levels[level];
+    fprintf(f, "level %zu       %s = %lld: ", level + 1, p->objective[level].text,
+            (long long)a->point.objective[level]);
+    if (!best->found) {
+      fprintf(f, "no candidate in the domains does better%s\n", level ? " at the levels above" : "");
+      continue;
+    }
+    fprintf(f, "next better is ");
+    text_changes(f, p, a, best);
+    fprintf(f, " (%lld): %s\n", (long long)best->value, best->why);
   }
+}
+
+static void text_alternative(FILE *f, const tf_problem *p, const tf_answer *a, const tf_explain_place *e,
+                             const tf_explain_alt *alt) {
+  const char *buf = p->workset->buffers[e->buffer].name, *mem = tf_memory_name(alt->memory);
+  if (alt->verdict == TF_ALT_NOT_CANDIDATE)
+    fprintf(f, "  %-6s   not a candidate: the machine's mma table or a --place pin rules %s in %s out\n", mem, buf, mem);
+  else if (alt->verdict == TF_ALT_NO_FIT)
+    fprintf(f, "  %-6s   %s in %s: %s\n", mem, buf, mem, alt->why);
+  else if (alt->verdict == TF_ALT_WORSE)
+    fprintf(f, "  level %zu  %s = %lld; %s in %s: %lld%s\n", alt->level + 1, p->objective[alt->level].text,
+            (long long)a->point.objective[alt->level], buf, mem, (long long)alt->value,
+            alt->fewer_counts ? " (at fewer counts)" : "");
+  else
+    fprintf(f, "  tie      %s in %s is as good at every level; the place list's order decides\n", buf, mem);
+}
+
+/* "  cycles   mma_cycles 2816, smem_cycles 1664 (P in smem: 2368), max 2816 either way" */
+static void text_roofline(FILE *f, const tf_explain_place *e, const char *buf) {
+  const char *mem = tf_memory_name(e->other);
+  fprintf(f, "  cycles  ");
+  for (size_t t = 0; t + 1 < e->nterms; t++)
+    if (e->terms[t].ok) {
+      const char *name = e->terms[t].name;
+      fprintf(f, " %s %lld", strncmp(name, "tile_", 5) ? name : name + 5, (long long)e->terms[t].value);
+      if (e->terms[t].moved != e->terms[t].value)
+        fprintf(f, " (%s in %s: %lld)", buf, mem, (long long)e->terms[t].moved);
+      fputc(',', f);
+    }
+  const tf_explain_term *top = &e->terms[e->nterms - 1];
+  if (top->moved == top->value)
+    fprintf(f, " max %lld either way\n", (long long)top->value);
+  else
+    fprintf(f, " max %lld (%s in %s: %lld)\n", (long long)top->value, buf, mem, (long long)top->moved);
+}
+
+static void text_places(FILE *f, const tf_problem *p, const tf_answer *a, const tf_explanation *x) {
+  static const char *const how[] = {"", " (pinned)", " (the only memory its MMA can use)"};
+  for (size_t i = 0; i < x->nplaces; i++) {
+    const tf_explain_place *e = &x->places[i];
+    const char *buf = p->workset->buffers[e->buffer].name, *mem = tf_memory_name(e->memory);
+    fprintf(f, "placement   %s in %s%s\n", buf, mem, how[e->how]);
+    fprintf(f, "  %-6s   %s in %s: %s%lld %s%s%s (%lld of %lld)\n", mem, buf, mem, e->inside >= 0 ? "+" : "",
+            (long long)e->charged, tf_memory_unit(e->memory), e->inside >= 0 ? ", inside " : "",
+            e->inside >= 0 ? p->workset->buffers[e->inside].name : "", (long long)e->used, (long long)e->capacity);
+    for (int k = 0; k < e->nalts; k++)
+      text_alternative(f, p, a, e, &e->alts[k]);
+    if (e->nterms)
+      text_roofline(f, e, buf);
+  }
+  if (!x->nunmetered)
+    return;
+  fprintf(f, "edges       unmetered on %s (no term in cycles): ", p->machine->name);
+  for (int i = 0; i < x->nunmetered; i++)
+    fprintf(f, "%s%s", i ? ", " : "", p->machine->datapath.edges[x->unmetered[i]].name);
+  fputc('\n', f);
+}
+
+static void text_explain(FILE *f, const tf_problem *p, const tf_answer *a) {
+  tf_explanation x;
+  tf_explain(p, a, &x);
+  text_levels(f, p, a, &x);
+  text_places(f, p, a, &x);
+  tf_explanation_release(&x);
 }
 
 void tf_report_text(FILE *f, const tf_request *req, const tf_problem *p, const tf_answer *a, int explain) {
@@ -82,11 +167,8 @@ void tf_report_text(FILE *f, const tf_request *req, const tf_problem *p, const t
     text_buffers(f, p, a);
   if (a->status == TF_ANSWER_OPTIMAL) {
     text_closed(f, p, a);
-    if (explain) {
-      text_binding(f, p, a);
-      tf_explain_levels(f, p, a);
-      tf_explain_placement(f, p, a);
-    }
+    if (explain)
+      text_explain(f, p, a);
   }
 }
 

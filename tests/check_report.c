@@ -102,6 +102,29 @@ START_TEST(test_slack_at_the_occupancy) {
 END_TEST
 
 
+/* --explain has the same content in text and JSON: the placement part
+ * (each placed buffer's memory, what it pays, why the other memory loses,
+ * the roofline either way, the unmetered edges) is in both. */
+START_TEST(test_explain_same_in_json) {
+  static const char *const text[] = {
+      "placement   P in rf\n  rf       P in rf: 44 registers/thread (235 of 255)\n"
+      "  smem     P in smem: smem needs 258048 B of 232448, 25600 over\n"
+      "  cycles   mma_cycles 2816, exp_cycles 1408, smem_cycles 1664 (P in smem: 2368), max 2816 either way\n",
+      "edges       unmetered on h100-sxm (no term in cycles): l2->smem, rf->mma, smem->smem\n", NULL};
+  static const char *const json[] = {
+      "{\"buffer\":\"P\",\"memory\":\"rf\",\"how\":\"chosen\",\"charged\":44,\"unit\":\"registers/thread\","
+      "\"used\":235,\"capacity\":255,\"alternatives\":[{\"memory\":\"smem\",\"verdict\":\"does_not_fit\","
+      "\"reason\":\"smem needs 258048 B of 232448, 25600 over\"}],\"roofline\":{\"memory\":\"smem\",\"terms\":["
+      "{\"name\":\"tile_mma_cycles\",\"value\":2816,\"moved\":2816},{\"name\":\"tile_exp_cycles\",\"value\":1408,"
+      "\"moved\":1408},{\"name\":\"tile_smem_cycles\",\"value\":1664,\"moved\":2368},{\"name\":\"cycles\","
+      "\"value\":2816,\"moved\":2816}]}}",
+      "\"unmetered\":[\"l2->smem\",\"rf->mma\",\"smem->smem\"]", NULL};
+  static const char *const csv[] = {NULL};
+  all_formats_contain("solve -m h100-sxm -w fa3-fwd -p d=128 --fix B_r=128 --fix B_c=176 --fix stages=2 --explain",
+                      text, json, csv);
+}
+END_TEST
+
 Suite *report_suite(void) {
   Suite *s = suite_create("report");
   TCase *tc = tcase_create("Core");
@@ -110,6 +133,7 @@ Suite *report_suite(void) {
   tcase_add_test(tc, test_csv_same_everywhere);
   tcase_add_test(tc, test_placed_memory_is_shown);
   tcase_add_test(tc, test_slack_at_the_occupancy);
+  tcase_add_test(tc, test_explain_same_in_json);
   suite_add_tcase(s, tc);
   return s;
 }
