@@ -6,6 +6,7 @@
 
 #include "alloc.h"
 #include "json.h"
+#include "suggest.h"
 
 void tf_case_init(tf_case *c) {
   memset(c, 0, sizeof *c);
@@ -202,6 +203,11 @@ static int read_kind(const struct ctx *x, const cJSON *v, tf_case *c) {
       c->has_kind = 1;
       return 0;
     }
+  static const char *const kinds[] = {"formula", "tuned", "fits"};
+  const char *near = cJSON_IsString(v) ? tf_suggest(v->valuestring, kinds, 3) : NULL;
+  if (near)
+    return tf_error_set(x->err, TF_EINPUT, path, "expected \"formula\", \"tuned\" or \"fits\"; did you mean \"%s\"?",
+                        near);
   return tf_error_set(x->err, TF_EINPUT, path, "expected \"formula\", \"tuned\" or \"fits\"");
 }
 

@@ -419,17 +419,25 @@ const char *tf_expr_text(const tf_expr *e) { return e->text; }
 
 /* ----------------------------------------------------------------- names */
 
-int tf_expr_bind(tf_expr *e, tf_resolve_fn resolve, void *ctx, tf_error *err) {
+int tf_expr_bind_hint(tf_expr *e, tf_resolve_fn resolve, tf_hint_fn hint, void *ctx, tf_error *err) {
   if (e->op == OP_NAME) {
     e->sym = resolve(ctx, e->name);
-    if (e->sym < 0)
-      return tf_error_set(err, TF_EINPUT, NULL, "in expression '%s': unknown name '%s'", e->text, e->name);
-    return 0;
+    if (e->sym >= 0)
+      return 0;
+    const char *near = hint ? hint(ctx, e->name) : NULL;
+    if (near)
+      return tf_error_set(err, TF_EINPUT, NULL, "in expression '%s': unknown name '%s'; did you mean '%s'?", e->text,
+                          e->name, near);
+    return tf_error_set(err, TF_EINPUT, NULL, "in expression '%s': unknown name '%s'", e->text, e->name);
   }
   for (int i = 0; i < e->nargs; i++)
-    if (tf_expr_bind(e->args[i], resolve, ctx, err))
+    if (tf_expr_bind_hint(e->args[i], resolve, hint, ctx, err))
       return -1;
   return 0;
+}
+
+int tf_expr_bind(tf_expr *e, tf_resolve_fn resolve, void *ctx, tf_error *err) {
+  return tf_expr_bind_hint(e, resolve, NULL, ctx, err);
 }
 
 static void collect_once(void *ctx, int sym) {

@@ -8,6 +8,7 @@
 
 #include "alloc.h"
 #include "names.h"
+#include "suggest.h"
 #include "text.h"
 
 char *tf_read_file(const char *file, size_t *len, tf_error *err) {
@@ -293,6 +294,12 @@ int tf_json_keys(const cJSON *obj, const char *path, const char *const *allowed,
     if (!in_list(m->string, allowed)) {
       char sub[160];
       tf_path_key(sub, sizeof sub, path, m->string);
+      size_t n = 0;
+      while (allowed && allowed[n])
+        n++;
+      const char *near = tf_suggest(m->string, allowed, n);
+      if (near)
+        return tf_error_set(err, TF_EINPUT, sub, "unknown key '%s'; did you mean '%s'?", m->string, near);
       return tf_error_set(err, TF_EINPUT, sub, "unknown key '%s'", m->string);
     }
   }

@@ -9,6 +9,7 @@
 #include "alloc.h"
 #include "json.h"
 #include "place.h"
+#include "suggest.h"
 
 #define TF_MC_NAME(n) #n,
 const char *const tf_machine_constant_names[TF_NMC] = {TF_MACHINE_CONSTANTS(TF_MC_NAME)};
@@ -143,6 +144,26 @@ enum tf_sym_kind tf_workset_sym_kind(const tf_workset *w, int sym) {
 }
 
 static int resolve_cb(void *ctx, const char *name) { return tf_workset_resolve(ctx, name); }
+
+/* The workset's name nearest to a misspelt one (params, machine constants,
+ * variables, lets, occupancy, used()/slack()), for "did you mean". */
+static const char *hint_cb(void *ctx, const char *name) {
+  const tf_workset *w = ctx;
+  int n = tf_workset_sym_placed(w, 0, 0); /* the placed() names are long: not offered */
+  const char **names = calloc((size_t)n, sizeof *names);
+  char buf[8];
+  if (!names)
+    return NULL; /* no memory for a suggestion: the error goes without one */
+  for (int i = 0; i < n; i++)
+    names[i] = tf_workset_sym_name(w, i, buf, sizeof buf);
+  const char *near = tf_suggest(name, names, (size_t)n);
+  free(names);
+  return near;
+}
+
+static int bind(const tf_workset *w, tf_expr *e, tf_error *err) {
+  return tf_expr_bind_hint(e, resolve_cb, hint_cb, (void *)w, err);
+}
 
 /* Marks a bound expression of this workset for int64 evaluation. */
 static void mark_count_free(const tf_workset *w, tf_expr *e) { tf_expr_mark_count_free(e, tf_lets_affine, (void *)w); }
@@ -500,23 +521,23 @@ static int read_objectives(tf_workset *w, const cJSON *arr, tf_error *err) {
 
 static int bind_all(tf_workset *w, tf_error *err) {
   for (size_t i = 0; i < w->nparams; i++)
-    if (tf_expr_bind(w->params[i].expr, resolve_cb, w, err))
+    if (bind(w, w->params[i].expr, err))
       return tf_error_set_path(err, w->params[i].path), -1;
   for (size_t i = 0; i < w->ncounts; i++)
-    if (tf_expr_bind(w->counts[i].min, resolve_cb, w, err) || tf_expr_bind(w->counts[i].max, resolve_cb, w, err)) {
+    if (bind(w, w->counts[i].min, err) || bind(w, w->counts[i].max, err)) {
       char path[160];
       tf_path_key(path, sizeof path, "$.count", w->counts[i].name);
       return tf_error_set_path(err, path), -1;
     }
   for (size_t i = 0; i < w->nlets; i++)
-    if (tf_expr_bind(w->lets[i].expr, resolve_cb, w, err))
+    if (bind(w, w->lets[i].expr, err))
       return tf_error_set_path(err, w->lets[i].path), -1;
   for (size_t i = 0; i < w->nbuffers; i++) {
     tf_expr *sizes[TF_NMEM];
     for (int k = 0, n = tf_buffer_sizes(&w->buffers[i], sizes); k < n; k++)
-      if (tf_expr_bind(sizes[k], resolve_cb, w, err))
+      if (bind(w, sizes[k], err))
         return tf_error_set_path(err, w->buffers[i].path), -1;
-    if (w->buffers[i].align && tf_expr_bind(w->buffers[i].align, resolve_cb, w, err)) {
+    if (w->buffers[i].align && bind(w, w->buffers[i].align, err)) {
       char path[160];
       snprintf(path, sizeof path, "$.buffers[%zu].align", i);
       return tf_error_set_path(err, path), -1;
@@ -649,7 +670,7 @@ tf_expr *tf_workset_parse_require(const tf_workset *w, const char *text, const c
                  text);
     return NULL;
   }
-  if (tf_expr_bind(e, resolve_cb, (void *)w, err)) {
+  if (bind(w, e, err)) {
     tf_expr_free(e);
     tf_error_set_path(err, where);
     return NULL;
@@ -672,7 +693,7 @@ int tf_workset_parse_objective(const tf_workset *w, const char *text, const char
   tf_expr *e = tf_expr_parse(text + 4, err);
   if (!e)
     return tf_error_set_path(err, where), -1;
-  if (tf_expr_bind(e, resolve_cb, (void *)w, err)) {
+  if (bind(w, e, err)) {
     tf_expr_free(e);
     return tf_error_set_path(err, where), -1;
   }
