@@ -103,7 +103,7 @@ START_TEST(test_help_from_table) {
   } rows[] = {
       {"solve", "--objective", 1}, {"solve", "--explain", 1}, {"solve", "--top K", 1},  {"solve", "--jobs", 0},
       {"check", "--objective", 0}, {"check", "--explain", 0}, {"check", "--fix", 1},    {"check", "--csv", 1},
-      {"validate", "--json", 1},   {"validate", "--csv", 0},  {"sweep", "--shard", 1},  {"sweep", "--fix", 0},
+      {"validate", "--json", 1},   {"validate", "--csv", 0},  {"sweep", "--shard", 1},  {"sweep", "--fix", 1},
       {"merge", "--output", 1},    {"merge", "--jobs", 0},    {"machines", "--help", 1}, {"machines", "--csv", 0},
       {"worksets", "--json", 0},   {"machines", "--unconfirmed", 1}, {"solve", "--output", 1}, {"check", "--jsonl", 1},
   };

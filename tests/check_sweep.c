@@ -630,6 +630,44 @@ START_TEST(test_cli_usage) {
 }
 END_TEST
 
+/* Lists on the command line are the spec they stand for: the same points,
+ * ids and answers, byte for byte, as the equivalent spec file; an error
+ * names the option, not a file. */
+START_TEST(test_cli_lists) {
+  static char want[1 << 15], got[1 << 15];
+  const char *spec = tmp("lists.json");
+  FILE *f = fopen(spec, "w");
+  ck_assert_ptr_nonnull(f);
+  fputs("{\"machines\": [\"b200\", \"h100-sxm\"], \"worksets\": [\"fa4-fwd\", \"cutlass-sm90-gemm\"],\n"
+        " \"params\": {\"d\": [64, 128], \"epilogue_bytes\": [0, 33792]}, \"fix\": {\"q_stage\": [2]},\n"
+        " \"require\": [\"stages <= 40\"], \"objectives\": [[\"max stages\"]], \"any_arch\": true}\n",
+        f);
+  ck_assert_int_eq(fclose(f), 0);
+  char args[512];
+  snprintf(args, sizeof args, "sweep -q %s", spec);
+  ck_assert_int_eq(tf_test_run(args, want, sizeof want, errbuf, sizeof errbuf), 0);
+  ck_assert_int_eq(tf_test_run("sweep -q -m b200,h100-sxm -w fa4-fwd,cutlass-sm90-gemm -p d=64,128 "
+                               "-p epilogue_bytes=0,33792 --fix q_stage=2 --require 'stages <= 40' "
+                               "--objective 'max stages' --any-arch",
+                               got, sizeof got, errbuf, sizeof errbuf),
+                   0);
+  ck_assert_msg(strlen(want) > 1000 && !strcmp(got, want), "lists and spec differ:\n%s\n---\n%s", got, want);
+  static const struct {
+    const char *args, *err;
+  } bad[] = {
+      {"sweep -m b200 -w fa4-fwd -p d=64,x", "tilefit: error: -p: 'x' is not an integer in 'd=64,x'\n"},
+      {"sweep -m b200 -w fa4-fwd -p zz=1", "tilefit: error: -p zz=1: no workset of the sweep has a param 'zz'\n"},
+      {"sweep -w fa4-fwd", "tilefit: error: -m: a sweep without a spec file needs both -m and -w"},
+      {"sweep " SMALL " -m b200", "tilefit: error: -m: a sweep comes from " SMALL " or from the options, not both\n"},
+  };
+  for (size_t k = 0; k < sizeof bad / sizeof *bad; k++) {
+    ck_assert_int_eq(tf_test_run(bad[k].args, got, sizeof got, errbuf, sizeof errbuf), 2);
+    ck_assert_msg(!strncmp(errbuf, bad[k].err, strlen(bad[k].err)), "'%s': %s", bad[k].args, errbuf);
+    ck_assert_str_eq(got, "");
+  }
+}
+END_TEST
+
 static const char *bin(void) {
   const char *b = getenv("TILEFIT_BIN");
   return b && *b ? b : "./tilefit";
@@ -721,6 +759,7 @@ Suite *sweep_suite(void) {
   tcase_add_checked_fixture(cli, setup, teardown);
   tcase_set_timeout(cli, 300);
   tcase_add_test(cli, test_cli_usage);
+  tcase_add_test(cli, test_cli_lists);
   tcase_add_test(cli, test_cli_kill_resume);
   tcase_add_test(cli, test_cli_gnu_parallel);
   suite_add_tcase(s, cli);

@@ -10,12 +10,13 @@
 #include "solver/cli/cli.h"
 #include "solver/report.h"
 #include "solver/batch/sweep.h"
+#include "solver/cli/sweep_lists.h"
 
 static int run(int argc, char **argv);
 
 const tf_command tf_cmd_sweep = {
     "sweep", TF_CMD_SWEEP, run, "solve every point of a spec or problem list, one line each",
-    "SPEC.json|PROBLEMS.jsonl", 1,
+    "SPEC.json|PROBLEMS.jsonl | -m M1,M2 -w W1,W2 [-p NAME=V1,V2]...", 1,
     "Solves every point of a sweep and writes one line per point, in point order\n"
     "whatever -j is.  SPEC.json names lists whose Cartesian product is the sweep:\n"
     "  {\"machines\": [\"b200\", \"h100-sxm\"] or \"*\", \"worksets\": [\"fa4-fwd\"] or \"*\",\n"
@@ -27,11 +28,32 @@ const tf_command tf_cmd_sweep = {
     "problems instead, one per line (the lines 'validate' reads).  '-' reads standard\n"
     "input: a spec when it is one JSON object with \"machines\", else a problem list.\n"
     "\n"
+    "Without a file, the problem options are the spec's lists: -m and -w take\n"
+    "comma-separated names (or *), -p, --fix and --domain NAME=V1,V2,..., each\n"
+    "--require applies to every point, the --objective options make one\n"
+    "lexicographic list, --any-arch is \"any_arch\": true:\n"
+    "  tilefit sweep -m h100-sxm,a100 -w fa3-fwd,fa2-fwd -p d=64,128\n"
+    "\n"
     "Each line has index, total, id, input and the result: status (optimal, infeasible,\n"
     "fits, does_not_fit, or error with its message), values, memories, objectives and\n"
     "the closed form.  A point that fails is a line, never the end of the sweep.\n",
-    "0 every point has its line, 2 bad spec or usage, 3 the output cannot be written", 1,
-    "needs one SPEC.json or PROBLEMS.jsonl (see 'tilefit sweep --help')"};
+    "0 every point has its line, 2 bad spec or usage, 3 the output cannot be written", 0, NULL};
+
+/* A spec file, or the lists on the command line: one of the two. */
+static tf_sweep *load(const tf_args *a, tf_error *err) {
+  if (a->npositional && a->nlists) {
+    tf_error_set(err, TF_EINPUT, a->lists[0].where, "a sweep comes from %s or from the options, not both",
+                 a->positional[0]);
+    return NULL;
+  }
+  if (a->npositional)
+    return tf_sweep_load(a->positional[0], err);
+  if (!a->nlists) {
+    tf_error_set(err, TF_EINPUT, NULL, "needs one SPEC.json or PROBLEMS.jsonl, or -m and -w (see 'tilefit sweep --help')");
+    return NULL;
+  }
+  return tf_sweep_from_lists(a, err);
+}
 
 static int ends_with(const char *s, const char *suffix) {
   size_t n = strlen(s), k = strlen(suffix);
@@ -72,7 +94,7 @@ static int run(int argc, char **argv) {
     rc = tf_cli_fail(&err);
     goto out;
   }
-  if (!(s = tf_sweep_load(a.positional[0], &err))) {
+  if (!(s = load(&a, &err))) {
     rc = tf_cli_fail(&err);
     goto out;
   }

@@ -23,6 +23,7 @@ void tf_args_release(tf_args *a) {
   tf_request_release(&a->req);
   free(a->positional);
   free(a->maps);
+  free(a->lists);
   memset(a, 0, sizeof *a);
 }
 
@@ -48,36 +49,44 @@ int tf_parse_assignment(const char *text, const char *where, char *name, size_t 
   return 0;
 }
 
-static int parse_domain(tf_args *a, const char *text, const char *arg, tf_error *err) {
+int tf_parse_list(const char *text, const char *where, char *name, size_t size, int64_t **values, size_t *n,
+                  tf_error *err) {
   const char *eq = strchr(text, '=');
-  if (!eq || eq == text || eq - text >= 128)
-    return tf_error_set(err, TF_EINPUT, "--domain", "expected VAR=V1,V2,..., got '%s'", text);
-  char name[128];
+  *values = NULL;
+  *n = 0;
+  if (!eq || eq == text || (size_t)(eq - text) >= size)
+    return tf_error_set(err, TF_EINPUT, where, "expected NAME=V1,V2,..., got '%s'", text);
   memcpy(name, text, (size_t)(eq - text));
   name[eq - text] = 0;
-  size_t n = 0, cap = 0;
-  int64_t *values = NULL;
-  const char *s = eq + 1;
-  for (;;) {
+  size_t cap = 0;
+  for (const char *s = eq + 1;;) {
     const char *comma = strchr(s, ',');
     size_t len = comma ? (size_t)(comma - s) : strlen(s);
     char item[64];
     int64_t v;
     if (len == 0 || len >= sizeof item) {
-      free(values);
-      return tf_error_set(err, TF_EINPUT, "--domain", "expected VAR=V1,V2,... with integers, got '%s'", text);
+      free(*values), *values = NULL;
+      return tf_error_set(err, TF_EINPUT, where, "expected NAME=V1,V2,... with integers, got '%s'", text);
     }
     memcpy(item, s, len);
     item[len] = 0;
     if (tf_parse_int(item, &v)) {
-      free(values);
-      return tf_error_set(err, TF_EINPUT, "--domain", "'%s' is not an integer in '%s'", item, text);
+      free(*values), *values = NULL;
+      return tf_error_set(err, TF_EINPUT, where, "'%s' is not an integer in '%s'", item, text);
     }
-    TF_PUSH(values, n, cap, v);
+    TF_PUSH(*values, *n, cap, v);
     if (!comma)
-      break;
+      return 0;
     s = comma + 1;
   }
+}
+
+static int parse_domain(tf_args *a, const char *text, const char *arg, tf_error *err) {
+  char name[128];
+  int64_t *values;
+  size_t n;
+  if (tf_parse_list(text, "--domain", name, sizeof name, &values, &n, err))
+    return -1;
   tf_request_add_domain(&a->req, name, values, n, arg);
   free(values);
   return 0;
@@ -159,19 +168,19 @@ static const struct option_spec {
   unsigned flags;    /* enum opt_flag */
   const char *help;
 } options[] = {
-    {O_MACHINE, 'm', "machine", "NAME|FILE", BINDING | TF_CMD_PLOT_MAP, ONCE,
+    {O_MACHINE, 'm', "machine", "NAME|FILE", BINDING | TF_CMD_PLOT_MAP | TF_CMD_SWEEP, ONCE,
      "machine model (tilefit machines lists them; - reads it from standard input)"},
-    {O_WORKSET, 'w', "workset", "NAME|FILE", BINDING | TF_CMD_PLOT_MAP, ONCE,
+    {O_WORKSET, 'w', "workset", "NAME|FILE", BINDING | TF_CMD_PLOT_MAP | TF_CMD_SWEEP, ONCE,
      "working set (tilefit worksets lists them; - reads it from standard input)"},
-    {O_PARAM, 'p', "param", "NAME=VALUE", BINDING | TF_CMD_PLOT_MAP, REPEATABLE, "set a workset parameter (repeatable)"},
-    {O_FIX, 0, "fix", "VAR=VALUE", PROBLEM_IN, REPEATABLE, "pin a choose or count variable (repeatable)"},
-    {O_DOMAIN, 0, "domain", "VAR=V1,V2,..", PROBLEM_IN, REPEATABLE, "narrow a choose variable's domain"},
+    {O_PARAM, 'p', "param", "NAME=VALUE", BINDING | TF_CMD_PLOT_MAP | TF_CMD_SWEEP, REPEATABLE, "set a workset parameter (repeatable)"},
+    {O_FIX, 0, "fix", "VAR=VALUE", PROBLEM_IN | TF_CMD_SWEEP, REPEATABLE, "pin a choose or count variable (repeatable)"},
+    {O_DOMAIN, 0, "domain", "VAR=V1,V2,..", PROBLEM_IN | TF_CMD_SWEEP, REPEATABLE, "narrow a choose variable's domain"},
     {O_PLACE, 0, "place", "BUF=MEM[,MEM..]", PROBLEM_IN, REPEATABLE,
      "pin a placed buffer to a memory, or narrow its candidates (repeatable)"},
-    {O_ANY_ARCH, 0, "any-arch", NULL, BINDING | TF_CMD_PLOT_MAP, ONCE,
+    {O_ANY_ARCH, 0, "any-arch", NULL, BINDING | TF_CMD_PLOT_MAP | TF_CMD_SWEEP, ONCE,
      "solve a workset on a machine whose architecture it does not declare"},
-    {O_REQUIRE, 0, "require", "\"EXPR <= EXPR\"", PROBLEM_IN, REPEATABLE, "an extra constraint (repeatable)"},
-    {O_OBJECTIVE, 0, "objective", "\"max EXPR\"", TF_CMD_SOLVE | TF_CMD_PLOT_MAP, REPEATABLE,
+    {O_REQUIRE, 0, "require", "\"EXPR <= EXPR\"", PROBLEM_IN | TF_CMD_SWEEP, REPEATABLE, "an extra constraint (repeatable)"},
+    {O_OBJECTIVE, 0, "objective", "\"max EXPR\"", TF_CMD_SOLVE | TF_CMD_PLOT_MAP | TF_CMD_SWEEP, REPEATABLE,
      "replaces the workset's objectives; repeat for a lexicographic order"},
     {O_JSON, 0, "json", NULL, BINDING | TF_CMD_VALIDATE | TF_CMD_MACHINES, FORMAT,
      "JSON output: one document (solve --top and prune: an array; validate: the cases and the tally)"},
@@ -410,6 +419,26 @@ static int apply(tf_args *a, const struct option_spec *o, const char *v, const c
   return 0;
 }
 
+/* sweep keeps its problem options as typed, for the spec they make. */
+static int keep_list(tf_args *a, enum opt_id id, const char *v, const char *where) {
+  static const struct {
+    enum opt_id id;
+    enum tf_list_kind kind;
+  } kinds[] = {
+      {O_MACHINE, TF_LIST_MACHINES}, {O_WORKSET, TF_LIST_WORKSETS},   {O_PARAM, TF_LIST_PARAM},
+      {O_FIX, TF_LIST_FIX},          {O_DOMAIN, TF_LIST_DOMAIN},       {O_REQUIRE, TF_LIST_REQUIRE},
+      {O_OBJECTIVE, TF_LIST_OBJECTIVE}, {O_ANY_ARCH, TF_LIST_ANY_ARCH},
+  };
+  for (size_t k = 0; k < sizeof kinds / sizeof *kinds; k++)
+    if (kinds[k].id == id) {
+      tf_list_item item = {(int)kinds[k].kind, v, ""};
+      snprintf(item.where, sizeof item.where, "%s", where);
+      TF_PUSH(a->lists, a->nlists, a->caplists, item);
+      return 1;
+    }
+  return 0;
+}
+
 /* The value of option o at argv[*i]: inline, the next argument, or none. */
 static int option_value(const struct option_spec *o, const char *inline_value, int argc, char **argv, int *i,
                         const char *where, const char **v, tf_error *err) {
@@ -490,8 +519,11 @@ int tf_args_parse(int argc, char **argv, const tf_command *cmd, tf_args *a, tf_e
       snprintf(where, sizeof where, "-%c", o->short_name);
     else
       snprintf(where, sizeof where, "--%s", o->long_name);
-    if (option_value(o, inline_value, argc, argv, &i, where, &v, err) || note_option(&s, o, where, v, err) ||
-        apply(a, o, v, where, err))
+    if (option_value(o, inline_value, argc, argv, &i, where, &v, err) || note_option(&s, o, where, v, err))
+      return -1;
+    if (cmd->bit == TF_CMD_SWEEP && keep_list(a, o->id, v, where))
+      continue;
+    if (apply(a, o, v, where, err))
       return -1;
   }
   return 0;

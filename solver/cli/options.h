@@ -15,8 +15,23 @@
 #include "solver/backend.h"
 #include "solver/cli/cli.h"
 
+/* sweep's problem options, kept as typed: lists of the spec's keys
+ * ("-m a100,h100-sxm", "-p d=64,128"), made into a spec by
+ * solver/cli/sweep_lists.c. */
+enum tf_list_kind {
+  TF_LIST_MACHINES, TF_LIST_WORKSETS, TF_LIST_PARAM, TF_LIST_FIX, TF_LIST_DOMAIN, TF_LIST_REQUIRE,
+  TF_LIST_OBJECTIVE, TF_LIST_ANY_ARCH
+};
+typedef struct tf_list_item {
+  int kind;            /* enum tf_list_kind */
+  const char *value;   /* borrowed from argv; NULL for --any-arch */
+  char where[64];      /* the option as given: "-p", "--fix" */
+} tf_list_item;
+
 typedef struct tf_args {
   tf_request req;
+  tf_list_item *lists;      /* sweep only: its problem options, in order */
+  int nlists, caplists;
   int format;               /* enum tf_format */
   int explain;
   int help;
@@ -73,5 +88,9 @@ void tf_args_solve_opts(const tf_args *a, tf_solve_opts *o);
 int tf_parse_assignment(const char *text, const char *where, char *name, size_t size, int64_t *value,
                         tf_error *err);
 int tf_parse_int(const char *text, int64_t *value);
+/* "NAME=V1,V2,..." -> name and a malloc'd list of n integers (-1: the
+ * error names `where`, *values NULL). */
+int tf_parse_list(const char *text, const char *where, char *name, size_t size, int64_t **values, size_t *n,
+                  tf_error *err);
 
 #endif
