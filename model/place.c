@@ -105,6 +105,18 @@ static int read_placed(tf_buffer *buf, const cJSON *b, const char *path, tf_erro
   return 0;
 }
 
+/* `pin`: only where the place list has rf and something else. */
+static int read_pin(tf_buffer *buf, const cJSON *b, const char *path, tf_error *err) {
+  const cJSON *v = tf_json_member(b, "pin");
+  if (!v)
+    return 0;
+  char sub[160];
+  tf_path_key(sub, sizeof sub, path, "pin");
+  if (!candidate(buf, TF_MEM_RF) || buf->nplace < 2)
+    return tf_error_set(err, TF_EINPUT, sub, "a pin needs rf and another memory in the buffer's place list");
+  return (buf->pin = tf_read_expr(v, sub, err)) ? 0 : -1;
+}
+
 int tf_place_read_buffer(tf_buffer *buf, const cJSON *b, const char *path, tf_error *err) {
   char sub[160];
   const cJSON *mem = tf_json_member(b, "memory"), *alias = tf_json_member(b, "alias");
@@ -121,7 +133,11 @@ int tf_place_read_buffer(tf_buffer *buf, const cJSON *b, const char *path, tf_er
     return tf_error_set(err, TF_EINPUT, sub, "a buffer has either 'memory' (fixed) or 'place' (decided), not both");
   }
   if (!mem)
-    return read_placed(buf, b, path, err);
+    return read_placed(buf, b, path, err) || read_pin(buf, b, path, err) ? -1 : 0;
+  if (tf_json_member(b, "pin")) {
+    tf_path_key(sub, sizeof sub, path, "pin");
+    return tf_error_set(err, TF_EINPUT, sub, "a pin needs a placed buffer ('place' with rf and another memory)");
+  }
   tf_path_key(sub, sizeof sub, path, "memory");
   if (read_memory(mem, sub, &buf->memory, err))
     return -1;
@@ -263,6 +279,7 @@ void tf_place_release_buffer(tf_buffer *buf) {
     if (buf->sizes[m] != buf->size)
       tf_expr_free(buf->sizes[m]);
   tf_expr_free(buf->size);
+  tf_expr_free(buf->pin);
   free(buf->alias_name);
 }
 

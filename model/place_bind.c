@@ -82,6 +82,31 @@ static int apply_pin(const tf_problem *p, const tf_place_req *pin, size_t b, int
   return 0;
 }
 
+/* The workset's own pin of buffer b (its `pin` expression over params):
+ * -1 leaves the candidates, 1 keeps rf, 0 the others. */
+static int apply_param_pin(const tf_problem *p, size_t b, int *cand, int *n, tf_error *err) {
+  const tf_buffer *buf = &p->workset->buffers[b];
+  char path[160];
+  int64_t v;
+  snprintf(path, sizeof path, "%.140s", buf->path);
+  char *dot = strrchr(path, '.');
+  if (dot)
+    strcpy(dot, ".pin");
+  if (tf_problem_param_const(p, buf->pin, path, "a pin", &v, err))
+    return -1;
+  if (v < -1 || v > 1)
+    return tf_error_set(err, TF_EINPUT, path, "pin of %s is %lld; expected -1 (free), 0 (not rf) or 1 (rf)", buf->name,
+                        (long long)v);
+  int kept = 0;
+  for (int k = 0; k < *n; k++)
+    if (v < 0 || (cand[k] == TF_MEM_RF) == (v == 1))
+      cand[kept++] = cand[k];
+  if (!kept)
+    return tf_error_set(err, TF_EINPUT, path, "pin of %s is %lld, which leaves it no memory", buf->name, (long long)v);
+  *n = kept;
+  return 0;
+}
+
 static int check_pins(const tf_problem *p, const tf_request *req, tf_error *err) {
   for (size_t k = 0; k < req->nplaces; k++)
     if (tf_workset_buffer(p->workset, req->places[k].buffer) < 0)
@@ -137,9 +162,12 @@ int tf_place_bind(tf_problem *p, const tf_request *req, tf_error *err) {
     p->place_var[b] = -1;
     if (legal_candidates(p, b, cand, &n, err))
       return -1;
+    int pinned = 0;
     for (size_t k = 0; k < req->nplaces; k++)
-      if (!strcmp(req->places[k].buffer, w->buffers[b].name) && apply_pin(p, &req->places[k], b, cand, &n, err))
+      if (!strcmp(req->places[k].buffer, w->buffers[b].name) && (pinned = 1) && apply_pin(p, &req->places[k], b, cand, &n, err))
         return -1;
+    if (w->buffers[b].pin && !pinned && apply_param_pin(p, b, cand, &n, err))
+      return -1;
     if (w->buffers[b].nplace && add_variable(p, b, cand, n, err))
       return -1;
   }

@@ -203,6 +203,14 @@ static int only_params(const tf_problem *p, const tf_expr *e, const char *where,
                       tf_workset_sym_name(p->workset, other, buf, sizeof buf));
 }
 
+int tf_problem_param_const(const tf_problem *p, const tf_expr *e, const char *where, const char *what, int64_t *out,
+                           tf_error *err) {
+  tf_eval_env env = tf_problem_env(p);
+  if (only_params(p, e, where, what, err) || tf_expr_eval_const(e, &env, out, err))
+    return tf_error_set_path(err, where), -1;
+  return 0;
+}
+
 static int bind_counts(tf_problem *p, tf_error *err) {
   const tf_workset *w = p->workset;
   p->ncounts = (int)w->ncounts;
@@ -522,7 +530,6 @@ static int bind_buffers(tf_problem *p, tf_error *err) {
   p->nbuffers = w->nbuffers;
   p->align = tf_nalloc(w->nbuffers, sizeof *p->align);
   p->count_dependent = tf_nalloc(w->nbuffers, sizeof *p->count_dependent);
-  tf_eval_env env = tf_problem_env(p);
   for (size_t b = 0; b < w->nbuffers; b++) {
     tf_expr *sizes[TF_NMEM];
     for (int k = 0, n = tf_buffer_sizes(&w->buffers[b], sizes); k < n; k++)
@@ -535,9 +542,8 @@ static int bind_buffers(tf_problem *p, tf_error *err) {
       char *dot = strrchr(path, '.');
       if (dot)
         strcpy(dot, ".align");
-      if (only_params(p, w->buffers[b].align, path, "an alignment", err) ||
-          tf_expr_eval_const(w->buffers[b].align, &env, &p->align[b], err))
-        return tf_error_set_path(err, path), -1;
+      if (tf_problem_param_const(p, w->buffers[b].align, path, "an alignment", &p->align[b], err))
+        return -1;
       if (p->align[b] < 1)
         return tf_error_set(err, TF_EINPUT, path, "alignment must be at least 1, got %lld", (long long)p->align[b]);
     }

@@ -8,6 +8,11 @@
 tf_affine tf_affine_constant(int64_t c);
 tf_eval_env tf_problem_env(const tf_problem *p);
 
+/* e's value where it may use only params and machine constants (an
+ * alignment, a count bound, a placement pin); the error names `where`. */
+int tf_problem_param_const(const tf_problem *p, const tf_expr *e, const char *where, const char *what, int64_t *out,
+                           tf_error *err);
+
 /* Sets the choose variables' symbols, then evaluates the lets in order. */
 void tf_problem_set_choose(tf_problem *p, const int64_t *choose);
 int tf_problem_eval_lets(tf_problem *p, tf_error *err);

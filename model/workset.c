@@ -415,7 +415,7 @@ static int read_lets(tf_workset *w, const cJSON *obj, tf_error *err) {
 }
 
 static int read_buffer(tf_workset *w, const cJSON *b, const char *path, tf_error *err) {
-  static const char *const keys[] = {"name", "memory", "place", "size", "align", "alias", "comment", NULL};
+  static const char *const keys[] = {"name", "memory", "place", "size", "align", "alias", "pin", "comment", NULL};
   static const char *const req[] = {"name", "size", NULL};
   if (tf_json_keys(b, path, keys, req, err))
     return -1;
@@ -540,6 +540,11 @@ static int bind_all(tf_workset *w, tf_error *err) {
     if (w->buffers[i].align && bind(w, w->buffers[i].align, err)) {
       char path[160];
       snprintf(path, sizeof path, "$.buffers[%zu].align", i);
+      return tf_error_set_path(err, path), -1;
+    }
+    if (w->buffers[i].pin && tf_expr_bind(w->buffers[i].pin, resolve_cb, w, err)) {
+      char path[160];
+      snprintf(path, sizeof path, "$.buffers[%zu].pin", i);
       return tf_error_set_path(err, path), -1;
     }
   }

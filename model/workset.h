@@ -66,6 +66,10 @@ typedef struct tf_buffer {
   tf_expr *sizes[TF_NMEM];
   char *alias_name;
   int alias;         /* buffer index, or -1 */
+  /* `pin`: an expression over params; -1 leaves the placement free, 1
+   * pins the buffer to rf, 0 to its other candidates.  A --place pin of
+   * the buffer replaces it.  NULL: none. */
+  tf_expr *pin;
 } tf_buffer;
 
 /* One MMA of the kernel: which machine instruction, and which buffer is

@@ -160,9 +160,9 @@ START_TEST(test_free_tile_equals_oracle) {
 }
 END_TEST
 
-/* FlashAttention-2's own hdim-256 rule, from occupancy then tile area
- * (with Q in smem, as every live FA2 forward dispatch has it: Q in
- * registers would share its smem with K and V and raise occupancy). */
+/* FlashAttention-2's own hdim-256 rule, from occupancy then tile area,
+ * with the workset's defaults: Q in smem and no Q/K sharing, as every
+ * live FA2 forward dispatch instantiates its kernel traits. */
 START_TEST(test_fa2_occupancy_rule) {
   static const struct {
     const char *machine;
@@ -170,13 +170,35 @@ START_TEST(test_fa2_occupancy_rule) {
   } want[] = {{"a100", 128, 1}, {"h100-sxm", 64, 2}, {"a10", 64, 1}, {"rtx4090", 64, 1}, {"b200", 64, 2}};
   char args[512], row[64];
   snprintf(args, sizeof args,
-           "solve -m %s -w fa2-fwd -p d=256 -p q_in_regs=0 --domain B_r=64,128 --fix B_c=64 --objective 'max occupancy' "
+           "solve -m %s -w fa2-fwd -p d=256 --domain B_r=64,128 --fix B_c=64 --objective 'max occupancy' "
            "--objective 'max B_r*B_c' --csv",
            want[_i].machine);
   int rc = tf_test_run(args, out, sizeof out, err, sizeof err);
   ck_assert_msg(rc == 0, "exit %d: %s", rc, err);
   snprintf(row, sizeof row, ",%d,64,%d,1,", want[_i].b_r, want[_i].occupancy);
   ck_assert_msg(strstr(out, row), "%s: want '%s' in\n%s", want[_i].machine, row, out);
+}
+END_TEST
+
+/* FA2's kernel traits flags: Q in smem by default (an A10 cannot hold
+ * the hdim-256 128x64 tile, as upstream's launch fails), Q in registers
+ * only when asked (--place or the param; --place wins over the param's
+ * pin), and Share_Q_K_smem folding K and V into Q's tile. */
+START_TEST(test_fa2_kernel_traits) {
+  static const struct {
+    const char *args, *want;
+    int rc;
+  } cases[] = {
+      {"check -m a10 -w fa2-fwd -p d=256 --fix B_r=128 --fix B_c=64 --fix stages=1", "smem needs 131072 B of 101376", 1},
+      {"solve -m a100 -w fa2-fwd -p d=256 --fix B_r=128 --fix B_c=64", "placement    Q smem", 0},
+      {"solve -m a100 -w fa2-fwd -p d=256 --fix B_r=128 --fix B_c=64 -p q_in_regs=1", "placement    Q rf", 0},
+      {"solve -m a100 -w fa2-fwd -p d=256 --fix B_r=128 --fix B_c=64 --place Q=rf", "placement    Q rf", 0},
+      {"solve -m a100 -w fa2-fwd -p d=256 --fix B_r=128 --fix B_c=64 --place Q=rf", "smem           131072", 0},
+      {"solve -m a100 -w fa2-fwd -p d=256 --fix B_r=128 --fix B_c=64 -p share_q_k_smem=1", "smem            65536", 0},
+  };
+  int rc = tf_test_run(cases[_i].args, out, sizeof out, err, sizeof err);
+  ck_assert_msg(rc == cases[_i].rc, "%s: exit %d: %s", cases[_i].args, rc, err);
+  ck_assert_msg(strstr(out, cases[_i].want), "%s: want '%s' in\n%s", cases[_i].args, cases[_i].want, out);
 }
 END_TEST
 
@@ -381,6 +403,7 @@ Suite *e2e_suite(void) {
   tcase_add_test(tc, test_errors_on_stderr_only);
   tcase_add_test(tc, test_infeasible_exit);
   tcase_add_loop_test(tc, test_fa2_occupancy_rule, 0, 5);
+  tcase_add_loop_test(tc, test_fa2_kernel_traits, 0, 6);
   tcase_add_test(tc, test_top_five);
   tcase_add_test(tc, test_lp_mps_round_trip);
   tcase_add_test(tc, test_explain_next_better);

@@ -73,6 +73,9 @@ static const struct bad_case {
     {"alias-self", LOAD, "$.buffers[0].alias", "cannot alias itself"},
     {"alias-missing", LOAD, "$.buffers[0].alias", "no buffer 'p' to alias"},
     {"alias-cycle", LOAD, "$.buffers[0].alias", "cycle"},
+    {"pin-fixed-memory", LOAD, "$.buffers[0].pin", "a pin needs a placed buffer"},
+    {"pin-no-rf", LOAD, "$.buffers[0].pin", "a pin needs rf and another memory"},
+    {"pin-syntax", LOAD, "$.buffers[0].pin", "unexpected end of expression"},
     {"placed-unknown-buffer", LOAD, "$.let.tile", "placed(x,smem)"},
     {"placed-syntax", LOAD, "$.let.tile", "expected placed(BUFFER, MEMORY)"},
     {"mma-unknown-buffer", LOAD, "$.mma.qk.B", "no buffer 'k'"},
@@ -168,6 +171,8 @@ static const struct bad_case {
     {"bind-require-inexact", BIND, "$.require[1]", "dividing the coefficient 3 of count 'stages' by 2 leaves a remainder"},
     {"bind-align-uses-choose", BIND, "$.buffers[2].align", "an alignment may use only params and machine constants, not 'B'"},
     {"bind-align-zero", BIND, "$.buffers[2].align", "alignment must be at least 1, got 0"},
+    {"bind-pin-range", BIND, "$.buffers[0].pin", "pin of q is 2; expected -1 (free), 0 (not rf) or 1 (rf)"},
+    {"bind-pin-uses-choose", BIND, "$.buffers[0].pin", "a pin may use only params and machine constants, not 'B'"},
     /* BUG: derived_used() sets no path, so this error names no place in the
      * file (err.path is "").  The require that uses used(smem), or the
      * align of the count-dependent buffer, would do. */
