@@ -623,8 +623,9 @@ struct pruning {
 };
 
 /* A memory that cannot fit even at the smallest counts rules the
- * combination out before any ILP is built. */
-static int fits_at_minimum(tf_problem *p, size_t c, const int64_t *choose, struct pruning *pr) {
+ * combination out before any ILP is built: returns 0 with its excess and
+ * why, else 1. */
+static int fits_at_minimum(tf_problem *p, size_t c, const int64_t *choose, int64_t *excess, char *why, size_t size) {
   int64_t least[TF_NMEM];
   if (tf_memory_least_use(p, c, p->count_lo, p->count_hi, least))
     return 1; /* let the ILP and the verifier decide */
@@ -632,15 +633,11 @@ static int fits_at_minimum(tf_problem *p, size_t c, const int64_t *choose, struc
     int64_t used = least[m], cap = tf_memory_capacity_at(p, m, choose);
     if (used <= cap)
       continue;
-    int64_t excess = used - cap;
-    if (excess < pr->best_excess) {
-      char combo[160];
-      combo_text(p, choose, combo, sizeof combo);
-      snprintf(p->pruned_why, sizeof p->pruned_why, "%s needs %lld %s of %s at the smallest counts, %lld over %lld",
-               combo[0] ? combo : "the workset", (long long)used, tf_memory_unit(m),
-               tf_memory_name(m), (long long)excess, (long long)cap);
-      pr->best_excess = excess;
-    }
+    char combo[160];
+    combo_text(p, choose, combo, sizeof combo);
+    *excess = used - cap;
+    snprintf(why, size, "%s needs %lld %s of %s at the smallest counts, %lld over %lld", combo[0] ? combo : "the workset",
+             (long long)used, tf_memory_unit(m), tf_memory_name(m), (long long)*excess, (long long)cap);
     return 0;
   }
   return 1;
@@ -734,12 +731,18 @@ static int enumerate_one(tf_problem *p, const int64_t *choose, struct pruning *p
   int rc = enumerate_buffers(p, c, choose, &env, sz, err);
   if (rc == 1 && p->occupancy >= 0)
     rc = enumerate_occupancy(p, c, choose, err);
-  if (rc == 1 && !fits_at_minimum(p, c, choose, pr))
-    rc = 0;
+  char over_why[sizeof p->pruned_why];
+  int64_t excess = 0;
+  int over = rc == 1 && !fits_at_minimum(p, c, choose, &excess, over_why, sizeof over_why);
   if (rc == 1 && set_derived(p, choose, sz, err))
     rc = -1;
   for (size_t r = 0; r < p->nrequire && rc == 1; r++)
     rc = enumerate_row(p, c, r, choose, &env, pr, err);
+  if (over && rc == 1) { /* the smallest overflow names a combination its requires allow */
+    if (excess < pr->best_excess)
+      snprintf(p->pruned_why, sizeof p->pruned_why, "%s", over_why), pr->best_excess = excess;
+    rc = 0;
+  }
   for (size_t o = 0; o < p->nobjective && rc == 1; o++) {
     tf_affine v;
     if (tf_expr_eval(p->objective[o].expr, &env, &v, err)) {

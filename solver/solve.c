@@ -168,10 +168,20 @@ static int better(const tf_problem *p, const tf_point *x, const tf_point *y) {
   return 0;
 }
 
+/* Do all of pt's requires hold (a placement the model allows, whatever
+ * memory it needs)? */
+static int requires_hold(const tf_problem *p, const tf_point *pt) {
+  for (size_t r = 0; r < p->nrequire; r++)
+    if (!pt->require_ok[r])
+      return 0;
+  return 1;
+}
+
 /* check with placed buffers left free: every placement at the fixed
  * tiles, in preference order; fits when one does, and shows the one the
  * objectives pick (the last of which is the placement order), else the
- * first placement's breakdown. */
+ * first placement whose requires hold (an explanation describes only a
+ * point the model allows), else the first placement's breakdown. */
 static int check_placements(const tf_problem *p, tf_answer *a, tf_error *err) {
   size_t idx[TF_MAX_CHOOSE] = {0}, total = 1;
   for (size_t i = p->place_first; i < p->nchoose; i++)
@@ -180,24 +190,22 @@ static int check_placements(const tf_problem *p, tf_answer *a, tf_error *err) {
   memcpy(choose, a->choose, sizeof choose);
   tf_point pt;
   tf_point_init(&pt, p);
-  int found = 0, rc = 0;
+  int found = 0, shown = 0, rc = 0; /* shown: 0 nothing, 1 a placement its requires forbid, 2 a legal one */
   for (size_t n = 0; n < total && !rc; n++) {
     for (size_t i = p->place_first; i < p->nchoose; i++)
       choose[i] = p->domain[i][idx[i]];
-    char why[sizeof a->why];
-    rc = tf_problem_eval_point(p, choose, a->counts, n ? &pt : &a->point, err);
-    int fits = !rc && tf_point_fits(p, n ? &pt : &a->point, why, sizeof why);
-    if (!rc && n == 0) { /* the first is shown unless another fits */
-      memcpy(a->choose, choose, sizeof choose);
-      snprintf(a->why, sizeof a->why, "%s", why);
-      found = fits;
-    } else if (!rc && fits && (!found || better(p, &pt, &a->point))) {
-      memcpy(a->choose, choose, sizeof choose);
-      tf_problem_eval_point(p, a->choose, a->counts, &a->point, err);
-      found = 1;
-    }
     for (size_t i = p->nchoose; i-- > p->place_first && ++idx[i] == p->ndomain[i];)
       idx[i] = 0;
+    char why[sizeof a->why];
+    if ((rc = tf_problem_eval_point(p, choose, a->counts, &pt, err)))
+      break;
+    int fits = tf_point_fits(p, &pt, why, sizeof why), legal = 1 + requires_hold(p, &pt);
+    if (fits ? found && !better(p, &pt, &a->point) : found || legal <= shown)
+      continue;
+    memcpy(a->choose, choose, sizeof choose);
+    rc = tf_problem_eval_point(p, a->choose, a->counts, &a->point, err);
+    snprintf(a->why, sizeof a->why, "%s", why);
+    found |= fits, shown = legal;
   }
   tf_point_release(&pt);
   a->status = found ? TF_ANSWER_FITS : TF_ANSWER_NO_FIT;

@@ -90,7 +90,8 @@ static void text_alternative(FILE *f, const tf_problem *p, const tf_answer *a, c
                              const tf_explain_alt *alt) {
   const char *buf = p->workset->buffers[e->buffer].name, *mem = tf_memory_name(alt->memory);
   if (alt->verdict == TF_ALT_NOT_CANDIDATE)
-    fprintf(f, "  %-6s   not a candidate: the machine's mma table or a --place pin rules %s in %s out\n", mem, buf, mem);
+    fprintf(f, "  %-6s   not a candidate: the machine's mma table, the workset's pin or a --place rules %s in %s out\n",
+            mem, buf, mem);
   else if (alt->verdict == TF_ALT_NO_FIT)
     fprintf(f, "  %-6s   %s in %s: %s\n", mem, buf, mem, alt->why);
   else if (alt->verdict == TF_ALT_WORSE)

@@ -316,6 +316,42 @@ START_TEST(test_validate_shipped_cases) {
 }
 END_TEST
 
+/* A tuned case says upstream picked at or below the limit; a pick the
+ * model rejects (or a problem where nothing fits) is a failure, not a
+ * skip. */
+START_TEST(test_validate_tuned_nofit) {
+  int rc = tf_test_run("validate tests/data/validate-fail/tuned-nofit.jsonl", out, sizeof out, err, sizeof err);
+  ck_assert_msg(rc == 1, "exit %d: %s", rc, err);
+  ck_assert_msg(strstr(out, "differ  tuned-pick-does-not-fit"), "%s", out);
+  ck_assert_msg(strstr(out, "the kernel's pick does not fit: smem needs 131072 B of 101376"), "%s", out);
+  ck_assert_msg(strstr(out, "differ  tuned-nothing-fits"), "%s", out);
+  ck_assert_msg(strstr(out, "tuned   tuned-pick-fits"), "%s", out);
+  ck_assert_msg(strstr(out, "0 passed, 2 failed, 1 skipped"), "%s", out);
+}
+END_TEST
+
+/* An explanation describes only points the model allows: check shows a
+ * legal placement when none fits (fa3-bwd d=256 keeps dQaccum out of smem:
+ * 235008 B, not the 300288 of the forbidden layout), and an infeasible
+ * solve's smallest overflow is one whose requires hold (dv=512 needs P in
+ * smem). */
+START_TEST(test_explain_legal_points) {
+  static const struct {
+    const char *args, *want;
+  } cases[] = {
+      {"check -m h100-sxm -w fa3-bwd -p d=256 -p dO_stage=2 -p dS_stage=1 -p sdp_swapab=0 -p dkv_swapab=1 -p num_wg=2 "
+       "-p atom_n_dkv=1 -p v_in_regs=0 --fix B_r=64 --fix B_c=80",
+       "does not fit: smem needs 235008 B of 232448, 2560 over"},
+      {"solve -m h100-sxm -w fa3-fwd -p d=64 -p dv=512 --fix B_r=64 --fix B_c=256 --fix stages=2",
+       "P=smem needs 631296 B of smem at the smallest counts, 398848 over 232448"},
+  };
+  int rc = tf_test_run(cases[_i].args, out, sizeof out, err, sizeof err);
+  ck_assert_msg(rc == 1, "%s: exit %d: %s", cases[_i].args, rc, err);
+  ck_assert_msg(strstr(out, cases[_i].want) || strstr(err, cases[_i].want), "%s: want '%s' in\n%s%s", cases[_i].args,
+                cases[_i].want, out, err);
+}
+END_TEST
+
 /* Placement end to end: the decision in JSON, text and CSV, pins, the
  * register limit of the sm90 GEMM, and the architecture check. */
 START_TEST(test_placement) {
@@ -408,6 +444,8 @@ Suite *e2e_suite(void) {
   tcase_add_test(tc, test_lp_mps_round_trip);
   tcase_add_test(tc, test_explain_next_better);
   tcase_add_test(tc, test_placement);
+  tcase_add_test(tc, test_validate_tuned_nofit);
+  tcase_add_loop_test(tc, test_explain_legal_points, 0, 2);
   tcase_add_loop_test(tc, test_validate_shipped_cases, 0,
                       (int)(sizeof validation_files / sizeof validation_files[0]));
   suite_add_tcase(s, tc);
