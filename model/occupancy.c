@@ -30,9 +30,9 @@ static int count_free_use(const tf_problem *p, const int64_t *choose, const int6
 
 /* ctas CTAs of `use` units of TMEM or RF against what an SM holds: 1 fit,
  * 0 with a reason. */
-static int sm_fits(const tf_problem *p, int mem, int64_t ctas, int64_t use, char *why, size_t size) {
+static int sm_fits(const tf_problem *p, int mem, int64_t ctas, int64_t use, int64_t threads, char *why, size_t size) {
   const tf_machine *m = p->machine;
-  int64_t per_cta = tf_memory_sm_footprint(m, mem, use, p->threads), need = sat_mul(ctas, per_cta);
+  int64_t per_cta = tf_memory_sm_footprint(m, mem, use, threads), need = sat_mul(ctas, per_cta);
   int64_t cap = tf_memory_sm_capacity(m, mem);
   if (need <= cap)
     return 1;
@@ -49,6 +49,8 @@ int tf_occupancy_fits(const tf_problem *p, const int64_t *choose, const int64_t 
                       tf_error *err) {
   const tf_machine *m = p->machine;
   int64_t ctas = choose[p->occupancy], regs, cols;
+  /* a "threads" let is evaluated with the combination's lets (its rf sizes use it) */
+  int64_t threads = p->threads_sym >= 0 ? p->syms[p->threads_sym].c : p->threads;
   if (count_free_use(p, choose, sizes, TF_MEM_RF, &regs) || count_free_use(p, choose, sizes, TF_MEM_TMEM, &cols))
     return tf_error_set(err, TF_EINPUT, "occupancy",
                         "occupancy needs register and TMEM use that does not depend on a count variable");
@@ -57,12 +59,12 @@ int tf_occupancy_fits(const tf_problem *p, const int64_t *choose, const int64_t 
   if (ctas > m->limits.ctas_per_sm)
     return snprintf(why, size, "occupancy %lld is above the %lld CTAs an SM holds", (long long)ctas,
                     (long long)m->limits.ctas_per_sm), 0;
-  if (p->threads > 0 && sat_mul(ctas, p->threads) > m->limits.threads_per_sm)
+  if (threads > 0 && sat_mul(ctas, threads) > m->limits.threads_per_sm)
     return snprintf(why, size, "occupancy %lld needs %lld threads per SM, above %lld", (long long)ctas,
-                    (long long)sat_mul(ctas, p->threads), (long long)m->limits.threads_per_sm), 0;
-  if (p->threads > 0 && regs > 0 && !sm_fits(p, TF_MEM_RF, ctas, regs, why, size))
+                    (long long)sat_mul(ctas, threads), (long long)m->limits.threads_per_sm), 0;
+  if (threads > 0 && regs > 0 && !sm_fits(p, TF_MEM_RF, ctas, regs, threads, why, size))
     return 0;
-  if (cols > 0 && !sm_fits(p, TF_MEM_TMEM, ctas, cols, why, size))
+  if (cols > 0 && !sm_fits(p, TF_MEM_TMEM, ctas, cols, threads, why, size))
     return 0;
   return 1;
 }

@@ -131,11 +131,17 @@ static int eval_param(struct param_state *st, size_t i, tf_error *err) {
   return 0;
 }
 
-/* The workset's CTA size, for the register and thread limits of occupancy. */
+/* The workset's CTA size, for the register and thread limits of
+ * occupancy: a "threads" param, or a "threads" let when the CTA size
+ * depends on the tile (FA2's 4 or 8 warps). */
 static void find_threads(tf_problem *p) {
+  p->threads_sym = -1;
   for (size_t i = 0; i < p->workset->nparams; i++)
     if (!strcmp(p->workset->params[i].name, "threads"))
       p->threads = p->param_values[i];
+  for (size_t i = 0; i < p->workset->nlets; i++)
+    if (!strcmp(p->workset->lets[i].name, "threads"))
+      p->threads_sym = tf_workset_sym_let(p->workset, i);
 }
 
 /* "; did you mean 'num_stages'?" when one of the workset's params (or

@@ -202,6 +202,32 @@ START_TEST(test_fa2_kernel_traits) {
 }
 END_TEST
 
+/* Registers: every buffer FA2's forward keeps in registers (O, S/P, the
+ * softmax statistics, Q when asked) per thread over the dispatch's warps,
+ * against the 255 a thread may have; the register file limits occupancy;
+ * FA3's fp8 hdim-64 192x160 tile fits its warpgroups' setmaxnreg budget. */
+START_TEST(test_register_footprints) {
+  static const struct {
+    const char *args, *want;
+    int rc;
+  } cases[] = {
+      {"solve -m a100 -w fa2-fwd -p d=256 -p q_in_regs=1 --explain", "  rf                228        255         27", 0},
+      {"solve -m a100 -w fa2-fwd -p d=256 -p q_in_regs=1 --explain", "  O_acc              rf            128", 0},
+      {"solve -m a100 -w fa2-fwd -p d=256 -p q_in_regs=1 --explain", "  S_P                rf             32", 0},
+      {"solve -m a100 -w fa2-fwd -p d=256 -p q_in_regs=1 --explain", "  softmax_stats      rf              4", 0},
+      {"solve -m a100 -w fa2-fwd -p d=256 -p q_in_regs=1 --explain", "  Q                  rf             64", 0},
+      {"check -m a100 -w fa2-fwd -p d=128 --fix B_r=128 --fix B_c=128 --fix stages=1", "rf needs 264 registers/thread", 1},
+      {"solve -m a100 -w fa2-fwd -p d=64 --fix B_r=128 --fix B_c=128 --objective 'max occupancy' --explain",
+       "occupancy 3 needs 76800 registers per SM, above 65536", 0},
+      {"check -m h100-sxm -w fa3-fwd -p d=64 -p in_bits=8 --fix B_r=192 --fix B_c=160 --fix stages=2",
+       "fa3-fwd on h100-sxm: fits", 0},
+  };
+  int rc = tf_test_run(cases[_i].args, out, sizeof out, err, sizeof err);
+  ck_assert_msg(rc == cases[_i].rc, "%s: exit %d: %s", cases[_i].args, rc, err);
+  ck_assert_msg(strstr(out, cases[_i].want), "%s: want '%s' in\n%s", cases[_i].args, cases[_i].want, out);
+}
+END_TEST
+
 START_TEST(test_top_five) {
   const char *base = "solve -m h100-sxm -w cutlass-sm90-gemm -p epilogue_bytes=33792 --domain tile_k=64 "
                      "--objective 'max tile_m*tile_n' --objective 'max stages' --jsonl";
@@ -440,6 +466,7 @@ Suite *e2e_suite(void) {
   tcase_add_test(tc, test_infeasible_exit);
   tcase_add_loop_test(tc, test_fa2_occupancy_rule, 0, 5);
   tcase_add_loop_test(tc, test_fa2_kernel_traits, 0, 6);
+  tcase_add_loop_test(tc, test_register_footprints, 0, 8);
   tcase_add_test(tc, test_top_five);
   tcase_add_test(tc, test_lp_mps_round_trip);
   tcase_add_test(tc, test_explain_next_better);
