@@ -352,15 +352,20 @@ static int expand_workset(tf_spec *s, struct expansion *x, size_t mi, size_t wi,
   }
 }
 
-/* machines x worksets x params x fixes x objectives, last fastest. */
-static int expand(tf_spec *s, tf_error *err) {
+/* machines x worksets x params x fixes x objectives, last fastest; a pair
+ * arch_ok rules out is expanded only to count its points. */
+static int expand(tf_spec *s, const unsigned char *arch_ok, tf_error *err) {
   s->stride = 3 + s->nparams + s->nfixes;
   struct expansion x;
   expansion_init(&x, s->nparams + s->nfixes);
   int rc = 0;
   for (size_t mi = 0; mi < s->nmachines && !rc; mi++)
-    for (size_t wi = 0; wi < s->nworksets && !rc; wi++)
+    for (size_t wi = 0; wi < s->nworksets && !rc; wi++) {
+      size_t before = s->npoints;
       rc = expand_workset(s, &x, mi, wi, err);
+      if (arch_ok && !arch_ok[mi * s->nworksets + wi])
+        s->skipped_arch += s->npoints - before, s->npoints = before;
+    }
   expansion_release(&x);
   return rc;
 }
@@ -409,8 +414,8 @@ int tf_spec_parse(tf_spec *s, const char *text, size_t len, const char *file, tf
   return rc;
 }
 
-int tf_spec_expand(tf_spec *s, const tf_workset *const *ws, tf_error *err) {
-  return compute_applies(s, ws, err) || expand(s, err) ? -1 : 0;
+int tf_spec_expand(tf_spec *s, const tf_workset *const *ws, const unsigned char *arch_ok, tf_error *err) {
+  return compute_applies(s, ws, err) || expand(s, arch_ok, err) ? -1 : 0;
 }
 
 void tf_spec_release(tf_spec *s) {

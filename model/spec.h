@@ -48,6 +48,7 @@ typedef struct tf_spec {
   size_t napplies;
   int32_t *sel;               /* per point: machine, workset, objective, param value idx..., fix value idx... */
   size_t stride, npoints, capsel;
+  size_t skipped_arch;        /* points left out: their machine is not an architecture their workset models */
 } tf_spec;
 
 #define TF_SPEC_MAX_POINTS 10000000 /* larger sweeps are refused */
@@ -57,8 +58,10 @@ typedef struct tf_spec {
 int tf_spec_parse(tf_spec *s, const char *text, size_t len, const char *file, tf_error *err);
 
 /* Decides what applies where and lists the points.  ws[i] is worksets[i]
- * loaded, or NULL when it does not load (its points become error lines). */
-int tf_spec_expand(tf_spec *s, const tf_workset *const *ws, tf_error *err);
+ * loaded, or NULL when it does not load (its points become error lines).
+ * arch_ok[mi * nworksets + wi] 0 leaves that pair's points out, counted
+ * in skipped_arch (NULL: every pair is kept). */
+int tf_spec_expand(tf_spec *s, const tf_workset *const *ws, const unsigned char *arch_ok, tf_error *err);
 
 void tf_spec_release(tf_spec *s);
 

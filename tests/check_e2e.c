@@ -370,6 +370,9 @@ START_TEST(test_explain_legal_points) {
        "does not fit: smem needs 235008 B of 232448, 2560 over"},
       {"solve -m h100-sxm -w fa3-fwd -p d=64 -p dv=512 --fix B_r=64 --fix B_c=256 --fix stages=2",
        "P=smem needs 631296 B of smem at the smallest counts, 398848 over 232448"},
+      /* never a negative size: the builder's negative Transform2Mma count is a violated require */
+      {"solve -m b200 -w cutlass-sm100-gemm-mixed -p epilogue_bytes=240000", "violates 't2m_stages >= 2'"},
+      {"solve -m a10 -w cutlass-sm100-gemm-mixed --any-arch", "a10 has no tensor memory"},
   };
   int rc = tf_test_run(cases[_i].args, out, sizeof out, err, sizeof err);
   ck_assert_msg(rc == 1, "%s: exit %d: %s", cases[_i].args, rc, err);
@@ -472,7 +475,7 @@ Suite *e2e_suite(void) {
   tcase_add_test(tc, test_explain_next_better);
   tcase_add_test(tc, test_placement);
   tcase_add_test(tc, test_validate_tuned_nofit);
-  tcase_add_loop_test(tc, test_explain_legal_points, 0, 2);
+  tcase_add_loop_test(tc, test_explain_legal_points, 0, 4);
   tcase_add_loop_test(tc, test_validate_shipped_cases, 0,
                       (int)(sizeof validation_files / sizeof validation_files[0]));
   suite_add_tcase(s, tc);

@@ -182,9 +182,34 @@ START_TEST(test_spec_expansion) {
 }
 END_TEST
 
+/* A spec of machines x worksets crosses architectures: the pairs a
+ * workset does not model are left out and counted in a warning, unless
+ * the spec says any_arch. */
+START_TEST(test_spec_skips_architecture) {
+  tf_sweep *s = spec("{\"machines\": [\"a100\", \"h100-sxm\", \"b200\"], \"worksets\": [\"fa2-fwd\", \"fa3-fwd\", "
+                     "\"fa4-fwd\"], \"params\": {\"d\": [64, 128]}}");
+  /* fa2-fwd on all three, fa3-fwd on h100-sxm, fa4-fwd on b200: 5 pairs of 9, 2 head dims each */
+  ck_assert_uint_eq(tf_sweep_npoints(s), 10);
+  ck_assert_uint_eq(tf_sweep_nwarnings(s), 1);
+  ck_assert_ptr_nonnull(strstr(tf_sweep_warning(s, 0), "8 points skipped: architecture"));
+  char *id = tf_sweep_id(s, 1);
+  ck_assert_str_eq(id, "a100/fa2-fwd/d=128");
+  free(id);
+  id = tf_sweep_id(s, 2);
+  ck_assert_str_eq(id, "h100-sxm/fa2-fwd/d=64");
+  free(id);
+  tf_sweep_free(s);
+  s = spec("{\"machines\": [\"a100\", \"h100-sxm\", \"b200\"], \"worksets\": [\"fa2-fwd\", \"fa3-fwd\", \"fa4-fwd\"], "
+           "\"params\": {\"d\": [64, 128]}, \"any_arch\": true}");
+  ck_assert_uint_eq(tf_sweep_npoints(s), 18);
+  ck_assert_uint_eq(tf_sweep_nwarnings(s), 0);
+  tf_sweep_free(s);
+}
+END_TEST
+
 /* Fixes, domains, requires and objective lists apply where they bind. */
 START_TEST(test_spec_rules) {
-  tf_sweep *s = spec("{\"machines\": [\"b200\"], \"worksets\": [\"fa4-fwd\", \"cutlass-sm90-gemm\"],"
+  tf_sweep *s = spec("{\"machines\": [\"b200\"], \"worksets\": [\"fa4-fwd\", \"cutlass-sm90-gemm\"], \"any_arch\": true,"
                      " \"fix\": {\"B_r\": [128], \"tile_m\": [64, 128]}, \"domain\": {\"B_c\": [64, 128]},"
                      " \"require\": [\"stages <= 32\", \"tile_k >= 64\"],"
                      " \"objectives\": [\"max stages\", [\"max B_c\", \"max stages\"], [\"max tile_n\"]],"
@@ -218,9 +243,9 @@ START_TEST(test_spec_rules) {
   ck_assert_int_eq(req.fixes[0].value, 128);
   tf_request_release(&req);
   tf_sweep_free(s);
-  /* "*" is every shipped machine; ranges as in worksets */
+  /* "*" is every shipped machine; ranges as in worksets (any_arch keeps the machines fa4-fwd does not model) */
   s = spec("{\"machines\": \"*\", \"worksets\": [\"fa4-fwd\"], \"params\": {\"d\": {\"from\": 64, \"to\": 256, "
-           "\"step\": 64}, \"in_bits\": 16}}");
+           "\"step\": 64}, \"in_bits\": 16}, \"any_arch\": true}");
   size_t nmachines;
   char **names = tf_catalog_list(TF_CATALOG_MACHINES, &nmachines);
   tf_catalog_list_free(names, nmachines);
@@ -743,6 +768,7 @@ Suite *sweep_suite(void) {
   tcase_set_timeout(core, 60);
   tcase_add_test(core, test_spec_expansion);
   tcase_add_test(core, test_spec_rules);
+  tcase_add_test(core, test_spec_skips_architecture);
   tcase_add_loop_test(core, test_spec_errors, 0, sizeof spec_errors / sizeof *spec_errors);
   tcase_add_test(core, test_spec_unloadable);
   tcase_add_test(core, test_keys);

@@ -23,6 +23,7 @@
 #include "model/case.h"
 #include "model/catalog.h"
 #include "model/json.h"
+#include "model/place.h"
 #include "solver/batch/memo.h"
 #include "model/text.h"
 #include "solver/output.h"
@@ -178,7 +179,24 @@ static int spec_names_load(tf_sweep *s, tf_error *err) {
   return 0;
 }
 
-/* The spec's machines and worksets loaded into the sweep, then its points. */
+/* Which machine x workset pairs cross architectures (unless the spec says
+ * any_arch): a machine the workset does not model, or one without an MMA
+ * it names.  A workset that does not load keeps its points (error lines). */
+static unsigned char *arch_pairs(tf_sweep *s, const tf_workset *const *ws) {
+  tf_spec *sp = &s->spec;
+  unsigned char *ok = tf_nalloc(sp->nmachines * sp->nworksets + 1, 1);
+  for (size_t mi = 0; mi < sp->nmachines; mi++) {
+    tf_error e;
+    tf_error_init(&e);
+    const tf_machine *m = tf_cache_machine(&s->cache, sp->machines[mi], "machine", &e);
+    for (size_t wi = 0; wi < sp->nworksets; wi++)
+      ok[mi * sp->nworksets + wi] = !m || !ws[wi] || !tf_place_check_machine(m, ws[wi], sp->any_arch, &e);
+  }
+  return ok;
+}
+
+/* The spec's machines and worksets loaded into the sweep, then its points;
+ * the pairs that cross architectures are counted, in a warning. */
 static int expand_spec(tf_sweep *s, tf_error *err) {
   tf_spec *sp = &s->spec;
   if (spec_names_load(s, err))
@@ -189,9 +207,17 @@ static int expand_spec(tf_sweep *s, tf_error *err) {
     s->wsidx[i] = tf_sweep_workset_index(s, sp->worksets[i]);
     ws[i] = s->ws[s->wsidx[i]].w;
   }
-  int rc = tf_spec_expand(sp, ws, err);
+  unsigned char *ok = arch_pairs(s, ws);
+  int rc = tf_spec_expand(sp, ws, ok, err);
+  free(ok);
   free(ws);
   s->npoints = sp->npoints;
+  if (!rc && sp->skipped_arch) {
+    char n[32];
+    snprintf(n, sizeof n, "%zu", sp->skipped_arch);
+    tf_sweep_warn(s, "%s points skipped: architecture (%s)", n,
+                  "a machine its workset does not model; \"any_arch\": true solves them");
+  }
   return rc;
 }
 

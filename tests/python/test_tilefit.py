@@ -127,7 +127,7 @@ class Sweep(unittest.TestCase):
             with open(path, "w") as f:
                 json.dump(self.SPEC, f)
             want = self.cli_sweep(path)
-            self.assertEqual(len(want), 8)
+            self.assertEqual(len(want), 4)  # fa3-fwd on b200 and fa4-fwd on h100-sxm are skipped: architecture
             one = list(tilefit.sweep(self.SPEC, jobs=1))
             two = list(tilefit.sweep(self.SPEC, jobs=2))
             self.assertEqual(one, want)
