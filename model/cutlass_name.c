@@ -18,10 +18,34 @@ typedef struct parts {
   int n, at;
 } parts;
 
+/* The name inside a mangled cutlass::device_kernel<NAME> (as nsys and
+ * ptxas print it: _ZN7cutlass13device_kernelI<length><NAME>EEvNT_6ParamsE;
+ * cutlass_library names each kernel type after its procedural name), or
+ * the name itself; NULL with *err for another mangled symbol. */
+static const char *demangle(const char *name, size_t *len, tf_error *err) {
+  static const char prefix[] = "_ZN7cutlass13device_kernelI";
+  *len = strlen(name);
+  if (strncmp(name, "_Z", 2))
+    return name;
+  if (strncmp(name, prefix, sizeof prefix - 1) || !isdigit((unsigned char)name[sizeof prefix - 1]))
+    return tf_error_set(err, TF_EINPUT, WHERE, "a mangled name of cutlass::device_kernel<NAME> (%s<length><NAME>...)",
+                        prefix), NULL;
+  char *end;
+  unsigned long long n = strtoull(name + sizeof prefix - 1, &end, 10);
+  if (n == 0 || n > strlen(end))
+    return tf_error_set(err, TF_EINPUT, WHERE, "the mangled name's length %llu runs past its end", n), NULL;
+  *len = (size_t)n;
+  return end;
+}
+
 static int split(const char *name, parts *s, tf_error *err) {
-  if (strlen(name) >= sizeof s->buf)
+  size_t len;
+  if (!(name = demangle(name, &len, err)))
+    return -1;
+  if (len >= sizeof s->buf)
     return tf_error_set(err, TF_EINPUT, WHERE, "a kernel name of at most %zu characters", sizeof s->buf - 1);
-  strcpy(s->buf, name);
+  memcpy(s->buf, name, len);
+  s->buf[len] = 0;
   s->n = s->at = 0;
   for (char *t = strtok(s->buf, "_"); t; t = strtok(NULL, "_")) {
     if (s->n == MAX_PARTS)
@@ -67,6 +91,28 @@ static int triple(const char *t, int64_t v[3]) {
   return 0;
 }
 
+/* The older procedural name writes the instruction shape into the kind
+ * ("s64x128x16gemm": the math letter, MxNxK, then gemm or spgemm); the
+ * shape changes no shared memory, so it is read and dropped.  1 when t is
+ * one. */
+static int old_form_kind(const char *t, tf_cutlass_kernel *k) {
+  size_t n = strlen(t), kind = n >= 6 && !strcmp(t + n - 6, "spgemm") ? 6 : n >= 4 && !strcmp(t + n - 4, "gemm") ? 4 : 0;
+  if (!kind)
+    return 0;
+  char shape[64];
+  size_t letters = strspn(t, "abcdefghijklmnopqrstuvwxyz");
+  if (n - kind <= letters || n - kind - letters >= sizeof shape)
+    return 0;
+  memcpy(shape, t + letters, n - kind - letters);
+  shape[n - kind - letters] = 0;
+  int64_t v[3];
+  if (triple(shape, v))
+    return 0;
+  if (kind == 6)
+    k->opclass = TF_CL_SPARSE;
+  return 1;
+}
+
 static int read_head(parts *s, tf_cutlass_kernel *k, tf_error *err) {
   const char *t = next(s);
   if (t && !strcmp(t, "cutlass"))
@@ -90,8 +136,10 @@ static int read_head(parts *s, tf_cutlass_kernel *k, tf_error *err) {
   t = next(s);
   if (t && !strcmp(t, "spgemm"))
     k->opclass = TF_CL_SPARSE;
+  else if (t && old_form_kind(t, k))
+    ;
   else if (!t || strcmp(t, "gemm"))
-    return expected(t, "the operation kind 'gemm' or 'spgemm'", err);
+    return expected(t, "the operation kind 'gemm' or 'spgemm' (or the older s64x128x16gemm)", err);
   if (s->at < s->n && !strcmp(s->p[s->at], "grouped"))
     k->grouped = 1, s->at++;
   return 0;

@@ -126,6 +126,13 @@ int tf_fix_builder_stages(tf_request *req, const tf_loaded *l, double time_limit
   return *p ? 0 : -1;
 }
 
+/* Is the loaded machine of the architecture the name says (sm90 and
+ * sm_90)?  A name for another one is skipped, not an error. */
+static int same_arch(const tf_cutlass_kernel *k, const tf_machine *m) {
+  const char *d = m->arch + strcspn(m->arch, "0123456789");
+  return atoi(d) == k->arch;
+}
+
 int tf_prune_name(const char *name, const char *machine, double time_limit, tf_pruned *out, tf_error *err) {
   memset(out, 0, sizeof *out);
   tf_request req;
@@ -133,6 +140,13 @@ int tf_prune_name(const char *name, const char *machine, double time_limit, tf_p
   req.machine = machine ? tf_strdup(machine) : NULL;
   tf_cutlass_kernel k;
   int rc = tf_cutlass_name_request(name, &req, &k, err) || tf_load(&req, "-m", "--cutlass-name", &out->loaded, err);
+  if (!rc && machine && !same_arch(&k, out->loaded.machine)) {
+    out->skipped = 1;
+    snprintf(out->error, sizeof out->error, "an sm%d kernel; %s is %s", k.arch, out->loaded.machine->name,
+             out->loaded.machine->arch);
+    tf_request_release(&req);
+    return 0;
+  }
   if (!rc) {
     out->problem = tf_problem_new(out->loaded.machine, out->loaded.workset, &req, err);
     rc = !out->problem || (!k.stages && tf_fix_builder_stages(&req, &out->loaded, time_limit, &out->problem, err));
@@ -146,7 +160,7 @@ int tf_prune_name(const char *name, const char *machine, double time_limit, tf_p
   return rc ? -1 : 0;
 }
 
-int tf_pruned_fits(const tf_pruned *v) { return v->answer.status == TF_ANSWER_FITS; }
+int tf_pruned_fits(const tf_pruned *v) { return !v->error[0] && v->answer.status == TF_ANSWER_FITS; }
 
 void tf_prune_batch_init(tf_prune_batch *b) {
   memset(b, 0, sizeof *b);
@@ -180,6 +194,13 @@ static void note_ignored(tf_prune_batch *r, const char *keys) {
 }
 
 
+/* A line that could not be checked keeps only its error (its path names
+ * the line: "line 3: ..."). */
+static void line_error(tf_pruned *v, const tf_error *e) {
+  tf_pruned_release(v);
+  tf_error_format(e, v->error, sizeof v->error);
+}
+
 int tf_prune_batch_run(tf_prune_batch *r, tf_request *req, const tf_prune_map *map, double time_limit,
                        tf_error *err) {
   r->verdicts = tf_nalloc(r->list.n ? r->list.n : 1, sizeof *r->verdicts);
@@ -191,17 +212,25 @@ int tf_prune_batch_run(tf_prune_batch *r, tf_request *req, const tf_prune_map *m
     return -1;
   for (size_t i = 0; i < r->list.n; i++) {
     tf_pruned *v = &r->verdicts[i];
-    int rc = names ? tf_prune_name(r->list.items[i].text, req->machine, time_limit, v, err)
-                   : tf_prune_object(&r->loaded, req, &r->list.items[i], map, v, err);
-    if (rc) {
-      if (names)
-        tf_error_set_path(err, r->list.items[i].where);
+    tf_error e;
+    tf_error_init(&e);
+    int rc = names ? tf_prune_name(r->list.items[i].text, req->machine, time_limit, v, &e)
+                   : tf_prune_object(&r->loaded, req, &r->list.items[i], map, v, &e);
+    if (rc && names)
+      tf_error_set_path(&e, r->list.items[i].where);
+    if (rc && (e.code != TF_EINPUT || !r->nerror)) /* an internal failure ends the list; the first error is kept */
+      *err = e;
+    if (rc && e.code != TF_EINPUT)
       return -1;
-    }
-    r->nfit += tf_pruned_fits(v);
+    if (rc)
+      line_error(v, &e);
+    r->nerror += !v->skipped && v->error[0];
+    r->nskipped += v->skipped;
+    r->nfit += !v->error[0] && tf_pruned_fits(v);
     note_ignored(r, v->ignored);
   }
-  return 0;
+  /* no line could be checked: that is bad input, not a list of errors */
+  return r->list.n && r->nerror == r->list.n ? -1 : 0;
 }
 
 
@@ -216,8 +245,15 @@ void tf_prune_batch_json(FILE *f, const tf_prune_batch *r) {
       tf_json_write_string(f, c->text);
     else
       fputs(c->text, f); /* an object, as one line of JSON */
-    fprintf(f, ",\"fits\":%s,", tf_pruned_fits(&r->verdicts[i]) ? "true" : "false");
-    tf_report_json_fields(f, r->verdicts[i].problem, &r->verdicts[i].answer);
+    const tf_pruned *v = &r->verdicts[i];
+    if (v->error[0]) {
+      fprintf(f, ",\"fits\":false,\"%s\":", v->skipped ? "skipped" : "error");
+      tf_json_write_string(f, v->error);
+      fputc('}', f);
+      continue;
+    }
+    fprintf(f, ",\"fits\":%s,", tf_pruned_fits(v) ? "true" : "false");
+    tf_report_json_fields(f, v->problem, &v->answer);
     fputc('}', f);
   }
   fputc(']', f);

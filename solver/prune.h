@@ -34,6 +34,8 @@ typedef struct tf_pruned {     /* one configuration's verdict */
   tf_answer answer;            /* TF_ANSWER_FITS or TF_ANSWER_NO_FIT */
   int answered;                /* answer initialised */
   char ignored[256];           /* keys that name nothing in the workset, "num_warps, num_ctas" */
+  char error[512];             /* not empty: this line could not be checked, and why (no problem, no answer) */
+  int skipped;                 /* a kernel name for another architecture than -m's: not checked */
 } tf_pruned;
 
 void tf_pruned_release(tf_pruned *x);
@@ -56,7 +58,7 @@ typedef struct tf_prune_batch {
   tf_config_list list;   /* parsed by the caller (tf_configs_parse) */
   tf_loaded loaded;      /* the machine and workset objects are checked against */
   tf_pruned *verdicts;   /* one per configuration */
-  size_t nfit;
+  size_t nfit, nerror, nskipped;
   char ignored[256];
 } tf_prune_batch;
 
@@ -65,7 +67,10 @@ void tf_prune_batch_release(tf_prune_batch *b);
 
 /* Checks every configuration of b->list: objects against req's machine
  * and workset ("-m"/"-w" name them in errors), each kernel name against
- * its own (req's machine, when given, overriding). */
+ * its own (req's machine, when given, overriding; a name for another
+ * architecture is skipped and counted).  A line that cannot be checked
+ * gets its error, with its line, and the list goes on; -1 only for what
+ * no line can get past (no machine or workset for objects). */
 int tf_prune_batch_run(tf_prune_batch *b, tf_request *req, const tf_prune_map *map, double time_limit,
                        tf_error *err);
 

@@ -196,6 +196,37 @@ START_TEST(test_check_names) {
 }
 END_TEST
 
+/* The older form (cutlass3x_sm90_tensorop_s64x128x16gemm_...: the
+ * instruction shape in the kind) and the mangled name nsys and ptxas print
+ * (_ZN7cutlass13device_kernelI<length><NAME>EEvNT_6ParamsE) give the new
+ * form's answer. */
+START_TEST(test_old_and_mangled_names) {
+  static const char *const tail = "_f16_f16_f32_f16_f16_128x128x64_1x1x1_0_tnn_align8_warpspecialized_cooperative_epi_tma";
+  char name[256], old[256], mangled[400], args[512], want[16384], got[16384], err[4096];
+  snprintf(name, sizeof name, "cutlass3x_sm90_tensorop_gemm%s", tail);
+  snprintf(old, sizeof old, "cutlass3x_sm90_tensorop_s64x128x16gemm%s", tail);
+  snprintf(mangled, sizeof mangled, "_ZN7cutlass13device_kernelI%zu%sEEvNT_6ParamsE", strlen(name), name);
+  snprintf(args, sizeof args, "check --cutlass-name %s --json", name);
+  ck_assert_int_eq(tf_test_run(args, want, sizeof want, err, sizeof err), 0);
+  const char *forms[] = {old, mangled};
+  for (int i = 0; i < 2; i++) {
+    snprintf(args, sizeof args, "check --cutlass-name %s --json", forms[i]);
+    ck_assert_msg(tf_test_run(args, got, sizeof got, err, sizeof err) == 0, "%s: %s", forms[i], err);
+    ck_assert_msg(strstr(got, "\"status\":\"fits\"") && strstr(got, "\"stages\":6"), "%s: %s", forms[i], got);
+    const char *w = strstr(want, "\"values\""), *g = strstr(got, "\"values\"");
+    ck_assert_msg(w && g && !strcmp(w, g), "%s: %s\nwant %s", forms[i], g, w);
+  }
+  tf_cutlass_kernel k;
+  tf_error e;
+  tf_error_init(&e);
+  ck_assert_int_eq(tf_cutlass_name_parse("_ZN7cutlass13device_kernelI999cutlass3xEE", &k, &e), -1);
+  ck_assert_ptr_nonnull(strstr(e.msg, "runs past its end"));
+  tf_error_init(&e);
+  ck_assert_int_eq(tf_cutlass_name_parse("_ZN4cute6kernelEv", &k, &e), -1);
+  ck_assert_ptr_nonnull(strstr(e.msg, "a mangled name of cutlass::device_kernel<NAME>"));
+}
+END_TEST
+
 START_TEST(test_check_name_errors) {
   char out[4096], err[4096];
   ck_assert_int_eq(tf_test_run("check --cutlass-name cutlass3x_sm90_tensorop_gemm_f16_f16_f32_f16_f16_128x128x64_1x1x1_"
@@ -222,6 +253,7 @@ Suite *cutlass_name_suite(void) {
   tcase_add_test(tc, test_request_mapping);
   tcase_add_test(tc, test_check_names);
   tcase_add_test(tc, test_check_name_errors);
+  tcase_add_test(tc, test_old_and_mangled_names);
   suite_add_tcase(s, tc);
   return s;
 }

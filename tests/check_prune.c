@@ -75,6 +75,29 @@ START_TEST(test_cutlass_names) {
 }
 END_TEST
 
+/* One bad name is an error line with its line number; a name for another
+ * architecture than -m's is skipped and counted; the older form (the
+ * instruction shape in the kind) and the mangled device_kernel<NAME> read
+ * as the name they carry. */
+START_TEST(test_cutlass_names_per_line) {
+  ck_assert_int_eq(tf_test_run("prune -m h100-sxm tests/data/prune/cutlass-mixed.txt", out, sizeof out, err, sizeof err),
+                   0);
+  ck_assert_msg(strstr(out, "CUTLASS kernels: 3 of 5 fit (1 error, 1 skipped: architecture)\n") == out, "%s", out);
+  ck_assert_msg(strstr(out, "  line 2    error   cutlass3x_sm90_") != NULL, "%s", out);
+  ck_assert_msg(strstr(out, "'bogus' where the name should have a kernel or epilogue schedule part") != NULL, "%s", out);
+  ck_assert_msg(strstr(out, "  line 3    skipped cutlass3x_sm100_") != NULL, "%s", out);
+  ck_assert_msg(strstr(out, "an sm100 kernel; h100-sxm is sm_90") != NULL, "%s", out);
+  ck_assert_msg(strstr(out, "  line 4    fits    smem  214080 of 232448 B              stages 4") != NULL, "%s", out);
+  ck_assert_msg(strstr(out, "  line 5    fits    smem  230496 of 232448 B              stages 6") != NULL, "%s", out);
+  ck_assert_int_eq(tf_test_run("prune -m h100-sxm tests/data/prune/cutlass-mixed.txt --json", out, sizeof out, err,
+                               sizeof err),
+                   0);
+  ck_assert_msg(strstr(out, "\"where\":\"line 2\",\"config\":") != NULL, "%s", out);
+  ck_assert_msg(strstr(out, "\"fits\":false,\"skipped\":\"an sm100 kernel; h100-sxm is sm_90\"}") != NULL, "%s", out);
+  ck_assert_msg(strstr(out, "\"fits\":false,\"error\":") != NULL, "%s", out);
+}
+END_TEST
+
 static void fails(const char *args, const char *msg) {
   ck_assert_int_eq(tf_test_run(args, out, sizeof out, err, sizeof err), 2);
   ck_assert_str_eq(out, "");
@@ -102,6 +125,7 @@ Suite *prune_suite(void) {
   tcase_add_test(tc, test_json_and_csv);
   tcase_add_test(tc, test_kwargs_map_and_array_keep);
   tcase_add_test(tc, test_cutlass_names);
+  tcase_add_test(tc, test_cutlass_names_per_line);
   tcase_add_test(tc, test_errors);
   suite_add_tcase(s, tc);
   return s;

@@ -19,10 +19,13 @@ const tf_command tf_cmd_prune = {
     "array of objects such as {\"BLOCK_M\": 128, \"BLOCK_N\": 256, \"BLOCK_K\": 64,\n"
     "\"num_stages\": 4} (Triton's autotune configs; a nested \"kwargs\" is read as\n"
     "flat), or CUTLASS library kernel names, one a line (each binds its own\n"
-    "workset; -w is not needed).  Keys map onto the workset's variables and\n"
+    "workset; -w is not needed; the older s64x128x16gemm form and the mangled\n"
+    "_ZN7cutlass13device_kernelI... are read too; with -m, a name for another\n"
+    "architecture is skipped and counted).  Keys map onto the workset's variables and\n"
     "params by name, or through --map; other keys are ignored and listed.\n"
     "Prints for each whether it fits and, if not, how many bytes over in which\n"
-    "memory: what Triton's \"Required: X, Hardware limit: Y\" would say.\n"
+    "memory: what Triton's \"Required: X, Hardware limit: Y\" would say.  A line\n"
+    "that cannot be checked is an error line with its line number; the list goes on.\n"
     "--keep prints only the configurations that fit, in the input's own form.\n",
     "0 the list was read (whatever fits), 2 bad input, 3 internal failure", 1, "a CONFIGS file"};
 
@@ -33,7 +36,7 @@ typedef struct prune_run {
   tf_error err;
 } prune_run;
 
-static int fits(const tf_pruned *v) { return tf_pruned_fits(v); }
+static int fits(const tf_pruned *v) { return !v->error[0] && tf_pruned_fits(v); }
 
 /* The memory to report: the first that overflows, else SMEM when the
  * workset uses it, else the first in use; its row as every writer shows
@@ -69,38 +72,57 @@ static void text_binding(FILE *f, const tf_pruned *v) {
   fprintf(f, "%s/%s  ", p->workset->name, p->machine->name);
 }
 
+/* "(1 error, 2 skipped: architecture)" after the header's count. */
+static void text_counts(FILE *f, const tf_prune_batch *b) {
+  if (b->nerror || b->nskipped)
+    fprintf(f, " (%zu error%s, %zu skipped: architecture)", b->nerror, b->nerror == 1 ? "" : "s", b->nskipped);
+  fputc('\n', f);
+}
+
 static void write_text(FILE *f, const prune_run *r) {
-  int names = r->batch.list.form == TF_CONFIGS_NAMES;
-  const tf_problem *p0 = r->batch.verdicts[0].problem;
+  const tf_prune_batch *b = &r->batch;
+  int names = b->list.form == TF_CONFIGS_NAMES;
   if (names)
-    fprintf(f, "CUTLASS kernels: %zu of %zu fit\n", r->batch.nfit, r->batch.list.n);
+    fprintf(f, "CUTLASS kernels: %zu of %zu fit", b->nfit, b->list.n);
   else
-    fprintf(f, "%s on %s: %zu of %zu configurations fit\n", p0->workset->name, p0->machine->name, r->batch.nfit, r->batch.list.n);
-  for (size_t i = 0; i < r->batch.list.n; i++) {
-    const tf_pruned *v = &r->batch.verdicts[i];
-    fprintf(f, "  %-9s ", r->batch.list.items[i].where);
+    fprintf(f, "%s on %s: %zu of %zu configurations fit", b->loaded.workset->name, b->loaded.machine->name, b->nfit,
+            b->list.n);
+  text_counts(f, b);
+  for (size_t i = 0; i < b->list.n; i++) {
+    const tf_pruned *v = &b->verdicts[i];
+    fprintf(f, "  %-9s ", b->list.items[i].where);
+    if (v->error[0]) {
+      fprintf(f, "%-7s %s\n  %-9s %s\n", v->skipped ? "skipped" : "error", b->list.items[i].text, "", v->error);
+      continue;
+    }
     text_verdict(f, v);
     if (names)
       text_binding(f, v);
-    fprintf(f, " %s\n", r->batch.list.items[i].text);
+    fprintf(f, " %s\n", b->list.items[i].text);
     int m;
     if (!fits(v) && v->answer.why[0] && shown_memory(v, &m).slack >= 0)
       fprintf(f, "  %-9s %s\n", "", v->answer.why);
   }
-  if (r->batch.ignored[0])
-    fprintf(stderr, "tilefit: prune: ignored keys that name no variable or param of %s: %s\n", p0->workset->name,
-            r->batch.ignored);
+  if (b->ignored[0])
+    fprintf(stderr, "tilefit: prune: ignored keys that name no variable or param of %s: %s\n",
+            names ? "their worksets" : b->loaded.workset->name, b->ignored);
 }
 
 static void write_csv(FILE *f, const prune_run *r) {
   fputs("where,config,fits,machine,workset,memory,used,capacity,over\n", f);
   for (size_t i = 0; i < r->batch.list.n; i++) {
     const tf_pruned *v = &r->batch.verdicts[i];
-    int m;
-    tf_memory_row row = shown_memory(v, &m);
     tf_csv_field(f, r->batch.list.items[i].where);
     fputc(',', f);
     tf_csv_field(f, r->batch.list.items[i].text);
+    if (v->error[0]) { /* the reason where the machine would be */
+      fprintf(f, ",%s,", v->skipped ? "skipped" : "error");
+      tf_csv_field(f, v->error);
+      fputs(",,,,,\n", f);
+      continue;
+    }
+    int m;
+    tf_memory_row row = shown_memory(v, &m);
     fprintf(f, ",%s,", fits(v) ? "yes" : "no");
     tf_csv_field(f, v->problem->machine->name);
     fputc(',', f);
