@@ -163,6 +163,8 @@ static int read_type(parts *s, const char *what, int scaled, int *bits, tf_error
 
 static int read_types(parts *s, tf_cutlass_kernel *k, tf_error *err) {
   int scaled = k->opclass == TF_CL_BLOCKSCALED;
+  const char *a = s->at < s->n ? s->p[s->at] : "", *b = s->at + 1 < s->n ? s->p[s->at + 1] : "";
+  k->fp8 = (!strcmp(a, "e4m3") || !strcmp(a, "e5m2")) && (!strcmp(b, "e4m3") || !strcmp(b, "e5m2"));
   if (read_type(s, "A", scaled, &k->a_bits, err) || read_type(s, "B", scaled, &k->b_bits, err) ||
       read_type(s, "accumulator", 0, &k->acc_bits, err) || read_type(s, "C", 0, &k->c_bits, err))
     return -1;
@@ -210,7 +212,7 @@ static int read_shape(parts *s, tf_cutlass_kernel *k, tf_error *err) {
  * EpilogueScheduleSuffixes; parts without an effect on shared memory are
  * accepted and ignored. */
 static int read_suffix(parts *s, tf_cutlass_kernel *k, tf_error *err) {
-  static const char *const neutral[] = {"stream", "k", "cpasync", "unspecialized", "fp8", "fastaccum", "o",
+  static const char *const neutral[] = {"stream", "k", "cpasync", "unspecialized", "fp8", "o",
                                         "q", "nopf", "tmapf", "fastf32", "ultra"};
   for (const char *t; (t = next(s));) {
     int known = 0;
@@ -222,6 +224,8 @@ static int read_suffix(parts *s, tf_cutlass_kernel *k, tf_error *err) {
       k->sched = TF_CL_SCHED_COOP;
     else if (!strcmp(t, "pingpong"))
       k->sched = TF_CL_SCHED_PINGPONG;
+    else if (!strcmp(t, "fastaccum"))
+      k->fastaccum = 1;
     else if (!strcmp(t, "1sm") || !strcmp(t, "2sm"))
       k->cta_group = t[0] - '0';
     else if (!strcmp(t, "vs16") || !strcmp(t, "vs32"))
@@ -300,6 +304,15 @@ static void add_params(const tf_cutlass_kernel *k, tf_request *req) {
   tf_request_add_param(req, "epilogue_bytes", tf_cutlass_epilogue_bytes(k), WHERE);
   if (k->arch == 100 || k->arch == 103)
     tf_request_add_param(req, "cta_group", k->cta_group, WHERE);
+  /* SM90: who holds the accumulator (cooperative: two consumer warpgroups
+   * share a tile; pingpong and plain warp-specialized: one holds it all)
+   * and FP8's accumulation mode */
+  if (k->arch == 90)
+    tf_request_add_param(req, "schedule", k->sched == TF_CL_SCHED_COOP ? 1 : 2, WHERE);
+  if (k->arch == 90 && k->a_bits == 8 && k->b_bits == 8) {
+    tf_request_add_param(req, "fp8", k->fp8, WHERE);
+    tf_request_add_param(req, "fp8_fastaccum", k->fastaccum, WHERE);
+  }
   if (k->opclass == TF_CL_BLOCKSCALED)
     tf_request_add_param(req, "sf_vec", k->sf_vec, WHERE);
   /* Grouped (ptr-array) kernels reserve tensor maps and scheduler stages:

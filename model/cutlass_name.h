@@ -36,6 +36,8 @@ typedef struct tf_cutlass_kernel {
   int cta_group;               /* 1 or 2 (SM100 2SM) */
   int sched;                   /* enum tf_cutlass_sched */
   int epi;                     /* enum tf_cutlass_epi */
+  int fastaccum;               /* an *FP8FastAccum schedule ("fp8_fastaccum"): one accumulator, not two */
+  int fp8;                     /* A and B are e4m3 or e5m2 (FP8 GMMA), not int8 */
 } tf_cutlass_kernel;
 
 /* Reads a name.  Errors (TF_EINPUT, path "--cutlass-name") quote the part

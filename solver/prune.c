@@ -113,11 +113,27 @@ int tf_fix_builder_stages(tf_request *req, const tf_loaded *l, double time_limit
       k = i;
   if (k < 0)
     return tf_error_set(err, TF_EINPUT, "--cutlass-name", "workset %s has no count 'stages'", l->workset->name);
+  /* The builder counts shared memory only: a workset that models the
+   * consumers' registers (rf_model) is solved without them here, and the
+   * check that follows says whether the registers hold. */
+  tf_problem *smem_only = *p;
+  if (tf_workset_resolve(l->workset, "rf_model") >= 0) {
+    tf_request r;
+    tf_request_init(&r);
+    tf_request_copy(&r, req);
+    tf_request_add_param(&r, "rf_model", 0, "--cutlass-name");
+    smem_only = tf_problem_new(l->machine, l->workset, &r, err);
+    tf_request_release(&r);
+    if (!smem_only)
+      return -1;
+  }
   tf_answer a;
-  tf_answer_init(&a, *p);
-  int rc = tf_solve(*p, &opts, NULL, &a, err);
-  int64_t stages = a.status == TF_ANSWER_INFEASIBLE ? (*p)->count_lo[k] : a.point.counts[k];
+  tf_answer_init(&a, smem_only);
+  int rc = tf_solve(smem_only, &opts, NULL, &a, err);
+  int64_t stages = a.status == TF_ANSWER_INFEASIBLE ? smem_only->count_lo[k] : a.point.counts[k];
   tf_answer_release(&a);
+  if (smem_only != *p)
+    tf_problem_free(smem_only);
   if (rc)
     return -1;
   tf_request_add_fix(req, "stages", stages, "--cutlass-name");

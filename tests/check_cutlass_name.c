@@ -227,6 +227,74 @@ START_TEST(test_old_and_mangled_names) {
 }
 END_TEST
 
+/* What CUTLASS builds: an explicit Pingpong holds a whole tile's
+ * accumulator per consumer warpgroup (128x256 f16: 256 registers, over the
+ * 240 it gets), the default FP8 schedule keeps a second accumulator
+ * (256x192x128 e4m3: 384), fp8_fastaccum keeps one. */
+START_TEST(test_schedule_registers) {
+  static const struct {
+    const char *name, *want;
+    int rc;
+  } cases[] = {
+      {"cutlass3x_sm90_tensorop_gemm_f16_f16_f32_f16_f16_128x256x64_1x1x1_0_tnn_align8_warpspecialized_pingpong_epi_tma",
+       "does not fit: rf needs 271 registers/thread of 255, 16 over", 1},
+      {"cutlass3x_sm90_tensorop_gemm_f16_f16_f32_f16_f16_128x256x64_1x1x1_0_tnn_align8_warpspecialized_cooperative_epi_tma",
+       "cutlass-sm90-gemm on h100-sxm: fits", 0},
+      {"cutlass3x_sm90_tensorop_gemm_e4m3_e4m3_f32_f16_f16_256x192x128_1x1x1_0_tnn_align16_warpspecialized_cooperative_"
+       "epi_tma",
+       "does not fit: rf needs 407 registers/thread of 255, 152 over", 1},
+      {"cutlass3x_sm90_tensorop_gemm_e4m3_e4m3_f32_f16_f16_256x192x128_1x1x1_0_tnn_align16_warpspecialized_cooperative_"
+       "fp8_fastaccum_epi_tma",
+       "cutlass-sm90-gemm on h100-sxm: fits", 0},
+      {"cutlass3x_sm90_tensorop_gemm_s8_s8_s32_s8_s8_128x256x128_1x1x1_0_tnn_align16_warpspecialized_cooperative_epi_tma",
+       "cutlass-sm90-gemm on h100-sxm: fits", 0},
+  };
+  char args[512], out[16384], err[4096];
+  snprintf(args, sizeof args, "check --cutlass-name %s", cases[_i].name);
+  int rc = tf_test_run(args, out, sizeof out, err, sizeof err);
+  ck_assert_msg(rc == cases[_i].rc, "%s: exit %d: %s", cases[_i].name, rc, err);
+  ck_assert_msg(strstr(out, cases[_i].want), "%s: want '%s' in\n%s", cases[_i].name, cases[_i].want, out);
+}
+END_TEST
+
+/* No free answer among the ten best puts an operand in registers where
+ * the RS mainloop cannot be built: more than two MMA k-blocks (tile_k x
+ * the wider width > 512 bits), none for 16-bit A and B of one width. */
+START_TEST(test_free_rs_buildable) {
+  static const char *const params[] = {"", "-p a_bits=8 -p b_bits=8", "-p a_bits=32 -p b_bits=32",
+                                       "-p a_bits=4 -p b_bits=16", "-p a_bits=16 -p b_bits=8"};
+  static const int wide[] = {16, 8, 32, 16, 16}, same16[] = {1, 0, 0, 0, 0};
+  char args[512], out[16384], err[4096];
+  snprintf(args, sizeof args,
+           "solve -m h100-sxm -w cutlass-sm90-gemm %s --objective 'max tile_m*tile_n' --objective 'max stages' --top 10 "
+           "--csv",
+           params[_i]);
+  ck_assert_msg(tf_test_run(args, out, sizeof out, err, sizeof err) == 0, "%s: %s", args, err);
+  char *save = NULL, *line = strtok_r(out, "\n", &save);
+  int col_k = -1, col_a = -1, col_b = -1, c = 0, rows = 0;
+  for (char *f = line; f; f = strchr(f, ','), f = f ? f + 1 : NULL, c++) {
+    col_k = !strncmp(f, "tile_k,", 7) ? c : col_k;
+    col_a = !strncmp(f, "place_A,", 8) ? c : col_a;
+    col_b = !strncmp(f, "place_B,", 8) ? c : col_b;
+  }
+  ck_assert(col_k >= 0 && col_a >= 0 && col_b >= 0);
+  while ((line = strtok_r(NULL, "\n", &save))) {
+    long tile_k = 0;
+    int rf = 0;
+    c = 0;
+    for (char *f = line; f; f = strchr(f, ','), f = f ? f + 1 : NULL, c++) {
+      if (c == col_k)
+        tile_k = strtol(f, NULL, 10);
+      if ((c == col_a || c == col_b) && !strncmp(f, "rf", 2))
+        rf = 1;
+    }
+    ck_assert_msg(!rf || (tile_k * wide[_i] > 512 && !same16[_i]), "%s: %s", args, line);
+    rows++;
+  }
+  ck_assert_int_eq(rows, 10);
+}
+END_TEST
+
 START_TEST(test_check_name_errors) {
   char out[4096], err[4096];
   ck_assert_int_eq(tf_test_run("check --cutlass-name cutlass3x_sm90_tensorop_gemm_f16_f16_f32_f16_f16_128x128x64_1x1x1_"
@@ -253,6 +321,8 @@ Suite *cutlass_name_suite(void) {
   tcase_add_test(tc, test_request_mapping);
   tcase_add_test(tc, test_check_names);
   tcase_add_test(tc, test_check_name_errors);
+  tcase_add_loop_test(tc, test_schedule_registers, 0, 5);
+  tcase_add_loop_test(tc, test_free_rs_buildable, 0, 5);
   tcase_add_test(tc, test_old_and_mangled_names);
   suite_add_tcase(s, tc);
   return s;
