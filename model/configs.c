@@ -7,6 +7,7 @@
 
 #include "alloc.h"
 #include "json.h"
+#include "text.h"
 
 void tf_configs_init(tf_config_list *l) { memset(l, 0, sizeof *l); }
 
@@ -17,6 +18,7 @@ void tf_configs_release(tf_config_list *l) {
       free(c->values[j].name), free(c->values[j].where);
     free(c->values);
     free(c->text);
+    free(c->error);
   }
   free(l->items);
   tf_configs_init(l);
@@ -55,7 +57,10 @@ static int read_object(tf_config *c, const cJSON *obj, const char *path, int nes
   cJSON_ArrayForEach(m, obj) {
     char mp[160];
     tf_path_key(mp, sizeof mp, path, m->string);
-    if (!nested && !strcmp(m->string, "kwargs") && cJSON_IsObject(m)) {
+    if (cJSON_IsNull(m)) {
+      tf_strbuf b = {c->nulls, sizeof c->nulls, strlen(c->nulls)};
+      tf_strbuf_item(&b, ", ", "%s", m->string);
+    } else if (!nested && !strcmp(m->string, "kwargs") && cJSON_IsObject(m)) {
       if (read_object(c, m, mp, 1, err))
         return -1;
     } else if (add_value(c, m->string, m, mp, err))
@@ -69,6 +74,22 @@ static int read_object(tf_config *c, const cJSON *obj, const char *path, int nes
   return 0;
 }
 
+/* A configuration that did not read keeps its text (the element printed
+ * when it has none) and the reason; its values are dropped. */
+static void item_error(tf_config *c, const cJSON *element, const tf_error *e) {
+  char msg[512];
+  tf_error_format(e, msg, sizeof msg);
+  free(c->error);
+  c->error = tf_strdup(msg);
+  for (size_t j = 0; j < c->nvalues; j++)
+    free(c->values[j].name), free(c->values[j].where);
+  c->nvalues = 0;
+  if (!c->text && element)
+    c->text = cJSON_PrintUnformatted(element);
+  if (!c->text)
+    c->text = tf_strdup("");
+}
+
 static int parse_array(const char *text, size_t len, const char *file, tf_config_list *l, tf_error *err) {
   cJSON *root = tf_json_parse(text, len, file, err);
   if (!root)
@@ -79,7 +100,11 @@ static int parse_array(const char *text, size_t len, const char *file, tf_config
   for (int i = 0; !rc && i < cJSON_GetArraySize(root); i++) {
     char path[48];
     tf_path_index(path, sizeof path, "$", (size_t)i);
-    rc = read_object(add_config(l, path), cJSON_GetArrayItem(root, i), path, 0, err);
+    tf_config *c = add_config(l, path);
+    tf_error e;
+    tf_error_init(&e);
+    if (read_object(c, cJSON_GetArrayItem(root, i), path, 0, &e))
+      item_error(c, cJSON_GetArrayItem(root, i), &e);
   }
   cJSON_Delete(root);
   l->form = TF_CONFIGS_ARRAY;
@@ -91,25 +116,35 @@ static int parse_line(tf_config_list *l, const char *line, size_t len, size_t li
                       tf_error *err) {
   char where[48];
   snprintf(where, sizeof where, "line %zu", lineno);
-  cJSON *obj = tf_json_parse(line, len, file, err);
-  if (!obj)
-    return tf_error_set_path(err, where), -1;
+  (void)err;
+  tf_error e;
+  tf_error_init(&e);
   tf_config *c = add_config(l, where);
   c->text = tf_strndup(line, len);
+  cJSON *obj = tf_json_parse(line, len, file, &e);
   char path[64];
   snprintf(path, sizeof path, "line %zu: $", lineno);
-  int rc = read_object(c, obj, path, 0, err);
+  if (!obj)
+    tf_error_set_path(&e, where);
+  if (!obj || read_object(c, obj, path, 0, &e))
+    item_error(c, NULL, &e);
   cJSON_Delete(obj);
-  return rc;
+  return 0;
 }
 
 static int parse_name(tf_config_list *l, const char *line, size_t len, size_t lineno, tf_error *err) {
   char where[48];
   snprintf(where, sizeof where, "line %zu", lineno);
-  for (size_t i = 0; i < len; i++)
-    if (isspace((unsigned char)line[i]))
-      return tf_error_set(err, TF_EINPUT, where, "expected one CUTLASS kernel name per line");
-  add_config(l, where)->text = tf_strndup(line, len);
+  (void)err;
+  tf_config *c = add_config(l, where);
+  c->text = tf_strndup(line, len);
+  for (size_t i = 0; i < len && !c->error; i++)
+    if (isspace((unsigned char)line[i])) {
+      tf_error e;
+      tf_error_init(&e);
+      tf_error_set(&e, TF_EINPUT, where, "expected one CUTLASS kernel name per line");
+      item_error(c, NULL, &e);
+    }
   return 0;
 }
 

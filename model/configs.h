@@ -4,6 +4,9 @@
  *   - plain lines of CUTLASS kernel names (cutlass3x_sm90_...), '#' comments
  * Objects hold integers (booleans as 0/1); one nested "kwargs" object, as
  * Triton's Config keeps its meta-parameters, is read as if it were flat.
+ * A null value (Triton's maxnreg: None, pre_hook: None) carries nothing and
+ * is left out; its key is kept in `nulls`.  A line or element that does not
+ * read is kept with its `error` (the list goes on).
  * Each configuration keeps its own text so that the ones that fit can be
  * written back in the input's own form. */
 #ifndef TF_MODEL_CONFIGS_H
@@ -21,6 +24,8 @@ typedef struct tf_config {
   char where[48];        /* "line 3" or "$[2]", for messages */
   tf_assign *values;     /* key -> value, each with its JSON path */
   size_t nvalues, capvalues;
+  char nulls[256];       /* keys given null, "maxnreg, pre_hook" */
+  char *error;           /* not NULL: this configuration did not read, and why */
 } tf_config;
 
 typedef struct tf_config_list {
@@ -32,7 +37,9 @@ typedef struct tf_config_list {
 void tf_configs_init(tf_config_list *l);
 void tf_configs_release(tf_config_list *l);
 
-/* Reads text in any of the three forms; `file` names it in errors. */
+/* Reads text in any of the three forms; `file` names it in errors.  Fails
+ * only when the text as a whole does not read (an array that does not
+ * parse, nothing in it); a bad line is an item with its error. */
 int tf_configs_parse(const char *text, size_t len, const char *file, tf_config_list *l, tf_error *err);
 
 /* The value of `key` in a configuration, or NULL. */

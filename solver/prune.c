@@ -38,13 +38,6 @@ void tf_pruned_release(tf_pruned *x) {
   memset(x, 0, sizeof *x);
 }
 
-static const char *mapped(const tf_prune_map *map, const char *key) {
-  for (size_t i = 0; map && i < map->n; i++)
-    if (!strcmp(map->pairs[i].from, key))
-      return map->pairs[i].to;
-  return key;
-}
-
 static int is_param(const tf_workset *w, const char *name) {
   for (size_t i = 0; i < w->nparams; i++)
     if (!strcmp(w->params[i].name, name))
@@ -59,6 +52,39 @@ static int is_variable(const tf_workset *w, const char *name) {
   for (size_t i = 0; i < w->ncounts; i++)
     if (!strcmp(w->counts[i].name, name))
       return 1;
+  return 0;
+}
+
+/* The spellings Triton's own tutorial uses for the block sizes
+ * (python/tutorials/03-matrix-multiplication.py: BLOCK_SIZE_M, ...), read
+ * as the workset's names when it has those and not these. */
+static const char *const triton_spellings[][2] = {
+    {"BLOCK_SIZE_M", "BLOCK_M"}, {"BLOCK_SIZE_N", "BLOCK_N"}, {"BLOCK_SIZE_K", "BLOCK_K"}};
+
+/* A key as the workset names it: --map first, then Triton's spellings. */
+static const char *mapped(const tf_workset *w, const tf_prune_map *map, const char *key) {
+  for (size_t i = 0; map && i < map->n; i++)
+    if (!strcmp(map->pairs[i].from, key))
+      return map->pairs[i].to;
+  for (size_t i = 0; i < sizeof triton_spellings / sizeof triton_spellings[0]; i++)
+    if (!strcmp(key, triton_spellings[i][0]) && !is_variable(w, key) && is_variable(w, triton_spellings[i][1]))
+      return triton_spellings[i][1];
+  return key;
+}
+
+/* A key given null that names a variable or param is an error; other
+ * null keys (maxnreg, pre_hook) carry nothing and are left out. */
+static int null_keys(const tf_workset *w, const tf_config *cfg, const tf_prune_map *map, tf_error *err) {
+  for (const char *s = cfg->nulls; *s;) {
+    size_t len = strcspn(s, ",");
+    char key[96];
+    snprintf(key, sizeof key, "%.*s", (int)len, s);
+    const char *name = mapped(w, map, key);
+    if (is_variable(w, name) || is_param(w, name))
+      return tf_error_set(err, TF_EINPUT, cfg->where, "'%s' is null; expected an integer for %s", key, name);
+    s += len;
+    s += strspn(s, ", ");
+  }
   return 0;
 }
 
@@ -85,9 +111,11 @@ int tf_prune_object(const tf_loaded *l, tf_request *req, const tf_config *cfg, c
   memset(out, 0, sizeof *out);
   size_t nparams = req->nparams, nfixes = req->nfixes;
   tf_strbuf ignored = tf_strbuf_of(out->ignored, sizeof out->ignored);
+  if (null_keys(l->workset, cfg, map, err))
+    return -1;
   for (size_t i = 0; i < cfg->nvalues; i++) {
     const tf_assign *v = &cfg->values[i];
-    const char *name = mapped(map, v->name);
+    const char *name = mapped(l->workset, map, v->name);
     if (is_variable(l->workset, name))
       tf_request_add_fix(req, name, v->value, v->where);
     else if (is_param(l->workset, name))
@@ -230,6 +258,12 @@ int tf_prune_batch_run(tf_prune_batch *r, tf_request *req, const tf_prune_map *m
     tf_pruned *v = &r->verdicts[i];
     tf_error e;
     tf_error_init(&e);
+    if (r->list.items[i].error) { /* it did not read */
+      snprintf(v->error, sizeof v->error, "%s", r->list.items[i].error);
+      if (!r->nerror++)
+        tf_error_set(err, TF_EINPUT, NULL, "%s", v->error);
+      continue;
+    }
     int rc = names ? tf_prune_name(r->list.items[i].text, req->machine, time_limit, v, &e)
                    : tf_prune_object(&r->loaded, req, &r->list.items[i], map, v, &e);
     if (rc && names)

@@ -63,14 +63,37 @@ START_TEST(test_names) {
 }
 END_TEST
 
+/* A configuration that does not read is an item with its error (path and
+ * reason), and the items after it are still read. */
+static void item_fails(const char *text, size_t i, const char *path, const char *msg) {
+  tf_config_list l;
+  parse_ok(text, &l);
+  ck_assert_uint_gt(l.n, i);
+  ck_assert_msg(l.items[i].error != NULL, "item %zu of '%s' has no error", i, text);
+  ck_assert_msg(strstr(l.items[i].error, path) != NULL, "'%s' lacks '%s'", l.items[i].error, path);
+  ck_assert_msg(strstr(l.items[i].error, msg) != NULL, "'%s' lacks '%s'", l.items[i].error, msg);
+  ck_assert_uint_eq(l.items[i].nvalues, 0);
+  tf_configs_release(&l);
+}
+
 START_TEST(test_errors) {
-  parse_fails("{\"BLOCK_M\": 12.5}", "line 1: $.BLOCK_M", "integ");
-  parse_fails("{\"BLOCK_M\": 128}\n{\"BLOCK_M\": \"x\"}", "line 2: $.BLOCK_M", "");
-  parse_fails("{\"BLOCK_M\": 128}\nnot json", "line 2", "");
-  parse_fails("[1, 2]", "$[0]", "configuration object");
-  parse_fails("{\"kwargs\": {\"a\": 1}, \"a\": 2}", "line 1: $.a", "twice");
-  parse_fails("cutlass3x_sm90 x", "line 1", "one CUTLASS kernel name per line");
+  item_fails("{\"BLOCK_M\": 12.5}", 0, "line 1: $.BLOCK_M", "integ");
+  item_fails("{\"BLOCK_M\": 128}\n{\"BLOCK_M\": \"x\"}", 1, "line 2: $.BLOCK_M", "");
+  item_fails("{\"BLOCK_M\": 128}\nnot json\n{\"BLOCK_M\": 64}", 1, "line 2", "");
+  item_fails("[1, 2]", 0, "$[0]", "configuration object");
+  item_fails("{\"kwargs\": {\"a\": 1}, \"a\": 2}", 0, "line 1: $.a", "twice");
+  item_fails("cutlass3x_sm90 x", 0, "line 1", "one CUTLASS kernel name per line");
   parse_fails("  \n# only a comment\n", "", "no configurations");
+  parse_fails("[1, 2", "", "");
+  /* the line after a bad one is read; a null value is left out and named */
+  tf_config_list l;
+  parse_ok("{\"BLOCK_M\": 128}\nnot json\n{\"BLOCK_M\": 64, \"maxnreg\": null, \"pre_hook\": null}", &l);
+  ck_assert_uint_eq(l.n, 3);
+  ck_assert_int_eq(tf_config_value(&l.items[2], "BLOCK_M")->value, 64);
+  ck_assert_ptr_null(tf_config_value(&l.items[2], "maxnreg"));
+  ck_assert_str_eq(l.items[2].nulls, "maxnreg, pre_hook");
+  ck_assert_ptr_null(l.items[2].error);
+  tf_configs_release(&l);
 }
 END_TEST
 

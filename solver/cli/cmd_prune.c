@@ -3,6 +3,7 @@
 #include <string.h>
 
 #include "model/alloc.h"
+#include "model/configs.h"
 #include "model/json.h"
 #include "model/text.h"
 #include "solver/cli/cli.h"
@@ -74,8 +75,12 @@ static void text_binding(FILE *f, const tf_pruned *v) {
 
 /* "(1 error, 2 skipped: architecture)" after the header's count. */
 static void text_counts(FILE *f, const tf_prune_batch *b) {
-  if (b->nerror || b->nskipped)
+  if (b->nerror && b->nskipped)
     fprintf(f, " (%zu error%s, %zu skipped: architecture)", b->nerror, b->nerror == 1 ? "" : "s", b->nskipped);
+  else if (b->nerror)
+    fprintf(f, " (%zu error%s)", b->nerror, b->nerror == 1 ? "" : "s");
+  else if (b->nskipped)
+    fprintf(f, " (%zu skipped: architecture)", b->nskipped);
   fputc('\n', f);
 }
 
@@ -108,13 +113,49 @@ static void write_text(FILE *f, const prune_run *r) {
             names ? "their worksets" : b->loaded.workset->name, b->ignored);
 }
 
+/* The keys of the configurations, each once, in the order they first
+ * appear (kwargs flattened): one CSV column each. */
+static const char **csv_keys(const tf_config_list *l, size_t *n) {
+  size_t cap = 1;
+  for (size_t i = 0; i < l->n; i++)
+    cap += l->items[i].nvalues;
+  const char **keys = tf_nalloc(cap, sizeof *keys);
+  *n = 0;
+  for (size_t i = 0; i < l->n; i++)
+    for (size_t j = 0; j < l->items[i].nvalues; j++) {
+      const char *k = l->items[i].values[j].name;
+      size_t seen = 0;
+      while (seen < *n && strcmp(keys[seen], k))
+        seen++;
+      if (seen == *n)
+        keys[(*n)++] = k;
+    }
+  return keys;
+}
+
+static void csv_key_cells(FILE *f, const tf_config *c, const char **keys, size_t nkeys) {
+  for (size_t k = 0; k < nkeys; k++) {
+    const tf_assign *a = tf_config_value(c, keys[k]);
+    if (a)
+      fprintf(f, ",%lld", (long long)a->value);
+    else
+      fputc(',', f);
+  }
+}
+
 static void write_csv(FILE *f, const prune_run *r) {
-  fputs("where,config,fits,machine,workset,memory,used,capacity,over\n", f);
+  size_t nkeys;
+  const char **keys = csv_keys(&r->batch.list, &nkeys);
+  fputs("where,config", f);
+  for (size_t k = 0; k < nkeys; k++)
+    fputc(',', f), tf_csv_field(f, keys[k]);
+  fputs(",fits,machine,workset,memory,used,capacity,over\n", f);
   for (size_t i = 0; i < r->batch.list.n; i++) {
     const tf_pruned *v = &r->batch.verdicts[i];
     tf_csv_field(f, r->batch.list.items[i].where);
     fputc(',', f);
     tf_csv_field(f, r->batch.list.items[i].text);
+    csv_key_cells(f, &r->batch.list.items[i], keys, nkeys);
     if (v->error[0]) { /* the reason where the machine would be */
       fprintf(f, ",%s,", v->skipped ? "skipped" : "error");
       tf_csv_field(f, v->error);
@@ -130,6 +171,7 @@ static void write_csv(FILE *f, const prune_run *r) {
     fprintf(f, ",%s,%lld,%lld,%lld\n", tf_memory_name(m), (long long)row.used, (long long)row.capacity,
             (long long)(row.slack < 0 ? row.used - row.capacity : 0));
   }
+  free(keys);
 }
 
 /* The configurations that fit, in the input's own form. */
