@@ -373,6 +373,8 @@ START_TEST(test_explain_legal_points) {
       /* never a negative size: the builder's negative Transform2Mma count is a violated require */
       {"solve -m b200 -w cutlass-sm100-gemm-mixed -p epilogue_bytes=240000", "violates 't2m_stages >= 2'"},
       {"solve -m a10 -w cutlass-sm100-gemm-mixed --any-arch", "a10 has no tensor memory"},
+      /* SM80: one warp-level GEMM per k-tile (tile_k 16 at 16 bits) does not build */
+      {"solve -m a100 -w cutlass-sm80-gemm --fix tile_k=16", "violates 'warp_k_iterations >= 2'"},
   };
   int rc = tf_test_run(cases[_i].args, out, sizeof out, err, sizeof err);
   ck_assert_msg(rc == 1, "%s: exit %d: %s", cases[_i].args, rc, err);
@@ -475,7 +477,7 @@ Suite *e2e_suite(void) {
   tcase_add_test(tc, test_explain_next_better);
   tcase_add_test(tc, test_placement);
   tcase_add_test(tc, test_validate_tuned_nofit);
-  tcase_add_loop_test(tc, test_explain_legal_points, 0, 4);
+  tcase_add_loop_test(tc, test_explain_legal_points, 0, 5);
   tcase_add_loop_test(tc, test_validate_shipped_cases, 0,
                       (int)(sizeof validation_files / sizeof validation_files[0]));
   suite_add_tcase(s, tc);
