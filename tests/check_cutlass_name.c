@@ -295,6 +295,39 @@ START_TEST(test_free_rs_buildable) {
 }
 END_TEST
 
+/* cutlass-sm100-gemm's default epilogue (epilogue_bytes -1) is CUTLASS's
+ * default TMA epilogue, the one a --cutlass-name of the same kernel binds:
+ * the same carveout and stage count, tile by tile, for f16, f32 and 8-bit
+ * C and D, 1SM and 2SM. */
+START_TEST(test_sm100_default_epilogue) {
+  static const int tiles[][4] = {{1, 64, 64, 64},   {1, 128, 128, 64}, {1, 128, 256, 64}, {1, 64, 192, 128},
+                                 {2, 256, 128, 64}, {2, 128, 64, 128}, {2, 256, 256, 64}, {1, 128, 32, 128}};
+  static const struct {
+    const char *type;
+    int bits;
+  } outs[] = {{"f16", 16}, {"f32", 32}, {"e4m3", 8}};
+  char args[512], a[16384], b[16384], err[4096];
+  for (size_t o = 0; o < 3; o++) {
+    const int *t = tiles[_i];
+    snprintf(args, sizeof args,
+             "check --cutlass-name cutlass3x_sm100_tensorop_gemm_f16_f16_f32_%s_%s_%dx%dx%d_%s_0_tnn_align8_%dsm_epi_tma "
+             "--json",
+             outs[o].type, outs[o].type, t[1], t[2], t[3], t[0] == 2 ? "2x1x1" : "1x1x1", t[0]);
+    ck_assert_msg(tf_test_run(args, a, sizeof a, err, sizeof err) <= 1, "%s: %s", args, err);
+    snprintf(args, sizeof args,
+             "solve -m b200 -w cutlass-sm100-gemm -p out_bits=%d -p cta_group=%d --fix tile_m=%d --fix tile_n=%d "
+             "--fix tile_k=%d --json",
+             outs[o].bits, t[0], t[1], t[2], t[3]);
+    ck_assert_msg(tf_test_run(args, b, sizeof b, err, sizeof err) == 0, "%s: %s", args, err);
+    const char *ea = strstr(a, "{\"name\":\"epilogue\""), *eb = strstr(b, "{\"name\":\"epilogue\"");
+    const char *sa = strstr(a, "\"stages\":"), *sb = strstr(b, "\"stages\":");
+    ck_assert_msg(ea && eb && sa && sb, "%s", args);
+    ck_assert_msg(!strncmp(ea, eb, strcspn(ea, "}")), "%s: %.80s vs %.80s", args, ea, eb);
+    ck_assert_msg(atoi(sa + 9) == atoi(sb + 9), "%s: stages %d vs %d", args, atoi(sa + 9), atoi(sb + 9));
+  }
+}
+END_TEST
+
 START_TEST(test_check_name_errors) {
   char out[4096], err[4096];
   ck_assert_int_eq(tf_test_run("check --cutlass-name cutlass3x_sm90_tensorop_gemm_f16_f16_f32_f16_f16_128x128x64_1x1x1_"
@@ -314,6 +347,7 @@ END_TEST
 Suite *cutlass_name_suite(void) {
   Suite *s = suite_create("cutlass_name");
   TCase *tc = tcase_create("names");
+  tcase_set_timeout(tc, 60);
   tcase_add_test(tc, test_parse_sm90);
   tcase_add_test(tc, test_parse_defaults);
   tcase_add_test(tc, test_parse_errors);
@@ -321,6 +355,7 @@ Suite *cutlass_name_suite(void) {
   tcase_add_test(tc, test_request_mapping);
   tcase_add_test(tc, test_check_names);
   tcase_add_test(tc, test_check_name_errors);
+  tcase_add_loop_test(tc, test_sm100_default_epilogue, 0, 8);
   tcase_add_loop_test(tc, test_schedule_registers, 0, 5);
   tcase_add_loop_test(tc, test_free_rs_buildable, 0, 5);
   tcase_add_test(tc, test_old_and_mangled_names);
