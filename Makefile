@@ -78,9 +78,11 @@ symbols: $(LIB)
 	  { echo "<glpk.h> outside solver/glpk.c"; exit 1; }
 	@echo "symbols: every exported symbol starts with tf_; <glpk.h> in solver/glpk.c only"
 
-# Functions over 60 lines (kissat style), reported by file and line.
+# Functions over 60 lines (kissat style), reported by file and line; and
+# citations a clone cannot follow (tests/lint/citations.sh).
 lint:
 	awk -f tests/lint/fnlen.awk model/*.c encode/*.c solver/*.c solver/*/*.c
+	sh tests/lint/citations.sh
 
 asan:
 	@$(MAKE) --no-print-directory BUILD=build/asan CC=clang \
@@ -120,7 +122,7 @@ help:
 	@echo "make bench      benchmarks, not tests: writes bench/results.md"
 	@echo "make clean"
 
-# ---- Pictures and the GPU probe (issue 13: solver/plot/, solver/probe/) ----
+# ---- Pictures and the GPU probe (solver/plot/, solver/probe/) ----
 # The probe loads libcuda with dlopen (-ldl), so nothing of CUDA is needed
 # to build.  The tests build a stub driver that answers like an H200 and
 # render the pictures with rsvg-convert (Debian's librsvg2-bin, .ci/deps).
@@ -186,7 +188,7 @@ valgrind: $(BIN) $(BUILD)/check_tilefit
 	@echo "valgrind: no leaks, no errors"
 
 # ------------------------------------------------------------------------
-# The installable library and the Python module (issue 13).
+# The installable library and the Python module.
 #
 # libtilefit.so is linked from a second set of objects compiled with -fPIC
 # under $(BUILD)/pic/; its soname carries the major number of

@@ -1,6 +1,7 @@
 /* The shared storage of a CUTLASS 3.x collective epilogue, the number the
  * library generator passes as StageCountAutoCarveout, computed with the
- * builders' own rules (cutlass.md section 5; NVIDIA/cutlass @ 7107b055):
+ * builders' own rules (NVIDIA/cutlass @ 7107b055,
+ * epilogue/collective/sm90_epilogue_tma_warpspecialized.hpp:147-232):
  *   epilogue tile  sm90_builder.inl:112-153, sm100_builder.inl:980-1050,
  *                  sm120_builder.inl:145-199
  *   C/D stages     sm90_builder.inl:64-86, sm100_builder.inl:1107-1150,

@@ -2,8 +2,8 @@
  * operands from (the `mma` table) and what moving bytes along each edge
  * costs (the `edges` table).  Both are optional parts of machines/NAME.json
  * (schema: machines/README.md); a workset that names an MMA instruction
- * needs the table that has it.  Facts: ../shared/reference/placement.md
- * §3 and §4. */
+ * needs the table that has it.  Where the facts come from:
+ * docs/sources.md ("Operand sources" and "Transfer rates"). */
 #ifndef TF_MODEL_DATAPATH_H
 #define TF_MODEL_DATAPATH_H
 

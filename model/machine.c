@@ -62,7 +62,7 @@ static const struct field fields[] = {
 
 static const char *const sections[] = {"smem", "tmem", "rf", "limits", "throughput", NULL};
 static const char *const root_keys[] = {"name", "description", "arch", "mma", "edges", "sources", NULL};
-/* Source tags of ../shared/reference/machines.md; a source starts with one. */
+/* Source tags (machines/SOURCES.md); a source starts with one. */
 static const char *const tags[] = {"[doc]", "[dev]", "[derived]", "[3rd]", "UNCONFIRMED", NULL};
 
 static int in_list(const char *s, const char *const *list) {

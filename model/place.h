@@ -1,9 +1,9 @@
-/* What a workset says about placement (../shared/reference/placement.md
- * §5.1): a buffer's candidate memories (`place`, or the machine's MMA
- * table when it has neither `memory` nor `place`), its size per memory,
- * `alias`, the MMA uses that name buffers as operands, and the
- * architectures the workset models.  Reading only: which memory a buffer
- * is in at a combination is the memory module's question. */
+/* What a workset says about placement (README.md, "Placement"): a buffer's
+ * candidate memories (`place`, or the machine's MMA table when it has
+ * neither `memory` nor `place`), its size per memory, `alias`, the MMA
+ * uses that name buffers as operands, and the architectures the workset
+ * models.  Reading only: which memory a buffer is in at a combination is
+ * the memory module's question. */
 #ifndef TF_MODEL_PLACE_H
 #define TF_MODEL_PLACE_H
 

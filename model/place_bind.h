@@ -1,4 +1,4 @@
-/* Placement in a bound problem (../shared/reference/placement.md §5.6):
+/* Placement in a bound problem (README.md, "Placement"):
  * every placed buffer becomes a generated choose variable over its
  * candidate memories, so that each combination fixes every placement and
  * everything downstream (sizes, rounding, aliasing, placed(), pruning,

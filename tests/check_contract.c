@@ -302,7 +302,7 @@ START_TEST(test_sources_resolve) {
   ck_assert_msg(keys > 20, "%d keys; stderr %s", keys, err);
   free(sources);
   ck_assert_int_eq(tf_test_run("machines b200", out, sizeof out, err, sizeof err), 0);
-  ck_assert_msg(strstr(out, "machines.md §N) are listed in ") && strstr(out, "/machines/SOURCES.md\n"), "%s", out);
+  ck_assert_msg(strstr(out, "(S1, S9, ...) are listed in ") && strstr(out, "/machines/SOURCES.md\n"), "%s", out);
 }
 END_TEST
 

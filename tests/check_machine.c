@@ -1,4 +1,4 @@
-/* Machine models: every shipped file loads and says what machines.md says;
+/* Machine models: every shipped file loads and says what its sources say;
  * every bad fixture fails with TF_EINPUT, its file and the JSON path at
  * fault.  Paths are relative to the repository root (tests run from it). */
 #define _POSIX_C_SOURCE 200809L

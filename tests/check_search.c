@@ -1,4 +1,4 @@
-/* The exact search (encode/search.h): every engine case of issue 10 run
+/* The exact search (encode/search.h): every engine case (tests/data/engine-cases) run
  * through the binary with the exhaustive answer and the exit status it
  * must give, and the search's --top rankings held to the exhaustive
  * oracle's (encode/oracle.c), which shares no code with encode/bound.c. */

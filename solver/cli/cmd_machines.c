@@ -53,7 +53,7 @@ static const char *source_of(const tf_machine *m, const char *field) {
 }
 
 /* SOURCES.md beside the machine's file, which lists the source keys the
- * files cite (S1, S9, ..., machines.md §N); 0 when there is none. */
+ * files cite (S1, S9, ...); 0 when there is none. */
 static int sources_file(const tf_machine *m, char *buf, size_t size) {
   const char *slash = strrchr(m->file, '/');
   snprintf(buf, size, "%.*sSOURCES.md", slash ? (int)(slash - m->file + 1) : 0, m->file);
@@ -92,7 +92,7 @@ static void show_text(FILE *f, const tf_machine *m) {
     fprintf(f, "  %-26s %s\n", m->sources[i].field, m->sources[i].text);
   char path[4200];
   if (sources_file(m, path, sizeof path))
-    fprintf(f, "the source keys (S1, S9, ..., machines.md §N) are listed in %s\n", path);
+    fprintf(f, "the source keys (S1, S9, ...) are listed in %s\n", path);
 }
 
 static void show_json(FILE *f, const tf_machine *m) {

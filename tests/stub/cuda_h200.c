@@ -1,6 +1,6 @@
 /* A stand-in for libcuda.so.1 that answers like one NVIDIA H200 SXM, for
  * testing `tilefit probe` without a GPU (TILEFIT_CUDA_LIB=this library).
- * Values: ../shared/reference/machines.md section 8 and the cc 9.0 rules
+ * Values: machines/h200.json (sources S9, S10) and the cc 9.0 rules
  * (S1, S2, S4): 132 SMs, 1980 MHz max SM clock, 227 KB opt-in SMEM per CTA
  * of 228 KB per SM, 1 KB reserved per CTA, 65536 registers, 2048 threads and
  * 32 CTAs per SM, 1024 threads per CTA, 50 MB L2, and a 6144-bit HBM3e bus

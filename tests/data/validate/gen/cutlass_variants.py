@@ -4,12 +4,12 @@
 Each function below re-implements one stage-count builder of NVIDIA/cutlass @ 7107b055
 the way the C++ computes it (constexpr integer arithmetic, bits_to_bytes, round_up, the
 capacity and carveout it passes), independently of tilefit's workset expressions. Sources:
-../shared/reference/cutlass-variants.md (file:line per family) and the builders named there.
+the builders named in CITE below (file:line at that commit).
 
     /usr/bin/python3 tests/data/validate/gen/cutlass_variants.py SHARED.jsonl \
         > tests/data/validate/cutlass-variants.jsonl
 
-SHARED.jsonl (the reference's cases/cutlass-variants.jsonl) is copied first, each case
+SHARED.jsonl (stage counts printed by nvcc 13.0 from the unmodified builders) is copied first, each case
 checked against the formula here (the script stops if one disagrees); then come the
 generated cases: `formula` cases with the builder's stage count, `fits` cases at the count
 (fits) and one above it (does not), and `fits` cases for configurations the builder rejects
@@ -252,8 +252,21 @@ def sm120_blockwise(c):
 
 
 TILE_KEYS = ("tile_m", "tile_n", "tile_k")
+# The builder of each family (the number in FAMILIES), inside include/cutlass/ @ 7107b055.
+CITE = {2: "gemm/collective/builders/sm100_umma_builder.inl:84-98 and sm100_pipeline_carveout.inl:37-85",
+        3: "gemm/collective/builders/sm90_gmma_builder.inl:136-163",
+        4: "gemm/collective/builders/sm90_gmma_builder.inl:88-107",
+        5: "gemm/collective/builders/sm90_sparse_gmma_builder.inl:66-78",
+        6: "gemm/collective/builders/sm100_blockwise_umma_builder.inl:90-113",
+        7: "gemm/collective/builders/sm100_sparse_umma_builder.inl:75-112",
+        8: "gemm/collective/builders/sm100_mixed_input_umma_builder.inl:81-139",
+        9: "gemm/collective/builders/sm103_blockscaled_umma_builder.inl:69-87",
+        10: "gemm/collective/builders/sm120_sparse_mma_builder.inl:64-115",
+        11: "gemm/collective/builders/sm120_blockwise_mma_builder.inl:72-90",
+        12: "conv/collective/builders/sm90_gmma_builder.inl:64-74",
+        13: "conv/collective/builders/sm100_umma_builder.inl:173-203"}
 FAMILIES = {
-    # workset: (builder, machines, {param or tile: values}, §)
+    # workset: (builder, machines, {param or tile: values}, CITE key)
     "cutlass-sm90-gemm-mixed": (sm90_mixed, ["h100-sxm", "h200"], {
         "tile_m": [64, 128, 256], "tile_n": [64, 128, 256], "tile_k": [64, 128, 256],
         "a_bits": [4, 8], "b_bits": [16], "scale_bits": [0, 16], "zero_bits": [0, 16],
@@ -343,7 +356,7 @@ def tag(c):
 def generated(rng):
     for workset, (builder, machines, space, sec) in FAMILIES.items():
         short = workset.replace("cutlass-", "")
-        src = "cutlass-variants.md section %d builder formula (gen/cutlass_variants.py %s)" % (sec, builder.__name__)
+        src = "CUTLASS @ 7107b055 include/cutlass/%s builder formula (gen/cutlass_variants.py %s)" % (CITE[sec], builder.__name__)
         n = 0
         for c in configs(space, rng, 28):
             machine = machines[n % len(machines)]
@@ -368,21 +381,21 @@ def generated(rng):
                            "%s: %d stages fit, %d do not" % (src, s, s + 1), stages=s + 1)
 
 
-# Worked examples of cutlass-variants.md that carry more than the shared cases: the printed
+# Worked examples that carry more than the shared cases: the printed
 # second SM103 count, and the SM90 conv stage the builder leaves unused.
 HAND = [
     ("H-u103-mxf4-128x192x768-1sm-voidC-sf", "b300", "cutlass-sm103-gemm-blockscaled-ultra",
      {"tile_m": 128, "tile_n": 192, "tile_k": 768, "cta_group": 1, "sf_vec": 32, "epilogue_bytes": 17408},
      "formula", {"stages": 4, "sf_stages": 11}, None,
-     "cutlass-variants.md section 9: printed (4, 11); the SF pipeline is deeper: 4 + floor(32432 / 4624)"),
+     "CUTLASS @ 7107b055 builders/sm103_blockscaled_umma_builder.inl:69-87, printed by nvcc 13.0 (4, 11); the SF pipeline is deeper: 4 + floor(32432 / 4624)"),
     ("H-u103-nvf4-128x256x768-1sm-nosmem-sf", "b300", "cutlass-sm103-gemm-blockscaled-ultra",
      {"tile_m": 128, "tile_n": 256, "tile_k": 768, "cta_group": 1, "sf_vec": 16, "epilogue_bytes": 32},
      "formula", {"stages": 4, "sf_stages": 7}, None,
-     "cutlass-variants.md section 9: printed (4, 7): 4 + floor(17060 / 4624)"),
+     "CUTLASS @ 7107b055 builders/sm103_blockscaled_umma_builder.inl:69-87, printed by nvcc 13.0 (4, 7): 4 + floor(17060 / 4624)"),
     ("H-cv90-bf16-64x128x64-s9-unused", "h100-sxm", "cutlass-sm90-conv",
      {"tile_m": 64, "tile_n": 128, "tile_k": 64, "a_bits": 16, "b_bits": 16, "epilogue_bytes": 17408},
      "fits", {"fits": False}, 9,
-     "cutlass-variants.md section 12: the builder stops at 8 (215040 / 24592); a ninth stage would fit the "
+     "CUTLASS @ 7107b055 include/cutlass/conv/collective/builders/sm90_gmma_builder.inl:64-74: the builder stops at 8 (215040 / 24592); a ninth stage would fit the "
      "kernel's union SharedStorage (197120 + 24592 = 221712) but the builder subtracts the epilogue"),
 ]
 
@@ -406,7 +419,7 @@ def shared(path):
             got = BUILDERS[c["workset"]](dict(c["params"], **c["fix"]))["stages"]
             if got != c["expect"]["stages"]:
                 sys.exit("%s: builder formula gives %d, the case expects %d" % (c["id"], got, c["expect"]["stages"]))
-            c["comment"] = "shared case, cases/cutlass-variants.jsonl (nvcc-printed builder count)"
+            c["comment"] = "shared case (nvcc-printed builder count)"
             yield c
 
 

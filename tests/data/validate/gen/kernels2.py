@@ -7,11 +7,11 @@ commit are named beside it): layouts are walked member by member with each
 member's *start* aligned, as the C++ structs and CuTe DSL storage classes lay
 them out, and stage counts are the upstream floor divisions, not an
 optimisation.  Nothing here reads a workset.  Capacities are the machine
-facts of ../shared/reference/machines.md (per-CTA opt-in, per-SM maximum).
+facts of machines/*.json (smem.capacity per CTA, smem.per_sm).
 
 Writes attention-bwd.jsonl, cutedsl.jsonl, flashinfer.jsonl, triton.jsonl and
 flashmla.jsonl beside this directory: first the shared cases of
-../shared/reference/cases/kernels-2.jsonl that concern each family (verbatim),
+SHARED_CASES.jsonl (published worked cases) that concern each family (verbatim),
 then the generated ones.
 
     /usr/bin/python3 tests/data/validate/gen/kernels2.py SHARED_CASES.jsonl
@@ -20,7 +20,7 @@ import json
 import os
 import sys
 
-# (per-CTA opt-in bytes, per-SM bytes): machines.md sections 1-15
+# (per-CTA opt-in bytes, per-SM bytes): smem.capacity and smem.per_sm of machines/*.json
 CAP = {
     "a100": (166912, 167936), "a10": (101376, 102400), "rtx3090": (101376, 102400),
     "l40s": (101376, 102400), "rtx4090": (101376, 102400),
