@@ -1,4 +1,4 @@
-/* Problem -> ILP (README.md, "How it works"):
+/* Problem -> ILP (docs/design.md, "How it works"):
  *   pick[c]      binary, one per kept combination, sum = 1
  *   count[k][c]  integer, lo_k * pick[c] <= count[k][c] <= hi_k * pick[c],
  *                so a count times a combination-dependent coefficient stays

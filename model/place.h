@@ -1,4 +1,4 @@
-/* What a workset says about placement (README.md, "Placement"): a buffer's
+/* What a workset says about placement (docs/placement.md): a buffer's
  * candidate memories (`place`, or the machine's MMA table when it has
  * neither `memory` nor `place`), its size per memory, `alias`, the MMA
  * uses that name buffers as operands, and the architectures the workset

@@ -1,4 +1,4 @@
-/* Placement in a bound problem (README.md, "Placement"):
+/* Placement in a bound problem (docs/placement.md):
  * every placed buffer becomes a generated choose variable over its
  * candidate memories, so that each combination fixes every placement and
  * everything downstream (sizes, rounding, aliasing, placed(), pruning,

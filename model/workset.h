@@ -130,7 +130,7 @@ int tf_workset_sym_occupancy(const tf_workset *w); /* "occupancy": CTAs per SM *
 int tf_workset_sym_placed(const tf_workset *w, size_t b, int mem); /* placed(B, MEM): 0 or 1 */
 /* "placement_order": 0 when every placed buffer is in its first candidate,
  * growing with the place-list order, buffers in workset order (the
- * tie-break; README.md, "Placement"). */
+ * tie-break; docs/placement.md). */
 int tf_workset_sym_placement_order(const tf_workset *w);
 const char *tf_workset_sym_name(const tf_workset *w, int sym, char *buf, size_t size);
 enum tf_sym_kind { TF_SYM_PARAM, TF_SYM_MACHINE, TF_SYM_CHOOSE, TF_SYM_COUNT, TF_SYM_LET, TF_SYM_DERIVED, TF_SYM_OCCUPANCY,

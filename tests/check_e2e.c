@@ -391,7 +391,7 @@ START_TEST(test_placement) {
                        big, sizeof big, err, sizeof err);
   ck_assert_msg(rc == 0, "exit %d: %s", rc, err);
   ck_assert_ptr_nonnull(strstr(big, "\"placement\":{\"Q\":\"smem\",\"P\":\"rf\"}"));
-  /* --explain: what the chosen memory pays, and why the other loses (README.md, "Placement"; case PL-V01) */
+  /* --explain: what the chosen memory pays, and why the other loses (docs/placement.md, case PL-V01) */
   rc = tf_test_run("solve -m h100-sxm -w fa3-fwd -p d=128 --fix B_r=128 --fix B_c=176 --fix stages=2 --place Q=smem --explain",
                    big, sizeof big, err, sizeof err);
   ck_assert_msg(rc == 0, "exit %d: %s", rc, err);
@@ -429,7 +429,7 @@ START_TEST(test_placement) {
   ck_assert_msg(rc == 0, "exit %d: %s", rc, err);
   ck_assert_ptr_nonnull(strstr(big, "tile_n       192"));
   ck_assert_ptr_nonnull(strstr(big, "next better is tile_n = 256, stages = 2 (65536): rf needs"));
-  /* the sm90 SMEM term reads K and V once per 64-row warpgroup; README.md, "Placement" */
+  /* the sm90 SMEM term reads K and V once per 64-row warpgroup; docs/placement.md */
   rc = tf_test_run("solve -m h100-sxm -w fa3-fwd -p d=64 --fix B_r=192 --fix B_c=128 --fix stages=2 --place Q=smem "
                    "--objective \"min cycles\" --objective \"min used(smem)\" --explain",
                    big, sizeof big, err, sizeof err);

@@ -1,5 +1,6 @@
-/* The README's Limits table, held to the binary: each limit is accepted at
- * its edge and refused one past it, with the message the table promises.
+/* The Limits table of docs/using.md, held to the binary: each limit is
+ * accepted at its edge and refused one past it, with the message the table
+ * promises.
  * Also the solver's time limit end to end (exit 3, "time limit", the best
  * bound known), and the crash reproducers the fuzz targets found
  * (tests/fuzz/regress/TARGET/), replayed through the targets' own code so

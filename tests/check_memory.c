@@ -162,6 +162,128 @@ START_TEST(test_occupancy_zero) {
 }
 END_TEST
 
+/* Aliases (docs/placement.md, "Aliases"): A is the target; B and C alias
+ * A, D aliases B, E aliases A and may be in registers.  The unrounded sizes
+ * are compared and the excess rounded by the buffer's own align: B adds
+ * 1500 - 1000 = 500, charged 1024; C adds 0; D is compared with B's own
+ * 1500, adds 600, charged 768; E adds 200 in smem and all of its 8
+ * registers in rf.  A charges 1024: 3016 B, or 2816 B with E in rf. */
+static const char alias_ws[] =
+    "{\"name\": \"al\", \"buffers\": ["
+    " {\"name\": \"A\", \"memory\": \"smem\", \"size\": 1000, \"align\": 128},"
+    " {\"name\": \"B\", \"memory\": \"smem\", \"size\": 1500, \"align\": 1024, \"alias\": \"A\"},"
+    " {\"name\": \"C\", \"memory\": \"smem\", \"size\": 800, \"alias\": \"A\"},"
+    " {\"name\": \"D\", \"memory\": \"smem\", \"size\": 2100, \"align\": 256, \"alias\": \"B\"},"
+    " {\"name\": \"E\", \"place\": [\"smem\", \"rf\"], \"size\": {\"smem\": 1200, \"rf\": 8}, \"alias\": \"A\"}],"
+    " \"objective\": [\"min used(smem)\"]}";
+
+/* Binds json on a 100000 B / 512 column / 255 register machine into f
+ * (f->p NULL, and err set, when it does not bind). */
+static tf_problem *bind_json(struct fixture *f, const char *json, const tf_request *req, tf_error *err) {
+  f->m = tf_test_machine(100000, 512, 255);
+  f->w = tf_test_workset(json);
+  tf_error_init(err);
+  return f->p = tf_problem_new(&f->m, f->w, req, err);
+}
+
+START_TEST(test_alias_sizes) {
+  struct fixture f;
+  tf_request req;
+  tf_request_init(&req);
+  tf_error err;
+  tf_problem *p = bind_json(&f, alias_ws, &req, &err);
+  ck_assert_msg(p != NULL, "%s", err.msg);
+  tf_point pt;
+  tf_point_init(&pt, p);
+  int64_t in_smem[] = {TF_MEM_SMEM}, in_rf[] = {TF_MEM_RF}, none[1] = {0};
+  const int64_t size[] = {1000, 500, 0, 600, 200}, alloc[] = {1024, 1024, 0, 768, 200};
+  ck_assert_int_eq(tf_problem_eval_point(p, in_smem, none, &pt, &err), 0);
+  for (int b = 0; b < 5; b++) {
+    ck_assert_int_eq(pt.size[b], size[b]);
+    ck_assert_int_eq(pt.alloc[b], alloc[b]);
+  }
+  ck_assert_int_eq(pt.used[TF_MEM_SMEM], 3016);
+  ck_assert_int_eq(tf_problem_eval_point(p, in_rf, none, &pt, &err), 0);
+  ck_assert_int_eq(pt.size[4], 8); /* another memory than A's: E stands alone */
+  ck_assert_int_eq(pt.used[TF_MEM_RF], 8);
+  ck_assert_int_eq(pt.used[TF_MEM_SMEM], 2816);
+  tf_point_release(&pt);
+  teardown(&f);
+  tf_request_release(&req);
+}
+END_TEST
+
+/* An alias whose size, or whose target's, depends on a count is refused
+ * where the two share a memory: the excess would not be affine. */
+START_TEST(test_alias_count_refused) {
+  static const char ws_count[] =
+      "{\"name\": \"alc\", \"count\": {\"s\": {\"min\": 1, \"max\": 4}}, \"buffers\": ["
+      " {\"name\": \"A\", \"memory\": \"smem\", \"size\": 1000},"
+      " {\"name\": \"B\", \"memory\": \"smem\", \"size\": \"1500 + s\", \"alias\": \"A\"}],"
+      " \"objective\": [\"max s\"]}";
+  struct fixture f;
+  tf_request req;
+  tf_request_init(&req);
+  tf_error err;
+  ck_assert_ptr_null(bind_json(&f, ws_count, &req, &err));
+  ck_assert_int_eq(err.code, TF_EINPUT);
+  ck_assert_msg(strstr(err.msg, "'B' aliases 'A', so neither size may depend on a count"), "%s", err.msg);
+  teardown(&f);
+  tf_request_release(&req);
+}
+END_TEST
+
+/* placement_order: each placed buffer's index in its candidate list (after
+ * pins), read as a mixed-radix number, the first placed buffer first.  X
+ * has 2 candidates, Y 3, Z 2: X=rf, Y=tmem, Z=smem is 1*6 + 2*2 + 0 = 10.
+ * Pinning Y to tmem or smem leaves [smem, tmem] in list order: 1*4 + 1*2. */
+START_TEST(test_placement_order) {
+  static const char ws_order[] =
+      "{\"name\": \"po\", \"buffers\": ["
+      " {\"name\": \"X\", \"place\": [\"smem\", \"rf\"], \"size\": {\"smem\": 64, \"rf\": 1}},"
+      " {\"name\": \"Y\", \"place\": [\"rf\", \"smem\", \"tmem\"], \"size\": {\"rf\": 1, \"smem\": 64, \"tmem\": 32}},"
+      " {\"name\": \"Z\", \"place\": [\"smem\", \"rf\"], \"size\": {\"smem\": 64, \"rf\": 1}}],"
+      " \"objective\": [\"max placement_order\"]}";
+  tf_request req;
+  tf_request_init(&req);
+  tf_error err;
+  int64_t at[] = {TF_MEM_RF, TF_MEM_TMEM, TF_MEM_SMEM}, none[1] = {0}, first[] = {TF_MEM_SMEM, TF_MEM_RF, TF_MEM_SMEM};
+  for (int pinned = 0; pinned < 2; pinned++) {
+    if (pinned) {
+      int mems[] = {TF_MEM_TMEM, TF_MEM_SMEM};
+      tf_request_add_place(&req, "Y", mems, 2, "--place Y=tmem,smem");
+    }
+    struct fixture f;
+    tf_problem *p = bind_json(&f, ws_order, &req, &err);
+    ck_assert_msg(p != NULL, "%s", err.msg);
+    ck_assert_uint_eq(p->nobjective, p->nobjective_shown + 1); /* the unshown min placement_order */
+    tf_point pt;
+    tf_point_init(&pt, p);
+    ck_assert_int_eq(tf_problem_eval_point(p, at, none, &pt, &err), 0);
+    ck_assert_int_eq(pt.objective[0], pinned ? 6 : 10);
+    ck_assert_int_eq(pt.objective[1], pt.objective[0]);
+    if (!pinned) {
+      ck_assert_int_eq(tf_problem_eval_point(p, first, none, &pt, &err), 0);
+      ck_assert_int_eq(pt.objective[0], 0); /* every buffer in its first candidate */
+    }
+    tf_point_release(&pt);
+    teardown(&f);
+  }
+  tf_request_release(&req);
+}
+END_TEST
+
+/* Occupancy's TMEM rule on a B200: fa4-fwd at d = 64 holds 384 columns
+ * (S 256 + O_acc 128), allocated as 512, so two CTAs do not fit. */
+START_TEST(test_occupancy_tmem) {
+  char out[8192], err[4096];
+  int rc = tf_test_run("solve -m b200 -w fa4-fwd -p d=64 --fix B_r=128 --fix B_c=128 --fix q_stage=2 --domain occupancy=2",
+                       out, sizeof out, err, sizeof err);
+  ck_assert_msg(rc == 1, "exit %d; stderr: %s", rc, err);
+  ck_assert_msg(strstr(err, "occupancy 2 needs 1024 TMEM columns per SM (512 allocated per CTA), above 512"), "%s", err);
+}
+END_TEST
+
 Suite *memory_suite(void) {
   Suite *s = suite_create("memory");
   TCase *tc = tcase_create("Core");
@@ -172,6 +294,10 @@ Suite *memory_suite(void) {
   tcase_add_test(tc, test_sm_footprint);
   tcase_add_test(tc, test_use_and_bounds);
   tcase_add_test(tc, test_occupancy_zero);
+  tcase_add_test(tc, test_alias_sizes);
+  tcase_add_test(tc, test_alias_count_refused);
+  tcase_add_test(tc, test_placement_order);
+  tcase_add_test(tc, test_occupancy_tmem);
   suite_add_tcase(s, tc);
   return s;
 }

@@ -2,7 +2,8 @@
  * generated problem (tests/propgen.h), evaluated from its description in
  * __int128 with its own rounding, capacity and occupancy arithmetic.  It
  * includes nothing from model/, encode/ or solver/, so an engine bug cannot
- * hide in shared code.  The rules it implements are the README's:
+ * hide in shared code.  The rules it implements (docs/objectives.md,
+ * docs/placement.md):
  *   - a buffer takes align * ceil(size / align) of its memory; a memory's
  *     total must be at most its capacity (SMEM per CTA, TMEM columns,
  *     registers per thread);
