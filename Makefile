@@ -26,7 +26,7 @@ TEST_OBJ := $(TEST_SRC:%.c=$(BUILD)/%.o)
 LIB      := $(BUILD)/libtilefit.a
 BIN      := tilefit
 
-.PHONY: all lib test check symbols lint asan deps demo install uninstall clean help bench bench-engine fuzz valgrind
+.PHONY: all lib test check check-doc symbols lint asan deps demo install uninstall clean help bench bench-engine fuzz valgrind
 
 all: $(BIN)
 
@@ -277,9 +277,17 @@ uninstall:
 # its own, under build/install-test, since the prefix is compiled in) and
 # use it from another directory, as a user would; then the Python module's
 # unittest suite on the library built here.
-check: check-install check-python
+check: check-install check-python check-doc
 check-install:
 	MAKE="$(MAKE)" CC="$(CC)" PYTHON="$(PYTHON)" sh tests/install/run.sh
+# The doc test (docs/testing.md): every `$ tilefit ...` example of README.md
+# and docs/*.md rerun and compared with the output shown; first the checker's
+# own test, which must fail on deliberately stale blocks.
+check-doc: $(BIN) shared $(CUDA_STUB)
+	@if [ -x "$(PYTHON)" ]; then \
+	  TILEFIT_LIB=$(CURDIR)/$(SHLIB) $(PYTHON) tests/doc/run.py --self-test --bin ./$(BIN) && \
+	  TILEFIT_LIB=$(CURDIR)/$(SHLIB) $(PYTHON) tests/doc/run.py --bin ./$(BIN); \
+	else echo "check-doc: skipped: $(PYTHON) is absent"; fi
 check-python: shared
 	@if [ -x "$(PYTHON)" ]; then \
 	  TILEFIT_LIB=$(CURDIR)/$(SHLIB) TILEFIT_DATA=$(CURDIR) PYTHONPATH=$(CURDIR)/python \
