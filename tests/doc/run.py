@@ -15,10 +15,10 @@ that mirrors the repository root (every top-level entry linked, so relative
 paths resolve as in a clone and `-o FILE` writes there), with `tilefit` on
 PATH mapped to the built binary and TILEFIT_DATA=. (the mirrored root, so
 messages name files as `./model/...`, the same in every clone).
-What it prints (its stdout, then its stderr: results, then diagnostics, as a
-terminal shows a command that reports at the end) must equal the shown lines
-exactly (trailing blanks aside).  A last shown line
-`(exit N)` is compared with the exit status; without it the status must be 0.
+The shown lines must equal what it prints exactly (trailing blanks aside):
+its stdout, or its stdout followed by its stderr (results, then
+diagnostics, as a terminal shows a command that reports at the end).  A last
+shown line `(exit N)` is compared with the exit status.
 An example whose command line says `(excerpt)` (e.g. `$ tilefit ... #
 (excerpt)`) is checked as an ordered excerpt: every shown line must appear,
 in this order, in the output; `...` lines only mark what was left out.
@@ -51,7 +51,7 @@ class Example:
         self.path, self.line, self.command = path, line, command
         self.span, self.ind = span, ind      # output lines [a, b) of the file, their indent
         self.shown, self.excerpt = shown, excerpt
-        self.status = 0
+        self.status = None     # not compared unless the block shows it
         if shown and EXIT.match(shown[-1].strip()):
             self.status = int(EXIT.match(shown[-1].strip()).group(1))
             self.shown = shown[:-1]
@@ -197,20 +197,26 @@ def run(ex, cwd, bindir):
     out, err = p.stdout.decode("utf-8", "replace"), p.stderr.decode("utf-8", "replace")
     if out and not out.endswith("\n") and err:
         out += "\n"
-    return p.returncode, out + err
+    return p.returncode, (out, out + err)
 
 
-def compare(ex, status, text):
-    """None when the example agrees, else a description of the difference."""
+def lines_of(text):
     got = [l.rstrip() for l in text.split("\n")]
     while got and not got[-1]:
         got.pop()
+    return got
+
+
+def compare(ex, status, texts):
+    """None when the example agrees, else a description of the difference.
+    texts: (stdout, stdout then stderr); a full block may show either."""
     if status is None:
-        return text
-    if status != ex.status:
+        return texts
+    if ex.status is not None and status != ex.status:
         return "exit %d, the document says %d" % (status, ex.status)
+    got = lines_of(texts[1])
     if not ex.excerpt:
-        if got == ex.shown:
+        if ex.shown in (lines_of(texts[0]), got):
             return None
         for n, (a, b) in enumerate(zip(ex.shown, got)):
             if a != b:
@@ -229,13 +235,11 @@ def compare(ex, status, text):
 
 
 def update(path, fixes):
-    """Rewrite the output of each (example, status, text) in fixes into path."""
+    """Rewrite the output of each (example, status, texts) in fixes into path."""
     with open(path, encoding="utf-8") as f:
         lines = f.read().split("\n")
-    for ex, status, text in sorted(fixes, key=lambda x: -x[0].span[0]):
-        got = [l.rstrip() for l in text.split("\n")]
-        while got and not got[-1]:
-            got.pop()
+    for ex, status, texts in sorted(fixes, key=lambda x: -x[0].span[0]):
+        got = lines_of(texts[1])
         if status:
             got.append("(exit %d)" % status)
         a, b = ex.span
@@ -301,7 +305,8 @@ def default_paths():
 SELF = [
     # (document, expected exit of the checker)
     ("(a true block, and the same block one character off)", None),
-    ("    $ tilefit slove\n    tilefit: error: slove: unknown command; did you mean 'solve'? (see 'tilefit --help')\n", 1),
+    ("    $ tilefit slove\n    tilefit: error: slove: unknown command; did you mean 'solve'? (see 'tilefit --help')\n", 0),
+    ("    $ tilefit slove\n    tilefit: error: slove: unknown command; did you mean 'solve'? (see 'tilefit --help')\n    (exit 1)\n", 1),
     ("    $ tilefit slove\n    tilefit: error: slove: unknown command; did you mean 'solve'? (see 'tilefit --help')\n    (exit 2)\n", 0),
     ("    $ tilefit slove\n    tilefit: error: slove: unknown command; did you mean 'solve'?\n    (exit 2)\n", 1),
     ("    $ tilefit worksets | cut -d' ' -f1 # (excerpt)\n    ...\n    fa4-fwd\n    fa2-fwd\n", 1),
