@@ -204,6 +204,10 @@ START_TEST(test_spec_skips_architecture) {
   ck_assert_uint_eq(tf_sweep_npoints(s), 18);
   ck_assert_uint_eq(tf_sweep_nwarnings(s), 0);
   tf_sweep_free(s);
+  s = spec("{\"machines\": [\"a100\"], \"worksets\": [\"fa2-fwd\", \"fa3-fwd\"]}");
+  ck_assert_uint_eq(tf_sweep_npoints(s), 1);
+  ck_assert_ptr_nonnull(strstr(tf_sweep_warning(s, 0), "1 point skipped: architecture"));
+  tf_sweep_free(s);
 }
 END_TEST
 

@@ -213,10 +213,10 @@ static int expand_spec(tf_sweep *s, tf_error *err) {
   free(ws);
   s->npoints = sp->npoints;
   if (!rc && sp->skipped_arch) {
-    char n[32];
-    snprintf(n, sizeof n, "%zu", sp->skipped_arch);
-    tf_sweep_warn(s, "%s points skipped: architecture (%s)", n,
-                  "a machine its workset does not model; \"any_arch\": true solves them");
+    char n[48];
+    snprintf(n, sizeof n, "%zu point%s", sp->skipped_arch, sp->skipped_arch == 1 ? "" : "s");
+    tf_sweep_warn(s, "%s skipped: architecture (%s)", n,
+                  "a machine its workset does not model; \"any_arch\": true or --any-arch solves them");
   }
   return rc;
 }
