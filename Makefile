@@ -26,7 +26,7 @@ TEST_OBJ := $(TEST_SRC:%.c=$(BUILD)/%.o)
 LIB      := $(BUILD)/libtilefit.a
 BIN      := tilefit
 
-.PHONY: all lib test check check-doc symbols lint asan deps demo install uninstall clean help bench bench-engine fuzz valgrind
+.PHONY: all lib test check check-doc symbols lint fuzz-replay asan deps demo install uninstall clean help bench bench-engine fuzz valgrind
 
 all: $(BIN)
 
@@ -59,6 +59,8 @@ demo: deps
 # in the normal build; under the sanitizers each problem costs about 8x as
 # much, so `make asan` runs the first ASAN_PROP_PROBLEMS of the same seeds.
 ASAN_PROP_PROBLEMS ?= 4000
+# Every test case's timeout (tcase_set_timeout) times this under the sanitizers.
+ASAN_TIMEOUT_MULTIPLIER ?= 8
 
 # The README's second command: the Check suites and end-to-end tests, then
 # the same under AddressSanitizer and UndefinedBehaviorSanitizer.
@@ -68,7 +70,7 @@ test: deps
 
 check: $(BIN) $(BUILD)/check_tilefit
 	TILEFIT_BIN=./$(BIN) TILEFIT_DATA=$(CURDIR) $(BUILD)/check_tilefit
-	@$(MAKE) --no-print-directory symbols
+	@$(MAKE) --no-print-directory lint fuzz-replay
 
 # The house rules a compiler does not check: every exported symbol of the
 # library starts with tf_; <glpk.h> is included by solver/glpk.c alone.
@@ -78,18 +80,21 @@ symbols: $(LIB)
 	  { echo "<glpk.h> outside solver/glpk.c"; exit 1; }
 	@echo "symbols: every exported symbol starts with tf_; <glpk.h> in solver/glpk.c only"
 
-# Functions over 60 lines (kissat style), reported by file and line; and
-# citations a clone cannot follow (tests/lint/citations.sh).
-lint:
-	awk -f tests/lint/fnlen.awk model/*.c encode/*.c solver/*.c solver/*/*.c
-	sh tests/lint/citations.sh
+# The house rules above, functions over 60 lines (kissat style) by file and
+# line, citations a clone cannot follow (tests/lint/citations.sh), and a
+# Check test case without its own timeout.  Part of `make check`.
+lint: symbols
+	@awk -f tests/lint/fnlen.awk model/*.c encode/*.c solver/*.c solver/*/*.c
+	@sh tests/lint/citations.sh
+	@awk -f tests/lint/timeouts.awk tests/*.c
+	@echo "lint: no function over 60 lines; no citation a clone cannot follow; every test case sets its timeout"
 
 asan:
 	@$(MAKE) --no-print-directory BUILD=build/asan CC=clang \
 	  CFLAGS="-O1 -g -fsanitize=address,undefined -fno-sanitize-recover=all -fno-omit-frame-pointer" \
 	  BIN=build/asan/tilefit build/asan/tilefit build/asan/check_tilefit
 	ASAN_OPTIONS=detect_leaks=1 UBSAN_OPTIONS=print_stacktrace=1:halt_on_error=1 TILEFIT_PROP_PROBLEMS=$(ASAN_PROP_PROBLEMS) \
-	  TILEFIT_BIN=build/asan/tilefit TILEFIT_DATA=$(CURDIR) build/asan/check_tilefit
+	  CK_TIMEOUT_MULTIPLIER=$(ASAN_TIMEOUT_MULTIPLIER) TILEFIT_BIN=build/asan/tilefit TILEFIT_DATA=$(CURDIR) build/asan/check_tilefit
 
 # Benchmarks (not part of the tests): ILP vs oracle vs closed form, sweep
 # throughput, reuse; one run on this machine, written to bench/results.md.
@@ -116,7 +121,7 @@ help:
 	@echo "make test       install missing packages, run all tests, then again under ASan+UBSan"
 	@echo "make check      the tests only (normal build)"
 	@echo "make asan       the tests only (clang, ASan+UBSan build in build/asan)"
-	@echo "make lint       functions over 60 lines"
+	@echo "make lint       functions over 60 lines, symbols without tf_, test cases without a timeout"
 	@echo "make install    PREFIX=/usr/local: binary, libraries, header, pkg-config, data, man page,"
 	@echo "                bash completion, Python module (make uninstall removes them)"
 	@echo "make bench      benchmarks, not tests: writes bench/results.md"
@@ -151,6 +156,20 @@ FUZZ_SAN := -O1 -g -fsanitize=address,undefined -fno-sanitize-recover=all -fno-o
 
 $(BUILD)/fuzz_%: tests/fuzz/fuzz_%.c $(BUILD)/tests/fuzz/targets.o $(LIB)
 	$(CC) $(CPPFLAGS) $(ALL_CFLAGS) -fsanitize=fuzzer -o $@ $^ $(LDLIBS)
+
+# The same entry points without libFuzzer (tests/fuzz/replay.c), in the
+# build at hand: every seed corpus and crash reproducer once, in `make check`.
+REPLAY := $(FUZZ_TARGETS:%=$(BUILD)/fuzz-replay/%)
+$(BUILD)/fuzz-replay/%: tests/fuzz/fuzz_%.c tests/fuzz/replay.c $(BUILD)/tests/fuzz/targets.o $(LIB)
+	@mkdir -p $(dir $@)
+	$(CC) $(CPPFLAGS) $(ALL_CFLAGS) -o $@ $^ $(LDLIBS)
+
+.SECONDARY: $(BUILD)/tests/fuzz/targets.o
+fuzz-replay: $(REPLAY)
+	@for t in $(FUZZ_TARGETS); do \
+	  TILEFIT_DATA=$(CURDIR) $(BUILD)/fuzz-replay/$$t tests/fuzz/$$t \
+	    $$( [ -d tests/fuzz/regress/$$t ] && echo tests/fuzz/regress/$$t ) || exit 1; \
+	done
 
 fuzz:
 	@$(MAKE) --no-print-directory BUILD=build/fuzz CC=clang CFLAGS="$(FUZZ_SAN) -fsanitize=fuzzer-no-link" \

@@ -189,6 +189,7 @@ END_TEST
 Suite *cli_suite(void) {
   Suite *s = suite_create("cli");
   TCase *tc = tcase_create("Exit codes");
+  tcase_set_timeout(tc, 60);
   tcase_add_loop_test(tc, test_exit_codes, 0, sizeof cases / sizeof *cases);
   suite_add_tcase(s, tc);
   TCase *help = tcase_create("Help");

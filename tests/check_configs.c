@@ -100,6 +100,7 @@ END_TEST
 Suite *configs_suite(void) {
   Suite *s = suite_create("configs");
   TCase *tc = tcase_create("configs");
+  tcase_set_timeout(tc, 60);
   tcase_add_test(tc, test_lines);
   tcase_add_test(tc, test_array_and_kwargs);
   tcase_add_test(tc, test_names);

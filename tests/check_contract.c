@@ -319,6 +319,7 @@ Suite *contract_suite(void) {
   tcase_add_test(tc, test_validate_json_tally);
   suite_add_tcase(s, tc);
   TCase *m = tcase_create("Machines");
+  tcase_set_timeout(m, 60);
   tcase_add_test(m, test_machines_side_by_side);
   tcase_add_test(m, test_unconfirmed);
   tcase_add_test(m, test_sources_resolve);

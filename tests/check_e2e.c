@@ -272,29 +272,35 @@ END_TEST
  * placements are pinned: otherwise the last level the file holds is the
  * placement tie-break, not max stages. */
 START_TEST(test_lp_mps_round_trip) {
-  int rc = tf_test_run("solve -m b200 -w fa4-fwd -p d=64 --domain B_c=64,128 --place P=tmem --place Q=smem --lp /tmp/tf_e2e.lp "
-                       "--mps /tmp/tf_e2e.mps --csv", out, sizeof out, err, sizeof err);
+  char dir[512], args[1024], cmd[1400], lp[600];
+  tf_test_temp_dir(dir, sizeof dir, "tf_e2e");
+  snprintf(args, sizeof args, "solve -m b200 -w fa4-fwd -p d=64 --domain B_c=64,128 --place P=tmem --place Q=smem "
+           "--lp %s/m.lp --mps %s/m.mps --csv", dir, dir);
+  int rc = tf_test_run(args, out, sizeof out, err, sizeof err);
   ck_assert_msg(rc == 0, "%s", err);
   ck_assert_msg(strstr(out, ",10,"), "%s", out); /* 10 stages at d = 64 */
   char line[512];
-  FILE *g = popen("glpsol --lp /tmp/tf_e2e.lp -o /dev/stdout 2>&1 | grep '^Objective:.*imum'", "r");
+  snprintf(cmd, sizeof cmd, "glpsol --lp %s/m.lp -o /dev/stdout 2>&1 | grep '^Objective:.*imum'", dir);
+  FILE *g = popen(cmd, "r");
   ck_assert_ptr_nonnull(fgets(line, sizeof line, g));
   pclose(g);
   ck_assert_msg(strstr(line, "= 10 (MAXimum)"), "%s", line);
-  g = popen("glpsol --freemps /tmp/tf_e2e.mps --max -o /dev/stdout 2>&1 | grep '^Objective:.*imum'", "r");
+  snprintf(cmd, sizeof cmd, "glpsol --freemps %s/m.mps --max -o /dev/stdout 2>&1 | grep '^Objective:.*imum'", dir);
+  g = popen(cmd, "r");
   ck_assert_ptr_nonnull(fgets(line, sizeof line, g));
   pclose(g);
   ck_assert_msg(strstr(line, "= 10 (MAXimum)"), "%s", line);
   /* readable names */
-  g = fopen("/tmp/tf_e2e.lp", "r");
+  snprintf(lp, sizeof lp, "%s/m.lp", dir);
+  g = fopen(lp, "r");
+  ck_assert_ptr_nonnull(g);
   size_t n = fread(out, 1, sizeof out - 1, g);
   out[n] = 0;
   fclose(g);
+  tf_test_remove_dir(dir);
   ck_assert_ptr_nonnull(strstr(out, "pick(B_r_128,B_c_128,q_stage_2,Q_smem,S_tmem,O_acc_tmem,P_tmem)"));
   ck_assert_ptr_nonnull(strstr(out, "capacity(smem)"));
   ck_assert_ptr_nonnull(strstr(out, "units(header)"));
-  remove("/tmp/tf_e2e.lp");
-  remove("/tmp/tf_e2e.mps");
 }
 END_TEST
 

@@ -213,6 +213,7 @@ END_TEST
 Suite *encode_suite(void) {
   Suite *s = suite_create("encode");
   TCase *tc = tcase_create("Core");
+  tcase_set_timeout(tc, 60);
   tcase_add_test(tc, test_model_shape);
   tcase_add_test(tc, test_lin_compact);
   tcase_add_test(tc, test_fa4_exact);
@@ -221,6 +222,7 @@ Suite *encode_suite(void) {
   tcase_add_test(tc, test_infeasible);
   suite_add_tcase(s, tc);
   TCase *err = tcase_create("Errors");
+  tcase_set_timeout(err, 60);
   tcase_add_test(err, test_glpk_error_is_caught);
   tcase_add_test(err, test_verification_failure);
   suite_add_tcase(s, err);

@@ -849,11 +849,13 @@ END_TEST
 Suite *expr_suite(void) {
   Suite *s = suite_create("expr");
   TCase *tc = tcase_create("Cases");
+  tcase_set_timeout(tc, 60);
   tcase_add_loop_test(tc, test_expr_case, 0, NCASES);
   tcase_add_loop_test(tc, test_relation, 0, NRELATIONS);
   tcase_add_test(tc, test_rel_text);
   suite_add_tcase(s, tc);
   TCase *limits = tcase_create("Limits");
+  tcase_set_timeout(limits, 60);
   tcase_add_test(limits, test_deep_parens_10000);
   tcase_add_test(limits, test_deep_nesting_refused);
   tcase_add_test(limits, test_moderate_nesting_ok);
@@ -861,6 +863,7 @@ Suite *expr_suite(void) {
   tcase_add_test(limits, test_length_limit);
   suite_add_tcase(s, limits);
   TCase *api = tcase_create("API");
+  tcase_set_timeout(api, 60);
   tcase_add_test(api, test_copy_outlives_original);
   tcase_add_test(api, test_each_symbol);
   tcase_add_test(api, test_unbound_is_internal);

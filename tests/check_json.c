@@ -471,6 +471,7 @@ END_TEST
 Suite *json_suite(void) {
   Suite *s = suite_create("json");
   TCase *syn = tcase_create("Syntax");
+  tcase_set_timeout(syn, 60);
   tcase_add_loop_test(syn, test_syntax_error, 0, NSYNTAX);
   tcase_add_test(syn, test_truncated_input);
   tcase_add_test(syn, test_valid_text);
@@ -479,6 +480,7 @@ Suite *json_suite(void) {
   tcase_add_loop_test(syn, test_duplicate_key, 0, NDUPS);
   suite_add_tcase(s, syn);
   TCase *get = tcase_create("Getters");
+  tcase_set_timeout(get, 60);
   tcase_add_loop_test(get, test_json_int, 0, NINTS);
   tcase_add_test(get, test_json_int_missing);
   tcase_add_loop_test(get, test_json_keys, 0, NKEYS);
@@ -488,6 +490,7 @@ Suite *json_suite(void) {
   tcase_add_test(get, test_paths);
   suite_add_tcase(s, get);
   TCase *files = tcase_create("Files");
+  tcase_set_timeout(files, 60);
   tcase_add_test(files, test_missing_file);
   tcase_add_test(files, test_directory);
   tcase_add_test(files, test_load_file);

@@ -344,6 +344,7 @@ END_TEST
 Suite *machine_suite(void) {
   Suite *s = suite_create("machine");
   TCase *core = tcase_create("Core");
+  tcase_set_timeout(core, 60);
   tcase_add_loop_test(core, test_shipped_loads, 0, NSHIPPED);
   tcase_add_loop_test(core, test_amd_loads, 0, NSHIPPED_AMD);
   tcase_add_loop_test(core, test_mi300x_mi355x, 0, 2);
@@ -357,6 +358,7 @@ Suite *machine_suite(void) {
   tcase_add_test(core, test_free_null);
   suite_add_tcase(s, core);
   TCase *errors = tcase_create("Errors");
+  tcase_set_timeout(errors, 60);
   tcase_add_loop_test(errors, test_bad_fixture, 0, NBAD);
   tcase_add_test(errors, test_missing_file);
   suite_add_tcase(s, errors);

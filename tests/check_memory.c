@@ -287,6 +287,7 @@ END_TEST
 Suite *memory_suite(void) {
   Suite *s = suite_create("memory");
   TCase *tc = tcase_create("Core");
+  tcase_set_timeout(tc, 60);
   tcase_add_test(tc, test_names_and_units);
   tcase_add_test(tc, test_charge);
   tcase_add_test(tc, test_capacity_and_buffers);

@@ -146,6 +146,7 @@ END_TEST
 Suite *probe_suite(void) {
   Suite *s = suite_create("probe");
   TCase *core = tcase_create("core");
+  tcase_set_timeout(core, 60);
   tcase_add_checked_fixture(core, setup, teardown);
   tcase_add_test(core, test_equals_shipped_h200);
   tcase_add_test(core, test_sources);

@@ -393,6 +393,7 @@ END_TEST
 Suite *problem_suite(void) {
   Suite *s = suite_create("problem");
   TCase *tc = tcase_create("Core");
+  tcase_set_timeout(tc, 60);
   tcase_add_loop_test(tc, test_bind, 0, sizeof cases / sizeof *cases);
   tcase_add_test(tc, test_enumeration);
   tcase_add_test(tc, test_domain_and_contradiction);

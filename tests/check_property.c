@@ -10,13 +10,23 @@
  * vectors, each point distinct and as good as its rank; for `check` fits
  * or not and the memory totals.
  *
- * Seeds are consecutive from TILEFIT_PROP_FIRST (default 1); the run covers
- * TILEFIT_PROP_PROBLEMS problems (default 20000; `make asan` runs fewer) in
- * batches of PER_BATCH, loop iteration i covering seeds first + i *
- * PER_BATCH onwards.  TILEFIT_PROP_ONLY=N runs seed N alone and prints its
- * reproducer.  A disagreement prints the seed, the files (also written to
- * /tmp/tilefit-prop/seed-N/) and the command line to rerun it. */
+ * Seeds are consecutive from TILEFIT_SEED (default 1, printed when the
+ * suite is made); the run covers TILEFIT_PROP_PROBLEMS problems (default
+ * 20000; `make asan` runs fewer) in batches of PER_BATCH, loop iteration i
+ * covering seeds first + i * PER_BATCH onwards.  TILEFIT_PROP_ONLY=N runs
+ * seed N alone and prints its reproducer.  A disagreement prints the seed,
+ * the files (also written to a new directory $TMPDIR/tilefit-prop-N-XXXXXX)
+ * and the command line to rerun it.
+ *
+ * One batch is one child process: it runs every problem of the batch
+ * through tf_cli_main in-process, stdout and stderr captured in memory
+ * (the stdio streams swapped for fmemopen streams), and tells the test
+ * over a pipe which seed it starts and how each one ended.  A child that
+ * dies (a crash, a sanitizer report, no answer within CHILD_SECONDS) is
+ * reported with the seed it was running, and a new child goes on with the
+ * next seed. */
 #include <check.h>
+#include <errno.h>
 #include <signal.h>
 #include <cjson/cJSON.h>
 #include <stdint.h>
@@ -31,13 +41,17 @@
 #include "tests/oracle_ref.h"
 #include "tests/propgen.h"
 #include "tests/suites.h"
+#include "tests/testutil.h"
 
 #define PER_BATCH 250
 #define OUT_SIZE 65536
-#define CHILD_SECONDS 30 /* far beyond any problem here: a hang */
+#define CHILD_SECONDS 30 /* for one problem: far beyond any problem here, a hang */
+#define PATH_SIZE 512
+#define STR_(x) #x
+#define STR(x) STR_(x)
 
 struct batch {
-  char dir[64];
+  char dir[PATH_SIZE];
   int failed, feasible, infeasible, skipped, problems;
   unsigned features;
   uint64_t hash; /* of every generated file and command line: the same in every build */
@@ -46,8 +60,18 @@ struct batch {
 };
 
 struct run {
-  int rc, signal; /* rc -1: killed by `signal` */
+  int rc;
   char out[OUT_SIZE], err[4096];
+};
+
+/* What the child tells the test about one seed: that it starts it, then
+ * how it ended (rc: 1 agrees, 0 disagrees, -1 out of range). */
+struct report {
+  unsigned long long seed;
+  int done, rc, feasible, infeasible;
+  unsigned features;
+  uint64_t hash; /* the batch's hash after this seed */
+  char msg[512];
 };
 
 static uint64_t fnv(uint64_t h, const char *s) {
@@ -63,38 +87,33 @@ static unsigned long long env_ull(const char *name, unsigned long long dflt) {
 
 /* ------------------------------------------------------------ the CLI */
 
-static void slurp(FILE *f, char *buf, size_t size) {
+static FILE *mem_out, *mem_err; /* the child's capture streams, over run.out and run.err */
+
+/* What one stream caught since it was rewound, as a string. */
+static void caught(FILE *f, char *buf, size_t size) {
+  fflush(f);
+  long n = ftell(f);
+  buf[n < 0 ? 0 : (size_t)n < size ? (size_t)n : size - 1] = 0;
   rewind(f);
-  size_t n = fread(buf, 1, size - 1, f);
-  buf[n] = 0;
-  fclose(f);
 }
 
-/* tf_cli_main in a child process, stdout and stderr captured: a crash or a
- * hang (CHILD_SECONDS) is reported with its seed like any disagreement. */
+/* tf_cli_main in this process, stdout and stderr captured in memory. */
 static void run_cli(int argc, char **argv, struct run *r) {
+  if (!mem_out) {
+    mem_out = fmemopen(r->out, sizeof r->out, "w");
+    mem_err = fmemopen(r->err, sizeof r->err, "w");
+    ck_assert(mem_out && mem_err);
+  }
+  FILE *saved_out = stdout, *saved_err = stderr;
   fflush(stdout);
   fflush(stderr);
-  FILE *fo = tmpfile(), *fe = tmpfile();
-  ck_assert(fo && fe);
-  pid_t pid = fork();
-  ck_assert(pid >= 0);
-  if (pid == 0) {
-    dup2(fileno(fo), 1);
-    dup2(fileno(fe), 2);
-    signal(SIGALRM, SIG_DFL); /* Check's handler, inherited, would kill the whole test */
-    alarm(CHILD_SECONDS);
-    int rc = tf_cli_main(argc, argv);
-    fflush(stdout);
-    fflush(stderr);
-    exit(rc); /* exit, not _exit: LeakSanitizer checks the child */
-  }
-  int status;
-  ck_assert(waitpid(pid, &status, 0) == pid);
-  r->rc = WIFEXITED(status) ? WEXITSTATUS(status) : -1;
-  r->signal = WIFSIGNALED(status) ? WTERMSIG(status) : 0;
-  slurp(fo, r->out, sizeof r->out);
-  slurp(fe, r->err, sizeof r->err);
+  stdout = mem_out;
+  stderr = mem_err;
+  r->rc = tf_cli_main(argc, argv);
+  stdout = saved_out;
+  stderr = saved_err;
+  caught(mem_out, r->out, sizeof r->out);
+  caught(mem_err, r->err, sizeof r->err);
 }
 
 static void write_file(const char *path, const char *text) {
@@ -145,13 +164,13 @@ static void expected_text(const pg_problem *p, const ref_result *r, const ref_po
   }
 }
 
-/* Prints the reproducer and writes its files to /tmp/tilefit-prop/seed-N. */
+/* Prints the reproducer and writes its files to a new directory. */
 static void reproducer(const pg_problem *p, const char *why, const char *got) {
-  char dir[96], mfile[128], wfile[128], mjson[8192], wjson[16384], store[8192], exp[1024];
+  char dir[PATH_SIZE], name[64], mfile[PATH_SIZE + 8], wfile[PATH_SIZE + 8], mjson[8192], wjson[16384], store[8192],
+      exp[1024];
   char *argv[PG_MAX_ARGS + 8];
-  snprintf(dir, sizeof dir, "/tmp/tilefit-prop/seed-%llu", p->seed);
-  mkdir("/tmp/tilefit-prop", 0777);
-  mkdir(dir, 0777);
+  snprintf(name, sizeof name, "tilefit-prop-%llu", p->seed);
+  tf_test_temp_dir(dir, sizeof dir, name);
   snprintf(mfile, sizeof mfile, "%s/m.json", dir);
   snprintf(wfile, sizeof wfile, "%s/w.json", dir);
   pg_machine_json(p, mjson, sizeof mjson);
@@ -324,44 +343,50 @@ static int compare_check(const pg_problem *p, const struct run *run, cJSON **lin
   return same_memory(p, lines[0], &pt, msg, size);
 }
 
-/* Runs one seed; returns 1 when it agrees, 0 when not (reported), -1 when
- * the generated problem left the range the test keeps to. */
-static int run_one(unsigned long long seed, const char *dir, struct batch *b, int verbose) {
+/* The generated problem's files in `dir` and its command line. */
+static int write_problem(const pg_problem *p, const char *dir, char **argv, char *store, size_t size, uint64_t *hash) {
+  static char mfile[PATH_SIZE + 8], wfile[PATH_SIZE + 8], json[16384];
+  snprintf(mfile, sizeof mfile, "%s/m.json", dir);
+  snprintf(wfile, sizeof wfile, "%s/w.json", dir);
+  pg_machine_json(p, json, sizeof json);
+  write_file(mfile, json);
+  *hash = fnv(*hash, json);
+  pg_workset_json(p, json, sizeof json);
+  write_file(wfile, json);
+  *hash = fnv(*hash, json);
+  int argc = pg_args(p, mfile, wfile, argv, store, size);
+  for (int i = 6; i < argc; i++) /* after the file names */
+    *hash = fnv(*hash, argv[i]);
+  return argc;
+}
+
+/* Runs one seed in this process into `rep`: rc 1 when it agrees, 0 when
+ * not (its reproducer printed), -1 when the generated problem left the
+ * range the test keeps to. */
+static void run_one(unsigned long long seed, const char *dir, struct report *rep, int verbose) {
   static pg_problem p; /* large: keep it off the stack */
   static struct run run;
-  char mfile[128], wfile[128], json[16384], store[8192], msg[768] = "", got[1024];
+  char store[8192], got[1024];
   char *argv[PG_MAX_ARGS + 8];
   pg_generate(&p, seed);
   ref_result r;
   ref_solve(&p, p.top, &r);
+  rep->rc = -1;
   if (r.out_of_range)
-    return -1;
-  snprintf(mfile, sizeof mfile, "%s/m.json", dir);
-  snprintf(wfile, sizeof wfile, "%s/w.json", dir);
-  pg_machine_json(&p, json, sizeof json);
-  write_file(mfile, json);
-  b->hash = fnv(b->hash, json);
-  pg_workset_json(&p, json, sizeof json);
-  write_file(wfile, json);
-  b->hash = fnv(b->hash, json);
-  int argc = pg_args(&p, mfile, wfile, argv, store, sizeof store);
-  for (int i = 6; i < argc; i++) /* after the file names */
-    b->hash = fnv(b->hash, argv[i]);
+    return;
+  int argc = write_problem(&p, dir, argv, store, sizeof store, &rep->hash);
   run_cli(argc, argv, &run);
   cJSON *lines[MAX_LINES] = {0};
   int n = parse_lines(run.out, lines);
-  int bad = run.signal ? (snprintf(msg, sizeof msg, "killed by signal %d%s", run.signal,
-                                   run.signal == SIGALRM ? " (no answer within 30 s)" : ""), 1)
-            : n < 0 ? (snprintf(msg, sizeof msg, "output is not JSON lines"), 1)
-            : p.check ? compare_check(&p, &run, lines, n, msg, sizeof msg)
-                      : compare_solve(&p, &r, &run, lines, n, msg, sizeof msg);
+  char *msg = rep->msg;
+  int bad = n < 0 ? (snprintf(msg, sizeof rep->msg, "output is not JSON lines"), 1)
+            : p.check ? compare_check(&p, &run, lines, n, msg, sizeof rep->msg)
+                      : compare_solve(&p, &r, &run, lines, n, msg, sizeof rep->msg);
   for (int i = 0; i < MAX_LINES; i++)
     cJSON_Delete(lines[i]);
-  b->features |= p.features;
-  if (!p.check && r.nfeasible)
-    b->feasible++;
-  else if (!p.check)
-    b->infeasible++;
+  rep->features = p.features;
+  rep->feasible = !p.check && r.nfeasible;
+  rep->infeasible = !p.check && !r.nfeasible;
   if (bad || verbose) {
     char *nl = strchr(run.err, '\n');
     if (nl)
@@ -369,11 +394,107 @@ static int run_one(unsigned long long seed, const char *dir, struct batch *b, in
     snprintf(got, sizeof got, "%s; exit %d%s%s", bad ? msg : "agrees", run.rc, run.err[0] ? ", stderr: " : "", run.err);
     reproducer(&p, bad ? "disagrees with the reference" : "agrees", got);
   }
-  if (bad && !b->failed++) {
+  rep->rc = !bad;
+}
+
+static void send(int fd, const struct report *rep) {
+  ssize_t n;
+  do
+    n = write(fd, rep, sizeof *rep);
+  while (n < 0 && errno == EINTR);
+  if (n != (ssize_t)sizeof *rep)
+    _exit(125);
+}
+
+/* The child: seeds first.. up to `count` of them, each announced, run and
+ * reported on `fd`; SIGALRM ends a problem that takes CHILD_SECONDS. */
+static void child(unsigned long long first, int count, const char *dir, uint64_t hash, int verbose, int fd) {
+  signal(SIGALRM, SIG_DFL); /* Check's handler, inherited, would kill the whole test */
+  struct report rep;
+  for (int i = 0; i < count; i++) {
+    memset(&rep, 0, sizeof rep);
+    rep.seed = first + (unsigned long long)i;
+    rep.hash = hash;
+    send(fd, &rep);
+    alarm(CHILD_SECONDS);
+    run_one(rep.seed, dir, &rep, verbose);
+    alarm(0);
+    rep.done = 1;
+    hash = rep.hash;
+    send(fd, &rep);
+  }
+  exit(0); /* exit, not _exit: LeakSanitizer checks the child */
+}
+
+static void failure(struct batch *b, unsigned long long seed, const char *msg) {
+  if (!b->failed++) {
     b->first_failure = seed;
     snprintf(b->first_msg, sizeof b->first_msg, "%s", msg);
   }
-  return !bad;
+}
+
+static void count_report(struct batch *b, const struct report *rep) {
+  b->hash = rep->hash;
+  b->skipped += rep->rc < 0;
+  b->problems += rep->rc >= 0;
+  b->features |= rep->features;
+  b->feasible += rep->feasible;
+  b->infeasible += rep->infeasible;
+  if (!rep->rc)
+    failure(b, rep->seed, rep->msg);
+}
+
+/* A child died while it ran `seed`: that seed fails, with its reproducer. */
+static void died(struct batch *b, unsigned long long seed, int status) {
+  static pg_problem p;
+  char msg[256];
+  int sig = WIFSIGNALED(status) ? WTERMSIG(status) : 0;
+  if (sig)
+    snprintf(msg, sizeof msg, "killed by signal %d%s", sig, sig == SIGALRM ? " (no answer within " STR(CHILD_SECONDS) " s)" : "");
+  else
+    snprintf(msg, sizeof msg, "the process exited with %d", WIFEXITED(status) ? WEXITSTATUS(status) : -1);
+  pg_generate(&p, seed);
+  reproducer(&p, "disagrees with the reference", msg);
+  b->problems++;
+  failure(b, seed, msg);
+}
+
+/* Seeds first..first+count-1, in as few children as the crashes allow. */
+static void run_batch(unsigned long long first, int count, int verbose, struct batch *b) {
+  tf_test_temp_dir(b->dir, sizeof b->dir, "tilefit-prop");
+  unsigned long long next = first, end = first + (unsigned long long)count;
+  while (next < end) {
+    int fd[2];
+    ck_assert(pipe(fd) == 0);
+    fflush(stdout);
+    fflush(stderr);
+    pid_t pid = fork();
+    ck_assert(pid >= 0);
+    if (pid == 0) {
+      close(fd[0]);
+      child(next, (int)(end - next), b->dir, b->hash, verbose, fd[1]);
+    }
+    close(fd[1]);
+    struct report rep;
+    int started = 0;
+    for (ssize_t n; (n = read(fd[0], &rep, sizeof rep)) != 0;) {
+      if (n < 0 && errno == EINTR)
+        continue;
+      ck_assert_int_eq(n, sizeof rep);
+      started = !rep.done;
+      next = rep.seed + rep.done;
+      if (rep.done)
+        count_report(b, &rep);
+    }
+    close(fd[0]);
+    int status;
+    ck_assert(waitpid(pid, &status, 0) == pid);
+    if (started)
+      died(b, next++, status);
+    else
+      ck_assert_msg(WIFEXITED(status) && WEXITSTATUS(status) == 0, "the child ended with status %d", status);
+  }
+  tf_test_remove_dir(b->dir);
 }
 
 /* ------------------------------------------------------------ the suite */
@@ -386,24 +507,10 @@ static const char *const feature_names[PF_NFEATURES] = {
     "a tile objective before a count objective", "--fix", "--domain", "occupancy 0", "occupancy 1", "--top K",
     "check", "--no-presolve", "--objective replacing the workset's"};
 
-static void run_batch(unsigned long long first, int count, int verbose, struct batch *b) {
-  snprintf(b->dir, sizeof b->dir, "/tmp/tilefit-propXXXXXX");
-  ck_assert(mkdtemp(b->dir) != NULL);
-  for (int i = 0; i < count; i++) {
-    int rc = run_one(first + (unsigned long long)i, b->dir, b, verbose);
-    b->skipped += rc < 0;
-    b->problems += rc >= 0;
-  }
-  char path[128];
-  snprintf(path, sizeof path, "%s/m.json", b->dir);
-  unlink(path);
-  snprintf(path, sizeof path, "%s/w.json", b->dir);
-  unlink(path);
-  rmdir(b->dir);
-}
+static unsigned long long first_seed = 1; /* set when the suite is made */
 
 START_TEST(test_property) {
-  unsigned long long first = env_ull("TILEFIT_PROP_FIRST", 1) + (unsigned long long)_i * PER_BATCH;
+  unsigned long long first = first_seed + (unsigned long long)_i * PER_BATCH;
   struct batch b;
   memset(&b, 0, sizeof b);
   b.hash = 0xCBF29CE484222325ULL;
@@ -448,6 +555,7 @@ Suite *property_suite(void) {
     tcase_add_test(tc, test_property_one);
   } else {
     int batches = (int)((env_ull("TILEFIT_PROP_PROBLEMS", 20000) + PER_BATCH - 1) / PER_BATCH);
+    first_seed = tf_test_seed("property: the first of consecutive seeds", 1);
     tcase_add_loop_test(tc, test_property, 0, batches);
   }
   suite_add_tcase(s, tc);

@@ -129,6 +129,7 @@ END_TEST
 Suite *report_suite(void) {
   Suite *s = suite_create("report");
   TCase *tc = tcase_create("Core");
+  tcase_set_timeout(tc, 60);
   tcase_add_test(tc, test_csv_field_quoting);
   tcase_add_test(tc, test_strbuf_never_passes_its_end);
   tcase_add_test(tc, test_csv_same_everywhere);

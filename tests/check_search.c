@@ -37,7 +37,7 @@ static const struct engine_case {
      "--objective 'max cdiv(B_r * B_r, 3) + s1' --objective 'min s0 + s0' --no-presolve --json",
      0, {"\"status\":\"optimal\""}},
     {"solve " MW("hang_no_presolve_small") " --domain B_r=16,1,7,2 --require 's0 < 6' --require 's1 + s1 == 4' "
-     "--objective 'max cdiv(B_r * B_r, 3) + s1' --objective 'min s0 + s0' --no-presolve --lp /tmp/tf_engine_case.lp",
+     "--objective 'max cdiv(B_r * B_r, 3) + s1' --objective 'min s0 + s0' --no-presolve --lp @DIR@/case.lp",
      0, {"optimal"}},
     {"solve -m " D "hang_no_presolve_small/m.json -w " D "hang_no_presolve_small/w4.json --domain B_r=7,2 "
      "--objective 'max cdiv(B_r * B_r, 3) + s1' --objective 'min s0 + s0' --no-presolve --json",
@@ -82,9 +82,22 @@ static const struct engine_case {
 };
 #define NCASES ((int)(sizeof cases / sizeof cases[0]))
 
+/* A case's arguments with @DIR@ replaced by `dir` (a per-run directory). */
+static void expand(const char *args, const char *dir, char *line, size_t size) {
+  const char *at = strstr(args, "@DIR@");
+  if (at)
+    ck_assert((size_t)snprintf(line, size, "%.*s%s%s", (int)(at - args), args, dir, at + 5) < size);
+  else
+    ck_assert((size_t)snprintf(line, size, "%s", args) < size);
+}
+
 START_TEST(test_engine_case) {
   const struct engine_case *c = &cases[_i];
-  int rc = tf_test_run(c->args, out, sizeof out, err, sizeof err);
+  char dir[512], args[2048];
+  tf_test_temp_dir(dir, sizeof dir, "tf_engine_case");
+  expand(c->args, dir, args, sizeof args);
+  int rc = tf_test_run(args, out, sizeof out, err, sizeof err);
+  tf_test_remove_dir(dir);
   ck_assert_msg(rc == c->exit, "%s: exit %d, expected %d\n%s%s", c->args, rc, c->exit, out, err);
   const char *at = out;
   for (int i = 0; i < 6 && c->want[i]; i++) {
@@ -170,7 +183,7 @@ START_TEST(test_engine_case_oracle) {
   if (strncmp(c->args, "solve", 5))
     return;
   char line[1024], *argv[64];
-  snprintf(line, sizeof line, "%s", c->args);
+  expand(c->args, "/nonexistent", line, sizeof line); /* parsed only: nothing is written */
   int argc = split(line, argv, 64);
   tf_args a;
   tf_args_init(&a);

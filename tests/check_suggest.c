@@ -40,6 +40,7 @@ END_TEST
 Suite *suggest_suite(void) {
   Suite *s = suite_create("suggest");
   TCase *tc = tcase_create("Core");
+  tcase_set_timeout(tc, 60);
   tcase_add_test(tc, test_distance);
   tcase_add_test(tc, test_suggest);
   suite_add_tcase(s, tc);

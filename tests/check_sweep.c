@@ -723,7 +723,7 @@ START_TEST(test_cli_kill_resume) {
   char *text = slurp(tmp("j1.jsonl"), NULL);
   ck_assert_uint_ge(count_lines(text), 5000);
   free(text);
-  unsigned seed = (unsigned)time(NULL) ^ (unsigned)getpid();
+  unsigned seed = (unsigned)tf_test_seed("sweep kill/resume", (unsigned)time(NULL) ^ (unsigned)getpid());
   for (int round = 0; round < 4; round++) {
     const char *part = tmp("killed.jsonl");
     unlink(part);

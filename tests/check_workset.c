@@ -736,15 +736,18 @@ Suite *workset_suite(void) {
   Suite *s = suite_create("workset");
   find_shipped();
   TCase *shipped_tc = tcase_create("Shipped");
+  tcase_set_timeout(shipped_tc, 60);
   tcase_add_test(shipped_tc, test_shipped_exist);
   tcase_add_loop_test(shipped_tc, test_shipped_loads, 0, nshipped);
   suite_add_tcase(s, shipped_tc);
   TCase *errors = tcase_create("Errors");
+  tcase_set_timeout(errors, 60);
   tcase_add_loop_test(errors, test_bad_fixture, 0, NBAD);
   tcase_add_test(errors, test_bad_table_complete);
   tcase_add_test(errors, test_missing_file);
   suite_add_tcase(s, errors);
   TCase *core = tcase_create("Core");
+  tcase_set_timeout(core, 60);
   tcase_add_test(core, test_base_workset);
   tcase_add_test(core, test_base_binds);
   tcase_add_test(core, test_range_domains);

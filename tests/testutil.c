@@ -1,6 +1,7 @@
 #include "tests/testutil.h"
 
 #include <check.h>
+#include <dirent.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -39,6 +40,34 @@ tf_workset *tf_test_workset(const char *json) {
   tf_workset *w = tf_workset_parse(json, strlen(json), "test.json", &err);
   ck_assert_msg(w != NULL, "workset does not load: %s: %s\n%s", err.path, err.msg, json);
   return w;
+}
+
+void tf_test_temp_dir(char *dir, size_t size, const char *name) {
+  const char *t = getenv("TMPDIR");
+  ck_assert((size_t)snprintf(dir, size, "%s/%s-XXXXXX", t && *t ? t : "/tmp", name) < size);
+  ck_assert_msg(mkdtemp(dir) != NULL, "cannot make %s", dir);
+}
+
+void tf_test_remove_dir(const char *dir) {
+  DIR *d = opendir(dir);
+  if (!d)
+    return;
+  for (struct dirent *e; (e = readdir(d));) {
+    char path[4096];
+    if (strcmp(e->d_name, ".") && strcmp(e->d_name, "..") &&
+        (size_t)snprintf(path, sizeof path, "%s/%s", dir, e->d_name) < sizeof path)
+      unlink(path);
+  }
+  closedir(d);
+  rmdir(dir);
+}
+
+unsigned long long tf_test_seed(const char *what, unsigned long long fallback) {
+  const char *v = getenv("TILEFIT_SEED");
+  unsigned long long seed = v && *v ? strtoull(v, NULL, 10) : fallback;
+  printf("%s: seed %llu (TILEFIT_SEED=%llu repeats it)\n", what, seed, seed);
+  fflush(stdout);
+  return seed;
 }
 
 static void slurp(FILE *f, char *buf, size_t size) {

@@ -20,4 +20,15 @@ tf_workset *tf_test_workset(const char *json);
  * `size` bytes) and returns the exit code. */
 int tf_test_run(const char *args, char *out, size_t outsize, char *errbuf, size_t errsize);
 
+/* A new directory $TMPDIR/NAME-XXXXXX (TMPDIR unset: /tmp), written to
+ * `dir`; fails the test when it cannot be made. */
+void tf_test_temp_dir(char *dir, size_t size, const char *name);
+
+/* Removes `dir` and the files in it (not subdirectories). */
+void tf_test_remove_dir(const char *dir);
+
+/* The seed of a randomized test: TILEFIT_SEED when it is set, else
+ * `fallback`; printed on stdout after `what`, with how to run it again. */
+unsigned long long tf_test_seed(const char *what, unsigned long long fallback);
+
 #endif

@@ -2,8 +2,8 @@
  * input line, through tf_cli_main in-process.  Built and run by
  * `make fuzz`; seeds in tests/fuzz/cli/.
  *
- * The target runs in a scratch directory (TF_FUZZ_SCRATCH, default
- * /tmp/tilefit-fuzz-cli) holding small fixtures, with TILEFIT_DATA at the
+ * The target runs in a scratch directory (TF_FUZZ_SCRATCH, default a new
+ * $TMPDIR/tilefit-fuzz-cli-XXXXXX) holding small fixtures, with TILEFIT_DATA at the
  * directory it was started from, so shipped names resolve.  tilefit's
  * stdout and stderr are pointed at /dev/null by swapping the stdio
  * streams, not the file descriptors: libFuzzer and the sanitizers keep
@@ -25,8 +25,12 @@ int LLVMFuzzerInitialize(int *argc, char ***argv) {
   char here[4096];
   if (!getcwd(here, sizeof here))
     abort();
-  const char *scratch = getenv("TF_FUZZ_SCRATCH");
-  if (tf_fuzz_cli_scratch(scratch && *scratch ? scratch : "/tmp/tilefit-fuzz-cli", here))
+  const char *scratch = getenv("TF_FUZZ_SCRATCH"), *tmp = getenv("TMPDIR");
+  static char dir[4096];
+  snprintf(dir, sizeof dir, "%s/tilefit-fuzz-cli-XXXXXX", tmp && *tmp ? tmp : "/tmp");
+  if (!(scratch && *scratch) && !mkdtemp(dir))
+    abort();
+  if (tf_fuzz_cli_scratch(scratch && *scratch ? scratch : dir, here))
     abort();
   FILE *null_out = fopen("/dev/null", "w"), *null_err = fopen("/dev/null", "w");
   FILE *null_in = fopen("/dev/null", "r");
