@@ -230,7 +230,7 @@ PYDIR    := $(LIBDIR)/python3/dist-packages
 HEADER   := $(BUILD)/include/tilefit/tilefit.h
 PYTHON   ?= /usr/bin/python3
 
-.PHONY: shared check-install check-python FORCE
+.PHONY: shared check-install check-python check-schema FORCE
 all: shared
 lib: shared
 shared: $(SHLIB) $(BUILD)/$(SONAME) $(BUILD)/libtilefit.so
@@ -296,7 +296,7 @@ uninstall:
 # its own, under build/install-test, since the prefix is compiled in) and
 # use it from another directory, as a user would; then the Python module's
 # unittest suite on the library built here.
-check: check-install check-python check-doc
+check: check-install check-python check-doc check-schema
 check-install:
 	MAKE="$(MAKE)" CC="$(CC)" PYTHON="$(PYTHON)" sh tests/install/run.sh
 # The doc test (docs/testing.md): every `$ tilefit ...` example of README.md
@@ -312,5 +312,10 @@ check-python: shared
 	  TILEFIT_LIB=$(CURDIR)/$(SHLIB) TILEFIT_DATA=$(CURDIR) PYTHONPATH=$(CURDIR)/python \
 	    $(PYTHON) -m unittest discover -s tests/python -t tests/python; \
 	else echo "check-python: skipped: $(PYTHON) is absent"; fi
+
+# The shipped JSON Schema validates real outputs of every documented kind,
+# each as exactly its kind (Debian's python3-jsonschema, .ci/deps).
+check-schema: $(BIN)
+	TILEFIT_DATA=$(CURDIR) $(PYTHON) tests/schema/validate.py ./$(BIN) solver/schema/tilefit.schema.json
 
 -include $(PIC_OBJ:.o=.d)

@@ -1,9 +1,10 @@
 /* The output contract, end to end on the built binary: every --json is one
  * JSON document and every object in it says its schema; --explain is in
  * the JSON; an infeasible --csv has its row; -o writes the file whole or
- * not at all; '-' reads standard input; the schema file's required members
- * are in the real outputs; machines side by side, --unconfirmed and the
- * source keys resolving in machines/SOURCES.md. */
+ * not at all; '-' reads standard input; machines side by side,
+ * --unconfirmed and the source keys resolving in machines/SOURCES.md.
+ * The schema file itself is validated against real outputs by
+ * tests/schema/validate.py (make check-schema). */
 #include <check.h>
 #include <cjson/cJSON.h>
 #include <stdio.h>
@@ -160,52 +161,6 @@ START_TEST(test_stdin) {
 }
 END_TEST
 
-/* Every member the schema file requires of a kind of document is in the
- * real output of that kind. */
-static void required_in(const cJSON *defs, const char *def, const cJSON *obj) {
-  const cJSON *req = cJSON_GetObjectItemCaseSensitive(cJSON_GetObjectItemCaseSensitive(defs, def), "required");
-  ck_assert_msg(cJSON_IsArray(req), "$defs.%s has no required list", def);
-  const cJSON *k;
-  cJSON_ArrayForEach(k, req) ck_assert_msg(cJSON_GetObjectItemCaseSensitive(obj, k->valuestring),
-                                           "%s: no '%s' in the output", def, k->valuestring);
-}
-
-START_TEST(test_schema_file_matches_outputs) {
-  tf_error e;
-  tf_error_init(&e);
-  cJSON *schema = tf_json_load("solver/schema/tilefit.schema.json", &e);
-  ck_assert_msg(schema != NULL, "%s", e.msg);
-  const cJSON *defs = cJSON_GetObjectItemCaseSensitive(schema, "$defs");
-  static const struct {
-    const char *def, *args;
-    int code;
-  } rows[] = {
-      {"answer", FA4 "--json --explain", 0},
-      {"validate", "validate --json tests/data/validate/triton.jsonl", 0},
-      {"machine", "machines --json b200", 0},
-      {"machines_compare", "machines --json b200 h200 mi300x", 0},
-      {"machines_list", "machines --json", 0},
-      {"unconfirmed", "machines --json --unconfirmed", 0},
-  };
-  for (size_t i = 0; i < sizeof rows / sizeof *rows; i++) {
-    ck_assert_int_eq(tf_test_run(rows[i].args, out, sizeof out, err, sizeof err), rows[i].code);
-    cJSON *j = parse(out);
-    ck_assert_msg(has_schema(j), "%s", rows[i].args);
-    required_in(defs, rows[i].def, j);
-    if (!strcmp(rows[i].def, "validate"))
-      required_in(defs, "case", cJSON_GetArrayItem(cJSON_GetObjectItemCaseSensitive(j, "cases"), 0));
-    cJSON_Delete(j);
-  }
-  ck_assert_int_eq(tf_test_run(PIPE("echo '{\"machines\": [\"b200\"], \"worksets\": [\"fa4-fwd\"]}'", "sweep - -q"),
-                               out, sizeof out, err, sizeof err),
-                   0);
-  cJSON *line = parse(out);
-  required_in(defs, "sweep_line", line);
-  cJSON_Delete(line);
-  cJSON_Delete(schema);
-}
-END_TEST
-
 START_TEST(test_validate_json_tally) {
   ck_assert_int_eq(tf_test_run("validate tests/data/validate/flashattention.jsonl", out, sizeof out, err, sizeof err),
                    0);
@@ -315,7 +270,6 @@ Suite *contract_suite(void) {
   tcase_add_test(tc, test_infeasible_rows);
   tcase_add_test(tc, test_output_file_whole);
   tcase_add_test(tc, test_stdin);
-  tcase_add_test(tc, test_schema_file_matches_outputs);
   tcase_add_test(tc, test_validate_json_tally);
   suite_add_tcase(s, tc);
   TCase *m = tcase_create("Machines");
