@@ -73,12 +73,15 @@ check: $(BIN) $(BUILD)/check_tilefit
 	@$(MAKE) --no-print-directory lint fuzz-replay
 
 # The house rules a compiler does not check: every exported symbol of the
-# library starts with tf_; <glpk.h> is included by solver/glpk.c alone.
-symbols: $(LIB)
+# library starts with tf_; <glpk.h> is included by solver/glpk.c alone;
+# libtilefit.so exports only what the installed header declares, and that
+# header has no cJSON (tests/lint/public.sh).
+symbols: $(LIB) shared $(HEADER)
 	@nm -g $(LIB) | awk '$$2 ~ /^[TDBRCVG]$$/ && $$3 !~ /^tf_/ { print "not tf_: " $$3; bad = 1 } END { exit bad }'
 	@test "$$(grep -rl --include='*.[ch]' '<glpk.h>' model encode solver tests bench)" = solver/glpk.c || \
 	  { echo "<glpk.h> outside solver/glpk.c"; exit 1; }
 	@echo "symbols: every exported symbol starts with tf_; <glpk.h> in solver/glpk.c only"
+	@sh tests/lint/public.sh $(HEADER) $(BUILD)/libtilefit.so
 
 # The house rules above, functions over 60 lines (kissat style) by file and
 # line, citations a clone cannot follow (tests/lint/citations.sh), and a
@@ -245,8 +248,14 @@ $(BUILD)/datadir.stamp: FORCE
 $(BUILD)/model/catalog.o $(BUILD)/pic/model/catalog.o: $(BUILD)/datadir.stamp
 $(BUILD)/model/catalog.o $(BUILD)/pic/model/catalog.o: CPPFLAGS += -DTF_DATADIR='"$(DATADIR)"'
 
-$(SHLIB): $(PIC_OBJ)
-	$(CC) $(ALL_CFLAGS) -shared -Wl,-soname,$(SONAME) -Wl,--no-undefined -o $@ $^ $(LDLIBS)
+# Only what the installed header declares is exported (dist/version-script.sh).
+SYMBOL_MAP := $(BUILD)/libtilefit.map
+$(SYMBOL_MAP): dist/version-script.sh $(HEADER) $(PIC_OBJ)
+	sh dist/version-script.sh $(HEADER) $(PIC_OBJ) > $@.tmp && mv $@.tmp $@
+
+$(SHLIB): $(PIC_OBJ) $(SYMBOL_MAP)
+	$(CC) $(ALL_CFLAGS) -shared -Wl,-soname,$(SONAME) -Wl,--no-undefined -Wl,--version-script=$(SYMBOL_MAP) \
+	  -o $@ $(PIC_OBJ) $(LDLIBS)
 $(BUILD)/$(SONAME): $(SHLIB)
 	ln -sf $(notdir $<) $@
 $(BUILD)/libtilefit.so: $(BUILD)/$(SONAME)

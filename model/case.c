@@ -6,6 +6,7 @@
 
 #include "alloc.h"
 #include "json.h"
+#include "json_read.h"
 #include "suggest.h"
 
 void tf_case_init(tf_case *c) {

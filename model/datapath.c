@@ -9,6 +9,7 @@
 
 #include "alloc.h"
 #include "json.h"
+#include "json_read.h"
 #include "memory.h"
 
 const char *const tf_mma_operand_names[TF_MMA_NOPERANDS] = {"A", "B", "D"};

@@ -44,13 +44,6 @@ typedef struct tf_datapath {
   int nedges;
 } tf_datapath;
 
-struct cJSON;
-
-/* Reads the root's optional "mma" and "edges" objects into *dp (zeroed by
- * the caller).  Errors name the JSON path.  Memory names are the
- * memory module.s (smem, tmem, rf); `has_tmem` 0 refuses tmem in the table. */
-int tf_datapath_read(const struct cJSON *root, int has_tmem, tf_datapath *dp, tf_error *err);
-
 /* Does "mma.wgmma" or "edges.hbm->smem" name an entry of *dp?  What the
  * sources check asks of a dotted key it does not otherwise know. */
 int tf_datapath_names_source(const tf_datapath *dp, const char *dotted);

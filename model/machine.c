@@ -14,6 +14,7 @@
 
 #include "alloc.h"
 #include "json.h"
+#include "json_read.h"
 
 #define COUNT_MAX ((int64_t)1 << 24) /* SMs, threads, registers, FLOP/clk */
 #define BYTES_MAX ((int64_t)1 << 40) /* any size in bytes; 1 TiB */

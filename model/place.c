@@ -11,6 +11,7 @@
 #include "alloc.h"
 #include "datapath.h"
 #include "json.h"
+#include "json_read.h"
 #include "machine.h"
 #include "text.h"
 

@@ -11,6 +11,7 @@
 #include "alloc.h"
 #include "catalog.h"
 #include "json.h"
+#include "json_read.h"
 #include "text.h"
 
 static int has_param(const tf_workset *w, const char *name) {

@@ -8,6 +8,7 @@
 
 #include "alloc.h"
 #include "json.h"
+#include "json_read.h"
 #include "place.h"
 #include "suggest.h"
 

@@ -108,17 +108,6 @@ tf_workset *tf_workset_load(const char *file, tf_error *err);
 tf_workset *tf_workset_parse(const char *text, size_t len, const char *file, tf_error *err);
 void tf_workset_free(tf_workset *w);
 
-/* A choose domain as JSON: a list of distinct integers or {"from", "to",
- * "step"}; shared with problem lines and sweep specs, which take the
- * same form.  c->values is owned by the caller. */
-struct cJSON;
-int tf_read_domain(tf_choose *c, const struct cJSON *v, const char *path, tf_error *err);
-
-/* An expression in JSON: a string, or an integer written as a number;
- * unbound.  NULL with *err naming `path`. */
-struct cJSON;
-tf_expr *tf_read_expr(const struct cJSON *v, const char *path, tf_error *err);
-
 /* Symbol ids (see the layout above). */
 int tf_workset_nsymbols(const tf_workset *w);
 int tf_workset_sym_machine(const tf_workset *w, int constant);

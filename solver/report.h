@@ -14,7 +14,6 @@
 #include <stdio.h>
 
 #include "encode/decode.h"
-#include "model/json.h" /* tf_json_write_string */
 #include "model/problem.h"
 
 /* JSON: one document; JSONL: one object per line (a sweep's JSON). */

@@ -16,6 +16,7 @@
 #include <string.h>
 
 #include "model/json.h"
+#include "model/json_read.h"
 #include "model/machine.h"
 #include "model/problem.h"
 #include "model/place.h"

@@ -6,6 +6,8 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "model/json.h"
+
 void tf_sweep_line_prefix(FILE *f, int format, size_t index, size_t total, const char *id) {
   if (format == TF_FORMAT_CSV) {
     fprintf(f, "%zu,%zu,", index, total);

@@ -34,6 +34,8 @@ if command -v readelf >/dev/null; then
   readelf -d "$P/lib/$soname" | grep -q "SONAME.*\[$soname\]" || fail "the library's soname is not $soname"
 fi
 ls "$P/include/tilefit" | grep -qvx tilefit.h && fail "headers other than tilefit.h were installed"
+sh "$TOP/tests/lint/public.sh" "$P/include/tilefit/tilefit.h" "$P/lib/$soname" >/dev/null ||
+  fail "the installed library exports more than its header declares, or the header names cJSON"
 ok
 
 # A C program from another directory: pkg-config, the one header, the
