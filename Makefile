@@ -168,6 +168,7 @@ $(BUILD)/fuzz-replay/%: tests/fuzz/fuzz_%.c tests/fuzz/replay.c $(BUILD)/tests/f
 	$(CC) $(CPPFLAGS) $(ALL_CFLAGS) -o $@ $^ $(LDLIBS)
 
 .SECONDARY: $(BUILD)/tests/fuzz/targets.o
+-include $(BUILD)/tests/fuzz/targets.d $(REPLAY:=.d)
 fuzz-replay: $(REPLAY)
 	@for t in $(FUZZ_TARGETS); do \
 	  TILEFIT_DATA=$(CURDIR) $(BUILD)/fuzz-replay/$$t tests/fuzz/$$t \
