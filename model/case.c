@@ -113,14 +113,15 @@ static int read_mems(const struct ctx *x, const cJSON *v, const char *path, int 
   const cJSON *one = cJSON_IsArray(v) && list ? v->child : v;
   *n = 0;
   if (!one || (!cJSON_IsArray(v) && !cJSON_IsString(v)) || (cJSON_IsArray(v) && !list))
-    return tf_error_set(x->err, TF_EINPUT, path, list ? "expected a memory or a non-empty list of memories" : "expected a memory (smem, tmem or rf)");
+    return tf_error_set(x->err, TF_EINPUT, path, list ? "expected a memory or a non-empty list of memories" : "expected a memory (%s)",
+                        TF_MEMORY_LIST(" or "));
   for (; one; one = cJSON_IsArray(v) ? one->next : NULL) {
     int m = cJSON_IsString(one) ? tf_memory_find(one->valuestring) : -1;
     for (int i = 0; m >= 0 && i < *n; i++)
       if (mems[i] == m)
         return tf_error_set(x->err, TF_EINPUT, path, "'%s' is listed twice", one->valuestring);
     if (m < 0)
-      return tf_error_set(x->err, TF_EINPUT, path, "expected smem, tmem or rf");
+      return tf_error_set(x->err, TF_EINPUT, path, "expected %s", TF_MEMORY_LIST(" or "));
     mems[(*n)++] = m;
   }
   return 0;

@@ -44,7 +44,7 @@ static int good_name(const char *s) {
 /* A non-empty array of memory names, each at most once, into a bit set. */
 static int read_sources(const cJSON *a, const char *path, int has_tmem, unsigned *out, tf_error *err) {
   if (!cJSON_IsArray(a) || !cJSON_GetArraySize(a))
-    return tf_error_set(err, TF_EINPUT, path, "expected a non-empty array of memories (smem, tmem, rf)");
+    return tf_error_set(err, TF_EINPUT, path, "expected a non-empty array of memories (%s)", TF_MEMORY_LIST(", "));
   const cJSON *v;
   size_t i = 0;
   *out = 0;
@@ -56,7 +56,7 @@ static int read_sources(const cJSON *a, const char *path, int has_tmem, unsigned
       return -1;
     int m = tf_memory_find(s);
     if (m < 0)
-      return tf_error_set(err, TF_EINPUT, sub, "unknown memory '%.40s' (expected smem, tmem or rf)", s);
+      return tf_error_set(err, TF_EINPUT, sub, "unknown memory '%.40s' (expected %s)", s, TF_MEMORY_LIST(" or "));
     if (m == TF_MEM_TMEM && !has_tmem)
       return tf_error_set(err, TF_EINPUT, sub, "tmem, but this machine has no 'tmem' object");
     if (*out & (1u << m))

@@ -15,6 +15,7 @@
 #include "alloc.h"
 #include "json.h"
 #include "json_read.h"
+#include "memory.h"
 
 #define COUNT_MAX ((int64_t)1 << 24) /* SMs, threads, registers, FLOP/clk */
 #define BYTES_MAX ((int64_t)1 << 40) /* any size in bytes; 1 TiB */
@@ -61,7 +62,8 @@ static const struct field fields[] = {
 
 #define NFIELDS (sizeof fields / sizeof fields[0])
 
-static const char *const sections[] = {"smem", "tmem", "rf", "limits", "throughput", NULL};
+/* The sections besides each memory kind's own (tf_memory_section). */
+static const char *const other_sections[] = {"limits", "throughput", NULL};
 static const char *const root_keys[] = {"name", "description", "arch", "mma", "edges", "sources", NULL};
 /* Source tags (machines/SOURCES.md); a source starts with one. */
 static const char *const tags[] = {"[doc]", "[dev]", "[derived]", "[3rd]", "UNCONFIRMED", NULL};
@@ -71,6 +73,14 @@ static int in_list(const char *s, const char *const *list) {
     if (!strcmp(s, *list))
       return 1;
   return 0;
+}
+
+/* The memory kind whose section `section` is, or -1. */
+static int section_memory(const char *section) {
+  for (int mem = 0; mem < TF_NMEM; mem++)
+    if (!strcmp(section, tf_memory_section(mem)))
+      return mem;
+  return -1;
 }
 
 static int is_field(const char *section, const char *key) {
@@ -85,7 +95,7 @@ static int known_key(const char *section, const char *key) {
   if (is_field(section, key))
     return 1;
   if (!*section)
-    return in_list(key, root_keys) || in_list(key, sections);
+    return in_list(key, root_keys) || section_memory(key) >= 0 || in_list(key, other_sections);
   return !strcmp(section, "smem") && !strcmp(key, "carveouts_kb");
 }
 
@@ -112,26 +122,34 @@ static int check_keys(const cJSON *obj, const char *section, tf_error *err) {
   return 0;
 }
 
-/* Every section is an object with known keys; all but tmem are required. */
-static int check_sections(const cJSON *root, int *has_tmem, tf_error *err) {
+static int check_section(const cJSON *root, const char *section, int optional, tf_error *err) {
+  const cJSON *obj = tf_json_member(root, section);
+  if (!obj && optional)
+    return 0;
+  if (!obj) {
+    char path[160];
+    json_path(path, sizeof path, "", section);
+    return tf_error_set(err, TF_EINPUT, path, "missing required object '%s'", section);
+  }
+  return check_keys(obj, section, err);
+}
+
+/* Every section is an object with known keys; a memory a machine may lack
+ * (tf_memory_optional) may be left out, and the machine then lacks it. */
+static int check_sections(const cJSON *root, tf_machine *m, tf_error *err) {
   /* A workset given where a machine belongs: say so, not "unknown key". */
   if (cJSON_IsObject(root) && tf_json_member(root, "buffers") && !tf_json_member(root, "smem"))
     return tf_error_set(err, TF_EINPUT, "$", "this is a workset, not a machine model (give it with -w)");
   if (check_keys(root, "", err))
     return -1;
-  for (const char *const *s = sections; *s; s++) {
-    const cJSON *obj = tf_json_member(root, *s);
-    if (!obj && !strcmp(*s, "tmem"))
-      continue;
-    if (!obj) {
-      char path[160];
-      json_path(path, sizeof path, "", *s);
-      return tf_error_set(err, TF_EINPUT, path, "missing required object '%s'", *s);
-    }
-    if (check_keys(obj, *s, err))
+  for (int mem = 0; mem < TF_NMEM; mem++) {
+    if (check_section(root, tf_memory_section(mem), tf_memory_optional(mem), err))
       return -1;
+    tf_memory_set_present(m, mem, tf_json_member(root, tf_memory_section(mem)) != NULL);
   }
-  *has_tmem = tf_json_member(root, "tmem") != NULL;
+  for (const char *const *s = other_sections; *s; s++)
+    if (check_section(root, *s, 0, err))
+      return -1;
   return 0;
 }
 
@@ -235,7 +253,7 @@ static int read_field(const cJSON *root, const struct field *f, tf_machine *m, t
 
 static int read_fields(const cJSON *root, tf_machine *m, tf_error *err) {
   for (size_t i = 0; i < NFIELDS; i++) {
-    if (!strcmp(fields[i].section, "tmem") && !m->tmem.present)
+    if (tf_memory_section_absent(m, fields[i].section))
       continue;
     if (read_field(root, &fields[i], m, err))
       return -1;
@@ -332,7 +350,7 @@ static int names_field(const tf_machine *m, const char *dotted) {
     return 1;
   for (size_t i = 0; i < NFIELDS; i++) {
     const struct field *f = &fields[i];
-    if (!strcmp(f->section, "tmem") && !m->tmem.present)
+    if (tf_memory_section_absent(m, f->section))
       continue;
     size_t n = strlen(f->section);
     if (!n && !strcmp(dotted, f->key))
@@ -390,7 +408,7 @@ static int check_sources(const cJSON *root, const tf_machine *m, tf_error *err) 
   }
   for (size_t i = 0; i < NFIELDS; i++) {
     const struct field *f = &fields[i];
-    if (!strcmp(f->section, "tmem") && !m->tmem.present)
+    if (tf_memory_section_absent(m, f->section))
       continue;
     char dotted[64];
     snprintf(dotted, sizeof dotted, "%s%s%s", f->section, *f->section ? "." : "", f->key);
@@ -414,7 +432,7 @@ static void keep_sources(const cJSON *root, tf_machine *m) {
 }
 
 static int read_machine(const cJSON *root, tf_machine *m, tf_error *err) {
-  if (check_sections(root, &m->tmem.present, err) || read_strings(root, m, err) ||
+  if (check_sections(root, m, err) || read_strings(root, m, err) ||
       read_fields(root, m, err) || read_carveouts(tf_json_member(root, "smem"), m, err) ||
       check_smem(m, err) || check_tmem(m, err) || check_rf_limits(m, err) ||
       tf_datapath_read(root, m->tmem.present, &m->datapath, err) || check_sources(root, m, err))
@@ -470,7 +488,7 @@ int tf_machine_field(const tf_machine *m, size_t i, char *name, size_t size, int
   const struct field *f = &fields[i];
   snprintf(name, size, "%s%s%s", f->section, *f->section ? "." : "", f->key);
   memcpy(value, (const char *)m + f->offset, sizeof *value);
-  return !strcmp(f->section, "tmem") && !m->tmem.present ? 1 : 0;
+  return tf_memory_section_absent(m, f->section) ? 1 : 0;
 }
 
 /* The vendor prefix ("sm_", "gfx") and the number after it; the number is

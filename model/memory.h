@@ -47,10 +47,33 @@ int tf_memory_find(const char *name); /* -1 if unknown */
 struct tf_machine;
 struct tf_problem;
 
+/* The rules of each kind are one table in memory.c (its unit, its
+ * machine section, whether a machine may lack it, capacity per CTA, per
+ * SM, at an occupancy, one CTA's footprint on an SM); a new kind is a
+ * TF_MEMORIES row, a row of that table and its rule functions
+ * (docs/design-dsmem.md). */
+
+/* What a person calls it ("tensor memory"), and its machine section. */
+const char *tf_memory_what(int mem);
+const char *tf_memory_section(int mem);
+/* The memory names as a list, "smem, tmem or rf" (last: " or "), in buf;
+ * TF_MEMORY_LIST(last) in a compound literal, for one message. */
+const char *tf_memory_list(char *buf, size_t size, const char *last);
+#define TF_MEMORY_LIST(last) tf_memory_list((char[96]){0}, 96, last)
+/* What occupancy calls the kind's per-SM unit ("registers"); NULL for a
+ * kind whose per-CTA capacity occupancy lowers instead. */
+const char *tf_memory_sm_use(int mem);
+
 /* ------------------------------------------------------ machine rules */
 
-/* What the machine offers one CTA, before occupancy: 0 for a memory the
- * machine lacks. */
+/* May a machine lack it; does this one have it; sets it (the loader). */
+int tf_memory_optional(int mem);
+int tf_memory_present(const struct tf_machine *m, int mem);
+void tf_memory_set_present(struct tf_machine *m, int mem, int present);
+/* Is `section` the section of a memory this machine lacks (whose fields
+ * it therefore does not have)? */
+int tf_memory_section_absent(const struct tf_machine *m, const char *section);
+
 int64_t tf_memory_machine_capacity(const struct tf_machine *m, int mem);
 
 /* The most SMEM one CTA may use so that `ctas` CTAs fit on one SM:
@@ -105,6 +128,8 @@ int tf_memory_capacity_varies(const struct tf_problem *p, int mem);
 /* The most memory `mem` offers at any combination: the machine's, before
  * occupancy.  What a bound that holds at every combination uses. */
 int64_t tf_memory_capacity_max(const struct tf_problem *p, int mem);
+/* Sets the problem's per-memory capacities from its machine (binding). */
+void tf_memory_bind_capacities(struct tf_problem *p);
 
 /* Can a buffer of the problem be charged to `mem` at some combination: a
  * fixed buffer's declared memory, or one of a placed buffer's candidates

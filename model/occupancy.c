@@ -28,30 +28,44 @@ static int count_free_use(const tf_problem *p, const int64_t *choose, const int6
   return 0;
 }
 
-/* ctas CTAs of `use` units of TMEM or RF against what an SM holds: 1 fit,
- * 0 with a reason. */
+/* ctas CTAs of `use` units of a memory occupancy checks per SM (one
+ * whose per-CTA capacity it does not lower) against what an SM holds: 1
+ * fit, 0 with a reason. */
 static int sm_fits(const tf_problem *p, int mem, int64_t ctas, int64_t use, int64_t threads, char *why, size_t size) {
   const tf_machine *m = p->machine;
   int64_t per_cta = tf_memory_sm_footprint(m, mem, use, threads), need = sat_mul(ctas, per_cta);
   int64_t cap = tf_memory_sm_capacity(m, mem);
   if (need <= cap)
     return 1;
-  if (mem == TF_MEM_RF)
-    snprintf(why, size, "occupancy %lld needs %lld registers per SM, above %lld", (long long)ctas, (long long)need,
-             (long long)cap);
-  else
-    snprintf(why, size, "occupancy %lld needs %lld TMEM columns per SM (%lld allocated per CTA), above %lld",
-             (long long)ctas, (long long)need, (long long)per_cta, (long long)cap);
+  snprintf(why, size, "occupancy %lld needs %lld %s per SM (%lld allocated per CTA), above %lld", (long long)ctas,
+           (long long)need, tf_memory_sm_use(mem), (long long)per_cta, (long long)cap);
+  return 0;
+}
+
+/* The memories occupancy checks per SM, each with a use that must not
+ * depend on a count: 0 they fit, 1 one does not (why), -1 a use depends on
+ * a count. */
+static int sm_memories_fit(const tf_problem *p, const int64_t *choose, const int64_t *sizes, int64_t threads,
+                           char *why, size_t size) {
+  int64_t ctas = choose[p->occupancy], use[TF_NMEM];
+  for (int mem = 0; mem < TF_NMEM; mem++)
+    if (tf_memory_sm_use(mem) && count_free_use(p, choose, sizes, mem, &use[mem]))
+      return -1;
+  for (int mem = 0; mem < TF_NMEM; mem++)
+    if (tf_memory_sm_use(mem) && use[mem] > 0 && !sm_fits(p, mem, ctas, use[mem], threads, why, size))
+      return 1;
   return 0;
 }
 
 int tf_occupancy_fits(const tf_problem *p, const int64_t *choose, const int64_t *sizes, char *why, size_t size,
                       tf_error *err) {
   const tf_machine *m = p->machine;
-  int64_t ctas = choose[p->occupancy], regs, cols;
+  int64_t ctas = choose[p->occupancy];
   /* a "threads" let is evaluated with the combination's lets (its rf sizes use it) */
   int64_t threads = p->threads_sym >= 0 ? p->syms[p->threads_sym].c : p->threads;
-  if (count_free_use(p, choose, sizes, TF_MEM_RF, &regs) || count_free_use(p, choose, sizes, TF_MEM_TMEM, &cols))
+  char why_all[160] = "";
+  int sm = sm_memories_fit(p, choose, sizes, threads, why_all, sizeof why_all);
+  if (sm < 0)
     return tf_error_set(err, TF_EINPUT, "occupancy",
                         "occupancy needs register and TMEM use that does not depend on a count variable");
   if (ctas < 1)
@@ -62,9 +76,7 @@ int tf_occupancy_fits(const tf_problem *p, const int64_t *choose, const int64_t 
   if (threads > 0 && sat_mul(ctas, threads) > m->limits.threads_per_sm)
     return snprintf(why, size, "occupancy %lld needs %lld threads per SM, above %lld", (long long)ctas,
                     (long long)sat_mul(ctas, threads), (long long)m->limits.threads_per_sm), 0;
-  if (threads > 0 && regs > 0 && !sm_fits(p, TF_MEM_RF, ctas, regs, threads, why, size))
-    return 0;
-  if (cols > 0 && !sm_fits(p, TF_MEM_TMEM, ctas, cols, threads, why, size))
-    return 0;
+  if (sm)
+    return snprintf(why, size, "%s", why_all), 0;
   return 1;
 }

@@ -21,14 +21,14 @@ static int read_memory(const cJSON *v, const char *path, int *out, tf_error *err
     return -1;
   *out = tf_memory_find(s);
   if (*out < 0)
-    return tf_error_set(err, TF_EINPUT, path, "unknown memory '%.40s' (expected smem, tmem or rf)", s);
+    return tf_error_set(err, TF_EINPUT, path, "unknown memory '%.40s' (expected %s)", s, TF_MEMORY_LIST(" or "));
   return 0;
 }
 
 /* `place`: a non-empty list of distinct memories, in preference order. */
 static int read_place_list(tf_buffer *buf, const cJSON *a, const char *path, tf_error *err) {
   if (!cJSON_IsArray(a) || !cJSON_GetArraySize(a))
-    return tf_error_set(err, TF_EINPUT, path, "expected a non-empty list of memories (smem, tmem, rf)");
+    return tf_error_set(err, TF_EINPUT, path, "expected a non-empty list of memories (%s)", TF_MEMORY_LIST(", "));
   const cJSON *v;
   cJSON_ArrayForEach(v, a) {
     char sub[160];
@@ -60,7 +60,7 @@ static int read_size_object(tf_buffer *buf, const cJSON *obj, const char *path, 
     tf_path_key(sub, sizeof sub, path, e->string);
     int m = tf_memory_find(e->string);
     if (m < 0)
-      return tf_error_set(err, TF_EINPUT, sub, "unknown memory '%.40s' (expected smem, tmem or rf)", e->string);
+      return tf_error_set(err, TF_EINPUT, sub, "unknown memory '%.40s' (expected %s)", e->string, TF_MEMORY_LIST(" or "));
     if (take_keys)
       buf->place[buf->nplace++] = m;
     else if (!candidate(buf, m))
@@ -320,12 +320,9 @@ int tf_place_check_machine(const tf_machine *m, const tf_workset *w, int any_arc
   return 0;
 }
 
-static int machine_has(const tf_machine *m, int mem) { return mem != TF_MEM_TMEM || m->tmem.present; }
-
 int tf_place_missing_memory(const tf_machine *m, const tf_workset *w, char *why, size_t size) {
-  static const char *const what[TF_NMEM] = {"shared memory", "tensor memory", "registers"};
   for (int mem = 0; mem < TF_NMEM; mem++) {
-    if (machine_has(m, mem))
+    if (tf_memory_present(m, mem))
       continue;
     char names[160];
     tf_strbuf b = tf_strbuf_of(names, sizeof names);
@@ -333,12 +330,12 @@ int tf_place_missing_memory(const tf_machine *m, const tf_workset *w, char *why,
       const tf_buffer *buf = &w->buffers[i];
       int elsewhere = 0;
       for (int k = 0; k < buf->nplace; k++)
-        elsewhere |= buf->place[k] != mem && machine_has(m, buf->place[k]);
+        elsewhere |= buf->place[k] != mem && tf_memory_present(m, buf->place[k]);
       if (buf->memory == mem && !elsewhere)
         tf_strbuf_item(&b, " and ", "%s", buf->name);
     }
     if (b.len) {
-      snprintf(why, size, "%s has no %s; %s keeps %s in it", m->name, what[mem], w->name, names);
+      snprintf(why, size, "%s has no %s; %s keeps %s in it", m->name, tf_memory_what(mem), w->name, names);
       return 1;
     }
   }

@@ -52,8 +52,7 @@ static void set_machine_constants(tf_problem *p) {
   };
   for (int c = 0; c < TF_NMC; c++)
     p->syms[tf_workset_sym_machine(p->workset, c)] = tf_affine_constant(v[c]);
-  for (int mem = 0; mem < TF_NMEM; mem++)
-    p->capacity[mem] = tf_memory_machine_capacity(m, mem);
+  tf_memory_bind_capacities(p);
 }
 
 /* The symbols an expression uses, each once, in order of first use. */

@@ -57,6 +57,33 @@ START_TEST(test_names_and_units) {
 }
 END_TEST
 
+/* Every kind has its rules (a row of memory.c's table): a section of the
+ * machine file, a name for people, capacities and a footprint; the memory
+ * names of messages come from the same table; a machine without tensor
+ * memory lacks tmem and nothing else. */
+START_TEST(test_kind_table) {
+  tf_machine m = tf_test_machine(9000, 512, 255), no_tmem = tf_test_machine(9000, 0, 255);
+  no_tmem.tmem.present = 0;
+  char list[96];
+  ck_assert_str_eq(tf_memory_list(list, sizeof list, " or "), "smem, tmem or rf");
+  ck_assert_str_eq(TF_MEMORY_LIST(", "), "smem, tmem, rf");
+  for (int mem = 0; mem < TF_NMEM; mem++) {
+    ck_assert_ptr_nonnull(tf_memory_section(mem));
+    ck_assert_ptr_nonnull(tf_memory_what(mem));
+    ck_assert_int_gt(tf_memory_machine_capacity(&m, mem), 0);
+    ck_assert_int_gt(tf_memory_sm_capacity(&m, mem), 0);
+    ck_assert_int_gt(tf_memory_sm_footprint(&m, mem, 1, 128), 0);
+    ck_assert_int_eq(tf_memory_present(&m, mem), 1);
+    ck_assert_int_eq(tf_memory_present(&no_tmem, mem), mem != TF_MEM_TMEM);
+    ck_assert_int_eq(tf_memory_section_absent(&no_tmem, tf_memory_section(mem)), mem == TF_MEM_TMEM);
+  }
+  ck_assert_int_eq(tf_memory_machine_capacity(&no_tmem, TF_MEM_TMEM), 0);
+  ck_assert_int_eq(tf_memory_optional(TF_MEM_TMEM), 1);
+  ck_assert_int_eq(tf_memory_optional(TF_MEM_SMEM), 0);
+  ck_assert_str_eq(tf_memory_what(TF_MEM_TMEM), "tensor memory");
+}
+END_TEST
+
 START_TEST(test_charge) {
   struct fixture f;
   setup(&f, NULL);
@@ -289,6 +316,7 @@ Suite *memory_suite(void) {
   TCase *tc = tcase_create("Core");
   tcase_set_timeout(tc, 60);
   tcase_add_test(tc, test_names_and_units);
+  tcase_add_test(tc, test_kind_table);
   tcase_add_test(tc, test_charge);
   tcase_add_test(tc, test_capacity_and_buffers);
   tcase_add_test(tc, test_capacity_under_occupancy);

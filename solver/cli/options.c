@@ -113,7 +113,7 @@ static int parse_place(tf_args *a, const char *text, const char *arg, tf_error *
       if (mems[i] == m)
         return tf_error_set(err, TF_EINPUT, "--place", "'%s' is listed twice in '%s'", item, text);
     if (m < 0)
-      return tf_error_set(err, TF_EINPUT, "--place", "expected memories smem, tmem or rf after '%s=', got '%s'", name,
+      return tf_error_set(err, TF_EINPUT, "--place", "expected memories %s after '%s=', got '%s'", TF_MEMORY_LIST(" or "), name,
                           eq + 1);
     mems[n++] = m;
     s += len;
