@@ -9,6 +9,8 @@
 #include <stdint.h>
 #include <stdio.h>
 
+#include "memory.h"
+
 typedef struct tf_assign {
   char *name;
   int64_t value;
@@ -29,7 +31,7 @@ typedef struct tf_text_req {
 
 /* A placement pin: buffer `buffer` may live only in mems[0..nmems) ("P=smem"
  * pins it, "P=rf,smem" narrows its candidates), by memory id. */
-#define TF_PLACE_MAX_MEMS 3
+#define TF_PLACE_MAX_MEMS TF_NMEM /* each memory at most once */
 typedef struct tf_place_req {
   char *buffer;
   int mems[TF_PLACE_MAX_MEMS];
