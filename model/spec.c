@@ -371,10 +371,22 @@ static int expand(tf_spec *s, const unsigned char *arch_ok, tf_error *err) {
   return rc;
 }
 
+/* A spec's keys: the request fields a spec sweeps (model/request.h's
+ * `spec` column), then its own. */
+static void spec_keys(const char **keys) {
+  size_t n = 0;
+  for (size_t i = 0; i < TF_NREQUEST_FIELDS; i++)
+    if (*tf_request_fields[i].spec)
+      keys[n++] = tf_request_fields[i].spec;
+  keys[n++] = "where";
+  keys[n++] = "comment";
+  keys[n] = NULL;
+}
+
 static int parse(tf_spec *s, const cJSON *root, tf_error *err) {
-  static const char *const keys[] = {"machines", "worksets", "params",     "fix",     "domain",
-                                     "require",  "objectives", "where",    "any_arch", "comment", NULL};
+  const char *keys[TF_NREQUEST_FIELDS + 3];
   static const char *const required[] = {"machines", "worksets", NULL};
+  spec_keys(keys);
   if (tf_json_keys(root, "$", keys, required, err))
     return -1;
   int rc = read_names(tf_json_member(root, "machines"), "$.machines", TF_CATALOG_MACHINES, &s->machines,

@@ -9,6 +9,7 @@
 #include <string.h>
 
 #include "solver/api_json.h"
+#include "model/request.h"
 #include "tests/suites.h"
 #include "tests/testutil.h"
 
@@ -37,6 +38,22 @@ static void cli_json(const char *args, int want_rc, char *out, size_t size) {
   ck_assert_msg(n > 0 && out[n - 1] == '\n', "no output line from %s: %s", args, err);
   out[n - 1] = 0;
 }
+
+/* The entry point's problem object takes every request field (it is a
+ * problem line, read by model/request.h's table). */
+START_TEST(every_request_field) {
+  for (size_t i = 0; i < TF_NREQUEST_FIELDS; i++) {
+    const char *key = tf_request_fields[i].key, *member = tf_test_request_variant(key);
+    ck_assert_msg(member != NULL, "request field '%s' has no variant", key);
+    int mach = !strcmp(key, "machine"), work = !strcmp(key, "workset");
+    char request[512];
+    snprintf(request, sizeof request, "{\"cmd\": \"solve\", \"problem\": {%s,%s%s%s}}",
+             mach ? member : "\"machine\":\"a100\"", work ? member : "\"workset\":\"fa2-fwd\"", mach || work ? "" : ",",
+             mach || work ? "" : member);
+    free(call(request, 0));
+  }
+}
+END_TEST
 
 START_TEST(solve_is_the_command_lines_json) {
   static char want[16384];
@@ -236,6 +253,7 @@ Suite *api_suite(void) {
   TCase *tc = tcase_create("json");
   tcase_set_timeout(tc, 120);
   tcase_add_test(tc, solve_is_the_command_lines_json);
+  tcase_add_test(tc, every_request_field);
   tcase_add_test(tc, infeasible_and_no_fit_are_status_1);
   tcase_add_test(tc, top_is_an_array_in_rank_order);
   tcase_add_test(tc, bad_requests_name_the_field);

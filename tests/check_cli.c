@@ -6,6 +6,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "model/request.h"
 #include "solver/cli/cli.h"
 #include "solver/tilefit.h"
 #include "tests/suites.h"
@@ -178,6 +179,21 @@ START_TEST(test_worksets_listing_columns) {
 }
 END_TEST
 
+/* Every request field with a command-line flag (model/request.h's table)
+ * is an option of solve. */
+START_TEST(test_every_request_flag) {
+  static char out[1 << 15], err[1 << 12];
+  ck_assert_int_eq(tf_test_run("solve --help", out, sizeof out, err, sizeof err), 0);
+  for (size_t i = 0; i < TF_NREQUEST_FIELDS; i++) {
+    char flag[64];
+    if (!*tf_request_fields[i].flag)
+      continue;
+    snprintf(flag, sizeof flag, "--%s ", tf_request_fields[i].flag);
+    ck_assert_msg(strstr(out, flag), "solve has no %s", flag);
+  }
+}
+END_TEST
+
 /* One version string: the library's, which --version prints. */
 START_TEST(test_version_is_the_library_version) {
   static char out[256], err[256];
@@ -197,6 +213,7 @@ Suite *cli_suite(void) {
   tcase_add_test(help, test_help_from_table);
   tcase_add_test(help, test_version_is_the_library_version);
   tcase_add_test(help, test_help_command);
+  tcase_add_test(help, test_every_request_flag);
   tcase_add_test(help, test_worksets_listing_columns);
   suite_add_tcase(s, help);
   return s;

@@ -405,25 +405,15 @@ static char *key_of_line(const char *line) {
  * differs in its id the same.  Every field of the table must have a row
  * here, so a new field cannot go untested. */
 START_TEST(test_key_has_every_field) {
-  static const struct { const char *key, *member; } variant[] = {
-      {"id", "\"id\":\"other\""},          {"machine", "\"machine\":\"h100-sxm\""},
-      {"workset", "\"workset\":\"fa2-bwd\""}, {"params", "\"params\":{\"d\":64}"},
-      {"fix", "\"fix\":{\"B_r\":64}"},      {"domain", "\"domain\":{\"B_c\":[64]}"},
-      {"require", "\"require\":[\"B_c <= 64\"]"}, {"objective", "\"objective\":[\"max stages\"]"},
-      {"place", "\"place\":{\"Q\":\"rf\"}"}, {"any_arch", "\"any_arch\":true"},
-  };
   char line[256];
   char *k0 = key_of_line("{\"machine\":\"a100\",\"workset\":\"fa2-fwd\"}");
   for (size_t i = 0; i < TF_NREQUEST_FIELDS; i++) {
     const tf_request_field *fd = &tf_request_fields[i];
-    size_t v = 0;
-    while (v < sizeof variant / sizeof *variant && strcmp(variant[v].key, fd->key))
-      v++;
-    ck_assert_msg(v < sizeof variant / sizeof *variant, "request field '%s' has no variant in this test", fd->key);
+    const char *member = tf_test_request_variant(fd->key);
+    ck_assert_msg(member != NULL, "request field '%s' has no variant in tf_test_request_variant", fd->key);
     int mach = !strcmp(fd->key, "machine"), work = !strcmp(fd->key, "workset");
-    snprintf(line, sizeof line, "{%s,%s%s%s}", mach ? variant[v].member : "\"machine\":\"a100\"",
-             work ? variant[v].member : "\"workset\":\"fa2-fwd\"", mach || work ? "" : ",",
-             mach || work ? "" : variant[v].member);
+    snprintf(line, sizeof line, "{%s,%s%s%s}", mach ? member : "\"machine\":\"a100\"",
+             work ? member : "\"workset\":\"fa2-fwd\"", mach || work ? "" : ",", mach || work ? "" : member);
     char *k = key_of_line(line);
     if (fd->memo == TF_RQ_NO)
       ck_assert_msg(!strcmp(k, k0), "'%s' changed the memo key", fd->key);
@@ -432,6 +422,46 @@ START_TEST(test_key_has_every_field) {
     free(k);
   }
   free(k0);
+}
+END_TEST
+
+/* The spec reader reads every request field the table gives a spec key:
+ * a spec with that key gives its points a request with the field set;
+ * a field with no spec key is refused by name. */
+START_TEST(test_spec_has_every_field) {
+  static const struct { const char *key, *member; } variant[] = {
+      {"machines", NULL}, {"worksets", NULL}, {"params", "\"params\":{\"d\":[64]}"},
+      {"fix", "\"fix\":{\"B_r\":[64]}"}, {"domain", "\"domain\":{\"B_c\":[64]}"},
+      {"require", "\"require\":[\"B_c <= 64\"]"}, {"objectives", "\"objectives\":[[\"max stages\"]]"},
+      {"any_arch", "\"any_arch\":true"},
+  };
+  for (size_t i = 0; i < TF_NREQUEST_FIELDS; i++) {
+    const tf_request_field *fd = &tf_request_fields[i];
+    char json[256];
+    tf_error e;
+    tf_error_init(&e);
+    if (!*fd->spec) { /* not swept: the problem-line key is no spec key */
+      snprintf(json, sizeof json, "{\"machines\":[\"a100\"],\"worksets\":[\"fa2-fwd\"],\"%s\":1}", fd->key);
+      ck_assert_ptr_null(tf_sweep_parse_spec(json, strlen(json), "spec.json", &e));
+      ck_assert_msg(strstr(e.msg, "unknown key"), "%s: %s", fd->key, e.msg);
+      continue;
+    }
+    size_t v = 0;
+    while (v < sizeof variant / sizeof *variant && strcmp(variant[v].key, fd->spec))
+      v++;
+    ck_assert_msg(v < sizeof variant / sizeof *variant, "spec key '%s' has no variant in this test", fd->spec);
+    snprintf(json, sizeof json, "{\"machines\":[\"a100\"],\"worksets\":[\"fa2-fwd\"]%s%s}",
+             variant[v].member ? "," : "", variant[v].member ? variant[v].member : "");
+    tf_sweep *sw = tf_sweep_parse_spec(json, strlen(json), "spec.json", &e);
+    ck_assert_msg(sw != NULL, "%s: %s", json, e.msg);
+    tf_request req;
+    tf_request_init(&req);
+    int check;
+    ck_assert_int_eq(tf_sweep_request(sw, 0, &req, &check, &e), 0);
+    ck_assert_msg(!tf_request_field_empty(&req, i), "spec key '%s' does not reach the request", fd->spec);
+    tf_request_release(&req);
+    tf_sweep_free(sw);
+  }
 }
 END_TEST
 
@@ -777,6 +807,7 @@ Suite *sweep_suite(void) {
   tcase_add_test(core, test_spec_unloadable);
   tcase_add_test(core, test_keys);
   tcase_add_test(core, test_key_has_every_field);
+  tcase_add_test(core, test_spec_has_every_field);
   tcase_add_test(core, test_pins_not_memoised_together);
   tcase_add_test(core, test_problem_list);
   tcase_add_test(core, test_jobs_identical);

@@ -98,3 +98,24 @@ int tf_test_run(const char *args, char *out, size_t outsize, char *errbuf, size_
   ck_assert_msg(WIFEXITED(status), "'%s' did not exit normally", cmd);
   return WEXITSTATUS(status);
 }
+
+const char *tf_test_request_variant(const char *key) {
+  static const struct {
+    const char *key, *member;
+  } variant[] = {
+      {"id", "\"id\":\"other\""},
+      {"machine", "\"machine\":\"h100-sxm\""},
+      {"workset", "\"workset\":\"fa2-bwd\""},
+      {"params", "\"params\":{\"d\":64}"},
+      {"fix", "\"fix\":{\"B_r\":64}"},
+      {"domain", "\"domain\":{\"B_c\":[64]}"},
+      {"require", "\"require\":[\"B_c <= 64\"]"},
+      {"objective", "\"objective\":[\"max stages\"]"},
+      {"place", "\"place\":{\"Q\":\"rf\"}"},
+      {"any_arch", "\"any_arch\":true"},
+  };
+  for (size_t v = 0; v < sizeof variant / sizeof *variant; v++)
+    if (!strcmp(variant[v].key, key))
+      return variant[v].member;
+  return NULL;
+}

@@ -18,6 +18,12 @@ tf_workset *tf_test_workset(const char *json);
 /* Runs the built binary (TILEFIT_BIN, default ./tilefit) with a shell
  * command line after "tilefit "; captures stdout and stderr (each up to
  * `size` bytes) and returns the exit code. */
+/* One value of request field `key` (a problem-line key of model/request.h's
+ * table) as a problem-line member, "\"place\":{\"Q\":\"rf\"}", that
+ * differs from a100 / fa2-fwd's defaults and binds there; NULL for a key
+ * this list lacks (a test then fails: a new field needs a row). */
+const char *tf_test_request_variant(const char *key);
+
 int tf_test_run(const char *args, char *out, size_t outsize, char *errbuf, size_t errsize);
 
 /* A new directory $TMPDIR/NAME-XXXXXX (TMPDIR unset: /tmp), written to

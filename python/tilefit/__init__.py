@@ -105,21 +105,40 @@ def _texts(value):
     return [value] if isinstance(value, str) else list(value)
 
 
-def problem(machine, workset, params=None, fix=None, domain=None, require=None, objective=None, id=None):
+def _places(value):
+    """{"Q": "rf"} or {"Q": ["smem", "rf"]}: a pin or a narrowed list."""
+    return {k: v if isinstance(v, str) else list(v) for k, v in value.items()}
+
+
+# The request's fields after machine and workset, as model/request.h's
+# TF_REQUEST_FIELDS table names them, and how a value is written: problem()
+# writes every one it is given, and a test checks this table against the C
+# one, so a field cannot be missing here.
+_FIELDS = (
+    ("params", dict),
+    ("fix", dict),
+    ("domain", lambda v: {k: list(x) for k, x in v.items()}),
+    ("require", _texts),
+    ("objective", _texts),
+    ("place", _places),
+    ("any_arch", bool),
+)
+
+
+def problem(machine, workset, params=None, fix=None, domain=None, require=None, objective=None, place=None,
+            any_arch=None, id=None):
     """A problem as a dict: a line of a sweep's problem list or of a
-    validation file.  machine and workset are shipped names or paths."""
+    validation file.  machine and workset are shipped names or paths;
+    place pins buffers to memories ({"P": "smem"}, or a list to narrow);
+    any_arch solves a workset on an architecture it does not declare."""
+    given = dict(params=params, fix=fix, domain=domain, require=require, objective=objective, place=place,
+                 any_arch=any_arch)
     p = {"machine": os.fspath(machine), "workset": os.fspath(workset)}
     if id is not None:
         p["id"] = id
-    for key, value in (("params", params), ("fix", fix)):
-        if value:
-            p[key] = dict(value)
-    if domain:
-        p["domain"] = {k: list(v) for k, v in domain.items()}
-    if require:
-        p["require"] = _texts(require)
-    if objective:
-        p["objective"] = _texts(objective)
+    for key, write in _FIELDS:
+        if given[key]:
+            p[key] = write(given[key])
     return p
 
 
@@ -132,20 +151,22 @@ def _solve_opts(request, time_limit, presolve):
 
 
 def solve(machine, workset, params=None, fix=None, domain=None, require=None, objective=None, top=None,
-          time_limit=None, presolve=None):
+          time_limit=None, presolve=None, place=None, any_arch=None):
     """The best assignment that fits, as the dict `tilefit solve --json`
     prints ("status": "optimal" or "infeasible" with its "reason").  With
     top=K, a list of the K best distinct assignments in rank order."""
-    request = {"cmd": "solve", "problem": problem(machine, workset, params, fix, domain, require, objective)}
+    request = {"cmd": "solve", "problem": problem(machine, workset, params, fix, domain, require, objective, place,
+                                                  any_arch)}
     if top is not None:
         request["top"] = top
     return _call(_solve_opts(request, time_limit, presolve))[0]
 
 
-def check(machine, workset, params=None, fix=None, domain=None, require=None):
+def check(machine, workset, params=None, fix=None, domain=None, require=None, place=None, any_arch=None):
     """Whether one fully fixed configuration fits, buffer by buffer, as the
     dict `tilefit check --json` prints ("status": "fits" or "does_not_fit")."""
-    request = {"cmd": "check", "problem": problem(machine, workset, params, fix, domain, require)}
+    request = {"cmd": "check", "problem": problem(machine, workset, params, fix, domain, require, place=place,
+                                                  any_arch=any_arch)}
     return _call(request)[0]
 
 

@@ -3,8 +3,10 @@ the same JSON, whether they go through tilefit.solve or `tilefit solve
 --json`.  Run by `make check` (check-python) with TILEFIT_LIB, TILEFIT_BIN,
 TILEFIT_DATA and PYTHONPATH pointing into the tree."""
 
+import inspect
 import json
 import os
+import re
 import subprocess
 import tempfile
 import threading
@@ -23,6 +25,43 @@ def cli(*args):
     """Runs the binary; returns (exit code, stdout lines parsed as JSON)."""
     r = subprocess.run([BIN, *args], stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True)
     return r.returncode, [json.loads(line) for line in r.stdout.splitlines() if line.strip()]
+
+
+def request_keys():
+    """The problem-line keys of model/request.h's field table."""
+    path = os.path.join(os.environ.get("TILEFIT_DATA", "."), "model", "request.h")
+    with open(path) as f:
+        return re.findall(r'^  X\(\w+, "(\w+)"', f.read(), re.M)
+
+
+class Request(unittest.TestCase):
+    def test_every_field_of_the_c_table(self):
+        keys = request_keys()
+        self.assertIn("place", keys)
+        self.assertEqual([k for k in keys if k not in ("id", "machine", "workset")], [k for k, _ in tilefit._FIELDS])
+        # solve and check take the problem's fields but its id; check no
+        # objective (it checks one fixed configuration)
+        for fn, not_taken in ((tilefit.problem, ()), (tilefit.solve, ("id",)), (tilefit.check, ("id", "objective"))):
+            params = inspect.signature(fn).parameters
+            for key in keys:
+                if key not in not_taken:
+                    self.assertIn(key, params, "%s lacks %s" % (fn.__name__, key))
+
+    def test_place_as_the_command_line(self):
+        r = tilefit.solve("a100", "fa2-fwd", place={"Q": "rf"})
+        self.assertEqual(r["placement"], {"Q": "rf"})
+        rc, lines = cli("solve", "-m", "a100", "-w", "fa2-fwd", "--place", "Q=rf", "--json")
+        self.assertEqual(rc, 0)
+        self.assertEqual(r, lines[0])
+        self.assertEqual(tilefit.solve("a100", "fa2-fwd", place={"Q": ["smem"]})["placement"], {"Q": "smem"})
+
+    def test_any_arch_as_the_command_line(self):
+        with self.assertRaises(tilefit.Error) as e:
+            tilefit.solve("a100", "fa3-fwd", params={"d": 128})
+        self.assertIn("any_arch", e.exception.message)
+        r = tilefit.solve("a100", "fa3-fwd", params={"d": 128}, any_arch=True)
+        rc, lines = cli("solve", "-m", "a100", "-w", "fa3-fwd", "-p", "d=128", "--any-arch", "--json")
+        self.assertEqual(r, lines[0])
 
 
 class Solve(unittest.TestCase):
