@@ -37,8 +37,8 @@ static int sm_fits(const tf_problem *p, int mem, int64_t ctas, int64_t use, int6
   int64_t cap = tf_memory_sm_capacity(m, mem);
   if (need <= cap)
     return 1;
-  snprintf(why, size, "occupancy %lld needs %lld %s per SM (%lld allocated per CTA), above %lld", (long long)ctas,
-           (long long)need, tf_memory_sm_use(mem), (long long)per_cta, (long long)cap);
+  snprintf(why, size, "occupancy %lld needs %lld %s per SM, above %lld (%lld allocated per CTA)", (long long)ctas,
+           (long long)need, tf_memory_sm_use(mem), (long long)cap, (long long)per_cta);
   return 0;
 }
 
