@@ -227,6 +227,7 @@ static void measure(struct bcase *b, struct row *r, double budget) {
   tf_error_init(&e);
   memset(r->error, 0, sizeof r->error);
   tf_solve_opts_init(&b->o); /* the CLI's defaults: presolve, 60 s per level */
+  b->o.backend = &tf_backend_glpk;
   b->loose = 0;
   b->closed_value = NULL;
   b->error[0] = 0;

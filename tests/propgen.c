@@ -4,7 +4,7 @@
  * grows, requires that loosen or mix counts, aligned count-dependent
  * buffers in every memory, coefficients up to 10^9 and capacities up to
  * 2^40, objectives in any order, fixes, domains, occupancy 0 and 1,
- * --top K, check and --no-presolve. */
+ * --top K, check, and --solver glpk (with or without --no-presolve). */
 #include "tests/propgen.h"
 
 #include <stdarg.h>
@@ -458,9 +458,14 @@ static void gen_request(struct gen *g) {
     p->top = (int)pick(r, 2, 6);
     p->features |= 1u << PF_TOP;
   }
-  p->no_presolve = chance(r, 15);
-  if (p->no_presolve)
-    p->features |= 1u << PF_NO_PRESOLVE;
+  /* --solver glpk where GLPK's tolerances hold: coefficients and
+   * capacities below 10^6 (no 10^8 weight, no 2^40 capacity); one in four
+   * of those also without GLPK's presolver */
+  int glpk = chance(r, 22), presolve_off = chance(r, 25);
+  p->glpk = glpk && !p->top && !p->check && !(p->features & (1u << PF_WEIGHT_1E9 | 1u << PF_CAP_2_40));
+  p->no_presolve = p->glpk && presolve_off;
+  if (p->glpk)
+    p->features |= 1u << PF_GLPK;
 }
 
 int pg_objectives(const pg_problem *p) { return p->nobj[1] > 0; }
@@ -707,6 +712,10 @@ int pg_args(const pg_problem *p, const char *mfile, const char *wfile, char **ar
   if (p->top) {
     argv[argc++] = "--top";
     argv[argc++] = arg(&st, "%d", p->top);
+  }
+  if (p->glpk) {
+    argv[argc++] = "--solver";
+    argv[argc++] = "glpk";
   }
   if (p->no_presolve)
     argv[argc++] = "--no-presolve";
