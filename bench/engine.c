@@ -222,7 +222,7 @@ static void growth_table(const char *dir, size_t max_kept, double budget, int ha
         if (bench_workset(path, nc, sizes[i], loose, hard) || measure("b200", path, 0, budget, t))
           continue;
         nrow[g]++;
-        both("| %d | %s | %zu | %s | %s | %.1f | %s |\n", nc, loose ? loosening[nc - 1] : "-", t->kept,
+        both("| %d | %s | %zu | %s | %s | %.1f | %s |\n", nc, loose ? bench_loosening[nc - 1] : "-", t->kept,
              us(t->search, x, sizeof x), us(t->oracle, y, sizeof y), t->oracle / t->search,
              t->agrees ? "yes" : "**no**");
       }

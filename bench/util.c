@@ -91,7 +91,7 @@ static const struct family families[2] = {
       {"max s0 + s1", "max (a * 31 + b * 17) % 1000", NULL},
       {"max s0 + s1 + s2", "max (a * 31 + b * 17) % 1000", NULL}}},
 };
-static const char *const loosening[3] = {"s0 >= 4", "s0 + s1 >= 5", "s0 + s2 >= 5"};
+const char *const bench_loosening[3] = {"s0 >= 4", "s0 + s1 >= 5", "s0 + s2 >= 5"};
 
 /* A workset of `kept` combinations (a x b, every one fits at the smallest
  * counts) with `ncounts` counts, each a ring of SMEM whose per-stage size
@@ -116,7 +116,7 @@ int bench_workset(const char *path, int ncounts, size_t kept, int loose, int har
   fprintf(f, "\n  {\"name\": \"fixed\", \"memory\": \"smem\", \"size\": \"(a %% 97) * 64 + (b %% 89) * 32 + 4096\", "
              "\"align\": 1024}, {\"name\": \"acc\", \"memory\": \"rf\", \"size\": \"(a * b) %% 100 + 32\"}]");
   if (loose)
-    fprintf(f, ",\n \"require\": [\"%s\"]", loosening[ncounts - 1]);
+    fprintf(f, ",\n \"require\": [\"%s\"]", bench_loosening[ncounts - 1]);
   fprintf(f, ",\n \"objective\": [");
   for (int o = 0; o < 3 && fm->objective[ncounts - 1][o]; o++)
     fprintf(f, "%s\"%s\"", o ? ", " : "", fm->objective[ncounts - 1][o]);

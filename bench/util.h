@@ -33,5 +33,7 @@ int cmp_double(const void *a, const void *b);
  * count grows; `hard`: the family whose counts come first and never reach
  * their maxima.  Written to `path`; 0, or -1 when it cannot be. */
 int bench_workset(const char *path, int ncounts, size_t kept, int loose, int hard);
+/* The loosening require of `ncounts` counts, at [ncounts - 1]. */
+extern const char *const bench_loosening[3];
 
 #endif
