@@ -230,7 +230,7 @@ static void growth_table(const char *dir, size_t max_kept, double budget, int ha
   both("\nGrowth exponent a in time ~ kept^a, least squares over the rows from 10^3 kept up:\n\n"
        "| counts | loosening require | solve | oracle |\n|---:|---|---:|---:|\n");
   for (int g = 0; g < 6; g++)
-    both("| %d | %s | %.2f | %.2f |\n", g / 2 + 1, g % 2 ? loosening[g / 2] : "-", exponent(all[g], nrow[g], 0),
+    both("| %d | %s | %.2f | %.2f |\n", g / 2 + 1, g % 2 ? bench_loosening[g / 2] : "-", exponent(all[g], nrow[g], 0),
          exponent(all[g], nrow[g], 1));
   both("\n");
 }
@@ -252,7 +252,7 @@ static void process_table(const char *dir, const char *bin, size_t max_kept) {
       char *fixed_argv[] = {(char *)bin, "solve", "-m", "b200", "-w", path, "--json", "--fix", "a=1", "--fix", "b=1", NULL};
       long rss = 0, rss_fixed = 0;
       double c, cf, t = process_median(bin, free_argv, &c, &rss), tf = process_median(bin, fixed_argv, &cf, &rss_fixed);
-      both("| %zu | %s | %s | %s | %.1f MiB | %s | %s | %.1f |\n", kept, loose ? loosening[2] : "-", us(t, x, sizeof x),
+      both("| %zu | %s | %s | %s | %.1f MiB | %s | %s | %.1f |\n", kept, loose ? bench_loosening[2] : "-", us(t, x, sizeof x),
            us(c, xc, sizeof xc), (double)rss / 1024, us(tf, y, sizeof y), us(cf, yc, sizeof yc), c / cf);
     }
 }
