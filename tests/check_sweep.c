@@ -411,6 +411,7 @@ START_TEST(test_key_has_every_field) {
       {"fix", "\"fix\":{\"B_r\":64}"},      {"domain", "\"domain\":{\"B_c\":[64]}"},
       {"require", "\"require\":[\"B_c <= 64\"]"}, {"objective", "\"objective\":[\"max stages\"]"},
       {"place", "\"place\":{\"Q\":\"rf\"}"}, {"any_arch", "\"any_arch\":true"},
+      {"solver", "\"solver\":\"glpk\""},
   };
   char line[256];
   char *k0 = key_of_line("{\"machine\":\"a100\",\"workset\":\"fa2-fwd\"}");
