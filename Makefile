@@ -103,7 +103,7 @@ bench-engine: $(BIN) $(BUILD)/bench-engine
 
 # exact search vs GLPK on the whole model vs the oracle; bench/solvers.md.
 bench-solvers: $(BIN) $(BUILD)/bench-solvers
-	TILEFIT_DATA=$(CURDIR) $(BUILD)/bench-solvers bench/solvers.md $${BENCH_SOLVERS_MAX_KEPT:-100000} $${BENCH_BUDGET:-0.2} 5
+	TILEFIT_DATA=$(CURDIR) $(BUILD)/bench-solvers bench/solvers.md $${BENCH_SOLVERS_MAX_KEPT:-100000} $${BENCH_BUDGET:-0.1} 3
 
 $(BUILD)/bench-solvers: bench/solvers.c bench/util.c bench/util.h $(LIB)
 	$(CC) $(CPPFLAGS) $(ALL_CFLAGS) -o $@ bench/solvers.c bench/util.c $(LIB) $(LDLIBS)

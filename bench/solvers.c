@@ -177,13 +177,18 @@ static void header(void) {
        "oracle | GLPK answer |\n|---|---:|---:|---:|---:|---:|---:|---:|---|\n");
 }
 
+static double limit_shown = 5; /* GLPK's time limit, for the table */
+
 static void print_row(const struct row *w) {
   char t[NSOLVERS][64], ratio[2][32], own[32];
   const struct result *r = w->r;
   for (int s = 0; s < NSOLVERS; s++)
     us(r[s].median, t[s], sizeof t[s]);
   size_t len = strlen(t[GLPK]);
-  snprintf(t[GLPK] + len, sizeof t[GLPK] - len, " (GLPK %s)", us(r[GLPK].glpk_s, own, sizeof own));
+  if (r[GLPK].timeout)
+    snprintf(t[GLPK], sizeof t[GLPK], "> %.0f s (time limit)", limit_shown);
+  else if (r[GLPK].median >= 0)
+    snprintf(t[GLPK] + len, sizeof t[GLPK] - len, " (GLPK %s)", us(r[GLPK].glpk_s, own, sizeof own));
   snprintf(ratio[0], sizeof ratio[0], r[GLPK].median > 0 && r[EXACT].median > 0 ? "%.1f" : "-",
            r[GLPK].median / r[EXACT].median);
   snprintf(ratio[1], sizeof ratio[1], r[ORACLE].median > 0 && r[EXACT].median > 0 ? "%.1f" : "-",
@@ -229,13 +234,13 @@ static void shipped(double budget, double glpk_limit) {
   tf_catalog_list_free(names, n);
 }
 
-/* Least-squares slope of log(time) on log(kept) over kept >= 10^3. */
-static double exponent(const struct row *w, int n, int s) {
+/* Least-squares slope of log(time) on log(kept) over kept >= `from`. */
+static double exponent(const struct row *w, int n, int s, size_t from) {
   double sx = 0, sy = 0, sxx = 0, sxy = 0;
   int m = 0;
   for (int i = 0; i < n; i++) {
     double y = w[i].r[s].median;
-    if (w[i].r[EXACT].kept < 1000 || y <= 0 || w[i].r[s].rejected)
+    if (w[i].r[EXACT].kept < from || y <= 0 || w[i].r[s].rejected)
       continue;
     double x = log((double)w[i].r[EXACT].kept);
     sx += x, sy += log(y), sxx += x * x, sxy += x * log(y), m++;
@@ -265,11 +270,11 @@ static void generated(const char *dir, size_t max_kept, double budget, double gl
         print_row(&w[n]);
       }
       snprintf(growth[ng++], sizeof growth[0], "| %d%s | %.2f | %.2f | %.2f |\n", nc, loose ? ", loosening" : "",
-               exponent(w, n, EXACT), exponent(w, n, GLPK), exponent(w, n, ORACLE));
+               exponent(w, n, EXACT, 1000), exponent(w, n, GLPK, 100), exponent(w, n, ORACLE, 1000));
     }
   remove(path);
-  both("\nGrowth exponents (time ~ kept^e, least squares over 10^3 .. 10^%d kept; GLPK's rejected or timed-out "
-       "rows left out):\n\n| counts | exact | GLPK | oracle |\n|---|---:|---:|---:|\n",
+  both("\nGrowth exponents (time ~ kept^e, least squares over 10^3 .. 10^%d kept; GLPK's from 10^2, without its "
+       "timed-out rows; nan: fewer than two rows):\n\n| counts | exact | GLPK | oracle |\n|---|---:|---:|---:|\n",
        (int)lround(log10((double)max_kept)));
   for (int i = 0; i < ng; i++)
     both("%s", growth[i]);
@@ -281,7 +286,9 @@ int main(int argc, char **argv) {
     return 2;
   }
   size_t max_kept = argc > 2 ? (size_t)atol(argv[2]) : 100000;
-  double budget = argc > 3 ? atof(argv[3]) : 0.2, glpk_limit = argc > 4 ? atof(argv[4]) : 5;
+  double budget = argc > 3 ? atof(argv[3]) : 0.2;
+  double glpk_limit = argc > 4 ? atof(argv[4]) : 5;
+  limit_shown = glpk_limit;
   md = fopen(argv[1], "w");
   char dir[] = "/tmp/tilefit-solversXXXXXX";
   if (!md || !mkdtemp(dir)) {
