@@ -168,9 +168,9 @@ static int solve_level(glp_prob *lp, const tf_solve_opts *o, double limit_s, dou
       snprintf(bound, sizeof bound, "best bound %.0f", integral_bound(lp, pr.bound));
     if (st == GLP_FEAS)
       return tf_error_set(err, TF_ESOLVER, NULL,
-                          "time limit of %g s reached; best objective found %.0f, %s, not proven optimal",
+                          "time limit of %.3g s reached; best objective found %.0f, %s, not proven optimal",
                           o->time_limit_s, glp_mip_obj_val(lp), bound);
-    return tf_error_set(err, TF_ESOLVER, NULL, "time limit of %g s reached before any feasible solution; %s",
+    return tf_error_set(err, TF_ESOLVER, NULL, "time limit of %.3g s reached before any feasible solution; %s",
                         o->time_limit_s, bound);
   }
   if (rc != 0 || st != GLP_OPT)
