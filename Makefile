@@ -26,7 +26,7 @@ TEST_OBJ := $(TEST_SRC:%.c=$(BUILD)/%.o)
 LIB      := $(BUILD)/libtilefit.a
 BIN      := tilefit
 
-.PHONY: all lib test check check-doc symbols lint fuzz-replay asan deps demo install uninstall clean help bench bench-engine fuzz valgrind
+.PHONY: all lib test check check-doc symbols lint fuzz-replay asan deps demo install uninstall clean help bench bench-engine bench-solvers fuzz valgrind
 
 all: $(BIN)
 
@@ -101,13 +101,20 @@ asan:
 
 # Benchmarks (not part of the tests): ILP vs oracle vs closed form, sweep
 # throughput, reuse; one run on this machine, written to bench/results.md.
-bench: $(BIN) $(BUILD)/bench $(BUILD)/bench-engine
+bench: $(BIN) $(BUILD)/bench $(BUILD)/bench-engine $(BUILD)/bench-solvers
 	BUILD=$(BUILD) BIN=./$(BIN) sh bench/run.sh
 
 # The engine alone: solve path vs oracle by counts and kept combinations,
 # the whole process, --top K; written to bench/engine.md.
 bench-engine: $(BIN) $(BUILD)/bench-engine
 	TILEFIT_DATA=$(CURDIR) $(BUILD)/bench-engine bench/engine.md $${BENCH_MAX_KEPT:-1000000} $${BENCH_BUDGET:-0.3} ./$(BIN)
+
+# exact search vs GLPK on the whole model vs the oracle; bench/solvers.md.
+bench-solvers: $(BIN) $(BUILD)/bench-solvers
+	TILEFIT_DATA=$(CURDIR) $(BUILD)/bench-solvers bench/solvers.md $${BENCH_SOLVERS_MAX_KEPT:-100000} $${BENCH_BUDGET:-0.1} 3
+
+$(BUILD)/bench-solvers: bench/solvers.c bench/util.c bench/util.h $(LIB)
+	$(CC) $(CPPFLAGS) $(ALL_CFLAGS) -o $@ bench/solvers.c bench/util.c $(LIB) $(LDLIBS)
 
 $(BUILD)/bench-engine: bench/engine.c bench/util.c bench/util.h $(LIB)
 	$(CC) $(CPPFLAGS) $(ALL_CFLAGS) -o $@ bench/engine.c bench/util.c $(LIB) $(LDLIBS)

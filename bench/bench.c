@@ -117,7 +117,9 @@ static int do_ilp(void *ctx) {
     rc = tf_model_build(&m, b->p, &e);
     if (!rc) {
       loosen(&m, b->p);
-      rc = tf_backend_solve(&m.ilp, &b->o, &s, &e);
+      tf_solve_opts glpk = b->o; /* GLPK with presolve, as --solver glpk runs it */
+      glpk.backend = &tf_backend_glpk;
+      rc = tf_backend_solve(&m.ilp, &glpk, &s, &e);
       if (!rc && s.status == TF_SOL_INFEASIBLE)
         a.status = TF_ANSWER_INFEASIBLE;
       else if (!rc)
@@ -226,7 +228,7 @@ static void measure(struct bcase *b, struct row *r, double budget) {
   tf_error e;
   tf_error_init(&e);
   memset(r->error, 0, sizeof r->error);
-  tf_solve_opts_init(&b->o); /* the CLI's defaults: presolve, 60 s per level */
+  tf_solve_opts_init(&b->o); /* the CLI's defaults: the exact search, 60 s */
   b->loose = 0;
   b->closed_value = NULL;
   b->error[0] = 0;

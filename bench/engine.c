@@ -30,61 +30,6 @@
 
 /* --------------------------------------------------- generated worksets */
 
-/* Two families of generated worksets.  In the first the best-bounded
- * combination reaches its bound; in the second ("hard") the objectives put
- * the counts first and no combination can reach the counts' maxima, so
- * every combination has to be narrowed before the best is known. */
-struct family {
-  const char *max[3];        /* count bounds' "max" of s0, s1, s2 */
-  const char *ring[3];       /* their rings' sizes */
-  const char *objective[3][3];
-};
-
-static const struct family families[2] = {
-    {{"16", "8", "4"},
-     {"s0 * ((a * 7 + b) % 13 + 1) * 1024", "s1 * ((a + b * 3) % 11 + 1) * 768", "s2 * ((a * b) % 7 + 1) * 2048"},
-     {{"max (a * 31 + b * 17) % 1000", "max s0", NULL},
-      {"max s0 + s1", "max (a * 31 + b * 17) % 1000", NULL},
-      {"max (a * 31 + b * 17) % 1000", "max s0 + s2", "min s1"}}},
-    {{"32", "16", "8"},
-     {"s0 * ((a * 7 + b) % 13 + 2) * 4096", "s1 * ((a + b * 3) % 11 + 2) * 3072", "s2 * ((a * b) % 7 + 2) * 4096"},
-     {{"max s0", "max (a * 31 + b * 17) % 1000", NULL},
-      {"max s0 + s1", "max (a * 31 + b * 17) % 1000", NULL},
-      {"max s0 + s1 + s2", "max (a * 31 + b * 17) % 1000", NULL}}},
-};
-static const char *const loosening[3] = {"s0 >= 4", "s0 + s1 >= 5", "s0 + s2 >= 5"};
-
-/* A workset of `kept` combinations (a x b, every one fits at the smallest
- * counts) with `ncounts` counts, each a ring of SMEM whose per-stage size
- * depends on the tile; written to `path`.  In the hard family the third
- * count's range is 1..8 with three counts, 1..16 for s0 then. */
-static int write_workset(const char *path, int ncounts, size_t kept, int loose, int hard) {
-  const struct family *fm = &families[hard];
-  size_t nb = kept < 100 ? kept : 100, na = kept / nb;
-  FILE *f = fopen(path, "w");
-  if (!f)
-    return -1;
-  fprintf(f, "{\"name\": \"engine-%dc-%zu\", \"choose\": {\"a\": {\"from\": 1, \"to\": %zu}, \"b\": {\"from\": 1, "
-             "\"to\": %zu}},\n \"count\": {",
-          ncounts, kept, na, nb);
-  for (int k = 0; k < ncounts; k++)
-    fprintf(f, "%s\"s%d\": {\"min\": 1, \"max\": %s}", k ? ", " : "", k,
-            hard && ncounts == 3 && k == 0 ? "16" : hard && ncounts == 3 && k == 1 ? "8" : fm->max[k]);
-  fprintf(f, "},\n \"buffers\": [");
-  for (int k = 0; k < ncounts; k++)
-    fprintf(f, "{\"name\": \"r%d\", \"memory\": \"smem\", \"size\": \"%s\", \"align\": %d}, ", k, fm->ring[k],
-            k == 2 ? 1024 : 128);
-  fprintf(f, "\n  {\"name\": \"fixed\", \"memory\": \"smem\", \"size\": \"(a %% 97) * 64 + (b %% 89) * 32 + 4096\", "
-             "\"align\": 1024}, {\"name\": \"acc\", \"memory\": \"rf\", \"size\": \"(a * b) %% 100 + 32\"}]");
-  if (loose)
-    fprintf(f, ",\n \"require\": [\"%s\"]", loosening[ncounts - 1]);
-  fprintf(f, ",\n \"objective\": [");
-  for (int o = 0; o < 3 && fm->objective[ncounts - 1][o]; o++)
-    fprintf(f, "%s\"%s\"", o ? ", " : "", fm->objective[ncounts - 1][o]);
-  fprintf(f, "]}\n");
-  return fclose(f);
-}
-
 struct bcase {
   tf_problem *p;
   tf_solve_opts o;
@@ -274,10 +219,10 @@ static void growth_table(const char *dir, size_t max_kept, double budget, int ha
       for (int i = 0; i < NSIZES && sizes[i] <= max_kept; i++) {
         snprintf(path, sizeof path, "%s/w.json", dir);
         struct timing *t = &all[g][nrow[g]];
-        if (write_workset(path, nc, sizes[i], loose, hard) || measure("b200", path, 0, budget, t))
+        if (bench_workset(path, nc, sizes[i], loose, hard) || measure("b200", path, 0, budget, t))
           continue;
         nrow[g]++;
-        both("| %d | %s | %zu | %s | %s | %.1f | %s |\n", nc, loose ? loosening[nc - 1] : "-", t->kept,
+        both("| %d | %s | %zu | %s | %s | %.1f | %s |\n", nc, loose ? bench_loosening[nc - 1] : "-", t->kept,
              us(t->search, x, sizeof x), us(t->oracle, y, sizeof y), t->oracle / t->search,
              t->agrees ? "yes" : "**no**");
       }
@@ -285,7 +230,7 @@ static void growth_table(const char *dir, size_t max_kept, double budget, int ha
   both("\nGrowth exponent a in time ~ kept^a, least squares over the rows from 10^3 kept up:\n\n"
        "| counts | loosening require | solve | oracle |\n|---:|---|---:|---:|\n");
   for (int g = 0; g < 6; g++)
-    both("| %d | %s | %.2f | %.2f |\n", g / 2 + 1, g % 2 ? loosening[g / 2] : "-", exponent(all[g], nrow[g], 0),
+    both("| %d | %s | %.2f | %.2f |\n", g / 2 + 1, g % 2 ? bench_loosening[g / 2] : "-", exponent(all[g], nrow[g], 0),
          exponent(all[g], nrow[g], 1));
   both("\n");
 }
@@ -301,13 +246,13 @@ static void process_table(const char *dir, const char *bin, size_t max_kept) {
   snprintf(path, sizeof path, "%s/w3.json", dir);
   for (size_t kept = 10000; kept <= 100000 && kept <= max_kept; kept *= 10)
     for (int loose = 0; loose < 2; loose++) {
-      if (write_workset(path, 3, kept, loose, 0))
+      if (bench_workset(path, 3, kept, loose, 0))
         continue;
       char *free_argv[] = {(char *)bin, "solve", "-m", "b200", "-w", path, "--json", NULL};
       char *fixed_argv[] = {(char *)bin, "solve", "-m", "b200", "-w", path, "--json", "--fix", "a=1", "--fix", "b=1", NULL};
       long rss = 0, rss_fixed = 0;
       double c, cf, t = process_median(bin, free_argv, &c, &rss), tf = process_median(bin, fixed_argv, &cf, &rss_fixed);
-      both("| %zu | %s | %s | %s | %.1f MiB | %s | %s | %.1f |\n", kept, loose ? loosening[2] : "-", us(t, x, sizeof x),
+      both("| %zu | %s | %s | %s | %.1f MiB | %s | %s | %.1f |\n", kept, loose ? bench_loosening[2] : "-", us(t, x, sizeof x),
            us(c, xc, sizeof xc), (double)rss / 1024, us(tf, y, sizeof y), us(cf, yc, sizeof yc), c / cf);
     }
 }

@@ -16,6 +16,11 @@ out=bench/results.md
 # (BENCH_SKIP_ENGINE=1 appends the bench/engine.md of an earlier run instead)
 [ -n "${BENCH_SKIP_ENGINE:-}" ] || "$BUILD/bench-engine" bench/engine.md "${BENCH_MAX_KEPT:-1000000}" "${BENCH_BUDGET:-0.3}" "$BIN"
 { echo; sed -e 's/^## /### /' -e 's/^# Engine benchmark/## The engine (bench\/engine.md)/' bench/engine.md; } >> "$out"
+# the solvers: exact search vs GLPK on the whole model vs the oracle
+# (also alone: make bench-solvers, into bench/solvers.md; BENCH_SKIP_SOLVERS=1
+# appends the bench/solvers.md of an earlier run instead)
+[ -n "${BENCH_SKIP_SOLVERS:-}" ] || "$BUILD/bench-solvers" bench/solvers.md 100000 "${BENCH_BUDGET:-0.1}" 3
+{ echo; sed -e 's/^## /### /' -e 's/^# Solvers: /## Solvers (bench\/solvers.md): /' bench/solvers.md; } >> "$out"
 
 tmp=$(mktemp -d)
 trap 'rm -rf "$tmp"' EXIT

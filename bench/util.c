@@ -68,3 +68,58 @@ const char *us(double s, char *buf, size_t size) {
     snprintf(buf, size, "%.2f s", s);
   return buf;
 }
+
+/* Two families of generated worksets.  In the first the best-bounded
+ * combination reaches its bound; in the second ("hard") the objectives put
+ * the counts first and no combination can reach the counts' maxima, so
+ * every combination has to be narrowed before the best is known. */
+struct family {
+  const char *max[3];        /* count bounds' "max" of s0, s1, s2 */
+  const char *ring[3];       /* their rings' sizes */
+  const char *objective[3][3];
+};
+
+static const struct family families[2] = {
+    {{"16", "8", "4"},
+     {"s0 * ((a * 7 + b) % 13 + 1) * 1024", "s1 * ((a + b * 3) % 11 + 1) * 768", "s2 * ((a * b) % 7 + 1) * 2048"},
+     {{"max (a * 31 + b * 17) % 1000", "max s0", NULL},
+      {"max s0 + s1", "max (a * 31 + b * 17) % 1000", NULL},
+      {"max (a * 31 + b * 17) % 1000", "max s0 + s2", "min s1"}}},
+    {{"32", "16", "8"},
+     {"s0 * ((a * 7 + b) % 13 + 2) * 4096", "s1 * ((a + b * 3) % 11 + 2) * 3072", "s2 * ((a * b) % 7 + 2) * 4096"},
+     {{"max s0", "max (a * 31 + b * 17) % 1000", NULL},
+      {"max s0 + s1", "max (a * 31 + b * 17) % 1000", NULL},
+      {"max s0 + s1 + s2", "max (a * 31 + b * 17) % 1000", NULL}}},
+};
+const char *const bench_loosening[3] = {"s0 >= 4", "s0 + s1 >= 5", "s0 + s2 >= 5"};
+
+/* A workset of `kept` combinations (a x b, every one fits at the smallest
+ * counts) with `ncounts` counts, each a ring of SMEM whose per-stage size
+ * depends on the tile; written to `path`.  In the hard family the third
+ * count's range is 1..8 with three counts, 1..16 for s0 then. */
+int bench_workset(const char *path, int ncounts, size_t kept, int loose, int hard) {
+  const struct family *fm = &families[hard];
+  size_t nb = kept < 100 ? kept : 100, na = kept / nb;
+  FILE *f = fopen(path, "w");
+  if (!f)
+    return -1;
+  fprintf(f, "{\"name\": \"engine-%dc-%zu\", \"choose\": {\"a\": {\"from\": 1, \"to\": %zu}, \"b\": {\"from\": 1, "
+             "\"to\": %zu}},\n \"count\": {",
+          ncounts, kept, na, nb);
+  for (int k = 0; k < ncounts; k++)
+    fprintf(f, "%s\"s%d\": {\"min\": 1, \"max\": %s}", k ? ", " : "", k,
+            hard && ncounts == 3 && k == 0 ? "16" : hard && ncounts == 3 && k == 1 ? "8" : fm->max[k]);
+  fprintf(f, "},\n \"buffers\": [");
+  for (int k = 0; k < ncounts; k++)
+    fprintf(f, "{\"name\": \"r%d\", \"memory\": \"smem\", \"size\": \"%s\", \"align\": %d}, ", k, fm->ring[k],
+            k == 2 ? 1024 : 128);
+  fprintf(f, "\n  {\"name\": \"fixed\", \"memory\": \"smem\", \"size\": \"(a %% 97) * 64 + (b %% 89) * 32 + 4096\", "
+             "\"align\": 1024}, {\"name\": \"acc\", \"memory\": \"rf\", \"size\": \"(a * b) %% 100 + 32\"}]");
+  if (loose)
+    fprintf(f, ",\n \"require\": [\"%s\"]", bench_loosening[ncounts - 1]);
+  fprintf(f, ",\n \"objective\": [");
+  for (int o = 0; o < 3 && fm->objective[ncounts - 1][o]; o++)
+    fprintf(f, "%s\"%s\"", o ? ", " : "", fm->objective[ncounts - 1][o]);
+  fprintf(f, "]}\n");
+  return fclose(f);
+}

@@ -1,6 +1,7 @@
-/* What the two benchmark programs (bench.c, engine.c) share: the clock,
- * medians of repeated runs, the "us / ms / s" format, and printing a line
- * both to stdout and to the Markdown file being written. */
+/* What the benchmark programs (bench.c, engine.c, solvers.c) share: the
+ * clock, medians of repeated runs, the "us / ms / s" format, printing a
+ * line both to stdout and to the Markdown file being written, and the
+ * generated worksets. */
 #ifndef TF_BENCH_UTIL_H
 #define TF_BENCH_UTIL_H
 
@@ -25,5 +26,14 @@ const char *us(double s, char *buf, size_t size);
 void both(const char *fmt, ...) __attribute__((format(printf, 1, 2)));
 
 int cmp_double(const void *a, const void *b);
+
+/* The generated worksets of bench/engine.md: `kept` combinations a x b
+ * (every one fits at the smallest counts), `ncounts` counts, each a ring
+ * of SMEM sized by the tile; with `loose` a require that loosens as a
+ * count grows; `hard`: the family whose counts come first and never reach
+ * their maxima.  Written to `path`; 0, or -1 when it cannot be. */
+int bench_workset(const char *path, int ncounts, size_t kept, int loose, int hard);
+/* The loosening require of `ncounts` counts, at [ncounts - 1]. */
+extern const char *const bench_loosening[3];
 
 #endif

@@ -5,7 +5,6 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "encode/fits.h"
 #include "model/alloc.h"
 #include "model/json.h"
 #include "model/text.h"
@@ -17,8 +16,6 @@ static int exact(int64_t v, const char *what, tf_error *err) {
                         (long long)v);
   return 0;
 }
-
-static int is_active(const tf_model *m, size_t c) { return !m->active || m->active[c]; }
 
 /* "pick(B_r_128,B_c_64)": a column's name, for GLPK (built for every
  * column, so without snprintf); "lo_" + a column's name for its rows. */
@@ -71,21 +68,19 @@ static int64_t tight_hi(const tf_problem *p, size_t c, int k) {
 
 static void add_columns(tf_model *m, const tf_problem *p) {
   char name[256];
+  for (size_t c = 0; c < p->ncombos; c++) {
+    combo_name(p, c, "pick", name, sizeof name);
+    m->pick[c] = tf_ilp_add_col(&m->ilp, name, TF_COL_BIN, 0, 1);
+  }
   for (size_t c = 0; c < p->ncombos; c++)
-    if (is_active(m, c)) {
-      combo_name(p, c, "pick", name, sizeof name);
-      m->pick[c] = tf_ilp_add_col(&m->ilp, name, TF_COL_BIN, 0, 1);
+    for (int k = 0; k < p->ncounts; k++) {
+      combo_name(p, c, p->count_names[k], name, sizeof name);
+      int64_t top = tight_hi(p, c, k);
+      double lo = (double)(p->count_lo[k] < 0 ? p->count_lo[k] : 0);
+      double hi = (double)(top > 0 ? top : 0);
+      m->count_col[c * (size_t)p->ncounts + (size_t)k] = tf_ilp_add_col(&m->ilp, name, TF_COL_INT, lo, hi);
+      m->count_top[c * (size_t)p->ncounts + (size_t)k] = top;
     }
-  for (size_t c = 0; c < p->ncombos; c++)
-    if (is_active(m, c))
-      for (int k = 0; k < p->ncounts; k++) {
-        combo_name(p, c, p->count_names[k], name, sizeof name);
-        int64_t top = tight_hi(p, c, k);
-        double lo = (double)(p->count_lo[k] < 0 ? p->count_lo[k] : 0);
-        double hi = (double)(top > 0 ? top : 0);
-        m->count_col[c * (size_t)p->ncounts + (size_t)k] = tf_ilp_add_col(&m->ilp, name, TF_COL_INT, lo, hi);
-        m->count_top[c * (size_t)p->ncounts + (size_t)k] = top;
-      }
   for (size_t b = 0; b < p->nbuffers; b++) {
     m->units_col[b] = TF_NO_COL;
     if (tf_memory_align(p, b) > 1 && p->count_dependent[b]) {
@@ -96,7 +91,7 @@ static void add_columns(tf_model *m, const tf_problem *p) {
        * search explode */
       int64_t cap = 0;
       for (size_t c = 0; c < p->ncombos; c++)
-        if (is_active(m, c) && tf_memory_capacity_max(p, tf_memory_of(p, b, c)) > cap)
+        if (tf_memory_capacity_max(p, tf_memory_of(p, b, c)) > cap)
           cap = tf_memory_capacity_max(p, tf_memory_of(p, b, c));
       double top = (double)(cap / tf_memory_align(p, b));
       m->units_col[b] = tf_ilp_add_col(&m->ilp, name, TF_COL_INT, 0, top);
@@ -108,29 +103,28 @@ static void add_columns(tf_model *m, const tf_problem *p) {
 static void add_count_links(tf_model *m, const tf_problem *p) {
   char name[256];
   for (size_t c = 0; c < p->ncombos; c++)
-    if (is_active(m, c))
-      for (int k = 0; k < p->ncounts; k++) {
-        size_t s = m->count_col[c * (size_t)p->ncounts + (size_t)k];
-        if (p->count_lo[k] == p->count_hi[k]) {
-          prefixed(name, sizeof name, "fix_", m->ilp.cols[s].name);
-          size_t r = tf_ilp_add_row(&m->ilp, name, TF_SENSE_EQ, 0);
-          tf_lin_add(&m->ilp.rows[r].lin, s, 1);
-          tf_lin_add(&m->ilp.rows[r].lin, m->pick[c], -(double)p->count_lo[k]);
-          continue;
-        }
-        prefixed(name, sizeof name, "lo_", m->ilp.cols[s].name);
-        size_t r = tf_ilp_add_row(&m->ilp, name, TF_SENSE_GE, 0);
+    for (int k = 0; k < p->ncounts; k++) {
+      size_t s = m->count_col[c * (size_t)p->ncounts + (size_t)k];
+      if (p->count_lo[k] == p->count_hi[k]) {
+        prefixed(name, sizeof name, "fix_", m->ilp.cols[s].name);
+        size_t r = tf_ilp_add_row(&m->ilp, name, TF_SENSE_EQ, 0);
         tf_lin_add(&m->ilp.rows[r].lin, s, 1);
         tf_lin_add(&m->ilp.rows[r].lin, m->pick[c], -(double)p->count_lo[k]);
-        prefixed(name, sizeof name, "hi_", m->ilp.cols[s].name);
-        r = tf_ilp_add_row(&m->ilp, name, TF_SENSE_LE, 0);
-        tf_lin_add(&m->ilp.rows[r].lin, s, 1);
-        tf_lin_add(&m->ilp.rows[r].lin, m->pick[c], -(double)m->count_top[c * (size_t)p->ncounts + (size_t)k]);
+        continue;
       }
+      prefixed(name, sizeof name, "lo_", m->ilp.cols[s].name);
+      size_t r = tf_ilp_add_row(&m->ilp, name, TF_SENSE_GE, 0);
+      tf_lin_add(&m->ilp.rows[r].lin, s, 1);
+      tf_lin_add(&m->ilp.rows[r].lin, m->pick[c], -(double)p->count_lo[k]);
+      prefixed(name, sizeof name, "hi_", m->ilp.cols[s].name);
+      r = tf_ilp_add_row(&m->ilp, name, TF_SENSE_LE, 0);
+      tf_lin_add(&m->ilp.rows[r].lin, s, 1);
+      tf_lin_add(&m->ilp.rows[r].lin, m->pick[c], -(double)m->count_top[c * (size_t)p->ncounts + (size_t)k]);
+    }
 }
 
 /* One affine form per combination, to be added to a row or objective:
- * sum_c (a0_c pick[c] + sum_k ak_c count[k][c]) * sign, over the active
+ * sum_c (a0_c pick[c] + sum_k ak_c count[k][c]) * sign, over the kept
  * combinations (only those where buffer `which` is charged to `mem`, when
  * mem >= 0), the count-free part charged as the memory module rounds it
  * when `charge` is set. */
@@ -145,7 +139,7 @@ struct term {
 
 static int add_term(tf_model *m, const tf_problem *p, tf_lin *lin, const struct term *t, tf_error *err) {
   for (size_t c = 0; c < p->ncombos; c++) {
-    if (!is_active(m, c) || (t->mem >= 0 && tf_memory_of(p, t->which, c) != t->mem))
+    if (t->mem >= 0 && tf_memory_of(p, t->which, c) != t->mem)
       continue;
     const int64_t *a = t->form(p, c, t->which);
     int64_t a0 = a[0];
@@ -176,15 +170,14 @@ static size_t add_capacity_row(tf_model *m, const tf_problem *p, int mem) {
     return tf_ilp_add_row(&m->ilp, name, TF_SENSE_LE, (double)tf_memory_capacity_max(p, mem));
   size_t r = tf_ilp_add_row(&m->ilp, name, TF_SENSE_LE, 0);
   for (size_t c = 0; c < p->ncombos; c++)
-    if (is_active(m, c))
-      tf_lin_add(&m->ilp.rows[r].lin, m->pick[c], -(double)tf_memory_capacity(p, mem, c));
+    tf_lin_add(&m->ilp.rows[r].lin, m->pick[c], -(double)tf_memory_capacity(p, mem, c));
   return r;
 }
 
-/* Is buffer b charged to memory `mem` at some active combination? */
-static int charged_to(const tf_model *m, const tf_problem *p, size_t b, int mem) {
+/* Is buffer b charged to memory `mem` at some combination? */
+static int charged_to(const tf_problem *p, size_t b, int mem) {
   for (size_t c = 0; c < p->ncombos; c++)
-    if (is_active(m, c) && tf_memory_of(p, b, c) == mem)
+    if (tf_memory_of(p, b, c) == mem)
       return 1;
   return 0;
 }
@@ -215,7 +208,7 @@ static int add_capacity_rows(tf_model *m, const tf_problem *p, tf_error *err) {
   for (int mem = 0; mem < TF_NMEM; mem++) {
     size_t r = TF_NO_COL;
     for (size_t b = 0; b < p->nbuffers; b++) {
-      if (!charged_to(m, p, b, mem))
+      if (!charged_to(p, b, mem))
         continue;
       if (r == TF_NO_COL)
         r = add_capacity_row(m, p, mem);
@@ -253,168 +246,8 @@ static int add_objectives(tf_model *m, const tf_problem *p, tf_error *err) {
   return 0;
 }
 
-static int build(tf_model *m, const tf_problem *p, tf_error *err);
-
 int tf_model_build(tf_model *m, const tf_problem *p, tf_error *err) {
   memset(m, 0, sizeof *m);
-  return build(m, p, err);
-}
-
-/* Does combination c fit at the smallest counts?  Cached: -1 unknown. */
-static int fits_low(const tf_problem *p, size_t c, signed char *cache) {
-  if (cache[c] < 0)
-    cache[c] = (signed char)(tf_fits(p, c, p->count_lo) == 1);
-  return cache[c];
-}
-
-static int count_free(const tf_problem *p, size_t c, size_t o) {
-  const int64_t *a = tf_problem_obj(p, c, o);
-  for (int k = 0; k < p->ncounts; k++)
-    if (a[1 + k])
-      return 0;
-  return 1;
-}
-
-/* Settles one count-free level; returns 1 when every remaining combination
- * fits at the smallest counts (so the level's optimum is known and the next
- * level may be settled too), 0 otherwise. */
-static int settle_level(const tf_problem *p, size_t o, unsigned char *active, signed char *low) {
-  int maximize = p->objective[o].maximize, found = 0;
-  int64_t best = 0;
-  for (size_t c = 0; c < p->ncombos; c++) {
-    if (!active[c] || !fits_low(p, c, low))
-      continue;
-    int64_t v = tf_problem_obj(p, c, o)[0];
-    if (!found || (maximize ? v > best : v < best))
-      best = v, found = 1;
-  }
-  if (!found)
-    return 0;
-  int settled = 1;
-  for (size_t c = 0; c < p->ncombos; c++) {
-    if (!active[c])
-      continue;
-    int64_t v = tf_problem_obj(p, c, o)[0];
-    if (maximize ? v < best : v > best)
-      active[c] = 0; /* worse than a combination known to fit */
-    else if (!fits_low(p, c, low))
-      settled = 0;
-  }
-  return settled;
-}
-
-/* With one count whose every use only grows the memories and tightens the
- * constraints (no negative coefficient in a buffer, none of the wrong sign
- * in a row), a combination's feasible counts are an interval [lo, top]:
- * fitting at s implies fitting below s. */
-static int monotone(const tf_problem *p) {
-  if (p->ncounts != 1)
-    return 0;
-  for (size_t c = 0; c < p->ncombos; c++) {
-    for (size_t b = 0; b < p->nbuffers; b++)
-      if (tf_problem_buf(p, c, b)[1] < 0)
-        return 0;
-    for (size_t r = 0; r < p->nrequire; r++) {
-      int64_t a = tf_problem_row(p, c, r)[1];
-      if (p->row_kind[r] == TF_ROW_LE ? a < 0 : p->row_kind[r] == TF_ROW_GE ? a > 0 : a != 0)
-        return 0;
-    }
-  }
-  return 1;
-}
-
-/* The largest count at which combination c fits, by bisection over
- * [lo, hi]; -1 when it does not fit even at lo. */
-static int64_t top_count(const tf_problem *p, size_t c, int64_t hi) {
-  int64_t lo = p->count_lo[0];
-  if (tf_fits(p, c, &lo) != 1)
-    return -1;
-  while (lo < hi) {
-    int64_t mid = lo + (hi - lo + 1) / 2;
-    if (tf_fits(p, c, &mid) == 1)
-      lo = mid;
-    else
-      hi = mid - 1;
-  }
-  return lo;
-}
-
-/* Settles every level exactly in the monotone one-count case: each
- * combination's feasible counts are an interval, an affine objective is
- * best at one of its ends, and the combinations that do worse than the
- * best at a level are left out; ties go on to the next level, with the
- * interval narrowed to the end that won.  The ILP still decides among
- * what is left, and verification checks it. */
-static void settle_monotone(const tf_problem *p, unsigned char *active) {
-  int64_t *from = tf_nalloc(p->ncombos + 1, sizeof *from), *to = tf_nalloc(p->ncombos + 1, sizeof *to);
-  int64_t *value = tf_nalloc(p->ncombos + 1, sizeof *value);
-  for (size_t c = 0; c < p->ncombos; c++) {
-    if (!active[c])
-      continue;
-    from[c] = p->count_lo[0];
-    to[c] = top_count(p, c, tight_hi(p, c, 0));
-    if (to[c] < from[c])
-      active[c] = 0; /* fits at no count */
-  }
-  for (size_t o = 0; o < p->nobjective; o++) {
-    int maximize = p->objective[o].maximize, found = 0, overflow = 0;
-    int64_t best = 0;
-    for (size_t c = 0; c < p->ncombos && !overflow; c++) {
-      if (!active[c])
-        continue;
-      const int64_t *a = tf_problem_obj(p, c, o);
-      int64_t s = (a[1] > 0) == maximize ? to[c] : from[c], t;
-      overflow = tf_checked_mul(a[1], s, &t) || tf_checked_add(a[0], t, &value[c]);
-      if (!found || (maximize ? value[c] > best : value[c] < best))
-        best = value[c], found = 1;
-    }
-    if (overflow || !found)
-      break;
-    for (size_t c = 0; c < p->ncombos; c++) {
-      if (!active[c])
-        continue;
-      const int64_t *a = tf_problem_obj(p, c, o);
-      if (value[c] != best)
-        active[c] = 0;
-      else if (a[1] != 0 && (a[1] > 0) == maximize)
-        from[c] = to[c];
-      else if (a[1] != 0)
-        to[c] = from[c];
-    }
-  }
-  free(from);
-  free(to);
-  free(value);
-}
-
-int tf_model_build_reduced(tf_model *m, const tf_problem *p, tf_error *err) {
-  memset(m, 0, sizeof *m);
-  m->active = tf_nalloc(p->ncombos + 1, sizeof *m->active);
-  memset(m->active, 1, p->ncombos);
-  signed char *low = tf_nalloc(p->ncombos + 1, sizeof *low);
-  memset(low, -1, p->ncombos);
-  for (size_t o = 0; o < p->nobjective; o++) {
-    int all_free = 1;
-    for (size_t c = 0; c < p->ncombos && all_free; c++)
-      all_free = !m->active[c] || count_free(p, c, o);
-    if (!all_free || !settle_level(p, o, m->active, low))
-      break;
-  }
-  free(low);
-  /* the cheap scan above first, then the exact interval reasoning on what is left */
-  if (monotone(p))
-    settle_monotone(p, m->active);
-  return build(m, p, err);
-}
-
-int tf_model_build_one(tf_model *m, const tf_problem *p, size_t combo, tf_error *err) {
-  memset(m, 0, sizeof *m);
-  m->active = tf_nalloc(p->ncombos + 1, sizeof *m->active);
-  m->active[combo] = 1;
-  return build(m, p, err);
-}
-
-static int build(tf_model *m, const tf_problem *p, tf_error *err) {
   tf_ilp_init(&m->ilp);
   m->ncombos = p->ncombos;
   m->ncounts = p->ncounts;
@@ -429,8 +262,7 @@ static int build(tf_model *m, const tf_problem *p, tf_error *err) {
   add_columns(m, p);
   size_t one = tf_ilp_add_row(&m->ilp, "one_combination", TF_SENSE_EQ, 1);
   for (size_t c = 0; c < p->ncombos; c++)
-    if (is_active(m, c))
-      tf_lin_add(&m->ilp.rows[one].lin, m->pick[c], 1);
+    tf_lin_add(&m->ilp.rows[one].lin, m->pick[c], 1);
   add_count_links(m, p);
   if (add_capacity_rows(m, p, err) || add_require_rows(m, p, err) || add_objectives(m, p, err)) {
     tf_error_set_file(err, p->workset->file);
@@ -446,7 +278,6 @@ void tf_model_release(tf_model *m) {
   free(m->pick);
   free(m->count_col);
   free(m->count_top);
-  free(m->active);
   free(m->units_col);
   memset(m, 0, sizeof *m);
 }

@@ -24,25 +24,14 @@ typedef struct tf_model {
   size_t *units_col;  /* per buffer: column of units[b], or TF_NO_COL */
   size_t ncombos;
   int ncounts;
-  unsigned char *active; /* per combination: in the model; NULL: all */
-  size_t nactive;
 } tf_model;
 
-/* Builds the ILP of a problem with at least one combination.  Errors:
- * coefficients beyond 2^53 (TF_EINPUT). */
+/* Builds the ILP of a problem with at least one combination: every kept
+ * combination (those that fit at the smallest counts), one binary each --
+ * what --solver glpk solves (solver/solve_ilp.h) and --lp / --mps write
+ * (solver/export.h).  Errors: coefficients beyond 2^53 (TF_EINPUT). */
 int tf_model_build(tf_model *m, const tf_problem *p, tf_error *err);
 
-/* The same, without the combinations that cannot be optimal: the leading
- * objectives that do not depend on a count are settled by scanning the
- * combinations that fit at the smallest counts (exactly, in integers), and
- * a combination worse than such a one at such a level is left out.  The
- * optimum is the same; the model is smaller.  (Not for --top, which needs
- * the worse ones.) */
-int tf_model_build_reduced(tf_model *m, const tf_problem *p, tf_error *err);
-/* The ILP of one combination only: what --lp / --mps write once the exact
- * search has proven that combination optimal (the only candidate left
- * that can win), for GLPK to re-solve. */
-int tf_model_build_one(tf_model *m, const tf_problem *p, size_t combo, tf_error *err);
 void tf_model_release(tf_model *m);
 
 #endif

@@ -1,6 +1,7 @@
 #include "decode.h"
 
 #include <math.h>
+#include <stdlib.h>
 #include <string.h>
 
 void tf_answer_init(tf_answer *a, const tf_problem *p) {
@@ -8,7 +9,11 @@ void tf_answer_init(tf_answer *a, const tf_problem *p) {
   tf_point_init(&a->point, p);
 }
 
-void tf_answer_release(tf_answer *a) { tf_point_release(&a->point); }
+void tf_answer_release(tf_answer *a) {
+  tf_point_release(&a->point);
+  free(a->ilp_objval);
+  a->ilp_objval = NULL;
+}
 
 int tf_decode(const tf_model *m, const tf_problem *p, const double *x, tf_answer *a, tf_error *err) {
   size_t chosen = p->ncombos;

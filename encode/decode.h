@@ -23,6 +23,13 @@ typedef struct tf_answer {
   tf_point point;                  /* valid after tf_verify / tf_answer_eval */
   tf_closed closed[TF_MAX_COUNTS];
   char why[320];                   /* infeasible / does not fit: the reason */
+  /* Whose answer this is: NULL, the exact search's; else the ILP solver's
+   * name (solver/solve_ilp.c), with its own optimum per level and its
+   * solve time, once certified against the exact optimum. */
+  const char *solver;
+  double *ilp_objval;              /* owned; nilp_objval levels */
+  size_t nilp_objval;
+  double ilp_seconds;
 } tf_answer;
 
 void tf_answer_init(tf_answer *a, const tf_problem *p);

@@ -59,13 +59,6 @@ void tf_lin_add(tf_lin *lin, size_t col, double val) {
   lin->val[lin->n++] = val;
 }
 
-double tf_lin_value(const tf_lin *lin, const double *x) {
-  double v = 0;
-  for (size_t i = 0; i < lin->n; i++)
-    v += lin->val[i] * x[lin->ind[i]];
-  return v;
-}
-
 struct term {
   size_t ind;
   double val;

@@ -58,7 +58,4 @@ void tf_lin_compact(tf_lin *lin);
 /* Compacts every row and objective. */
 void tf_ilp_compact(tf_ilp *ilp);
 
-/* Value of a linear form at x. */
-double tf_lin_value(const tf_lin *lin, const double *x);
-
 #endif

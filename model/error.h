@@ -17,7 +17,7 @@ typedef struct tf_error {
   int code;        /* enum tf_status */
   char file[256];  /* "model/worksets/fa4-fwd.json", or "" */
   char path[160];  /* "$.buffers[3].size", "--fix", or "" */
-  char msg[320];
+  char msg[640];
 } tf_error;
 
 void tf_error_init(tf_error *err);

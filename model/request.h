@@ -63,7 +63,8 @@ typedef struct tf_place_req {
   X(requires, "require", "require", "require", TEXTS, YES, 1)                    \
   X(objectives, "objective", "objective", "objectives", TEXTS, YES, 1)           \
   X(places, "place", "place", "", PLACES, YES, 1)                                \
-  X(any_arch, "any_arch", "any-arch", "any_arch", FLAG, YES, 1)
+  X(any_arch, "any_arch", "any-arch", "any_arch", FLAG, YES, 1)                 \
+  X(solver, "solver", "solver", "solver", STRING, YES, 1)
 
 enum tf_request_kind { TF_RQ_STRING, TF_RQ_ASSIGNS, TF_RQ_DOMAINS, TF_RQ_TEXTS, TF_RQ_PLACES, TF_RQ_FLAG, TF_RQ_NKINDS };
 enum tf_request_memo { TF_RQ_NO, TF_RQ_YES, TF_RQ_BOUND };

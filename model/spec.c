@@ -410,6 +410,11 @@ static int parse(tf_spec *s, const cJSON *root, tf_error *err) {
   if (any && !cJSON_IsBool(any))
     return tf_error_set(err, TF_EINPUT, "$.any_arch", "expected true or false");
   s->any_arch = cJSON_IsTrue(any);
+  const cJSON *solver = tf_json_member(root, "solver");
+  const char *name;
+  if (solver && tf_json_string(solver, "$.solver", &name, err))
+    return -1;
+  s->solver = solver ? tf_strdup(name) : NULL;
   return 0;
 }
 
@@ -432,6 +437,7 @@ int tf_spec_expand(tf_spec *s, const tf_workset *const *ws, const unsigned char 
 }
 
 void tf_spec_release(tf_spec *s) {
+  free(s->solver);
   char **names[] = {s->machines, s->worksets, s->requires};
   size_t nnames[] = {s->nmachines, s->nworksets, s->nrequires};
   for (int l = 0; l < 3; l++) {
@@ -493,6 +499,8 @@ void tf_spec_request(const tf_spec *s, size_t i, tf_request *req) {
   req->machine = tf_strdup(s->machines[p[0]]);
   req->workset = tf_strdup(s->worksets[p[1]]);
   req->any_arch = s->any_arch;
+  if (s->solver)
+    req->solver = tf_strdup(s->solver);
   for (size_t k = 0; k < s->nparams; k++)
     if (vals[k] >= 0) {
       tf_path_key(where, sizeof where, "$.params", s->params[k].name);

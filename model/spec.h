@@ -43,6 +43,7 @@ typedef struct tf_spec {
   tf_spec_objectives *objectives; size_t nobjectives; /* 0: no "objectives" key */
   tf_expr **where;            size_t nwhere;
   int any_arch;               /* "any_arch": true: every point solves across architectures */
+  char *solver;               /* "solver": every point's (solver/backend.h), or NULL */
   /* from tf_spec_expand */
   unsigned char *applies;     /* per workset: params, fixes, domains, requires, objectives */
   size_t napplies;

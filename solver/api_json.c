@@ -28,7 +28,8 @@ enum { API_OK = 0, API_NO = 1, API_USAGE = 2, API_INTERNAL = 3 };
 
 /* ------------------------------------------------------------- requests */
 
-/* Options shared by solve and sweep: "time_limit" (seconds), "presolve". */
+/* Options shared by solve, sweep and validate: "solver" (solver/backend.h),
+ * "time_limit" (seconds), "presolve". */
 static int read_solve_opts(const cJSON *req, tf_solve_opts *o, tf_error *err) {
   tf_solve_opts_init(o);
   const cJSON *v;
@@ -42,6 +43,10 @@ static int read_solve_opts(const cJSON *req, tf_solve_opts *o, tf_error *err) {
       return tf_error_set(err, TF_EINPUT, "$.presolve", "expected true or false");
     o->presolve = cJSON_IsTrue(v);
   }
+  const char *name;
+  if ((v = tf_json_member(req, "solver")) &&
+      (tf_json_string(v, "$.solver", &name, err) || tf_solver_named(name, "$.solver", &o->backend, err)))
+    return -1;
   return 0;
 }
 
@@ -153,6 +158,8 @@ static int api_solve(const cJSON *req, FILE *out, tf_error *err) {
   tf_loaded l;
   tf_problem *p;
   int rc = bind_problem(req, &c, &l, &p, err);
+  if (!rc)
+    rc = tf_solve_opts_for(&o, &c.req, "$.problem.solver", &o, err);
   if (!rc && top) {
     rc = solve_top(out, &c, p, &o, (int)top, err);
   } else if (!rc) {
@@ -322,7 +329,11 @@ static int api_sweep(const cJSON *req, FILE *out, tf_error *err) {
 /* -------------------------------------------------------------- validate */
 
 /* Every file's cases into `rows` (JSON lines), in order. */
-static int validate_files(const cJSON *files, tf_cache *cache, FILE *rows, tf_validate_tally *t, tf_error *err) {
+static int validate_files(const cJSON *req, tf_cache *cache, FILE *rows, tf_validate_tally *t, tf_error *err) {
+  const cJSON *files = tf_json_member(req, "files");
+  tf_solve_opts o;
+  if (read_solve_opts(req, &o, err))
+    return -1;
   if (!cJSON_IsArray(files) || !files->child)
     return tf_error_set(err, TF_EINPUT, "$.files", "expected a non-empty array of CASES.jsonl paths");
   size_t i = 0;
@@ -330,7 +341,7 @@ static int validate_files(const cJSON *files, tf_cache *cache, FILE *rows, tf_va
     char path[64];
     const char *name;
     tf_path_index(path, sizeof path, "$.files", i);
-    if (tf_json_string(v, path, &name, err) || tf_validate_file(cache, name, rows, 1, t, err))
+    if (tf_json_string(v, path, &name, err) || tf_validate_file(cache, name, rows, 1, &o, t, err))
       return -1;
   }
   return 0;
@@ -341,7 +352,7 @@ static int api_validate(const cJSON *req, FILE *out, tf_error *err) {
   tf_cache_init(&cache);
   tf_validate_tally t = {0, 0, 0};
   tf_text buf;
-  int rc = validate_files(tf_json_member(req, "files"), &cache, tf_text_open(&buf), &t, err);
+  int rc = validate_files(req, &cache, tf_text_open(&buf), &t, err);
   size_t len;
   char *rows = tf_text_close(&buf, &len);
   if (!rc) {
@@ -486,11 +497,11 @@ static int api_prune(const cJSON *req, FILE *out, tf_error *err) {
 
 /* -------------------------------------------------------------- dispatch */
 
-#define SOLVE_KEYS "time_limit", "presolve"
+#define SOLVE_KEYS "solver", "time_limit", "presolve"
 static const char *const solve_keys[] = {"cmd", "problem", "top", SOLVE_KEYS, NULL};
 static const char *const check_keys[] = {"cmd", "problem", NULL};
 static const char *const sweep_keys[] = {"cmd", "spec", "file", "problems", "jobs", SOLVE_KEYS, NULL};
-static const char *const validate_keys[] = {"cmd", "files", NULL};
+static const char *const validate_keys[] = {"cmd", "files", SOLVE_KEYS, NULL};
 static const char *const prune_keys[] = {"cmd", "machine", "workset", "params", "map", "configs", "file", "time_limit", NULL};
 static const char *const bare_keys[] = {"cmd", NULL};
 
@@ -552,9 +563,7 @@ char *tf_call_json(const char *request, int *status) {
   else
     rc = dispatch(request, out, &err);
   char *text = tf_text_close(&t, NULL);
-  tf_solve_opts dflt; /* the backend every request solves with */
-  tf_solve_opts_init(&dflt);
-  tf_backend_of(&dflt)->thread_done(); /* GLPK keeps an environment per thread: leave none behind */
+  tf_backend_thread_done(); /* GLPK keeps an environment per thread: leave none behind */
   if (rc < 0) {
     free(text);
     rc = err.code == TF_EINPUT ? API_USAGE : API_INTERNAL;

@@ -5,18 +5,23 @@
  * the object `tilefit solve --json` prints, a sweep point the line
  * `tilefit sweep` writes.
  *
+ * "solver": "glpk" has GLPK solve the whole integer program, certified
+ * against the exact optimum (solver/solve_ilp.h); a problem's own
+ * "solver" takes its place.  "presolve": false turns GLPK's presolver off.
+ *
  * Requests, an object with "cmd" and that command's members:
- *   {"cmd": "solve", "problem": PROBLEM, "top": K, "time_limit": S, "presolve": B}
+ *   {"cmd": "solve", "problem": PROBLEM, "top": K, "solver": "exact"|"glpk",
+ *    "time_limit": S, "presolve": B}
  *       the `solve --json` object, optimal or infeasible; with "top" an
  *       array of the K best in rank order (an infeasible problem: an array
  *       of one object with "status": "infeasible")
  *   {"cmd": "check", "problem": PROBLEM}          the `check --json` object
  *   {"cmd": "sweep", "spec": SPEC | "file": PATH | "problems": [PROBLEM, ...],
- *    "jobs": N, "time_limit": S, "presolve": B}
+ *    "jobs": N, "solver": "exact"|"glpk", "time_limit": S, "presolve": B}
  *       {"points": [the sweep's line for each point, in point order],
  *        "warnings": ["...", ...]}; SPEC is a sweep spec (solver/sweep.h),
  *       PATH a spec or a .jsonl problem list
- *   {"cmd": "validate", "files": [PATH, ...]}
+ *   {"cmd": "validate", "files": [PATH, ...], "solver": ..., "time_limit": S, "presolve": B}
  *       {"cases": [the `validate --json` row of each case, in order],
  *        "passed": P, "failed": F, "skipped": K}; status 1 when F > 0
  *   {"cmd": "prune", "configs": [OBJECT or NAME, ...] | "file": PATH, "machine", "workset",

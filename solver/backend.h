@@ -1,7 +1,15 @@
 /* The solver interface: what the pipeline asks of an ILP solver.  A backend
- * is data -- a name and two functions -- so a second solver is one more
- * file and one more table entry, and nothing else includes a solver's own
- * header.  GLPK (solver/glpk.c) is the one implementation today.
+ * is data -- a name and three functions -- so a second solver is one more
+ * file and one more row in backend.c's table, and nothing else includes a
+ * solver's own header.  GLPK (solver/glpk.c) is the one implementation.
+ *
+ * Two solvers answer a problem (tf_solve_opts.backend):
+ *   exact  (NULL, the default)  the exact search (encode/search.h)
+ *   glpk   the whole integer program (encode/build.h) solved by GLPK, its
+ *          point decoded and certified against the exact optimum
+ *          (solver/solve_ilp.c)
+ * and the integer program is exported (--lp, --mps) by a backend's writer
+ * whichever solver answered.
  *
  * A backend solves a tf_ilp's objectives lexicographically, fixing each
  * optimum before the next, and reports the integer point it ends at; it
@@ -18,12 +26,10 @@
 typedef struct tf_backend tf_backend;
 
 typedef struct tf_solve_opts {
-  const tf_backend *backend; /* which solver; tf_solve_opts_init picks GLPK */
-  double time_limit_s;       /* per MIP solve; <= 0: no limit */
-  int presolve;              /* 1: the solver's MIP presolver on (the default) */
+  const tf_backend *backend; /* NULL: the exact search; else this ILP solver, certified */
+  double time_limit_s;       /* for the whole solve of a problem; <= 0: no limit */
+  int presolve;              /* 1: the ILP solver's MIP presolver on (the default) */
   int fault;                 /* tests only: 1 makes the solver fail inside its error guard */
-  const char *lp_file;       /* after solving, write the model solved last (CPLEX LP) */
-  const char *mps_file;      /* (free MPS; its objective, earlier levels pinned as rows) */
 } tf_solve_opts;
 
 void tf_solve_opts_init(tf_solve_opts *o);
@@ -35,7 +41,7 @@ typedef struct tf_solution {
   double *x;      /* ncols values, owned */
   size_t ncols;
   double *objval; /* optimum of each lexicographic level, owned */
-  size_t nobjs;
+  size_t nobjs;   /* levels solved (fewer than the objectives when one is infeasible) */
 } tf_solution;
 
 void tf_solution_release(tf_solution *s);
@@ -43,9 +49,15 @@ void tf_solution_release(tf_solution *s);
 struct tf_backend {
   const char *name;
   /* Fills *s (which it initialises) and returns 0 with s->status, or -1
-   * with TF_ESOLVER (time limit, solver error) or TF_EINPUT (--lp/--mps
-   * cannot be written); *s holds nothing to release after -1. */
+   * with TF_ESOLVER (time limit, solver error); *s holds nothing to
+   * release after -1. */
   int (*solve)(const tf_ilp *ilp, const tf_solve_opts *o, tf_solution *s, tf_error *err);
+  /* Writes the ILP as the solver sees lexicographic level `level` (0-based):
+   * that objective, levels 0..level-1 pinned as rows at pins[0..level-1].
+   * mps: free MPS, else CPLEX LP.  The file appears whole or not at all;
+   * TF_EINPUT naming `where` when it cannot be written. */
+  int (*write)(const tf_ilp *ilp, size_t level, const double *pins, const char *file, int mps, const char *where,
+               tf_error *err);
   /* Frees what the solver keeps per thread; a solving thread calls it
    * before it ends. */
   void (*thread_done)(void);
@@ -53,8 +65,17 @@ struct tf_backend {
 
 extern const tf_backend tf_backend_glpk;
 
-/* The backend o names (GLPK when none), and its solve. */
-const tf_backend *tf_backend_of(const tf_solve_opts *o);
+/* The backend that writes --lp / --mps files, whichever solver answers. */
+#define TF_BACKEND_WRITER (&tf_backend_glpk)
+
+/* "exact" or "glpk" -> *b (NULL for exact); anything else is TF_EINPUT
+ * naming `where`, with the nearest name. */
+int tf_solver_named(const char *name, const char *where, const tf_backend **b, tf_error *err);
+/* The solver's name: "exact" when o->backend is NULL. */
+const char *tf_solver_name(const tf_backend *b);
+
 int tf_backend_solve(const tf_ilp *ilp, const tf_solve_opts *o, tf_solution *s, tf_error *err);
+/* What a solving thread calls before it ends (the writer's too). */
+void tf_backend_thread_done(void);
 
 #endif

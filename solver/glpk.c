@@ -114,7 +114,6 @@ static void fix_objective(glp_prob *lp, struct guard *g, const tf_ilp *ilp, size
   glp_set_row_bnds(lp, row, ob->maximize ? GLP_LO : GLP_UP, value, value);
 }
 
-/* One MIP solve: 0 optimal, 1 infeasible, -1 error. */
 /* The best bound the branch and bound has proven, recorded from its
  * callback, for the time-limit message. */
 struct progress {
@@ -137,7 +136,9 @@ static double integral_bound(glp_prob *lp, double b) {
   return glp_get_obj_dir(lp) == GLP_MAX ? floor(b + 1e-6) : ceil(b - 1e-6);
 }
 
-static int solve_level(glp_prob *lp, const tf_solve_opts *o, double *value, tf_error *err) {
+/* One MIP solve within limit_s seconds (<= 0: none): 0 optimal, 1
+ * infeasible, -1 error. */
+static int solve_level(glp_prob *lp, const tf_solve_opts *o, double limit_s, double *value, tf_error *err) {
   glp_iocp parm;
   glp_init_iocp(&parm);
   struct progress pr = {0, 0};
@@ -145,8 +146,8 @@ static int solve_level(glp_prob *lp, const tf_solve_opts *o, double *value, tf_e
   parm.cb_info = &pr;
   parm.msg_lev = GLP_MSG_OFF;
   parm.presolve = o->presolve ? GLP_ON : GLP_OFF;
-  if (o->time_limit_s > 0)
-    parm.tm_lim = (int)(o->time_limit_s * 1000 > 2e9 ? 2e9 : o->time_limit_s * 1000);
+  if (limit_s > 0)
+    parm.tm_lim = (int)(limit_s * 1000 > 2e9 ? 2e9 : limit_s * 1000 < 1 ? 1 : limit_s * 1000);
   if (!o->presolve) {
     glp_smcp sm;
     glp_init_smcp(&sm);
@@ -167,9 +168,9 @@ static int solve_level(glp_prob *lp, const tf_solve_opts *o, double *value, tf_e
       snprintf(bound, sizeof bound, "best bound %.0f", integral_bound(lp, pr.bound));
     if (st == GLP_FEAS)
       return tf_error_set(err, TF_ESOLVER, NULL,
-                          "time limit of %g s reached; best objective found %.0f, %s, not proven optimal",
+                          "time limit of %.3g s reached; best objective found %.0f, %s, not proven optimal",
                           o->time_limit_s, glp_mip_obj_val(lp), bound);
-    return tf_error_set(err, TF_ESOLVER, NULL, "time limit of %g s reached before any feasible solution; %s",
+    return tf_error_set(err, TF_ESOLVER, NULL, "time limit of %.3g s reached before any feasible solution; %s",
                         o->time_limit_s, bound);
   }
   if (rc != 0 || st != GLP_OPT)
@@ -179,55 +180,47 @@ static int solve_level(glp_prob *lp, const tf_solve_opts *o, double *value, tf_e
 }
 
 /* Writes the model as it stands; the file appears whole or not at all. */
-static int write_model(glp_prob *lp, const char *file, int mps, tf_error *err) {
+static int write_model(glp_prob *lp, const char *file, int mps, const char *where, tf_error *err) {
   char tmp[4096];
-  snprintf(tmp, sizeof tmp, "%s.tmp", file);
+  if (snprintf(tmp, sizeof tmp, "%s.tmp", file) >= (int)sizeof tmp)
+    return tf_error_set(err, TF_EINPUT, where, "file name too long: '%s'", file);
   errno = 0; /* GLPK leaves fopen's or fwrite's errno when it fails */
   int rc = mps ? glp_write_mps(lp, GLP_MPS_FILE, NULL, tmp) : glp_write_lp(lp, NULL, tmp);
   if (rc || rename(tmp, file)) {
     int e = errno;
     remove(tmp);
-    return tf_error_set(err, TF_EINPUT, mps ? "--mps" : "--lp", "cannot write '%s': %s", file,
+    return tf_error_set(err, TF_EINPUT, where, "cannot write '%s': %s", file,
                         e ? strerror(e) : "GLPK could not write the file");
   }
-  return 0;
-}
-
-static int write_models(glp_prob *lp, const tf_solve_opts *o, tf_error *err) {
-  if (o->lp_file && write_model(lp, o->lp_file, 0, err))
-    return -1;
-  if (o->mps_file && write_model(lp, o->mps_file, 1, err))
-    return -1;
   return 0;
 }
 
 static int solve_guarded(glp_prob *lp, struct guard *g, const tf_ilp *ilp, const tf_solve_opts *o,
                          tf_solution *s, tf_error *err) {
   load(lp, g, ilp);
-  s->nobjs = ilp->nobjs;
   s->objval = tf_nalloc(ilp->nobjs + 1, sizeof *s->objval);
   if (o->fault) /* an invalid column, with the scratch and the solution allocated: GLPK's error path */
     glp_set_col_bnds(lp, (int)ilp->ncols + 7, GLP_FX, 0, 0);
   size_t levels = ilp->nobjs ? ilp->nobjs : 1;
+  double t0 = glp_time(); /* the time limit is the whole solve's, every level within it */
   for (size_t i = 0; i < levels; i++) {
     if (ilp->nobjs)
       set_objective(lp, ilp, i);
-    double v = 0;
-    int rc = solve_level(lp, o, &v, err);
+    double v = 0, left = o->time_limit_s - glp_difftime(glp_time(), t0);
+    int rc = solve_level(lp, o, o->time_limit_s > 0 ? (left > 0.001 ? left : 0.001) : 0, &v, err);
     if (rc < 0)
       return -1;
     if (rc == 1) {
       s->status = TF_SOL_INFEASIBLE;
-      return write_models(lp, o, err);
+      return 0;
     }
     if (ilp->nobjs) {
       s->objval[i] = round(v);
+      s->nobjs = i + 1;
       if (i + 1 < ilp->nobjs)
         fix_objective(lp, g, ilp, i, s->objval[i]);
     }
   }
-  if (write_models(lp, o, err))
-    return -1;
   s->status = TF_SOL_OPTIMAL;
   s->ncols = ilp->ncols;
   s->x = tf_nalloc(ilp->ncols + 1, sizeof *s->x);
@@ -236,37 +229,71 @@ static int solve_guarded(glp_prob *lp, struct guard *g, const tf_ilp *ilp, const
   return 0;
 }
 
+/* What one guarded call does with GLPK's problem: a solve or a write. */
+struct job {
+  const tf_ilp *ilp;
+  const tf_solve_opts *o;
+  tf_solution *s;     /* a solve's, else NULL */
+  size_t level;       /* a write's */
+  const double *pins;
+  const char *file, *where;
+  int mps;
+};
+
+static int write_guarded(glp_prob *lp, struct guard *g, const struct job *j, tf_error *err) {
+  load(lp, g, j->ilp);
+  if (j->ilp->nobjs)
+    set_objective(lp, j->ilp, j->level);
+  for (size_t i = 0; i < j->level; i++)
+    fix_objective(lp, g, j->ilp, i, j->pins[i]);
+  return write_model(lp, j->file, j->mps, j->where, err);
+}
+
 static void guard_free(struct guard *g) {
   free(g->ind);
   free(g->val);
   free(g);
 }
 
-static int glpk_solve(const tf_ilp *ilp, const tf_solve_opts *o, tf_solution *s, tf_error *err) {
-  memset(s, 0, sizeof *s);
+/* Runs a job with GLPK's error hook installed: a GLPK error is
+ * TF_ESOLVER with its message, whatever the job had allocated freed. */
+static int guarded(const struct job *j, tf_error *err) {
   struct guard *g = tf_nalloc(1, sizeof *g);
   glp_prob *volatile lp = NULL;
   int rc;
   if (setjmp(g->jmp)) {
     /* GLPK's environment, and with it lp, is gone; what we allocated is
-     * in g and s */
+     * in g and j->s */
     rc = tf_error_set(err, TF_ESOLVER, NULL, "GLPK error: %s", g->last[0] ? g->last : "unknown");
-    tf_solution_release(s);
+    if (j->s)
+      tf_solution_release(j->s);
     guard_free(g);
     return rc;
   }
   install(g);
   lp = glp_create_prob();
-  rc = solve_guarded(lp, g, ilp, o, s, err);
+  rc = j->s ? solve_guarded(lp, g, j->ilp, j->o, j->s, err) : write_guarded(lp, g, j, err);
   glp_delete_prob(lp);
   glp_error_hook(NULL, NULL);
   glp_term_hook(NULL, NULL);
   guard_free(g);
-  if (rc)
-    tf_solution_release(s);
+  if (rc && j->s)
+    tf_solution_release(j->s);
   return rc;
+}
+
+static int glpk_solve(const tf_ilp *ilp, const tf_solve_opts *o, tf_solution *s, tf_error *err) {
+  memset(s, 0, sizeof *s);
+  struct job j = {ilp, o, s, 0, NULL, NULL, NULL, 0};
+  return guarded(&j, err);
+}
+
+static int glpk_write(const tf_ilp *ilp, size_t level, const double *pins, const char *file, int mps,
+                      const char *where, tf_error *err) {
+  struct job j = {ilp, NULL, NULL, level, pins, file, where, mps};
+  return guarded(&j, err);
 }
 
 static void glpk_thread_done(void) { glp_free_env(); }
 
-const tf_backend tf_backend_glpk = {"glpk", glpk_solve, glpk_thread_done};
+const tf_backend tf_backend_glpk = {"glpk", glpk_solve, glpk_write, glpk_thread_done};

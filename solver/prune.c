@@ -131,10 +131,8 @@ int tf_prune_object(const tf_loaded *l, tf_request *req, const tf_config *cfg, c
   return rc;
 }
 
-int tf_fix_builder_stages(tf_request *req, const tf_loaded *l, double time_limit, tf_problem **p, tf_error *err) {
-  tf_solve_opts opts;
-  tf_solve_opts_init(&opts);
-  opts.time_limit_s = time_limit;
+int tf_fix_builder_stages(tf_request *req, const tf_loaded *l, const tf_solve_opts *opts, tf_problem **p,
+                          tf_error *err) {
   int k = -1;
   for (int i = 0; i < (*p)->ncounts; i++)
     if (!strcmp((*p)->count_names[i], "stages"))
@@ -157,7 +155,7 @@ int tf_fix_builder_stages(tf_request *req, const tf_loaded *l, double time_limit
   }
   tf_answer a;
   tf_answer_init(&a, smem_only);
-  int rc = tf_solve(smem_only, &opts, NULL, &a, err);
+  int rc = tf_solve(smem_only, opts, NULL, &a, err);
   int64_t stages = a.status == TF_ANSWER_INFEASIBLE ? smem_only->count_lo[k] : a.point.counts[k];
   tf_answer_release(&a);
   if (smem_only != *p)
@@ -183,6 +181,9 @@ int tf_prune_name(const char *name, const char *machine, double time_limit, tf_p
   tf_request_init(&req);
   req.machine = machine ? tf_strdup(machine) : NULL;
   tf_cutlass_kernel k;
+  tf_solve_opts opts;
+  tf_solve_opts_init(&opts);
+  opts.time_limit_s = time_limit;
   int rc = tf_cutlass_name_request(name, &req, &k, err) || tf_load(&req, "-m", "--cutlass-name", &out->loaded, err);
   if (!rc && machine && !same_arch(&k, out->loaded.machine)) {
     out->skipped = 1;
@@ -193,7 +194,7 @@ int tf_prune_name(const char *name, const char *machine, double time_limit, tf_p
   }
   if (!rc) {
     out->problem = tf_problem_new(out->loaded.machine, out->loaded.workset, &req, err);
-    rc = !out->problem || (!k.stages && tf_fix_builder_stages(&req, &out->loaded, time_limit, &out->problem, err));
+    rc = !out->problem || (!k.stages && tf_fix_builder_stages(&req, &out->loaded, &opts, &out->problem, err));
   }
   if (!rc) {
     tf_answer_init(&out->answer, out->problem);

@@ -83,6 +83,7 @@ void tf_prune_batch_json(FILE *f, const tf_prune_batch *b);
  * (its formula is what the workset encodes), so solve for it and rebind
  * *p with stages fixed there -- at the smallest count the kernel accepts
  * when none fits, so that the report shows by how much. */
-int tf_fix_builder_stages(tf_request *req, const tf_loaded *l, double time_limit, tf_problem **p, tf_error *err);
+int tf_fix_builder_stages(tf_request *req, const tf_loaded *l, const tf_solve_opts *opts, tf_problem **p,
+                          tf_error *err);
 
 #endif

@@ -5,12 +5,13 @@
 #include <string.h>
 #include <time.h>
 
-#include "encode/build.h"
 #include "encode/search.h"
 #include "encode/verify.h"
 #include "model/alloc.h"
 #include "model/catalog.h"
 #include "solver/explain.h"
+#include "solver/export.h"
+#include "solver/solve_ilp.h"
 #include "model/text.h"
 
 int tf_load(const tf_request *req, const char *mwhere, const char *wwhere, tf_loaded *out, tf_error *err) {
@@ -87,28 +88,16 @@ int tf_solve_found(const tf_problem *p, const tf_found *found, size_t n, tf_answ
   return 0;
 }
 
-/* --lp / --mps: GLPK solves the ILP of the optimal combination, the one
- * candidate the exact search leaves, and writes it; the answer is the
- * search's, certified. */
-static int write_model(const tf_problem *p, const tf_answer *a, const tf_solve_opts *o, const tf_solve_out *out,
-                       double left, tf_error *err) {
-  tf_model m;
-  if (tf_model_build_one(&m, p, a->combo, err))
-    return -1;
-  tf_solve_opts opts = *o;
-  opts.lp_file = out->lp_file, opts.mps_file = out->mps_file;
-  opts.time_limit_s = o->time_limit_s > 0 ? (left > 0.001 ? left : 0.001) : 0;
-  tf_solution s;
-  int rc = tf_backend_solve(&m.ilp, &opts, &s, err);
-  tf_solution_release(&s); /* the backend initialises it, so this is safe after a failure too */
-  tf_model_release(&m);
-  return rc;
-}
-
 static double seconds_since(const struct timespec *t0) {
   struct timespec now;
   clock_gettime(CLOCK_MONOTONIC, &now);
   return (double)(now.tv_sec - t0->tv_sec) + 1e-9 * (double)(now.tv_nsec - t0->tv_nsec);
+}
+
+int tf_solve_opts_for(const tf_solve_opts *o, const tf_request *req, const char *where, tf_solve_opts *out,
+                      tf_error *err) {
+  *out = *o;
+  return req && req->solver ? tf_solver_named(req->solver, where, &out->backend, err) : 0;
 }
 
 int tf_solve(const tf_problem *p, const tf_solve_opts *o, const tf_solve_out *out, tf_answer *a, tf_error *err) {
@@ -126,15 +115,19 @@ int tf_solve(const tf_problem *p, const tf_solve_opts *o, const tf_solve_out *ou
   size_t n;
   if (tf_search(p, 1, o->time_limit_s, &found, &n, NULL, err) || tf_solve_found(p, &found, n, a, err))
     return -1;
-  if (!want_model)
-    return 0;
-  if (a->status == TF_ANSWER_INFEASIBLE)
-    return tf_error_set(err, TF_EINPUT, out->lp_file ? "--lp" : "--mps", "no model to write: %s", a->why);
-  return write_model(p, a, o, out, o->time_limit_s - seconds_since(&t0), err);
+  double left = o->time_limit_s > 0 ? o->time_limit_s - seconds_since(&t0) : 0;
+  if (o->backend && tf_solve_ilp(p, o, o->time_limit_s > 0 && left < 0.001 ? 0.001 : left, a, err))
+    return -1;
+  return want_model ? tf_export_model(p, a, out->lp_file, out->mps_file, err) : 0;
 }
 
 int tf_solve_top(const tf_problem *p, const tf_solve_opts *o, int k, tf_answer *answers, int *n, tf_error *err) {
   *n = 0;
+  if (o->backend)
+    return tf_error_set(err, TF_EINPUT, "--top",
+                        "the K best come from the exact search; --solver %s finds one optimum (drop --top or use "
+                        "--solver exact)",
+                        o->backend->name);
   if (p->ncombos == 0) {
     infeasible(p, &answers[0]);
     return 0;

@@ -1,11 +1,13 @@
 /* The solving pipeline shared by every command:
  *   load machine + workset -> bind a problem -> the exact search
- *   (encode/search.h) -> certify in integers -> closed form.
+ *   (encode/search.h) -> certify in integers -> closed form;
+ *   with --solver glpk, GLPK solves the whole integer program and its
+ *   point is certified against the exact one (solver/solve_ilp.h);
+ *   with --lp / --mps, the integer program is written (solver/export.h).
  * and `check`, which evaluates one fixed point without a solver. */
 #ifndef TF_SOLVER_SOLVE_H
 #define TF_SOLVER_SOLVE_H
 
-#include "encode/build.h"
 #include "encode/decode.h"
 #include "encode/search.h"
 #include "model/machine.h"
@@ -30,10 +32,18 @@ typedef struct tf_solve_out {
 } tf_solve_out;
 
 /* Solves a bound problem exactly (encode/search.h; o->time_limit_s bounds
- * the whole solve).  An infeasible problem is a result
+ * the whole solve), then, when o->backend is set, by that ILP solver,
+ * certified (solver/solve_ilp.h).  An infeasible problem is a result
  * (a->status == TF_ANSWER_INFEASIBLE with a->why), not an error.  With
- * out->lp_file / mps_file GLPK also solves and writes the ILP. */
+ * out->lp_file / mps_file the integer program is written, one file per
+ * level (solver/export.h). */
 int tf_solve(const tf_problem *p, const tf_solve_opts *o, const tf_solve_out *out, tf_answer *a, tf_error *err);
+
+/* *o with the request's own "solver" (a problem line's, a spec's) in
+ * place of the command's; an unknown name is TF_EINPUT naming `where`
+ * ("line 3: $.solver"). */
+int tf_solve_opts_for(const tf_solve_opts *o, const tf_request *req, const char *where, tf_solve_opts *out,
+                      tf_error *err);
 
 /* The k best distinct points in the exact search's order (encode/search.h):
  * fills answers[0..*n-1] (each initialised by the caller with

@@ -3,7 +3,11 @@
  *
  * Derives GPU kernel parameters (tile sizes, pipeline stages, buffer
  * placement) from a machine model and a kernel's working set, by integer
- * programming on GLPK, and verifies every answer in exact integers.
+ * programming: an exact search in integers finds the lexicographic
+ * optimum (the default); with tf_solve_opts.backend = &tf_backend_glpk
+ * GLPK solves the same integer program and its answer is certified
+ * against the exact optimum (solver/solve_ilp.h); solver/export.h writes
+ * the program for other solvers.
  *
  * `make install` installs this header as <tilefit/tilefit.h>, one file
  * with every header below put in its place (dist/public-header.sh), and
@@ -44,7 +48,7 @@
  * handed to it; nothing in the library prints
  * (except tf_report_* to the FILE * given) or exits.  GLPK failures never
  * abort: they come back as TF_ESOLVER.  Threads: one tf_problem per thread;
- * machines and worksets may be shared read-only; call tf_backend_of(&opts)->thread_done()
+ * machines and worksets may be shared read-only; call tf_backend_thread_done()
  * before a solving thread ends.
  *
  * The headers, one concern each:
@@ -59,6 +63,7 @@
  *   encode/build.h    problem -> ILP             encode/oracle.h  exhaustive search
  *   encode/verify.h   exact verification         encode/closed.h  closed-form depth
  *   solver/backend.h  the solver interface       solver/solve.h   the pipeline
+ *   solver/solve_ilp.h --solver glpk, certified  solver/export.h  --lp / --mps files
  *   solver/report.h   the writers: text, JSON, CSV    solver/explain.h why not better
  *   solver/api_json.h the JSON entry point (tf_call_json), for any language
  *
@@ -68,8 +73,9 @@
  *                  (solver/cli/options.c), which also makes its usage and --help
  *   an output format  solver/write_FORMAT.c behind solver/report.h, framed by
  *                  tf_report_answers (solve, check) and the sweep's line writer
- *   a backend      a file defining a tf_backend {name, solve, thread_done}
- *                  (solver/backend.h), the only includer of its solver's header
+ *   a backend      a file defining a tf_backend {name, solve, write, thread_done}
+ *                  (solver/backend.h), the only includer of its solver's header,
+ *                  and a row in solver/backend.c's table of solver names
  *   a memory kind  model/memory.[ch], the one module that knows how a memory
  *                  charges, rounds and caps buffers
  *   a binding      on tf_call_json (solver/api_json.h), as the Python module
@@ -94,9 +100,11 @@
 #include "model/workset.h"
 #include "solver/api_json.h"
 #include "solver/explain.h"
+#include "solver/export.h"
 #include "solver/backend.h"
 #include "solver/report.h"
 #include "solver/solve.h"
+#include "solver/solve_ilp.h"
 
 #define TF_LIBRARY_VERSION "0.1.0"
 

@@ -191,9 +191,22 @@ static void print_row(FILE *f, int json, const tf_case *c, const tf_problem *p, 
     tf_report_text(f, &c->req, p, a, 1);
 }
 
+struct run {
+  tf_cache *cache;
+  const char *file;
+  FILE *out;
+  int json;
+  tf_validate_tally *tally;
+  const tf_solve_opts *opts;
+};
+
 /* One case; returns 0, or -1 on bad input. */
-static int run_case(tf_cache *cache, const tf_case *c, const char *file, size_t lineno, FILE *out, int json,
-                    tf_validate_tally *t, tf_error *err) {
+static int run_case(const struct run *r, const tf_case *c, size_t lineno, tf_error *err) {
+  tf_cache *cache = r->cache;
+  const char *file = r->file;
+  FILE *out = r->out;
+  int json = r->json;
+  tf_validate_tally *t = r->tally;
   const tf_machine *m;
   const tf_workset *w;
   char mwhere[64], wwhere[64];
@@ -211,8 +224,11 @@ static int run_case(tf_cache *cache, const tf_case *c, const char *file, size_t 
   tf_answer a;
   tf_answer_init(&a, p);
   tf_solve_opts o;
-  tf_solve_opts_init(&o);
-  int rc = c->kind == TF_KIND_FITS ? tf_check(p, &a, err) : tf_solve(p, &o, NULL, &a, err);
+  char swhere[64];
+  snprintf(swhere, sizeof swhere, "line %zu: $.solver", lineno);
+  int rc = tf_solve_opts_for(r->opts, &c->req, swhere, &o, err);
+  if (!rc)
+    rc = c->kind == TF_KIND_FITS ? tf_check(p, &a, err) : tf_solve(p, &o, NULL, &a, err);
   char expected[256], derived[256], note[320] = "";
   int agrees = 0;
   if (!rc)
@@ -233,26 +249,19 @@ static int run_case(tf_cache *cache, const tf_case *c, const char *file, size_t 
   return rc;
 }
 
-struct run {
-  tf_cache *cache;
-  const char *file;
-  FILE *out;
-  int json;
-  tf_validate_tally *tally;
-};
-
 static int run_line(void *ctx, const char *line, size_t len, size_t lineno, tf_error *err) {
   struct run *r = ctx;
   tf_case c;
   tf_case_init(&c);
   int rc = tf_case_parse(line, len, r->file, lineno, &c, err);
   if (!rc)
-    rc = run_case(r->cache, &c, r->file, lineno, r->out, r->json, r->tally, err);
+    rc = run_case(r, &c, lineno, err);
   tf_case_release(&c);
   return rc;
 }
 
-int tf_validate_file(tf_cache *cache, const char *file, FILE *out, int json, tf_validate_tally *t, tf_error *err) {
-  struct run r = {cache, file, out, json, t};
+int tf_validate_file(tf_cache *cache, const char *file, FILE *out, int json, const tf_solve_opts *o,
+                     tf_validate_tally *t, tf_error *err) {
+  struct run r = {cache, file, out, json, t, o};
   return tf_jsonl_each(file, run_line, &r, err);
 }

@@ -9,6 +9,7 @@
 #include <stdio.h>
 
 #include "model/error.h"
+#include "solver/backend.h"
 #include "solver/batch/cache.h"
 
 typedef struct tf_validate_tally {
@@ -19,9 +20,11 @@ typedef struct tf_validate_tally {
  * `out`: a text row (with the full report of a case that differs), or with
  * `json` one object per line {"id", "kind", "result": "agree"|"differ"|
  * "tuned", "expected", "derived", "note", "answer": the solve object}.
- * Machines and worksets come from `cache`.  Returns -1 on bad input (a
+ * Machines and worksets come from `cache`; cases solve with *o (a case's
+ * own "solver" in place of o's).  Returns -1 on bad input (a
  * line that does not parse or bind), with rows already written for the
  * lines before it. */
-int tf_validate_file(tf_cache *cache, const char *file, FILE *out, int json, tf_validate_tally *t, tf_error *err);
+int tf_validate_file(tf_cache *cache, const char *file, FILE *out, int json, const tf_solve_opts *o,
+                     tf_validate_tally *t, tf_error *err);
 
 #endif

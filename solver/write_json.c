@@ -4,6 +4,7 @@
 
 #include "model/json.h"
 #include "solver/explain.h"
+#include "solver/backend.h"
 #include "solver/solve.h"
 
 static void json_values(FILE *f, const tf_problem *p, const tf_answer *a) {
@@ -198,6 +199,22 @@ static void json_explain(FILE *f, const tf_problem *p, const tf_answer *a) {
   tf_explanation_release(&x);
 }
 
+/* ,"solver":{"name":"exact"}, or the ILP solver's own level values and
+ * solve time: a solve's answer says whose it is. */
+static void json_solver(FILE *f, const tf_problem *p, const tf_answer *a) {
+  fprintf(f, ",\"solver\":{\"name\":\"%s\"", a->solver ? a->solver : tf_solver_name(NULL));
+  if (a->solver) {
+    fputs(",\"objectives\":[", f);
+    for (size_t o = 0; o < a->nilp_objval && o < p->nobjective_shown; o++) {
+      fputs(o ? ",{\"objective\":" : "{\"objective\":", f);
+      tf_json_write_string(f, p->objective[o].text);
+      fprintf(f, ",\"value\":%.17g}", a->ilp_objval[o]);
+    }
+    fprintf(f, "],\"seconds\":%.6f", a->ilp_seconds);
+  }
+  fputc('}', f);
+}
+
 void tf_report_json(FILE *f, const tf_request *req, const tf_problem *p, const tf_answer *a) {
   tf_report_json_object(f, req, p, a);
   fputc('\n', f);
@@ -243,6 +260,8 @@ void tf_report_json_fields(FILE *f, const tf_problem *p, const tf_answer *a) {
     if (a->status == TF_ANSWER_OPTIMAL)
       json_closed(f, p, a);
   }
+  if (a->status == TF_ANSWER_OPTIMAL || a->status == TF_ANSWER_INFEASIBLE)
+    json_solver(f, p, a);
 }
 
 void tf_report_json_error_fields(FILE *f, const char *machine, const char *workset, const char *msg) {

@@ -151,16 +151,31 @@ static void text_explain(FILE *f, const tf_problem *p, const tf_answer *a) {
   tf_explanation_release(&x);
 }
 
+/* --solver glpk: what GLPK reported and that the exact engine certified it
+ * (its solve time is in the JSON only, so that the text of a solve is the
+ * same every run). */
+static void text_solver(FILE *f, const tf_problem *p, const tf_answer *a) {
+  if (!a->solver)
+    return;
+  fprintf(f, "solver       %s:", a->solver);
+  for (size_t o = 0; o < a->nilp_objval && o < p->nobjective_shown; o++)
+    fprintf(f, "%s %s = %.17g", o ? "," : "", p->objective[o].text, a->ilp_objval[o]);
+  fprintf(f, "%s; certified: %s\n", a->nilp_objval ? "" : " infeasible",
+          a->status == TF_ANSWER_OPTIMAL ? "the point fits and equals the exact optimum" : "the exact search agrees");
+}
+
 void tf_report_text(FILE *f, const tf_request *req, const tf_problem *p, const tf_answer *a, int explain) {
   fprintf(f, "%s%s%s on %s: %s\n", req->id ? req->id : "", req->id ? ": " : "", p->workset->name, p->machine->name,
           a->status == TF_ANSWER_NO_FIT ? "does not fit" : tf_answer_status_name(a->status));
   if (!tf_report_has_answer(a)) {
     fprintf(f, "  %s\n", a->why);
+    text_solver(f, p, a);
     return;
   }
   text_values(f, p, a);
   for (size_t o = 0; o < p->nobjective_shown && a->status == TF_ANSWER_OPTIMAL; o++)
     fprintf(f, "objective    %s = %lld\n", p->objective[o].text, (long long)a->point.objective[o]);
+  text_solver(f, p, a);
   text_memories(f, p, a);
   if (a->status == TF_ANSWER_NO_FIT)
     fprintf(f, "does not fit: %s\n", a->why);

@@ -62,29 +62,6 @@ START_TEST(test_model_shape) {
 }
 END_TEST
 
-/* The leading count-free level (max q_stage) is settled before the ILP:
- * q_stage = 2 fits at one stage, so q_stage = 1 never enters the model. */
-START_TEST(test_reduced_model) {
-  struct fixture f;
-  open_fixture(&f, fa4, 232448);
-  tf_model m;
-  ck_assert_int_eq(tf_model_build_reduced(&m, f.p, &f.err), 0);
-  ck_assert_uint_eq(m.pick[0], TF_NO_COL);
-  ck_assert_uint_ne(m.pick[1], TF_NO_COL);
-  ck_assert_uint_eq(m.ilp.ncols, 4); /* pick, stages and two units, for q_stage = 2 only */
-  tf_model_release(&m);
-  /* with 110000 B, q_stage = 2 is pruned before the ILP and q_stage = 1,
-   * the only candidate, is the model */
-  close_fixture(&f);
-  open_fixture(&f, fa4, 110000);
-  ck_assert_int_eq(tf_model_build_reduced(&m, f.p, &f.err), 0);
-  ck_assert_uint_eq(f.p->ncombos, 1);
-  ck_assert_uint_ne(m.pick[0], TF_NO_COL);
-  tf_model_release(&m);
-  close_fixture(&f);
-}
-END_TEST
-
 START_TEST(test_fa4_exact) {
   struct fixture f;
   open_fixture(&f, fa4, 232448);
@@ -147,6 +124,7 @@ START_TEST(test_glpk_error_is_caught) {
   open_fixture(&f, fa4, 232448);
   tf_solve_opts o;
   tf_solve_opts_init(&o);
+  o.backend = &tf_backend_glpk;
   o.fault = 1;
   tf_model m;
   ck_assert_int_eq(tf_model_build(&m, f.p, &f.err), 0);
@@ -217,7 +195,6 @@ Suite *encode_suite(void) {
   tcase_add_test(tc, test_model_shape);
   tcase_add_test(tc, test_lin_compact);
   tcase_add_test(tc, test_fa4_exact);
-  tcase_add_test(tc, test_reduced_model);
   tcase_add_test(tc, test_closed_form_reason);
   tcase_add_test(tc, test_infeasible);
   suite_add_tcase(s, tc);

@@ -433,7 +433,7 @@ START_TEST(test_spec_has_every_field) {
       {"machines", NULL}, {"worksets", NULL}, {"params", "\"params\":{\"d\":[64]}"},
       {"fix", "\"fix\":{\"B_r\":[64]}"}, {"domain", "\"domain\":{\"B_c\":[64]}"},
       {"require", "\"require\":[\"B_c <= 64\"]"}, {"objectives", "\"objectives\":[[\"max stages\"]]"},
-      {"any_arch", "\"any_arch\":true"},
+      {"any_arch", "\"any_arch\":true"}, {"solver", "\"solver\":\"glpk\""},
   };
   for (size_t i = 0; i < TF_NREQUEST_FIELDS; i++) {
     const tf_request_field *fd = &tf_request_fields[i];

@@ -4,11 +4,12 @@
  * grows, requires that loosen or mix counts, aligned count-dependent
  * buffers in every memory, coefficients up to 10^9 and capacities up to
  * 2^40, objectives in any order, fixes, domains, occupancy 0 and 1,
- * --top K, check and --no-presolve. */
+ * --top K, check, and --solver glpk (with or without --no-presolve). */
 #include "tests/propgen.h"
 
 #include <stdarg.h>
 #include <stdio.h>
+#include <stdlib.h>
 #include <string.h>
 
 /* ------------------------------------------------------------ randomness */
@@ -458,12 +459,74 @@ static void gen_request(struct gen *g) {
     p->top = (int)pick(r, 2, 6);
     p->features |= 1u << PF_TOP;
   }
-  p->no_presolve = chance(r, 15);
-  if (p->no_presolve)
-    p->features |= 1u << PF_NO_PRESOLVE;
+  /* --solver glpk where GLPK's tolerances hold: coefficients and
+   * capacities below 10^6 (no 10^8 weight, no 2^40 capacity; the rest is
+   * decided once the problem is whole, in_glpk_range); one in four of
+   * those also without GLPK's presolver */
+  int glpk = chance(r, 30), presolve_off = chance(r, 25);
+  p->glpk = glpk && !p->top && !p->check && !(p->features & (1u << PF_WEIGHT_1E9 | 1u << PF_CAP_2_40));
+  p->no_presolve = p->glpk && presolve_off;
+  if (p->glpk)
+    p->features |= 1u << PF_GLPK;
 }
 
 int pg_objectives(const pg_problem *p) { return p->nobj[1] > 0; }
+
+/* --------------------------------------------------- GLPK's range */
+
+#define PG_GLPK_RANGE 1000000 /* coefficients and capacities below 10^6: GLPK's tolerances hold */
+
+static int64_t sat(int64_t x) { return x > PG_GLPK_RANGE ? PG_GLPK_RANGE : x; } /* saturate: a bound, not a value */
+
+/* The largest |value| choose variable i takes: its domain, the request's
+ * narrowed one, a fix. */
+static int64_t choose_bound(const pg_problem *p, int i) {
+  int64_t m = i == PG_OCC ? p->m.ctas_per_sm + 1 : 0;
+  for (int j = 0; i < PG_OCC && j < p->ndom[i]; j++)
+    m = llabs(p->dom[i][j]) > m ? llabs(p->dom[i][j]) : m;
+  for (int j = 0; p->has_domain[i] && j < p->ndomain[i]; j++)
+    m = llabs(p->domain[i][j]) > m ? llabs(p->domain[i][j]) : m;
+  for (int f = 0; f < p->nfix; f++)
+    if (!p->fix[f].is_count && p->fix[f].var == i && llabs(p->fix[f].v) > m)
+      m = llabs(p->fix[f].v);
+  return sat(m);
+}
+
+/* An upper bound on |value| of node n over every variable's range,
+ * saturated at the range: what GLPK's coefficients can reach. */
+static int64_t magnitude(const pg_problem *p, int n) {
+  const pg_node *x = &p->node[n];
+  int64_t a = x->op >= PG_ADD && x->op <= PG_MAX ? magnitude(p, x->a) : 0;
+  int64_t b = x->op >= PG_ADD && x->op <= PG_MAX ? magnitude(p, x->b) : 0;
+  switch (x->op) {
+  case PG_CONST: return sat(llabs(x->v));
+  case PG_CHOOSE: return choose_bound(p, (int)x->v);
+  case PG_COUNT: return sat(llabs(p->lo[x->v]) > llabs(p->hi[x->v]) ? llabs(p->lo[x->v]) : llabs(p->hi[x->v]));
+  case PG_ADD: case PG_SUB: return sat(a + b);
+  case PG_MUL: return a && b > PG_GLPK_RANGE / a ? PG_GLPK_RANGE : sat(a * b);
+  case PG_CDIV: case PG_FDIV: return sat(a + 1);
+  case PG_MIN: case PG_MAX: return a > b ? a : b;
+  default: return sat(2 * pg_capacity(p, (int)x->v) + 1); /* used(MEM), slack(MEM) */
+  }
+}
+
+/* Every size, require, objective and capacity below 10^6? */
+static int in_glpk_range(const pg_problem *p) {
+  int64_t m = 0;
+  for (int mem = 0; mem < PG_NMEM; mem++)
+    m = pg_capacity(p, mem) > m ? pg_capacity(p, mem) : m;
+  m = p->m.smem_per_sm > m ? p->m.smem_per_sm : m;
+  for (int b = 0; b < p->nbuffers; b++)
+    m = magnitude(p, p->buf[b].size) > m ? magnitude(p, p->buf[b].size) : m;
+  for (int i = 0; i < p->nrequire; i++) {
+    int64_t l = magnitude(p, p->req[i].lhs), r = magnitude(p, p->req[i].rhs);
+    m = l > m ? l : r > m ? r : m;
+  }
+  for (int list = 0; list < 2; list++)
+    for (int o = 0; o < p->nobj[list]; o++)
+      m = magnitude(p, p->obj[list][o].expr) > m ? magnitude(p, p->obj[list][o].expr) : m;
+  return m < PG_GLPK_RANGE;
+}
 
 void pg_generate(pg_problem *p, unsigned long long seed) {
   struct gen g;
@@ -490,6 +553,10 @@ void pg_generate(pg_problem *p, unsigned long long seed) {
     gen_require(&g, i);
   gen_objectives(&g);
   gen_request(&g);
+  if (p->glpk && !in_glpk_range(p)) { /* decided last: the range depends on everything above */
+    p->glpk = p->no_presolve = 0;
+    p->features &= ~(1u << PF_GLPK);
+  }
 }
 
 /* ---------------------------------------------------------------- writing */
@@ -707,6 +774,10 @@ int pg_args(const pg_problem *p, const char *mfile, const char *wfile, char **ar
   if (p->top) {
     argv[argc++] = "--top";
     argv[argc++] = arg(&st, "%d", p->top);
+  }
+  if (p->glpk) {
+    argv[argc++] = "--solver";
+    argv[argc++] = "glpk";
   }
   if (p->no_presolve)
     argv[argc++] = "--no-presolve";

@@ -49,7 +49,7 @@ typedef struct pg_machine {
 enum pg_feature {
   PF_COUNTS1, PF_COUNTS2, PF_COUNTS3, PF_LO_ABOVE_1, PF_LOOSEN, PF_MIXED, PF_ALIGNED_SMEM, PF_ALIGNED_TMEM,
   PF_ALIGNED_RF, PF_NEGATIVE, PF_MIN, PF_MAX, PF_WEIGHT_1E9, PF_CAP_2_40, PF_COUNT_FIRST, PF_TILE_FIRST,
-  PF_FIX, PF_DOMAIN, PF_OCC_0, PF_OCC_1, PF_TOP, PF_CHECK, PF_NO_PRESOLVE, PF_CLI_OBJECTIVE, PF_NFEATURES
+  PF_FIX, PF_DOMAIN, PF_OCC_0, PF_OCC_1, PF_TOP, PF_CHECK, PF_GLPK, PF_CLI_OBJECTIVE, PF_NFEATURES
 };
 
 typedef struct pg_problem {
@@ -86,7 +86,8 @@ typedef struct pg_problem {
   int ndomain[PG_MAX_CHOOSE + 1];
   int top;          /* --top K; 0: a plain solve */
   int check;        /* `tilefit check`, every variable fixed */
-  int no_presolve;
+  int glpk;                 /* --solver glpk */
+  int no_presolve;          /* and --no-presolve */
 
   unsigned features; /* 1 << enum pg_feature */
 } pg_problem;

@@ -113,6 +113,7 @@ const char *tf_test_request_variant(const char *key) {
       {"objective", "\"objective\":[\"max stages\"]"},
       {"place", "\"place\":{\"Q\":\"rf\"}"},
       {"any_arch", "\"any_arch\":true"},
+      {"solver", "\"solver\":\"glpk\""},
   };
   for (size_t v = 0; v < sizeof variant / sizeof *variant; v++)
     if (!strcmp(variant[v].key, key))

@@ -122,17 +122,19 @@ _FIELDS = (
     ("objective", _texts),
     ("place", _places),
     ("any_arch", bool),
+    ("solver", str),
 )
 
 
 def problem(machine, workset, params=None, fix=None, domain=None, require=None, objective=None, place=None,
-            any_arch=None, id=None):
+            any_arch=None, id=None, solver=None):
     """A problem as a dict: a line of a sweep's problem list or of a
     validation file.  machine and workset are shipped names or paths;
     place pins buffers to memories ({"P": "smem"}, or a list to narrow);
-    any_arch solves a workset on an architecture it does not declare."""
+    any_arch solves a workset on an architecture it does not declare;
+    solver="glpk" has a sweep solve the line with GLPK, certified."""
     given = dict(params=params, fix=fix, domain=domain, require=require, objective=objective, place=place,
-                 any_arch=any_arch)
+                 any_arch=any_arch, solver=solver)
     p = {"machine": os.fspath(machine), "workset": os.fspath(workset)}
     if id is not None:
         p["id"] = id
@@ -142,7 +144,9 @@ def problem(machine, workset, params=None, fix=None, domain=None, require=None, 
     return p
 
 
-def _solve_opts(request, time_limit, presolve):
+def _solve_opts(request, time_limit, presolve, solver=None):
+    if solver is not None:
+        request["solver"] = solver
     if time_limit is not None:
         request["time_limit"] = time_limit
     if presolve is not None:
@@ -151,26 +155,30 @@ def _solve_opts(request, time_limit, presolve):
 
 
 def solve(machine, workset, params=None, fix=None, domain=None, require=None, objective=None, top=None,
-          time_limit=None, presolve=None, place=None, any_arch=None):
+          time_limit=None, presolve=None, place=None, any_arch=None, solver=None):
     """The best assignment that fits, as the dict `tilefit solve --json`
     prints ("status": "optimal" or "infeasible" with its "reason").  With
-    top=K, a list of the K best distinct assignments in rank order."""
+    top=K, a list of the K best distinct assignments in rank order.
+    solver="glpk" has GLPK solve the whole integer program, its answer
+    certified against the exact optimum (an answer that fails raises
+    tilefit.Error, status 3); presolve=False turns GLPK's presolver off."""
     request = {"cmd": "solve", "problem": problem(machine, workset, params, fix, domain, require, objective, place,
                                                   any_arch)}
     if top is not None:
         request["top"] = top
-    return _call(_solve_opts(request, time_limit, presolve))[0]
+    return _call(_solve_opts(request, time_limit, presolve, solver))[0]
 
 
-def check(machine, workset, params=None, fix=None, domain=None, require=None, place=None, any_arch=None):
+def check(machine, workset, params=None, fix=None, domain=None, require=None, place=None, any_arch=None,
+          solver=None):
     """Whether one fully fixed configuration fits, buffer by buffer, as the
     dict `tilefit check --json` prints ("status": "fits" or "does_not_fit")."""
     request = {"cmd": "check", "problem": problem(machine, workset, params, fix, domain, require, place=place,
-                                                  any_arch=any_arch)}
+                                                  any_arch=any_arch, solver=solver)}
     return _call(request)[0]
 
 
-def sweep(spec_or_problems, jobs=1, time_limit=None, presolve=None):
+def sweep(spec_or_problems, jobs=1, time_limit=None, presolve=None, solver=None):
     """Solves every point of a sweep; returns an iterator over one dict per
     point, in point order, each the line `tilefit sweep` writes.
 
@@ -178,7 +186,8 @@ def sweep(spec_or_problems, jobs=1, time_limit=None, presolve=None):
     a path to a spec or to a .jsonl problem list, or a list of problems
     (dicts, e.g. from problem()).  jobs worker threads solve in the
     library.  The sweep runs when called; a point that fails is a dict
-    with "status": "error", not an exception."""
+    with "status": "error", not an exception (with solver="glpk", an
+    answer that fails certification is such a point)."""
     request = {"cmd": "sweep", "jobs": jobs}
     if isinstance(spec_or_problems, dict):
         request["spec"] = spec_or_problems
@@ -186,7 +195,7 @@ def sweep(spec_or_problems, jobs=1, time_limit=None, presolve=None):
         request["file"] = os.fspath(spec_or_problems)
     else:
         request["problems"] = list(spec_or_problems)
-    answer = _call(_solve_opts(request, time_limit, presolve))[0]
+    answer = _call(_solve_opts(request, time_limit, presolve, solver))[0]
     for w in answer["warnings"]:
         warnings.warn("tilefit: " + w, stacklevel=2)
     return iter(answer["points"])

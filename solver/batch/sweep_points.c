@@ -6,6 +6,8 @@
 
 #include "solver/batch/sweep_internal.h"
 
+#include "solver/backend.h"
+
 #include <errno.h>
 #include <fcntl.h>
 #include <pthread.h>
@@ -224,7 +226,9 @@ static int expand_spec(tf_sweep *s, tf_error *err) {
 tf_sweep *tf_sweep_parse_spec(const char *text, size_t len, const char *file, tf_error *err) {
   tf_sweep *s = sweep_new(file);
   s->is_spec = 1;
-  if (tf_spec_parse(&s->spec, text, len, file, err) || expand_spec(s, err)) {
+  const tf_backend *solver; /* a spec's "solver" is checked before any point is solved */
+  if (tf_spec_parse(&s->spec, text, len, file, err) ||
+      (s->spec.solver && tf_solver_named(s->spec.solver, "$.solver", &solver, err)) || expand_spec(s, err)) {
     tf_error_set_file(err, file);
     tf_sweep_free(s);
     return NULL;

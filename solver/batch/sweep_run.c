@@ -83,11 +83,15 @@ static void answer_body(FILE *f, const struct run *r, const tf_request *req, con
 /* Solves with the search memo: an identical search problem is solved
  * once, and every point certifies the result on its own problem.  The same
  * steps as tf_solve otherwise. */
-static int solve_point(struct run *r, const tf_problem *p, int check, tf_answer *a, tf_error *err) {
+static int solve_point(struct run *r, const tf_request *req, const tf_problem *p, int check, tf_answer *a,
+                       tf_error *err) {
   if (check)
     return tf_check(p, a, err);
-  if (!(r->o.reuse & TF_REUSE_ILP) || p->ncombos == 0)
-    return tf_solve(p, &r->o.solve, NULL, a, err);
+  tf_solve_opts o;
+  if (tf_solve_opts_for(&r->o.solve, req, "$.solver", &o, err))
+    return -1;
+  if (!(r->o.reuse & TF_REUSE_ILP) || p->ncombos == 0 || o.backend) /* the ILP solver solves every point */
+    return tf_solve(p, &o, NULL, a, err);
   size_t klen;
   char *key = tf_sweep_search_key(p, &klen);
   int own;
@@ -130,7 +134,7 @@ static int problem_body(FILE *f, struct run *r, const tf_request *req, const tf_
   tf_text t;
   FILE *g = tf_text_open(&t);
   int status;
-  if (solve_point(r, p, check, &a, &err)) {
+  if (solve_point(r, req, p, check, &a, &err)) {
     status = TF_SWEEP_ERROR;
     error_body(g, r, req, p, &err);
   } else {
@@ -206,7 +210,7 @@ static void *worker(void *arg) {
       pthread_cond_signal(&r->ready);
     pthread_mutex_unlock(&r->lock);
   }
-  tf_backend_of(&r->o.solve)->thread_done(); /* GLPK 5 keeps an environment per thread */
+  tf_backend_thread_done(); /* GLPK 5 keeps an environment per thread */
   return NULL;
 }
 

@@ -25,7 +25,8 @@ const tf_command *tf_cli_command(unsigned bit) {
 static void usage(FILE *f) {
   fputs("usage: tilefit COMMAND [OPTIONS]\n\n"
         "Derives GPU kernel parameters (tile sizes, pipeline stages, buffer placement)\n"
-        "from a machine model and a kernel's working set, by integer programming.\n\ncommands:\n",
+        "from a machine model and a kernel's working set, by exact integer programming\n"
+        "(--solver glpk: GLPK solves the same program, certified against the exact one).\n\ncommands:\n",
         f);
   for (size_t i = 0; i < NCOMMANDS; i++)
     fprintf(f, "  %-10s %s\n", commands[i]->name, commands[i]->about);

@@ -27,8 +27,9 @@ static int run(int argc, char **argv) {
   int rc = tf_cmd_problem_open(&c, argc, argv, &tf_cmd_check);
   if (rc != TF_CLI_GO)
     return tf_cmd_problem_close(&c), rc;
-  if (c.args.cutlass_name && !c.kernel.stages &&
-      tf_fix_builder_stages(&c.args.req, &c.loaded, c.args.time_limit, &c.problem, &c.err))
+  tf_solve_opts opts; /* --solver, --time-limit: where check solves, for a builder's stage count */
+  tf_args_solve_opts(&c.args, &opts);
+  if (c.args.cutlass_name && !c.kernel.stages && tf_fix_builder_stages(&c.args.req, &c.loaded, &opts, &c.problem, &c.err))
     return rc = tf_cli_fail(&c.err), tf_cmd_problem_close(&c), rc;
   if (c.args.cutlass_name && c.args.format == TF_FORMAT_TEXT)
     print_binding(&c);

@@ -63,8 +63,10 @@ static int run(int argc, char **argv) {
      * leaves stdout empty */
     tf_text rows;
     FILE *out = tf_text_open(&rows);
+    tf_solve_opts opts;
+    tf_args_solve_opts(&a, &opts);
     for (int i = 0; i < a.npositional && rc == TF_EXIT_OK; i++)
-      if (tf_validate_file(&cache, a.positional[i], out, json, &t, &err))
+      if (tf_validate_file(&cache, a.positional[i], out, json, &opts, &t, &err))
         rc = tf_cli_fail(&err);
     size_t nrows;
     char *text = tf_text_close(&rows, &nrows);

@@ -144,7 +144,7 @@ static int parse_shard(tf_args *a, const char *text, tf_error *err) {
  * rows in this order. */
 enum opt_id {
   O_MACHINE, O_WORKSET, O_PARAM, O_FIX, O_DOMAIN, O_PLACE, O_ANY_ARCH, O_REQUIRE, O_OBJECTIVE, O_JSON, O_JSONL, O_CSV, O_EXPLAIN, O_TOP,
-  O_LP, O_MPS, O_CUTLASS_NAME, O_MAP, O_KEEP, O_JOBS, O_OUT, O_FORMAT, O_RESUME, O_SHARD, O_TIME, O_NOPRESOLVE,
+  O_LP, O_MPS, O_CUTLASS_NAME, O_MAP, O_KEEP, O_JOBS, O_OUT, O_FORMAT, O_RESUME, O_SHARD, O_TIME, O_SOLVER, O_NOPRESOLVE,
   O_QUIET, O_X, O_Y, O_COLOR, O_BY, O_UNCONFIRMED, O_HELP
 };
 enum opt_flag {
@@ -189,8 +189,10 @@ static const struct option_spec {
     {O_EXPLAIN, 0, "explain", NULL, TF_CMD_SOLVE, ONCE,
      "buffers, memories, and for each objective the next better candidate and what it misses by"},
     {O_TOP, 0, "top", "K", TF_CMD_SOLVE, ONCE, "the K best distinct assignments, in objective order"},
-    {O_LP, 0, "lp", "FILE", TF_CMD_SOLVE, ONCE, "write the ILP of the optimal combination, as the ILP solver re-solves it (CPLEX LP)"},
-    {O_MPS, 0, "mps", "FILE", TF_CMD_SOLVE, ONCE, "the same in free MPS"},
+    {O_LP, 0, "lp", "FILE", TF_CMD_SOLVE, ONCE,
+     "write the whole integer program (CPLEX LP), one file per objective level: FILE, then FILE with .level2, "
+     ".level3, ... before its extension, each with the earlier levels' optima pinned as rows"},
+    {O_MPS, 0, "mps", "FILE", TF_CMD_SOLVE, ONCE, "the same in free MPS (no objective sense: glpsol --max or --min)"},
     {O_CUTLASS_NAME, 0, "cutlass-name", "NAME", PROBLEM, ONCE,
      "a CUTLASS library kernel name (cutlass3x_sm90_..._0_...): binds its workset, machine, types and tile; "
      "stage count 0 is the builder's automatic count"},
@@ -207,7 +209,11 @@ static const struct option_spec {
      "continue FILE after an interrupted run; the result is the file an uninterrupted run writes"},
     {O_SHARD, 0, "shard", "I/N", TF_CMD_SWEEP, ONCE, "solve points i with i mod N = I - 1 ('tilefit merge' joins shards)"},
     {O_TIME, 0, "time-limit", "SECONDS", SOLVING | TF_CMD_PRUNE, ONCE, "for the whole solve of a problem (default 60)"},
-    {O_NOPRESOLVE, 0, "no-presolve", NULL, SOLVING, ONCE, "turn the ILP solver's MIP presolver off (for --lp, --mps)"},
+    {O_SOLVER, 0, "solver", "exact|glpk", SOLVING | TF_CMD_CHECK | TF_CMD_VALIDATE, ONCE,
+     "exact: the exact search (the default); glpk: GLPK solves the whole integer program, its answer certified "
+     "against the exact optimum (exit 3 when they differ)"},
+    {O_NOPRESOLVE, 0, "no-presolve", NULL, SOLVING | TF_CMD_VALIDATE, ONCE,
+     "turn GLPK's MIP presolver off (with --solver glpk, or a problem's \"solver\": \"glpk\")"},
     {O_QUIET, 'q', "quiet", NULL, TF_CMD_SWEEP | TF_CMD_MERGE, ONCE, "no progress and no summary on stderr"},
     {O_X, 0, "x", "VAR|NAME", PLOTS, ONCE,
      "across: map, a choose variable; sweep, a number of each line (at the top level, in values, in params, or a "
@@ -396,6 +402,7 @@ static int apply(tf_args *a, const struct option_spec *o, const char *v, const c
   case O_MAP: return add_map(a, v), 0;
   case O_KEEP: a->keep = 1; return 0;
   case O_TIME: return parse_time(a, v, where, err);
+  case O_SOLVER: return tf_solver_named(v, where, &a->backend, err);
   case O_NOPRESOLVE: a->no_presolve = 1; return 0;
   case O_TOP:
     if (bounded_int(v, where, 1, 1000, &x, err))
@@ -538,6 +545,10 @@ int tf_cli_start(const tf_command *cmd, int argc, char **argv, tf_args *a) {
     tf_cli_help(stdout, cmd);
     return TF_EXIT_OK;
   }
+  if (a->no_presolve && !a->backend && !(cmd->bit & (TF_CMD_SWEEP | TF_CMD_VALIDATE))) {
+    tf_error_set(&err, TF_EINPUT, "--no-presolve", "turns GLPK's presolver off; it applies with --solver glpk");
+    return tf_cli_fail(&err);
+  }
   if (a->npositional < cmd->min_operands) {
     tf_error_set(&err, TF_EINPUT, cmd->name, "%s", cmd->missing);
     return tf_cli_fail(&err);
@@ -549,6 +560,7 @@ void tf_args_solve_opts(const tf_args *a, tf_solve_opts *o) {
   tf_solve_opts_init(o);
   o->time_limit_s = a->time_limit;
   o->presolve = !a->no_presolve;
+  o->backend = a->backend;
 }
 
 FILE *tf_cli_out(tf_args *a) {

@@ -41,6 +41,7 @@ typedef struct tf_args {
   int jobs;
   int shard_index, shard_count; /* --shard I/N, 1-based; 0/0: all */
   int no_presolve;
+  const tf_backend *backend; /* --solver: NULL, the exact search */
   int unconfirmed;           /* machines --unconfirmed */
   double time_limit;        /* seconds */
   const char *lp_file, *mps_file, *out_file; /* borrowed from argv */
@@ -80,7 +81,7 @@ int tf_cli_finish(tf_args *a, int rc);
 /* `cmd`'s --help: usage line, text, its options from the table, exit codes. */
 void tf_cli_help(FILE *f, const tf_command *cmd);
 
-/* The solver options the command line sets (--time-limit, --no-presolve)
+/* The solver options the command line sets (--solver, --time-limit, --no-presolve)
  * over tf_solve_opts_init's defaults. */
 void tf_args_solve_opts(const tf_args *a, tf_solve_opts *o);
 

@@ -89,6 +89,17 @@ class Solve(unittest.TestCase):
         self.assertEqual([a["rank"] for a in r], [1, 2, 3])
         self.assertEqual(r, lines)
 
+    def test_glpk_gives_the_exact_answer_and_says_so(self):
+        g = tilefit.solve("b200", "fa4-fwd", params={"d": 128, "dv": 128}, solver="glpk")
+        e = tilefit.solve("b200", "fa4-fwd", params={"d": 128, "dv": 128})
+        self.assertEqual(g["solver"]["name"], "glpk")
+        self.assertEqual(e["solver"], {"name": "exact"})
+        self.assertEqual([o["value"] for o in g["solver"]["objectives"]], [o["value"] for o in e["objectives"]])
+        self.assertEqual((g["values"], g["objectives"]), (e["values"], e["objectives"]))
+        with self.assertRaises(tilefit.Error) as bad:
+            tilefit.solve("b200", "fa4-fwd", solver="glkp")
+        self.assertIn("did you mean 'glpk'", str(bad.exception))
+
     def test_infeasible_is_an_answer(self):
         r = tilefit.solve("b200", "fa4-fwd", require="stages >= 40", **FA4)
         self.assertEqual(r["status"], "infeasible")

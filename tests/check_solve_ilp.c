@@ -1,0 +1,296 @@
+/* --solver glpk (solver/solve_ilp.c) and the exports (solver/export.c):
+ * GLPK's answer equals the exact one where GLPK is right, and where it is
+ * wrong (the large-coefficient engine cases) the answer is exit 3 with
+ * both sides' values; glpsol reads the exported level files of shipped
+ * worksets and generated multi-count problems back to the optima tilefit
+ * prints. */
+#include <check.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <unistd.h>
+
+#include "solver/export.h"
+#include "tests/propgen.h"
+#include "tests/suites.h"
+#include "tests/testutil.h"
+
+static char out[1 << 17], err[1 << 14];
+
+#define D "tests/data/engine-cases/"
+#define MW(name) "-m " D name "/m.json -w " D name "/w.json"
+#define FA4 "solve -m b200 -w fa4-fwd -p d=128 -p dv=128 --json"
+
+/* The JSON answer up to its "solver" member: what both solvers share. */
+static size_t shared_part(const char *json) {
+  const char *s = strstr(json, ",\"solver\":");
+  ck_assert_msg(s != NULL, "no solver member in %s", json);
+  return (size_t)(s - json);
+}
+
+START_TEST(test_glpk_equals_exact) {
+  static char exact[1 << 17];
+  ck_assert_int_eq(tf_test_run(FA4, exact, sizeof exact, err, sizeof err), 0);
+  ck_assert_int_eq(tf_test_run(FA4 " --solver glpk", out, sizeof out, err, sizeof err), 0);
+  size_t n = shared_part(exact);
+  ck_assert_uint_eq(shared_part(out), n);
+  ck_assert_msg(!strncmp(exact, out, n), "exact:\n%s\nglpk:\n%s", exact, out);
+  ck_assert_msg(strstr(exact, ",\"solver\":{\"name\":\"exact\"}}"), "%s", exact);
+  ck_assert_msg(strstr(out, ",\"solver\":{\"name\":\"glpk\",\"objectives\":[{\"objective\":\"max q_stage * B_r * B_c\","
+                            "\"value\":32768},{\"objective\":\"max stages\",\"value\":3}],\"seconds\":"),
+                "%s", out);
+  /* text says the same */
+  ck_assert_int_eq(tf_test_run("solve -m b200 -w fa4-fwd -p d=128 -p dv=128 --solver glpk", out, sizeof out, err,
+                               sizeof err),
+                   0);
+  ck_assert_msg(strstr(out, "solver       glpk: max q_stage * B_r * B_c = 32768, max stages = 3; certified: the point fits and equals "
+                            "the exact optimum"),
+                "%s", out);
+}
+END_TEST
+
+/* Where GLPK is wrong: exit 3, nothing on stdout, both values on stderr. */
+static const struct wrong {
+  const char *args, *glpk, *exact;
+} wrong[] = {
+    {"solve -m b200 -w " D "shipped_wrong_optimum/w.json",
+     "glpk: max 100000000 * (s + s) + c * c = 2200000064 at c=8, s=11",
+     "exact optimum: max 100000000 * (s + s) + c * c = 2200000081 at c=9, s=11"},
+    {"solve " MW("wrong_optimum_realcap") " --require 'stages + stages + stages >= 23'",
+     "glpk: max 100000000 * (stages + stages) + c0 * c0 = 2200000064 at c0=8, stages=11",
+     "exact optimum: max 100000000 * (stages + stages) + c0 * c0 = 2200000081 at c0=9, stages=11"},
+    {"solve " MW("wrong_status_presolve"), "glpk: infeasible",
+     "exact optimum: max s1 * 100000000 - s0 = 199999998, max (-(c1 - c1)) * s1 + s0 = 2, max s1 + s1 = 4 at c1=8, "
+     "s0=2, s1=2"},
+    {"solve " MW("wrong_optimum_large"), "glpk: max (-7 % 3) * s0 + s0 = 9 at s0=3",
+     "exact optimum: max (-7 % 3) * s0 + s0 = 12 at s0=4"},
+};
+
+START_TEST(test_glpk_wrong_is_exit_3) {
+  const struct wrong *w = &wrong[_i];
+  char args[512];
+  snprintf(args, sizeof args, "%s --solver glpk --json", w->args);
+  int rc = tf_test_run(args, out, sizeof out, err, sizeof err);
+  ck_assert_msg(rc == 3, "%s: exit %d\n%s%s", args, rc, out, err);
+  ck_assert_msg(out[0] == 0, "%s: stdout %s", args, out);
+  const char *g = strstr(err, w->glpk), *e = strstr(err, w->exact);
+  ck_assert_msg(g && e && g < e, "%s: stderr\n%s\nwants '%s' then '%s'", args, err, w->glpk, w->exact);
+  /* the exact solver answers the same problem */
+  snprintf(args, sizeof args, "%s --json", w->args);
+  ck_assert_int_eq(tf_test_run(args, out, sizeof out, err, sizeof err), 0);
+}
+END_TEST
+
+/* A sweep's point that fails certification is an error line with both
+ * values; the others are GLPK's answers. */
+START_TEST(test_glpk_sweep_error_line) {
+  char dir[] = "/tmp/tilefit-ilpXXXXXX", path[64], args[256];
+  ck_assert_ptr_nonnull(mkdtemp(dir));
+  snprintf(path, sizeof path, "%s/p.jsonl", dir);
+  FILE *f = fopen(path, "w");
+  ck_assert_ptr_nonnull(f);
+  fputs("{\"id\":\"fa4\",\"machine\":\"b200\",\"workset\":\"fa4-fwd\",\"params\":{\"d\":128,\"dv\":128}}\n"
+        "{\"id\":\"big\",\"machine\":\"b200\",\"workset\":\"" D "shipped_wrong_optimum/w.json\"}\n"
+        "{\"id\":\"own\",\"machine\":\"b200\",\"workset\":\"fa4-fwd\",\"solver\":\"exact\"}\n",
+        f);
+  fclose(f);
+  snprintf(args, sizeof args, "sweep %s --solver glpk -q", path);
+  tf_test_run(args, out, sizeof out, err, sizeof err);
+  ck_assert_msg(strstr(out, "\"id\":\"fa4\"") && strstr(out, "\"solver\":{\"name\":\"glpk\""), "%s", out);
+  ck_assert_msg(strstr(out, "\"status\":\"error\""), "%s", out);
+  ck_assert_msg(strstr(out, "glpk: max 100000000 * (s + s) + c * c = 2200000064 at c=8, s=11; exact optimum: max "
+                            "100000000 * (s + s) + c * c = 2200000081 at c=9, s=11"),
+                "%s", out);
+  const char *own = strstr(out, "\"id\":\"own\"");
+  ck_assert_msg(own && strstr(own, "\"solver\":{\"name\":\"exact\"}"), "%s", out); /* the line's own key wins */
+  remove(path);
+  rmdir(dir);
+}
+END_TEST
+
+/* An infeasible problem: GLPK agrees, and says so. */
+START_TEST(test_glpk_infeasible) {
+  int rc = tf_test_run(FA4 " --require 'stages >= 41' --solver glpk", out, sizeof out, err, sizeof err);
+  ck_assert_int_eq(rc, 1);
+  ck_assert_msg(strstr(out, "\"status\":\"infeasible\"") && strstr(out, "\"solver\":{\"name\":\"glpk\",\"objectives\":[]"),
+                "%s", out);
+}
+END_TEST
+
+START_TEST(test_level_names) {
+  char buf[64];
+  static const char *const cases[][3] = {{"m.lp", "m.lp", "m.level2.lp"},
+                                         {"out/m.lp", "out/m.lp", "out/m.level2.lp"},
+                                         {"model", "model", "model.level2"},
+                                         {"a.b/model", "a.b/model", "a.b/model.level2"},
+                                         {".lp", ".lp", ".lp.level2"}};
+  for (size_t i = 0; i < sizeof cases / sizeof *cases; i++) {
+    ck_assert_int_eq(tf_export_level_name(cases[i][0], 0, buf, sizeof buf), 0);
+    ck_assert_str_eq(buf, cases[i][1]);
+    ck_assert_int_eq(tf_export_level_name(cases[i][0], 1, buf, sizeof buf), 0);
+    ck_assert_str_eq(buf, cases[i][2]);
+  }
+  ck_assert_int_eq(tf_export_level_name("m.lp", 11, buf, sizeof buf), 0);
+  ck_assert_str_eq(buf, "m.level12.lp");
+  ck_assert_int_eq(tf_export_level_name("m.lp", 1, buf, 8), -1);
+}
+END_TEST
+
+/* glpsol's optimum of one exported level file (CPLEX LP, or free MPS,
+ * which has no objective sense: `sense` is glpsol's --max or --min); 1
+ * when it finds none. */
+static int glpsol_value(const char *file, const char *sense, long long *v) {
+  char cmd[1024], line[512];
+  snprintf(cmd, sizeof cmd, "glpsol %s %s '%s' -o /dev/stdout 2>&1", sense ? "--freemps" : "--lp",
+           sense ? sense : "", file);
+  FILE *p = popen(cmd, "r");
+  ck_assert_ptr_nonnull(p);
+  int found = 0, none = 0;
+  while (fgets(line, sizeof line, p)) {
+    if (sscanf(line, "Objective: %*s = %lld", v) == 1)
+      found = 1;
+    none |= strstr(line, "NO INTEGER FEASIBLE") || strstr(line, "INTEGER EMPTY") || strstr(line, "UNDEFINED") != NULL;
+  }
+  pclose(p);
+  return found && !none ? 0 : 1;
+}
+
+/* The optimum values of a JSON answer's "objectives", in order, and
+ * whether each maximizes. */
+static int answer_values(const char *json, long long *v, int *max, int size) {
+  int n = 0;
+  const char *s = strstr(json, "\"objectives\":["), *stop = s ? strstr(s, "}],") : NULL;
+  for (const char *at = s; at && n < size && (at = strstr(at, "{\"objective\":\"")) && at < stop; n++) {
+    max[n] = !strncmp(at + 14, "max", 3);
+    at = strstr(at, "\"value\":");
+    v[n] = strtoll(at + 8, NULL, 10);
+  }
+  return n;
+}
+
+/* Pick columns in an LP file's integer sections. */
+static long long picks_in(const char *file) {
+  char cmd[512];
+  long long n = -1;
+  snprintf(cmd, sizeof cmd, "awk '/^Generals|^Binary/{g=1;next} /^End/{g=0} g' '%s' | tr ' ' '\\n' | grep -c '^pick('",
+           file);
+  FILE *p = popen(cmd, "r");
+  ck_assert_ptr_nonnull(p);
+  ck_assert(fscanf(p, "%lld", &n) == 1);
+  pclose(p);
+  return n;
+}
+
+/* Exports `args` to dir/m.lp and dir/m.mps; glpsol reads every level
+ * file back to the optimum tilefit printed; pick columns: one per kept
+ * combination.  Returns 1 when no combination is left to model (exit 2,
+ * no file), else 0. */
+static int export_agrees(const char *dir, const char *args, int check_binaries) {
+  char cmd[2048], file[256];
+  snprintf(cmd, sizeof cmd, "%s --json --lp %s/m.lp --mps %s/m.mps", args, dir, dir);
+  int rc = tf_test_run(cmd, out, sizeof out, err, sizeof err);
+  if (rc == 2 && strstr(err, "no model to write: every combination was ruled out"))
+    return 1;
+  ck_assert_msg(rc == 0 || rc == 1, "%s: exit %d\n%s", cmd, rc, err);
+  long long want[16], got;
+  int max[16];
+  int n = answer_values(out, want, max, 16);
+  if (rc == 1) { /* infeasible: level 1 only, and glpsol finds no point */
+    snprintf(file, sizeof file, "%s/m.lp", dir);
+    ck_assert_msg(glpsol_value(file, NULL, &got) == 1, "%s: glpsol found %lld", cmd, got);
+    ck_assert_int_eq(access(file, F_OK), 0);
+    remove(file);
+    snprintf(file, sizeof file, "%s/m.mps", dir);
+    remove(file);
+    return 0;
+  }
+  for (int mps = 0; mps < 2; mps++)
+    for (int level = 0;; level++) {
+      char base[256];
+      snprintf(base, sizeof base, "%s/m.%s", dir, mps ? "mps" : "lp");
+      ck_assert_int_eq(tf_export_level_name(base, (size_t)level, file, sizeof file), 0);
+      if (access(file, F_OK)) {
+        ck_assert_msg(level >= n, "%s: %d levels printed, %d files", cmd, n, level);
+        break;
+      }
+      const char *sense = !mps ? NULL : level < n && max[level] ? "--max" : "--min"; /* past n: placement order */
+      ck_assert_msg(glpsol_value(file, sense, &got) == 0, "%s: glpsol finds no optimum in %s", cmd, file);
+      if (level < n)
+        ck_assert_msg(got == want[level], "%s: %s: glpsol %lld, tilefit %lld", cmd, file, got, want[level]);
+      const char *kept = strstr(out, "\"kept\":");
+      ck_assert_ptr_nonnull(kept);
+      if (check_binaries && level == 0 && !mps) /* one binary per kept combination */
+        ck_assert_int_eq(picks_in(file), strtoll(kept + 7, NULL, 10));
+      remove(file);
+    }
+  return 0;
+}
+
+START_TEST(test_export_shipped) {
+  static const char *const problems[] = {
+      "solve -m h100-sxm -w cutlass-sm90-gemm -p epilogue_bytes=33792 --objective 'max tile_m*tile_n' "
+      "--objective 'max stages'",
+      "solve -m b200 -w fa4-fwd -p d=128 -p dv=128",
+      "solve -m h100-sxm -w fa3-fwd -p d=128",
+      "solve -m b200 -w fa4-bwd --fix dO_stage=1",
+      "solve -m b200 -w fa4-fwd -p d=128 -p dv=128 --require 'stages >= 41'",
+  };
+  char dir[] = "/tmp/tilefit-lpXXXXXX";
+  ck_assert_ptr_nonnull(mkdtemp(dir));
+  ck_assert_int_eq(export_agrees(dir, problems[_i], 1), 0);
+  ck_assert_int_eq(rmdir(dir), 0); /* every level file was read and removed */
+}
+END_TEST
+
+/* Generated problems with two or three counts, in GLPK's range. */
+START_TEST(test_export_generated) {
+  char dir[] = "/tmp/tilefit-lpXXXXXX", mfile[64], wfile[64], store[8192], text[1 << 15];
+  ck_assert_ptr_nonnull(mkdtemp(dir));
+  snprintf(mfile, sizeof mfile, "%s/m.json", dir);
+  snprintf(wfile, sizeof wfile, "%s/w.json", dir);
+  int done = 0;
+  for (unsigned long long seed = 1; done < 12 && seed < 2000; seed++) {
+    pg_problem p;
+    pg_generate(&p, seed);
+    if (p.ncounts < 2 || p.top || p.check || (p.features & (1u << PF_WEIGHT_1E9 | 1u << PF_CAP_2_40)))
+      continue;
+    FILE *f = fopen(mfile, "w");
+    pg_machine_json(&p, text, sizeof text);
+    fputs(text, f);
+    fclose(f);
+    f = fopen(wfile, "w");
+    pg_workset_json(&p, text, sizeof text);
+    fputs(text, f);
+    fclose(f);
+    char *argv[64], args[4096];
+    int argc = pg_args(&p, mfile, wfile, argv, store, sizeof store);
+    size_t len = 0;
+    for (int i = 1; i < argc && strcmp(argv[i], "--jsonl"); i++) /* after "tilefit", shell words, quoted */
+      len += (size_t)snprintf(args + len, sizeof args - len, i > 1 ? " '%s'" : "%s", argv[i]);
+    ck_assert_uint_lt(len, sizeof args);
+    done += !export_agrees(dir, args, 0);
+  }
+  ck_assert_int_eq(done, 12);
+  remove(mfile);
+  remove(wfile);
+  ck_assert_int_eq(rmdir(dir), 0);
+}
+END_TEST
+
+Suite *solve_ilp_suite(void) {
+  Suite *s = suite_create("solve_ilp");
+  TCase *tc = tcase_create("glpk");
+  tcase_set_timeout(tc, 300);
+  tcase_add_test(tc, test_glpk_equals_exact);
+  tcase_add_loop_test(tc, test_glpk_wrong_is_exit_3, 0, (int)(sizeof wrong / sizeof *wrong));
+  tcase_add_test(tc, test_glpk_sweep_error_line);
+  tcase_add_test(tc, test_glpk_infeasible);
+  suite_add_tcase(s, tc);
+  TCase *ex = tcase_create("export");
+  tcase_set_timeout(ex, 300);
+  tcase_add_test(ex, test_level_names);
+  tcase_add_loop_test(ex, test_export_shipped, 0, 5);
+  tcase_add_test(ex, test_export_generated);
+  suite_add_tcase(s, ex);
+  return s;
+}
