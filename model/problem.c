@@ -314,9 +314,6 @@ static void add_occupancy_variable(tf_problem *p) {
 
 static int bind_domains(tf_problem *p, const tf_request *req, tf_error *err) {
   const tf_workset *w = p->workset;
-  if (w->nchoose + 1 > TF_MAX_CHOOSE)
-    return tf_error_set(err, TF_EINPUT, "$.choose", "at most %d choose variables (one of the %d slots is kept for occupancy)",
-                        TF_MAX_CHOOSE - 1, TF_MAX_CHOOSE);
   p->nchoose = w->nchoose;
   p->domain = tf_nalloc(w->nchoose + 2, sizeof *p->domain);
   p->ndomain = tf_nalloc(w->nchoose + 2, sizeof *p->ndomain);

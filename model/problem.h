@@ -23,7 +23,6 @@
 #include "workset.h"
 
 #define TF_MAX_COMBINATIONS 1000000 /* choose combinations before filtering */
-#define TF_MAX_CHOOSE 32            /* choose variables per workset */
 #define TF_MAX_STORED (1 << 27)     /* int64 coefficients a problem stores (1 GiB) */
 
 /* ---------------------------------------------------------------- problem */

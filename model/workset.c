@@ -343,6 +343,10 @@ static int read_choose(tf_workset *w, const cJSON *obj, tf_error *err) {
     return 0;
   if (!cJSON_IsObject(obj))
     return tf_error_set(err, TF_EINPUT, "$.choose", "expected an object of NAME: domain");
+  /* Refused here, before the let graph keeps a bit per choose variable. */
+  if (cJSON_GetArraySize(obj) + 1 > TF_MAX_CHOOSE)
+    return tf_error_set(err, TF_EINPUT, "$.choose", "at most %d choose variables (one of the %d slots is kept for occupancy)",
+                        TF_MAX_CHOOSE - 1, TF_MAX_CHOOSE);
   w->choose = tf_nalloc((size_t)cJSON_GetArraySize(obj), sizeof *w->choose);
   const cJSON *m;
   cJSON_ArrayForEach(m, obj) {

@@ -256,6 +256,14 @@ class Prune(unittest.TestCase):
         self.assertEqual(got[0]["workset"], "cutlass-sm90-gemm")
         self.assertEqual(got[0]["values"]["stages"], 6)
 
+    def test_kernel_name_tile_below_the_cta_pair(self):
+        # Tile M 1 on a CTA pair divided by zero in the epilogue size and killed the interpreter.
+        for c in ("f16", "void"):
+            name = "cutlass3x_sm100_tensorop_gemm_f16_f16_f32_%s_f16_1x128x64_1x1x1_0_tnn_align8_2sm" % c
+            with self.assertRaises(tilefit.Error) as e:
+                tilefit.prune([name])
+            self.assertIn("CTA pair", str(e.exception))
+
     def test_errors(self):
         with self.assertRaises(tilefit.Error) as e:
             tilefit.prune([{"BLOCK_M": 64}], workset="triton-matmul")
