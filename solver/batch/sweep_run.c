@@ -248,7 +248,7 @@ static void progress(struct run *r, int final) {
 }
 
 /* Writes ready lines in order until every position is written. */
-static int writer(struct run *r, int fd, tf_sweep_stats *st, const char *file, tf_error *err) {
+static int writer(struct run *r, tf_output *out, tf_sweep_stats *st, tf_error *err) {
   char *buf = NULL;
   size_t cap = 0;
   int rc = 0;
@@ -287,9 +287,8 @@ static int writer(struct run *r, int fd, tf_sweep_stats *st, const char *file, t
       free(sl->text);
       sl->text = NULL;
     }
-    if (tf_write_all(fd, buf, len)) {
-      rc = tf_error_set(err, TF_EINTERNAL, NULL, "cannot write %s: %s", file ? file : "standard output",
-                        strerror(errno));
+    if (tf_output_write(out, buf, len, err)) {
+      rc = -1;
       pthread_mutex_lock(&r->lock);
       r->stop = 1;
       pthread_cond_broadcast(&r->room);
@@ -325,33 +324,20 @@ static void plan(struct run *r, const tf_sweep_opts *o, tf_sweep_stats *st) {
   st->shard_points = r->ntodo;
 }
 
-/* Opens the output (or takes stdout); -1 when it cannot be opened. */
-static int open_output(const char *out_file, int resume, tf_error *err) {
-  if (!out_file) {
-    fflush(stdout);
-    return 1;
-  }
-  int fd = open(out_file, resume ? O_RDWR | O_CREAT : O_WRONLY | O_CREAT | O_TRUNC, 0666);
-  if (fd < 0)
-    tf_error_set(err, TF_EINPUT, "-o", "cannot open %s: %s", out_file, strerror(errno));
-  return fd;
-}
-
 /* What an earlier run wrote (resume) or the CSV header; *done points of
  * todo are already in the file. */
-static int start_output(struct run *r, int fd, const char *out_file, size_t *done, tf_sweep_stats *st,
-                        tf_error *err) {
+static int start_output(struct run *r, tf_output *out, size_t *done, tf_sweep_stats *st, tf_error *err) {
   *done = 0;
   if (r->o.resume)
-    return tf_sweep_resume_scan(r->s, r->o.format, r->todo, r->ntodo, fd, out_file, done, &st->torn_bytes, err);
-  if (r->o.format == TF_FORMAT_CSV && tf_write_all(fd, r->s->csv_header, strlen(r->s->csv_header)))
-    return tf_error_set(err, TF_EINTERNAL, NULL, "cannot write %s: %s", out_file ? out_file : "standard output",
-                        strerror(errno));
+    return tf_sweep_resume_scan(r->s, r->o.format, r->todo, r->ntodo, out->fd, out->name, done, &st->torn_bytes,
+                                err);
+  if (r->o.format == TF_FORMAT_CSV)
+    return tf_output_write(out, r->s->csv_header, strlen(r->s->csv_header), err);
   return 0;
 }
 
 /* The workers and the writer, until every point of todo is written. */
-static int solve_all(struct run *r, int fd, const char *out_file, tf_sweep_stats *st, tf_error *err) {
+static int solve_all(struct run *r, tf_output *out, tf_sweep_stats *st, tf_error *err) {
   size_t nthreads = (size_t)r->o.jobs < r->ntodo ? (size_t)r->o.jobs : r->ntodo, started = 0;
   pthread_t *threads = tf_nalloc(nthreads, sizeof *threads);
   int rc;
@@ -361,7 +347,7 @@ static int solve_all(struct run *r, int fd, const char *out_file, tf_sweep_stats
   if (!started)
     rc = tf_error_set(err, TF_EINTERNAL, NULL, "cannot start a worker thread");
   else
-    rc = writer(r, fd, st, out_file, err);
+    rc = writer(r, out, st, err);
   for (size_t t = 0; t < started; t++)
     pthread_join(threads[t], NULL);
   free(threads);
@@ -410,22 +396,26 @@ int tf_sweep_run(tf_sweep *s, const tf_sweep_opts *o, const char *out_file, tf_s
   if (o->resume && !out_file)
     return tf_error_set(err, TF_EINPUT, "--resume", "needs the output file (-o FILE)");
   plan(&r, o, st);
-  int fd = open_output(out_file, o->resume, err);
-  if (fd < 0) {
+  /* Whole or nothing (an existing result stays until the new one is
+   * complete), except with --resume: then the file is its own checkpoint. */
+  tf_output out;
+  if (tf_output_open(&out, out_file, o->resume ? TF_OUTPUT_RESUME : TF_OUTPUT_WHOLE, "-o", err)) {
     free(r.todo);
     return -1;
   }
   size_t done;
-  int rc = start_output(&r, fd, out_file, &done, st, err);
+  int rc = start_output(&r, &out, &done, st, err);
   st->resumed = r.resumed = done;
   r.todo += done; /* restored before free */
   r.ntodo -= done;
   run_init(&r);
   if (!rc && r.ntodo)
-    rc = solve_all(&r, fd, out_file, st, err);
+    rc = solve_all(&r, &out, st, err);
   run_release(&r, st);
   free(r.todo - done);
-  if (out_file && close(fd) && !rc)
-    rc = tf_error_set(err, TF_EINTERNAL, NULL, "cannot write %s: %s", out_file, strerror(errno));
+  if (rc)
+    tf_output_abandon(&out);
+  else
+    rc = tf_output_commit(&out, err);
   return rc;
 }

@@ -529,6 +529,25 @@ int tf_args_parse(int argc, char **argv, const tf_command *cmd, tf_args *a, tf_e
   return 0;
 }
 
+/* An output file that is also one of the command's inputs (sweep LIST -o
+ * LIST, validate CASES -o CASES) would destroy it: refused before reading. */
+static int outputs_not_inputs(const tf_args *a, tf_error *err) {
+  const char *outs[] = {a->out_file, a->lp_file, a->mps_file}, *where[] = {"-o", "--lp", "--mps"};
+  for (size_t i = 0; i < sizeof outs / sizeof outs[0]; i++) {
+    if (!outs[i])
+      continue;
+    const char *in = NULL;
+    for (int k = 0; k < a->npositional && !in; k++)
+      in = tf_output_is(outs[i], a->positional[k]) ? a->positional[k] : NULL;
+    if (!in)
+      in = tf_output_is(outs[i], a->req.machine) ? a->req.machine : tf_output_is(outs[i], a->req.workset) ? a->req.workset : NULL;
+    if (in)
+      return tf_error_set(err, TF_EINPUT, where[i], "'%s' is also an input of the command ('%s'); writing it would destroy it",
+                          outs[i], in);
+  }
+  return 0;
+}
+
 int tf_cli_start(const tf_command *cmd, int argc, char **argv, tf_args *a) {
   tf_error err;
   tf_error_init(&err);
@@ -542,6 +561,8 @@ int tf_cli_start(const tf_command *cmd, int argc, char **argv, tf_args *a) {
     tf_error_set(&err, TF_EINPUT, cmd->name, "%s", cmd->missing);
     return tf_cli_fail(&err);
   }
+  if (outputs_not_inputs(a, &err))
+    return tf_cli_fail(&err);
   return TF_CLI_GO;
 }
 
