@@ -201,7 +201,7 @@ static int valid_name(const char *s) {
 tf_expr *tf_read_expr(const cJSON *v, const char *path, tf_error *err) {
   char buf[32];
   const char *text;
-  if (cJSON_IsNumber(v) || cJSON_IsBool(v)) {
+  if (cJSON_IsNumber(v)) {
     int64_t x;
     if (tf_json_int(v, path, -TF_JSON_EXACT, TF_JSON_EXACT, &x, err))
       return NULL;

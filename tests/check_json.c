@@ -124,6 +124,46 @@ START_TEST(test_nul_bytes) {
 }
 END_TEST
 
+/* \u0000 in a string or key cut the C string cJSON hands over: a require
+ * "stages >= 1\u0000 && stages >= 99" was solved as "stages >= 1". */
+START_TEST(test_nul_escapes) {
+  static const struct {
+    const char *text, *path;
+  } texts[] = {
+      {"{\"require\": [\"stages >= 1\\u0000 && stages >= 99\"]}", "$.require[0]"},
+      {"{\"machine\": \"b200\\u0000../../etc/passwd\"}", "$.machine"},
+      {"{\"a\": {\"k\\u0000y\": 1}}", "$.a.k\xEF\xBF\xBFy"},
+      {"[1, \"\\u0000\"]", "$[1]"},
+  };
+  for (size_t i = 0; i < sizeof texts / sizeof texts[0]; i++) {
+    tf_error err;
+    ck_assert_ptr_null(parse(texts[i].text, strlen(texts[i].text), &err));
+    assert_input_error(&err, MEM, texts[i].path, "\\u0000");
+  }
+  tf_error err;
+  const char *fine = "{\"a\": \"\\\\u0000 is text\", \"b\": \"\\u00e9\"}"; /* an escaped backslash */
+  cJSON *ok = parse(fine, strlen(fine), &err);
+  ck_assert_msg(ok != NULL, "%s", err.msg);
+  cJSON_Delete(ok);
+}
+END_TEST
+
+/* cJSON read "007" as 7; JSON has no leading zeros. */
+START_TEST(test_leading_zeros) {
+  static const char *const bad[] = {"{\"d\": 0128}", "[-01]", "{\"x\": [1, 00]}", "007"};
+  for (size_t i = 0; i < sizeof bad / sizeof bad[0]; i++) {
+    tf_error err;
+    ck_assert_ptr_null(parse(bad[i], strlen(bad[i]), &err));
+    assert_input_error(&err, MEM, "", "leading zero");
+  }
+  static const char *const good[] = {"[0, -0, 0.5, 10, 100e0, -0.01, 1e05, \"007\"]"};
+  tf_error err;
+  cJSON *v = parse(good[0], strlen(good[0]), &err);
+  ck_assert_msg(v != NULL, "%s", err.msg);
+  cJSON_Delete(v);
+}
+END_TEST
+
 /* ------------------------------------------------------ duplicate keys */
 
 static const struct dcase {
@@ -172,9 +212,10 @@ static const struct icase {
     {"100", 0, 100, 100, NULL},
     {"9007199254740991", 0, EXACT, EXACT - 1, NULL},
     {"-9007199254740991", -EXACT, 0, -(EXACT - 1), NULL},
-    {"true", 0, 1, 1, NULL},
-    {"false", 0, 100, 0, NULL},
-    {"true", -5, 5, 1, NULL},
+    /* a boolean is not a number, whatever the range ({"BLOCK_M": true} fitted with 1) */
+    {"true", 0, 1, 0, "expected an integer from 0 to 1"},
+    {"false", 0, 100, 0, "expected an integer from 0 to 100"},
+    {"true", -5, 5, 0, "expected an integer from -5 to 5"},
     {"2.5", 0, 100, 0, "expected an integer, got 2.5"},
     {"-0.5", -10, 10, 0, "expected an integer, got -0.5"},
     {"1e-3", 0, 10, 0, "expected an integer, got 0.001"},
@@ -477,6 +518,8 @@ Suite *json_suite(void) {
   tcase_add_test(syn, test_valid_text);
   tcase_add_test(syn, test_length_respected);
   tcase_add_test(syn, test_nul_bytes);
+  tcase_add_test(syn, test_nul_escapes);
+  tcase_add_test(syn, test_leading_zeros);
   tcase_add_loop_test(syn, test_duplicate_key, 0, NDUPS);
   suite_add_tcase(s, syn);
   TCase *get = tcase_create("Getters");

@@ -797,6 +797,30 @@ START_TEST(test_cli_gnu_parallel) {
 }
 END_TEST
 
+/* `sweep -` read standard input whole under the 16 MiB file limit, while
+ * the same list by name was read a line at a time: a 17 MiB list (one
+ * problem, then blank lines) now loads both ways. */
+START_TEST(test_cli_stdin_list_size) {
+  const char *list = tmp("big.jsonl");
+  FILE *f = fopen(list, "w");
+  ck_assert_ptr_nonnull(f);
+  fputs("{\"id\": \"p\", \"machine\": \"b200\", \"workset\": \"fa4-fwd\", \"params\": {\"d\": 128, \"dv\": 128}}\n", f);
+  static char blank[1 << 16];
+  memset(blank, ' ', sizeof blank);
+  blank[sizeof blank - 1] = '\n';
+  for (int i = 0; i < 17 * 16; i++)
+    fwrite(blank, 1, sizeof blank, f);
+  ck_assert_int_eq(fclose(f), 0);
+  char cmd[1024];
+  snprintf(cmd, sizeof cmd, "%s sweep - -q -o %s < %s 2>%s", bin(), tmp("a.jsonl"), list, tmp("err.txt"));
+  int status = system(cmd);
+  ck_assert_msg(WIFEXITED(status) && WEXITSTATUS(status) == 0, "sweep - of a 17 MiB list: %d", status);
+  snprintf(cmd, sizeof cmd, "sweep %s -q -o %s", list, tmp("b.jsonl"));
+  ck_assert_int_eq(tf_test_run(cmd, out, sizeof out, errbuf, sizeof errbuf), 0);
+  same_files(tmp("a.jsonl"), tmp("b.jsonl"));
+}
+END_TEST
+
 Suite *sweep_suite(void) {
   Suite *s = suite_create("sweep");
   TCase *core = tcase_create("Core");
@@ -825,6 +849,7 @@ Suite *sweep_suite(void) {
   tcase_add_test(cli, test_cli_lists);
   tcase_add_test(cli, test_cli_kill_resume);
   tcase_add_test(cli, test_cli_gnu_parallel);
+  tcase_add_test(cli, test_cli_stdin_list_size);
   suite_add_tcase(s, cli);
   return s;
 }

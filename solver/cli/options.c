@@ -27,7 +27,12 @@ void tf_args_release(tf_args *a) {
   memset(a, 0, sizeof *a);
 }
 
+/* Decimal as JSON writes it: an optional '-', then 0 or digits without a
+ * leading zero; no '+', no spaces, no "true". */
 int tf_parse_int(const char *text, int64_t *value) {
+  const char *d = text + (*text == '-');
+  if (*d < '0' || *d > '9' || (d[0] == '0' && d[1]))
+    return -1;
   char *end;
   errno = 0;
   long long v = strtoll(text, &end, 10);
