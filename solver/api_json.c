@@ -103,9 +103,11 @@ static int read_problem(const cJSON *req, tf_case *c, tf_error *err) {
 static int bind_problem(const cJSON *req, tf_case *c, tf_loaded *l, tf_problem **problem, tf_error *err) {
   *problem = NULL;
   memset(l, 0, sizeof *l);
-  if (read_problem(req, c, err) || tf_load(&c->req, "$.problem.machine", "$.problem.workset", l, err))
+  tf_solve_opts o;
+  if (read_problem(req, c, err) || read_solve_opts(req, &o, err) ||
+      tf_load(&c->req, "$.problem.machine", "$.problem.workset", l, err))
     return -1;
-  *problem = tf_problem_new(l->machine, l->workset, &c->req, err);
+  *problem = tf_problem_new_timed(l->machine, l->workset, &c->req, o.time_limit_s, err);
   if (!*problem)
     request_error(err);
   return *problem ? 0 : -1;

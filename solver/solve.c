@@ -130,7 +130,7 @@ int tf_solve(const tf_problem *p, const tf_solve_opts *o, const tf_solve_out *ou
     return 0;
   if (a->status == TF_ANSWER_INFEASIBLE)
     return tf_error_set(err, TF_EINPUT, out->lp_file ? "--lp" : "--mps", "no model to write: %s", a->why);
-  return write_model(p, a, o, out, o->time_limit_s - seconds_since(&t0), err);
+  return write_model(p, a, o, out, tf_problem_time_left(p, o->time_limit_s) - seconds_since(&t0), err);
 }
 
 int tf_solve_top(const tf_problem *p, const tf_solve_opts *o, int k, tf_answer *answers, int *n, tf_error *err) {

@@ -16,6 +16,7 @@
 #include "model/catalog.h"
 #include "solver/report.h"
 #include "solver/batch/sweep.h"
+#include "solver/batch/memo.h"
 #include "tests/suites.h"
 #include "tests/testutil.h"
 
@@ -106,6 +107,7 @@ static tf_sweep *spec(const char *json) {
 struct runopts {
   int jobs, format, shard_index, shard_count, resume;
   unsigned reuse;
+  size_t memo_max; /* 0: the default */
 };
 
 static int run(tf_sweep *s, struct runopts r, const char *out, tf_sweep_stats *st, tf_error *e) {
@@ -118,6 +120,8 @@ static int run(tf_sweep *s, struct runopts r, const char *out, tf_sweep_stats *s
   o.resume = r.resume;
   if (r.reuse)
     o.reuse = r.reuse & 3;
+  if (r.memo_max)
+    o.memo_max = r.memo_max;
   tf_error_init(e);
   return tf_sweep_run(s, &o, out, st, e);
 }
@@ -544,6 +548,48 @@ START_TEST(test_reuse_identical) {
 }
 END_TEST
 
+/* A memo of 3 answers (flushed many times over) writes the same file. */
+START_TEST(test_memo_bounded_identical) {
+  tf_sweep *s = load(SMALL);
+  tf_sweep_stats st;
+  run_ok(s, (struct runopts){.jobs = 2, .reuse = 4 /* none */}, tmp("plain"), &st);
+  run_ok(s, (struct runopts){.jobs = 2, .reuse = TF_REUSE_ANSWER | TF_REUSE_ILP, .memo_max = 3}, tmp("small"), &st);
+  ck_assert_uint_gt(st.answer_lookups, 3);
+  same_files(tmp("plain"), tmp("small"));
+  tf_sweep_free(s);
+}
+END_TEST
+
+/* The memo itself: never more than max entries (plus those being
+ * computed), and an entry still held survives the flush that drops it. */
+START_TEST(test_memo_flat) {
+  tf_memo m;
+  tf_memo_init(&m, 10);
+  int own;
+  tf_memo_entry *held = tf_memo_get(&m, "held", 4, &own);
+  ck_assert_int_eq(own, 1);
+  held->text = strdup("kept while held");
+  tf_memo_finish(&m, held, 1);
+  for (int i = 0; i < 1000; i++) {
+    char key[16];
+    int n = snprintf(key, sizeof key, "k%d", i);
+    tf_memo_entry *e = tf_memo_get(&m, key, (size_t)n, &own);
+    ck_assert_int_eq(own, 1);
+    e->text = strdup(key);
+    tf_memo_finish(&m, e, 1);
+    tf_memo_put(&m, e);
+    ck_assert_uint_le(m.n, 10);
+  }
+  ck_assert_uint_ge(m.flushes, 99);
+  ck_assert_str_eq(held->text, "kept while held"); /* dropped from the table, not freed */
+  tf_memo_put(&m, held);
+  tf_memo_entry *again = tf_memo_get(&m, "k999", 4, &own);
+  ck_assert_int_eq(own, 0); /* the current generation is reused */
+  tf_memo_put(&m, again);
+  tf_memo_release(&m);
+}
+END_TEST
+
 /* -------------------------------------------------------------- resume */
 
 /* Cut a complete output anywhere (inside a line, on a line boundary, in the
@@ -838,6 +884,8 @@ Suite *sweep_suite(void) {
   tcase_add_test(core, test_problem_list);
   tcase_add_test(core, test_jobs_identical);
   tcase_add_test(core, test_reuse_identical);
+  tcase_add_test(core, test_memo_bounded_identical);
+  tcase_add_test(core, test_memo_flat);
   tcase_add_loop_test(core, test_resume_torn, 0, 2);
   tcase_add_test(core, test_resume_refuses);
   tcase_add_loop_test(core, test_shards_merge, 0, 2);

@@ -95,18 +95,19 @@ static int solve_point(struct run *r, const tf_problem *p, int check, tf_answer 
   free(key);
   tf_found mine;
   memset(&mine, 0, sizeof mine);
-  const tf_found *found = &e->found;
   size_t n = e->nfound;
   int rc = 0;
   if (own || e->state == TF_MEMO_FAILED) {
     rc = tf_search(p, 1, r->o.solve.time_limit_s, &mine, &n, NULL, err);
-    found = &mine;
     if (own && !rc)
       e->found = mine, e->nfound = n;
     if (own)
       tf_memo_finish(&r->ilps, e, !rc);
+  } else {
+    mine = e->found;
   }
-  return rc ? -1 : tf_solve_found(p, found, n, a, err);
+  tf_memo_put(&r->ilps, e);
+  return rc ? -1 : tf_solve_found(p, &mine, n, a, err);
 }
 
 /* The body of a bound problem's line, from the answer memo or solved. */
@@ -120,7 +121,13 @@ static int problem_body(FILE *f, struct run *r, const tf_request *req, const tf_
     free(key);
     if (!own && e->state == TF_MEMO_DONE) {
       fwrite(e->text, 1, e->tlen, f);
-      return e->status;
+      int status = e->status;
+      tf_memo_put(&r->answers, e);
+      return status;
+    }
+    if (!own) { /* failed: solved again, not kept */
+      tf_memo_put(&r->answers, e);
+      e = NULL;
     }
   }
   tf_answer a;
@@ -146,6 +153,7 @@ static int problem_body(FILE *f, struct run *r, const tf_request *req, const tf_
     if (ok)
       e->text = body, e->tlen = len, e->status = status, body = NULL;
     tf_memo_finish(&r->answers, e, ok);
+    tf_memo_put(&r->answers, e);
   }
   free(body);
   return status;
@@ -175,7 +183,7 @@ static void run_point(struct run *r, size_t pos, struct slot *out) {
   const tf_workset *w;
   tf_problem *p = NULL;
   if (bad || tf_cache_get(r->cache, &req, "$.machine", "$.workset", &m, &w, &err) ||
-      !(p = tf_problem_new(m, w, &req, &err)))
+      !(p = tf_problem_new_timed(m, w, &req, r->o.solve.time_limit_s, &err)))
     error_body(f, r, &req, NULL, &err);
   else
     status = problem_body(f, r, &req, p, check);
@@ -312,6 +320,7 @@ void tf_sweep_opts_init(tf_sweep_opts *o) {
   o->reuse = TF_REUSE_ANSWER; /* the search memo's key costs more than the exact search it saves */
   tf_solve_opts_init(&o->solve);
   o->progress_every = 5;
+  o->memo_max = TF_MEMO_MAX_DEFAULT;
 }
 
 /* This shard's points, in order. */
@@ -361,8 +370,8 @@ static void run_init(struct run *r) {
   pthread_mutex_init(&r->lock, NULL);
   pthread_cond_init(&r->ready, NULL);
   pthread_cond_init(&r->room, NULL);
-  tf_memo_init(&r->answers);
-  tf_memo_init(&r->ilps);
+  tf_memo_init(&r->answers, r->o.memo_max);
+  tf_memo_init(&r->ilps, r->o.memo_max);
   r->start = r->last = now();
 }
 
@@ -393,6 +402,8 @@ int tf_sweep_run(tf_sweep *s, const tf_sweep_opts *o, const char *out_file, tf_s
     r.o.format = TF_FORMAT_JSON;
   if (r.o.jobs < 1)
     r.o.jobs = 1;
+  if (!r.o.memo_max)
+    r.o.reuse = 0; /* --memo-max 0: nothing kept, nothing reused */
   if (o->resume && !out_file)
     return tf_error_set(err, TF_EINPUT, "--resume", "needs the output file (-o FILE)");
   plan(&r, o, st);

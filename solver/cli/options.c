@@ -15,6 +15,7 @@ void tf_args_init(tf_args *a) {
   tf_request_init(&a->req);
   a->time_limit = 60;
   a->jobs = 1;
+  a->memo_max = -1;
 }
 
 void tf_args_release(tf_args *a) {
@@ -149,7 +150,7 @@ static int parse_shard(tf_args *a, const char *text, tf_error *err) {
  * rows in this order. */
 enum opt_id {
   O_MACHINE, O_WORKSET, O_PARAM, O_FIX, O_DOMAIN, O_PLACE, O_ANY_ARCH, O_REQUIRE, O_OBJECTIVE, O_JSON, O_JSONL, O_CSV, O_EXPLAIN, O_TOP,
-  O_LP, O_MPS, O_CUTLASS_NAME, O_MAP, O_KEEP, O_JOBS, O_OUT, O_FORMAT, O_RESUME, O_SHARD, O_TIME, O_NOPRESOLVE,
+  O_LP, O_MPS, O_CUTLASS_NAME, O_MAP, O_KEEP, O_JOBS, O_MEMO_MAX, O_OUT, O_FORMAT, O_RESUME, O_SHARD, O_TIME, O_NOPRESOLVE,
   O_QUIET, O_X, O_Y, O_COLOR, O_BY, O_UNCONFIRMED, O_HELP
 };
 enum opt_flag {
@@ -204,6 +205,8 @@ static const struct option_spec {
     {O_KEEP, 0, "keep", NULL, TF_CMD_PRUNE, ONCE,
      "print only the configurations that fit, in the input's own form (prune reads it back)"},
     {O_JOBS, 'j', "jobs", "N", TF_CMD_SWEEP, ONCE, "worker threads (default 1)"},
+    {O_MEMO_MAX, 0, "memo-max", "N", TF_CMD_SWEEP, ONCE,
+     "answers kept for reuse at most (default 65536, about 64 MiB; 0: none), so memory stays flat"},
     {O_OUT, 'o', "output", "FILE", WRITES, ONCE,
      "write the results here (default standard output); FILE appears whole or not at all"},
     {O_FORMAT, 0, "format", "jsonl|csv", TF_CMD_SWEEP | TF_CMD_MERGE, FORMAT,
@@ -412,6 +415,7 @@ static int apply(tf_args *a, const struct option_spec *o, const char *v, const c
       return -1;
     a->jobs = (int)x;
     return 0;
+  case O_MEMO_MAX: return bounded_int(v, where, 0, 1 << 30, &a->memo_max, err);
   case O_OUT: a->out_file = v; return 0;
   case O_RESUME: a->resume = 1; return 0;
   case O_SHARD: return parse_shard(a, v, err);
