@@ -440,14 +440,18 @@ void tf_json_write_string(FILE *f, const char *s) {
   fputc('"', f);
   while (*s) {
     size_t n = 0;
-    while (s[n] && s[n] != '"' && s[n] != '\\' && (unsigned char)s[n] >= 0x20)
-      n++;
+    size_t k;
+    while (s[n] && s[n] != '"' && s[n] != '\\' && (unsigned char)s[n] >= 0x20 &&
+           (k = tf_utf8_char(s + n, strlen(s + n))))
+      n += k;
     fwrite(s, 1, n, f);
     s += n;
     if (!*s)
       break;
     unsigned char c = (unsigned char)*s++;
-    if (c == '"' || c == '\\')
+    if (c >= 0x80) /* not UTF-8 (a device name from a driver, say): JSON must be */
+      fputs("\\ufffd", f);
+    else if (c == '"' || c == '\\')
       fprintf(f, "\\%c", c);
     else if (c == '\n')
       fputs("\\n", f);

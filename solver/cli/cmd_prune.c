@@ -108,9 +108,10 @@ static void write_text(FILE *f, const prune_run *r) {
     if (!fits(v) && v->answer.why[0] && shown_memory(v, &m).slack >= 0)
       fprintf(f, "  %-9s %s\n", "", v->answer.why);
   }
+  char keys[sizeof b->ignored];
   if (b->ignored[0])
     fprintf(stderr, "tilefit: prune: ignored keys that name no variable or param of %s: %s\n",
-            names ? "their worksets" : b->loaded.workset->name, b->ignored);
+            names ? "their worksets" : b->loaded.workset->name, tf_escape(keys, sizeof keys, b->ignored));
 }
 
 /* The keys of the configurations, each once, in the order they first
