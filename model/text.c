@@ -162,3 +162,16 @@ const char *tf_text_unfit(const char *s, size_t max) {
   }
   return NULL;
 }
+
+void tf_copy_text(char *dst, size_t size, const char *src) {
+  if (!size)
+    return;
+  size_t n = strlen(src);
+  if (n >= size) {
+    n = size - 1;
+    while (n > 0 && ((unsigned char)src[n] & 0xc0) == 0x80) /* src[n] continues a character: cut before it */
+      n--;
+  }
+  memcpy(dst, src, n);
+  dst[n] = 0;
+}

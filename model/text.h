@@ -41,6 +41,9 @@ size_t tf_escape_put(char *buf, size_t size, size_t *n, const char *s);
  * than max bytes, a control character, not UTF-8), or NULL when it can. */
 const char *tf_text_unfit(const char *s, size_t max);
 
+/* snprintf(dst, size, "%s", src) that never cuts a UTF-8 character in two. */
+void tf_copy_text(char *dst, size_t size, const char *src);
+
 /* s escaped as above into buf, with "..." when it had to be cut. */
 const char *tf_escape(char *buf, size_t size, const char *s);
 
