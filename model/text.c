@@ -79,13 +79,13 @@ FILE *tf_text_open(tf_text *t) {
   t->len = t->cap = 0;
   t->f = fopencookie(t, "w", (cookie_io_functions_t){NULL, text_write, NULL, NULL});
   if (!t->f)
-    abort(); /* out of memory, as tf_nalloc */
+    tf_out_of_memory(1, sizeof *t->f);
   return t->f;
 }
 
 char *tf_text_close(tf_text *t, size_t *len) {
-  if (fclose(t->f))
-    abort();
+  if (fclose(t->f)) /* only a failed write can fail it, and text_write does not fail */
+    tf_out_of_memory(t->len, 1);
   if (!t->buf) /* nothing written: an empty string, as open_memstream gives */
     t->buf = tf_nalloc(1, 1);
   if (len)

@@ -543,12 +543,24 @@ static char *error_answer(const tf_error *err, int status) {
   return tf_text_close(&t, NULL);
 }
 
+/* The answer when memory ran out: static, so it needs none (tf_free
+ * knows it). */
+static char out_of_memory[] = "{\"error\":\"out of memory\",\"status\":3}";
+
 char *tf_call_json(const char *request, int *status) {
   tf_error err;
   tf_error_init(&err);
   int rc = -1;
   tf_text t;
-  FILE *out = tf_text_open(&t); /* in memory: out of memory stops the process, as everywhere */
+  jmp_buf here;
+  jmp_buf *volatile outer = tf_alloc_recovery(&here);
+  if (setjmp(here)) { /* an allocation failed: what this call held is lost, the process goes on */
+    tf_alloc_recovery(outer);
+    if (status)
+      *status = API_INTERNAL;
+    return out_of_memory;
+  }
+  FILE *out = tf_text_open(&t);
   if (!request)
     tf_error_set(&err, TF_EINPUT, "$", "no request (NULL)");
   else
@@ -562,9 +574,13 @@ char *tf_call_json(const char *request, int *status) {
     rc = err.code == TF_EINPUT ? API_USAGE : API_INTERNAL;
     text = error_answer(&err, rc);
   }
+  tf_alloc_recovery(outer);
   if (status)
     *status = rc;
   return text;
 }
 
-void tf_free(void *p) { free(p); }
+void tf_free(void *p) {
+  if (p != out_of_memory)
+    free(p);
+}

@@ -7,6 +7,8 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/resource.h>
+#include <unistd.h>
 
 #include "solver/api_json.h"
 #include "model/request.h"
@@ -316,6 +318,65 @@ START_TEST(every_command_from_16_threads) {
 }
 END_TEST
 
+/* Out of memory in the library killed the host process (abort).  Under an
+ * address-space limit a solve that needs more is an answer, status 3, and
+ * the process goes on to answer the next request. */
+static size_t vm_bytes(void) {
+  FILE *f = fopen("/proc/self/statm", "r");
+  unsigned long pages = 0;
+  if (f) {
+    if (fscanf(f, "%lu", &pages) != 1)
+      pages = 0;
+    fclose(f);
+  }
+  return (size_t)pages * (size_t)sysconf(_SC_PAGESIZE);
+}
+
+#if defined(__SANITIZE_ADDRESS__)
+#define TF_ASAN 1
+#elif defined(__has_feature)
+#if __has_feature(address_sanitizer)
+#define TF_ASAN 1
+#endif
+#endif
+
+START_TEST(out_of_memory_is_an_answer) {
+#ifdef TF_ASAN
+  return; /* ASan's shadow memory and allocator do not run under an address-space limit */
+#endif
+  char dir[] = "/tmp/tf_api_oomXXXXXX", path[64], request[256];
+  ck_assert_ptr_nonnull(mkdtemp(dir));
+  snprintf(path, sizeof path, "%s/big.json", dir);
+  FILE *f = fopen(path, "w");
+  fputs("{\"name\": \"big\", \"choose\": {", f);
+  for (int i = 0; i < 6; i++)
+    fprintf(f, "%s\"c%d\": {\"from\": 1, \"to\": 10}", i ? ", " : "", i);
+  fputs("}, \"count\": {\"stages\": {\"min\": 1, \"max\": 8}}, \"buffers\": [{\"name\": \"KV\", \"memory\": "
+        "\"smem\", \"size\": \"stages * (c0 + c1 + c2 + c3 + c4 + c5) * 16\"}], \"objective\": [\"max stages\"]}\n",
+        f);
+  fclose(f);
+  snprintf(request, sizeof request, "{\"cmd\": \"solve\", \"problem\": {\"machine\": \"b200\", \"workset\": \"%s\"}}",
+           path);
+  char *warm = call("{\"cmd\": \"version\"}", 0); /* the library's one-time setup done before the limit */
+  tf_free(warm);
+  struct rlimit old, low;
+  ck_assert_int_eq(getrlimit(RLIMIT_AS, &old), 0);
+  low = old;
+  low.rlim_cur = vm_bytes() + (24u << 20); /* the combinations alone need more than 24 MiB */
+  ck_assert_int_eq(setrlimit(RLIMIT_AS, &low), 0);
+  int status = -1;
+  char *got = tf_call_json(request, &status);
+  ck_assert_int_eq(setrlimit(RLIMIT_AS, &old), 0);
+  ck_assert_int_eq(status, 3);
+  ck_assert_str_eq(got, "{\"error\":\"out of memory\",\"status\":3}");
+  tf_free(got);
+  got = call("{\"cmd\": \"version\"}", 0);
+  tf_free(got);
+  unlink(path);
+  rmdir(dir);
+}
+END_TEST
+
 /* The class behind the strtok race, closed by a scan of the library's
  * sources (also `make lint`): no libc call with state kept between calls,
  * no static local that is not const. */
@@ -341,6 +402,7 @@ Suite *api_suite(void) {
   tcase_add_test(tc, threads_get_the_sequential_answers);
   tcase_add_test(tc, every_command_from_16_threads);
   tcase_add_test(tc, no_hidden_state_in_the_library);
+  tcase_add_test(tc, out_of_memory_is_an_answer);
   suite_add_tcase(s, tc);
   return s;
 }

@@ -11,6 +11,7 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/wait.h>
 #include <sys/stat.h>
 #include <unistd.h>
 
@@ -324,6 +325,37 @@ START_TEST(test_time_limit_binding) {
 }
 END_TEST
 
+/* Out of memory aborted (exit 134, a core dump); it is a failure: one
+ * line, exit 3.  (Not under ASan, whose shadow memory needs more address
+ * space than the limit.) */
+START_TEST(test_out_of_memory_exit_3) {
+#if defined(__SANITIZE_ADDRESS__)
+  return;
+#elif defined(__has_feature)
+#if __has_feature(address_sanitizer)
+  return;
+#endif
+#endif
+  char dir[64], path[128], cmd[512];
+  temp_dir(dir, sizeof dir);
+  snprintf(path, sizeof path, "%s/slow.json", dir);
+  slow_binding(path);
+  const char *bin = getenv("TILEFIT_BIN");
+  snprintf(cmd, sizeof cmd, "ulimit -v 60000; exec %s solve -m b200 -w %s 2>%s/err >/dev/null", bin && *bin ? bin : "./tilefit",
+           path, dir);
+  int status = system(cmd);
+  snprintf(path, sizeof path, "%s/err", dir);
+  FILE *f = fopen(path, "r");
+  size_t n = f ? fread(err, 1, sizeof err - 1, f) : 0;
+  err[n] = 0;
+  if (f)
+    fclose(f);
+  remove_dir(dir);
+  ck_assert_msg(WIFEXITED(status) && WEXITSTATUS(status) == 3, "status %d: %s", status, err);
+  ck_assert_msg(!strncmp(err, "tilefit: error: out of memory", 29) && strchr(err, '\n')[1] == 0, "%s", err);
+}
+END_TEST
+
 /* ------------------------------------------------------ fuzz regressions */
 
 static int (*const fuzz_fn[])(const uint8_t *, size_t) = {tf_fuzz_machine, tf_fuzz_workset, tf_fuzz_expr,
@@ -430,6 +462,7 @@ Suite *limits_suite(void) {
   tcase_add_test(tl, test_time_limit_wide);
   tcase_add_test(tl, test_time_limit_bound);
   tcase_add_test(tl, test_time_limit_binding);
+  tcase_add_test(tl, test_out_of_memory_exit_3);
   suite_add_tcase(s, tl);
   TCase *fz = tcase_create("Fuzz regressions");
   tcase_set_timeout(fz, 120);
