@@ -8,9 +8,11 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/resource.h>
 #include <unistd.h>
 
 #include "model/json.h"
+#include "model/lines.h"
 #include "tests/suites.h"
 
 #define MEM "mem.json" /* the name given to in-memory text */
@@ -161,6 +163,59 @@ START_TEST(test_leading_zeros) {
   cJSON *v = parse(good[0], strlen(good[0]), &err);
   ck_assert_msg(v != NULL, "%s", err.msg);
   cJSON_Delete(v);
+}
+END_TEST
+
+/* The line reader: a line past TF_MAX_LINE_BYTES is an input error naming
+ * its line; running out of memory is an error, not the end of the file
+ * (getline's -1 with ENOMEM made validate report "0 passed", exit 0). */
+START_TEST(test_line_limits) {
+  size_t big = TF_MAX_LINE_BYTES + 8; /* "{}\n", then a line of the limit and 5 bytes more */
+  char *text = malloc(big + 8);
+  memcpy(text, "{}\n", 3);
+  memset(text + 3, 'x', big - 3);
+  FILE *f = fmemopen(text, big, "r");
+  tf_line_reader r;
+  tf_line_reader_init(&r, f);
+  const char *line;
+  size_t len;
+  tf_error err;
+  tf_error_init(&err);
+  ck_assert_int_eq(tf_line_read(&r, &line, &len, &err), 1);
+  ck_assert_uint_eq(len, 3);
+  ck_assert_int_eq(tf_line_read(&r, &line, &len, &err), -1);
+  ck_assert_int_eq(err.code, TF_EINPUT);
+  ck_assert_msg(strstr(err.msg, "line 2: longer than 16777216 bytes"), "%s", err.msg);
+  tf_line_reader_release(&r);
+  fclose(f);
+#if defined(__SANITIZE_ADDRESS__)
+#define TF_ASAN 1
+#elif defined(__has_feature)
+#if __has_feature(address_sanitizer)
+#define TF_ASAN 1
+#endif
+#endif
+#ifndef TF_ASAN /* ASan's shadow memory does not run under an address-space limit */
+  FILE *g = fmemopen(text + 3, big - 3, "r");
+  tf_line_reader_init(&r, g);
+  struct rlimit old, low;
+  ck_assert_int_eq(getrlimit(RLIMIT_AS, &old), 0);
+  FILE *statm = fopen("/proc/self/statm", "r");
+  unsigned long pages = 0;
+  ck_assert_int_eq(fscanf(statm, "%lu", &pages), 1);
+  fclose(statm);
+  low = old;
+  low.rlim_cur = pages * (unsigned long)sysconf(_SC_PAGESIZE) + (4u << 20); /* a 16 MiB line cannot fit */
+  ck_assert_int_eq(setrlimit(RLIMIT_AS, &low), 0);
+  tf_error_init(&err);
+  int rc = tf_line_read(&r, &line, &len, &err);
+  ck_assert_int_eq(setrlimit(RLIMIT_AS, &old), 0);
+  ck_assert_int_eq(rc, -1);
+  ck_assert_msg(err.code == TF_ENOMEM && strstr(err.msg, "out of memory reading line 1"), "%d: %s", err.code, err.msg);
+  tf_line_reader_release(&r);
+  fclose(g);
+#endif
+  free(text);
 }
 END_TEST
 
@@ -520,6 +575,7 @@ Suite *json_suite(void) {
   tcase_add_test(syn, test_nul_bytes);
   tcase_add_test(syn, test_nul_escapes);
   tcase_add_test(syn, test_leading_zeros);
+  tcase_add_test(syn, test_line_limits);
   tcase_add_loop_test(syn, test_duplicate_key, 0, NDUPS);
   suite_add_tcase(s, syn);
   TCase *get = tcase_create("Getters");

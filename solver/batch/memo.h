@@ -32,7 +32,7 @@ typedef struct tf_memo_entry {
   int dropped;         /* out of the table, freed by the last tf_memo_put */
 } tf_memo_entry;
 
-#define TF_MEMO_MAX_DEFAULT 65536 /* entries: about 64 MiB of answer lines */
+#define TF_MEMO_MAX_DEFAULT 8192 /* entries; an answer line and its key are about 2.7 KiB: 22 MiB */
 
 typedef struct tf_memo {
   tf_memo_entry **slot;

@@ -206,7 +206,7 @@ static const struct option_spec {
      "print only the configurations that fit, in the input's own form (prune reads it back)"},
     {O_JOBS, 'j', "jobs", "N", TF_CMD_SWEEP, ONCE, "worker threads (default 1)"},
     {O_MEMO_MAX, 0, "memo-max", "N", TF_CMD_SWEEP, ONCE,
-     "answers kept for reuse at most (default 65536, about 64 MiB; 0: none), so memory stays flat"},
+     "answers kept for reuse at most (default 8192, about 22 MiB; 0: none), so memory stays flat"},
     {O_OUT, 'o', "output", "FILE", WRITES, ONCE,
      "write the results here (default standard output); FILE appears whole or not at all"},
     {O_FORMAT, 0, "format", "jsonl|csv", TF_CMD_SWEEP | TF_CMD_MERGE, FORMAT,
