@@ -321,28 +321,9 @@ END_TEST
 /* Out of memory in the library killed the host process (abort).  Under an
  * address-space limit a solve that needs more is an answer, status 3, and
  * the process goes on to answer the next request. */
-static size_t vm_bytes(void) {
-  FILE *f = fopen("/proc/self/statm", "r");
-  unsigned long pages = 0;
-  if (f) {
-    if (fscanf(f, "%lu", &pages) != 1)
-      pages = 0;
-    fclose(f);
-  }
-  return (size_t)pages * (size_t)sysconf(_SC_PAGESIZE);
-}
-
-#if defined(__SANITIZE_ADDRESS__)
-#define TF_ASAN 1
-#elif defined(__has_feature)
-#if __has_feature(address_sanitizer)
-#define TF_ASAN 1
-#endif
-#endif
-
 START_TEST(out_of_memory_is_an_answer) {
-#ifdef TF_ASAN
-  return; /* ASan's shadow memory and allocator do not run under an address-space limit */
+#ifdef TF_TEST_ASAN
+  return;
 #endif
   char dir[] = "/tmp/tf_api_oomXXXXXX", path[64], request[256];
   ck_assert_ptr_nonnull(mkdtemp(dir));
@@ -362,7 +343,7 @@ START_TEST(out_of_memory_is_an_answer) {
   struct rlimit old, low;
   ck_assert_int_eq(getrlimit(RLIMIT_AS, &old), 0);
   low = old;
-  low.rlim_cur = vm_bytes() + (24u << 20); /* the combinations alone need more than 24 MiB */
+  low.rlim_cur = tf_test_vm_bytes() + (24u << 20); /* the combinations alone need more than 24 MiB */
   ck_assert_int_eq(setrlimit(RLIMIT_AS, &low), 0);
   int status = -1;
   char *got = tf_call_json(request, &status);

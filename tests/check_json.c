@@ -14,6 +14,7 @@
 #include "model/json.h"
 #include "model/lines.h"
 #include "tests/suites.h"
+#include "tests/testutil.h"
 
 #define MEM "mem.json" /* the name given to in-memory text */
 
@@ -188,24 +189,13 @@ START_TEST(test_line_limits) {
   ck_assert_msg(strstr(err.msg, "line 2: longer than 16777216 bytes"), "%s", err.msg);
   tf_line_reader_release(&r);
   fclose(f);
-#if defined(__SANITIZE_ADDRESS__)
-#define TF_ASAN 1
-#elif defined(__has_feature)
-#if __has_feature(address_sanitizer)
-#define TF_ASAN 1
-#endif
-#endif
-#ifndef TF_ASAN /* ASan's shadow memory does not run under an address-space limit */
+#ifndef TF_TEST_ASAN
   FILE *g = fmemopen(text + 3, big - 3, "r");
   tf_line_reader_init(&r, g);
   struct rlimit old, low;
   ck_assert_int_eq(getrlimit(RLIMIT_AS, &old), 0);
-  FILE *statm = fopen("/proc/self/statm", "r");
-  unsigned long pages = 0;
-  ck_assert_int_eq(fscanf(statm, "%lu", &pages), 1);
-  fclose(statm);
   low = old;
-  low.rlim_cur = pages * (unsigned long)sysconf(_SC_PAGESIZE) + (4u << 20); /* a 16 MiB line cannot fit */
+  low.rlim_cur = tf_test_vm_bytes() + (4u << 20); /* a 16 MiB line cannot fit */
   ck_assert_int_eq(setrlimit(RLIMIT_AS, &low), 0);
   tf_error_init(&err);
   int rc = tf_line_read(&r, &line, &len, &err);

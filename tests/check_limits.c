@@ -329,12 +329,8 @@ END_TEST
  * line, exit 3.  (Not under ASan, whose shadow memory needs more address
  * space than the limit.) */
 START_TEST(test_out_of_memory_exit_3) {
-#if defined(__SANITIZE_ADDRESS__)
+#ifdef TF_TEST_ASAN
   return;
-#elif defined(__has_feature)
-#if __has_feature(address_sanitizer)
-  return;
-#endif
 #endif
   char dir[64], path[128], cmd[512];
   temp_dir(dir, sizeof dir);
