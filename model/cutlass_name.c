@@ -49,13 +49,13 @@ static int split(const char *name, parts *s, tf_error *err) {
   s->n = s->at = 0;
   /* By hand, not strtok: the library runs in any number of threads. */
   for (char *t = s->buf; *t;) {
-    size_t len = strcspn(t, "_");
-    if (len) {
+    size_t part = strcspn(t, "_");
+    if (part) {
       if (s->n == MAX_PARTS)
         return tf_error_set(err, TF_EINPUT, WHERE, "a kernel name of at most %d parts", MAX_PARTS);
       s->p[s->n++] = t;
     }
-    t += len;
+    t += part;
     if (*t)
       *t++ = '\0';
   }

@@ -222,9 +222,11 @@ static int run(int argc, char **argv) {
   tf_prune_batch_init(&r.batch);
   int rc = tf_cli_start(&tf_cmd_prune, argc, argv, &r.args);
   if (rc == TF_CLI_GO) {
-    rc = read_list(&r) || tf_prune_batch_run(&r.batch, &r.args.req, &r.map, r.args.time_limit, &r.err)
-             ? tf_cli_fail(&r.err)
-             : TF_EXIT_OK;
+    int bad = read_list(&r);
+    if (!bad && (bad = tf_prune_batch_run(&r.batch, &r.args.req, &r.map, r.args.time_limit, &r.err)) &&
+        !strncmp(r.err.path, "line ", 5))
+      tf_error_set_file(&r.err, r.args.positional[0]); /* a configuration's line: in the list's file */
+    rc = bad ? tf_cli_fail(&r.err) : TF_EXIT_OK;
     if (rc == TF_EXIT_OK) {
       write_results(tf_cli_out(&r.args), &r);
       rc = tf_cli_finish(&r.args, rc);
