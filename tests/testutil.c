@@ -118,6 +118,8 @@ const char *tf_test_request_variant(const char *key) {
     if (!strcmp(variant[v].key, key))
       return variant[v].member;
   return NULL;
+}
+
 size_t tf_test_vm_bytes(void) {
   FILE *f = fopen("/proc/self/statm", "r");
   unsigned long pages = 0;
