@@ -90,7 +90,8 @@ lint: symbols
 	@awk -f tests/lint/fnlen.awk model/*.c encode/*.c solver/*.c solver/*/*.c
 	@sh tests/lint/citations.sh
 	@awk -f tests/lint/timeouts.awk tests/*.c
-	@echo "lint: no function over 60 lines; no citation a clone cannot follow; every test case sets its timeout"
+	@sh tests/lint/hidden_state.sh
+	@echo "lint: no function over 60 lines; no citation a clone cannot follow; every test case sets its timeout; no hidden state in the library"
 
 asan:
 	@$(MAKE) --no-print-directory BUILD=build/asan CC=clang \

@@ -203,7 +203,8 @@ static void check_time(struct search *s) {
     return;
   struct timespec now;
   clock_gettime(CLOCK_MONOTONIC, &now);
-  if ((double)(now.tv_sec - s->start.tv_sec) + 1e-9 * (double)(now.tv_nsec - s->start.tv_nsec) > s->limit)
+  if (s->p->bind_seconds + (double)(now.tv_sec - s->start.tv_sec) + 1e-9 * (double)(now.tv_nsec - s->start.tv_nsec) >
+      s->limit) /* the limit counts the problem's binding too */
     s->timed_out = 1;
 }
 

@@ -37,7 +37,8 @@ typedef struct tf_search_stats {
 } tf_search_stats;
 
 /* Finds the k best points (k >= 1) into found[0..*n-1], best first; *n is
- * 0 when no point fits.  time_limit_s > 0 bounds the whole search: past it
+ * 0 when no point fits.  time_limit_s > 0 bounds the whole search, the
+ * problem's binding (p->bind_seconds) included: past it
  * the search stops with TF_ESOLVER (nothing unproven is returned).  stats
  * may be NULL. */
 int tf_search(const tf_problem *p, size_t k, double time_limit_s, tf_found *found, size_t *n,

@@ -5,26 +5,36 @@
 #include <stdlib.h>
 #include <string.h>
 
-static void out_of_memory(size_t n, size_t size) {
+static _Thread_local jmp_buf *recovery; /* per thread, set and restored by tf_alloc_recovery */
+
+jmp_buf *tf_alloc_recovery(jmp_buf *j) {
+  jmp_buf *old = recovery;
+  recovery = j;
+  return old;
+}
+
+void tf_out_of_memory(size_t n, size_t size) {
+  if (recovery)
+    longjmp(*recovery, 1);
   fprintf(stderr, "tilefit: error: out of memory allocating %zu x %zu bytes\n", n, size);
-  abort();
+  exit(3); /* TF_EXIT_INTERNAL: a failure, not a crash */
 }
 
 void *tf_nalloc(size_t n, size_t size) {
   if (size && n > SIZE_MAX / size)
-    out_of_memory(n, size);
+    tf_out_of_memory(n, size);
   void *p = calloc(n ? n : 1, size ? size : 1);
   if (!p)
-    out_of_memory(n, size);
+    tf_out_of_memory(n, size);
   return p;
 }
 
 void *tf_nrealloc(void *p, size_t n, size_t size) {
   if (size && n > SIZE_MAX / size)
-    out_of_memory(n, size);
+    tf_out_of_memory(n, size);
   void *q = realloc(p, (n ? n : 1) * (size ? size : 1));
   if (!q)
-    out_of_memory(n, size);
+    tf_out_of_memory(n, size);
   return q;
 }
 

@@ -1,13 +1,25 @@
-/* One allocation module, as in kissat: sizes are overflow-checked and an
- * allocation that fails stops the process with a message, so callers never
- * test for NULL.  tilefit's allocations are small (models of at most
- * TF_MAX_COMBINATIONS columns); running out of memory is not an input error. */
+/* One allocation module, as in kissat: sizes are overflow-checked and
+ * callers never test for NULL.  An allocation that fails never aborts:
+ * in a thread that set a recovery point (tf_call_json does, for its
+ * calling thread) it jumps back there, and that call answers "out of
+ * memory" with status 3; elsewhere (the command line) it prints one line
+ * and exits 3.  Running out of memory is not an input error. */
 #ifndef TF_MODEL_ALLOC_H
 #define TF_MODEL_ALLOC_H
 
 #include <stddef.h>
 
+#include <setjmp.h>
+
 void *tf_nalloc(size_t n, size_t size);               /* zeroed */
+
+/* The calling thread's recovery point for a failed allocation (NULL:
+ * none); returns the one it replaces.  What was allocated since is lost. */
+jmp_buf *tf_alloc_recovery(jmp_buf *j);
+
+/* What a failed allocation does (above); for memory taken by other means
+ * (a stdio stream).  Does not return. */
+void tf_out_of_memory(size_t n, size_t size);
 void *tf_nrealloc(void *p, size_t n, size_t size);
 char *tf_strdup(const char *s);
 char *tf_strndup(const char *s, size_t n);

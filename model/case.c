@@ -289,7 +289,7 @@ int tf_case_parse(const char *text, size_t len, const char *file, size_t line, t
     if (sscanf(e.msg, "line %d, column %d: %n", &l, &col, &n) == 2 && n > 0 && l >= 1)
       tf_error_set(err, TF_EINPUT, NULL, "line %zu, column %d: %s", line + (size_t)l - 1, col, e.msg + n);
     else
-      tf_error_set(err, TF_EINPUT, NULL, "line %zu: %s", line, e.msg);
+      tf_error_set(err, TF_EINPUT, NULL, "line %zu: %s%s%s", line, e.path, e.path[0] ? ": " : "", e.msg);
     tf_error_set_file(err, file);
     return -1;
   }

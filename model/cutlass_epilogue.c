@@ -33,7 +33,7 @@ static void tile_sm100(const tf_cutlass_kernel *k, tf_cutlass_epi_tile *t) {
   }
   int64_t n_perf;
   if (!k->c_bits)
-    n_perf = (k->d_bits == 4 ? 8192 : 4096) / m;
+    n_perf = m > 0 ? (k->d_bits == 4 ? 8192 : 4096) / m : 0; /* m 0: refused by the name's reader */
   else if (wide == 32)
     n_perf = cta_m > 64 && cta_n <= 128 ? 16 : 32;
   else if (wide == 16)
@@ -61,7 +61,7 @@ void tf_cutlass_epi_tile_of(const tf_cutlass_kernel *k, tf_cutlass_epi_tile *t) 
   else
     tile_sm100(k, t);
   int64_t cta_m = k->arch == 90 || k->arch == 120 ? k->tile_m : k->tile_m / k->cta_group;
-  int64_t tiles = (cta_m / t->m) * (k->tile_n / t->n);
+  int64_t tiles = t->m > 0 && t->n > 0 ? (cta_m / t->m) * (k->tile_n / t->n) : 0;
   /* SM100 reuses C's buffers for D whenever C is wider than 8 bits; SM90
    * (and, as read, SM120) only when C and D have the same width. */
   t->reuse = k->arch >= 100 && k->arch < 120 ? k->c_bits > 8 : k->c_bits == k->d_bits && k->d_bits > 8;

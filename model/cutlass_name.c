@@ -47,10 +47,17 @@ static int split(const char *name, parts *s, tf_error *err) {
   memcpy(s->buf, name, len);
   s->buf[len] = 0;
   s->n = s->at = 0;
-  for (char *t = strtok(s->buf, "_"); t; t = strtok(NULL, "_")) {
-    if (s->n == MAX_PARTS)
-      return tf_error_set(err, TF_EINPUT, WHERE, "a kernel name of at most %d parts", MAX_PARTS);
-    s->p[s->n++] = t;
+  /* By hand, not strtok: the library runs in any number of threads. */
+  for (char *t = s->buf; *t;) {
+    size_t part = strcspn(t, "_");
+    if (part) {
+      if (s->n == MAX_PARTS)
+        return tf_error_set(err, TF_EINPUT, WHERE, "a kernel name of at most %d parts", MAX_PARTS);
+      s->p[s->n++] = t;
+    }
+    t += part;
+    if (*t)
+      *t++ = '\0';
   }
   return 0;
 }
@@ -256,6 +263,25 @@ static void apply_defaults(tf_cutlass_kernel *k) {
     k->sf_vec = 32; /* the MX formats (_q_, mxf4): vector size 32 */
 }
 
+/* The shape every later division relies on: a CTA pair splits tile M in
+ * two, and a TMA epilogue's tile divides the CTA tile. */
+static int check_tiles(const tf_cutlass_kernel *k, tf_error *err) {
+  if (k->tile_m % k->cta_group)
+    return tf_error_set(err, TF_EINPUT, WHERE, "tile M %lld does not split over a CTA pair of %d (2sm): expected a multiple of %d",
+                        (long long)k->tile_m, k->cta_group, k->cta_group);
+  if (k->epi != TF_CL_EPI_TMA)
+    return 0;
+  tf_cutlass_epi_tile t;
+  tf_cutlass_epi_tile_of(k, &t);
+  int64_t cta_m = k->arch == 90 || k->arch == 120 ? k->tile_m : k->tile_m / k->cta_group;
+  if (t.m < 1 || t.n < 1 || cta_m % t.m || k->tile_n % t.n)
+    return tf_error_set(err, TF_EINPUT, WHERE,
+                        "tile %lldx%lld: the builder's epilogue tile %lldx%lld does not divide the CTA tile %lldx%lld",
+                        (long long)k->tile_m, (long long)k->tile_n, (long long)t.m, (long long)t.n, (long long)cta_m,
+                        (long long)k->tile_n);
+  return 0;
+}
+
 int tf_cutlass_name_parse(const char *name, tf_cutlass_kernel *k, tf_error *err) {
   parts s;
   memset(k, 0, sizeof *k);
@@ -265,7 +291,7 @@ int tf_cutlass_name_parse(const char *name, tf_cutlass_kernel *k, tf_error *err)
   apply_defaults(k);
   if (k->cta_group == 2 && (k->arch == 90 || k->arch == 120))
     return tf_error_set(err, TF_EINPUT, WHERE, "'2sm': only SM100-class kernels run on a CTA pair");
-  return 0;
+  return check_tiles(k, err);
 }
 
 /* ------------------------------------------------------------ mapping */

@@ -4,7 +4,18 @@
 #include <stdio.h>
 #include <string.h>
 
+#include "text.h"
+
 void tf_error_init(tf_error *err) { memset(err, 0, sizeof *err); }
+
+/* A text cut by its buffer ends with a whole character, never half of one. */
+static void utf8_trim(char *s) {
+  size_t n = strlen(s), i = n;
+  while (i > 0 && n - i < 3 && ((unsigned char)s[i - 1] & 0xc0) == 0x80)
+    i--;
+  if (i > 0 && (unsigned char)s[i - 1] >= 0xc0 && !tf_utf8_char(s + i - 1, n - i + 1))
+    s[i - 1] = 0;
+}
 
 int tf_error_set(tf_error *err, int code, const char *path, const char *fmt, ...) {
   if (!err || err->code != TF_OK)
@@ -15,6 +26,8 @@ int tf_error_set(tf_error *err, int code, const char *path, const char *fmt, ...
   va_start(ap, fmt);
   vsnprintf(err->msg, sizeof err->msg, fmt, ap);
   va_end(ap);
+  utf8_trim(err->path);
+  utf8_trim(err->msg);
   return -1;
 }
 
@@ -28,32 +41,14 @@ void tf_error_set_path(tf_error *err, const char *path) {
     snprintf(err->path, sizeof err->path, "%s", path);
 }
 
-/* Appends s at buf[*n] with control characters escaped ("\n", "\t",
- * "\x07"): a key or name read from input may hold a raw newline, and an
- * error must stay one line.  Stops short rather than split an escape. */
-static void put_escaped(char *buf, size_t size, size_t *n, const char *s) {
-  for (; *s && *n + 1 < size; s++) {
-    unsigned char c = (unsigned char)*s;
-    char esc[8] = {(char)c, 0};
-    if (c < 0x20 || c == 0x7f)
-      snprintf(esc, sizeof esc, c == '\n' ? "\\n" : c == '\t' ? "\\t" : "\\x%02x", c);
-    size_t k = strlen(esc);
-    if (*n + k >= size)
-      break;
-    memcpy(buf + *n, esc, k);
-    *n += k;
-  }
-  buf[*n] = 0;
-}
-
 void tf_error_format(const tf_error *err, char *buf, size_t size) {
   size_t n = 0;
   if (!size)
     return;
   buf[0] = 0;
-  put_escaped(buf, size, &n, err->file);
-  put_escaped(buf, size, &n, err->file[0] ? ": " : "");
-  put_escaped(buf, size, &n, err->path);
-  put_escaped(buf, size, &n, err->path[0] ? ": " : "");
-  put_escaped(buf, size, &n, err->msg);
+  tf_escape_put(buf, size, &n, err->file);
+  tf_escape_put(buf, size, &n, err->file[0] ? ": " : "");
+  tf_escape_put(buf, size, &n, err->path);
+  tf_escape_put(buf, size, &n, err->path[0] ? ": " : "");
+  tf_escape_put(buf, size, &n, err->msg);
 }

@@ -11,6 +11,8 @@ enum tf_status {
   TF_EINPUT,     /* bad input or usage: exit 2 */
   TF_ESOLVER,    /* the solver failed or ran out of time: exit 3 */
   TF_EINTERNAL,  /* a broken invariant, e.g. an answer failed verification: exit 3 */
+  TF_EOUTPUT,    /* an output that cannot be written (full disk, closed stdout): exit 3 */
+  TF_ENOMEM,     /* out of memory: exit 3 */
 };
 
 typedef struct tf_error {

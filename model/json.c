@@ -7,6 +7,7 @@
 #include <string.h>
 
 #include "alloc.h"
+#include "lines.h"
 #include "names.h"
 #include "suggest.h"
 #include "text.h"
@@ -69,9 +70,9 @@ char *tf_read_file_limit(const char *file, size_t max, size_t *len, tf_error *er
 int tf_jsonl_each_text(const char *text, size_t len, tf_line_fn fn, void *ctx, tf_error *err) {
   size_t lineno = 0;
   for (const char *s = text, *end = text + len; s < end;) {
-    const char *nl = memchr(s, '\n', (size_t)(end - s));
-    size_t n = nl ? (size_t)(nl - s) + 1 : (size_t)(end - s); /* with its newline, as getline gives it */
-    lineno++;
+    size_t n;
+    if (tf_line_in_text(s, end, ++lineno, &n, err))
+      return -1;
     char *line = tf_strndup(s, n);
     int rc = line[strspn(line, " \t\r\n")] ? fn(ctx, line, n, lineno, err) : 0;
     free(line);
@@ -89,21 +90,20 @@ int tf_jsonl_each(const char *file, tf_line_fn fn, void *ctx, tf_error *err) {
     tf_error_set_file(err, file);
     return -1;
   }
-  char *line = NULL;
-  size_t cap = 0, lineno = 0;
-  ssize_t len;
-  int rc = 0;
+  tf_line_reader r;
+  tf_line_reader_init(&r, f);
+  const char *line;
+  size_t len;
+  int rc = 0, got;
   errno = 0;
-  while (!rc && (len = getline(&line, &cap, f)) >= 0) {
-    lineno++;
+  while (!rc && (got = tf_line_read(&r, &line, &len, err)) > 0)
     if (line[strspn(line, " \t\r\n")])
-      rc = fn(ctx, line, (size_t)len, lineno, err);
-  }
-  if (!rc && ferror(f)) { /* a directory, or a read error: not an empty file */
-    rc = tf_error_set(err, TF_EINPUT, NULL, "cannot read: %s", strerror(errno ? errno : EIO));
+      rc = fn(ctx, line, len, r.lineno, err);
+  if (!rc && got < 0) { /* too long, a directory, a read error, no memory: never an end of file */
+    rc = -1;
     tf_error_set_file(err, file);
   }
-  free(line);
+  tf_line_reader_release(&r);
   close_input(f);
   return rc;
 }
@@ -222,6 +222,64 @@ static int ends_early(const char *text, size_t len) {
   return in_string || depth > 0 || !content;
 }
 
+/* A number token starts here when the character before it cannot be part
+ * of a number. */
+static int number_starts(const char *text, size_t i) {
+  char c = text[i], b = i ? text[i - 1] : ' ';
+  return (c == '-' || (c >= '0' && c <= '9')) && !(b == '-' || b == '+' || b == '.' || b == 'e' || b == 'E' ||
+                                                   (b >= '0' && b <= '9'));
+}
+
+/* What cJSON lets through: a number with a leading zero ("007": -1 and
+ * its offset in *at) and \u0000 escapes, which would cut a C string
+ * ("stages >= 1\u0000 && ..." read as "stages >= 1"): counted in *nuls and,
+ * when `copy` is a copy of the text, replaced there by \uFFFF. */
+static int scan_text(const char *text, size_t len, size_t *at, size_t *nuls, char *copy) {
+  int in_string = 0;
+  *nuls = 0;
+  for (size_t i = 0; i < len; i++) {
+    char c = text[i];
+    if (in_string) {
+      if (c == '"')
+        in_string = 0;
+      else if (c == '\\' && i + 1 < len) {
+        if (i + 5 < len && text[i + 1] == 'u' && !memcmp(text + i + 2, "0000", 4) && ++*nuls && copy)
+          memcpy(copy + i + 2, "FFFF", 4);
+        i++;
+      }
+      continue;
+    }
+    if (c == '"')
+      in_string = 1;
+    else if (number_starts(text, i)) {
+      size_t d = c == '-' ? i + 1 : i;
+      if (d + 1 < len && text[d] == '0' && text[d + 1] >= '0' && text[d + 1] <= '9')
+        return *at = i, -1;
+    }
+  }
+  return 0;
+}
+
+/* The first string or key holding U+FFFF, where a \u0000 escape was put
+ * in its place (same length, so offsets stay) for cJSON to parse. */
+static int reject_nul(const cJSON *node, const struct where *w, tf_error *err) {
+  if ((node->string && strstr(node->string, "\xEF\xBF\xBF")) ||
+      (cJSON_IsString(node) && strstr(node->valuestring, "\xEF\xBF\xBF"))) {
+    char path[160];
+    where_text(w, path, sizeof path);
+    return tf_error_set(err, TF_EINPUT, path, "a string holds \\u0000 (NUL), which would cut it short");
+  }
+  size_t i = 0;
+  for (const cJSON *a = node->child; a; a = a->next, i++) {
+    struct where sub = {w, cJSON_IsObject(node) ? (a->string ? a->string : "?") : NULL, i};
+    if (reject_nul(a, &sub, err))
+      return -1;
+  }
+  return 0;
+}
+
+static cJSON *parse_whole(const char *text, size_t len, const char *file, tf_error *err);
+
 /* Deeply nested input would recurse in cJSON and in our walkers; cJSON
  * itself stops at CJSON_NESTING_LIMIT (1000). */
 cJSON *tf_json_parse(const char *text, size_t len, const char *file, tf_error *err) {
@@ -230,6 +288,32 @@ cJSON *tf_json_parse(const char *text, size_t len, const char *file, tf_error *e
     tf_error_set_file(err, file);
     return NULL;
   }
+  size_t at, nuls;
+  if (scan_text(text, len, &at, &nuls, NULL)) {
+    int line, col;
+    offset_to_line(text, at, &line, &col);
+    tf_error_set(err, TF_EINPUT, NULL, "line %d, column %d: a number with a leading zero is not JSON", line, col);
+    tf_error_set_file(err, file);
+    return NULL;
+  }
+  char *patched = nuls ? tf_strndup(text, len) : NULL;
+  if (patched) {
+    scan_text(text, len, &at, &nuls, patched);
+    text = patched;
+  }
+  cJSON *root = parse_whole(text, len, file, err);
+  struct where top = {NULL, NULL, 0};
+  if (root && (reject_duplicates(root, &top, err) || (patched && reject_nul(root, &top, err)))) {
+    cJSON_Delete(root);
+    tf_error_set_file(err, file);
+    root = NULL;
+  }
+  free(patched);
+  return root;
+}
+
+/* cJSON's parse, with nothing but white space after the value. */
+static cJSON *parse_whole(const char *text, size_t len, const char *file, tf_error *err) {
   const char *end = NULL;
   cJSON *root = cJSON_ParseWithLengthOpts(text, len, &end, 0);
   if (root) {
@@ -252,12 +336,6 @@ cJSON *tf_json_parse(const char *text, size_t len, const char *file, tf_error *e
       tf_error_set(err, TF_EINPUT, NULL, "line %d, column %d: malformed JSON (unexpected end of input)", line, col);
     else
       tf_error_set(err, TF_EINPUT, NULL, "line %d, column %d: malformed JSON", line, col);
-    tf_error_set_file(err, file);
-    return NULL;
-  }
-  struct where top = {NULL, NULL, 0};
-  if (reject_duplicates(root, &top, err)) {
-    cJSON_Delete(root);
     tf_error_set_file(err, file);
     return NULL;
   }
@@ -311,10 +389,9 @@ int tf_json_keys(const cJSON *obj, const char *path, const char *const *allowed,
 
 int tf_json_int(const cJSON *v, const char *path, int64_t lo, int64_t hi, int64_t *out,
                 tf_error *err) {
-  if (cJSON_IsBool(v) && lo <= 0 && hi >= 1) {
-    *out = cJSON_IsTrue(v) ? 1 : 0;
-    return 0;
-  }
+  if (cJSON_IsBool(v)) /* true is not 1: a boolean where a number belongs is a mistake */
+    return tf_error_set(err, TF_EINPUT, path, "expected an integer from %lld to %lld, got %s", (long long)lo,
+                        (long long)hi, cJSON_IsTrue(v) ? "true" : "false");
   if (!cJSON_IsNumber(v))
     return tf_error_set(err, TF_EINPUT, path, "expected an integer from %lld to %lld",
                         (long long)lo, (long long)hi);
@@ -363,14 +440,18 @@ void tf_json_write_string(FILE *f, const char *s) {
   fputc('"', f);
   while (*s) {
     size_t n = 0;
-    while (s[n] && s[n] != '"' && s[n] != '\\' && (unsigned char)s[n] >= 0x20)
-      n++;
+    size_t k;
+    while (s[n] && s[n] != '"' && s[n] != '\\' && (unsigned char)s[n] >= 0x20 &&
+           (k = tf_utf8_char(s + n, strlen(s + n))))
+      n += k;
     fwrite(s, 1, n, f);
     s += n;
     if (!*s)
       break;
     unsigned char c = (unsigned char)*s++;
-    if (c == '"' || c == '\\')
+    if (c >= 0x80) /* not UTF-8 (a device name from a driver, say): JSON must be */
+      fputs("\\ufffd", f);
+    else if (c == '"' || c == '\\')
       fprintf(f, "\\%c", c);
     else if (c == '\n')
       fputs("\\n", f);

@@ -18,7 +18,9 @@
 #define TF_JSON_EXACT ((int64_t)1 << 53)
 
 /* Reads and parses a whole file.  Rejects syntax errors (with line and
- * column), trailing garbage and duplicate keys.  The caller owns the result
+ * column), trailing garbage, duplicate keys, numbers with a leading zero
+ * and \u0000 in any string or key (it would cut the C string; the error
+ * names its JSON path).  The caller owns the result
  * (cJSON_Delete).  On failure returns NULL with err->file set. */
 cJSON *tf_json_load(const char *file, tf_error *err);
 
@@ -50,7 +52,8 @@ int tf_json_keys(const cJSON *obj, const char *path, const char *const *allowed,
                  const char *const *required, tf_error *err);
 
 /* An integral number within [lo, hi] (and within +-2^53, where doubles are
- * exact).  Booleans are accepted as 0/1 when `lo <= 0 && hi >= 1`. */
+ * exact).  A boolean is not a number (true is not 1); tf_json_parse has
+ * already refused leading zeros. */
 int tf_json_int(const cJSON *v, const char *path, int64_t lo, int64_t hi, int64_t *out,
                 tf_error *err);
 

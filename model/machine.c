@@ -16,6 +16,7 @@
 #include "json.h"
 #include "json_read.h"
 #include "memory.h"
+#include "text.h"
 
 #define COUNT_MAX ((int64_t)1 << 24) /* SMs, threads, registers, FLOP/clk */
 #define BYTES_MAX ((int64_t)1 << 40) /* any size in bytes; 1 TiB */
@@ -201,6 +202,8 @@ static int read_string(const cJSON *root, const char *key, const char *(*check)(
   if (tf_json_string(v, path, &s, err))
     return -1;
   const char *why = check ? check(s) : (*s ? NULL : "must not be empty");
+  if (!why && (why = tf_text_unfit(s, 512))) /* it reaches terminals: `machines`, errors */
+    return tf_error_set(err, TF_EINPUT, path, "expected text of at most 512 bytes of UTF-8; this %s", why);
   if (why)
     return tf_error_set(err, TF_EINPUT, path, "'%.80s' %s", s, why);
   *out = tf_strdup(s);

@@ -5,6 +5,7 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <time.h>
 
 #include "alloc.h"
 #include "problem_internal.h"
@@ -314,9 +315,6 @@ static void add_occupancy_variable(tf_problem *p) {
 
 static int bind_domains(tf_problem *p, const tf_request *req, tf_error *err) {
   const tf_workset *w = p->workset;
-  if (w->nchoose + 1 > TF_MAX_CHOOSE)
-    return tf_error_set(err, TF_EINPUT, "$.choose", "at most %d choose variables (one of the %d slots is kept for occupancy)",
-                        TF_MAX_CHOOSE - 1, TF_MAX_CHOOSE);
   p->nchoose = w->nchoose;
   p->domain = tf_nalloc(w->nchoose + 2, sizeof *p->domain);
   p->ndomain = tf_nalloc(w->nchoose + 2, sizeof *p->ndomain);
@@ -802,7 +800,29 @@ static int count_candidates(tf_problem *p, tf_error *err) {
   return 0;
 }
 
-static int enumerate(tf_problem *p, tf_error *err) {
+static double now_s(void) {
+  struct timespec t;
+  clock_gettime(CLOCK_MONOTONIC, &t);
+  return (double)t.tv_sec + 1e-9 * (double)t.tv_nsec;
+}
+
+double tf_problem_time_left(const tf_problem *p, double limit_s) {
+  if (limit_s <= 0)
+    return 0;
+  double left = limit_s - p->bind_seconds;
+  return left > 0.001 ? left : 0.001;
+}
+
+/* --time-limit counts binding too: checked every 1,024 candidates. */
+static int out_of_time(const tf_problem *p, double start, size_t n, tf_error *err) {
+  if (p->time_limit_s <= 0 || n % 1024 || now_s() - start <= p->time_limit_s)
+    return 0;
+  return tf_error_set(err, TF_ESOLVER, NULL,
+                      "time limit of %g s reached while binding, after %zu of %zu combinations", p->time_limit_s, n,
+                      p->ncandidates);
+}
+
+static int enumerate(tf_problem *p, double start, tf_error *err) {
   if (count_candidates(p, err))
     return -1;
   size_t total = p->ncandidates, cap = total < 1024 ? total : 1024;
@@ -812,6 +832,8 @@ static int enumerate(tf_problem *p, tf_error *err) {
   int64_t choose[TF_MAX_CHOOSE];
   struct pruning pr = {INT64_MAX};
   for (size_t n = 0; n < total; n++) {
+    if (out_of_time(p, start, n, err))
+      return -1;
     for (size_t i = 0; i < p->nchoose; i++)
       choose[i] = p->domain[i][idx[i]];
     if (p->ncombos == cap && reserve(p, cap = cap < total / 2 ? 2 * cap : total, err))
@@ -833,7 +855,14 @@ static int enumerate(tf_problem *p, tf_error *err) {
 }
 
 tf_problem *tf_problem_new(const tf_machine *m, const tf_workset *w, const tf_request *req, tf_error *err) {
+  return tf_problem_new_timed(m, w, req, 0, err);
+}
+
+tf_problem *tf_problem_new_timed(const tf_machine *m, const tf_workset *w, const tf_request *req, double time_limit_s,
+                                 tf_error *err) {
+  double start = now_s();
   tf_problem *p = tf_nalloc(1, sizeof *p);
+  p->time_limit_s = time_limit_s;
   p->machine = m;
   p->workset = w;
   p->syms = tf_nalloc((size_t)tf_workset_nsymbols(w), sizeof *p->syms);
@@ -843,11 +872,12 @@ tf_problem *tf_problem_new(const tf_machine *m, const tf_workset *w, const tf_re
   if (tf_place_check_machine(m, w, req->any_arch, err) || bind_params(p, req, err) || bind_counts(p, err) || bind_requires(p, req, err) ||
       bind_objectives(p, req, err) || bind_domains(p, req, err) || tf_place_bind(p, req, err) ||
       bind_lets_and_buffers(p, err) ||
-      enumerate(p, err)) {
+      enumerate(p, start, err)) {
     tf_error_set_file(err, w->file);
     tf_problem_free(p);
     return NULL;
   }
+  p->bind_seconds = now_s() - start;
   if (!p->ncombos) /* a memory the machine lacks says so, not "160 over 0" */
     tf_place_missing_memory(m, w, p->hopeless, sizeof p->hopeless);
   return p;

@@ -23,7 +23,6 @@
 #include "workset.h"
 
 #define TF_MAX_COMBINATIONS 1000000 /* choose combinations before filtering */
-#define TF_MAX_CHOOSE 32            /* choose variables per workset */
 #define TF_MAX_STORED (1 << 27)     /* int64 coefficients a problem stores (1 GiB) */
 
 /* ---------------------------------------------------------------- problem */
@@ -74,6 +73,8 @@ typedef struct tf_problem {
   size_t nobjective_shown;      /* the first ones; a last "min placement_order" breaks placement ties */
 
   size_t ncandidates;           /* combinations before filtering */
+  double time_limit_s;          /* the request's, binding included; 0: none */
+  double bind_seconds;          /* what binding took of it */
   size_t ncombos;               /* combinations kept */
   int64_t *combo;               /* ncombos x nchoose */
   int64_t *buf;                 /* ncombos x nbuffers x stride */
@@ -102,6 +103,16 @@ typedef struct tf_problem {
  * machine and workset must outlive the problem; the request need not: what
  * the problem keeps of it (constraints, objectives, where they came from)
  * it copies. */
+/* The time the request's limit leaves the search after binding: 0 (none)
+ * without a limit, else at least a millisecond. */
+double tf_problem_time_left(const tf_problem *p, double limit_s);
+
+/* tf_problem_new with --time-limit counted from the start of binding:
+ * past it (checked every 1,024 combinations) TF_ESOLVER, exit 3.
+ * tf_problem_new binds without a limit. */
+tf_problem *tf_problem_new_timed(const tf_machine *m, const tf_workset *w, const tf_request *req, double time_limit_s,
+                                 tf_error *err);
+
 tf_problem *tf_problem_new(const tf_machine *m, const tf_workset *w, const tf_request *req,
                            tf_error *err);
 void tf_problem_free(tf_problem *p);

@@ -79,16 +79,99 @@ FILE *tf_text_open(tf_text *t) {
   t->len = t->cap = 0;
   t->f = fopencookie(t, "w", (cookie_io_functions_t){NULL, text_write, NULL, NULL});
   if (!t->f)
-    abort(); /* out of memory, as tf_nalloc */
+    tf_out_of_memory(1, sizeof *t->f);
   return t->f;
 }
 
 char *tf_text_close(tf_text *t, size_t *len) {
-  if (fclose(t->f))
-    abort();
+  if (fclose(t->f)) /* only a failed write can fail it, and text_write does not fail */
+    tf_out_of_memory(t->len, 1);
   if (!t->buf) /* nothing written: an empty string, as open_memstream gives */
     t->buf = tf_nalloc(1, 1);
   if (len)
     *len = t->len;
   return t->buf;
+}
+
+size_t tf_utf8_char(const char *s, size_t avail) {
+  const unsigned char *u = (const unsigned char *)s;
+  if (!avail)
+    return 0;
+  if (u[0] < 0x80)
+    return 1;
+  size_t len = u[0] >= 0xc2 && u[0] <= 0xdf ? 2 : u[0] >= 0xe0 && u[0] <= 0xef ? 3 : u[0] >= 0xf0 && u[0] <= 0xf4 ? 4 : 0;
+  if (!len || len > avail)
+    return 0;
+  unsigned char lo = u[0] == 0xe0 ? 0xa0 : u[0] == 0xf0 ? 0x90 : 0x80; /* no overlong forms */
+  unsigned char hi = u[0] == 0xed ? 0x9f : u[0] == 0xf4 ? 0x8f : 0xbf; /* no surrogates, nothing past U+10FFFF */
+  if (u[1] < lo || u[1] > hi)
+    return 0;
+  for (size_t i = 2; i < len; i++)
+    if (u[i] < 0x80 || u[i] > 0xbf)
+      return 0;
+  return len;
+}
+
+size_t tf_escape_put(char *buf, size_t size, size_t *n, const char *s) {
+  size_t left = strlen(s), used = 0;
+  while (left && *n + 1 < size) {
+    unsigned char c = (unsigned char)s[used];
+    size_t k = tf_utf8_char(s + used, left);
+    char esc[8];
+    const char *out = s + used;
+    size_t w = k;
+    if (!k || c < 0x20 || c == 0x7f) {
+      snprintf(esc, sizeof esc, c == '\n' ? "\\n" : c == '\t' ? "\\t" : "\\x%02x", c);
+      out = esc;
+      k = 1;
+      w = strlen(esc);
+    }
+    if (*n + w >= size)
+      break;
+    memcpy(buf + *n, out, w);
+    *n += w;
+    used += k;
+    left -= k;
+  }
+  if (size)
+    buf[*n] = 0;
+  return used;
+}
+
+const char *tf_escape(char *buf, size_t size, const char *s) {
+  size_t n = 0;
+  if (size < 4) {
+    if (size)
+      buf[0] = 0;
+    return buf;
+  }
+  if (tf_escape_put(buf, size - 3, &n, s) < strlen(s))
+    memcpy(buf + n, "...", 4);
+  return buf;
+}
+
+const char *tf_text_unfit(const char *s, size_t max) {
+  size_t n = strlen(s);
+  if (n > max)
+    return "is too long";
+  for (size_t i = 0, k; i < n; i += k) {
+    if (!(k = tf_utf8_char(s + i, n - i)))
+      return "is not valid UTF-8";
+    if ((unsigned char)s[i] < 0x20 || s[i] == 0x7f)
+      return "holds a control character";
+  }
+  return NULL;
+}
+
+void tf_copy_text(char *dst, size_t size, const char *src) {
+  if (!size)
+    return;
+  size_t n = strlen(src);
+  if (n >= size) {
+    n = size - 1;
+    while (n > 0 && ((unsigned char)src[n] & 0xc0) == 0x80) /* src[n] continues a character: cut before it */
+      n--;
+  }
+  memcpy(dst, src, n);
+  dst[n] = 0;
 }

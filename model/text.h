@@ -25,6 +25,28 @@ void tf_strbuf_put_int(tf_strbuf *b, int64_t v);
 /* Appends sep first unless the buffer is empty. */
 void tf_strbuf_item(tf_strbuf *b, const char *sep, const char *fmt, ...) __attribute__((format(printf, 3, 4)));
 
+/* The length (1-4) of the valid UTF-8 character at s, at most avail bytes
+ * long, or 0 when the bytes there are not one (a stray continuation, an
+ * overlong form, a surrogate, a cut sequence). */
+size_t tf_utf8_char(const char *s, size_t avail);
+
+/* Appends s at buf[*n] (size bytes in all, kept NUL-terminated) fit for a
+ * terminal and for any UTF-8 reader: control characters as "\n", "\t",
+ * "\x07", bytes that are not UTF-8 as "\xff"; stops short rather than cut
+ * a character or an escape in two.  The one escaper of every message.
+ * Returns how many bytes of s it took. */
+size_t tf_escape_put(char *buf, size_t size, size_t *n, const char *s);
+
+/* Why s cannot be a name or description that reaches a terminal (longer
+ * than max bytes, a control character, not UTF-8), or NULL when it can. */
+const char *tf_text_unfit(const char *s, size_t max);
+
+/* snprintf(dst, size, "%s", src) that never cuts a UTF-8 character in two. */
+void tf_copy_text(char *dst, size_t size, const char *src);
+
+/* s escaped as above into buf, with "..." when it had to be cut. */
+const char *tf_escape(char *buf, size_t size, const char *s);
+
 /* Text built through a FILE *: tf_text_open, write, tf_text_close. */
 typedef struct tf_text {
   char *buf;

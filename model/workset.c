@@ -11,6 +11,7 @@
 #include "json_read.h"
 #include "place.h"
 #include "suggest.h"
+#include "text.h"
 
 #define TF_MC_NAME(n) #n,
 const char *const tf_machine_constant_names[TF_NMC] = {TF_MACHINE_CONSTANTS(TF_MC_NAME)};
@@ -189,7 +190,7 @@ static void mark_workset(tf_workset *w) {
 /* ---------------------------------------------------------------- loading */
 
 static int valid_name(const char *s) {
-  if (!isalpha((unsigned char)*s) && *s != '_')
+  if ((!isalpha((unsigned char)*s) && *s != '_') || strlen(s) > TF_MAX_NAME_BYTES)
     return 0;
   for (; *s; s++)
     if (!isalnum((unsigned char)*s) && *s != '_')
@@ -201,7 +202,7 @@ static int valid_name(const char *s) {
 tf_expr *tf_read_expr(const cJSON *v, const char *path, tf_error *err) {
   char buf[32];
   const char *text;
-  if (cJSON_IsNumber(v) || cJSON_IsBool(v)) {
+  if (cJSON_IsNumber(v)) {
     int64_t x;
     if (tf_json_int(v, path, -TF_JSON_EXACT, TF_JSON_EXACT, &x, err))
       return NULL;
@@ -221,7 +222,8 @@ tf_expr *tf_read_expr(const cJSON *v, const char *path, tf_error *err) {
 
 static int check_new_name(const tf_workset *w, const char *name, const char *path, tf_error *err) {
   if (!valid_name(name))
-    return tf_error_set(err, TF_EINPUT, path, "'%s' is not a valid name (letters, digits, _)", name);
+    return tf_error_set(err, TF_EINPUT, path, "'%.64s' is not a valid name (letters, digits, _; at most %d)", name,
+                        TF_MAX_NAME_BYTES);
   if (tf_workset_resolve(w, name) >= 0)
     return tf_error_set(err, TF_EINPUT, path, "name '%s' is defined twice or shadows a machine constant", name);
   return 0;
@@ -343,6 +345,10 @@ static int read_choose(tf_workset *w, const cJSON *obj, tf_error *err) {
     return 0;
   if (!cJSON_IsObject(obj))
     return tf_error_set(err, TF_EINPUT, "$.choose", "expected an object of NAME: domain");
+  /* Refused here, before the let graph keeps a bit per choose variable. */
+  if (cJSON_GetArraySize(obj) + 1 > TF_MAX_CHOOSE)
+    return tf_error_set(err, TF_EINPUT, "$.choose", "at most %d choose variables (one of the %d slots is kept for occupancy)",
+                        TF_MAX_CHOOSE - 1, TF_MAX_CHOOSE);
   w->choose = tf_nalloc((size_t)cJSON_GetArraySize(obj), sizeof *w->choose);
   const cJSON *m;
   cJSON_ArrayForEach(m, obj) {
@@ -426,9 +432,12 @@ static int read_buffer(tf_workset *w, const cJSON *b, const char *path, tf_error
   if (tf_json_string(tf_json_member(b, "name"), sub, &name, err))
     return -1;
   /* the name reaches GLPK's column and row names, which refuse control characters */
-  for (const char *c = name; *c; c++)
-    if (iscntrl((unsigned char)*c))
-      return tf_error_set(err, TF_EINPUT, sub, "a buffer name must not contain control characters");
+  const char *why = tf_text_unfit(name, TF_MAX_NAME_BYTES);
+  if (why && !strcmp(why, "holds a control character"))
+    return tf_error_set(err, TF_EINPUT, sub, "a buffer name must not contain control characters");
+  if (why)
+    return tf_error_set(err, TF_EINPUT, sub, "a buffer name of at most %d bytes of UTF-8 text; this one %s",
+                        TF_MAX_NAME_BYTES, why);
   if (!*name)
     return tf_error_set(err, TF_EINPUT, sub, "expected a non-empty buffer name");
   if (tf_names_get(&w->buffer_names, name) >= 0)
@@ -569,6 +578,10 @@ static int read_workset(tf_workset *w, const cJSON *root, tf_error *err) {
   if (tf_json_member(root, "comment") &&
       tf_json_string(tf_json_member(root, "comment"), "$.comment", &comment, err))
     return -1;
+  const char *why = tf_text_unfit(name, TF_MAX_NAME_BYTES);
+  if (why || !*name)
+    return tf_error_set(err, TF_EINPUT, "$.name", "a workset name of 1 to %d bytes of UTF-8 text; this one %s",
+                        TF_MAX_NAME_BYTES, why ? why : "is empty");
   w->name = tf_strdup(name);
   w->comment = tf_strdup(comment);
   if (read_params(w, tf_json_member(root, "params"), err) ||

@@ -31,6 +31,8 @@ enum tf_machine_constant { TF_MACHINE_CONSTANTS(TF_MC_ENUM) TF_NMC };
 extern const char *const tf_machine_constant_names[TF_NMC];
 
 #define TF_MAX_DOMAIN 100000       /* values in one choose domain */
+#define TF_MAX_NAME_BYTES 64       /* a workset's, a buffer's or a variable's name */
+#define TF_MAX_CHOOSE 32           /* choose variables per workset, occupancy and placements included */
 
 typedef struct tf_named_expr {
   char *name;

@@ -108,9 +108,11 @@ static int read_problem(const cJSON *req, tf_case *c, tf_error *err) {
 static int bind_problem(const cJSON *req, tf_case *c, tf_loaded *l, tf_problem **problem, tf_error *err) {
   *problem = NULL;
   memset(l, 0, sizeof *l);
-  if (read_problem(req, c, err) || tf_load(&c->req, "$.problem.machine", "$.problem.workset", l, err))
+  tf_solve_opts o;
+  if (read_problem(req, c, err) || read_solve_opts(req, &o, err) ||
+      tf_load(&c->req, "$.problem.machine", "$.problem.workset", l, err))
     return -1;
-  *problem = tf_problem_new(l->machine, l->workset, &c->req, err);
+  *problem = tf_problem_new_timed(l->machine, l->workset, &c->req, o.time_limit_s, err);
   if (!*problem)
     request_error(err);
   return *problem ? 0 : -1;
@@ -552,12 +554,24 @@ static char *error_answer(const tf_error *err, int status) {
   return tf_text_close(&t, NULL);
 }
 
+/* The answer when memory ran out: static, so it needs none (tf_free
+ * knows it). */
+static char out_of_memory[] = "{\"error\":\"out of memory\",\"status\":3}";
+
 char *tf_call_json(const char *request, int *status) {
   tf_error err;
   tf_error_init(&err);
   int rc = -1;
   tf_text t;
-  FILE *out = tf_text_open(&t); /* in memory: out of memory stops the process, as everywhere */
+  jmp_buf here;
+  jmp_buf *volatile outer = tf_alloc_recovery(&here);
+  if (setjmp(here)) { /* an allocation failed: what this call held is lost, the process goes on */
+    tf_alloc_recovery(outer);
+    if (status)
+      *status = API_INTERNAL;
+    return out_of_memory;
+  }
+  FILE *out = tf_text_open(&t);
   if (!request)
     tf_error_set(&err, TF_EINPUT, "$", "no request (NULL)");
   else
@@ -569,9 +583,13 @@ char *tf_call_json(const char *request, int *status) {
     rc = err.code == TF_EINPUT ? API_USAGE : API_INTERNAL;
     text = error_answer(&err, rc);
   }
+  tf_alloc_recovery(outer);
   if (status)
     *status = rc;
   return text;
 }
 
-void tf_free(void *p) { free(p); }
+void tf_free(void *p) {
+  if (p != out_of_memory)
+    free(p);
+}

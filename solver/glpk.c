@@ -4,9 +4,14 @@
  * failure becomes TF_ESOLVER with GLPK's own message.  Everything this file
  * allocates while GLPK runs hangs off the guard or the solution, so the
  * longjmp path frees it all. */
+#define _GNU_SOURCE /* memfd_create */
 #include "solver/backend.h"
 
 #include <errno.h>
+#include <fcntl.h>
+#include <sys/mman.h>
+#include <sys/stat.h>
+#include <unistd.h>
 #include <glpk.h>
 #include <math.h>
 #include <setjmp.h>
@@ -15,6 +20,7 @@
 #include <string.h>
 
 #include "model/alloc.h"
+#include "solver/output.h"
 
 /* State shared with GLPK's hooks, one per solving thread. */
 struct guard {
@@ -23,6 +29,7 @@ struct guard {
   int *ind;        /* row scratch (1-based, as GLPK wants), freed on both paths */
   double *val;
   size_t cap;
+  int model_fd;    /* --lp/--mps in memory while GLPK writes it, else -1 */
 };
 
 /* Room for a row of n entries in the guard's scratch. */
@@ -179,20 +186,52 @@ static int solve_level(glp_prob *lp, const tf_solve_opts *o, double limit_s, dou
   return 0;
 }
 
-/* Writes the model as it stands; the file appears whole or not at all. */
-static int write_model(glp_prob *lp, const char *file, int mps, const char *where, tf_error *err) {
-  char tmp[4096];
-  if (snprintf(tmp, sizeof tmp, "%s.tmp", file) >= (int)sizeof tmp)
-    return tf_error_set(err, TF_EINPUT, where, "file name too long: '%s'", file);
-  errno = 0; /* GLPK leaves fopen's or fwrite's errno when it fails */
-  int rc = mps ? glp_write_mps(lp, GLP_MPS_FILE, NULL, tmp) : glp_write_lp(lp, NULL, tmp);
-  if (rc || rename(tmp, file)) {
-    int e = errno;
-    remove(tmp);
-    return tf_error_set(err, TF_EINPUT, where, "cannot write '%s': %s", file,
-                        e ? strerror(e) : "GLPK could not write the file");
+/* Whether GLPK's text is complete: it ends with the format's last line. */
+static int complete(const char *text, size_t len, int mps) {
+  const char *last = mps ? "\nENDATA\n" : "\nEnd\n";
+  size_t n = strlen(last);
+  return len >= n && !memcmp(text + len - n, last, n);
+}
+
+/* GLPK writes the model into memory (a memfd, named to GLPK as
+ * /proc/self/fd/N), and the text is taken only when it is complete:
+ * glp_write_lp and glp_write_mps return 0 even when a write or the close
+ * fails (a full disk gave an empty file, a file-size limit a cut one).
+ * Returns the text, NULL on failure. */
+static char *model_text(glp_prob *lp, struct guard *g, int mps, size_t *len) {
+  g->model_fd = memfd_create("tilefit-model", MFD_CLOEXEC);
+  if (g->model_fd < 0)
+    return NULL;
+  char path[64];
+  snprintf(path, sizeof path, "/proc/self/fd/%d", g->model_fd);
+  int rc = mps ? glp_write_mps(lp, GLP_MPS_FILE, NULL, path) : glp_write_lp(lp, NULL, path);
+  struct stat st;
+  char *text = NULL;
+  if (!rc && !fstat(g->model_fd, &st) && st.st_size > 0) {
+    text = tf_nalloc((size_t)st.st_size + 1, 1);
+    *len = (size_t)st.st_size;
+    if (pread(g->model_fd, text, *len, 0) != (ssize_t)*len || !complete(text, *len, mps)) {
+      free(text);
+      text = NULL;
+    }
   }
-  return 0;
+  close(g->model_fd);
+  g->model_fd = -1;
+  return text;
+}
+
+/* Writes the model as it stands through the output module. */
+static int write_model(glp_prob *lp, struct guard *g, const char *file, int mps, tf_error *err) {
+  const char *where = mps ? "--mps" : "--lp";
+  size_t len = 0;
+  errno = 0;
+  char *text = model_text(lp, g, mps, &len);
+  if (!text)
+    return tf_error_set(err, TF_EOUTPUT, where, "cannot write %s: %s", file,
+                        errno ? strerror(errno) : "GLPK's text of the model came back incomplete");
+  int rc = tf_write_file_whole(file, text, len, where, err);
+  free(text);
+  return rc;
 }
 
 static int solve_guarded(glp_prob *lp, struct guard *g, const tf_ilp *ilp, const tf_solve_opts *o,
@@ -246,10 +285,12 @@ static int write_guarded(glp_prob *lp, struct guard *g, const struct job *j, tf_
     set_objective(lp, j->ilp, j->level);
   for (size_t i = 0; i < j->level; i++)
     fix_objective(lp, g, j->ilp, i, j->pins[i]);
-  return write_model(lp, j->file, j->mps, j->where, err);
+  return write_model(lp, g, j->file, j->mps, err);
 }
 
 static void guard_free(struct guard *g) {
+  if (g->model_fd >= 0)
+    close(g->model_fd);
   free(g->ind);
   free(g->val);
   free(g);
@@ -259,6 +300,7 @@ static void guard_free(struct guard *g) {
  * TF_ESOLVER with its message, whatever the job had allocated freed. */
 static int guarded(const struct job *j, tf_error *err) {
   struct guard *g = tf_nalloc(1, sizeof *g);
+  g->model_fd = -1;
   glp_prob *volatile lp = NULL;
   int rc;
   if (setjmp(g->jmp)) {

@@ -9,9 +9,13 @@
 int main(int argc, char **argv) {
   int rc = tf_cli_main(argc, argv);
   int bad = ferror(stdout);
+  errno = 0;
   if (fclose(stdout) != 0 || bad) {
-    fprintf(stderr, "tilefit: error: writing output failed: %s\n", strerror(errno ? errno : EIO));
-    return TF_EXIT_INTERNAL;
+    /* One line per failure: a command that already failed (a write to
+     * standard output among its reasons) has said why. */
+    if (rc == TF_EXIT_OK || rc == TF_EXIT_NO)
+      fprintf(stderr, "tilefit: error: cannot write standard output: %s\n", strerror(errno ? errno : EIO));
+    return rc == TF_EXIT_OK || rc == TF_EXIT_NO ? TF_EXIT_INTERNAL : rc;
   }
   return rc;
 }

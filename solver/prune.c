@@ -239,6 +239,22 @@ static void note_ignored(tf_prune_batch *r, const char *keys) {
 }
 
 
+/* A configuration that cannot be checked is blamed on its own line ("line
+ * 3", "$[2]"), not on the option (--fix, --cutlass-name) or the workset
+ * file its values reached.  A JSON path inside the configuration stays
+ * after the line; the options' own machine and workset stay theirs. */
+static void blame(tf_error *err, const char *where) {
+  if (!strcmp(err->path, "-m") || !strcmp(err->path, "-w"))
+    return;
+  char path[sizeof err->path];
+  if (err->path[0] == '$')
+    snprintf(path, sizeof path, "%s: %s", where, err->path);
+  else
+    snprintf(path, sizeof path, "%s", where);
+  snprintf(err->path, sizeof err->path, "%s", path);
+  err->file[0] = 0;
+}
+
 /* A line that could not be checked keeps only its error (its path names
  * the line: "line 3: ..."). */
 static void line_error(tf_pruned *v, const tf_error *e) {
@@ -267,8 +283,8 @@ int tf_prune_batch_run(tf_prune_batch *r, tf_request *req, const tf_prune_map *m
     }
     int rc = names ? tf_prune_name(r->list.items[i].text, req->machine, time_limit, v, &e)
                    : tf_prune_object(&r->loaded, req, &r->list.items[i], map, v, &e);
-    if (rc && names)
-      tf_error_set_path(&e, r->list.items[i].where);
+    if (rc)
+      blame(&e, r->list.items[i].where);
     if (rc && (e.code != TF_EINPUT || !r->nerror)) /* an internal failure ends the list; the first error is kept */
       *err = e;
     if (rc && e.code != TF_EINPUT)

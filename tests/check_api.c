@@ -7,6 +7,8 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/resource.h>
+#include <unistd.h>
 
 #include "solver/api_json.h"
 #include "model/request.h"
@@ -248,6 +250,123 @@ START_TEST(threads_get_the_sequential_answers) {
 }
 END_TEST
 
+/* Every command of the entry point, run by 16 threads at once, each
+ * answer byte for byte the sequential one.  prune reads CUTLASS names,
+ * whose parser shared strtok's hidden state between threads before (3 of
+ * 1,600 answers wrong). */
+#define NCMD 9
+#define NTHREADS 16
+static const char *every[NCMD] = {
+    "{\"cmd\": \"solve\", \"problem\": " FA4_PROBLEM "}",
+    "{\"cmd\": \"check\", \"problem\": {\"machine\": \"b200\", \"workset\": \"fa4-fwd\", \"params\": {\"d\": "
+    "128, \"dv\": 128}, \"fix\": {\"B_r\": 128, \"B_c\": 128, \"q_stage\": 2, \"stages\": 3}}}",
+    "{\"cmd\": \"sweep\", \"jobs\": 2, \"spec\": {\"machines\": [\"b200\", \"h100-sxm\"], \"worksets\": "
+    "[\"fa3-fwd\", \"fa4-fwd\"], \"params\": {\"d\": [64, 128]}}}",
+    "{\"cmd\": \"validate\", \"files\": [\"tests/data/validate/flashmla.jsonl\"]}",
+    "{\"cmd\": \"machines\"}",
+    "{\"cmd\": \"worksets\"}",
+    "{\"cmd\": \"version\"}",
+    NULL, /* prune of CUTLASS names: built by names_request */
+    "{\"cmd\": \"prune\", \"machine\": \"rtx4090\", \"workset\": \"triton-matmul\", "
+    "\"file\": \"tests/data/prune/triton-configs.jsonl\"}",
+};
+static char *every_want[NCMD];
+static const char *const cutlass_names[] = {
+    "cutlass3x_sm90_tensorop_gemm_f16_f16_f32_f16_f16_128x128x64_1x1x1_0_tnn_align8_warpspecialized_cooperative_epi_tma",
+    "cutlass3x_sm100_tensorop_gemm_f16_f16_f32_f16_f16_256x128x64_2x1x1_0_tnn_align8_2sm_epi_tma",
+    "cutlass3x_sm100_tensorop_gemm_f16_f16_f32_f32_f32_128x128x64_1x1x1_0_tnn_align8_1sm",
+    "cutlass3x_sm120_tensorop_gemm_e4m3_e4m3_f32_bf16_bf16_128x128x128_1x1x1_0_tnn_align16",
+    "cutlass3x_sm100_tensorop_gemm_f16_f16_f32_f16_f16_128x256x64_1x1x1_0_tnn_align8_1sm",
+    "cutlass3x_sm90_tensorop_gemm_f16_f16_f32_void_f16_64x128x64_1x1x1_0_tnn_align8_warpspecialized_pingpong_epi_tma",
+};
+
+/* 60 names in one prune request: many parses per call. */
+static const char *names_request(void) {
+  static char buf[65536];
+  size_t n = (size_t)snprintf(buf, sizeof buf, "{\"cmd\": \"prune\", \"configs\": [");
+  for (int i = 0; i < 60; i++)
+    n += (size_t)snprintf(buf + n, sizeof buf - n, "%s\"%s\"", i ? ", " : "", cutlass_names[i % 6]);
+  snprintf(buf + n, sizeof buf - n, "]}");
+  return buf;
+}
+
+static void *run_every(void *arg) {
+  int *bad = arg;
+  for (int round = 0; round < 4; round++)
+    for (int r = 0; r < NCMD; r++) {
+      int k = (r + round) % NCMD; /* threads at different commands at once */
+      char *got = tf_call_json(every[k] ? every[k] : names_request(), NULL);
+      *bad += strcmp(got, every_want[k]) != 0;
+      tf_free(got);
+    }
+  return NULL;
+}
+
+START_TEST(every_command_from_16_threads) {
+  for (int r = 0; r < NCMD; r++)
+    every_want[r] = call(every[r] ? every[r] : names_request(), 0);
+  pthread_t t[NTHREADS];
+  int bad[NTHREADS] = {0};
+  for (int i = 0; i < NTHREADS; i++)
+    ck_assert_int_eq(pthread_create(&t[i], NULL, run_every, &bad[i]), 0);
+  for (int i = 0; i < NTHREADS; i++)
+    pthread_join(t[i], NULL);
+  for (int i = 0; i < NTHREADS; i++)
+    ck_assert_msg(bad[i] == 0, "thread %d: %d answers differ from the sequential ones", i, bad[i]);
+  for (int r = 0; r < NCMD; r++)
+    tf_free(every_want[r]);
+}
+END_TEST
+
+/* Out of memory in the library killed the host process (abort).  Under an
+ * address-space limit a solve that needs more is an answer, status 3, and
+ * the process goes on to answer the next request. */
+START_TEST(out_of_memory_is_an_answer) {
+#ifdef TF_TEST_ASAN
+  return;
+#endif
+  char dir[] = "/tmp/tf_api_oomXXXXXX", path[64], request[256];
+  ck_assert_ptr_nonnull(mkdtemp(dir));
+  snprintf(path, sizeof path, "%s/big.json", dir);
+  FILE *f = fopen(path, "w");
+  fputs("{\"name\": \"big\", \"choose\": {", f);
+  for (int i = 0; i < 6; i++)
+    fprintf(f, "%s\"c%d\": {\"from\": 1, \"to\": 10}", i ? ", " : "", i);
+  fputs("}, \"count\": {\"stages\": {\"min\": 1, \"max\": 8}}, \"buffers\": [{\"name\": \"KV\", \"memory\": "
+        "\"smem\", \"size\": \"stages * (c0 + c1 + c2 + c3 + c4 + c5) * 16\"}], \"objective\": [\"max stages\"]}\n",
+        f);
+  fclose(f);
+  snprintf(request, sizeof request, "{\"cmd\": \"solve\", \"problem\": {\"machine\": \"b200\", \"workset\": \"%s\"}}",
+           path);
+  char *warm = call("{\"cmd\": \"version\"}", 0); /* the library's one-time setup done before the limit */
+  tf_free(warm);
+  struct rlimit old, low;
+  ck_assert_int_eq(getrlimit(RLIMIT_AS, &old), 0);
+  low = old;
+  low.rlim_cur = tf_test_vm_bytes() + (24u << 20); /* the combinations alone need more than 24 MiB */
+  ck_assert_int_eq(setrlimit(RLIMIT_AS, &low), 0);
+  int status = -1;
+  char *got = tf_call_json(request, &status);
+  ck_assert_int_eq(setrlimit(RLIMIT_AS, &old), 0);
+  ck_assert_int_eq(status, 3);
+  ck_assert_str_eq(got, "{\"error\":\"out of memory\",\"status\":3}");
+  tf_free(got);
+  got = call("{\"cmd\": \"version\"}", 0);
+  tf_free(got);
+  unlink(path);
+  rmdir(dir);
+}
+END_TEST
+
+/* The class behind the strtok race, closed by a scan of the library's
+ * sources (also `make lint`): no libc call with state kept between calls,
+ * no static local that is not const. */
+START_TEST(no_hidden_state_in_the_library) {
+  int status = system("sh tests/lint/hidden_state.sh >&2");
+  ck_assert_msg(status == 0, "tests/lint/hidden_state.sh found hidden state (exit %d)", status);
+}
+END_TEST
+
 Suite *api_suite(void) {
   Suite *s = suite_create("api");
   TCase *tc = tcase_create("json");
@@ -262,6 +381,9 @@ Suite *api_suite(void) {
   tcase_add_test(tc, validate_counts_as_the_command_line);
   tcase_add_test(tc, names_and_version);
   tcase_add_test(tc, threads_get_the_sequential_answers);
+  tcase_add_test(tc, every_command_from_16_threads);
+  tcase_add_test(tc, no_hidden_state_in_the_library);
+  tcase_add_test(tc, out_of_memory_is_an_answer);
   suite_add_tcase(s, tc);
   return s;
 }

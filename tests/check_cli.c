@@ -7,6 +7,8 @@
 #include <string.h>
 
 #include "model/request.h"
+#include "model/error.h"
+#include "model/text.h"
 #include "solver/cli/cli.h"
 #include "solver/tilefit.h"
 #include "tests/suites.h"
@@ -202,6 +204,55 @@ START_TEST(test_version_is_the_library_version) {
 }
 END_TEST
 
+/* Whether s is valid UTF-8 without control characters. */
+static int clean(const char *s) { return tf_text_unfit(s, 1 << 20) == NULL; }
+
+/* An error message cut by its buffer in the middle of a character gave
+ * Python a UnicodeDecodeError; control characters and bytes that are not
+ * UTF-8 reached the terminal raw. */
+START_TEST(test_messages_are_clean_text) {
+  tf_error err;
+  tf_error_init(&err);
+  char name[400];
+  for (size_t i = 0; i + 2 < sizeof name; i += 2)
+    memcpy(name + i, "\xc3\xa9", 2); /* e-acute, two bytes each, so some cut falls inside one */
+  name[sizeof name - 1 - (sizeof name - 1) % 2] = 0;
+  for (int shift = 0; shift < 3; shift++) {
+    tf_error_init(&err);
+    tf_error_set(&err, TF_EINPUT, "$.name", "%.*sunknown '%s'", shift, "ab", name);
+    char buf[1024];
+    tf_error_format(&err, buf, sizeof buf);
+    ck_assert_msg(clean(buf), "shift %d: not clean UTF-8: %s", shift, buf);
+  }
+  tf_error_init(&err);
+  tf_error_set(&err, TF_EINPUT, "$.a\x1b[31m", "bad \xff\xfe key '\x07\n'");
+  char buf[256];
+  tf_error_format(&err, buf, sizeof buf);
+  ck_assert_str_eq(buf, "$.a\\x1b[31m: bad \\xff\\xfe key '\\x07\\n'");
+  /* a buffer that ends inside a character or an escape stops before it */
+  char small[6];
+  size_t n = 0;
+  tf_escape_put(small, sizeof small, &n, "ab\xc3\xa9\x07");
+  ck_assert_str_eq(small, "ab\xc3\xa9");
+  ck_assert_str_eq(tf_escape(buf, 12, "0123456789abcdef"), "01234567...");
+}
+END_TEST
+
+/* The command line's own messages: an unknown command name is escaped and
+ * cut; a workset name is at most 64 bytes of text. */
+START_TEST(test_unknown_command_escaped) {
+  static char out[4096], err[4096];
+  ck_assert_int_eq(tf_test_run("\"$(printf 'sol\\033[2Jve')\"", out, sizeof out, err, sizeof err), 2);
+  err[strcspn(err, "\n")] = 0; /* the one line, without its newline */
+  ck_assert_msg(strstr(err, "sol\\x1b[2Jve: unknown command") && clean(err), "%s", err);
+  char args[600];
+  memset(args, 'x', 500);
+  args[500] = 0;
+  ck_assert_int_eq(tf_test_run(args, out, sizeof out, err, sizeof err), 2);
+  ck_assert_msg(strlen(err) < 200 && strstr(err, "...: unknown command"), "%s", err);
+}
+END_TEST
+
 Suite *cli_suite(void) {
   Suite *s = suite_create("cli");
   TCase *tc = tcase_create("Exit codes");
@@ -216,5 +267,10 @@ Suite *cli_suite(void) {
   tcase_add_test(help, test_every_request_flag);
   tcase_add_test(help, test_worksets_listing_columns);
   suite_add_tcase(s, help);
+  TCase *msg = tcase_create("Messages");
+  tcase_set_timeout(msg, 30);
+  tcase_add_test(msg, test_messages_are_clean_text);
+  tcase_add_test(msg, test_unknown_command_escaped);
+  suite_add_tcase(s, msg);
   return s;
 }

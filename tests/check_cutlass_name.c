@@ -83,6 +83,11 @@ START_TEST(test_parse_errors) {
   parse_fails("cutlass3x_sm90_tensorop_gemm_f16_f16_f32_f16_f16_128x128x64_1x1x1_0_tnn_align8_2sm", "CTA pair");
   parse_fails("cutlass3x_sm90_tensorop_gemm_f16_f16_f32", "(end of name)");
   parse_fails("", "'cutlass3x'");
+  /* Tile M below the CTA pair, with a C and with a void C: a division by zero before. */
+  parse_fails("cutlass3x_sm100_tensorop_gemm_f16_f16_f32_f16_f16_1x128x64_1x1x1_0_tnn_align8_2sm", "CTA pair of 2");
+  parse_fails("cutlass3x_sm100_tensorop_gemm_f16_f16_f32_void_f16_1x128x64_1x1x1_0_tnn_align8_2sm", "CTA pair of 2");
+  parse_fails("cutlass3x_sm100_tensorop_gemm_f16_f16_f32_f16_f16_3x128x64_1x1x1_0_tnn_align8_2sm", "multiple of 2");
+  parse_fails("cutlass3x_sm120_tensorop_gemm_f16_f16_f32_f16_f16_32x8x64_1x1x1_0_tnn_align8", "does not divide");
 }
 END_TEST
 

@@ -8,10 +8,13 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/resource.h>
 #include <unistd.h>
 
 #include "model/json.h"
+#include "model/lines.h"
 #include "tests/suites.h"
+#include "tests/testutil.h"
 
 #define MEM "mem.json" /* the name given to in-memory text */
 
@@ -124,6 +127,88 @@ START_TEST(test_nul_bytes) {
 }
 END_TEST
 
+/* \u0000 in a string or key cut the C string cJSON hands over: a require
+ * "stages >= 1\u0000 && stages >= 99" was solved as "stages >= 1". */
+START_TEST(test_nul_escapes) {
+  static const struct {
+    const char *text, *path;
+  } texts[] = {
+      {"{\"require\": [\"stages >= 1\\u0000 && stages >= 99\"]}", "$.require[0]"},
+      {"{\"machine\": \"b200\\u0000../../etc/passwd\"}", "$.machine"},
+      {"{\"a\": {\"k\\u0000y\": 1}}", "$.a.k\xEF\xBF\xBFy"},
+      {"[1, \"\\u0000\"]", "$[1]"},
+  };
+  for (size_t i = 0; i < sizeof texts / sizeof texts[0]; i++) {
+    tf_error err;
+    ck_assert_ptr_null(parse(texts[i].text, strlen(texts[i].text), &err));
+    assert_input_error(&err, MEM, texts[i].path, "\\u0000");
+  }
+  tf_error err;
+  const char *fine = "{\"a\": \"\\\\u0000 is text\", \"b\": \"\\u00e9\"}"; /* an escaped backslash */
+  cJSON *ok = parse(fine, strlen(fine), &err);
+  ck_assert_msg(ok != NULL, "%s", err.msg);
+  cJSON_Delete(ok);
+}
+END_TEST
+
+/* cJSON read "007" as 7; JSON has no leading zeros. */
+START_TEST(test_leading_zeros) {
+  static const char *const bad[] = {"{\"d\": 0128}", "[-01]", "{\"x\": [1, 00]}", "007"};
+  for (size_t i = 0; i < sizeof bad / sizeof bad[0]; i++) {
+    tf_error err;
+    ck_assert_ptr_null(parse(bad[i], strlen(bad[i]), &err));
+    assert_input_error(&err, MEM, "", "leading zero");
+  }
+  static const char *const good[] = {"[0, -0, 0.5, 10, 100e0, -0.01, 1e05, \"007\"]"};
+  tf_error err;
+  cJSON *v = parse(good[0], strlen(good[0]), &err);
+  ck_assert_msg(v != NULL, "%s", err.msg);
+  cJSON_Delete(v);
+}
+END_TEST
+
+/* The line reader: a line past TF_MAX_LINE_BYTES is an input error naming
+ * its line; running out of memory is an error, not the end of the file
+ * (getline's -1 with ENOMEM made validate report "0 passed", exit 0). */
+START_TEST(test_line_limits) {
+  size_t big = TF_MAX_LINE_BYTES + 8; /* "{}\n", then a line of the limit and 5 bytes more */
+  char *text = malloc(big + 8);
+  memcpy(text, "{}\n", 3);
+  memset(text + 3, 'x', big - 3);
+  FILE *f = fmemopen(text, big, "r");
+  tf_line_reader r;
+  tf_line_reader_init(&r, f);
+  const char *line;
+  size_t len;
+  tf_error err;
+  tf_error_init(&err);
+  ck_assert_int_eq(tf_line_read(&r, &line, &len, &err), 1);
+  ck_assert_uint_eq(len, 3);
+  ck_assert_int_eq(tf_line_read(&r, &line, &len, &err), -1);
+  ck_assert_int_eq(err.code, TF_EINPUT);
+  ck_assert_msg(strstr(err.msg, "line 2: longer than 16777216 bytes"), "%s", err.msg);
+  tf_line_reader_release(&r);
+  fclose(f);
+#ifndef TF_TEST_ASAN
+  FILE *g = fmemopen(text + 3, big - 3, "r");
+  tf_line_reader_init(&r, g);
+  struct rlimit old, low;
+  ck_assert_int_eq(getrlimit(RLIMIT_AS, &old), 0);
+  low = old;
+  low.rlim_cur = tf_test_vm_bytes() + (4u << 20); /* a 16 MiB line cannot fit */
+  ck_assert_int_eq(setrlimit(RLIMIT_AS, &low), 0);
+  tf_error_init(&err);
+  int rc = tf_line_read(&r, &line, &len, &err);
+  ck_assert_int_eq(setrlimit(RLIMIT_AS, &old), 0);
+  ck_assert_int_eq(rc, -1);
+  ck_assert_msg(err.code == TF_ENOMEM && strstr(err.msg, "out of memory reading line 1"), "%d: %s", err.code, err.msg);
+  tf_line_reader_release(&r);
+  fclose(g);
+#endif
+  free(text);
+}
+END_TEST
+
 /* ------------------------------------------------------ duplicate keys */
 
 static const struct dcase {
@@ -172,9 +257,10 @@ static const struct icase {
     {"100", 0, 100, 100, NULL},
     {"9007199254740991", 0, EXACT, EXACT - 1, NULL},
     {"-9007199254740991", -EXACT, 0, -(EXACT - 1), NULL},
-    {"true", 0, 1, 1, NULL},
-    {"false", 0, 100, 0, NULL},
-    {"true", -5, 5, 1, NULL},
+    /* a boolean is not a number, whatever the range ({"BLOCK_M": true} fitted with 1) */
+    {"true", 0, 1, 0, "expected an integer from 0 to 1"},
+    {"false", 0, 100, 0, "expected an integer from 0 to 100"},
+    {"true", -5, 5, 0, "expected an integer from -5 to 5"},
     {"2.5", 0, 100, 0, "expected an integer, got 2.5"},
     {"-0.5", -10, 10, 0, "expected an integer, got -0.5"},
     {"1e-3", 0, 10, 0, "expected an integer, got 0.001"},
@@ -477,6 +563,9 @@ Suite *json_suite(void) {
   tcase_add_test(syn, test_valid_text);
   tcase_add_test(syn, test_length_respected);
   tcase_add_test(syn, test_nul_bytes);
+  tcase_add_test(syn, test_nul_escapes);
+  tcase_add_test(syn, test_leading_zeros);
+  tcase_add_test(syn, test_line_limits);
   tcase_add_loop_test(syn, test_duplicate_key, 0, NDUPS);
   suite_add_tcase(s, syn);
   TCase *get = tcase_create("Getters");

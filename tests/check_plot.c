@@ -218,8 +218,48 @@ END_TEST
 
 START_TEST(test_unwritable) {
   int rc = tf_test_run(MAP " -o /nonexistent/dir/map.svg", out, sizeof out, err, sizeof err);
-  ck_assert_int_eq(rc, 2);
+  ck_assert_int_eq(rc, 3); /* an output that cannot be written, as for every command */
   ck_assert_msg(strstr(err, "-o: cannot write /nonexistent/dir/map.svg"), "%s", err);
+}
+END_TEST
+
+/* Sweep lines a picture must survive: x from -1e308 to 1e308 (the span
+ * overflowed: "-nan" coordinates), a --by value with a control character
+ * and 300 bytes of two-byte characters (cut at 127 bytes mid-character:
+ * XML rsvg-convert refused), and a 20,000-point line (cut at 512 points
+ * silently; 10^6 points made 114 MB): finite, valid, thinned with a note. */
+START_TEST(test_hostile_lines) {
+  char path[128], args[512];
+  snprintf(path, sizeof path, "%s/h.jsonl", dir);
+  FILE *f = fopen(path, "w");
+  ck_assert_ptr_nonnull(f);
+  static const double xs[] = {-1e308, 1e308, 0};
+  for (int i = 0; i < 3; i++) {
+    fprintf(f, "{\"status\": \"optimal\", \"x\": %g, \"y\": %d, \"m\": \"b200\\u001b", xs[i], i);
+    for (int k = 0; k < 150; k++)
+      fputs("\xc3\xa9", f);
+    fputs("\"}\n", f);
+  }
+  ck_assert_int_eq(fclose(f), 0);
+  snprintf(args, sizeof args, "plot sweep %s --x x --y y --by m -o %s/h.svg", path, dir);
+  ck_assert_int_eq(tf_test_run(args, out, sizeof out, err, sizeof err), 0);
+  snprintf(path, sizeof path, "%s/h.svg", dir);
+  slurp(path, svg, sizeof svg);
+  ck_assert_msg(!strstr(svg, "nan") && !strstr(svg, "inf"), "a coordinate that is not finite");
+  render("h");
+  snprintf(path, sizeof path, "%s/long.jsonl", dir);
+  f = fopen(path, "w");
+  for (int i = 0; i < 20000; i++)
+    fprintf(f, "{\"status\": \"optimal\", \"x\": %d, \"y\": %d}\n", i, i % 97);
+  ck_assert_int_eq(fclose(f), 0);
+  snprintf(args, sizeof args, "plot sweep %s --x x --y y -o %s/long.svg", path, dir);
+  ck_assert_int_eq(tf_test_run(args, out, sizeof out, err, sizeof err), 0);
+  snprintf(path, sizeof path, "%s/long.svg", dir);
+  slurp(path, svg, sizeof svg);
+  ck_assert_uint_lt(strlen(svg), sizeof svg - 1); /* all of it read: well under 256 KiB */
+  ck_assert_msg(strstr(svg, "lines of more than 512 points drawn at every 40-th point"), "no note");
+  ck_assert_msg(strstr(svg, "id=\"pt-0-19999\""), "the last point is drawn");
+  render("long");
 }
 END_TEST
 
@@ -234,6 +274,7 @@ Suite *plot_suite(void) {
   tcase_add_loop_test(core, test_bad, 0, sizeof bad / sizeof *bad);
   tcase_add_test(core, test_nothing_fits);
   tcase_add_test(core, test_unwritable);
+  tcase_add_test(core, test_hostile_lines);
   suite_add_tcase(s, core);
   return s;
 }

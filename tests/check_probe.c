@@ -125,6 +125,11 @@ static const struct {
     {"/nonexistent/libcuda.so.1", NULL, "tilefit: error: no GPU: the CUDA driver cannot be loaded: /nonexistent/libcuda.so.1"},
     {NULL, "init", "tilefit: error: no GPU: cuInit failed: CUDA_ERROR_NO_DEVICE (100)\n"},
     {NULL, "count", "tilefit: error: no GPU: the CUDA driver sees no device\n"},
+    /* a driver that crashes, aborts, hangs or exits took tilefit with it */
+    {NULL, "crash", "tilefit: error: no GPU: the CUDA driver crashed (SIGSEGV)\n"},
+    {NULL, "abort", "tilefit: error: no GPU: the CUDA driver crashed (SIGABRT)\n"},
+    {NULL, "exit", "tilefit: error: no GPU: the CUDA driver ended the process (exit status 0) before answering\n"},
+    {NULL, "hang", "tilefit: error: no GPU: the CUDA driver did not answer in time (killed)\n"},
 };
 
 START_TEST(test_no_gpu) {
@@ -132,6 +137,7 @@ START_TEST(test_no_gpu) {
     setenv("TILEFIT_CUDA_LIB", no_gpu[_i].lib, 1);
   if (no_gpu[_i].fail)
     setenv("TILEFIT_STUB_FAIL", no_gpu[_i].fail, 1);
+  setenv("TILEFIT_PROBE_TIMEOUT", "1", 1);
   char args[256];
   snprintf(args, sizeof args, "probe -o %s", file);
   int rc = tf_test_run(args, out, sizeof out, err, sizeof err);
@@ -140,6 +146,19 @@ START_TEST(test_no_gpu) {
   ck_assert_msg(strchr(err, '\n') == err + strlen(err) - 1, "one line: %s", err);
   ck_assert_str_eq(out, "");
   ck_assert_msg(access(file, F_OK) != 0, "wrote %s", file);
+}
+END_TEST
+
+/* A device name that is not UTF-8 (and holds ESC) made JSON nothing could
+ * read: it becomes '?' and the machine loads. */
+START_TEST(test_device_name_not_utf8) {
+  setenv("TILEFIT_STUB_FAIL", "name", 1);
+  char args[256];
+  snprintf(args, sizeof args, "probe -o %s", file);
+  ck_assert_int_eq(tf_test_run(args, out, sizeof out, err, sizeof err), 0);
+  snprintf(args, sizeof args, "machines %s", file);
+  ck_assert_int_eq(tf_test_run(args, out, sizeof out, err, sizeof err), 0);
+  ck_assert_msg(strstr(out, "NVIDIA ??? H200"), "%s", out);
 }
 END_TEST
 
@@ -153,6 +172,7 @@ Suite *probe_suite(void) {
   tcase_add_test(core, test_loads_back);
   tcase_add_test(core, test_stdout_named_by_device);
   tcase_add_loop_test(core, test_no_gpu, 0, sizeof no_gpu / sizeof *no_gpu);
+  tcase_add_test(core, test_device_name_not_utf8);
   suite_add_tcase(s, core);
   return s;
 }

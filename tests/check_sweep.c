@@ -16,6 +16,7 @@
 #include "model/catalog.h"
 #include "solver/report.h"
 #include "solver/batch/sweep.h"
+#include "solver/batch/memo.h"
 #include "tests/suites.h"
 #include "tests/testutil.h"
 
@@ -106,6 +107,7 @@ static tf_sweep *spec(const char *json) {
 struct runopts {
   int jobs, format, shard_index, shard_count, resume;
   unsigned reuse;
+  size_t memo_max; /* 0: the default */
 };
 
 static int run(tf_sweep *s, struct runopts r, const char *out, tf_sweep_stats *st, tf_error *e) {
@@ -118,6 +120,8 @@ static int run(tf_sweep *s, struct runopts r, const char *out, tf_sweep_stats *s
   o.resume = r.resume;
   if (r.reuse)
     o.reuse = r.reuse & 3;
+  if (r.memo_max)
+    o.memo_max = r.memo_max;
   tf_error_init(e);
   return tf_sweep_run(s, &o, out, st, e);
 }
@@ -544,6 +548,48 @@ START_TEST(test_reuse_identical) {
 }
 END_TEST
 
+/* A memo of 3 answers (flushed many times over) writes the same file. */
+START_TEST(test_memo_bounded_identical) {
+  tf_sweep *s = load(SMALL);
+  tf_sweep_stats st;
+  run_ok(s, (struct runopts){.jobs = 2, .reuse = 4 /* none */}, tmp("plain"), &st);
+  run_ok(s, (struct runopts){.jobs = 2, .reuse = TF_REUSE_ANSWER | TF_REUSE_ILP, .memo_max = 3}, tmp("small"), &st);
+  ck_assert_uint_gt(st.answer_lookups, 3);
+  same_files(tmp("plain"), tmp("small"));
+  tf_sweep_free(s);
+}
+END_TEST
+
+/* The memo itself: never more than max entries (plus those being
+ * computed), and an entry still held survives the flush that drops it. */
+START_TEST(test_memo_flat) {
+  tf_memo m;
+  tf_memo_init(&m, 10);
+  int own;
+  tf_memo_entry *held = tf_memo_get(&m, "held", 4, &own);
+  ck_assert_int_eq(own, 1);
+  held->text = strdup("kept while held");
+  tf_memo_finish(&m, held, 1);
+  for (int i = 0; i < 1000; i++) {
+    char key[16];
+    int n = snprintf(key, sizeof key, "k%d", i);
+    tf_memo_entry *e = tf_memo_get(&m, key, (size_t)n, &own);
+    ck_assert_int_eq(own, 1);
+    e->text = strdup(key);
+    tf_memo_finish(&m, e, 1);
+    tf_memo_put(&m, e);
+    ck_assert_uint_le(m.n, 10);
+  }
+  ck_assert_uint_ge(m.flushes, 99);
+  ck_assert_str_eq(held->text, "kept while held"); /* dropped from the table, not freed */
+  tf_memo_put(&m, held);
+  tf_memo_entry *again = tf_memo_get(&m, "k999", 4, &own);
+  ck_assert_int_eq(own, 0); /* the current generation is reused */
+  tf_memo_put(&m, again);
+  tf_memo_release(&m);
+}
+END_TEST
+
 /* -------------------------------------------------------------- resume */
 
 /* Cut a complete output anywhere (inside a line, on a line boundary, in the
@@ -674,7 +720,7 @@ START_TEST(test_cli_usage) {
       {2, "sweep " SMALL " --format xml", "expected jsonl or csv"},
       {2, "sweep " SMALL " --explain", "unknown option"},
       {2, "sweep /nonexistent.json", "cannot read"},
-      {2, "sweep " SMALL " -o /nonexistent/dir/out.jsonl", "cannot open"},
+      {3, "sweep " SMALL " -o /nonexistent/dir/out.jsonl", "cannot write"},
       {2, "merge", "needs at least one PART"},
       {2, "merge -j 2 x", "is an option of 'sweep'"},
       {2, "merge /nonexistent.jsonl", "cannot read"},
@@ -763,7 +809,9 @@ START_TEST(test_cli_kill_resume) {
     if (pid == 0) {
       freopen("/dev/null", "w", stdout);
       freopen("/dev/null", "w", stderr);
-      execl(bin(), bin(), "sweep", BIG, "-j", "2", "-o", part, "-q", (char *)NULL);
+      /* --resume from the first run: the file is then its own checkpoint
+       * (without it the result is written whole, at the end) */
+      execl(bin(), bin(), "sweep", BIG, "-j", "2", "-o", part, "-q", "--resume", (char *)NULL);
       _exit(127);
     }
     usleep(delay);
@@ -795,6 +843,30 @@ START_TEST(test_cli_gnu_parallel) {
 }
 END_TEST
 
+/* `sweep -` read standard input whole under the 16 MiB file limit, while
+ * the same list by name was read a line at a time: a 17 MiB list (one
+ * problem, then blank lines) now loads both ways. */
+START_TEST(test_cli_stdin_list_size) {
+  const char *list = tmp("big.jsonl");
+  FILE *f = fopen(list, "w");
+  ck_assert_ptr_nonnull(f);
+  fputs("{\"id\": \"p\", \"machine\": \"b200\", \"workset\": \"fa4-fwd\", \"params\": {\"d\": 128, \"dv\": 128}}\n", f);
+  static char blank[1 << 16];
+  memset(blank, ' ', sizeof blank);
+  blank[sizeof blank - 1] = '\n';
+  for (int i = 0; i < 17 * 16; i++)
+    fwrite(blank, 1, sizeof blank, f);
+  ck_assert_int_eq(fclose(f), 0);
+  char cmd[1024];
+  snprintf(cmd, sizeof cmd, "%s sweep - -q -o %s < %s 2>%s", bin(), tmp("a.jsonl"), list, tmp("err.txt"));
+  int status = system(cmd);
+  ck_assert_msg(WIFEXITED(status) && WEXITSTATUS(status) == 0, "sweep - of a 17 MiB list: %d", status);
+  snprintf(cmd, sizeof cmd, "sweep %s -q -o %s", list, tmp("b.jsonl"));
+  ck_assert_int_eq(tf_test_run(cmd, out, sizeof out, errbuf, sizeof errbuf), 0);
+  same_files(tmp("a.jsonl"), tmp("b.jsonl"));
+}
+END_TEST
+
 Suite *sweep_suite(void) {
   Suite *s = suite_create("sweep");
   TCase *core = tcase_create("Core");
@@ -812,6 +884,8 @@ Suite *sweep_suite(void) {
   tcase_add_test(core, test_problem_list);
   tcase_add_test(core, test_jobs_identical);
   tcase_add_test(core, test_reuse_identical);
+  tcase_add_test(core, test_memo_bounded_identical);
+  tcase_add_test(core, test_memo_flat);
   tcase_add_loop_test(core, test_resume_torn, 0, 2);
   tcase_add_test(core, test_resume_refuses);
   tcase_add_loop_test(core, test_shards_merge, 0, 2);
@@ -823,6 +897,7 @@ Suite *sweep_suite(void) {
   tcase_add_test(cli, test_cli_lists);
   tcase_add_test(cli, test_cli_kill_resume);
   tcase_add_test(cli, test_cli_gnu_parallel);
+  tcase_add_test(cli, test_cli_stdin_list_size);
   suite_add_tcase(s, cli);
   return s;
 }

@@ -27,6 +27,7 @@ Suite *prune_suite(void);
 Suite *search_suite(void);
 Suite *api_suite(void);
 Suite *solve_ilp_suite(void);
+Suite *output_suite(void);
 
 Suite *contract_suite(void);
 Suite *suggest_suite(void);

@@ -120,3 +120,14 @@ const char *tf_test_request_variant(const char *key) {
       return variant[v].member;
   return NULL;
 }
+
+size_t tf_test_vm_bytes(void) {
+  FILE *f = fopen("/proc/self/statm", "r");
+  unsigned long pages = 0;
+  if (f) {
+    if (fscanf(f, "%lu", &pages) != 1)
+      pages = 0;
+    fclose(f);
+  }
+  return (size_t)pages * (size_t)sysconf(_SC_PAGESIZE);
+}

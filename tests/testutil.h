@@ -36,5 +36,18 @@ void tf_test_remove_dir(const char *dir);
 /* The seed of a randomized test: TILEFIT_SEED when it is set, else
  * `fallback`; printed on stdout after `what`, with how to run it again. */
 unsigned long long tf_test_seed(const char *what, unsigned long long fallback);
+/* TF_TEST_ASAN: built with AddressSanitizer, whose shadow memory does not
+ * run under an address-space limit (the out-of-memory tests skip then). */
+#if defined(__SANITIZE_ADDRESS__)
+#define TF_TEST_ASAN 1
+#elif defined(__has_feature)
+#if __has_feature(address_sanitizer)
+#define TF_TEST_ASAN 1
+#endif
+#endif
+
+/* The process's virtual memory size in bytes (/proc/self/statm), for a
+ * limit just above it. */
+size_t tf_test_vm_bytes(void);
 
 #endif

@@ -32,6 +32,7 @@ run in parallel; sweep(jobs=N) runs N worker threads inside the library.
 
 import ctypes
 import json
+import operator
 import os
 import warnings
 
@@ -86,11 +87,21 @@ def _library():
     return _lib
 
 
+def _integer(value):
+    """Integers that are not int (numpy's int64, ...) as int; anything else
+    is not JSON.  bool is int to Python, but never a number to tilefit: it
+    reaches the library as true and is refused there."""
+    try:
+        return operator.index(value)
+    except TypeError:
+        raise TypeError("tilefit: %r (%s) is not JSON and not an integer" % (value, type(value).__name__)) from None
+
+
 def _call(request):
     """One request to the library; returns (answer, status)."""
     lib = _library()
     status = ctypes.c_int(3)
-    ptr = lib.tf_call_json(json.dumps(request).encode("utf-8"), ctypes.byref(status))
+    ptr = lib.tf_call_json(json.dumps(request, default=_integer).encode("utf-8"), ctypes.byref(status))
     try:
         answer = json.loads(ctypes.string_at(ptr).decode("utf-8"))
     finally:

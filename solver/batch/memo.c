@@ -12,26 +12,30 @@ static uint64_t fnv1a(const char *p, size_t n) {
   return h;
 }
 
-void tf_memo_init(tf_memo *m) {
+void tf_memo_init(tf_memo *m, size_t max) {
   memset(m, 0, sizeof *m);
+  m->max = max ? max : 1;
   pthread_mutex_init(&m->lock, NULL);
   pthread_cond_init(&m->cv, NULL);
 }
 
+static void entry_free(tf_memo_entry *e) {
+  free(e->key);
+  free(e->text);
+  free(e);
+}
+
 void tf_memo_release(tf_memo *m) {
   for (size_t i = 0; i < m->cap; i++)
-    if (m->slot[i]) {
-      free(m->slot[i]->key);
-      free(m->slot[i]->text);
-      free(m->slot[i]);
-    }
+    if (m->slot[i])
+      entry_free(m->slot[i]);
   free(m->slot);
   pthread_mutex_destroy(&m->lock);
   pthread_cond_destroy(&m->cv);
 }
 
-static void grow(tf_memo *m) {
-  size_t cap = m->cap ? 2 * m->cap : 1024;
+/* A table of `cap` slots (a power of two) holding the entries kept. */
+static void rehash(tf_memo *m, size_t cap) {
   tf_memo_entry **slot = tf_nalloc(cap, sizeof *slot);
   for (size_t i = 0; i < m->cap; i++)
     if (m->slot[i]) {
@@ -45,6 +49,31 @@ static void grow(tf_memo *m) {
   m->cap = cap;
 }
 
+/* The end of a generation: every finished entry leaves the table (freed
+ * now, or by its last holder); entries being computed stay. */
+static void flush(tf_memo *m) {
+  m->flushes++;
+  for (size_t i = 0; i < m->cap; i++) {
+    tf_memo_entry *e = m->slot[i];
+    if (!e || e->state == TF_MEMO_PENDING)
+      continue;
+    m->slot[i] = NULL;
+    m->n--;
+    if (e->refs)
+      e->dropped = 1;
+    else
+      entry_free(e);
+  }
+  rehash(m, m->cap);
+}
+
+static void make_room(tf_memo *m) {
+  if (m->n + 1 > m->max)
+    flush(m);
+  if (2 * (m->n + 1) > m->cap)
+    rehash(m, m->cap ? 2 * m->cap : 1024);
+}
+
 /* The entry for a key.  *own = 1: it is new and the caller must finish it
  * (tf_memo_finish); otherwise it is done (reuse it) or failed (solve without
  * it).  Waits while another thread is computing it. */
@@ -52,8 +81,7 @@ tf_memo_entry *tf_memo_get(tf_memo *m, const char *key, size_t klen, int *own) {
   uint64_t h = fnv1a(key, klen);
   pthread_mutex_lock(&m->lock);
   m->lookups++;
-  if (2 * (m->n + 1) > m->cap)
-    grow(m);
+  make_room(m);
   size_t j = h & (m->cap - 1);
   tf_memo_entry *e;
   while ((e = m->slot[j]) && !(e->hash == h && e->klen == klen && !memcmp(e->key, key, klen)))
@@ -67,7 +95,9 @@ tf_memo_entry *tf_memo_get(tf_memo *m, const char *key, size_t klen, int *own) {
     m->slot[j] = e;
     m->n++;
     *own = 1;
+    e->refs++;
   } else {
+    e->refs++; /* held while waiting: a flush may drop it once finished */
     while (e->state == TF_MEMO_PENDING)
       pthread_cond_wait(&m->cv, &m->lock);
     m->hits += e->state == TF_MEMO_DONE;
@@ -75,6 +105,14 @@ tf_memo_entry *tf_memo_get(tf_memo *m, const char *key, size_t klen, int *own) {
   }
   pthread_mutex_unlock(&m->lock);
   return e;
+}
+
+void tf_memo_put(tf_memo *m, tf_memo_entry *e) {
+  pthread_mutex_lock(&m->lock);
+  int gone = --e->refs == 0 && e->dropped;
+  pthread_mutex_unlock(&m->lock);
+  if (gone)
+    entry_free(e);
 }
 
 void tf_memo_finish(tf_memo *m, tf_memo_entry *e, int ok) {

@@ -84,6 +84,7 @@ typedef struct tf_sweep_opts {
   int shard_index, shard_count;  /* 1-based; 0/0 or 1/1: every point */
   int resume;                    /* continue the output file */
   unsigned reuse;                /* enum tf_sweep_reuse bits */
+  size_t memo_max;               /* answers (and search optima) kept at most; 0: none kept */
   tf_solve_opts solve;
   FILE *progress;                /* NULL: no progress */
   int progress_tty;              /* 1: a bar redrawn with \r; 0: a line now and then */

@@ -121,8 +121,8 @@ static int check_complete(struct merge *m, tf_error *err) {
   return 0;
 }
 
-/* The header and the lines in order to fd, in batches of about 1 MiB. */
-static int write_lines(const struct merge *m, int fd, const char *name, tf_error *err) {
+/* The header and the lines in order, in batches of about 1 MiB. */
+static int write_lines(const struct merge *m, tf_output *out, tf_error *err) {
   char *buf = NULL;
   size_t len = 0, cap = 0;
   int rc = 0;
@@ -134,8 +134,7 @@ static int write_lines(const struct merge *m, int fd, const char *name, tf_error
   }
   for (size_t k = 0; k <= m->n && !rc; k++) {
     if (k == m->n || len + m->lines[k].len > (1u << 20)) {
-      if (tf_write_all(fd, buf, len))
-        rc = tf_error_set(err, TF_EINTERNAL, NULL, "cannot write %s: %s", name, strerror(errno));
+      rc = tf_output_write(out, buf, len, err);
       len = 0;
     }
     if (k == m->n)
@@ -151,25 +150,16 @@ static int write_lines(const struct merge *m, int fd, const char *name, tf_error
   return rc;
 }
 
-/* To standard output, or to out_file whole: a temporary file renamed. */
+/* To standard output, or to out_file whole. */
 static int write_merged(const struct merge *m, const char *out_file, tf_error *err) {
-  if (!out_file) {
-    fflush(stdout);
-    return write_lines(m, 1, "standard output", err);
+  tf_output out;
+  if (tf_output_open(&out, out_file, TF_OUTPUT_WHOLE, "-o", err))
+    return -1;
+  if (write_lines(m, &out, err)) {
+    tf_output_abandon(&out);
+    return -1;
   }
-  char tmp[4200];
-  snprintf(tmp, sizeof tmp, "%s.tmp%ld", out_file, (long)getpid());
-  int fd = open(tmp, O_WRONLY | O_CREAT | O_TRUNC, 0666);
-  if (fd < 0)
-    return tf_error_set(err, TF_EINPUT, "-o", "cannot write %s: %s", tmp, strerror(errno));
-  int rc = write_lines(m, fd, tmp, err);
-  if (close(fd) && !rc)
-    rc = tf_error_set(err, TF_EINTERNAL, NULL, "cannot write %s: %s", tmp, strerror(errno));
-  if (!rc && rename(tmp, out_file))
-    rc = tf_error_set(err, TF_EINPUT, "-o", "cannot write %s: %s", out_file, strerror(errno));
-  if (rc)
-    unlink(tmp);
-  return rc;
+  return tf_output_commit(&out, err);
 }
 
 int tf_sweep_merge(char *const *parts, size_t nparts, const char *out_file, int format, size_t *nlines,

@@ -238,10 +238,12 @@ tf_sweep *tf_sweep_parse_spec(const char *text, size_t len, const char *file, tf
 }
 
 /* Standard input: a spec when it is one JSON object with "machines", else
- * a problem list. */
+ * a problem list.  Read whole without the file limit, as a named list is
+ * (a line at a time): each line, or the spec, then gets the limit its
+ * named counterpart has. */
 static tf_sweep *load_stdin(tf_error *err) {
   size_t len;
-  char *text = tf_read_file("-", &len, err);
+  char *text = tf_read_file_limit("-", 0, &len, err);
   if (!text)
     return NULL;
   const char *end = NULL;
@@ -250,7 +252,10 @@ static tf_sweep *load_stdin(tf_error *err) {
                 !end[strspn(end, " \t\r\n")]; /* one document, nothing after it */
   cJSON_Delete(root);
   tf_sweep *s = NULL;
-  if (is_spec) {
+  if (is_spec && len > TF_MAX_FILE_BYTES) {
+    tf_error_set(err, TF_EINPUT, NULL, "file larger than %u bytes", TF_MAX_FILE_BYTES);
+    tf_error_set_file(err, "-");
+  } else if (is_spec) {
     s = tf_sweep_parse_spec(text, len, "-", err);
   } else {
     s = sweep_new("-");

@@ -99,18 +99,19 @@ static int solve_point(struct run *r, const tf_request *req, const tf_problem *p
   free(key);
   tf_found mine;
   memset(&mine, 0, sizeof mine);
-  const tf_found *found = &e->found;
   size_t n = e->nfound;
   int rc = 0;
   if (own || e->state == TF_MEMO_FAILED) {
     rc = tf_search(p, 1, r->o.solve.time_limit_s, &mine, &n, NULL, err);
-    found = &mine;
     if (own && !rc)
       e->found = mine, e->nfound = n;
     if (own)
       tf_memo_finish(&r->ilps, e, !rc);
+  } else {
+    mine = e->found;
   }
-  return rc ? -1 : tf_solve_found(p, found, n, a, err);
+  tf_memo_put(&r->ilps, e);
+  return rc ? -1 : tf_solve_found(p, &mine, n, a, err);
 }
 
 /* The body of a bound problem's line, from the answer memo or solved. */
@@ -124,7 +125,13 @@ static int problem_body(FILE *f, struct run *r, const tf_request *req, const tf_
     free(key);
     if (!own && e->state == TF_MEMO_DONE) {
       fwrite(e->text, 1, e->tlen, f);
-      return e->status;
+      int status = e->status;
+      tf_memo_put(&r->answers, e);
+      return status;
+    }
+    if (!own) { /* failed: solved again, not kept */
+      tf_memo_put(&r->answers, e);
+      e = NULL;
     }
   }
   tf_answer a;
@@ -150,6 +157,7 @@ static int problem_body(FILE *f, struct run *r, const tf_request *req, const tf_
     if (ok)
       e->text = body, e->tlen = len, e->status = status, body = NULL;
     tf_memo_finish(&r->answers, e, ok);
+    tf_memo_put(&r->answers, e);
   }
   free(body);
   return status;
@@ -179,7 +187,7 @@ static void run_point(struct run *r, size_t pos, struct slot *out) {
   const tf_workset *w;
   tf_problem *p = NULL;
   if (bad || tf_cache_get(r->cache, &req, "$.machine", "$.workset", &m, &w, &err) ||
-      !(p = tf_problem_new(m, w, &req, &err)))
+      !(p = tf_problem_new_timed(m, w, &req, r->o.solve.time_limit_s, &err)))
     error_body(f, r, &req, NULL, &err);
   else
     status = problem_body(f, r, &req, p, check);
@@ -252,7 +260,7 @@ static void progress(struct run *r, int final) {
 }
 
 /* Writes ready lines in order until every position is written. */
-static int writer(struct run *r, int fd, tf_sweep_stats *st, const char *file, tf_error *err) {
+static int writer(struct run *r, tf_output *out, tf_sweep_stats *st, tf_error *err) {
   char *buf = NULL;
   size_t cap = 0;
   int rc = 0;
@@ -291,9 +299,8 @@ static int writer(struct run *r, int fd, tf_sweep_stats *st, const char *file, t
       free(sl->text);
       sl->text = NULL;
     }
-    if (tf_write_all(fd, buf, len)) {
-      rc = tf_error_set(err, TF_EINTERNAL, NULL, "cannot write %s: %s", file ? file : "standard output",
-                        strerror(errno));
+    if (tf_output_write(out, buf, len, err)) {
+      rc = -1;
       pthread_mutex_lock(&r->lock);
       r->stop = 1;
       pthread_cond_broadcast(&r->room);
@@ -317,6 +324,7 @@ void tf_sweep_opts_init(tf_sweep_opts *o) {
   o->reuse = TF_REUSE_ANSWER; /* the search memo's key costs more than the exact search it saves */
   tf_solve_opts_init(&o->solve);
   o->progress_every = 5;
+  o->memo_max = TF_MEMO_MAX_DEFAULT;
 }
 
 /* This shard's points, in order. */
@@ -329,33 +337,20 @@ static void plan(struct run *r, const tf_sweep_opts *o, tf_sweep_stats *st) {
   st->shard_points = r->ntodo;
 }
 
-/* Opens the output (or takes stdout); -1 when it cannot be opened. */
-static int open_output(const char *out_file, int resume, tf_error *err) {
-  if (!out_file) {
-    fflush(stdout);
-    return 1;
-  }
-  int fd = open(out_file, resume ? O_RDWR | O_CREAT : O_WRONLY | O_CREAT | O_TRUNC, 0666);
-  if (fd < 0)
-    tf_error_set(err, TF_EINPUT, "-o", "cannot open %s: %s", out_file, strerror(errno));
-  return fd;
-}
-
 /* What an earlier run wrote (resume) or the CSV header; *done points of
  * todo are already in the file. */
-static int start_output(struct run *r, int fd, const char *out_file, size_t *done, tf_sweep_stats *st,
-                        tf_error *err) {
+static int start_output(struct run *r, tf_output *out, size_t *done, tf_sweep_stats *st, tf_error *err) {
   *done = 0;
   if (r->o.resume)
-    return tf_sweep_resume_scan(r->s, r->o.format, r->todo, r->ntodo, fd, out_file, done, &st->torn_bytes, err);
-  if (r->o.format == TF_FORMAT_CSV && tf_write_all(fd, r->s->csv_header, strlen(r->s->csv_header)))
-    return tf_error_set(err, TF_EINTERNAL, NULL, "cannot write %s: %s", out_file ? out_file : "standard output",
-                        strerror(errno));
+    return tf_sweep_resume_scan(r->s, r->o.format, r->todo, r->ntodo, out->fd, out->name, done, &st->torn_bytes,
+                                err);
+  if (r->o.format == TF_FORMAT_CSV)
+    return tf_output_write(out, r->s->csv_header, strlen(r->s->csv_header), err);
   return 0;
 }
 
 /* The workers and the writer, until every point of todo is written. */
-static int solve_all(struct run *r, int fd, const char *out_file, tf_sweep_stats *st, tf_error *err) {
+static int solve_all(struct run *r, tf_output *out, tf_sweep_stats *st, tf_error *err) {
   size_t nthreads = (size_t)r->o.jobs < r->ntodo ? (size_t)r->o.jobs : r->ntodo, started = 0;
   pthread_t *threads = tf_nalloc(nthreads, sizeof *threads);
   int rc;
@@ -365,7 +360,7 @@ static int solve_all(struct run *r, int fd, const char *out_file, tf_sweep_stats
   if (!started)
     rc = tf_error_set(err, TF_EINTERNAL, NULL, "cannot start a worker thread");
   else
-    rc = writer(r, fd, st, out_file, err);
+    rc = writer(r, out, st, err);
   for (size_t t = 0; t < started; t++)
     pthread_join(threads[t], NULL);
   free(threads);
@@ -379,8 +374,8 @@ static void run_init(struct run *r) {
   pthread_mutex_init(&r->lock, NULL);
   pthread_cond_init(&r->ready, NULL);
   pthread_cond_init(&r->room, NULL);
-  tf_memo_init(&r->answers);
-  tf_memo_init(&r->ilps);
+  tf_memo_init(&r->answers, r->o.memo_max);
+  tf_memo_init(&r->ilps, r->o.memo_max);
   r->start = r->last = now();
 }
 
@@ -411,25 +406,31 @@ int tf_sweep_run(tf_sweep *s, const tf_sweep_opts *o, const char *out_file, tf_s
     r.o.format = TF_FORMAT_JSON;
   if (r.o.jobs < 1)
     r.o.jobs = 1;
+  if (!r.o.memo_max)
+    r.o.reuse = 0; /* --memo-max 0: nothing kept, nothing reused */
   if (o->resume && !out_file)
     return tf_error_set(err, TF_EINPUT, "--resume", "needs the output file (-o FILE)");
   plan(&r, o, st);
-  int fd = open_output(out_file, o->resume, err);
-  if (fd < 0) {
+  /* Whole or nothing (an existing result stays until the new one is
+   * complete), except with --resume: then the file is its own checkpoint. */
+  tf_output out;
+  if (tf_output_open(&out, out_file, o->resume ? TF_OUTPUT_RESUME : TF_OUTPUT_WHOLE, "-o", err)) {
     free(r.todo);
     return -1;
   }
   size_t done;
-  int rc = start_output(&r, fd, out_file, &done, st, err);
+  int rc = start_output(&r, &out, &done, st, err);
   st->resumed = r.resumed = done;
   r.todo += done; /* restored before free */
   r.ntodo -= done;
   run_init(&r);
   if (!rc && r.ntodo)
-    rc = solve_all(&r, fd, out_file, st, err);
+    rc = solve_all(&r, &out, st, err);
   run_release(&r, st);
   free(r.todo - done);
-  if (out_file && close(fd) && !rc)
-    rc = tf_error_set(err, TF_EINTERNAL, NULL, "cannot write %s: %s", out_file, strerror(errno));
+  if (rc)
+    tf_output_abandon(&out);
+  else
+    rc = tf_output_commit(&out, err);
   return rc;
 }

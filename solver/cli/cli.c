@@ -3,6 +3,7 @@
 #include <string.h>
 
 #include "model/suggest.h"
+#include "model/text.h"
 #include "solver/tilefit.h"
 
 static const tf_command *const commands[] = {
@@ -97,9 +98,11 @@ static int unknown_command(const char *cmd) {
   for (size_t i = 0; i < NCOMMANDS; i++)
     names[i] = commands[i]->name;
   const char *near = tf_suggest(cmd, names, NCOMMANDS);
+  char shown[96];
+  tf_escape(shown, sizeof shown, cmd); /* what the terminal gets: no control characters, at most 95 bytes */
   if (near)
-    fprintf(stderr, "tilefit: error: %s: unknown command; did you mean '%s'? (see 'tilefit --help')\n", cmd, near);
+    fprintf(stderr, "tilefit: error: %s: unknown command; did you mean '%s'? (see 'tilefit --help')\n", shown, near);
   else
-    fprintf(stderr, "tilefit: error: %s: unknown command (see 'tilefit --help')\n", cmd);
+    fprintf(stderr, "tilefit: error: %s: unknown command (see 'tilefit --help')\n", shown);
   return TF_EXIT_USAGE;
 }

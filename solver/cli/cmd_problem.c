@@ -31,7 +31,7 @@ int tf_cmd_problem_open(tf_cmd_problem *c, int argc, char **argv, const tf_comma
     return tf_cli_fail(&c->err);
   if (tf_load(&c->args.req, "-m", "-w", &c->loaded, &c->err))
     return tf_cli_fail(&c->err);
-  c->problem = tf_problem_new(c->loaded.machine, c->loaded.workset, &c->args.req, &c->err);
+  c->problem = tf_problem_new_timed(c->loaded.machine, c->loaded.workset, &c->args.req, c->args.time_limit, &c->err);
   /* an error about a value given on the command line ("--fix B_r=128")
    * names the argument, not the workset file it was bound against */
   if (!c->problem && is_value_argument(c->err.path))

@@ -108,9 +108,10 @@ static void write_text(FILE *f, const prune_run *r) {
     if (!fits(v) && v->answer.why[0] && shown_memory(v, &m).slack >= 0)
       fprintf(f, "  %-9s %s\n", "", v->answer.why);
   }
+  char keys[sizeof b->ignored];
   if (b->ignored[0])
     fprintf(stderr, "tilefit: prune: ignored keys that name no variable or param of %s: %s\n",
-            names ? "their worksets" : b->loaded.workset->name, b->ignored);
+            names ? "their worksets" : b->loaded.workset->name, tf_escape(keys, sizeof keys, b->ignored));
 }
 
 /* The keys of the configurations, each once, in the order they first
@@ -221,9 +222,11 @@ static int run(int argc, char **argv) {
   tf_prune_batch_init(&r.batch);
   int rc = tf_cli_start(&tf_cmd_prune, argc, argv, &r.args);
   if (rc == TF_CLI_GO) {
-    rc = read_list(&r) || tf_prune_batch_run(&r.batch, &r.args.req, &r.map, r.args.time_limit, &r.err)
-             ? tf_cli_fail(&r.err)
-             : TF_EXIT_OK;
+    int bad = read_list(&r);
+    if (!bad && (bad = tf_prune_batch_run(&r.batch, &r.args.req, &r.map, r.args.time_limit, &r.err)) &&
+        !strncmp(r.err.path, "line ", 5))
+      tf_error_set_file(&r.err, r.args.positional[0]); /* a configuration's line: in the list's file */
+    rc = bad ? tf_cli_fail(&r.err) : TF_EXIT_OK;
     if (rc == TF_EXIT_OK) {
       write_results(tf_cli_out(&r.args), &r);
       rc = tf_cli_finish(&r.args, rc);

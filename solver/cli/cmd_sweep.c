@@ -103,6 +103,8 @@ static int run(int argc, char **argv) {
   tf_sweep_opts o;
   tf_sweep_opts_init(&o);
   o.jobs = a.jobs;
+  if (a.memo_max >= 0)
+    o.memo_max = (size_t)a.memo_max;
   o.format = a.format == TF_FORMAT_CSV || (a.format == TF_FORMAT_TEXT && a.out_file && ends_with(a.out_file, ".csv"))
                  ? TF_FORMAT_CSV
                  : TF_FORMAT_JSON;

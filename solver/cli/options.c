@@ -15,6 +15,7 @@ void tf_args_init(tf_args *a) {
   tf_request_init(&a->req);
   a->time_limit = 60;
   a->jobs = 1;
+  a->memo_max = -1;
 }
 
 void tf_args_release(tf_args *a) {
@@ -27,7 +28,12 @@ void tf_args_release(tf_args *a) {
   memset(a, 0, sizeof *a);
 }
 
+/* Decimal as JSON writes it: an optional '-', then 0 or digits without a
+ * leading zero; no '+', no spaces, no "true". */
 int tf_parse_int(const char *text, int64_t *value) {
+  const char *d = text + (*text == '-');
+  if (*d < '0' || *d > '9' || (d[0] == '0' && d[1]))
+    return -1;
   char *end;
   errno = 0;
   long long v = strtoll(text, &end, 10);
@@ -144,7 +150,8 @@ static int parse_shard(tf_args *a, const char *text, tf_error *err) {
  * rows in this order. */
 enum opt_id {
   O_MACHINE, O_WORKSET, O_PARAM, O_FIX, O_DOMAIN, O_PLACE, O_ANY_ARCH, O_REQUIRE, O_OBJECTIVE, O_JSON, O_JSONL, O_CSV, O_EXPLAIN, O_TOP,
-  O_LP, O_MPS, O_CUTLASS_NAME, O_MAP, O_KEEP, O_JOBS, O_OUT, O_FORMAT, O_RESUME, O_SHARD, O_TIME, O_SOLVER, O_NOPRESOLVE,
+  O_LP, O_MPS, O_CUTLASS_NAME, O_MAP, O_KEEP, O_JOBS, O_MEMO_MAX, O_OUT, O_FORMAT, O_RESUME, O_SHARD, O_TIME, O_SOLVER,
+  O_NOPRESOLVE,
   O_QUIET, O_X, O_Y, O_COLOR, O_BY, O_UNCONFIRMED, O_HELP
 };
 enum opt_flag {
@@ -201,6 +208,8 @@ static const struct option_spec {
     {O_KEEP, 0, "keep", NULL, TF_CMD_PRUNE, ONCE,
      "print only the configurations that fit, in the input's own form (prune reads it back)"},
     {O_JOBS, 'j', "jobs", "N", TF_CMD_SWEEP, ONCE, "worker threads (default 1)"},
+    {O_MEMO_MAX, 0, "memo-max", "N", TF_CMD_SWEEP, ONCE,
+     "answers kept for reuse at most (default 8192, about 22 MiB; 0: none), so memory stays flat"},
     {O_OUT, 'o', "output", "FILE", WRITES, ONCE,
      "write the results here (default standard output); FILE appears whole or not at all"},
     {O_FORMAT, 0, "format", "jsonl|csv", TF_CMD_SWEEP | TF_CMD_MERGE, FORMAT,
@@ -414,6 +423,7 @@ static int apply(tf_args *a, const struct option_spec *o, const char *v, const c
       return -1;
     a->jobs = (int)x;
     return 0;
+  case O_MEMO_MAX: return bounded_int(v, where, 0, 1 << 30, &a->memo_max, err);
   case O_OUT: a->out_file = v; return 0;
   case O_RESUME: a->resume = 1; return 0;
   case O_SHARD: return parse_shard(a, v, err);
@@ -536,6 +546,25 @@ int tf_args_parse(int argc, char **argv, const tf_command *cmd, tf_args *a, tf_e
   return 0;
 }
 
+/* An output file that is also one of the command's inputs (sweep LIST -o
+ * LIST, validate CASES -o CASES) would destroy it: refused before reading. */
+static int outputs_not_inputs(const tf_args *a, tf_error *err) {
+  const char *outs[] = {a->out_file, a->lp_file, a->mps_file}, *where[] = {"-o", "--lp", "--mps"};
+  for (size_t i = 0; i < sizeof outs / sizeof outs[0]; i++) {
+    if (!outs[i])
+      continue;
+    const char *in = NULL;
+    for (int k = 0; k < a->npositional && !in; k++)
+      in = tf_output_is(outs[i], a->positional[k]) ? a->positional[k] : NULL;
+    if (!in)
+      in = tf_output_is(outs[i], a->req.machine) ? a->req.machine : tf_output_is(outs[i], a->req.workset) ? a->req.workset : NULL;
+    if (in)
+      return tf_error_set(err, TF_EINPUT, where[i], "'%s' is also an input of the command ('%s'); writing it would destroy it",
+                          outs[i], in);
+  }
+  return 0;
+}
+
 int tf_cli_start(const tf_command *cmd, int argc, char **argv, tf_args *a) {
   tf_error err;
   tf_error_init(&err);
@@ -553,6 +582,8 @@ int tf_cli_start(const tf_command *cmd, int argc, char **argv, tf_args *a) {
     tf_error_set(&err, TF_EINPUT, cmd->name, "%s", cmd->missing);
     return tf_cli_fail(&err);
   }
+  if (outputs_not_inputs(a, &err))
+    return tf_cli_fail(&err);
   return TF_CLI_GO;
 }
 

@@ -39,6 +39,7 @@ typedef struct tf_args {
   int quiet;
   int resume;
   int jobs;
+  int64_t memo_max;         /* sweep --memo-max, -1: the default */
   int shard_index, shard_count; /* --shard I/N, 1-based; 0/0: all */
   int no_presolve;
   const tf_backend *backend; /* --solver: NULL, the exact search */

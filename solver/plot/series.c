@@ -6,6 +6,7 @@
 
 #include "model/alloc.h"
 #include "model/json.h"
+#include "model/text.h"
 
 struct reading {
   tf_plot_series *s;
@@ -45,7 +46,7 @@ static tf_plot_group *group_of(struct reading *r, const cJSON *line, size_t line
   if (r->by) {
     const cJSON *v = lookup(line, r->by);
     if (cJSON_IsString(v))
-      snprintf(name, sizeof name, "%s", v->valuestring);
+      tf_copy_text(name, sizeof name, v->valuestring); /* cut, if at all, between characters */
     else if (cJSON_IsNumber(v))
       snprintf(name, sizeof name, "%s=%.15g", r->by, v->valuedouble);
     else
@@ -58,7 +59,7 @@ static tf_plot_group *group_of(struct reading *r, const cJSON *line, size_t line
   if (s->ngroups == TF_PLOT_MAX_GROUPS)
     return tf_error_set(err, TF_EINPUT, "--by", "more than %d groups", TF_PLOT_MAX_GROUPS), NULL;
   tf_plot_group *g = &s->groups[s->ngroups++];
-  snprintf(g->name, sizeof g->name, "%s", name);
+  tf_copy_text(g->name, sizeof g->name, name);
   return g;
 }
 
@@ -96,9 +97,9 @@ static int by_x(const void *a, const void *b) {
 int tf_plot_series_read(const char *file, const char *x, const char *y, const char *by, tf_plot_series *s,
                         tf_error *err) {
   memset(s, 0, sizeof *s);
-  snprintf(s->x_name, sizeof s->x_name, "%s", x);
-  snprintf(s->y_name, sizeof s->y_name, "%s", y);
-  snprintf(s->by_name, sizeof s->by_name, "%s", by ? by : "");
+  tf_copy_text(s->x_name, sizeof s->x_name, x);
+  tf_copy_text(s->y_name, sizeof s->y_name, y);
+  tf_copy_text(s->by_name, sizeof s->by_name, by ? by : "");
   const char *base = strrchr(file, '/');
   snprintf(s->title, sizeof s->title, "%s against %s%s%s (%s)", y, x, by ? ", one line per " : "", by ? by : "",
            base ? base + 1 : file);

@@ -1,18 +1,28 @@
 /* Drawing a read sweep (series.h): numeric axes with round ticks, a line
  * and markers per group, a legend. */
+#include <float.h>
 #include <stdio.h>
 
 #include "solver/plot/series.h"
 #include "solver/plot/style.h"
 
-enum { LEFT = 80, TOP = 60, PLOT_W = 560, PLOT_H = 340, LEGEND = 220 };
+enum { LEFT = 80, TOP = 60, PLOT_W = 560, PLOT_H = 340, LEGEND = 220, MAX_DRAWN = 512 };
 
 struct frame {
   double xlo, xhi, ylo, yhi;
 };
 
-static double px(const struct frame *f, double x) { return LEFT + (x - f->xlo) / (f->xhi - f->xlo) * PLOT_W; }
-static double py(const struct frame *f, double y) { return TOP + PLOT_H - (y - f->ylo) / (f->yhi - f->ylo) * PLOT_H; }
+/* Where v lies between lo and hi, 0 to 1, in halves: hi - lo overflows
+ * for a range of +-1e308, and gave NaN coordinates. */
+static double at(double v, double lo, double hi) { return (v / 2 - lo / 2) / (hi / 2 - lo / 2); }
+static double px(const struct frame *f, double x) { return LEFT + at(x, f->xlo, f->xhi) * PLOT_W; }
+static double py(const struct frame *f, double y) { return TOP + PLOT_H - at(y, f->ylo, f->yhi) * PLOT_H; }
+
+/* lo - d or hi + d, kept finite. */
+static double widen(double v, double d) {
+  double w = v + d;
+  return w > DBL_MAX ? DBL_MAX : w < -DBL_MAX ? -DBL_MAX : w;
+}
 
 static struct frame frame_of(const tf_plot_series *s) {
   struct frame f = {s->groups[0].pts[0].x, s->groups[0].pts[0].x, 0, s->groups[0].pts[0].y};
@@ -25,12 +35,12 @@ static struct frame frame_of(const tf_plot_series *s) {
       f.yhi = p->y > f.yhi ? p->y : f.yhi;
     }
   /* a margin so that no marker sits on the frame */
-  double dx = f.xhi > f.xlo ? (f.xhi - f.xlo) * 0.05 : 1, dy = f.yhi > f.ylo ? (f.yhi - f.ylo) * 0.08 : 1;
-  f.xlo -= dx;
-  f.xhi += dx;
-  f.yhi += dy;
+  double dx = f.xhi > f.xlo ? (f.xhi / 2 - f.xlo / 2) * 0.1 : 1, dy = f.yhi > f.ylo ? (f.yhi / 2 - f.ylo / 2) * 0.16 : 1;
+  f.xlo = widen(f.xlo, -dx);
+  f.xhi = widen(f.xhi, dx);
+  f.yhi = widen(f.yhi, dy);
   if (f.ylo < 0)
-    f.ylo -= dy;
+    f.ylo = widen(f.ylo, -dy);
   return f;
 }
 
@@ -54,18 +64,26 @@ static void draw_axes(const tf_plot_series *s, const struct frame *f, tf_svg *sv
   tf_svg_text(svg, 26, TOP + PLOT_H / 2.0, 13, TF_SVG_MIDDLE, 1, "#000000", s->y_name);
 }
 
+/* Every stride-th point of a line (and its last) is drawn: at most
+ * MAX_DRAWN + 1 of them, however long the line (10^6 points made a 114 MB
+ * picture no renderer opened); the subtitle says so. */
+static size_t stride_of(const tf_plot_group *g) { return g->n > MAX_DRAWN ? (g->n + MAX_DRAWN - 1) / MAX_DRAWN : 1; }
+
 static void draw_group(const tf_plot_series *s, size_t gi, const struct frame *f, tf_svg *svg) {
   const tf_plot_group *g = &s->groups[gi];
   const char *color = tf_plot_series_color(gi);
-  double xs[512], ys[512];
-  size_t n = g->n < 512 ? g->n : 512; /* the line; every point still gets its marker */
-  for (size_t i = 0; i < n; i++) {
-    xs[i] = px(f, g->pts[i].x);
-    ys[i] = py(f, g->pts[i].y);
-  }
+  double xs[MAX_DRAWN + 1], ys[MAX_DRAWN + 1];
+  size_t n = 0, stride = stride_of(g);
+  for (size_t i = 0; i < g->n; i++)
+    if (i % stride == 0 || i + 1 == g->n) {
+      xs[n] = px(f, g->pts[i].x);
+      ys[n++] = py(f, g->pts[i].y);
+    }
   if (n > 1)
     tf_svg_polyline(svg, xs, ys, n, color, 2);
   for (size_t i = 0; i < g->n; i++) {
+    if (i % stride && i + 1 != g->n)
+      continue;
     char id[64], title[320], xv[32], yv[32];
     tf_plot_number(g->pts[i].x, xv, sizeof xv);
     tf_plot_number(g->pts[i].y, yv, sizeof yv);
@@ -87,8 +105,15 @@ void tf_plot_series_draw(const tf_plot_series *s, tf_svg *svg) {
   int height = (int)(legend_h > TOP + PLOT_H + 60 ? legend_h : TOP + PLOT_H + 60);
   tf_svg_begin(svg, LEFT + PLOT_W + LEGEND, height);
   tf_svg_text(svg, 20, 26, 15, TF_SVG_START, 0, "#000000", s->title);
-  char sub[160];
-  snprintf(sub, sizeof sub, "%zu points; %zu lines without a result left out", s->lines - s->skipped, s->skipped);
+  char sub[256];
+  size_t stride = 1;
+  for (size_t g = 0; g < s->ngroups; g++)
+    stride = stride_of(&s->groups[g]) > stride ? stride_of(&s->groups[g]) : stride;
+  int n = snprintf(sub, sizeof sub, "%zu points; %zu lines without a result left out", s->lines - s->skipped,
+                   s->skipped);
+  if (stride > 1 && n > 0 && (size_t)n < sizeof sub)
+    snprintf(sub + n, sizeof sub - (size_t)n, "; lines of more than %d points drawn at every %zu-th point at most",
+             MAX_DRAWN, stride);
   tf_svg_text(svg, 20, 44, 11, TF_SVG_START, 0, "#444444", sub);
   draw_axes(s, &f, svg);
   for (size_t g = 0; g < s->ngroups; g++)

@@ -42,7 +42,7 @@ int tf_plot_ticks(double lo, double hi, double *ticks, int max) {
     ticks[0] = lo;
     return 1;
   }
-  double raw = (hi - lo) / (max - 1), mag = pow(10, floor(log10(raw))), step = mag;
+  double raw = hi / (max - 1) - lo / (max - 1), mag = pow(10, floor(log10(raw))), step = mag; /* no hi - lo: +-1e308 */
   if (raw > 5 * mag)
     step = 10 * mag;
   else if (raw > 2 * mag)

@@ -1,11 +1,13 @@
 #include "svg.h"
 
+#include <math.h>
 #include <stdarg.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 
 #include "model/alloc.h"
+#include "model/text.h"
 #include "solver/output.h"
 
 #if defined(__GNUC__)
@@ -29,18 +31,35 @@ static void put(tf_svg *s, const char *fmt, ...) {
   }
 }
 
-/* Text content and attribute values: the five XML specials escaped. */
+/* Text content and attribute values: the five XML specials escaped, and
+ * what XML 1.0 cannot hold (control characters, bytes that are not UTF-8)
+ * replaced by U+FFFD, so that every renderer reads the file. */
 static void put_escaped(tf_svg *s, const char *text) {
-  for (const char *c = text; *c; c++) {
-    switch (*c) {
-    case '<': put(s, "&lt;"); break;
-    case '>': put(s, "&gt;"); break;
-    case '&': put(s, "&amp;"); break;
-    case '"': put(s, "&quot;"); break;
-    case '\'': put(s, "&apos;"); break;
-    default: put(s, "%c", *c);
-    }
+  static const struct { char c; const char *as; } specials[] = {
+      {'<', "&lt;"}, {'>', "&gt;"}, {'&', "&amp;"}, {'"', "&quot;"}, {'\'', "&apos;"}};
+  size_t left = strlen(text);
+  for (const char *c = text; *c;) {
+    size_t k = tf_utf8_char(c, left);
+    const char *as = NULL;
+    for (size_t i = 0; i < sizeof specials / sizeof specials[0]; i++)
+      as = *c == specials[i].c ? specials[i].as : as;
+    if (!k || (unsigned char)*c < 0x20 || *c == 0x7f)
+      put(s, "\xEF\xBF\xBD"), k = k ? k : 1;
+    else if (as)
+      put(s, "%s", as);
+    else
+      put(s, "%.*s", (int)k, c);
+    c += k;
+    left -= k;
   }
+}
+
+/* A coordinate as the file holds it: finite and within what a renderer
+ * draws (a NaN or an infinity from an extreme axis range never reaches it). */
+static double fin(double v) {
+  if (!isfinite(v))
+    return 0;
+  return v > 1e6 ? 1e6 : v < -1e6 ? -1e6 : v;
 }
 
 void tf_svg_begin(tf_svg *s, int width, int height) {
@@ -82,21 +101,21 @@ void tf_svg_rect(tf_svg *s, const char *id, double x, double y, double w, double
                  const char *stroke, double stroke_width, const char *title) {
   put(s, "<rect");
   put_id(s, id);
-  put(s, " x=\"%.1f\" y=\"%.1f\" width=\"%.1f\" height=\"%.1f\" fill=\"%s\"", x, y, w, h, fill);
+  put(s, " x=\"%.1f\" y=\"%.1f\" width=\"%.1f\" height=\"%.1f\" fill=\"%s\"", fin(x), fin(y), fin(w), fin(h), fill);
   if (stroke)
     put(s, " stroke=\"%s\" stroke-width=\"%.1f\"", stroke, stroke_width);
   close_with_title(s, "rect", title);
 }
 
 void tf_svg_line(tf_svg *s, double x1, double y1, double x2, double y2, const char *stroke, double width) {
-  put(s, "<line x1=\"%.1f\" y1=\"%.1f\" x2=\"%.1f\" y2=\"%.1f\" stroke=\"%s\" stroke-width=\"%.1f\"/>\n", x1, y1, x2,
-      y2, stroke, width);
+  put(s, "<line x1=\"%.1f\" y1=\"%.1f\" x2=\"%.1f\" y2=\"%.1f\" stroke=\"%s\" stroke-width=\"%.1f\"/>\n", fin(x1),
+      fin(y1), fin(x2), fin(y2), stroke, width);
 }
 
 void tf_svg_polyline(tf_svg *s, const double *xs, const double *ys, size_t n, const char *stroke, double width) {
   put(s, "<polyline fill=\"none\" stroke=\"%s\" stroke-width=\"%.1f\" points=\"", stroke, width);
   for (size_t i = 0; i < n; i++)
-    put(s, "%s%.1f,%.1f", i ? " " : "", xs[i], ys[i]);
+    put(s, "%s%.1f,%.1f", i ? " " : "", fin(xs[i]), fin(ys[i]));
   put(s, "\"/>\n");
 }
 
@@ -104,17 +123,17 @@ void tf_svg_circle(tf_svg *s, const char *id, double cx, double cy, double r, co
                    const char *title) {
   put(s, "<circle");
   put_id(s, id);
-  put(s, " cx=\"%.1f\" cy=\"%.1f\" r=\"%.1f\" fill=\"%s\"", cx, cy, r, fill);
+  put(s, " cx=\"%.1f\" cy=\"%.1f\" r=\"%.1f\" fill=\"%s\"", fin(cx), fin(cy), fin(r), fill);
   close_with_title(s, "circle", title);
 }
 
 void tf_svg_text(tf_svg *s, double x, double y, int size, int anchor, int rotate, const char *fill,
                  const char *text) {
   static const char *const anchors[] = {"start", "middle", "end"};
-  put(s, "<text x=\"%.1f\" y=\"%.1f\" font-size=\"%d\" text-anchor=\"%s\" fill=\"%s\"", x, y, size,
+  put(s, "<text x=\"%.1f\" y=\"%.1f\" font-size=\"%d\" text-anchor=\"%s\" fill=\"%s\"", fin(x), fin(y), size,
       anchors[anchor], fill);
   if (rotate)
-    put(s, " transform=\"rotate(-90 %.1f %.1f)\"", x, y);
+    put(s, " transform=\"rotate(-90 %.1f %.1f)\"", fin(x), fin(y));
   put(s, ">");
   put_escaped(s, text);
   put(s, "</text>\n");

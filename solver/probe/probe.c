@@ -9,6 +9,8 @@
 #include "model/catalog.h"
 #include "model/json.h"
 #include "model/machine.h"
+#include "model/text.h"
+#include "solver/probe/child.h"
 #include "solver/probe/cuda.h"
 
 /* The numbers the driver reports one for one. */
@@ -233,17 +235,45 @@ static void name_and_describe(cJSON *m, const probed *p, const char *name, const
   set_string(m, "arch", arch);
 }
 
-char *tf_probe_machine(const char *lib, const char *name, tf_error *err) {
+/* In the child: load the driver, ask it, unload it. */
+static int ask_driver(void *lib, void *out, tf_error *err) {
   tf_cuda cu;
-  char why[512], arch[32], file[128];
+  char why[512];
   if (tf_cuda_open(&cu, lib, why, sizeof why))
-    return tf_error_set(err, TF_EINPUT, NULL, "no GPU: the CUDA driver cannot be loaded: %s", why), NULL;
+    return tf_error_set(err, TF_EINPUT, NULL, "no GPU: the CUDA driver cannot be loaded: %s", why);
+  int rc = query(&cu, out, err);
+  tf_cuda_close(&cu);
+  return rc;
+}
+
+/* The device name as text: bytes that are not UTF-8 and control
+ * characters become '?' (it goes into names, sources and messages). */
+static void clean_device_name(char *s) {
+  size_t n = strlen(s);
+  for (size_t i = 0, k; i < n; i += k) {
+    k = tf_utf8_char(s + i, n - i);
+    if (!k || (unsigned char)s[i] < 0x20 || s[i] == 0x7f)
+      s[i] = '?', k = 1;
+  }
+}
+
+/* Seconds the driver gets to answer: $TILEFIT_PROBE_TIMEOUT, else 30. */
+static double probe_timeout(void) {
+  const char *t = getenv("TILEFIT_PROBE_TIMEOUT");
+  double v = t ? atof(t) : 0;
+  return v > 0 ? v : 30;
+}
+
+char *tf_probe_machine(const char *lib, const char *name, tf_error *err) {
+  char arch[32], file[128];
   probed p;
   memset(&p, 0, sizeof p);
-  int rc = query(&cu, &p, err);
-  tf_cuda_close(&cu);
-  if (rc)
+  /* A driver that crashes, aborts, hangs or exits does so in a child
+   * process, never in tilefit or the program using the library. */
+  if (tf_run_in_child(ask_driver, (void *)lib, &p, sizeof p, probe_timeout(), "the CUDA driver", err))
     return NULL;
+  p.device[sizeof p.device - 1] = 0;
+  clean_device_name(p.device);
   snprintf(arch, sizeof arch, "sm_%d%d", p.major, p.minor);
   cJSON *m = find_template(&p, arch, file, sizeof file, err);
   if (!m)

@@ -152,6 +152,37 @@ class Errors(unittest.TestCase):
     def test_fraction_is_refused(self):
         self.assertError(2, "$.problem.params.d", tilefit.solve, "b200", "fa4-fwd", params={"d": 64.5})
 
+    def test_booleans_are_not_integers(self):
+        # d=True solved as d=1 before, in params and in a configuration alike
+        self.assertError(2, "$.problem.params.d", tilefit.solve, "b200", "fa4-fwd", params={"d": True, "dv": 128})
+        self.assertError(2, "BLOCK_M", tilefit.prune, [{"BLOCK_M": True, "BLOCK_N": 64, "BLOCK_K": 32,
+                                                        "num_stages": 2, "num_warps": 4}],
+                         machine="rtx4090", workset="triton-matmul")
+
+    def test_nul_in_a_string(self):
+        self.assertError(2, "$.problem.require[0]", tilefit.solve, "b200", "fa4-fwd", params={"d": 128, "dv": 128},
+                         require="stages >= 1\u0000 && stages >= 99")
+
+    def test_integers_that_are_not_int(self):
+        class Index:  # numpy's integers have __index__ and are not int
+            def __init__(self, v):
+                self.v = v
+
+            def __index__(self):
+                return self.v
+
+        want = tilefit.solve("b200", "fa4-fwd", params={"d": 128, "dv": 128})
+        got = tilefit.solve("b200", "fa4-fwd", params={"d": Index(128), "dv": Index(128)})
+        self.assertEqual(got, want)
+        with self.assertRaises(TypeError):
+            tilefit.solve("b200", "fa4-fwd", params={"d": object()})
+        try:
+            import numpy
+        except ImportError:
+            return
+        got = tilefit.solve("b200", "fa4-fwd", params={"d": numpy.int64(128), "dv": numpy.int32(128)})
+        self.assertEqual(got, want)
+
     def test_bad_requests(self):
         for request, text in (({"cmd": "slove"}, "unknown command 'slove'"),
                               ({"cmd": "solve", "problem": {"machine": "b200", "workset": "fa4-fwd"}, "topp": 2},
@@ -266,6 +297,14 @@ class Prune(unittest.TestCase):
         got = tilefit.prune([name])
         self.assertEqual(got[0]["workset"], "cutlass-sm90-gemm")
         self.assertEqual(got[0]["values"]["stages"], 6)
+
+    def test_kernel_name_tile_below_the_cta_pair(self):
+        # Tile M 1 on a CTA pair divided by zero in the epilogue size and killed the interpreter.
+        for c in ("f16", "void"):
+            name = "cutlass3x_sm100_tensorop_gemm_f16_f16_f32_%s_f16_1x128x64_1x1x1_0_tnn_align8_2sm" % c
+            with self.assertRaises(tilefit.Error) as e:
+                tilefit.prune([name])
+            self.assertIn("CTA pair", str(e.exception))
 
     def test_errors(self):
         with self.assertRaises(tilefit.Error) as e:

@@ -7,9 +7,13 @@
  * at 3125 MHz (2 x 3.125 GHz x 768 B = 4.8 TB/s, the 4800 GB/s of S10).
  * The attribute numbers are the CUDA driver API's CUdevice_attribute values.
  * TILEFIT_STUB_FAIL=init makes cuInit fail (CUDA_ERROR_NO_DEVICE, 100);
- * TILEFIT_STUB_FAIL=count reports no device. */
+ * TILEFIT_STUB_FAIL=count reports no device; crash, abort, hang and exit
+ * make cuInit do that (a driver must not take tilefit with it); name gives
+ * a device name that is not UTF-8. */
+#include <signal.h>
 #include <stdlib.h>
 #include <string.h>
+#include <unistd.h>
 
 static const char *fail(void) {
   const char *f = getenv("TILEFIT_STUB_FAIL");
@@ -18,6 +22,14 @@ static const char *fail(void) {
 
 int cuInit(unsigned flags) {
   (void)flags;
+  if (!strcmp(fail(), "crash"))
+    raise(SIGSEGV);
+  if (!strcmp(fail(), "abort"))
+    abort();
+  if (!strcmp(fail(), "exit"))
+    exit(0);
+  while (!strcmp(fail(), "hang"))
+    pause();
   return strcmp(fail(), "init") ? 0 : 100;
 }
 
@@ -34,7 +46,7 @@ int cuDeviceGet(int *device, int ordinal) {
 int cuDeviceGetName(char *name, int len, int device) {
   if (device != 0 || len < 12)
     return 1; /* CUDA_ERROR_INVALID_VALUE */
-  strcpy(name, "NVIDIA H200");
+  strcpy(name, strcmp(fail(), "name") ? "NVIDIA H200" : "NVIDIA \xff\xfe\x1b H200");
   return 0;
 }
 
