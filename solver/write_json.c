@@ -4,6 +4,7 @@
 
 #include "model/json.h"
 #include "solver/explain.h"
+#include "solver/roofline_view.h"
 #include "solver/solve.h"
 
 static void json_values(FILE *f, const tf_problem *p, const tf_answer *a) {
@@ -194,6 +195,7 @@ static void json_explain(FILE *f, const tf_problem *p, const tf_answer *a) {
   fputs(",\"explain\":{", f);
   json_levels(f, p, a, &x);
   json_places(f, p, &x);
+  tf_explain_roofline_json(f, p, a->choose, a->counts);
   fputc('}', f);
   tf_explanation_release(&x);
 }

@@ -397,7 +397,7 @@ START_TEST(test_placement) {
   ck_assert_msg(rc == 0, "exit %d: %s", rc, err);
   ck_assert_msg(strstr(big, "placement   P in rf\n  rf       P in rf: 44 registers/thread (235 of 255)\n"
                             "  smem     P in smem: smem needs 258048 B of 232448, 25600 over\n"
-                            "  cycles   mma_cycles 2816, exp_cycles 1408, smem_cycles 1664 (P in smem: 2368), max 2816 "
+                            "  cycles   mma 2816, exp 1408, smem 1664 (P in smem: 2368), max 2816 "
                             "either way\n") != NULL, "%s", big);
   rc = tf_test_run("solve -m b200 -w fa4-fwd -p d=64 --fix B_r=128 --fix B_c=128 --fix q_stage=2 --objective \"max stages\" "
                    "--explain", big, sizeof big, err, sizeof err);
@@ -408,7 +408,7 @@ START_TEST(test_placement) {
   rc = tf_test_run("solve -m b200 -w fa4-fwd -p d=128 -p dv=128 --fix B_r=128 --fix B_c=128 --fix q_stage=2 --objective "
                    "\"max stages\" --explain", big, sizeof big, err, sizeof err);
   ck_assert_msg(rc == 0, "exit %d: %s", rc, err);
-  ck_assert_msg(strstr(big, "  cycles   mma_cycles 1024, exp_cycles 1024, smem_cycles 768 (P in smem: 1280), max 1024 "
+  ck_assert_msg(strstr(big, "  cycles   mma 1024, exp 1024, smem 768 (P in smem: 1280), max 1024 "
                             "(P in smem: 1280)\n") != NULL, "%s", big);
   rc = tf_test_run("solve -m h100-sxm -w fa3-fwd -p d=128 --fix B_r=128 --fix B_c=176 --fix stages=2 --place P=smem", big,
                    sizeof big, err, sizeof err);
@@ -437,13 +437,13 @@ START_TEST(test_placement) {
   ck_assert_ptr_nonnull(strstr(big, "placement    Q smem, P rf"));
   ck_assert_ptr_nonnull(strstr(big, "level 1  min cycles = 1536; P in smem: 1728"));
   rc = tf_test_run("solve -m h100-sxm -w fa3-fwd -p d=128 --fix B_r=128 --fix B_c=176 --fix stages=2 --place Q=smem "
-                   "--objective \"max tile_smem_cycles\"", big, sizeof big, err, sizeof err);
-  ck_assert_ptr_nonnull(strstr(big, "max tile_smem_cycles = 1664"));
+                   "--objective \"max cycles(smem)\"", big, sizeof big, err, sizeof err);
+  ck_assert_ptr_nonnull(strstr(big, "max cycles(smem) = 1664"));
   rc = tf_test_run("solve -m b200 -w fa4-fwd -p d=128 --fix B_r=128 --fix B_c=128 --fix q_stage=2 --place P=tmem "
-                   "--place Q=smem --objective \"max tile_smem_cycles\" --objective \"max tile_exp_cycles\"",
+                   "--place Q=smem --objective \"max cycles(smem)\" --objective \"max cycles(exp)\"",
                    big, sizeof big, err, sizeof err);
-  ck_assert_ptr_nonnull(strstr(big, "max tile_smem_cycles = 768"));
-  ck_assert_ptr_nonnull(strstr(big, "max tile_exp_cycles = 1024"));
+  ck_assert_ptr_nonnull(strstr(big, "max cycles(smem) = 768"));
+  ck_assert_ptr_nonnull(strstr(big, "max cycles(exp) = 1024"));
   rc = tf_test_run("solve -m b200 -w fa4-fwd -p d=64 --fix B_r=128 --fix B_c=128 --fix q_stage=2 --objective \"max stages\" "
                    "--explain", big, sizeof big, err, sizeof err);
   ck_assert_ptr_nonnull(strstr(big, "level 1  max stages = 10; P in smem: 6"));
