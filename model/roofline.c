@@ -15,7 +15,7 @@
 const char *const tf_roofline_terms[TF_ROOFLINE_NTERMS] = {"mma", "exp", "smem"};
 
 const char *tf_roofline_term_name(int64_t code) {
-  return code >= 1 && code <= TF_ROOFLINE_NTERMS ? tf_roofline_terms[code - 1] : NULL;
+  return code == TF_TERM_HBM ? "hbm" : code >= 1 && code <= TF_ROOFLINE_NTERMS ? tf_roofline_terms[code - 1] : NULL;
 }
 
 static const char *end_name(int end) { return end == TF_END_MMA ? "mma" : tf_memory_name(end); }

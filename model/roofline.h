@@ -45,7 +45,8 @@ int tf_roofline_read(tf_workset *w, const struct cJSON *root, tf_error *err);
 /* The terms, in tie-break order; bound_by's value is the index + 1. */
 #define TF_ROOFLINE_NTERMS 3
 extern const char *const tf_roofline_terms[TF_ROOFLINE_NTERMS];
-/* The name of a bound_by value ("mma"), or NULL. */
+#define TF_TERM_HBM (TF_ROOFLINE_NTERMS + 1) /* time_bound_by (model/shape.h): HBM binds */
+/* The name of a bound_by or time_bound_by value ("mma", "hbm"), or NULL. */
 const char *tf_roofline_term_name(int64_t code);
 
 /* The edge a flow takes when its buffer is in memory `mem`: "smem->mma"

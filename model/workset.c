@@ -11,6 +11,7 @@
 #include "place.h"
 #include "suggest.h"
 #include "roofline.h"
+#include "shape.h"
 
 #define TF_MC_NAME(n) #n,
 const char *const tf_machine_constant_names[TF_NMC] = {TF_MACHINE_CONSTANTS(TF_MC_NAME)};
@@ -571,7 +572,7 @@ static int bind_all(tf_workset *w, tf_error *err) {
 
 static int read_workset(tf_workset *w, const cJSON *root, tf_error *err) {
   static const char *const keys[] = {"name", "comment", "params", "choose", "count", "let",
-                                     "buffers", "require", "objective", "mma", "arch", "roofline", NULL};
+                                     "buffers", "require", "objective", "mma", "arch", "roofline", "shape", NULL};
   static const char *const req[] = {"name", "buffers", NULL};
   const char *name, *comment = "";
   /* A machine model given where a workset belongs fails on its first
@@ -592,7 +593,7 @@ static int read_workset(tf_workset *w, const cJSON *root, tf_error *err) {
       read_counts(w, tf_json_member(root, "count"), err) ||
       read_lets(w, tf_json_member(root, "let"), err) ||
       read_buffers(w, tf_json_member(root, "buffers"), err) || tf_place_finish(w, root, err) ||
-      tf_roofline_read(w, root, err) || bind_all(w, err))
+      tf_roofline_read(w, root, err) || tf_shape_read(w, root, err) || bind_all(w, err))
     return -1;
   return read_requires(w, tf_json_member(root, "require"), err) ||
                  read_objectives(w, tf_json_member(root, "objective"), err)

@@ -1,6 +1,7 @@
 /* Evaluating and printing the roofline of a point (roofline_view.h). */
 #include "roofline_view.h"
 
+#include <stdint.h>
 #include <string.h>
 
 #include "model/datapath.h"
@@ -157,4 +158,51 @@ void tf_explain_roofline_json(FILE *f, const tf_problem *p, const int64_t *choos
     fputc('}', f);
   }
   fputs("]}", f);
+}
+
+void tf_estimate_at(const tf_problem *p, const int64_t *choose, const int64_t *counts, tf_estimate *e) {
+  memset(e, 0, sizeof *e);
+  if (tf_roofline_value(p, choose, counts, "time_ns", &e->time_ns) ||
+      tf_roofline_value(p, choose, counts, "waves", &e->waves) ||
+      tf_roofline_value(p, choose, counts, "time_bound_by", &e->bound_by))
+    return;
+  if (tf_roofline_value(p, choose, counts, "ideal_ns", &e->ideal_ns))
+    e->ideal_ns = -1;
+  e->ok = 1;
+}
+
+/* ideal / time in tenths of a percent; -1 without an ideal. */
+static int64_t permille(const tf_estimate *e) {
+  if (e->ideal_ns < 0 || e->time_ns <= 0 || e->ideal_ns > INT64_MAX / 1000)
+    return -1;
+  return e->ideal_ns * 1000 / e->time_ns;
+}
+
+void tf_estimate_columns(FILE *f, const tf_problem *p, const int64_t *choose, const int64_t *counts, int header) {
+  tf_estimate e;
+  tf_estimate_at(p, choose, counts, &e);
+  if (!e.ok)
+    return;
+  if (header) {
+    fprintf(f, "  %12s  %-5s  %6s  %6s", "time_us", "bound", "waves", "peak");
+    return;
+  }
+  int64_t pm = permille(&e);
+  fprintf(f, "  %8lld.%03lld  %-5s  %6lld", (long long)(e.time_ns / 1000), (long long)(e.time_ns % 1000),
+          tf_roofline_term_name(e.bound_by), (long long)e.waves);
+  if (pm >= 0)
+    fprintf(f, "  %4lld.%lld%%", (long long)(pm / 10), (long long)(pm % 10));
+}
+
+void tf_estimate_json(FILE *f, const tf_problem *p, const int64_t *choose, const int64_t *counts) {
+  tf_estimate e;
+  tf_estimate_at(p, choose, counts, &e);
+  if (!e.ok)
+    return;
+  fprintf(f, ",\"estimate\":{\"time_ns\":%lld,\"bound_by\":\"%s\",\"waves\":%lld", (long long)e.time_ns,
+          tf_roofline_term_name(e.bound_by), (long long)e.waves);
+  int64_t pm = permille(&e);
+  if (pm >= 0)
+    fprintf(f, ",\"efficiency_permille\":%lld", (long long)pm);
+  fputc('}', f);
 }

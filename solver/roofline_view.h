@@ -34,6 +34,19 @@ void tf_roofline_view_at(const tf_problem *p, const int64_t *choose, const int64
 int tf_roofline_value(const tf_problem *p, const int64_t *choose, const int64_t *counts, const char *name,
                       int64_t *out);
 
+/* The whole-kernel estimate of a point (model/shape.h): ok 0 when the
+ * workset declares no shape. */
+typedef struct tf_estimate {
+  int ok;
+  int64_t time_ns, waves, bound_by, ideal_ns; /* ideal_ns -1: no MMA rate */
+} tf_estimate;
+void tf_estimate_at(const tf_problem *p, const int64_t *choose, const int64_t *counts, tf_estimate *e);
+
+/* " 1234.567 us  mma   16  87.3%": the --top columns (header when `header`). */
+void tf_estimate_columns(FILE *f, const tf_problem *p, const int64_t *choose, const int64_t *counts, int header);
+/* ,"estimate":{"time_ns":...,"bound_by":"mma","waves":...,"efficiency_permille":...} */
+void tf_estimate_json(FILE *f, const tf_problem *p, const int64_t *choose, const int64_t *counts);
+
 /* --explain's roofline lines, and the same as a JSON member ,"roofline":{...}. */
 void tf_explain_roofline(FILE *f, const tf_problem *p, const int64_t *choose, const int64_t *counts);
 void tf_explain_roofline_json(FILE *f, const tf_problem *p, const int64_t *choose, const int64_t *counts);

@@ -244,6 +244,8 @@ void tf_report_json_fields(FILE *f, const tf_problem *p, const tf_answer *a) {
     json_memories(f, p, a);
     if (a->status == TF_ANSWER_OPTIMAL)
       json_closed(f, p, a);
+    if (a->status == TF_ANSWER_OPTIMAL && a->rank) /* a --top row's estimate, as its text columns */
+      tf_estimate_json(f, p, a->choose, a->counts);
   }
 }
 

@@ -189,6 +189,7 @@ void tf_report_top_text(FILE *f, const tf_request *req, const tf_problem *p, con
     fprintf(f, " %10s", p->count_names[k]);
   for (size_t o = 0; o < p->nobjective_shown; o++)
     fprintf(f, "  %s", p->objective[o].text);
+  tf_estimate_columns(f, p, a[0].choose, a[0].counts, 1);
   fprintf(f, "\n");
   for (int r = 0; r < n; r++) {
     fprintf(f, "%4d", a[r].rank);
@@ -201,6 +202,7 @@ void tf_report_top_text(FILE *f, const tf_request *req, const tf_problem *p, con
       fprintf(f, " %10lld", (long long)a[r].counts[k]);
     for (size_t o = 0; o < p->nobjective_shown; o++)
       fprintf(f, "  %*lld", (int)strlen(p->objective[o].text), (long long)a[r].point.objective[o]);
+    tf_estimate_columns(f, p, a[r].choose, a[r].counts, 0);
     fprintf(f, "\n");
   }
 }

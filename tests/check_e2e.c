@@ -383,6 +383,43 @@ START_TEST(test_explain_legal_points) {
 }
 END_TEST
 
+/* --top ranks distinct configurations with their estimate; --top-points
+ * every point.  The square GEMM and the skinny one rank differently. */
+#define SM90_TIME "solve -m h100-sxm -w cutlass-sm90-gemm -p N=8192 -p K=8192 --objective 'min time_us' "
+
+static int top_rows(const char *text, long tiles[][3], int max) {
+  int n = 0;
+  for (const char *l = strchr(text, '\n'); l && n < max; l = strchr(l + 1, '\n')) {
+    int rank;
+    if (sscanf(l + 1, "%d %ld %ld %ld", &rank, &tiles[n][0], &tiles[n][1], &tiles[n][2]) == 4 && rank == n + 1) {
+      ck_assert_msg(strstr(l, "%") && (strstr(l, " mma ") || strstr(l, " hbm ") || strstr(l, " smem ")), "%s", l);
+      n++;
+    }
+  }
+  return n;
+}
+
+START_TEST(test_top_configurations) {
+  long big[8][3], skinny[8][3], points[8][3];
+  int rc = tf_test_run(SM90_TIME "-p M=8192 --top 5", out, sizeof out, err, sizeof err);
+  ck_assert_msg(rc == 0, "exit %d: %s", rc, err);
+  ck_assert_ptr_nonnull(strstr(out, "time_us  bound   waves    peak"));
+  ck_assert_int_eq(top_rows(out, big, 8), 5);
+  for (int i = 0; i < 5; i++)
+    for (int j = 0; j < i; j++)
+      ck_assert_msg(memcmp(big[i], big[j], sizeof big[i]), "ranks %d and %d are one tile:\n%s", j + 1, i + 1, out);
+  rc = tf_test_run(SM90_TIME "-p M=8192 --top 3 --top-points", out, sizeof out, err, sizeof err);
+  ck_assert_msg(rc == 0, "exit %d: %s", rc, err);
+  ck_assert_int_eq(top_rows(out, points, 8), 3);
+  ck_assert_msg(!memcmp(points[0], points[1], sizeof points[0]), "%s", out); /* stages or placement only */
+  rc = tf_test_run(SM90_TIME "-p M=128 --top 5", out, sizeof out, err, sizeof err);
+  ck_assert_msg(rc == 0, "exit %d: %s", rc, err);
+  ck_assert_int_eq(top_rows(out, skinny, 8), 5);
+  ck_assert_msg(memcmp(big[0], skinny[0], sizeof big[0]), "%s", out);
+  ck_assert_ptr_nonnull(strstr(out, " hbm "));
+}
+END_TEST
+
 /* Placement end to end: the decision in JSON, text and CSV, pins, the
  * register limit of the sm90 GEMM, and the architecture check. */
 START_TEST(test_placement) {
@@ -478,6 +515,7 @@ Suite *e2e_suite(void) {
   tcase_add_test(tc, test_placement);
   tcase_add_test(tc, test_validate_tuned_nofit);
   tcase_add_loop_test(tc, test_explain_legal_points, 0, 5);
+  tcase_add_test(tc, test_top_configurations);
   tcase_add_loop_test(tc, test_validate_shipped_cases, 0,
                       (int)(sizeof validation_files / sizeof validation_files[0]));
   suite_add_tcase(s, tc);

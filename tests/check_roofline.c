@@ -294,6 +294,64 @@ START_TEST(test_placement_moves_traffic) {
 }
 END_TEST
 
+/* The shape lets (model/shape.h) on FA4 at its defaults (128 heads,
+ * seqlen 8192, d = 128), 128 x 128, two Q stages, P in tmem: 4096 CTAs
+ * in 28 waves of 148, 2 x 64 iterations of 1024 cycles each at 1965 MHz;
+ * K and V read once per head (32 Q tiles in a wave of 148). */
+START_TEST(test_shape) {
+  tf_machine *m;
+  tf_workset *w;
+  tf_problem *p = bind("fa4-fwd", "b200", &m, &w, 0);
+  int64_t choose[TF_MAX_CHOOSE] = {128, 128, 2, TF_MEM_SMEM, TF_MEM_TMEM, TF_MEM_TMEM, TF_MEM_TMEM}, counts[TF_MAX_COUNTS] = {3};
+  static const struct {
+    const char *name;
+    int64_t want;
+  } want[] = {
+      {"waves", 28},
+      {"compute_ns", 1867693},  /* cdiv(1024 * 128 * 28 * 1000, 1965) */
+      {"hbm_bytes", 1073741824}, /* 128 heads x (2 MiB Q + 4 MiB K and V + 2 MiB O) */
+      {"hbm_ns", 134218},       /* cdiv(1073741824, 8000): 1 GB/s is 1 B/ns */
+      {"time_ns", 1867693},
+      {"time_us", 1868},
+      {"ideal_ns", 1846060},    /* cdiv(2 * 128 * 8192^2 * 256 * 1000, 8192 * 148 * 1965) */
+      {"time_bound_by", 1},
+  };
+  for (size_t i = 0; i < sizeof want / sizeof *want; i++) {
+    tf_objective o = parse(w, want[i].name);
+    int64_t v = value(p, choose, counts, &o);
+    ck_assert_msg(v == want[i].want, "%s = %lld, want %lld", want[i].name, (long long)v, (long long)want[i].want);
+    tf_objective_release(&o);
+  }
+  tf_problem_free(p);
+  tf_workset_free(w);
+  tf_machine_free(m);
+}
+END_TEST
+
+START_TEST(test_shape_errors) {
+  static const struct {
+    const char *root, *path, *msg;
+  } bad[] = {
+      {"\"shape\": {\"ctas\": \"n\", \"hbm_bytes\": \"n\", \"flops\": \"n\"},", "$.shape", "needs a roofline"},
+      {"\"roofline\": {\"exp\": \"n\"}, \"shape\": {\"ctas\": \"n\", \"flops\": \"n\"},", "$.shape", "hbm_bytes"},
+      {"\"roofline\": {\"exp\": \"n\"}, \"shape\": {\"ctas\": \"n\", \"hbm_bytes\": \"n\", \"flops\": \"n\", \"tiles\": 1},",
+       "$.shape.tiles", "tiles"},
+      {"\"roofline\": {\"exp\": \"n\"}, \"shape\": {\"ctas\": \"q\", \"hbm_bytes\": \"n\", \"flops\": \"n\"},", "$.shape",
+       "'q'"},
+  };
+  for (size_t i = 0; i < sizeof bad / sizeof *bad; i++) {
+    char json[1024];
+    snprintf(json, sizeof json, mini, bad[i].root, "");
+    tf_error err;
+    tf_error_init(&err);
+    tf_workset *w = tf_workset_parse(json, strlen(json), "t.json", &err);
+    ck_assert_msg(w == NULL, "case %zu loads", i);
+    ck_assert_msg(!strcmp(err.path, bad[i].path), "case %zu: path %s, want %s", i, err.path, bad[i].path);
+    ck_assert_msg(strstr(err.msg, bad[i].msg), "case %zu: '%s' lacks '%s'", i, err.msg, bad[i].msg);
+  }
+}
+END_TEST
+
 Suite *roofline_suite(void) {
   Suite *s = suite_create("roofline");
   TCase *tc = tcase_create("core");
@@ -303,5 +361,9 @@ Suite *roofline_suite(void) {
   tcase_add_test(tc, test_errors);
   tcase_add_test(tc, test_placement_moves_traffic);
   suite_add_tcase(s, tc);
+  TCase *shape = tcase_create("shape");
+  tcase_add_test(shape, test_shape);
+  tcase_add_test(shape, test_shape_errors);
+  suite_add_tcase(s, shape);
   return s;
 }
