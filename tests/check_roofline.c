@@ -236,6 +236,19 @@ static const char mini[] =
     "{\"name\": \"t\", \"choose\": {\"n\": [64, 128]}, %s"
     " \"buffers\": [{\"name\": \"X\", \"place\": [\"smem\", \"rf\"], \"size\": {\"smem\": \"n\", \"rf\": \"1\"}%s}]}";
 
+/* The mini workset with `root` and `buffer` inserted must not load, and
+ * its error names `path` and contains `msg`. */
+static void expect_load_error(size_t i, const char *root, const char *buffer, const char *path, const char *msg) {
+  char json[1024];
+  snprintf(json, sizeof json, mini, root, buffer);
+  tf_error err;
+  tf_error_init(&err);
+  tf_workset *w = tf_workset_parse(json, strlen(json), "t.json", &err);
+  ck_assert_msg(w == NULL, "case %zu loads", i);
+  ck_assert_msg(!strcmp(err.path, path), "case %zu: path %s, want %s", i, err.path, path);
+  ck_assert_msg(strstr(err.msg, msg), "case %zu: '%s' lacks '%s'", i, err.msg, msg);
+}
+
 START_TEST(test_errors) {
   static const struct {
     const char *root, *buffer, *path, *msg;
@@ -249,16 +262,8 @@ START_TEST(test_errors) {
       {"", ", \"traffic\": [{\"to\": \"mma\", \"bytes\": \"m\"}]", "$.buffers[0].traffic[0].bytes", "'m'"},
       {"\"roofline\": {\"mma\": [{\"ops\": \"n\"}]},", "", "$.roofline.mma[0]", "bits"},
   };
-  for (size_t i = 0; i < sizeof bad / sizeof *bad; i++) {
-    char json[1024];
-    snprintf(json, sizeof json, mini, bad[i].root, bad[i].buffer);
-    tf_error err;
-    tf_error_init(&err);
-    tf_workset *w = tf_workset_parse(json, strlen(json), "t.json", &err);
-    ck_assert_msg(w == NULL, "case %zu loads", i);
-    ck_assert_msg(!strcmp(err.path, bad[i].path), "case %zu: path %s, want %s", i, err.path, bad[i].path);
-    ck_assert_msg(strstr(err.msg, bad[i].msg), "case %zu: '%s' lacks '%s'", i, err.msg, bad[i].msg);
-  }
+  for (size_t i = 0; i < sizeof bad / sizeof *bad; i++)
+    expect_load_error(i, bad[i].root, bad[i].buffer, bad[i].path, bad[i].msg);
 }
 END_TEST
 
@@ -339,16 +344,8 @@ START_TEST(test_shape_errors) {
       {"\"roofline\": {\"exp\": \"n\"}, \"shape\": {\"ctas\": \"q\", \"hbm_bytes\": \"n\", \"flops\": \"n\"},", "$.shape",
        "'q'"},
   };
-  for (size_t i = 0; i < sizeof bad / sizeof *bad; i++) {
-    char json[1024];
-    snprintf(json, sizeof json, mini, bad[i].root, "");
-    tf_error err;
-    tf_error_init(&err);
-    tf_workset *w = tf_workset_parse(json, strlen(json), "t.json", &err);
-    ck_assert_msg(w == NULL, "case %zu loads", i);
-    ck_assert_msg(!strcmp(err.path, bad[i].path), "case %zu: path %s, want %s", i, err.path, bad[i].path);
-    ck_assert_msg(strstr(err.msg, bad[i].msg), "case %zu: '%s' lacks '%s'", i, err.msg, bad[i].msg);
-  }
+  for (size_t i = 0; i < sizeof bad / sizeof *bad; i++)
+    expect_load_error(i, bad[i].root, "", bad[i].path, bad[i].msg);
 }
 END_TEST
 
