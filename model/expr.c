@@ -193,9 +193,30 @@ static struct tf_expr *parse_placed(struct parser *p) {
   return e;
 }
 
+/* cycles(TERM), bound_by(TERM): a roofline term (model/roofline.h) or an
+ * edge "smem->mma", a name "cycles(smem->mma)" bound like any other. */
+static struct tf_expr *parse_term(struct parser *p, const char *fn) {
+  char term[64];
+  size_t n = 0;
+  skip_space(p);
+  while (is_alnum(p->s[p->pos]) || p->s[p->pos] == '_' || p->s[p->pos] == '-' || p->s[p->pos] == '>' ||
+         p->s[p->pos] == ' ')
+    if (p->s[p->pos++] != ' ' && n + 1 < sizeof term)
+      term[n++] = p->s[p->pos - 1];
+  term[n] = 0;
+  if (!n || !accept(p, ")"))
+    return fail(p, "expected cycles(TERM) or bound_by(TERM): a unit (mma, exp), a port (smem) or an edge (smem->mma)");
+  struct tf_expr *e = node_new(p, OP_NAME, 0);
+  e->name = arena_alloc(&p->arena, strlen(fn) + n + 3, 1024);
+  sprintf(e->name, "%s(%s)", fn, term);
+  return e;
+}
+
 static struct tf_expr *parse_call(struct parser *p, char *fn) {
   if (!strcmp(fn, "placed"))
     return parse_placed(p);
+  if (!strcmp(fn, "cycles") || !strcmp(fn, "bound_by"))
+    return parse_term(p, fn);
   if (is_derived_form(fn)) {
     skip_space(p);
     size_t start = p->pos;

@@ -1,4 +1,5 @@
 #include "problem.h"
+#include "roofline.h"
 #include "place.h"
 #include "place_bind.h"
 
@@ -24,6 +25,20 @@ tf_affine tf_affine_constant(int64_t c) {
 tf_eval_env tf_problem_env(const tf_problem *p) {
   tf_eval_env env = {p->syms, p->ncounts, p->count_names};
   return env;
+}
+
+/* smem_port_X_Y from the machine's edges table (model/roofline.h). */
+static void set_port_constants(tf_problem *p) {
+  static const int ports[][3] = {
+      {TF_MC_smem_port_smem_tmem, TF_MEM_SMEM, TF_MEM_TMEM}, {TF_MC_smem_port_smem_rf, TF_MEM_SMEM, TF_MEM_RF},
+      {TF_MC_smem_port_smem_mma, TF_MEM_SMEM, TF_END_MMA},   {TF_MC_smem_port_tmem_smem, TF_MEM_TMEM, TF_MEM_SMEM},
+      {TF_MC_smem_port_tmem_rf, TF_MEM_TMEM, TF_MEM_RF},     {TF_MC_smem_port_tmem_mma, TF_MEM_TMEM, TF_END_MMA},
+      {TF_MC_smem_port_rf_smem, TF_MEM_RF, TF_MEM_SMEM},     {TF_MC_smem_port_rf_tmem, TF_MEM_RF, TF_MEM_TMEM},
+      {TF_MC_smem_port_rf_mma, TF_MEM_RF, TF_END_MMA},
+  };
+  for (size_t i = 0; i < sizeof ports / sizeof *ports; i++)
+    p->syms[tf_workset_sym_machine(p->workset, ports[i][0])] =
+        tf_affine_constant(tf_roofline_smem_port(&p->machine->datapath, ports[i][1], ports[i][2]));
 }
 
 static void set_machine_constants(tf_problem *p) {
@@ -53,6 +68,7 @@ static void set_machine_constants(tf_problem *p) {
   };
   for (int c = 0; c < TF_NMC; c++)
     p->syms[tf_workset_sym_machine(p->workset, c)] = tf_affine_constant(v[c]);
+  set_port_constants(p);
   tf_memory_bind_capacities(p);
 }
 

@@ -12,6 +12,8 @@
 #include "place.h"
 #include "suggest.h"
 #include "text.h"
+#include "roofline.h"
+#include "shape.h"
 
 #define TF_MC_NAME(n) #n,
 const char *const tf_machine_constant_names[TF_NMC] = {TF_MACHINE_CONSTANTS(TF_MC_NAME)};
@@ -421,8 +423,24 @@ static int read_lets(tf_workset *w, const cJSON *obj, tf_error *err) {
   return 0;
 }
 
+int tf_workset_add_let(tf_workset *w, const char *name, const char *text, const char *path, tf_error *err) {
+  if (tf_workset_resolve(w, name) >= 0)
+    return tf_error_set(err, TF_EINPUT, path, "'%s' is computed from the roofline declaration; remove the let", name);
+  tf_expr *e = tf_expr_parse(text, err);
+  if (!e)
+    return tf_error_set_path(err, path), -1;
+  TF_NREALLOC(w->lets, w->nlets + 1);
+  tf_named_expr *l = &w->lets[w->nlets];
+  l->name = tf_strdup(name);
+  l->path = tf_strdup(path);
+  l->expr = e;
+  add_name(&w->symbols, l->name, NAME_LET, w->nlets);
+  w->nlets++;
+  return 0;
+}
+
 static int read_buffer(tf_workset *w, const cJSON *b, const char *path, tf_error *err) {
-  static const char *const keys[] = {"name", "memory", "place", "size", "align", "alias", "pin", "comment", NULL};
+  static const char *const keys[] = {"name", "memory", "place", "size", "align", "alias", "pin", "traffic", "comment", NULL};
   static const char *const req[] = {"name", "size", NULL};
   if (tf_json_keys(b, path, keys, req, err))
     return -1;
@@ -564,7 +582,7 @@ static int bind_all(tf_workset *w, tf_error *err) {
 
 static int read_workset(tf_workset *w, const cJSON *root, tf_error *err) {
   static const char *const keys[] = {"name", "comment", "params", "choose", "count", "let",
-                                     "buffers", "require", "objective", "mma", "arch", NULL};
+                                     "buffers", "require", "objective", "mma", "arch", "roofline", "shape", NULL};
   static const char *const req[] = {"name", "buffers", NULL};
   const char *name, *comment = "";
   /* A machine model given where a workset belongs fails on its first
@@ -589,7 +607,7 @@ static int read_workset(tf_workset *w, const cJSON *root, tf_error *err) {
       read_counts(w, tf_json_member(root, "count"), err) ||
       read_lets(w, tf_json_member(root, "let"), err) ||
       read_buffers(w, tf_json_member(root, "buffers"), err) || tf_place_finish(w, root, err) ||
-      bind_all(w, err))
+      tf_roofline_read(w, root, err) || tf_shape_read(w, root, err) || bind_all(w, err))
     return -1;
   return read_requires(w, tf_json_member(root, "require"), err) ||
                  read_objectives(w, tf_json_member(root, "objective"), err)
@@ -664,6 +682,7 @@ void tf_workset_free(tf_workset *w) {
   }
   free(w->buffers);
   tf_place_release(w);
+  free(w->flows);
   for (size_t i = 0; i < w->nobjective; i++)
     tf_objective_release(&w->objective[i]);
   free(w->objective);

@@ -25,7 +25,13 @@
   X(smem_bytes_per_clk) X(tmem_columns) X(tmem_lanes) X(rf_per_sm)             \
   X(rf_per_thread) X(rf_warp_granule) X(sm_count) X(clock_mhz) X(hbm_gbps)     \
   X(l2_bytes) X(threads_per_sm) X(ctas_per_sm) X(threads_per_cta)              \
-  X(mma_f16_per_clk) X(mma_f8_per_clk) X(mma_f4_per_clk) X(exp_per_clk)
+  X(mma_f16_per_clk) X(mma_f8_per_clk) X(mma_f4_per_clk) X(exp_per_clk)     \
+  X(smem_port_smem_tmem) X(smem_port_smem_rf) X(smem_port_smem_mma)           \
+  X(smem_port_tmem_smem) X(smem_port_tmem_rf) X(smem_port_tmem_mma)           \
+  X(smem_port_rf_smem) X(smem_port_rf_tmem) X(smem_port_rf_mma)
+/* smem_port_X_Y: 1 when the machine's `edges` table charges edge X->Y to
+ * the SMEM port (an X->mma edge the table lacks goes through registers,
+ * X->rf, as mma.sync's operands do), else 0 (unmetered or absent). */
 #define TF_MC_ENUM(n) TF_MC_##n,
 enum tf_machine_constant { TF_MACHINE_CONSTANTS(TF_MC_ENUM) TF_NMC };
 extern const char *const tf_machine_constant_names[TF_NMC];
@@ -84,6 +90,18 @@ typedef struct tf_mma_use {
   char *path;        /* $.mma.pv */
 } tf_mma_use;
 
+/* One transfer a buffer makes per main-loop iteration (model/roofline.h):
+ * its bytes from the buffer's memory to `end` (toward 1) or from `end`
+ * into the buffer's memory (toward 0).  Which edge carries it depends on
+ * the buffer's memory at a combination. */
+#define TF_END_MMA TF_NMEM /* the MMA unit as an endpoint */
+typedef struct tf_flow {
+  int buffer;
+  int toward;
+  int end;     /* enum tf_memory, or TF_END_MMA */
+  size_t let;  /* the let holding its bytes per tile (iterations included) */
+} tf_flow;
+
 typedef struct tf_objective {
   int maximize;      /* 1: max, 0: min */
   tf_expr *expr;
@@ -104,7 +122,14 @@ typedef struct tf_workset {
   tf_names buffer_names;
   tf_mma_use *mma;        size_t nmma;
   char **arch;            size_t narch;     /* patterns (tf_machine_arch_matches); none: any */
+  tf_flow *flows;         size_t nflows;    /* model/roofline.h */
+  int roofline;           /* 1: cycles, cycles(TERM), bound_by are computed (model/roofline.h) */
 } tf_workset;
+
+/* Appends a let parsed from `text` (unbound), named `name`, which need not
+ * be an identifier ("cycles(smem)"); its errors name `path`.  For lets the
+ * program writes (model/roofline.c), before the workset is bound. */
+int tf_workset_add_let(tf_workset *w, const char *name, const char *text, const char *path, tf_error *err);
 
 tf_workset *tf_workset_load(const char *file, tf_error *err);
 tf_workset *tf_workset_parse(const char *text, size_t len, const char *file, tf_error *err);

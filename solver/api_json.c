@@ -126,14 +126,15 @@ static void bound_release(tf_case *c, tf_loaded *l, tf_problem *p) {
 
 /* ------------------------------------------------------- solve and check */
 
-/* "top": the K best, as an array of solve objects in rank order. */
-static int solve_top(FILE *out, const tf_case *c, const tf_problem *p, const tf_solve_opts *o, int k,
+/* "top": the K best configurations ("top_points": every point, as
+ * --top-points), as an array of solve objects in rank order. */
+static int solve_top(FILE *out, const tf_case *c, const tf_problem *p, const tf_solve_opts *o, int k, int points,
                      tf_error *err) {
   int n = 0, rc;
   tf_answer *a = tf_nalloc((size_t)k, sizeof *a);
   for (int i = 0; i < k; i++)
     tf_answer_init(&a[i], p);
-  rc = tf_solve_top(p, o, k, a, &n, err) ? -1 : n ? API_OK : API_NO;
+  rc = (points ? tf_solve_top : tf_solve_configs)(p, o, k, a, &n, err) ? -1 : n ? API_OK : API_NO;
   if (rc >= 0) {
     fputc('[', out);
     for (int i = 0; i < (n ? n : 1); i++) {
@@ -150,10 +151,11 @@ static int solve_top(FILE *out, const tf_case *c, const tf_problem *p, const tf_
 }
 
 static int api_solve(const cJSON *req, FILE *out, tf_error *err) {
-  int64_t top = 0;
-  const cJSON *v = tf_json_member(req, "top");
+  int64_t top = 0, points = 0;
+  const cJSON *v = tf_json_member(req, "top"), *pts = tf_json_member(req, "top_points");
   tf_solve_opts o;
-  if ((v && tf_json_int(v, "$.top", 1, 100000, &top, err)) || read_solve_opts(req, &o, err))
+  if ((v && tf_json_int(v, "$.top", 1, 100000, &top, err)) ||
+      (pts && tf_json_int(pts, "$.top_points", 0, 1, &points, err)) || read_solve_opts(req, &o, err))
     return -1;
   tf_case c;
   tf_case_init(&c);
@@ -163,7 +165,7 @@ static int api_solve(const cJSON *req, FILE *out, tf_error *err) {
   if (!rc)
     rc = tf_solve_opts_for(&o, &c.req, "$.problem.solver", &o, err);
   if (!rc && top) {
-    rc = solve_top(out, &c, p, &o, (int)top, err);
+    rc = solve_top(out, &c, p, &o, (int)top, (int)points, err);
   } else if (!rc) {
     tf_answer a;
     tf_answer_init(&a, p);
@@ -500,7 +502,7 @@ static int api_prune(const cJSON *req, FILE *out, tf_error *err) {
 /* -------------------------------------------------------------- dispatch */
 
 #define SOLVE_KEYS "solver", "time_limit", "presolve"
-static const char *const solve_keys[] = {"cmd", "problem", "top", SOLVE_KEYS, NULL};
+static const char *const solve_keys[] = {"cmd", "problem", "top", "top_points", SOLVE_KEYS, NULL};
 static const char *const check_keys[] = {"cmd", "problem", NULL};
 static const char *const sweep_keys[] = {"cmd", "spec", "file", "problems", "jobs", SOLVE_KEYS, NULL};
 static const char *const validate_keys[] = {"cmd", "files", SOLVE_KEYS, NULL};

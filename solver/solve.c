@@ -1,4 +1,5 @@
 #include "solve.h"
+#include "solver/roofline_view.h"
 
 #include <stdio.h>
 #include <stdlib.h>
@@ -121,13 +122,20 @@ int tf_solve(const tf_problem *p, const tf_solve_opts *o, const tf_solve_out *ou
   return want_model ? tf_export_model(p, a, out->lp_file, out->mps_file, err) : 0;
 }
 
+/* --top ranks by the exact search alone (both rankings: points and configurations). */
+static int top_needs_exact(const tf_solve_opts *o, tf_error *err) {
+  if (!o->backend)
+    return 0;
+  return tf_error_set(err, TF_EINPUT, "--top",
+                      "the K best come from the exact search; --solver %s finds one optimum (drop --top or use "
+                      "--solver exact)",
+                      o->backend->name);
+}
+
 int tf_solve_top(const tf_problem *p, const tf_solve_opts *o, int k, tf_answer *answers, int *n, tf_error *err) {
   *n = 0;
-  if (o->backend)
-    return tf_error_set(err, TF_EINPUT, "--top",
-                        "the K best come from the exact search; --solver %s finds one optimum (drop --top or use "
-                        "--solver exact)",
-                        o->backend->name);
+  if (top_needs_exact(o, err))
+    return -1;
   if (p->ncombos == 0) {
     infeasible(p, &answers[0]);
     return 0;
@@ -140,6 +148,83 @@ int tf_solve_top(const tf_problem *p, const tf_solve_opts *o, int k, tf_answer *
   if (!rc)
     *n = (int)got;
   return rc ? -1 : 0;
+}
+
+/* Would answer b (ranked after a) fold into a as one configuration?  The
+ * same value of every choose variable outside placement, and either the
+ * same placement (b differs in counts only, so it is no better) or one
+ * that changes no shown objective value and no roofline cycle. */
+static int same_config(const tf_problem *p, const tf_answer *a, const tf_answer *b) {
+  int same_place = 1;
+  for (size_t i = 0; i < p->nchoose; i++)
+    if (a->choose[i] != b->choose[i] && i < p->place_first)
+      return 0;
+    else
+      same_place &= a->choose[i] == b->choose[i];
+  if (same_place)
+    return 1;
+  for (size_t o = 0; o < p->nobjective_shown; o++)
+    if (a->point.objective[o] != b->point.objective[o])
+      return 0;
+  int64_t ca, cb;
+  return tf_roofline_value(p, a->choose, a->counts, "cycles", &ca) ||
+         tf_roofline_value(p, b->choose, b->counts, "cycles", &cb) || ca == cb;
+}
+
+/* found[0..got) certified; the first of each configuration into keep[],
+ * at most k; returns how many. */
+static size_t distinct(const tf_problem *p, const tf_answer *all, size_t got, size_t k, size_t *keep) {
+  size_t n = 0;
+  for (size_t i = 0; i < got && n < k; i++) {
+    size_t j = 0;
+    while (j < n && !same_config(p, &all[keep[j]], &all[i]))
+      j++;
+    if (j == n)
+      keep[n++] = i;
+  }
+  return n;
+}
+
+/* One round of tf_solve_configs: the `ask` best points; 1 when they hold
+ * k configurations or are every point there is (sel/nsel then filled). */
+static int configs_round(const tf_problem *p, const tf_solve_opts *o, size_t ask, size_t k, tf_found *sel,
+                         size_t *nsel, tf_error *err) {
+  tf_found *found = tf_nalloc(ask, sizeof *found);
+  tf_answer *all = tf_nalloc(ask, sizeof *all);
+  size_t got = 0, *keep = tf_nalloc(k, sizeof *keep);
+  int rc = tf_search(p, ask, o->time_limit_s, found, &got, NULL, err);
+  for (size_t i = 0; i < got; i++)
+    tf_answer_init(&all[i], p);
+  if (!rc && !(rc = tf_solve_found(p, found, got, all, err))) {
+    *nsel = distinct(p, all, got, k, keep);
+    for (size_t i = 0; i < *nsel; i++)
+      sel[i] = found[keep[i]];
+    rc = *nsel == k || got < ask || ask >= TF_TOP_MAX_POINTS ? 1 : 0;
+  }
+  for (size_t i = 0; i < got; i++)
+    tf_answer_release(&all[i]);
+  free(found), free(all), free(keep);
+  return rc;
+}
+
+int tf_solve_configs(const tf_problem *p, const tf_solve_opts *o, int k, tf_answer *answers, int *n, tf_error *err) {
+  *n = 0;
+  if (top_needs_exact(o, err))
+    return -1;
+  if (p->ncombos == 0) {
+    infeasible(p, &answers[0]);
+    return 0;
+  }
+  tf_found *sel = tf_nalloc((size_t)k, sizeof *sel);
+  size_t nsel = 0;
+  int r = 0;
+  for (size_t ask = (size_t)k; !r; ask = ask * 4 < TF_TOP_MAX_POINTS ? ask * 4 : TF_TOP_MAX_POINTS)
+    r = configs_round(p, o, ask, (size_t)k, sel, &nsel, err);
+  r = r < 0 || tf_solve_found(p, sel, nsel, answers, err) ? -1 : 0;
+  free(sel);
+  if (!r)
+    *n = (int)nsel;
+  return r;
 }
 
 static int free_variables(const tf_problem *p, char *buf, size_t size) {

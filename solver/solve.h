@@ -51,6 +51,15 @@ int tf_solve_opts_for(const tf_solve_opts *o, const tf_request *req, const char 
  * says why). */
 int tf_solve_top(const tf_problem *p, const tf_solve_opts *o, int k, tf_answer *answers, int *n, tf_error *err);
 
+/* The k best distinct configurations (--top K): as tf_solve_top, with
+ * points folded into the best point of their configuration -- the same
+ * values of the choose variables outside placement, and a placement that
+ * changes no shown objective and no roofline cycle, or counts alone (a
+ * worse stage count of the same tile).  Searches up to TF_TOP_MAX_POINTS
+ * points for them. */
+#define TF_TOP_MAX_POINTS 65536
+int tf_solve_configs(const tf_problem *p, const tf_solve_opts *o, int k, tf_answer *answers, int *n, tf_error *err);
+
 /* The second half of tf_solve and tf_solve_top, for callers that ran the
  * search themselves (a sweep reusing a result): infeasible with the reason
  * when n == 0, otherwise each point certified into answers[i]. */

@@ -5,6 +5,7 @@
 #include "model/json.h"
 #include "solver/explain.h"
 #include "solver/backend.h"
+#include "solver/roofline_view.h"
 #include "solver/solve.h"
 
 static void json_values(FILE *f, const tf_problem *p, const tf_answer *a) {
@@ -195,6 +196,7 @@ static void json_explain(FILE *f, const tf_problem *p, const tf_answer *a) {
   fputs(",\"explain\":{", f);
   json_levels(f, p, a, &x);
   json_places(f, p, &x);
+  tf_explain_roofline_json(f, p, a->choose, a->counts);
   fputc('}', f);
   tf_explanation_release(&x);
 }
@@ -259,6 +261,8 @@ void tf_report_json_fields(FILE *f, const tf_problem *p, const tf_answer *a) {
     json_memories(f, p, a);
     if (a->status == TF_ANSWER_OPTIMAL)
       json_closed(f, p, a);
+    if (a->status == TF_ANSWER_OPTIMAL && a->rank) /* a --top row's estimate, as its text columns */
+      tf_estimate_json(f, p, a->choose, a->counts);
   }
   if (a->status == TF_ANSWER_OPTIMAL || a->status == TF_ANSWER_INFEASIBLE)
     json_solver(f, p, a);

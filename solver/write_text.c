@@ -5,6 +5,7 @@
 #include <string.h>
 
 #include "solver/explain.h"
+#include "solver/roofline_view.h"
 #include "solver/solve.h"
 
 static void text_values(FILE *f, const tf_problem *p, const tf_answer *a) {
@@ -102,14 +103,17 @@ static void text_alternative(FILE *f, const tf_problem *p, const tf_answer *a, c
     fprintf(f, "  tie      %s in %s is as good at every level; the place list's order decides\n", buf, mem);
 }
 
-/* "  cycles   mma_cycles 2816, smem_cycles 1664 (P in smem: 2368), max 2816 either way" */
+/* "  cycles   mma 2816, smem 1664 (P in smem: 2368), max 2816 either way" */
 static void text_roofline(FILE *f, const tf_explain_place *e, const char *buf) {
   const char *mem = tf_memory_name(e->other);
   fprintf(f, "  cycles  ");
   for (size_t t = 0; t + 1 < e->nterms; t++)
     if (e->terms[t].ok) {
-      const char *name = e->terms[t].name;
-      fprintf(f, " %s %lld", strncmp(name, "tile_", 5) ? name : name + 5, (long long)e->terms[t].value);
+      const char *name = e->terms[t].name, *close = strchr(name, ')');
+      if (!strncmp(name, "cycles(", 7) && close) /* the program's cycles(TERM): by the term's name */
+        fprintf(f, " %.*s %lld", (int)(close - name - 7), name + 7, (long long)e->terms[t].value);
+      else
+        fprintf(f, " %s %lld", name, (long long)e->terms[t].value);
       if (e->terms[t].moved != e->terms[t].value)
         fprintf(f, " (%s in %s: %lld)", buf, mem, (long long)e->terms[t].moved);
       fputc(',', f);
@@ -183,8 +187,10 @@ void tf_report_text(FILE *f, const tf_request *req, const tf_problem *p, const t
     text_buffers(f, p, a);
   if (a->status == TF_ANSWER_OPTIMAL) {
     text_closed(f, p, a);
-    if (explain)
+    if (explain) {
       text_explain(f, p, a);
+      tf_explain_roofline(f, p, a->choose, a->counts);
+    }
   }
 }
 
@@ -198,6 +204,7 @@ void tf_report_top_text(FILE *f, const tf_request *req, const tf_problem *p, con
     fprintf(f, " %10s", p->count_names[k]);
   for (size_t o = 0; o < p->nobjective_shown; o++)
     fprintf(f, "  %s", p->objective[o].text);
+  tf_estimate_columns(f, p, a[0].choose, a[0].counts, 1);
   fprintf(f, "\n");
   for (int r = 0; r < n; r++) {
     fprintf(f, "%4d", a[r].rank);
@@ -210,6 +217,7 @@ void tf_report_top_text(FILE *f, const tf_request *req, const tf_problem *p, con
       fprintf(f, " %10lld", (long long)a[r].counts[k]);
     for (size_t o = 0; o < p->nobjective_shown; o++)
       fprintf(f, "  %*lld", (int)strlen(p->objective[o].text), (long long)a[r].point.objective[o]);
+    tf_estimate_columns(f, p, a[r].choose, a[r].counts, 0);
     fprintf(f, "\n");
   }
 }

@@ -401,6 +401,43 @@ START_TEST(test_explain_legal_points) {
 }
 END_TEST
 
+/* --top ranks distinct configurations with their estimate; --top-points
+ * every point.  The square GEMM and the skinny one rank differently. */
+#define SM90_TIME "solve -m h100-sxm -w cutlass-sm90-gemm -p N=8192 -p K=8192 --objective 'min time_us' "
+
+static int top_rows(const char *text, long tiles[][3], int max) {
+  int n = 0;
+  for (const char *l = strchr(text, '\n'); l && n < max; l = strchr(l + 1, '\n')) {
+    int rank;
+    if (sscanf(l + 1, "%d %ld %ld %ld", &rank, &tiles[n][0], &tiles[n][1], &tiles[n][2]) == 4 && rank == n + 1) {
+      ck_assert_msg(strstr(l, "%") && (strstr(l, " mma ") || strstr(l, " hbm ") || strstr(l, " smem ")), "%s", l);
+      n++;
+    }
+  }
+  return n;
+}
+
+START_TEST(test_top_configurations) {
+  long big[8][3], skinny[8][3], points[8][3];
+  int rc = tf_test_run(SM90_TIME "-p M=8192 --top 5", out, sizeof out, err, sizeof err);
+  ck_assert_msg(rc == 0, "exit %d: %s", rc, err);
+  ck_assert_ptr_nonnull(strstr(out, "time_us  bound   waves    peak"));
+  ck_assert_int_eq(top_rows(out, big, 8), 5);
+  for (int i = 0; i < 5; i++)
+    for (int j = 0; j < i; j++)
+      ck_assert_msg(memcmp(big[i], big[j], sizeof big[i]), "ranks %d and %d are one tile:\n%s", j + 1, i + 1, out);
+  rc = tf_test_run(SM90_TIME "-p M=8192 --top 3 --top-points", out, sizeof out, err, sizeof err);
+  ck_assert_msg(rc == 0, "exit %d: %s", rc, err);
+  ck_assert_int_eq(top_rows(out, points, 8), 3);
+  ck_assert_msg(!memcmp(points[0], points[1], sizeof points[0]), "%s", out); /* stages or placement only */
+  rc = tf_test_run(SM90_TIME "-p M=128 --top 5", out, sizeof out, err, sizeof err);
+  ck_assert_msg(rc == 0, "exit %d: %s", rc, err);
+  ck_assert_int_eq(top_rows(out, skinny, 8), 5);
+  ck_assert_msg(memcmp(big[0], skinny[0], sizeof big[0]), "%s", out);
+  ck_assert_ptr_nonnull(strstr(out, " hbm "));
+}
+END_TEST
+
 /* Placement end to end: the decision in JSON, text and CSV, pins, the
  * register limit of the sm90 GEMM, and the architecture check. */
 START_TEST(test_placement) {
@@ -415,7 +452,7 @@ START_TEST(test_placement) {
   ck_assert_msg(rc == 0, "exit %d: %s", rc, err);
   ck_assert_msg(strstr(big, "placement   P in rf\n  rf       P in rf: 44 registers/thread (235 of 255)\n"
                             "  smem     P in smem: smem needs 258048 B of 232448, 25600 over\n"
-                            "  cycles   mma_cycles 2816, exp_cycles 1408, smem_cycles 1664 (P in smem: 2368), max 2816 "
+                            "  cycles   mma 2816, exp 1408, smem 1664 (P in smem: 2368), max 2816 "
                             "either way\n") != NULL, "%s", big);
   rc = tf_test_run("solve -m b200 -w fa4-fwd -p d=64 --fix B_r=128 --fix B_c=128 --fix q_stage=2 --objective \"max stages\" "
                    "--explain", big, sizeof big, err, sizeof err);
@@ -426,7 +463,7 @@ START_TEST(test_placement) {
   rc = tf_test_run("solve -m b200 -w fa4-fwd -p d=128 -p dv=128 --fix B_r=128 --fix B_c=128 --fix q_stage=2 --objective "
                    "\"max stages\" --explain", big, sizeof big, err, sizeof err);
   ck_assert_msg(rc == 0, "exit %d: %s", rc, err);
-  ck_assert_msg(strstr(big, "  cycles   mma_cycles 1024, exp_cycles 1024, smem_cycles 768 (P in smem: 1280), max 1024 "
+  ck_assert_msg(strstr(big, "  cycles   mma 1024, exp 1024, smem 768 (P in smem: 1280), max 1024 "
                             "(P in smem: 1280)\n") != NULL, "%s", big);
   rc = tf_test_run("solve -m h100-sxm -w fa3-fwd -p d=128 --fix B_r=128 --fix B_c=176 --fix stages=2 --place P=smem", big,
                    sizeof big, err, sizeof err);
@@ -455,13 +492,13 @@ START_TEST(test_placement) {
   ck_assert_ptr_nonnull(strstr(big, "placement    Q smem, P rf"));
   ck_assert_ptr_nonnull(strstr(big, "level 1  min cycles = 1536; P in smem: 1728"));
   rc = tf_test_run("solve -m h100-sxm -w fa3-fwd -p d=128 --fix B_r=128 --fix B_c=176 --fix stages=2 --place Q=smem "
-                   "--objective \"max tile_smem_cycles\"", big, sizeof big, err, sizeof err);
-  ck_assert_ptr_nonnull(strstr(big, "max tile_smem_cycles = 1664"));
+                   "--objective \"max cycles(smem)\"", big, sizeof big, err, sizeof err);
+  ck_assert_ptr_nonnull(strstr(big, "max cycles(smem) = 1664"));
   rc = tf_test_run("solve -m b200 -w fa4-fwd -p d=128 --fix B_r=128 --fix B_c=128 --fix q_stage=2 --place P=tmem "
-                   "--place Q=smem --objective \"max tile_smem_cycles\" --objective \"max tile_exp_cycles\"",
+                   "--place Q=smem --objective \"max cycles(smem)\" --objective \"max cycles(exp)\"",
                    big, sizeof big, err, sizeof err);
-  ck_assert_ptr_nonnull(strstr(big, "max tile_smem_cycles = 768"));
-  ck_assert_ptr_nonnull(strstr(big, "max tile_exp_cycles = 1024"));
+  ck_assert_ptr_nonnull(strstr(big, "max cycles(smem) = 768"));
+  ck_assert_ptr_nonnull(strstr(big, "max cycles(exp) = 1024"));
   rc = tf_test_run("solve -m b200 -w fa4-fwd -p d=64 --fix B_r=128 --fix B_c=128 --fix q_stage=2 --objective \"max stages\" "
                    "--explain", big, sizeof big, err, sizeof err);
   ck_assert_ptr_nonnull(strstr(big, "level 1  max stages = 10; P in smem: 6"));
@@ -496,6 +533,7 @@ Suite *e2e_suite(void) {
   tcase_add_test(tc, test_placement);
   tcase_add_test(tc, test_validate_tuned_nofit);
   tcase_add_loop_test(tc, test_explain_legal_points, 0, 5);
+  tcase_add_test(tc, test_top_configurations);
   tcase_add_loop_test(tc, test_validate_shipped_cases, 0,
                       (int)(sizeof validation_files / sizeof validation_files[0]));
   suite_add_tcase(s, tc);

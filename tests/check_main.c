@@ -31,6 +31,7 @@ int main(void) {
   srunner_add_suite(sr, api_suite());
   srunner_add_suite(sr, solve_ilp_suite());
   srunner_add_suite(sr, output_suite());
+  srunner_add_suite(sr, roofline_suite());
   srunner_run_all(sr, CK_NORMAL);
   int failed = srunner_ntests_failed(sr);
   srunner_free(sr);

@@ -109,6 +109,37 @@ START_TEST(test_map_cells) {
 }
 END_TEST
 
+/* --color bound_by / time_bound_by: a binding term per cell, by name, one
+ * colour per term and a legend entry for each term that occurs; the cell
+ * holds what solve's estimate says binds there.  --color time_us: numbers. */
+START_TEST(test_map_bound_by) {
+  char args[512], fill[8], legend[8];
+  snprintf(args, sizeof args,
+           "plot map -m h100-sxm -w cutlass-sm90-gemm -p M=128 -p N=8192 -p K=8192 --fix tile_k=64 --x tile_m --y tile_n"
+           " --color time_bound_by -o %s/bound.svg",
+           dir);
+  int rc = tf_test_run(args, out, sizeof out, err, sizeof err);
+  ck_assert_msg(rc == 0, "exit %d: %s", rc, err);
+  slurp(strcat(strcpy(args, dir), "/bound.svg"), svg, sizeof svg);
+  ck_assert_msg(strstr(svg, "<title>tile_m=64 tile_n=128: time_bound_by = hbm</title>"), "%s", svg);
+  ck_assert_msg(strstr(svg, "<title>tile_m=128 tile_n=192: time_bound_by = mma</title>"), "%s", svg);
+  fill_of(svg, "cell-64-128", fill);
+  fill_of(svg, "legend-term-hbm", legend);
+  ck_assert_str_eq(fill, legend);
+  fill_of(svg, "cell-128-192", fill);
+  fill_of(svg, "legend-term-mma", legend);
+  ck_assert_str_eq(fill, legend);
+  ck_assert_ptr_null(strstr(svg, "legend-term-exp")); /* a GEMM has no exponentials */
+  snprintf(args, sizeof args,
+           "plot map -m h100-sxm -w cutlass-sm90-gemm -p M=128 -p N=8192 -p K=8192 --fix tile_k=64 --x tile_m --y tile_n"
+           " --color time_us -o %s/time.svg",
+           dir);
+  ck_assert_int_eq(tf_test_run(args, out, sizeof out, err, sizeof err), 0);
+  slurp(strcat(strcpy(args, dir), "/time.svg"), svg, sizeof svg);
+  ck_assert_msg(strstr(svg, "<title>tile_m=128 tile_n=192: time_us = 50</title>"), "%s", svg);
+}
+END_TEST
+
 START_TEST(test_map_pixels) {
   char args[512], want[8], got[8];
   snprintf(args, sizeof args, MAP " -o %s/map.svg", dir);
@@ -270,6 +301,7 @@ Suite *plot_suite(void) {
   tcase_add_checked_fixture(core, setup, teardown);
   tcase_add_test(core, test_map_cells);
   tcase_add_test(core, test_map_pixels);
+  tcase_add_test(core, test_map_bound_by);
   tcase_add_test(core, test_sweep_pixels);
   tcase_add_loop_test(core, test_bad, 0, sizeof bad / sizeof *bad);
   tcase_add_test(core, test_nothing_fits);

@@ -110,14 +110,14 @@ START_TEST(test_explain_same_in_json) {
   static const char *const text[] = {
       "placement   P in rf\n  rf       P in rf: 44 registers/thread (235 of 255)\n"
       "  smem     P in smem: smem needs 258048 B of 232448, 25600 over\n"
-      "  cycles   mma_cycles 2816, exp_cycles 1408, smem_cycles 1664 (P in smem: 2368), max 2816 either way\n",
+      "  cycles   mma 2816, exp 1408, smem 1664 (P in smem: 2368), max 2816 either way\n",
       "edges       unmetered on h100-sxm (no term in cycles): l2->smem, rf->mma, smem->smem\n", NULL};
   static const char *const json[] = {
       "{\"buffer\":\"P\",\"memory\":\"rf\",\"how\":\"chosen\",\"charged\":44,\"unit\":\"registers/thread\","
       "\"used\":235,\"capacity\":255,\"alternatives\":[{\"memory\":\"smem\",\"verdict\":\"does_not_fit\","
       "\"reason\":\"smem needs 258048 B of 232448, 25600 over\"}],\"roofline\":{\"memory\":\"smem\",\"terms\":["
-      "{\"name\":\"tile_mma_cycles\",\"value\":2816,\"moved\":2816},{\"name\":\"tile_exp_cycles\",\"value\":1408,"
-      "\"moved\":1408},{\"name\":\"tile_smem_cycles\",\"value\":1664,\"moved\":2368},{\"name\":\"cycles\","
+      "{\"name\":\"cycles(mma)\",\"value\":2816,\"moved\":2816},{\"name\":\"cycles(exp)\",\"value\":1408,"
+      "\"moved\":1408},{\"name\":\"cycles(smem)\",\"value\":1664,\"moved\":2368},{\"name\":\"cycles\","
       "\"value\":2816,\"moved\":2816}]}}",
       "\"unmetered\":[\"l2->smem\",\"rf->mma\",\"smem->smem\"]", NULL};
   static const char *const csv[] = {NULL};

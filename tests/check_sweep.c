@@ -542,7 +542,10 @@ START_TEST(test_reuse_identical) {
   run_ok(s, (struct runopts){.jobs = 2, .reuse = 4 /* none */}, tmp("plain"), &st);
   ck_assert_uint_eq(st.answer_lookups + st.ilp_lookups, 0);
   run_ok(s, (struct runopts){.jobs = 2, .reuse = TF_REUSE_ANSWER | TF_REUSE_ILP}, tmp("reuse"), &st);
-  ck_assert_uint_gt(st.ilp_hits, 0); /* b200 and h100-sxm share cutlass-sm90's search problems */
+  /* the memo was asked at every point; no two points share a search
+   * problem now that cutlass-sm90-gemm's own objective is the roofline time,
+   * which reads each machine's clock and SM count */
+  ck_assert_uint_gt(st.answer_lookups + st.ilp_lookups, 0);
   same_files(tmp("plain"), tmp("reuse"));
   tf_sweep_free(s);
 }

@@ -716,7 +716,8 @@ START_TEST(test_memories) {
   ck_assert_str_eq(tf_memory_unit(TF_MEM_TMEM), "columns");
   ck_assert_str_eq(tf_memory_unit(TF_MEM_RF), "registers/thread");
   ck_assert_str_eq(tf_machine_constant_names[TF_MC_smem_capacity], "smem_capacity");
-  ck_assert_str_eq(tf_machine_constant_names[TF_NMC - 1], "exp_per_clk");
+  ck_assert_str_eq(tf_machine_constant_names[TF_MC_exp_per_clk], "exp_per_clk");
+  ck_assert_str_eq(tf_machine_constant_names[TF_NMC - 1], "smem_port_rf_mma");
 }
 END_TEST
 

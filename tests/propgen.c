@@ -771,7 +771,8 @@ int pg_args(const pg_problem *p, const char *mfile, const char *wfile, char **ar
     argv[argc++] = "--objective";
     argv[argc++] = claim(&st, &text);
   }
-  if (p->top) {
+  if (p->top) { /* the exhaustive reference ranks points: --top-points */
+    argv[argc++] = "--top-points";
     argv[argc++] = "--top";
     argv[argc++] = arg(&st, "%d", p->top);
   }

@@ -28,6 +28,7 @@ Suite *search_suite(void);
 Suite *api_suite(void);
 Suite *solve_ilp_suite(void);
 Suite *output_suite(void);
+Suite *roofline_suite(void);
 
 Suite *contract_suite(void);
 Suite *suggest_suite(void);

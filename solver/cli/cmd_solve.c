@@ -31,7 +31,7 @@ static int solve_top(tf_cmd_problem *c, const tf_solve_opts *opts) {
   if (c->args.lp_file || c->args.mps_file) {
     tf_error_set(&c->err, TF_EINPUT, "--top", "cannot be combined with --lp or --mps");
     rc = tf_cli_fail(&c->err);
-  } else if (tf_solve_top(c->problem, opts, k, a, &n, &c->err)) {
+  } else if ((c->args.top_points ? tf_solve_top : tf_solve_configs)(c->problem, opts, k, a, &n, &c->err)) {
     rc = tf_cli_fail(&c->err);
   } else if (n == 0) {
     a[0].rank = 1; /* framed as --top frames its answers: a JSON array of one */

@@ -149,7 +149,7 @@ static int parse_shard(tf_args *a, const char *text, tf_error *err) {
  * that take them and how they may be repeated.  --help lists a command's
  * rows in this order. */
 enum opt_id {
-  O_MACHINE, O_WORKSET, O_PARAM, O_FIX, O_DOMAIN, O_PLACE, O_ANY_ARCH, O_REQUIRE, O_OBJECTIVE, O_JSON, O_JSONL, O_CSV, O_EXPLAIN, O_TOP,
+  O_MACHINE, O_WORKSET, O_PARAM, O_FIX, O_DOMAIN, O_PLACE, O_ANY_ARCH, O_REQUIRE, O_OBJECTIVE, O_JSON, O_JSONL, O_CSV, O_EXPLAIN, O_TOP, O_TOP_POINTS,
   O_LP, O_MPS, O_CUTLASS_NAME, O_MAP, O_KEEP, O_JOBS, O_MEMO_MAX, O_OUT, O_FORMAT, O_RESUME, O_SHARD, O_TIME, O_SOLVER,
   O_NOPRESOLVE,
   O_QUIET, O_X, O_Y, O_COLOR, O_BY, O_UNCONFIRMED, O_HELP
@@ -195,7 +195,9 @@ static const struct option_spec {
     {O_CSV, 0, "csv", NULL, BINDING, FORMAT, "CSV output (RFC 4180), with a header line"},
     {O_EXPLAIN, 0, "explain", NULL, TF_CMD_SOLVE, ONCE,
      "buffers, memories, and for each objective the next better candidate and what it misses by"},
-    {O_TOP, 0, "top", "K", TF_CMD_SOLVE, ONCE, "the K best distinct assignments, in objective order"},
+    {O_TOP, 0, "top", "K", TF_CMD_SOLVE, ONCE,
+     "the K best distinct configurations (a tile's best placement and counts), in objective order"},
+    {O_TOP_POINTS, 0, "top-points", NULL, TF_CMD_SOLVE, ONCE, "with --top: every point, not one per configuration"},
     {O_LP, 0, "lp", "FILE", TF_CMD_SOLVE, ONCE,
      "write the whole integer program (CPLEX LP), one file per objective level: FILE, then FILE with .level2, "
      ".level3, ... before its extension, each with the earlier levels' optima pinned as rows"},
@@ -405,6 +407,7 @@ static int apply(tf_args *a, const struct option_spec *o, const char *v, const c
   case O_JSONL: a->format = TF_FORMAT_JSONL; return 0;
   case O_CSV: a->format = TF_FORMAT_CSV; return 0;
   case O_EXPLAIN: a->explain = 1; return 0;
+  case O_TOP_POINTS: a->top_points = 1; return 0;
   case O_LP: a->lp_file = v; return 0;
   case O_MPS: a->mps_file = v; return 0;
   case O_CUTLASS_NAME: a->cutlass_name = v; return 0;

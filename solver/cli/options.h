@@ -36,6 +36,7 @@ typedef struct tf_args {
   int explain;
   int help;
   int top;                  /* --top K, 0: not given */
+  int top_points;           /* --top-points: --top ranks points, not configurations */
   int quiet;
   int resume;
   int jobs;

@@ -188,6 +188,7 @@ int tf_plot_map_compute(const tf_problem *p, const tf_request *req, const tf_plo
     snprintf(text, sizeof text, "max %s", o->color);
     rc = tf_workset_parse_objective(p->workset, text, "--color", &color, err);
     snprintf(m->color_label, sizeof m->color_label, "%s", o->color);
+    m->categorical = !strcmp(o->color, "bound_by") || !strcmp(o->color, "time_bound_by");
   } else if (!rc) {
     snprintf(m->color_label, sizeof m->color_label, "%s",
              p->ncounts ? p->count_names[0] : p->nobjective ? p->objective[0].text : "value");

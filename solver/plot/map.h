@@ -24,6 +24,7 @@ typedef struct tf_plot_cell {
 typedef struct tf_plot_map {
   char x_name[64], y_name[64];
   char color_label[192];         /* "stages" or the --color expression */
+  int categorical;               /* 1: the colour is bound_by or time_bound_by, a term code (model/roofline.h) */
   int64_t xs[TF_PLOT_MAX_AXIS], ys[TF_PLOT_MAX_AXIS];
   size_t nx, ny;
   tf_plot_cell *cells;           /* ny x nx, row iy holds ys[iy] */

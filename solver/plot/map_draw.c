@@ -2,6 +2,7 @@
 #include <stdio.h>
 #include <string.h>
 
+#include "model/roofline.h"
 #include "solver/plot/map.h"
 #include "solver/plot/style.h"
 
@@ -74,8 +75,23 @@ static struct geometry layout(const tf_plot_map *m) {
   return g;
 }
 
-static void value_fill(const struct geometry *g, int64_t v, char out[8]) {
-  tf_plot_ramp(g->hi > g->lo ? (double)(v - g->lo) / (double)(g->hi - g->lo) : 1.0, out);
+/* A binding term's colour (bound_by 1 .. TF_TERM_HBM), one per term. */
+static const char *const term_fill[TF_TERM_HBM + 1] = {"#bbbbbb", "#4e79a7", "#f28e2b", "#59a14f", "#e15759"};
+
+static void value_fill(const tf_plot_map *m, const struct geometry *g, int64_t v, char out[8]) {
+  if (m->categorical)
+    snprintf(out, 8, "%s", term_fill[v >= 1 && v <= TF_TERM_HBM ? (int)v : 0]);
+  else
+    tf_plot_ramp(g->hi > g->lo ? (double)(v - g->lo) / (double)(g->hi - g->lo) : 1.0, out);
+}
+
+/* A cell's text: its value, or for a binding term its name. */
+static void value_label(const tf_plot_map *m, int64_t v, char *out, size_t size) {
+  const char *name = m->categorical ? tf_roofline_term_name(v) : NULL;
+  if (name)
+    snprintf(out, size, "%s", name);
+  else
+    snprintf(out, size, "%lld", (long long)v);
 }
 
 static void draw_cell(const tf_plot_map *m, const struct geometry *g, size_t ix, size_t iy, tf_svg *s) {
@@ -84,10 +100,10 @@ static void draw_cell(const tf_plot_map *m, const struct geometry *g, size_t ix,
   char id[96], title[512], fill[8], label[32], names[64];
   snprintf(id, sizeof id, "cell-%lld-%lld", (long long)m->xs[ix], (long long)m->ys[iy]);
   if (c->feasible) {
-    value_fill(g, c->value, fill);
-    snprintf(title, sizeof title, "%s=%lld %s=%lld: %s = %lld", m->x_name, (long long)m->xs[ix], m->y_name,
-             (long long)m->ys[iy], m->color_label, (long long)c->value);
-    snprintf(label, sizeof label, "%lld", (long long)c->value);
+    value_fill(m, g, c->value, fill);
+    value_label(m, c->value, label, sizeof label);
+    snprintf(title, sizeof title, "%s=%lld %s=%lld: %s = %s", m->x_name, (long long)m->xs[ix], m->y_name,
+             (long long)m->ys[iy], m->color_label, label);
   } else {
     snprintf(fill, sizeof fill, "%s", blocked_text(c->blocked, label, sizeof label, names, sizeof names));
     snprintf(title, sizeof title, "%s=%lld %s=%lld: infeasible (%s): %s", m->x_name, (long long)m->xs[ix],
@@ -113,6 +129,23 @@ static void draw_axes(const tf_plot_map *m, const struct geometry *g, tf_svg *s)
   tf_svg_text(s, 30, g->y0 + g->h / 2, 13, TF_SVG_MIDDLE, 1, "#000000", m->y_name);
 }
 
+/* A categorical legend: one swatch per binding term that occurs. */
+static double categories(const tf_plot_map *m, double lx, double y, tf_svg *s) {
+  for (int64_t t = 1; t <= TF_TERM_HBM; t++) {
+    int seen = 0;
+    for (size_t i = 0; i < m->nx * m->ny && !seen; i++)
+      seen = m->cells[i].feasible && m->cells[i].value == t;
+    if (!seen)
+      continue;
+    char id[32];
+    snprintf(id, sizeof id, "legend-term-%s", tf_roofline_term_name(t));
+    tf_svg_rect(s, id, lx, y, 18, 18, term_fill[t], NULL, 0, NULL);
+    tf_svg_text(s, lx + 26, y + 13, 11, TF_SVG_START, 0, "#000000", tf_roofline_term_name(t));
+    y += 26;
+  }
+  return y + 10;
+}
+
 /* The colour bar (lo at the bottom), then one entry per blocker that
  * occurs, then the optimum's outline.  Returns the legend's bottom. */
 static double draw_legend(const tf_plot_map *m, const struct geometry *g, tf_svg *s) {
@@ -120,7 +153,9 @@ static double draw_legend(const tf_plot_map *m, const struct geometry *g, tf_svg
   char fill[8], text[256];
   tf_svg_text(s, lx, y + 4, 12, TF_SVG_START, 0, "#000000", m->color_label);
   y += 14;
-  if (g->any) {
+  if (g->any && m->categorical) {
+    y = categories(m, lx, y, s);
+  } else if (g->any) {
     for (int k = 0; k < 40; k++) {
       tf_plot_ramp(1.0 - k / 39.0, fill);
       tf_svg_rect(s, NULL, lx, y + 3 * k, 18, 3, fill, NULL, 0, NULL);

@@ -1,0 +1,208 @@
+/* Evaluating and printing the roofline of a point (roofline_view.h). */
+#include "roofline_view.h"
+
+#include <stdint.h>
+#include <string.h>
+
+#include "model/datapath.h"
+#include "model/json.h"
+#include "model/machine.h"
+#include "model/memory.h"
+#include "model/value.h"
+#include "model/workset.h"
+
+int tf_roofline_value(const tf_problem *p, const int64_t *choose, const int64_t *counts, const char *name,
+                      int64_t *out) {
+  const tf_workset *w = p->workset;
+  int sym = tf_workset_resolve(w, name);
+  if (sym < 0 || tf_workset_sym_kind(w, sym) != TF_SYM_LET)
+    return -1;
+  tf_error e;
+  tf_error_init(&e);
+  return tf_problem_value(p, choose, counts, w->lets[sym - tf_workset_sym_let(w, 0)].expr, out, &e) ? -1 : 0;
+}
+
+/* How the machine charges an edge: its table's word for it. */
+static const char *charge_of(const tf_problem *p, const char *edge) {
+  const tf_datapath *dp = &p->machine->datapath;
+  const tf_edge *e = tf_datapath_edge(dp, edge);
+  const char *arrow = strstr(edge, "->");
+  if (!e && arrow && !strcmp(arrow, "->mma") && strncmp(edge, "rf->", 4)) {
+    char via[32];
+    snprintf(via, sizeof via, "%.*s->rf", (int)(arrow - edge), edge);
+    const tf_edge *r = tf_datapath_edge(dp, via);
+    if (r)
+      return r->kind == TF_EDGE_PORT ? "through registers (ldmatrix), smem port" : "through registers, unmetered";
+  }
+  if (!e)
+    return "not in the machine's edges table: unmetered";
+  return e->kind == TF_EDGE_PORT ? "smem port" : e->kind == TF_EDGE_UNMETERED ? "unmetered" : "own rate: not a term yet";
+}
+
+/* mma_ops_0 + mma_ops_1 + ...: -1 when there is none. */
+static int64_t mma_ops(const tf_problem *p, const int64_t *choose, const int64_t *counts) {
+  int64_t total = -1, v;
+  for (int i = 0; i < 8; i++) {
+    char name[32];
+    snprintf(name, sizeof name, "mma_ops_%d", i);
+    if (tf_roofline_value(p, choose, counts, name, &v))
+      break;
+    total = (total < 0 ? 0 : total) + v;
+  }
+  return total;
+}
+
+static void flows_at(const tf_problem *p, const int64_t *choose, const int64_t *counts, tf_roofline_view *v) {
+  const tf_workset *w = p->workset;
+  for (size_t k = 0; k < w->nflows && v->nflows < TF_VIEW_MAX_FLOWS; k++) {
+    const tf_flow *fl = &w->flows[k];
+    int mem = tf_memory_of_at(p, (size_t)fl->buffer, choose);
+    size_t i = v->nflows++;
+    v->flow[i].buffer = w->buffers[fl->buffer].name;
+    v->flow[i].edge[0] = 0;
+    v->flow[i].charge = "no edge: it stays in its memory";
+    if (tf_flow_edge(fl, mem, v->flow[i].edge, sizeof v->flow[i].edge))
+      v->flow[i].charge = charge_of(p, v->flow[i].edge);
+    char name[32];
+    snprintf(name, sizeof name, "flow_bytes_%zu", k);
+    if (tf_roofline_value(p, choose, counts, name, &v->flow[i].bytes))
+      v->flow[i].bytes = -1;
+  }
+}
+
+void tf_roofline_view_at(const tf_problem *p, const int64_t *choose, const int64_t *counts, tf_roofline_view *v) {
+  memset(v, 0, sizeof *v);
+  if (!p->workset->roofline || tf_roofline_value(p, choose, counts, "cycles", &v->cycles) ||
+      tf_roofline_value(p, choose, counts, "bound_by", &v->bound_by))
+    return;
+  for (int t = 0; t < TF_ROOFLINE_NTERMS; t++) {
+    char name[32];
+    snprintf(name, sizeof name, "cycles(%s)", tf_roofline_terms[t]);
+    v->has[t] = !tf_roofline_value(p, choose, counts, name, &v->term[t]);
+  }
+  v->mma_ops = mma_ops(p, choose, counts);
+  if (tf_roofline_value(p, choose, counts, "exp_ops", &v->exp_ops))
+    v->exp_ops = -1;
+  flows_at(p, choose, counts, v);
+  v->ok = 1;
+}
+
+static int64_t port_bytes(const tf_roofline_view *v) {
+  int64_t b = 0;
+  for (size_t i = 0; i < v->nflows; i++)
+    if (strstr(v->flow[i].charge, "smem port") && v->flow[i].bytes > 0)
+      b += v->flow[i].bytes;
+  return b;
+}
+
+static void term_lines(FILE *f, const tf_problem *p, const int64_t *choose, const int64_t *counts,
+                       const tf_roofline_view *v) {
+  int64_t rate;
+  if (v->has[0] && v->mma_ops >= 0 && !tf_roofline_value(p, choose, counts, "mma_rate_1", &rate))
+    fprintf(f, "  mma        %lld ops over several operand widths = %lld\n", (long long)v->mma_ops,
+            (long long)v->term[0]);
+  else if (v->has[0] && !tf_roofline_value(p, choose, counts, "mma_rate_0", &rate))
+    fprintf(f, "  mma        %lld ops / %lld per clk (the machine's MMA rate at this width) = %lld\n",
+            (long long)v->mma_ops, (long long)rate, (long long)v->term[0]);
+  if (v->has[1])
+    fprintf(f, "  exp        %lld / %lld per clk (exp_per_clk) = %lld\n", (long long)v->exp_ops,
+            (long long)p->machine->throughput.exp_per_clk, (long long)v->term[1]);
+  if (v->has[2])
+    fprintf(f, "  smem       %lld B / %lld B/clk (smem.bytes_per_clk) = %lld\n", (long long)port_bytes(v),
+            (long long)p->machine->smem.bytes_per_clk, (long long)v->term[2]);
+}
+
+void tf_explain_roofline(FILE *f, const tf_problem *p, const int64_t *choose, const int64_t *counts) {
+  tf_roofline_view v;
+  tf_roofline_view_at(p, choose, counts, &v);
+  if (!v.ok)
+    return;
+  fprintf(f, "roofline     per tile: cycles %lld = max(", (long long)v.cycles);
+  const char *sep = "";
+  for (int t = 0; t < TF_ROOFLINE_NTERMS; t++)
+    if (v.has[t])
+      fprintf(f, "%s%s %lld", sep, tf_roofline_terms[t], (long long)v.term[t]), sep = ", ";
+  fprintf(f, "), bound by %s", tf_roofline_term_name(v.bound_by));
+  for (int t = (int)v.bound_by; t < TF_ROOFLINE_NTERMS; t++)
+    if (v.has[t] && v.term[t] == v.cycles)
+      fprintf(f, " (%s ties)", tf_roofline_terms[t]);
+  fputc('\n', f);
+  term_lines(f, p, choose, counts, &v);
+  for (size_t i = 0; i < v.nflows; i++)
+    if (v.flow[i].edge[0])
+      fprintf(f, "  traffic    %s %lld B %s (%s)\n", v.flow[i].buffer, (long long)v.flow[i].bytes, v.flow[i].edge,
+              v.flow[i].charge);
+    else
+      fprintf(f, "  traffic    %s %lld B (%s)\n", v.flow[i].buffer, (long long)v.flow[i].bytes, v.flow[i].charge);
+}
+
+void tf_explain_roofline_json(FILE *f, const tf_problem *p, const int64_t *choose, const int64_t *counts) {
+  tf_roofline_view v;
+  tf_roofline_view_at(p, choose, counts, &v);
+  if (!v.ok)
+    return;
+  fprintf(f, ",\"roofline\":{\"cycles\":%lld,\"bound_by\":\"%s\",\"terms\":{", (long long)v.cycles,
+          tf_roofline_term_name(v.bound_by));
+  const char *sep = "";
+  for (int t = 0; t < TF_ROOFLINE_NTERMS; t++)
+    if (v.has[t])
+      fprintf(f, "%s\"%s\":%lld", sep, tf_roofline_terms[t], (long long)v.term[t]), sep = ",";
+  fputs("},\"traffic\":[", f);
+  for (size_t i = 0; i < v.nflows; i++) {
+    fputs(i ? ",{\"buffer\":" : "{\"buffer\":", f);
+    tf_json_write_string(f, v.flow[i].buffer);
+    fprintf(f, ",\"bytes\":%lld,\"edge\":", (long long)v.flow[i].bytes);
+    tf_json_write_string(f, v.flow[i].edge);
+    fputs(",\"charge\":", f);
+    tf_json_write_string(f, v.flow[i].charge);
+    fputc('}', f);
+  }
+  fputs("]}", f);
+}
+
+void tf_estimate_at(const tf_problem *p, const int64_t *choose, const int64_t *counts, tf_estimate *e) {
+  memset(e, 0, sizeof *e);
+  if (tf_roofline_value(p, choose, counts, "time_ns", &e->time_ns) ||
+      tf_roofline_value(p, choose, counts, "waves", &e->waves) ||
+      tf_roofline_value(p, choose, counts, "time_bound_by", &e->bound_by))
+    return;
+  if (tf_roofline_value(p, choose, counts, "ideal_ns", &e->ideal_ns))
+    e->ideal_ns = -1;
+  e->ok = 1;
+}
+
+/* ideal / time in tenths of a percent; -1 without an ideal. */
+static int64_t permille(const tf_estimate *e) {
+  if (e->ideal_ns < 0 || e->time_ns <= 0 || e->ideal_ns > INT64_MAX / 1000)
+    return -1;
+  return e->ideal_ns * 1000 / e->time_ns;
+}
+
+void tf_estimate_columns(FILE *f, const tf_problem *p, const int64_t *choose, const int64_t *counts, int header) {
+  tf_estimate e;
+  tf_estimate_at(p, choose, counts, &e);
+  if (!e.ok)
+    return;
+  if (header) {
+    fprintf(f, "  %12s  %-5s  %6s  %6s", "time_us", "bound", "waves", "peak");
+    return;
+  }
+  int64_t pm = permille(&e);
+  fprintf(f, "  %8lld.%03lld  %-5s  %6lld", (long long)(e.time_ns / 1000), (long long)(e.time_ns % 1000),
+          tf_roofline_term_name(e.bound_by), (long long)e.waves);
+  if (pm >= 0)
+    fprintf(f, "  %4lld.%lld%%", (long long)(pm / 10), (long long)(pm % 10));
+}
+
+void tf_estimate_json(FILE *f, const tf_problem *p, const int64_t *choose, const int64_t *counts) {
+  tf_estimate e;
+  tf_estimate_at(p, choose, counts, &e);
+  if (!e.ok)
+    return;
+  fprintf(f, ",\"estimate\":{\"time_ns\":%lld,\"bound_by\":\"%s\",\"waves\":%lld", (long long)e.time_ns,
+          tf_roofline_term_name(e.bound_by), (long long)e.waves);
+  int64_t pm = permille(&e);
+  if (pm >= 0)
+    fprintf(f, ",\"efficiency_permille\":%lld", (long long)pm);
+  fputc('}', f);
+}

@@ -1,0 +1,362 @@
+/* The roofline the program computes (model/roofline.c): it reproduces
+ * every shipped workset's former hand-written cycle lets at every point of
+ * its domain, the FA4 paper's per-tile numbers, and its errors name the
+ * JSON path. */
+#include <check.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "model/machine.h"
+#include "model/problem.h"
+#include "model/request.h"
+#include "model/value.h"
+#include "model/workset.h"
+#include "tests/suites.h"
+#include "tests/testutil.h"
+
+/* The lets the worksets wrote by hand before the roofline was computed
+ * (mma_rate and tile_smem_bytes inlined): tile_mma_cycles, tile_exp_cycles
+ * ("" where there was none) and tile_smem_cycles.  One correction: fa2-fwd
+ * charged Q's SMEM reads with Q in registers too (FA2's Is_Q_in_regs
+ * copies Q to registers once, before the main loop), so its row reads
+ * placed(Q, smem) as fa3-fwd and fa4-fwd did.  The GEMMs' K is a multiple of
+ * every tile_k at the default K = 4096 (12288 for the sm103 kernel's tile_k
+ * 768), where cdiv(K, tile_k) k-blocks of tile_k equal K: with a partial
+ * last k-block the program charges the whole block, which the MMA computes. */
+static const struct {
+  const char *workset, *machine, *mma, *exp, *smem;
+} before[] = {
+    {"cutlass-sm100-conv", "b200",
+     "cdiv(2 * tile_m * tile_n * K, (if(max(a_bits, b_bits) <= 4 && mma_f4_per_clk > 0, mma_f4_per_clk, if(max(a_bits, b_bits) <= 8 && mma_f8_per_clk > 0, mma_f8_per_clk, if(max(a_bits, b_bits) <= 16, mma_f16_per_clk, mma_f16_per_clk / 2)))) * cta_group)",
+     "",
+     "cdiv((a_bits * tile_m + b_bits * tile_n) * K, 8 * smem_bytes_per_clk * cta_group)"},
+    {"cutlass-sm100-gemm-blockscaled", "b200",
+     "cdiv(2 * tile_m * tile_n * K, (if(max(a_bits, b_bits) <= 4 && mma_f4_per_clk > 0, mma_f4_per_clk, if(max(a_bits, b_bits) <= 8 && mma_f8_per_clk > 0, mma_f8_per_clk, if(max(a_bits, b_bits) <= 16, mma_f16_per_clk, mma_f16_per_clk / 2)))) * cta_group)",
+     "",
+     "cdiv((a_bits * tile_m + b_bits * tile_n) * K, 8 * smem_bytes_per_clk * cta_group)"},
+    {"cutlass-sm100-gemm-blockwise", "b200",
+     "cdiv(2 * tile_m * tile_n * K, (if(max(a_bits, b_bits) <= 4 && mma_f4_per_clk > 0, mma_f4_per_clk, if(max(a_bits, b_bits) <= 8 && mma_f8_per_clk > 0, mma_f8_per_clk, if(max(a_bits, b_bits) <= 16, mma_f16_per_clk, mma_f16_per_clk / 2)))) * cta_group)",
+     "",
+     "cdiv((a_bits * tile_m + b_bits * tile_n) * K, 8 * smem_bytes_per_clk * cta_group)"},
+    {"cutlass-sm100-gemm-mixed", "b200",
+     "cdiv(2 * tile_m * tile_n * K, (if(max(a_bits, b_bits) <= 4 && mma_f4_per_clk > 0, mma_f4_per_clk, if(max(a_bits, b_bits) <= 8 && mma_f8_per_clk > 0, mma_f8_per_clk, if(max(a_bits, b_bits) <= 16, mma_f16_per_clk, mma_f16_per_clk / 2)))) * cta_group)",
+     "",
+     "cdiv((a_bits * tile_m + b_bits * tile_n) * K, 8 * smem_bytes_per_clk * cta_group)"},
+    {"cutlass-sm100-gemm-sparse", "b200",
+     "cdiv(2 * tile_m * tile_n * K, (if(max(a_bits, b_bits) <= 4 && mma_f4_per_clk > 0, mma_f4_per_clk, if(max(a_bits, b_bits) <= 8 && mma_f8_per_clk > 0, mma_f8_per_clk, if(max(a_bits, b_bits) <= 16, mma_f16_per_clk, mma_f16_per_clk / 2)))) * cta_group)",
+     "",
+     "cdiv((a_bits * tile_m + b_bits * tile_n) * K, 8 * smem_bytes_per_clk * cta_group)"},
+    {"cutlass-sm100-gemm", "b200",
+     "cdiv(2 * tile_m * tile_n * K, (if(max(a_bits, b_bits) <= 4 && mma_f4_per_clk > 0, mma_f4_per_clk, if(max(a_bits, b_bits) <= 8 && mma_f8_per_clk > 0, mma_f8_per_clk, if(max(a_bits, b_bits) <= 16, mma_f16_per_clk, mma_f16_per_clk / 2)))) * cta_group)",
+     "",
+     "cdiv((a_bits * tile_m + b_bits * tile_n) * K, 8 * smem_bytes_per_clk * cta_group)"},
+    {"cutlass-sm103-gemm-blockscaled-ultra", "b300",
+     "cdiv(2 * tile_m * tile_n * K, (if(max(4, 4) <= 4 && mma_f4_per_clk > 0, mma_f4_per_clk, if(max(4, 4) <= 8 && mma_f8_per_clk > 0, mma_f8_per_clk, if(max(4, 4) <= 16, mma_f16_per_clk, mma_f16_per_clk / 2)))) * cta_group)",
+     "",
+     "cdiv((4 * tile_m + 4 * tile_n) * K, 8 * smem_bytes_per_clk * cta_group)"},
+    {"cutlass-sm120-gemm-blockscaled", "rtx5090",
+     "cdiv(2 * tile_m * tile_n * K, (if(max(a_bits, b_bits) <= 4 && mma_f4_per_clk > 0, mma_f4_per_clk, if(max(a_bits, b_bits) <= 8 && mma_f8_per_clk > 0, mma_f8_per_clk, if(max(a_bits, b_bits) <= 16, mma_f16_per_clk, mma_f16_per_clk / 2)))) * 1)",
+     "",
+     "cdiv((a_bits * tile_m + b_bits * tile_n) * K, 8 * smem_bytes_per_clk * 1)"},
+    {"cutlass-sm120-gemm-blockwise", "rtx5090",
+     "cdiv(2 * tile_m * tile_n * K, (if(max(a_bits, b_bits) <= 4 && mma_f4_per_clk > 0, mma_f4_per_clk, if(max(a_bits, b_bits) <= 8 && mma_f8_per_clk > 0, mma_f8_per_clk, if(max(a_bits, b_bits) <= 16, mma_f16_per_clk, mma_f16_per_clk / 2)))) * 1)",
+     "",
+     "cdiv((a_bits * tile_m + b_bits * tile_n) * K, 8 * smem_bytes_per_clk * 1)"},
+    {"cutlass-sm120-gemm-sparse", "rtx5090",
+     "cdiv(2 * tile_m * tile_n * K, (if(max(a_bits, b_bits) <= 4 && mma_f4_per_clk > 0, mma_f4_per_clk, if(max(a_bits, b_bits) <= 8 && mma_f8_per_clk > 0, mma_f8_per_clk, if(max(a_bits, b_bits) <= 16, mma_f16_per_clk, mma_f16_per_clk / 2)))) * 1)",
+     "",
+     "cdiv((a_bits * tile_m + b_bits * tile_n) * K, 8 * smem_bytes_per_clk * 1)"},
+    {"cutlass-sm120-gemm", "rtx5090",
+     "cdiv(2 * tile_m * tile_n * K, (if(max(a_bits, b_bits) <= 4 && mma_f4_per_clk > 0, mma_f4_per_clk, if(max(a_bits, b_bits) <= 8 && mma_f8_per_clk > 0, mma_f8_per_clk, if(max(a_bits, b_bits) <= 16, mma_f16_per_clk, mma_f16_per_clk / 2)))) * 1)",
+     "",
+     "cdiv((a_bits * tile_m + b_bits * tile_n) * K, 8 * smem_bytes_per_clk * 1)"},
+    {"cutlass-sm80-gemm", "a100",
+     "cdiv(2 * tile_m * tile_n * K, (if(max(a_bits, b_bits) <= 4 && mma_f4_per_clk > 0, mma_f4_per_clk, if(max(a_bits, b_bits) <= 8 && mma_f8_per_clk > 0, mma_f8_per_clk, if(max(a_bits, b_bits) <= 16, mma_f16_per_clk, mma_f16_per_clk / 2)))) * 1)",
+     "",
+     "cdiv((a_bits * tile_m + b_bits * tile_n) * K, 8 * smem_bytes_per_clk * 1)"},
+    {"cutlass-sm90-conv", "h100-sxm",
+     "cdiv(2 * tile_m * tile_n * K, (if(max(a_bits, b_bits) <= 4 && mma_f4_per_clk > 0, mma_f4_per_clk, if(max(a_bits, b_bits) <= 8 && mma_f8_per_clk > 0, mma_f8_per_clk, if(max(a_bits, b_bits) <= 16, mma_f16_per_clk, mma_f16_per_clk / 2)))) * 1)",
+     "",
+     "cdiv((a_bits * tile_m + b_bits * tile_n) * K, 8 * smem_bytes_per_clk * 1)"},
+    {"cutlass-sm90-gemm-blockwise", "h100-sxm",
+     "cdiv(2 * tile_m * tile_n * K, (if(max(a_bits, b_bits) <= 4 && mma_f4_per_clk > 0, mma_f4_per_clk, if(max(a_bits, b_bits) <= 8 && mma_f8_per_clk > 0, mma_f8_per_clk, if(max(a_bits, b_bits) <= 16, mma_f16_per_clk, mma_f16_per_clk / 2)))) * 1)",
+     "",
+     "cdiv((a_bits * tile_m + b_bits * tile_n) * K, 8 * smem_bytes_per_clk * 1)"},
+    {"cutlass-sm90-gemm-mixed", "h100-sxm",
+     "cdiv(2 * tile_m * tile_n * K, (if(max(a_bits, b_bits) <= 4 && mma_f4_per_clk > 0, mma_f4_per_clk, if(max(a_bits, b_bits) <= 8 && mma_f8_per_clk > 0, mma_f8_per_clk, if(max(a_bits, b_bits) <= 16, mma_f16_per_clk, mma_f16_per_clk / 2)))) * 1)",
+     "",
+     "cdiv((a_bits * tile_m + b_bits * tile_n) * K, 8 * smem_bytes_per_clk * 1)"},
+    {"cutlass-sm90-gemm-sparse", "h100-sxm",
+     "cdiv(2 * tile_m * tile_n * K, (if(max(a_bits, b_bits) <= 4 && mma_f4_per_clk > 0, mma_f4_per_clk, if(max(a_bits, b_bits) <= 8 && mma_f8_per_clk > 0, mma_f8_per_clk, if(max(a_bits, b_bits) <= 16, mma_f16_per_clk, mma_f16_per_clk / 2)))) * 1)",
+     "",
+     "cdiv((a_bits * tile_m + b_bits * tile_n) * K, 8 * smem_bytes_per_clk * 1)"},
+    {"cutlass-sm90-gemm", "h100-sxm",
+     "cdiv(2 * tile_m * tile_n * K, (if(max(a_bits, b_bits) <= 4 && mma_f4_per_clk > 0, mma_f4_per_clk, if(max(a_bits, b_bits) <= 8 && mma_f8_per_clk > 0, mma_f8_per_clk, if(max(a_bits, b_bits) <= 16, mma_f16_per_clk, mma_f16_per_clk / 2)))) * 1)",
+     "",
+     "cdiv((a_bits * tile_m + b_bits * tile_n * cdiv(tile_m, 64)) * K, 8 * smem_bytes_per_clk * 1)"},
+    {"fa2-fwd", "a100",
+     "cdiv(2 * B_r * B_c * (d_pad + dv_pad), (if(in_bits <= 8 && mma_f8_per_clk > 0, mma_f8_per_clk, mma_f16_per_clk)))",
+     "cdiv(B_r * B_c, exp_per_clk)",
+     "cdiv(in_bits * (placed(Q, smem) * B_r * d_pad + cdiv(B_r, 128) * B_c * (d_pad + dv_pad)), 8 * smem_bytes_per_clk)"},
+    {"fa2-fwd", "h100-sxm",
+     "cdiv(2 * B_r * B_c * (d_pad + dv_pad), (if(in_bits <= 8 && mma_f8_per_clk > 0, mma_f8_per_clk, mma_f16_per_clk)))",
+     "cdiv(B_r * B_c, exp_per_clk)",
+     "cdiv(in_bits * (placed(Q, smem) * B_r * d_pad + cdiv(B_r, 128) * B_c * (d_pad + dv_pad)), 8 * smem_bytes_per_clk)"},
+    {"fa3-fwd", "h100-sxm",
+     "cdiv(2 * B_r * B_c * (d_pad + dv_pad), (if(in_bits <= 8 && mma_f8_per_clk > 0, mma_f8_per_clk, mma_f16_per_clk)))",
+     "cdiv(B_r * B_c, exp_per_clk)",
+     "cdiv((cdiv(in_bits * (placed(Q, smem) * B_r * d_pad + (B_r / 64) * B_c * (d_pad + dv_pad) + placed(P, smem) * 2 * B_r * B_c), 8)), smem_bytes_per_clk)"},
+    {"fa4-fwd", "b200",
+     "cdiv(2 * B_r * B_c * (d_pad + dv_pad), (if(in_bits <= 8 && mma_f8_per_clk > 0, mma_f8_per_clk, mma_f16_per_clk)))",
+     "cdiv(B_r * B_c, exp_per_clk)",
+     "cdiv((cdiv(in_bits * (placed(Q, smem) * B_r * d_pad + cdiv(B_r, 128) * B_c * (d_pad + dv_pad) + placed(P, smem) * 2 * B_r * B_c), 8)), smem_bytes_per_clk)"},
+};
+#define NBEFORE (sizeof before / sizeof *before)
+
+static tf_problem *bind(const char *workset, const char *machine, tf_machine **m, tf_workset **w, long K) {
+  char file[256];
+  tf_error err;
+  tf_error_init(&err);
+  snprintf(file, sizeof file, "machines/%s.json", machine);
+  *m = tf_machine_load(file, &err);
+  ck_assert_msg(*m != NULL, "%s: %s", file, err.msg);
+  snprintf(file, sizeof file, "model/worksets/%s.json", workset);
+  *w = tf_workset_load(file, &err);
+  ck_assert_msg(*w != NULL, "%s: %s %s", file, err.path, err.msg);
+  tf_request req;
+  tf_request_init(&req);
+  if (K)
+    tf_request_add_param(&req, "K", K, "-p K");
+  tf_problem *p = tf_problem_new(*m, *w, &req, &err);
+  ck_assert_msg(p != NULL, "%s on %s: %s", workset, machine, err.msg);
+  tf_request_release(&req);
+  return p;
+}
+
+static tf_objective parse(const tf_workset *w, const char *text) {
+  char buf[2048];
+  tf_objective o;
+  tf_error err;
+  tf_error_init(&err);
+  snprintf(buf, sizeof buf, "max %s", text);
+  ck_assert_msg(!tf_workset_parse_objective(w, buf, "test", &o, &err), "%s: %s", text, err.msg);
+  return o;
+}
+
+static int64_t value(const tf_problem *p, const int64_t *choose, const int64_t *counts, const tf_objective *o) {
+  int64_t v = 0;
+  tf_error err;
+  tf_error_init(&err);
+  ck_assert_msg(!tf_problem_value(p, choose, counts, o->expr, &v, &err), "%s: %s", o->text, err.msg);
+  return v;
+}
+
+/* Every combination of the domains (placements included), counts at their least. */
+static size_t compare_all(const tf_problem *p, const tf_objective *old, const tf_objective *now, size_t n,
+                          const char *what) {
+  size_t idx[TF_MAX_CHOOSE] = {0}, total = 1, points = 0;
+  int64_t choose[TF_MAX_CHOOSE], counts[TF_MAX_COUNTS];
+  for (int k = 0; k < p->ncounts; k++)
+    counts[k] = p->count_lo[k];
+  for (size_t i = 0; i < p->nchoose; i++)
+    total *= p->ndomain[i];
+  for (size_t c = 0; c < total; c++, points++) {
+    for (size_t i = 0; i < p->nchoose; i++)
+      choose[i] = p->domain[i][idx[i]];
+    for (size_t t = 0; t < n; t++) {
+      int64_t a = value(p, choose, counts, &old[t]), b = value(p, choose, counts, &now[t]);
+      ck_assert_msg(a == b, "%s: %s = %lld, %s = %lld at combination %zu", what, old[t].text, (long long)a,
+                    now[t].text, (long long)b, c);
+    }
+    for (size_t i = p->nchoose; i-- > 0;)
+      if (++idx[i] < p->ndomain[i])
+        break;
+      else
+        idx[i] = 0;
+  }
+  return points;
+}
+
+START_TEST(test_reproduces_hand_written) {
+  size_t points = 0;
+  for (size_t r = 0; r < NBEFORE; r++) {
+    tf_machine *m;
+    tf_workset *w;
+    tf_problem *p = bind(before[r].workset, before[r].machine, &m, &w,
+                         strstr(before[r].workset, "sm103") ? 12288 : 0);
+    tf_objective old[4], now[4];
+    size_t n = 0;
+    old[n] = parse(w, before[r].mma), now[n++] = parse(w, "cycles(mma)");
+    if (*before[r].exp)
+      old[n] = parse(w, before[r].exp), now[n++] = parse(w, "cycles(exp)");
+    old[n] = parse(w, before[r].smem), now[n++] = parse(w, "cycles(smem)");
+    char all[4096];
+    snprintf(all, sizeof all, "max(%s, %s%s%s)", before[r].mma, *before[r].exp ? before[r].exp : "",
+             *before[r].exp ? ", " : "", before[r].smem);
+    old[n] = parse(w, all), now[n++] = parse(w, "cycles");
+    char what[128];
+    snprintf(what, sizeof what, "%s on %s", before[r].workset, before[r].machine);
+    points += compare_all(p, old, now, n, what);
+    for (size_t t = 0; t < n; t++)
+      tf_objective_release(&old[t]), tf_objective_release(&now[t]);
+    tf_problem_free(p);
+    tf_workset_free(w);
+    tf_machine_free(m);
+  }
+  ck_assert_uint_gt(points, 1000); /* the comparison ran over real domains */
+}
+END_TEST
+
+struct named_value {
+  const char *name;
+  int64_t want;
+};
+
+/* fa4-fwd on the B200 at 128 x 128, two Q stages, Q in smem and P in tmem:
+ * each name must evaluate to its value. */
+static void fa4_values(const struct named_value *want, size_t n) {
+  tf_machine *m;
+  tf_workset *w;
+  tf_problem *p = bind("fa4-fwd", "b200", &m, &w, 0);
+  int64_t choose[TF_MAX_CHOOSE] = {128, 128, 2, TF_MEM_SMEM, TF_MEM_TMEM, TF_MEM_TMEM, TF_MEM_TMEM}, counts[TF_MAX_COUNTS] = {3};
+  for (size_t i = 0; i < n; i++) {
+    tf_objective o = parse(w, want[i].name);
+    int64_t v = value(p, choose, counts, &o);
+    ck_assert_msg(v == want[i].want, "%s = %lld, want %lld", want[i].name, (long long)v, (long long)want[i].want);
+    tf_objective_release(&o);
+  }
+  tf_problem_free(p);
+  tf_workset_free(w);
+  tf_machine_free(m);
+}
+
+/* The FlashAttention-4 paper's per-tile roofline on the B200 (its section
+ * 3.1.1): 128 x 128 at d = 128, MMA 1024, exp 1024, SMEM 768 cycles. */
+START_TEST(test_fa4_paper) {
+  static const struct named_value want[] = {
+      {"cycles(mma)", 1024},      {"cycles(exp)", 1024},    {"cycles(smem)", 768},
+      {"cycles", 1024},           {"bound_by", 1},          {"bound_by(mma)", 1},
+      {"bound_by(smem)", 0},      {"cycles(smem->mma)", 768}, {"cycles(tmem->mma)", 0},
+      {"cycles(rf->tmem)", 0}};
+  fa4_values(want, sizeof want / sizeof *want);
+}
+END_TEST
+
+static const char mini[] =
+    "{\"name\": \"t\", \"choose\": {\"n\": [64, 128]}, %s"
+    " \"buffers\": [{\"name\": \"X\", \"place\": [\"smem\", \"rf\"], \"size\": {\"smem\": \"n\", \"rf\": \"1\"}%s}]}";
+
+/* The mini workset with `root` and `buffer` inserted must not load, and
+ * its error names `path` and contains `msg`. */
+static void expect_load_error(size_t i, const char *root, const char *buffer, const char *path, const char *msg) {
+  char json[1024];
+  snprintf(json, sizeof json, mini, root, buffer);
+  tf_error err;
+  tf_error_init(&err);
+  tf_workset *w = tf_workset_parse(json, strlen(json), "t.json", &err);
+  ck_assert_msg(w == NULL, "case %zu loads", i);
+  ck_assert_msg(!strcmp(err.path, path), "case %zu: path %s, want %s", i, err.path, path);
+  ck_assert_msg(strstr(err.msg, msg), "case %zu: '%s' lacks '%s'", i, err.msg, msg);
+}
+
+START_TEST(test_errors) {
+  static const struct {
+    const char *root, *buffer, *path, *msg;
+  } bad[] = {
+      {"\"roofline\": {\"exp\": \"n\"}, \"let\": {\"cycles\": \"1\"},", "", "$.roofline", "computed from the roofline"},
+      {"\"roofline\": {\"flops\": \"n\"},", "", "$.roofline.flops", "flops"},
+      {"\"roofline\": {},", "", "$.roofline", "declares no MMA"},
+      {"", ", \"traffic\": [{\"to\": \"l1\", \"bytes\": \"n\"}]", "$.buffers[0].traffic[0].to", "unknown endpoint"},
+      {"", ", \"traffic\": [{\"from\": \"mma\", \"bytes\": \"n\"}]", "$.buffers[0].traffic[0].from", "smem, tmem or rf"},
+      {"", ", \"traffic\": [{\"to\": \"mma\", \"from\": \"rf\", \"bytes\": \"n\"}]", "$.buffers[0].traffic[0]", "exactly one"},
+      {"", ", \"traffic\": [{\"to\": \"mma\", \"bytes\": \"m\"}]", "$.buffers[0].traffic[0].bytes", "'m'"},
+      {"\"roofline\": {\"mma\": [{\"ops\": \"n\"}]},", "", "$.roofline.mma[0]", "bits"},
+  };
+  for (size_t i = 0; i < sizeof bad / sizeof *bad; i++)
+    expect_load_error(i, bad[i].root, bad[i].buffer, bad[i].path, bad[i].msg);
+}
+END_TEST
+
+/* A placed buffer's memory decides which edge carries its traffic: X in
+ * smem is read over smem->mma (the SMEM port), in rf over rf->mma
+ * (unmetered on every shipped machine). */
+START_TEST(test_placement_moves_traffic) {
+  char json[1024];
+  snprintf(json, sizeof json, mini, "\"roofline\": {\"mma\": [{\"ops\": \"1024 * n\", \"bits\": \"16\"}]},",
+           ", \"traffic\": [{\"to\": \"mma\", \"bytes\": \"256 * n\"}]");
+  tf_error err;
+  tf_error_init(&err);
+  tf_workset *w = tf_workset_parse(json, strlen(json), "t.json", &err);
+  ck_assert_msg(w != NULL, "%s %s", err.path, err.msg);
+  tf_machine *m = tf_machine_load("machines/h100-sxm.json", &err);
+  ck_assert_ptr_nonnull(m);
+  tf_request req;
+  tf_request_init(&req);
+  tf_problem *p = tf_problem_new(m, w, &req, &err);
+  ck_assert_msg(p != NULL, "%s", err.msg);
+  tf_objective smem = parse(w, "cycles(smem)"), mma = parse(w, "cycles(mma)"), by = parse(w, "bound_by");
+  int64_t counts[TF_MAX_COUNTS] = {0}, in_smem[TF_MAX_CHOOSE] = {128, TF_MEM_SMEM}, in_rf[TF_MAX_CHOOSE] = {128, TF_MEM_RF};
+  ck_assert_int_eq(value(p, in_smem, counts, &smem), 256); /* 32768 B / 128 B/clk */
+  ck_assert_int_eq(value(p, in_smem, counts, &mma), 32);   /* 131072 / 4096 */
+  ck_assert_int_eq(value(p, in_smem, counts, &by), 3);     /* smem binds */
+  ck_assert_int_eq(value(p, in_rf, counts, &smem), 0);
+  ck_assert_int_eq(value(p, in_rf, counts, &by), 1);       /* mma binds */
+  tf_objective_release(&smem), tf_objective_release(&mma), tf_objective_release(&by);
+  tf_request_release(&req);
+  tf_problem_free(p);
+  tf_workset_free(w);
+  tf_machine_free(m);
+}
+END_TEST
+
+/* The shape lets (model/shape.h) on FA4 at its defaults (128 heads,
+ * seqlen 8192, d = 128), 128 x 128, two Q stages, P in tmem: 4096 CTAs
+ * in 28 waves of 148, 2 x 64 iterations of 1024 cycles each at 1965 MHz;
+ * K and V read once per head (32 Q tiles in a wave of 148). */
+START_TEST(test_shape) {
+  static const struct named_value want[] = {
+      {"waves", 28},
+      {"compute_ns", 1867693},  /* cdiv(1024 * 128 * 28 * 1000, 1965) */
+      {"hbm_bytes", 1073741824}, /* 128 heads x (2 MiB Q + 4 MiB K and V + 2 MiB O) */
+      {"hbm_ns", 134218},       /* cdiv(1073741824, 8000): 1 GB/s is 1 B/ns */
+      {"time_ns", 1867693},
+      {"time_us", 1868},
+      {"ideal_ns", 1846060},    /* cdiv(2 * 128 * 8192^2 * 256 * 1000, 8192 * 148 * 1965) */
+      {"time_bound_by", 1},
+  };
+  fa4_values(want, sizeof want / sizeof *want);
+}
+END_TEST
+
+START_TEST(test_shape_errors) {
+  static const struct {
+    const char *root, *path, *msg;
+  } bad[] = {
+      {"\"shape\": {\"ctas\": \"n\", \"hbm_bytes\": \"n\", \"flops\": \"n\"},", "$.shape", "needs a roofline"},
+      {"\"roofline\": {\"exp\": \"n\"}, \"shape\": {\"ctas\": \"n\", \"flops\": \"n\"},", "$.shape", "hbm_bytes"},
+      {"\"roofline\": {\"exp\": \"n\"}, \"shape\": {\"ctas\": \"n\", \"hbm_bytes\": \"n\", \"flops\": \"n\", \"tiles\": 1},",
+       "$.shape.tiles", "tiles"},
+      {"\"roofline\": {\"exp\": \"n\"}, \"shape\": {\"ctas\": \"q\", \"hbm_bytes\": \"n\", \"flops\": \"n\"},", "$.shape",
+       "'q'"},
+  };
+  for (size_t i = 0; i < sizeof bad / sizeof *bad; i++)
+    expect_load_error(i, bad[i].root, "", bad[i].path, bad[i].msg);
+}
+END_TEST
+
+Suite *roofline_suite(void) {
+  Suite *s = suite_create("roofline");
+  TCase *tc = tcase_create("core");
+  tcase_set_timeout(tc, 60);
+  tcase_add_test(tc, test_reproduces_hand_written);
+  tcase_add_test(tc, test_fa4_paper);
+  tcase_add_test(tc, test_errors);
+  tcase_add_test(tc, test_placement_moves_traffic);
+  suite_add_tcase(s, tc);
+  TCase *shape = tcase_create("shape");
+  tcase_add_test(shape, test_shape);
+  tcase_add_test(shape, test_shape_errors);
+  suite_add_tcase(s, shape);
+  return s;
+}
