@@ -355,6 +355,7 @@ Suite *roofline_suite(void) {
   tcase_add_test(tc, test_placement_moves_traffic);
   suite_add_tcase(s, tc);
   TCase *shape = tcase_create("shape");
+  tcase_set_timeout(shape, 60);
   tcase_add_test(shape, test_shape);
   tcase_add_test(shape, test_shape_errors);
   suite_add_tcase(s, shape);
