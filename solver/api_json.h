@@ -11,6 +11,9 @@
  *       array of the K best in rank order (an infeasible problem: an array
  *       of one object with "status": "infeasible")
  *   {"cmd": "check", "problem": PROBLEM}          the `check --json` object
+ *   {"cmd": "layout", "problem": PROBLEM, "emit": "c" | "cute-dsl", "time_limit": S, "presolve": B}
+ *       the `layout --json` object; with "emit" {"text": the header or
+ *       struct `layout --emit` writes} (solves when a variable is free)
  *   {"cmd": "sweep", "spec": SPEC | "file": PATH | "problems": [PROBLEM, ...],
  *    "jobs": N, "time_limit": S, "presolve": B}
  *       {"points": [the sweep's line for each point, in point order],

@@ -26,6 +26,7 @@ Suite *configs_suite(void);
 Suite *prune_suite(void);
 Suite *search_suite(void);
 Suite *api_suite(void);
+Suite *layout_suite(void);
 
 Suite *contract_suite(void);
 Suite *suggest_suite(void);

@@ -35,7 +35,7 @@ import json
 import os
 import warnings
 
-__all__ = ["Error", "solve", "check", "sweep", "validate", "prune", "problem", "machines", "worksets", "version"]
+__all__ = ["Error", "solve", "check", "layout", "sweep", "validate", "prune", "problem", "machines", "worksets", "version"]
 
 
 class Error(Exception):
@@ -147,6 +147,22 @@ def check(machine, workset, params=None, fix=None, domain=None, require=None):
     dict `tilefit check --json` prints ("status": "fits" or "does_not_fit")."""
     request = {"cmd": "check", "problem": problem(machine, workset, params, fix, domain, require)}
     return _call(request)[0]
+
+
+def layout(machine, workset, params=None, fix=None, domain=None, require=None, objective=None, emit=None,
+           time_limit=None, presolve=None):
+    """Where each buffer sits, as the dict `tilefit layout --json` prints:
+    the answer (solved when a variable is free, checked when every one is
+    fixed) and "layout", per memory its "unit", "total" (the memory's used
+    figure), "capacity" and "buffers" (name, offset, size, allocated,
+    align, aligned; "shares" and "extra_offset" for an aliased buffer).
+    With emit="c" or "cute-dsl", the text `tilefit layout --emit` writes:
+    a C/C++ header or a CuTe DSL shared-storage struct."""
+    request = {"cmd": "layout", "problem": problem(machine, workset, params, fix, domain, require, objective)}
+    if emit is not None:
+        request["emit"] = emit
+    answer = _call(_solve_opts(request, time_limit, presolve))[0]
+    return answer["text"] if emit is not None else answer
 
 
 def sweep(spec_or_problems, jobs=1, time_limit=None, presolve=None):
