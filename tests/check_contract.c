@@ -187,6 +187,7 @@ START_TEST(test_schema_file_matches_outputs) {
       {"machines_list", "machines --json", 0},
       {"unconfirmed", "machines --json --unconfirmed", 0},
       {"layout", "layout -m b200 -w fa4-fwd --json", 0},
+      {"emit", "emit --for fa -m b200 -w fa4-fwd --json", 0},
   };
   for (size_t i = 0; i < sizeof rows / sizeof *rows; i++) {
     ck_assert_int_eq(tf_test_run(rows[i].args, out, sizeof out, err, sizeof err), rows[i].code);

@@ -27,6 +27,7 @@ Suite *prune_suite(void);
 Suite *search_suite(void);
 Suite *api_suite(void);
 Suite *layout_suite(void);
+Suite *emit_suite(void);
 
 Suite *contract_suite(void);
 Suite *suggest_suite(void);

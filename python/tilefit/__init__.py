@@ -35,7 +35,7 @@ import json
 import os
 import warnings
 
-__all__ = ["Error", "solve", "check", "layout", "sweep", "validate", "prune", "problem", "machines", "worksets", "version"]
+__all__ = ["Error", "solve", "check", "layout", "emit", "sweep", "validate", "prune", "problem", "machines", "worksets", "version"]
 
 
 class Error(Exception):
@@ -163,6 +163,21 @@ def layout(machine, workset, params=None, fix=None, domain=None, require=None, o
         request["emit"] = emit
     answer = _call(_solve_opts(request, time_limit, presolve))[0]
     return answer["text"] if emit is not None else answer
+
+
+def emit(machine, workset, target, params=None, fix=None, domain=None, require=None, objective=None, top=None,
+         time_limit=None, presolve=None):
+    """What a kernel author pastes, as the dict `tilefit emit --for TARGET
+    --json` prints: "for", "text" (the fragment: CUTLASS types and kernel
+    name, CuTe DSL arguments, a triton.Config list, FlashAttention traits)
+    and "answers" (the answers it was written for, as solve() returns
+    them).  target is "cutlass", "cute-dsl", "triton" or "fa"; with top=K,
+    the K best distinct tiles."""
+    request = {"cmd": "emit", "for": target,
+               "problem": problem(machine, workset, params, fix, domain, require, objective)}
+    if top is not None:
+        request["top"] = top
+    return _call(_solve_opts(request, time_limit, presolve))[0]
 
 
 def sweep(spec_or_problems, jobs=1, time_limit=None, presolve=None):

@@ -3,37 +3,51 @@
 #include <ctype.h>
 #include <string.h>
 
+#include "model/value.h"
 #include "solver/report.h"
 #include "solver/tilefit.h"
 
-static void provenance_values(FILE *f, const char *lead, const tf_problem *p, const tf_answer *a) {
-  fprintf(f, "%svalues:", lead);
-  for (size_t i = 0; i < p->place_first; i++)
-    fprintf(f, " %s=%lld", p->choose_names[i], (long long)a->choose[i]);
-  for (int k = 0; k < p->ncounts; k++)
-    fprintf(f, " %s=%lld", p->count_names[k], (long long)a->counts[k]);
+void tf_fragment_values(FILE *f, const tf_problem *p, const tf_answer *a) {
+  const char *sep = "";
+  for (size_t i = 0; i < p->place_first; i++, sep = " ")
+    fprintf(f, "%s%s=%lld", sep, p->choose_names[i], (long long)a->choose[i]);
+  for (int k = 0; k < p->ncounts; k++, sep = " ")
+    fprintf(f, "%s%s=%lld", sep, p->count_names[k], (long long)a->counts[k]);
   for (size_t i = p->place_first; i < p->nchoose; i++)
     fprintf(f, "%s%s in %s", i == p->place_first ? "; placement " : ", ", p->choose_names[i],
             tf_memory_name((int)a->choose[i]));
+}
+
+static void provenance_values(FILE *f, const char *lead, const tf_problem *p, const tf_answer *a) {
+  fprintf(f, "%svalues: ", lead);
+  tf_fragment_values(f, p, a);
   fputc('\n', f);
 }
 
-void tf_fragment_provenance(FILE *f, const char *lead, const tf_problem *p, const tf_answer *a) {
-  fprintf(f, "%stilefit %s: workset %s on machine %s, %s\n", lead, TF_LIBRARY_VERSION, p->workset->name,
-          p->machine->name, tf_answer_status_name(a->status));
-  fprintf(f, "%sparams:", lead);
-  for (size_t i = 0; i < p->workset->nparams; i++)
-    fprintf(f, " %s=%lld", p->workset->params[i].name, (long long)p->param_values[i]);
-  fputc('\n', f);
-  provenance_values(f, lead, p, a);
-  fprintf(f, "%sproved to fit:", lead);
-  const char *sep = " ";
+void tf_fragment_bytes(FILE *f, const tf_problem *p, const tf_answer *a) {
+  const char *sep = "";
   for (int m = 0; m < TF_NMEM; m++)
     if (tf_report_memory_used(p, m)) {
       fprintf(f, "%s%s %lld of %lld %s", sep, tf_memory_name(m), (long long)a->point.used[m],
               (long long)(m == TF_MEM_SMEM ? a->point.smem_limit : p->capacity[m]), tf_memory_unit(m));
       sep = ", ";
     }
+}
+
+void tf_fragment_provenance(FILE *f, const char *lead, const tf_problem *p, const tf_answer *a, int n) {
+  fprintf(f, "%stilefit %s: workset %s on machine %s, %s\n", lead, TF_LIBRARY_VERSION, p->workset->name,
+          p->machine->name, n > 1 ? "the best distinct answers in rank order" : tf_answer_status_name(a->status));
+  fprintf(f, "%sparams:", lead);
+  for (size_t i = 0; i < p->workset->nparams; i++)
+    fprintf(f, " %s=%lld", p->workset->params[i].name, (long long)p->param_values[i]);
+  fputc('\n', f);
+  if (n > 1) {
+    fprintf(f, "%seach of the %d with its values and the bytes it was proved to fit in\n", lead, n);
+    return;
+  }
+  provenance_values(f, lead, p, a);
+  fprintf(f, "%sproved to fit: ", lead);
+  tf_fragment_bytes(f, p, a);
   fputc('\n', f);
 }
 
@@ -58,5 +72,16 @@ int tf_fragment_value(const tf_problem *p, const tf_answer *a, const char *name,
   for (size_t i = 0; i < p->workset->nparams; i++)
     if (!strcmp(p->workset->params[i].name, name))
       return *v = p->param_values[i], 0;
-  return -1;
+  char text[160];
+  tf_objective e = {0};
+  tf_error err;
+  tf_error_init(&err);
+  snprintf(text, sizeof text, "max %s", name); /* a let: evaluated at the answer's point */
+  int rc = tf_workset_resolve(p->workset, name) < 0 || tf_workset_parse_objective(p->workset, text, name, &e, &err) ||
+                   tf_problem_value(p, a->choose, a->counts, e.expr, v, &err)
+               ? -1
+               : 0;
+  if (e.expr)
+    tf_objective_release(&e);
+  return rc;
 }

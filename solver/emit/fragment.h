@@ -13,15 +13,25 @@
 #include "encode/decode.h"
 #include "model/problem.h"
 
-/* The provenance comment, each line begun with `lead` ("// ", "# ", " * "). */
-void tf_fragment_provenance(FILE *f, const char *lead, const tf_problem *p, const tf_answer *a);
+/* The provenance comment, each line begun with `lead` ("// ", "# ", " * "),
+ * for n answers (a[0] the first): one answer's values and bytes, or for
+ * several a line saying each fragment item carries its own. */
+void tf_fragment_provenance(FILE *f, const char *lead, const tf_problem *p, const tf_answer *a, int n);
+
+/* "smem 98304 of 232448 B, rf 151 of 255 registers/thread": what the
+ * answer uses of each memory it uses, against the capacity it was
+ * proved against. */
+void tf_fragment_bytes(FILE *f, const tf_problem *p, const tf_answer *a);
+
+/* "BLOCK_M=128 BLOCK_N=256 num_stages=3": the answer's values. */
+void tf_fragment_values(FILE *f, const tf_problem *p, const tf_answer *a);
 
 /* `name` as a C or Python identifier: every character outside [A-Za-z0-9_]
  * becomes '_', and a leading digit gets a '_' before it. */
 void tf_fragment_ident(const char *name, char *out, size_t size);
 
-/* The value of the workset's param or variable `name` in the answer;
- * 0 found, -1 when the workset has none of that name. */
+/* The value of the workset's variable, param or let `name` at the
+ * answer; 0 found, -1 when the workset has none of that name. */
 int tf_fragment_value(const tf_problem *p, const tf_answer *a, const char *name, int64_t *v);
 
 #endif

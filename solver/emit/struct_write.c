@@ -143,7 +143,7 @@ void tf_struct_write_c(FILE *f, const tf_problem *p, const tf_answer *a, const t
   fputs("/* The shared-memory layout tilefit proved: each buffer at its offset, each\n"
         " * size rounded as the capacity rows charge it.\n",
         f);
-  tf_fragment_provenance(f, " * ", p, a);
+  tf_fragment_provenance(f, " * ", p, a, 1);
   fprintf(f, " */\n#ifndef %s\n#define %s\n\n#include <stddef.h>\n#ifndef __cplusplus\n#include <assert.h> /* "
              "static_assert */\n#endif\n\n",
           guard, guard);
@@ -156,7 +156,7 @@ void tf_struct_write_c(FILE *f, const tf_problem *p, const tf_answer *a, const t
 }
 
 void tf_struct_write_cute_dsl(FILE *f, const tf_problem *p, const tf_answer *a, const tf_layout *l) {
-  tf_fragment_provenance(f, "# ", p, a);
+  tf_fragment_provenance(f, "# ", p, a, 1);
   fprintf(f, "# smem: %lld of %lld B; each member at the offset tilefit laid it out at\n",
           (long long)l->end[TF_MEM_SMEM], (long long)l->capacity[TF_MEM_SMEM]);
   fputs("import cutlass\nimport cutlass.cute as cute\n\n\n@cute.struct\nclass SharedStorage:\n", f);

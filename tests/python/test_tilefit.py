@@ -255,6 +255,32 @@ class Layout(unittest.TestCase):
         self.assertIn("$.emit", str(e.exception))
 
 
+class Emit(unittest.TestCase):
+    def test_the_command_lines_object(self):
+        got = tilefit.emit("h100-sxm", "cutlass-sm90-gemm", "cutlass", **GEMM)
+        rc, docs = cli("emit", "--for", "cutlass", *GEMM_CLI, "--json")
+        self.assertEqual(rc, 0)
+        self.assertEqual(got, docs[0])
+        self.assertIn("cutlass3x_sm90_tensorop_gemm_f16_f16_f32_f16_f16_128x256x64_1x1x1_4_tnn_align8_"
+                      "warpspecialized_cooperative_epi_tma", got["text"])
+        self.assertEqual(got["answers"][0]["values"]["stages"], 4)
+
+    def test_triton_top(self):
+        got = tilefit.emit("h100-sxm", "triton-matmul", "triton", top=4)
+        self.assertEqual(len(got["answers"]), 4)
+        self.assertEqual(got["text"].count("triton.Config("), 4)
+        kept = tilefit.prune([a["values"] for a in got["answers"]], machine="h100-sxm", workset="triton-matmul")
+        self.assertTrue(all(c["fits"] for c in kept))
+
+    def test_errors(self):
+        with self.assertRaises(tilefit.Error) as e:
+            tilefit.emit("b200", "fa4-fwd", "triton")
+        self.assertIn("triton-matmul", str(e.exception))
+        with self.assertRaises(tilefit.Error) as e:
+            tilefit.emit("b200", "fa4-fwd", "rust")
+        self.assertIn("$.for", str(e.exception))
+
+
 class Names(unittest.TestCase):
     def test_machines_and_worksets_as_listed(self):
         for fn, cmd, name in ((tilefit.machines, "machines", "b200"), (tilefit.worksets, "worksets", "fa4-fwd")):
