@@ -45,7 +45,9 @@ int tf_layout_of(const tf_problem *p, const tf_point *pt, tf_layout *out, tf_err
   size_t *at = tf_nalloc(p->nbuffers + 1, sizeof *at);
   int rc = 0;
   for (int m = 0; m < TF_NMEM && !rc; m++) {
-    out->capacity[m] = m == TF_MEM_SMEM ? pt->smem_limit : p->capacity[m];
+    tf_memory_row row = tf_memory_report(p, m, pt->choose, pt->used);
+    out->capacity[m] = row.capacity;
+    out->shown[m] = row.shown;
     rc = lay_memory(p, pt, m, out, at, err);
     if (!rc && out->end[m] != pt->used[m])
       rc = tf_error_set(err, TF_EINTERNAL, NULL, "the %s layout ends at %lld, but the capacity rows charge %lld",

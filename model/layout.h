@@ -37,7 +37,8 @@ typedef struct tf_layout {
   size_t nslots;           /* one per buffer, grouped by memory, in workset order */
   tf_layout_slot *slots;
   int64_t end[TF_NMEM];    /* the end of the last buffer: the memory's used */
-  int64_t capacity[TF_NMEM]; /* at the point (SMEM less with an occupancy) */
+  int64_t capacity[TF_NMEM]; /* enforced at the point (SMEM less with an occupancy) */
+  int shown[TF_NMEM];      /* a report shows the memory (tf_memory_report) */
 } tf_layout;
 
 /* Lays out the buffers of point pt (evaluated by tf_problem_eval_point)

@@ -26,12 +26,14 @@ static void provenance_values(FILE *f, const char *lead, const tf_problem *p, co
 
 void tf_fragment_bytes(FILE *f, const tf_problem *p, const tf_answer *a) {
   const char *sep = "";
-  for (int m = 0; m < TF_NMEM; m++)
-    if (tf_report_memory_used(p, m)) {
-      fprintf(f, "%s%s %lld of %lld %s", sep, tf_memory_name(m), (long long)a->point.used[m],
-              (long long)(m == TF_MEM_SMEM ? a->point.smem_limit : p->capacity[m]), tf_memory_unit(m));
+  for (int m = 0; m < TF_NMEM; m++) {
+    tf_memory_row r = tf_memory_report(p, m, a->choose, a->point.used);
+    if (r.shown) {
+      fprintf(f, "%s%s %lld of %lld %s", sep, tf_memory_name(m), (long long)r.used, (long long)r.capacity,
+              tf_memory_unit(m));
       sep = ", ";
     }
+  }
 }
 
 void tf_fragment_provenance(FILE *f, const char *lead, const tf_problem *p, const tf_answer *a, int n) {

@@ -42,7 +42,7 @@ void tf_layout_write_text(FILE *f, const tf_problem *p, const tf_answer *a, cons
   if (a->status == TF_ANSWER_NO_FIT)
     fprintf(f, "does not fit: %s\n", a->why);
   for (int m = 0; m < TF_NMEM; m++)
-    if (tf_report_memory_used(p, m))
+    if (l->shown[m])
       text_memory(f, p, l, m);
 }
 
@@ -63,7 +63,7 @@ void tf_layout_write_json_value(FILE *f, const tf_problem *p, const tf_layout *l
   fputc('{', f);
   const char *sep = "";
   for (int m = 0; m < TF_NMEM; m++) {
-    if (!tf_report_memory_used(p, m))
+    if (!l->shown[m])
       continue;
     fprintf(f, "%s\"%s\":{\"unit\":\"%s\",\"total\":%lld,\"capacity\":%lld,\"buffers\":[", sep, tf_memory_name(m),
             tf_memory_unit(m), (long long)l->end[m], (long long)l->capacity[m]);

@@ -150,7 +150,7 @@ void tf_struct_write_c(FILE *f, const tf_problem *p, const tf_answer *a, const t
   c_smem_struct(f, p, l, tag);
   c_smem_asserts(f, p, l, tag);
   for (int m = 0; m < TF_NMEM; m++)
-    if (m != TF_MEM_SMEM && tf_report_memory_used(p, m))
+    if (m != TF_MEM_SMEM && l->shown[m])
       c_units(f, p, l, m, prefix);
   fprintf(f, "#endif\n");
 }
