@@ -245,7 +245,7 @@ END_TEST
 
 START_TEST(test_fa_traits) {
   ck_assert_int_eq(tf_test_run("emit --for fa -m a100 -w fa2-fwd", out, sizeof out, err, sizeof err), 0);
-  ck_assert_msg(strstr(out, "using Kernel_traits = Flash_fwd_kernel_traits<128, 128, 128, 4, false, false, cutlass::half_t>;"),
+  ck_assert_msg(strstr(out, "using Kernel_traits = Flash_fwd_kernel_traits<128, 64, 128, 4, false, false, cutlass::half_t>;"),
                 "%s", out);
   ck_assert_int_eq(tf_test_run("emit --for fa -m a100 -w fa2-fwd -p d=80", out, sizeof out, err, sizeof err), 0);
   ck_assert_msg(strstr(out, "Flash_fwd_kernel_traits<96, "), "the padded head dim: %s", out);

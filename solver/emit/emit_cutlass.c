@@ -20,7 +20,8 @@ static const struct cl_type {
 } types[] = {
     {"f16", "cutlass::half_t", 16},         {"bf16", "cutlass::bfloat16_t", 16},  {"e4m3", "cutlass::float_e4m3_t", 8},
     {"e2m1", "cutlass::float_e2m1_t", 4},   {"e3m2", "cutlass::float_e3m2_t", 6}, {"tf32", "cutlass::tfloat32_t", 32},
-    {"f32", "float", 32},                   {"void", "void", 0},
+    {"f32", "float", 32},                   {"void", "void", 0},                  {"s8", "int8_t", 8},
+    {"s32", "int32_t", 32},
 };
 #define NTYPES (sizeof types / sizeof *types)
 
@@ -42,7 +43,7 @@ static const struct cl_type *type_named(const char *name) {
 /* The C and D types a name may carry, in the order tried. */
 static const char *const outputs[][2] = {
     {"f16", "f16"}, {"void", "f16"},   {"f32", "f32"},   {"void", "f32"},
-    {"bf16", "bf16"}, {"void", "bf16"}, {"e4m3", "e4m3"}, {"void", "e4m3"},
+    {"bf16", "bf16"}, {"void", "bf16"}, {"e4m3", "e4m3"}, {"void", "e4m3"}, {"s8", "s8"},
 };
 #define NOUTPUTS (sizeof outputs / sizeof *outputs)
 
@@ -69,6 +70,9 @@ static int64_t value_of(const tf_problem *p, const tf_answer *a, const char *nam
   return v;
 }
 
+/* The accumulator: s32 for integer operands, else f32. */
+static const struct cl_type *acc_of(const candidate *c) { return type_named(strcmp(c->a->name, "s8") ? "f32" : "s32"); }
+
 /* "ue8m0xe2m1" for a block-scaled operand, else the type's own name. */
 static void operand_name(const candidate *c, const struct cl_type *t, char *buf, size_t size) {
   if (c->blockscaled)
@@ -82,10 +86,20 @@ static void write_name(const candidate *c, char *buf, size_t size) {
   operand_name(c, c->a, a, sizeof a);
   operand_name(c, c->b, b, sizeof b);
   int align = 128 / c->a->bits;
-  snprintf(buf, size, "cutlass3x_sm%d_%s_gemm%s_%s_%s_f32_%s_%s_%lldx%lldx%lld_%dx1x1_%lld_tnn_align%d%s%s%s", c->arch,
-           c->blockscaled ? "bstensorop" : "tensorop", c->grouped ? "_grouped" : "", a, b, c->c->name, c->d->name,
+  snprintf(buf, size, "cutlass3x_sm%d_%s_gemm%s_%s_%s_%s_%s_%s_%lldx%lldx%lld_%dx1x1_%lld_tnn_align%d%s%s%s", c->arch,
+           c->blockscaled ? "bstensorop" : "tensorop", c->grouped ? "_grouped" : "", a, b, acc_of(c)->name, c->c->name,
+           c->d->name,
            (long long)c->tile[0], (long long)c->tile[1], (long long)c->tile[2], c->two_sm ? 2 : 1,
            (long long)c->stages, align, c->sched, c->epi, c->blockscaled && c->sf_vec == 16 ? "_vs16" : "");
+}
+
+/* A param the name sets against the problem's: the SM90 schedule 0
+ * (automatic: pingpong below tile M 128) is the one it resolves to. */
+static int same_param(const tf_problem *p, const tf_answer *a, const tf_assign *set) {
+  int64_t mine = param_or(p, set->name, set->value + 1);
+  if (!strcmp(set->name, "schedule") && mine == 0)
+    mine = value_of(p, a, "tile_m") < 128 ? 2 : 1;
+  return mine == set->value;
 }
 
 /* Does `name` read back to this problem and answer: the workset, every
@@ -98,7 +112,7 @@ static int reads_back(const tf_problem *p, const tf_answer *a, const char *name,
   tf_error_init(&e);
   int ok = !tf_cutlass_name_request(name, &r, &k, &e) && !strcmp(r.workset, p->workset->name);
   for (size_t i = 0; ok && i < r.nparams; i++)
-    ok = param_or(p, r.params[i].name, r.params[i].value + 1) == r.params[i].value;
+    ok = same_param(p, a, &r.params[i]);
   for (size_t i = 0; ok && i < r.nfixes; i++)
     ok = value_of(p, a, r.fixes[i].name) == r.fixes[i].value;
   ok = ok && (stages ? k.stages == stages : r.nobjectives == 1);
@@ -124,8 +138,9 @@ static int base_candidate(const tf_problem *p, const tf_answer *a, candidate *c,
   c->sf_vec = (int)param_or(p, "sf_vec", 32);
   c->grouped = param_or(p, "grouped", 0) == 1 || (c->arch == 90 && param_or(p, "kernel_carveout", 0) == 384);
   c->two_sm = param_or(p, "cta_group", 1) == 2;
-  c->a = type_of_bits((int)param_or(p, "a_bits", 16));
-  c->b = type_of_bits((int)param_or(p, "b_bits", 16));
+  int integer = param_or(p, "a_bits", 16) == 8 && param_or(p, "fp8", 1) == 0; /* 8-bit, not FP8: s8 */
+  c->a = integer ? type_named("s8") : type_of_bits((int)param_or(p, "a_bits", 16));
+  c->b = integer ? type_named("s8") : type_of_bits((int)param_or(p, "b_bits", 16));
   if (!c->a || !c->b)
     return snprintf(why, size, "no cutlass_library type has a_bits %lld or b_bits %lld",
                     (long long)param_or(p, "a_bits", 16), (long long)param_or(p, "b_bits", 16)), -1;
@@ -135,9 +150,13 @@ static int base_candidate(const tf_problem *p, const tf_answer *a, candidate *c,
 
 /* The schedule suffix of an architecture's names: cooperative from tile M
  * 128 on on SM90, as the workset's accumulator registers assume. */
-static const char *schedule_suffix(const candidate *c) {
+static const char *schedule_suffix(const tf_problem *p, const candidate *c) {
+  int64_t sched = param_or(p, "schedule", 0), fast = param_or(p, "fp8_fastaccum", 0);
+  int coop = sched ? sched == 1 : c->tile[0] >= 128;
+  if (c->arch == 90 && fast)
+    return coop ? "_warpspecialized_cooperative_fp8_fastaccum" : "_warpspecialized_pingpong_fp8_fastaccum";
   if (c->arch == 90)
-    return c->tile[0] >= 128 ? "_warpspecialized_cooperative" : "_warpspecialized_pingpong";
+    return coop ? "_warpspecialized_cooperative" : "_warpspecialized_pingpong";
   if (c->arch == 120)
     return "";
   return c->two_sm ? "_2sm" : "_1sm";
@@ -150,7 +169,7 @@ static int find_name(const tf_problem *p, const tf_answer *a, int64_t stages, ca
   if (base_candidate(p, a, c, why, whysize))
     return 1;
   epi[0] = c->arch == 90 ? "_epi_tma" : "";
-  c->sched = schedule_suffix(c);
+  c->sched = schedule_suffix(p, c);
   c->stages = stages;
   int64_t out_bits = param_or(p, "out_bits", 0); /* D of the workset's own width first */
   for (int pass = 0; pass < 2; pass++)
@@ -192,11 +211,15 @@ static const char *cxx_operand(const candidate *c, const struct cl_type *t, char
 static const char *arch_tag(int arch) { return arch == 90 ? "Sm90" : arch == 120 ? "Sm120" : "Sm100"; }
 
 static const char *mainloop_schedule(const candidate *c) {
+  int coop = c->sched && strstr(c->sched, "cooperative"), fast = c->sched && strstr(c->sched, "fastaccum");
+  if (c->arch == 90 && fast)
+    return coop ? "cutlass::gemm::KernelTmaWarpSpecializedCooperativeFP8FastAccum"
+                : "cutlass::gemm::KernelTmaWarpSpecializedPingpongFP8FastAccum";
   if (c->arch == 90)
-    return c->tile[0] >= 128 ? (c->grouped ? "cutlass::gemm::KernelPtrArrayTmaWarpSpecializedCooperative"
-                                           : "cutlass::gemm::KernelTmaWarpSpecializedCooperative")
-                             : (c->grouped ? "cutlass::gemm::KernelPtrArrayTmaWarpSpecializedPingpong"
-                                           : "cutlass::gemm::KernelTmaWarpSpecializedPingpong");
+    return coop ? (c->grouped ? "cutlass::gemm::KernelPtrArrayTmaWarpSpecializedCooperative"
+                              : "cutlass::gemm::KernelTmaWarpSpecializedCooperative")
+                : (c->grouped ? "cutlass::gemm::KernelPtrArrayTmaWarpSpecializedPingpong"
+                              : "cutlass::gemm::KernelTmaWarpSpecializedPingpong");
   if (c->arch == 120 || c->blockscaled)
     return "cutlass::gemm::collective::KernelScheduleAuto";
   if (c->grouped)
@@ -210,7 +233,7 @@ static const char *epilogue_schedule(const candidate *c) {
   if (c->arch == 90 && nosmem)
     return c->grouped ? "cutlass::epilogue::PtrArrayNoSmemWarpSpecialized" : "cutlass::epilogue::NoSmemWarpSpecialized";
   if (c->arch == 90)
-    return c->tile[0] >= 128 ? (c->grouped ? "cutlass::epilogue::PtrArrayTmaWarpSpecializedCooperative"
+    return c->sched && strstr(c->sched, "cooperative") ? (c->grouped ? "cutlass::epilogue::PtrArrayTmaWarpSpecializedCooperative"
                                            : "cutlass::epilogue::TmaWarpSpecializedCooperative")
                              : (c->grouped ? "cutlass::epilogue::PtrArrayTmaWarpSpecializedPingpong"
                                            : "cutlass::epilogue::TmaWarpSpecialized");
@@ -225,10 +248,10 @@ static void write_epilogue(FILE *f, const candidate *c, const char *shape, const
   int align_d = 128 / c->d->bits, align_c = c->c->bits ? 128 / c->c->bits : align_d;
   fprintf(f, "using CollectiveEpilogue = typename cutlass::epilogue::collective::CollectiveBuilder<\n"
              "    cutlass::arch::%s, cutlass::arch::OpClassTensorOp,\n    %s, %s,\n"
-             "    cutlass::epilogue::collective::EpilogueTileAuto,\n    float, float,\n"
+             "    cutlass::epilogue::collective::EpilogueTileAuto,\n    %s, %s,\n"
              "    %s, cutlass::layout::ColumnMajor, %d,\n    %s, cutlass::layout::ColumnMajor, %d,\n    %s\n"
              "  >::CollectiveOp;  // sizeof(SharedStorage) = %lld B, the workset's epilogue_bytes\n\n",
-          arch_tag(c->arch), shape, cluster, c->c->cxx, align_c, c->d->cxx, align_d, epilogue_schedule(c),
+          arch_tag(c->arch), shape, cluster, acc_of(c)->cxx, acc_of(c)->cxx, c->c->cxx, align_c, c->d->cxx, align_d, epilogue_schedule(c),
           (long long)bytes);
 }
 
@@ -237,10 +260,10 @@ static void write_mainloop(FILE *f, const candidate *c, const char *shape, const
   char a[96], b[96];
   fprintf(f, "using CollectiveMainloop = typename cutlass::gemm::collective::CollectiveBuilder<\n"
              "    cutlass::arch::%s, cutlass::arch::%s,\n    %s, cutlass::layout::RowMajor, %d,\n"
-             "    %s, cutlass::layout::ColumnMajor, %d,\n    float,\n    %s,\n    %s,\n    %s,  // %lld stages\n"
+             "    %s, cutlass::layout::ColumnMajor, %d,\n    %s,\n    %s,\n    %s,\n    %s,  // %lld stages\n"
              "    %s\n  >::CollectiveOp;\n",
           arch_tag(c->arch), c->blockscaled ? "OpClassBlockScaledTensorOp" : "OpClassTensorOp",
-          cxx_operand(c, c->a, a, sizeof a), 128 / c->a->bits, cxx_operand(c, c->b, b, sizeof b), 128 / c->b->bits, shape,
+          cxx_operand(c, c->a, a, sizeof a), 128 / c->a->bits, cxx_operand(c, c->b, b, sizeof b), 128 / c->b->bits, acc_of(c)->cxx, shape,
           cluster, stages, (long long)n, mainloop_schedule(c));
 }
 

@@ -125,12 +125,14 @@ int tf_emit_write_triton(FILE *f, const tf_problem *p, const tf_answer *a, int n
 
 static void fa2(FILE *f, const tf_problem *p, const tf_answer *a) {
   int q_regs = placed_in(p, a, "Q", "rf");
+  int64_t share = q_regs; /* the workset's own switch when it has one */
+  tf_fragment_value(p, a, "share_q_k_smem", &share);
   fprintf(f, "// csrc/flash_attn/src/kernel_traits.h: <kHeadDim, kBlockM, kBlockN, kNWarps, Is_Q_in_regs, "
              "Share_Q_K_smem, elem_type>\n");
   fprintf(f, "using Kernel_traits = Flash_fwd_kernel_traits<%lld, %lld, %lld, %lld, %s, %s, %s>;\n",
           (long long)v(p, a, "d_pad"),
           (long long)v(p, a, "B_r"), (long long)v(p, a, "B_c"), (long long)(v(p, a, "threads") / 32), cxx_bool(q_regs),
-          cxx_bool(q_regs), v(p, a, "in_bits") == 16 ? "cutlass::half_t" : "cutlass::float_e4m3_t");
+          cxx_bool(share != 0), v(p, a, "in_bits") == 16 ? "cutlass::half_t" : "cutlass::float_e4m3_t");
 }
 
 static void fa3(FILE *f, const tf_problem *p, const tf_answer *a) {
