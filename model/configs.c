@@ -6,6 +6,7 @@
 #include <string.h>
 
 #include "alloc.h"
+#include "configs_py.h"
 #include "json.h"
 #include "text.h"
 
@@ -19,6 +20,7 @@ void tf_configs_release(tf_config_list *l) {
     free(c->values);
     free(c->text);
     free(c->error);
+    free(c->source);
   }
   free(l->items);
   tf_configs_init(l);
@@ -48,6 +50,14 @@ static int add_value(tf_config *c, const char *key, const cJSON *v, const char *
   tf_assign a = {tf_strdup(key), x, tf_strdup(path)};
   TF_PUSH(c->values, c->nvalues, c->capvalues, a);
   return 0;
+}
+
+tf_config *tf_configs_add(tf_config_list *l, const char *where) { return add_config(l, where); }
+
+static int read_object(tf_config *c, const cJSON *obj, const char *path, int nested, tf_error *err);
+
+int tf_configs_read_object(tf_config *c, const cJSON *obj, const char *path, tf_error *err) {
+  return read_object(c, obj, path, 0, err);
 }
 
 static int read_object(tf_config *c, const cJSON *obj, const char *path, int nested, tf_error *err) {
@@ -178,6 +188,11 @@ int tf_configs_parse(const char *text, size_t len, const char *file, tf_config_l
     i++;
   if (i < len && text[i] == '[')
     return parse_array(text, len, file, l, err);
+  if (i < len && text[i] != '{' && tf_configs_is_python(text, len)) {
+    if (tf_configs_parse_python(text, len, file, l, err))
+      return -1;
+    return l->n ? 0 : tf_error_set(err, TF_EINPUT, NULL, "%s: no configurations", file);
+  }
   l->form = i < len && text[i] == '{' ? TF_CONFIGS_LINES : TF_CONFIGS_NAMES;
   if (parse_lines(text, len, file, l, err))
     return -1;

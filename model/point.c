@@ -15,6 +15,7 @@ void tf_point_init(tf_point *pt, const tf_problem *p) {
   memset(pt, 0, sizeof *pt);
   pt->size = tf_nalloc(p->nbuffers + 1, sizeof *pt->size);
   pt->alloc = tf_nalloc(p->nbuffers + 1, sizeof *pt->alloc);
+  pt->raw = tf_nalloc(p->nbuffers + 1, sizeof *pt->raw);
   pt->require_lhs = tf_nalloc(p->nrequire + 1, sizeof *pt->require_lhs);
   pt->require_rhs = tf_nalloc(p->nrequire + 1, sizeof *pt->require_rhs);
   pt->require_ok = tf_nalloc(p->nrequire + 1, sizeof *pt->require_ok);
@@ -24,6 +25,7 @@ void tf_point_init(tf_point *pt, const tf_problem *p) {
 void tf_point_release(tf_point *pt) {
   free(pt->size);
   free(pt->alloc);
+  free(pt->raw);
   free(pt->require_lhs);
   free(pt->require_rhs);
   free(pt->require_ok);
@@ -38,6 +40,7 @@ static int point_buffers(tf_problem *p, const int64_t *choose, tf_point *pt, tf_
   for (size_t b = 0; b < p->nbuffers; b++)
     if (tf_expr_eval_const(tf_memory_size_expr(p, b, choose), &env, &pt->size[b], err))
       return tf_error_set_path(err, w->buffers[b].path), -1;
+  memcpy(pt->raw, pt->size, p->nbuffers * sizeof *pt->raw);
   if (tf_memory_fold_aliases(p, choose, pt->size, 1, err))
     return -1;
   for (size_t b = 0; b < p->nbuffers; b++)

@@ -147,7 +147,8 @@ const char *tf_problem_value_text(const tf_problem *p, size_t i, int64_t v, char
 typedef struct tf_point {
   int64_t choose[TF_MAX_CHOOSE];
   int64_t counts[TF_MAX_COUNTS];
-  int64_t *size;        /* per buffer, unaligned */
+  int64_t *size;        /* per buffer, unaligned; an aliased buffer's what it adds to its host */
+  int64_t *raw;         /* per buffer, its own size before aliasing (== size when it aliases none) */
   int64_t *alloc;       /* per buffer, aligned */
   int64_t used[TF_NMEM];
   int64_t smem_limit;   /* capacity, or less when an occupancy is asked for */

@@ -16,6 +16,8 @@
 #include "model/json.h"
 #include "model/text.h"
 #include "solver/backend.h"
+#include "solver/emit/emit.h"
+#include "solver/emit/layout_write.h"
 #include "solver/prune.h"
 #include "solver/report.h"
 #include "solver/solve.h"
@@ -192,6 +194,91 @@ static int api_check(const cJSON *req, FILE *out, tf_error *err) {
       tf_report_json_object(out, &c.req, p, &a);
     tf_answer_release(&a);
   }
+  bound_release(&c, &l, p);
+  return rc;
+}
+
+/* ---------------------------------------------------------------- layout */
+
+/* "emit": "c" or "cute-dsl" answers {"text": the code}; without it the
+ * object `layout --json` prints. */
+static int read_form(const cJSON *req, const char *key, const char *const *words, const int *forms, int *form,
+                     tf_error *err) {
+  const cJSON *v = tf_json_member(req, key);
+  const char *s;
+  char path[32];
+  snprintf(path, sizeof path, "$.%s", key);
+  if (!v)
+    return 0;
+  if (tf_json_string(v, path, &s, err))
+    return -1;
+  for (size_t i = 0; words[i]; i++)
+    if (!strcmp(s, words[i]))
+      return *form = forms[i], 0;
+  return tf_error_set(err, TF_EINPUT, path, "unknown value '%s'", s);
+}
+
+/* The code a layout or emit request writes, as {"text": "..."}. */
+static void text_object(FILE *out, const char *text) {
+  fputs("{\"schema\":\"" TF_REPORT_SCHEMA "\",\"text\":", out);
+  tf_json_write_string(out, text);
+  fputc('}', out);
+}
+
+static int api_layout(const cJSON *req, FILE *out, tf_error *err) {
+  static const char *const words[] = {"c", "cute-dsl", NULL};
+  static const int forms[] = {TF_LAYOUT_C, TF_LAYOUT_CUTE_DSL};
+  int form = TF_LAYOUT_JSON;
+  tf_solve_opts o;
+  if (read_form(req, "emit", words, forms, &form, err) || read_solve_opts(req, &o, err))
+    return -1;
+  tf_case c;
+  tf_case_init(&c);
+  tf_loaded l;
+  tf_problem *p;
+  int rc = bind_problem(req, &c, &l, &p, err);
+  if (!rc) {
+    tf_answer a;
+    tf_answer_init(&a, p);
+    tf_text t;
+    FILE *f = form == TF_LAYOUT_JSON ? out : tf_text_open(&t);
+    rc = tf_layout_run(f, p, &o, form, &a, err) ? -1
+         : a.status == TF_ANSWER_OPTIMAL || a.status == TF_ANSWER_FITS ? API_OK : API_NO;
+    if (f != out) {
+      char *text = tf_text_close(&t, NULL);
+      if (rc >= 0)
+        text_object(out, text);
+      free(text);
+    }
+    tf_answer_release(&a);
+  }
+  bound_release(&c, &l, p);
+  return rc;
+}
+
+/* ------------------------------------------------------------------ emit */
+
+static int api_emit(const cJSON *req, FILE *out, tf_error *err) {
+  const cJSON *v = tf_json_member(req, "for"), *k = tf_json_member(req, "top");
+  const char *name = NULL;
+  int64_t top = 0;
+  tf_solve_opts o;
+  if (!v)
+    return tf_error_set(err, TF_EINPUT, "$.for", "expected one of cutlass, cute-dsl, triton, fa");
+  if (tf_json_string(v, "$.for", &name, err) || (k && tf_json_int(k, "$.top", 1, 1000, &top, err)) ||
+      read_solve_opts(req, &o, err))
+    return -1;
+  int target = tf_emit_target(name);
+  if (target < 0)
+    return tf_error_set(err, TF_EINPUT, "$.for", "expected one of cutlass, cute-dsl, triton, fa, got '%s'", name);
+  tf_case c;
+  tf_case_init(&c);
+  tf_loaded l;
+  tf_problem *p;
+  int rc = bind_problem(req, &c, &l, &p, err), status = TF_ANSWER_OPTIMAL;
+  if (!rc)
+    rc = tf_emit_run(out, p, &o, target, (int)top, 1, &status, err) ? -1
+         : status == TF_ANSWER_INFEASIBLE || status == TF_ANSWER_NO_FIT ? API_NO : API_OK;
   bound_release(&c, &l, p);
   return rc;
 }
@@ -504,6 +591,8 @@ static int api_prune(const cJSON *req, FILE *out, tf_error *err) {
 #define SOLVE_KEYS "solver", "time_limit", "presolve"
 static const char *const solve_keys[] = {"cmd", "problem", "top", "top_points", SOLVE_KEYS, NULL};
 static const char *const check_keys[] = {"cmd", "problem", NULL};
+static const char *const layout_keys[] = {"cmd", "problem", "emit", SOLVE_KEYS, NULL};
+static const char *const emit_keys[] = {"cmd", "problem", "for", "top", SOLVE_KEYS, NULL};
 static const char *const sweep_keys[] = {"cmd", "spec", "file", "problems", "jobs", SOLVE_KEYS, NULL};
 static const char *const validate_keys[] = {"cmd", "files", SOLVE_KEYS, NULL};
 static const char *const prune_keys[] = {"cmd", "machine", "workset", "params", "map", "configs", "file", "time_limit", NULL};
@@ -518,6 +607,7 @@ static const struct api_cmd {
     {"sweep", api_sweep, sweep_keys},       {"validate", api_validate, validate_keys},
     {"machines", api_machines, bare_keys},  {"worksets", api_worksets, bare_keys},
     {"version", api_version, bare_keys},    {"prune", api_prune, prune_keys},
+    {"layout", api_layout, layout_keys},    {"emit", api_emit, emit_keys},
 };
 
 static int dispatch(const char *request, FILE *out, tf_error *err) {
@@ -535,7 +625,7 @@ static int dispatch(const char *request, FILE *out, tf_error *err) {
       if (!strcmp(commands[i].name, name))
         c = &commands[i];
     if (!c)
-      tf_error_set(err, TF_EINPUT, "$.cmd", "unknown command '%s' (solve, check, sweep, validate, prune, machines, worksets, version)",
+      tf_error_set(err, TF_EINPUT, "$.cmd", "unknown command '%s' (solve, check, layout, emit, sweep, validate, prune, machines, worksets, version)",
                    name);
     else if (!tf_json_keys(req, "$", c->keys, NULL, err))
       rc = c->run(req, out, err);

@@ -16,6 +16,13 @@
  *       array of the K best in rank order (an infeasible problem: an array
  *       of one object with "status": "infeasible")
  *   {"cmd": "check", "problem": PROBLEM}          the `check --json` object
+ *   {"cmd": "layout", "problem": PROBLEM, "emit": "c" | "cute-dsl", "time_limit": S, "presolve": B}
+ *       the `layout --json` object; with "emit" {"text": the header or
+ *       struct `layout --emit` writes} (solves when a variable is free)
+ *   {"cmd": "emit", "problem": PROBLEM, "for": "cutlass" | "cute-dsl" | "triton" | "fa", "top": K,
+ *    "time_limit": S, "presolve": B}
+ *       the `emit --json` object: {"for", "text": the fragment, "answers":
+ *       [the answers it was written for]}
  *   {"cmd": "sweep", "spec": SPEC | "file": PATH | "problems": [PROBLEM, ...],
  *    "jobs": N, "solver": "exact"|"glpk", "time_limit": S, "presolve": B}
  *       {"points": [the sweep's line for each point, in point order],

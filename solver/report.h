@@ -33,6 +33,9 @@ void tf_report_answers(FILE *f, int format, const tf_request *req, const tf_prob
 
 /* ------------------------------------------------------------------ text */
 void tf_report_text(FILE *f, const tf_request *req, const tf_problem *p, const tf_answer *a, int explain);
+/* The values block of the text report: each variable and its value, and
+ * the placement when there is one. */
+void tf_report_text_values(FILE *f, const tf_problem *p, const tf_answer *a);
 /* A ranked table of --top answers. */
 void tf_report_top_text(FILE *f, const tf_request *req, const tf_problem *p, const tf_answer *a, int n);
 

@@ -72,4 +72,8 @@ void tf_binding(const tf_problem *p, const tf_answer *a, int k, char *buf, size_
 /* Every variable must be fixed; sets TF_ANSWER_FITS or TF_ANSWER_NO_FIT. */
 int tf_check(const tf_problem *p, tf_answer *a, tf_error *err);
 
+/* What layout and emit answer with: tf_check when every variable is fixed
+ * (placements may stay free, as for check), else tf_solve. */
+int tf_solve_or_check(const tf_problem *p, const tf_solve_opts *o, tf_answer *a, tf_error *err);
+
 #endif

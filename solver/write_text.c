@@ -8,7 +8,7 @@
 #include "solver/roofline_view.h"
 #include "solver/solve.h"
 
-static void text_values(FILE *f, const tf_problem *p, const tf_answer *a) {
+void tf_report_text_values(FILE *f, const tf_problem *p, const tf_answer *a) {
   for (size_t i = 0; i < p->place_first; i++)
     fprintf(f, "  %-12s %lld\n", p->choose_names[i], (long long)a->choose[i]);
   for (int k = 0; k < p->ncounts; k++)
@@ -176,7 +176,7 @@ void tf_report_text(FILE *f, const tf_request *req, const tf_problem *p, const t
     text_solver(f, p, a);
     return;
   }
-  text_values(f, p, a);
+  tf_report_text_values(f, p, a);
   for (size_t o = 0; o < p->nobjective_shown && a->status == TF_ANSWER_OPTIMAL; o++)
     fprintf(f, "objective    %s = %lld\n", p->objective[o].text, (long long)a->point.objective[o]);
   text_solver(f, p, a);

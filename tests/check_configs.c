@@ -76,6 +76,34 @@ static void item_fails(const char *text, size_t i, const char *path, const char 
   tf_configs_release(&l);
 }
 
+/* Triton's configs as Python writes them: a list, comments, trailing
+ * commas, True, a keyword that is not an integer; the call kept as
+ * written, the values as an object. */
+START_TEST(test_python) {
+  tf_config_list l;
+  parse_ok("import triton\n# tuned on an H100\nconfigs = [\n"
+           "    triton.Config({'BLOCK_M': 128, \"BLOCK_N\": 256, 'EVEN_K': True}, num_stages=3, num_warps=8),\n"
+           "    # triton.Config({'BLOCK_M': 1}, num_stages=1),\n"
+           "    Config({'BLOCK_M': 64,}, num_stages=4, pre_hook=init(a, b),),\n]\n",
+           &l);
+  ck_assert_int_eq(l.form, TF_CONFIGS_PYTHON);
+  ck_assert_uint_eq(l.n, 2);
+  ck_assert_str_eq(l.items[0].where, "line 4");
+  ck_assert_str_eq(l.items[0].source,
+                   "triton.Config({'BLOCK_M': 128, \"BLOCK_N\": 256, 'EVEN_K': True}, num_stages=3, num_warps=8)");
+  ck_assert_int_eq(tf_config_value(&l.items[0], "BLOCK_N")->value, 256);
+  ck_assert_int_eq(tf_config_value(&l.items[0], "EVEN_K")->value, 1);
+  ck_assert_int_eq(tf_config_value(&l.items[0], "num_warps")->value, 8);
+  ck_assert_str_eq(l.items[1].where, "line 6");
+  ck_assert_ptr_null(tf_config_value(&l.items[1], "pre_hook"));
+  ck_assert_str_eq(l.items[1].text, "{\"kwargs\":{\"BLOCK_M\":64},\"num_stages\":4}");
+  tf_configs_release(&l);
+  parse_fails("configs = [triton.Config(num_stages=3)]", "line 1", "a dict of meta-parameters first");
+  parse_fails("\n\ntriton.Config({'BLOCK_M': 'big'}, num_stages=3)", "line 3", "key: integer");
+  parse_fails("triton.Config({'BLOCK_M': 64} num_stages=3)", "line 1", "',' or ')'");
+}
+END_TEST
+
 START_TEST(test_errors) {
   item_fails("{\"BLOCK_M\": 12.5}", 0, "line 1: $.BLOCK_M", "integ");
   item_fails("{\"BLOCK_M\": 128}\n{\"BLOCK_M\": \"x\"}", 1, "line 2: $.BLOCK_M", "");
@@ -104,6 +132,7 @@ Suite *configs_suite(void) {
   tcase_add_test(tc, test_lines);
   tcase_add_test(tc, test_array_and_kwargs);
   tcase_add_test(tc, test_names);
+  tcase_add_test(tc, test_python);
   tcase_add_test(tc, test_errors);
   suite_add_tcase(s, tc);
   return s;

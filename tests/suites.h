@@ -29,6 +29,8 @@ Suite *api_suite(void);
 Suite *solve_ilp_suite(void);
 Suite *output_suite(void);
 Suite *roofline_suite(void);
+Suite *layout_suite(void);
+Suite *emit_suite(void);
 
 Suite *contract_suite(void);
 Suite *suggest_suite(void);

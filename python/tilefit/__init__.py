@@ -36,7 +36,7 @@ import operator
 import os
 import warnings
 
-__all__ = ["Error", "solve", "check", "sweep", "validate", "prune", "problem", "machines", "worksets", "version"]
+__all__ = ["Error", "solve", "check", "layout", "emit", "sweep", "validate", "prune", "problem", "machines", "worksets", "version"]
 
 
 class Error(Exception):
@@ -187,6 +187,37 @@ def check(machine, workset, params=None, fix=None, domain=None, require=None, pl
     request = {"cmd": "check", "problem": problem(machine, workset, params, fix, domain, require, place=place,
                                                   any_arch=any_arch, solver=solver)}
     return _call(request)[0]
+
+
+def layout(machine, workset, params=None, fix=None, domain=None, require=None, objective=None, emit=None,
+           time_limit=None, presolve=None):
+    """Where each buffer sits, as the dict `tilefit layout --json` prints:
+    the answer (solved when a variable is free, checked when every one is
+    fixed) and "layout", per memory its "unit", "total" (the memory's used
+    figure), "capacity" and "buffers" (name, offset, size, allocated,
+    align, aligned; "shares" and "extra_offset" for an aliased buffer).
+    With emit="c" or "cute-dsl", the text `tilefit layout --emit` writes:
+    a C/C++ header or a CuTe DSL shared-storage struct."""
+    request = {"cmd": "layout", "problem": problem(machine, workset, params, fix, domain, require, objective)}
+    if emit is not None:
+        request["emit"] = emit
+    answer = _call(_solve_opts(request, time_limit, presolve))[0]
+    return answer["text"] if emit is not None else answer
+
+
+def emit(machine, workset, target, params=None, fix=None, domain=None, require=None, objective=None, top=None,
+         time_limit=None, presolve=None):
+    """What a kernel author pastes, as the dict `tilefit emit --for TARGET
+    --json` prints: "for", "text" (the fragment: CUTLASS types and kernel
+    name, CuTe DSL arguments, a triton.Config list, FlashAttention traits)
+    and "answers" (the answers it was written for, as solve() returns
+    them).  target is "cutlass", "cute-dsl", "triton" or "fa"; with top=K,
+    the K best distinct tiles."""
+    request = {"cmd": "emit", "for": target,
+               "problem": problem(machine, workset, params, fix, domain, require, objective)}
+    if top is not None:
+        request["top"] = top
+    return _call(_solve_opts(request, time_limit, presolve))[0]
 
 
 def sweep(spec_or_problems, jobs=1, time_limit=None, presolve=None, solver=None):

@@ -7,7 +7,8 @@
 #include "solver/tilefit.h"
 
 static const tf_command *const commands[] = {
-    &tf_cmd_solve, &tf_cmd_check, &tf_cmd_machines, &tf_cmd_worksets, &tf_cmd_validate, &tf_cmd_sweep, &tf_cmd_merge,
+    &tf_cmd_solve, &tf_cmd_check, &tf_cmd_layout, &tf_cmd_emit, &tf_cmd_machines, &tf_cmd_worksets,
+    &tf_cmd_validate, &tf_cmd_sweep, &tf_cmd_merge,
     &tf_cmd_prune, &tf_cmd_plot, &tf_cmd_probe,
 };
 #define NCOMMANDS (sizeof commands / sizeof *commands)

@@ -29,7 +29,9 @@ enum tf_cmd_bit {
   TF_CMD_PLOT_MAP = 1 << 9,
   TF_CMD_PLOT_SWEEP = 1 << 10,
   TF_CMD_PROBE = 1 << 11,
-  TF_CMD_LAST = TF_CMD_PROBE,
+  TF_CMD_LAYOUT = 1 << 12,
+  TF_CMD_EMIT = 1 << 13,
+  TF_CMD_LAST = TF_CMD_EMIT,
 };
 
 typedef struct tf_command {
@@ -46,7 +48,7 @@ typedef struct tf_command {
 } tf_command;
 
 extern const tf_command tf_cmd_solve, tf_cmd_check, tf_cmd_machines, tf_cmd_worksets, tf_cmd_validate,
-    tf_cmd_sweep, tf_cmd_merge, tf_cmd_prune, tf_cmd_plot, tf_cmd_probe;
+    tf_cmd_sweep, tf_cmd_merge, tf_cmd_prune, tf_cmd_plot, tf_cmd_probe, tf_cmd_layout, tf_cmd_emit;
 /* The two kinds of 'plot', reached through tf_cmd_plot. */
 extern const tf_command tf_cmd_plot_map, tf_cmd_plot_sweep;
 

@@ -19,11 +19,13 @@ const tf_command tf_cmd_prune = {
     "Checks every configuration of CONFIGS before launch: JSON Lines or a JSON\n"
     "array of objects such as {\"BLOCK_M\": 128, \"BLOCK_N\": 256, \"BLOCK_K\": 64,\n"
     "\"num_stages\": 4} (Triton's autotune configs; a nested \"kwargs\" is read as\n"
-    "flat), or CUTLASS library kernel names, one a line (each binds its own\n"
-    "workset; -w is not needed; the older s64x128x16gemm form and the mangled\n"
-    "_ZN7cutlass13device_kernelI... are read too; with -m, a name for another\n"
-    "architecture is skipped and counted).  Keys map onto the workset's variables and\n"
-    "params by name, or through --map; other keys are ignored and listed.\n"
+    "flat), Python triton.Config({...}, num_stages=N, num_warps=W) calls as an\n"
+    "autotune list writes them (emit --for triton), or CUTLASS library kernel\n"
+    "names, one a line (each binds its own workset; -w is not needed; the older\n"
+    "s64x128x16gemm form and the mangled _ZN7cutlass13device_kernelI... are read\n"
+    "too; with -m, a name for another architecture is skipped and counted).  Keys\n"
+    "map onto the workset's variables and params by name, or through --map;\n"
+    "other keys are ignored and listed.\n"
     "Prints for each whether it fits and, if not, how many bytes over in which\n"
     "memory: what Triton's \"Required: X, Hardware limit: Y\" would say.  A line\n"
     "that cannot be checked is an error line with its line number; the list goes on.\n"
@@ -179,6 +181,14 @@ static void write_csv(FILE *f, const prune_run *r) {
 static void write_kept(FILE *f, const prune_run *r) {
   int array = r->batch.list.form == TF_CONFIGS_ARRAY;
   size_t n = 0;
+  if (r->batch.list.form == TF_CONFIGS_PYTHON) { /* the calls as written, in a list */
+    fputs("import triton\n\nconfigs = [\n", f);
+    for (size_t i = 0; i < r->batch.list.n; i++)
+      if (fits(&r->batch.verdicts[i]))
+        fprintf(f, "    %s,\n", r->batch.list.items[i].source);
+    fputs("]\n", f);
+    return;
+  }
   if (array)
     fputc('[', f);
   for (size_t i = 0; i < r->batch.list.n; i++)

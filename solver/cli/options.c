@@ -150,7 +150,7 @@ static int parse_shard(tf_args *a, const char *text, tf_error *err) {
  * rows in this order. */
 enum opt_id {
   O_MACHINE, O_WORKSET, O_PARAM, O_FIX, O_DOMAIN, O_PLACE, O_ANY_ARCH, O_REQUIRE, O_OBJECTIVE, O_JSON, O_JSONL, O_CSV, O_EXPLAIN, O_TOP, O_TOP_POINTS,
-  O_LP, O_MPS, O_CUTLASS_NAME, O_MAP, O_KEEP, O_JOBS, O_MEMO_MAX, O_OUT, O_FORMAT, O_RESUME, O_SHARD, O_TIME, O_SOLVER,
+  O_LP, O_MPS, O_CUTLASS_NAME, O_EMIT, O_FOR, O_MAP, O_KEEP, O_JOBS, O_MEMO_MAX, O_OUT, O_FORMAT, O_RESUME, O_SHARD, O_TIME, O_SOLVER,
   O_NOPRESOLVE,
   O_QUIET, O_X, O_Y, O_COLOR, O_BY, O_UNCONFIRMED, O_HELP
 };
@@ -159,9 +159,11 @@ enum opt_flag {
   REPEATABLE = 1 << 0, /* each one adds (-p, --fix, ...) */
   FORMAT = 1 << 1,     /* one of the output formats: at most one of them */
 };
-#define PROBLEM (TF_CMD_SOLVE | TF_CMD_CHECK)
+#define ANSWERS (TF_CMD_SOLVE | TF_CMD_CHECK) /* commands that print answers as rows and lines */
+#define PROBLEM (ANSWERS | TF_CMD_LAYOUT | TF_CMD_EMIT)
+#define SOLVES (TF_CMD_SOLVE | TF_CMD_LAYOUT | TF_CMD_EMIT) /* solve when a variable is free */
 #define BINDING (PROBLEM | TF_CMD_PRUNE) /* commands that bind -m, -w and -p */
-#define SOLVING (TF_CMD_SOLVE | TF_CMD_SWEEP | TF_CMD_PLOT_MAP)
+#define SOLVING (SOLVES | TF_CMD_SWEEP | TF_CMD_PLOT_MAP)
 #define PROBLEM_IN (PROBLEM | TF_CMD_PLOT_MAP) /* what the problem is, not how it is written */
 #define PLOTS (TF_CMD_PLOT_MAP | TF_CMD_PLOT_SWEEP)
 #define WRITES (BINDING | PLOTS | TF_CMD_VALIDATE | TF_CMD_SWEEP | TF_CMD_MERGE | TF_CMD_MACHINES | TF_CMD_WORKSETS | \
@@ -187,16 +189,17 @@ static const struct option_spec {
     {O_ANY_ARCH, 0, "any-arch", NULL, BINDING | TF_CMD_PLOT_MAP | TF_CMD_SWEEP, ONCE,
      "solve a workset on a machine whose architecture it does not declare"},
     {O_REQUIRE, 0, "require", "\"EXPR <= EXPR\"", PROBLEM_IN | TF_CMD_SWEEP, REPEATABLE, "an extra constraint (repeatable)"},
-    {O_OBJECTIVE, 0, "objective", "\"max EXPR\"", TF_CMD_SOLVE | TF_CMD_PLOT_MAP | TF_CMD_SWEEP, REPEATABLE,
+    {O_OBJECTIVE, 0, "objective", "\"max EXPR\"", SOLVES | TF_CMD_PLOT_MAP | TF_CMD_SWEEP, REPEATABLE,
      "replaces the workset's objectives; repeat for a lexicographic order"},
     {O_JSON, 0, "json", NULL, BINDING | TF_CMD_VALIDATE | TF_CMD_MACHINES, FORMAT,
      "JSON output: one document (solve --top and prune: an array; validate: the cases and the tally)"},
-    {O_JSONL, 0, "jsonl", NULL, PROBLEM | TF_CMD_VALIDATE, FORMAT, "JSON Lines output: one object per answer or case"},
-    {O_CSV, 0, "csv", NULL, BINDING, FORMAT, "CSV output (RFC 4180), with a header line"},
+    {O_JSONL, 0, "jsonl", NULL, ANSWERS | TF_CMD_VALIDATE, FORMAT, "JSON Lines output: one object per answer or case"},
+    {O_CSV, 0, "csv", NULL, ANSWERS | TF_CMD_PRUNE, FORMAT, "CSV output (RFC 4180), with a header line"},
     {O_EXPLAIN, 0, "explain", NULL, TF_CMD_SOLVE, ONCE,
      "buffers, memories, and for each objective the next better candidate and what it misses by"},
-    {O_TOP, 0, "top", "K", TF_CMD_SOLVE, ONCE,
-     "the K best distinct configurations (a tile's best placement and counts), in objective order"},
+    {O_TOP, 0, "top", "K", TF_CMD_SOLVE | TF_CMD_EMIT, ONCE,
+     "the K best distinct configurations (a tile's best placement and counts), in objective order (emit: a "
+     "fragment for each, Triton's list deduplicated)"},
     {O_TOP_POINTS, 0, "top-points", NULL, TF_CMD_SOLVE, ONCE, "with --top: every point, not one per configuration"},
     {O_LP, 0, "lp", "FILE", TF_CMD_SOLVE, ONCE,
      "write the whole integer program (CPLEX LP), one file per objective level: FILE, then FILE with .level2, "
@@ -205,6 +208,11 @@ static const struct option_spec {
     {O_CUTLASS_NAME, 0, "cutlass-name", "NAME", PROBLEM, ONCE,
      "a CUTLASS library kernel name (cutlass3x_sm90_..._0_...): binds its workset, machine, types and tile; "
      "stage count 0 is the builder's automatic count"},
+    {O_EMIT, 0, "emit", "c|cute-dsl", TF_CMD_LAYOUT, FORMAT,
+     "the layout as code: a C/C++ header (struct, offsets, static_asserts) or a CuTe DSL shared-storage struct"},
+    {O_FOR, 0, "for", "cutlass|cute-dsl|triton|fa", TF_CMD_EMIT, ONCE,
+     "what to write: a CUTLASS CollectiveBuilder type and kernel name, CuTe DSL GEMM arguments, a Triton config "
+     "list, FlashAttention kernel traits"},
     {O_MAP, 0, "map", "KEY=VAR,...", TF_CMD_PRUNE, REPEATABLE,
      "read a configuration's KEY as the workset's variable or param VAR (repeatable)"},
     {O_KEEP, 0, "keep", NULL, TF_CMD_PRUNE, ONCE,
@@ -369,6 +377,25 @@ static int parse_format(tf_args *a, const char *v, const char *where, tf_error *
   return 0;
 }
 
+static const char *const emit_forms[] = {"c", "cute-dsl", NULL};
+static const char *const emit_targets[] = {"cutlass", "cute-dsl", "triton", "fa", NULL};
+
+/* One of a list of words; a near miss is named. */
+static int parse_choice(const char *v, const char *where, const char *const *words, const char **out, tf_error *err) {
+  char list[128];
+  tf_strbuf b = tf_strbuf_of(list, sizeof list);
+  size_t n = 0;
+  for (; words[n]; n++) {
+    if (!strcmp(v, words[n]))
+      return *out = words[n], 0;
+    tf_strbuf_item(&b, ", ", "%s", words[n]);
+  }
+  const char *near = tf_suggest(v, words, n);
+  if (near)
+    return tf_error_set(err, TF_EINPUT, where, "expected one of %s, got '%s'; did you mean '%s'?", list, v, near);
+  return tf_error_set(err, TF_EINPUT, where, "expected one of %s, got '%s'", list, v);
+}
+
 static void add_map(tf_args *a, const char *v) {
   TF_NREALLOC(a->maps, (size_t)a->nmaps + 1);
   a->maps[a->nmaps++] = v;
@@ -411,6 +438,8 @@ static int apply(tf_args *a, const struct option_spec *o, const char *v, const c
   case O_LP: a->lp_file = v; return 0;
   case O_MPS: a->mps_file = v; return 0;
   case O_CUTLASS_NAME: a->cutlass_name = v; return 0;
+  case O_EMIT: return parse_choice(v, where, emit_forms, &a->emit_form, err);
+  case O_FOR: return parse_choice(v, where, emit_targets, &a->emit_for, err);
   case O_MAP: return add_map(a, v), 0;
   case O_KEEP: a->keep = 1; return 0;
   case O_TIME: return parse_time(a, v, where, err);

@@ -48,6 +48,8 @@ typedef struct tf_args {
   double time_limit;        /* seconds */
   const char *lp_file, *mps_file, *out_file; /* borrowed from argv */
   const char *cutlass_name; /* --cutlass-name, borrowed from argv */
+  const char *emit_form;    /* layout --emit c|cute-dsl, borrowed from argv */
+  const char *emit_for;     /* emit --for cutlass|cute-dsl|triton|fa, borrowed from argv */
   const char **maps;        /* prune --map values, borrowed from argv */
   int nmaps;
   int keep;                 /* prune --keep */

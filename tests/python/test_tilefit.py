@@ -315,6 +315,61 @@ class Prune(unittest.TestCase):
         self.assertIn("BLOCK_M", str(e.exception))
 
 
+GEMM = dict(params={"epilogue_bytes": 33792}, fix={"tile_m": 128, "tile_n": 256, "tile_k": 64})
+GEMM_CLI = ["-m", "h100-sxm", "-w", "cutlass-sm90-gemm", "-p", "epilogue_bytes=33792", "--fix", "tile_m=128",
+            "--fix", "tile_n=256", "--fix", "tile_k=64"]
+
+
+class Layout(unittest.TestCase):
+    def test_the_command_lines_object(self):
+        got = tilefit.layout("h100-sxm", "cutlass-sm90-gemm", **GEMM)
+        rc, docs = cli("layout", *GEMM_CLI, "--json")
+        self.assertEqual(rc, 0)
+        self.assertEqual(got, docs[0])
+        smem = got["layout"]["smem"]
+        self.assertEqual(smem["total"], got["memories"]["smem"]["used"])
+        self.assertEqual([b["name"] for b in smem["buffers"]][:2], ["mainloop", "epilogue"])
+        self.assertEqual(smem["buffers"][1]["offset"], 196672)
+        self.assertEqual(got["layout"]["rf"]["unit"], "registers/thread")
+
+    def test_header_text(self):
+        text = tilefit.layout("h100-sxm", "cutlass-sm90-gemm", emit="c", **GEMM)
+        r = subprocess.run([BIN, "layout", *GEMM_CLI, "--emit", "c"], stdout=subprocess.PIPE, text=True)
+        self.assertEqual(text, r.stdout)
+        self.assertIn("static_assert(sizeof(struct tf_cutlass_sm90_gemm_smem) == 230464", text)
+
+    def test_errors(self):
+        with self.assertRaises(tilefit.Error) as e:
+            tilefit.layout("h100-sxm", "cutlass-sm90-gemm", emit="rust")
+        self.assertIn("$.emit", str(e.exception))
+
+
+class Emit(unittest.TestCase):
+    def test_the_command_lines_object(self):
+        got = tilefit.emit("h100-sxm", "cutlass-sm90-gemm", "cutlass", **GEMM)
+        rc, docs = cli("emit", "--for", "cutlass", *GEMM_CLI, "--json")
+        self.assertEqual(rc, 0)
+        self.assertEqual(got, docs[0])
+        self.assertIn("cutlass3x_sm90_tensorop_gemm_f16_f16_f32_f16_f16_128x256x64_1x1x1_4_tnn_align8_"
+                      "warpspecialized_cooperative_epi_tma", got["text"])
+        self.assertEqual(got["answers"][0]["values"]["stages"], 4)
+
+    def test_triton_top(self):
+        got = tilefit.emit("h100-sxm", "triton-matmul", "triton", top=4)
+        self.assertEqual(len(got["answers"]), 4)
+        self.assertEqual(got["text"].count("triton.Config("), 4)
+        kept = tilefit.prune([a["values"] for a in got["answers"]], machine="h100-sxm", workset="triton-matmul")
+        self.assertTrue(all(c["fits"] for c in kept))
+
+    def test_errors(self):
+        with self.assertRaises(tilefit.Error) as e:
+            tilefit.emit("b200", "fa4-fwd", "triton")
+        self.assertIn("triton-matmul", str(e.exception))
+        with self.assertRaises(tilefit.Error) as e:
+            tilefit.emit("b200", "fa4-fwd", "rust")
+        self.assertIn("$.for", str(e.exception))
+
+
 class Names(unittest.TestCase):
     def test_machines_and_worksets_as_listed(self):
         for fn, cmd, name in ((tilefit.machines, "machines", "b200"), (tilefit.worksets, "worksets", "fa4-fwd")):

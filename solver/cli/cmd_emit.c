@@ -1,0 +1,51 @@
+#include <stdio.h>
+
+#include "solver/cli/cli.h"
+#include "solver/cli/cmd_problem.h"
+#include "solver/emit/emit.h"
+#include "solver/tilefit.h"
+
+static int run(int argc, char **argv);
+
+const tf_command tf_cmd_emit = {
+    "emit", TF_CMD_EMIT, run, "the answer as code: CUTLASS, CuTe DSL, Triton, FlashAttention",
+    "--for cutlass|cute-dsl|triton|fa -m MACHINE -w WORKSET", 0,
+    "Writes what a kernel author pastes, for the answer (solved as solve does, or\n"
+    "checked when every variable is fixed) or with --top K for the K best distinct\n"
+    "tiles (points that differ only in placement or in a worse stage count of the\n"
+    "same tile count once): --for cutlass the CollectiveBuilder types and the\n"
+    "cutlass_library kernel name (check --cutlass-name reads it back), cute-dsl the\n"
+    "CuTe DSL GEMM examples' arguments, triton a triton.Config list (prune reads it\n"
+    "back), fa FlashAttention's kernel traits.  Each fragment begins with a comment\n"
+    "naming the machine, workset, params, tilefit version and the bytes it fits in.\n",
+    "0 written, 1 infeasible, 2 bad input (a workset the target does not write for),\n"
+    "3 solver or internal failure",
+    0, NULL};
+
+static int emit(tf_cmd_problem *c) {
+  if (!c->args.emit_for) {
+    tf_error_set(&c->err, TF_EINPUT, "--for", "emit needs --for cutlass, cute-dsl, triton or fa");
+    return tf_cli_fail(&c->err);
+  }
+  tf_solve_opts opts;
+  tf_args_solve_opts(&c->args, &opts);
+  int status = TF_ANSWER_OPTIMAL;
+  if (tf_emit_run(tf_cli_out(&c->args), c->problem, &opts, tf_emit_target(c->args.emit_for), c->args.top,
+                  c->args.format == TF_FORMAT_JSON, &status, &c->err))
+    return tf_cli_fail(&c->err);
+  if (status == TF_ANSWER_INFEASIBLE || status == TF_ANSWER_NO_FIT) {
+    fprintf(stderr, "tilefit: %s: %s on %s: nothing to emit\n", status == TF_ANSWER_NO_FIT ? "does not fit" : "infeasible",
+            c->loaded.workset->name, c->loaded.machine->name);
+    return TF_EXIT_NO;
+  }
+  return TF_EXIT_OK;
+}
+
+static int run(int argc, char **argv) {
+  tf_cmd_problem c;
+  int rc = tf_cmd_problem_open(&c, argc, argv, &tf_cmd_emit);
+  if (rc == TF_CLI_GO)
+    rc = tf_cli_finish(&c.args, emit(&c));
+  tf_cmd_problem_close(&c);
+  return rc;
+}

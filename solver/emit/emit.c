@@ -1,0 +1,133 @@
+#include "emit.h"
+
+#include <stdlib.h>
+#include <string.h>
+
+#include "model/alloc.h"
+#include "model/json.h"
+#include "model/text.h"
+#include "solver/report.h"
+#include "solver/solve.h"
+
+static const struct {
+  const char *name;
+  int (*write)(FILE *f, const tf_problem *p, const tf_answer *a, int n, tf_error *err);
+} targets[TF_EMIT_NTARGETS] = {
+    {"cutlass", tf_emit_write_cutlass},
+    {"cute-dsl", tf_emit_write_cute_dsl},
+    {"triton", tf_emit_write_triton},
+    {"fa", tf_emit_write_fa},
+};
+
+int tf_emit_target(const char *name) {
+  for (int t = 0; t < TF_EMIT_NTARGETS; t++)
+    if (!strcmp(name, targets[t].name))
+      return t;
+  return -1;
+}
+
+const char *tf_emit_target_name(int target) { return targets[target].name; }
+
+/* Same tile: the same choose values before the placement variables. */
+static int same_tile(const tf_problem *p, const tf_answer *x, const tf_answer *y) {
+  return !memcmp(x->choose, y->choose, p->place_first * sizeof *x->choose);
+}
+
+/* Keeps the first (best) answer of each tile among a[0..n-1], moving the
+ * kept ones to out[*m...] (up to want) and releasing the rest. */
+static void keep_distinct(const tf_problem *p, tf_answer *a, int n, tf_answer *out, int *m, int want) {
+  for (int i = 0; i < n; i++) {
+    int seen = 0;
+    for (int j = 0; j < *m && !seen; j++)
+      seen = same_tile(p, &a[i], &out[j]);
+    if (!seen && *m < want)
+      out[(*m)++] = a[i];
+    else
+      tf_answer_release(&a[i]);
+  }
+}
+
+/* The `want` best distinct tiles: tf_solve_top asked for more each round
+ * until there are that many, or no more points. */
+static int collect_top(const tf_problem *p, const tf_solve_opts *o, int want, tf_answer *out, int *m,
+                       tf_error *err) {
+  for (int k = want;; k = k < (1 << 14) ? k * 4 : 1 << 16) {
+    tf_answer *a = tf_nalloc((size_t)k, sizeof *a);
+    for (int i = 0; i < k; i++)
+      tf_answer_init(&a[i], p);
+    int n = 0, start;
+    if (tf_solve_top(p, o, k, a, &n, err)) {
+      for (int i = 0; i < k; i++)
+        tf_answer_release(&a[i]);
+      free(a);
+      return -1;
+    }
+    for (int i = 0; i < *m; i++) /* each round starts over */
+      tf_answer_release(&out[i]);
+    *m = 0;
+    if (n == 0) { /* infeasible: the first says why */
+      out[(*m)++] = a[0];
+      start = 1;
+    } else {
+      keep_distinct(p, a, n, out, m, want);
+      start = n;
+    }
+    for (int i = start; i < k; i++)
+      tf_answer_release(&a[i]);
+    free(a);
+    if (n == 0 || *m >= want || n < k || k >= (1 << 16))
+      return 0;
+  }
+}
+
+static void write_json(FILE *f, int target, const char *text, const tf_problem *p, const tf_answer *a, int n) {
+  fprintf(f, "{\"schema\":\"" TF_REPORT_SCHEMA "\",\"for\":\"%s\",\"text\":", targets[target].name);
+  tf_json_write_string(f, text ? text : "");
+  fputs(",\"answers\":[", f);
+  tf_request none;
+  tf_request_init(&none);
+  for (int i = 0; i < n; i++) {
+    fputs(i ? "," : "", f);
+    tf_report_json_object(f, &none, p, &a[i]);
+  }
+  tf_request_release(&none);
+  fputs("]}\n", f);
+}
+
+static int write_answers(FILE *f, const tf_problem *p, int target, tf_answer *a, int n, int json, tf_error *err) {
+  int infeasible = a[0].status == TF_ANSWER_INFEASIBLE || a[0].status == TF_ANSWER_NO_FIT, rc = 0;
+  tf_text t;
+  FILE *g = json ? tf_text_open(&t) : f;
+  if (!infeasible)
+    rc = targets[target].write(g, p, a, n, err);
+  if (json) {
+    char *text = tf_text_close(&t, NULL);
+    if (!rc)
+      write_json(f, target, infeasible ? NULL : text, p, a, n);
+    free(text);
+  }
+  return rc;
+}
+
+int tf_emit_run(FILE *f, const tf_problem *p, const tf_solve_opts *o, int target, int top, int json, int *status,
+                tf_error *err) {
+  int want = top > 0 ? top : 1, m = 0, rc;
+  tf_answer *a = tf_nalloc((size_t)want, sizeof *a);
+  if (top > 0) {
+    rc = collect_top(p, o, want, a, &m, err);
+  } else {
+    tf_answer_init(&a[0], p);
+    m = 1;
+    rc = tf_solve_or_check(p, o, &a[0], err);
+  }
+  if (!rc) {
+    for (int i = 0; i < m; i++)
+      a[i].rank = top > 0 ? i + 1 : 0;
+    *status = a[0].status;
+    rc = write_answers(f, p, target, a, m, json, err);
+  }
+  for (int i = 0; i < m; i++)
+    tf_answer_release(&a[i]);
+  free(a);
+  return rc;
+}

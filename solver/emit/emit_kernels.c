@@ -1,0 +1,167 @@
+/* emit --for cute-dsl, triton and fa: the arguments of the kernels the
+ * CuTe DSL, Triton and FlashAttention worksets model, in the form their
+ * sources take them.  Which workset a writer takes is a row of its table. */
+#include "emit.h"
+
+#include <string.h>
+
+#include "solver/emit/fragment.h"
+
+static int64_t v(const tf_problem *p, const tf_answer *a, const char *name) {
+  int64_t x = 0;
+  tf_fragment_value(p, a, name, &x);
+  return x;
+}
+
+/* Is placed buffer `buf` in memory `mem` ("rf") in the answer? */
+static int placed_in(const tf_problem *p, const tf_answer *a, const char *buf, const char *mem) {
+  for (size_t i = p->place_first; i < p->nchoose; i++)
+    if (!strcmp(p->choose_names[i], buf))
+      return !strcmp(tf_memory_name((int)a->choose[i]), mem);
+  return 0;
+}
+
+static const char *py_bool(int b) { return b ? "True" : "False"; }
+static const char *cxx_bool(int b) { return b ? "true" : "false"; }
+
+/* The workset a writer takes, named in the error when it is not. */
+static int expect(const tf_problem *p, const char *target, const char *const *names, tf_error *err) {
+  char list[256] = "";
+  for (size_t i = 0; names[i]; i++) {
+    if (!strcmp(p->workset->name, names[i]))
+      return (int)i;
+    snprintf(list + strlen(list), sizeof list - strlen(list), "%s%s", i ? ", " : "", names[i]);
+  }
+  return tf_error_set(err, TF_EINPUT, "--for", "%s writes for the worksets %s; '%s' is not one of them", target, list,
+                      p->workset->name);
+}
+
+/* ------------------------------------------------------------ CuTe DSL */
+
+static const char *dtype_of(int64_t bits) {
+  return bits == 16 ? "cutlass.Float16" : bits == 8 ? "cutlass.Float8E4M3FN" : bits == 32 ? "cutlass.TFloat32"
+                                                                                          : "cutlass.Float16";
+}
+
+static void cute_sm90(FILE *f, const tf_problem *p, const tf_answer *a) {
+  int persistent = v(p, a, "persistent") != 0;
+  fprintf(f, "# examples/python/CuTeDSL/cute/hopper/kernel/dense_gemm/%s.py (a_dtype %s)\n",
+          persistent ? "dense_gemm_persistent" : "dense_gemm", dtype_of(v(p, a, "ab_bits")));
+  fprintf(f, "kwargs = dict(\n    acc_dtype=cutlass.Float32,\n    tile_shape_mn=(%lld, %lld),\n"
+             "    cluster_shape_mn=(1, 1),\n)\n",
+          (long long)v(p, a, "tile_m"), (long long)v(p, a, "tile_n"));
+  fprintf(f, "# what the example's _compute_stages derives at this tile (tile K %lld)\nstages = dict(ab_stage=%lld)\n",
+          (long long)v(p, a, "tile_k"), (long long)v(p, a, "ab_stage"));
+}
+
+static void cute_sm100(FILE *f, const tf_problem *p, const tf_answer *a) {
+  int persistent = v(p, a, "persistent") != 0, two = v(p, a, "cta_group") == 2;
+  fprintf(f, "# examples/python/CuTeDSL/cute/blackwell/kernel/dense_gemm/%s.py: %s (a_dtype %s)\n",
+          persistent ? "dense_gemm_persistent" : "dense_gemm", persistent ? "PersistentDenseGemmKernel" : "DenseGemmKernel",
+          dtype_of(v(p, a, "ab_bits")));
+  fprintf(f, "kwargs = dict(\n    acc_dtype=cutlass.Float32,\n    use_2cta_instrs=%s,\n    mma_tiler_mn=(%lld, %lld),\n"
+             "    cluster_shape_mn=(%d, 1),\n    use_tma_store=True,\n)\n",
+          py_bool(two), (long long)v(p, a, "mma_m"), (long long)v(p, a, "mma_n"), two ? 2 : 1);
+  fprintf(f, "# what the example's _compute_stages derives at this tile\nstages = dict(num_ab_stage=%lld, num_c_stage=%lld)\n",
+          (long long)v(p, a, "ab_stage"), (long long)v(p, a, "c_stage"));
+}
+
+static void cute_sm120(FILE *f, const tf_problem *p, const tf_answer *a) {
+  fprintf(f, "# examples/python/CuTeDSL/cute/blackwell_geforce/kernel/dense_gemm/dense_gemm.py (a_dtype %s)\n",
+          dtype_of(v(p, a, "ab_bits")));
+  fprintf(f, "kwargs = dict(\n    acc_dtype=cutlass.Float32,\n    tile_shape_mnk=(%lld, %lld, %lld),\n)\n",
+          (long long)v(p, a, "tile_m"), (long long)v(p, a, "tile_n"), (long long)v(p, a, "tile_k"));
+  fprintf(f, "# what the example's _compute_stages derives at this tile\nstages = dict(ab_stage=%lld)\n",
+          (long long)v(p, a, "ab_stage"));
+}
+
+int tf_emit_write_cute_dsl(FILE *f, const tf_problem *p, const tf_answer *a, int n, tf_error *err) {
+  static const char *const names[] = {"cutedsl-sm90-gemm", "cutedsl-sm100-gemm", "cutedsl-sm120-gemm", NULL};
+  static void (*const write[])(FILE *, const tf_problem *, const tf_answer *) = {cute_sm90, cute_sm100, cute_sm120};
+  int w = expect(p, "cute-dsl", names, err);
+  if (w < 0)
+    return -1;
+  for (int i = 0; i < n; i++) {
+    fputs(i ? "\n" : "", f);
+    tf_fragment_provenance(f, "# ", p, &a[i], 1);
+    fputs(i ? "" : "import cutlass\n\n", f);
+    write[w](f, p, &a[i]);
+  }
+  return 0;
+}
+
+/* --------------------------------------------------------------- Triton */
+
+/* One triton.Config: the choose variables in its dict, num_stages and
+ * num_warps as its keywords (num_warps: the workset's own, else 4,
+ * Triton's default; no shipped workset constrains it). */
+static void triton_config(FILE *f, const tf_problem *p, const tf_answer *a) {
+  fputs("    triton.Config({", f);
+  for (size_t i = 0; i < p->place_first; i++)
+    fprintf(f, "%s'%s': %lld", i ? ", " : "", p->choose_names[i], (long long)a->choose[i]);
+  int64_t warps = 4;
+  tf_fragment_value(p, a, "num_warps", &warps);
+  fprintf(f, "}, num_stages=%lld, num_warps=%lld),  # ", (long long)v(p, a, "num_stages"), (long long)warps);
+  tf_fragment_bytes(f, p, a);
+  fputc('\n', f);
+}
+
+int tf_emit_write_triton(FILE *f, const tf_problem *p, const tf_answer *a, int n, tf_error *err) {
+  static const char *const names[] = {"triton-matmul", NULL};
+  if (expect(p, "triton", names, err) < 0)
+    return -1;
+  tf_fragment_provenance(f, "# ", p, a, n);
+  int64_t warps;
+  if (tf_fragment_value(p, a, "num_warps", &warps))
+    fputs("# num_warps: 4, Triton's default; the workset does not constrain it\n", f);
+  fputs("import triton\n\nconfigs = [\n", f);
+  for (int i = 0; i < n; i++)
+    triton_config(f, p, &a[i]);
+  fputs("]\n", f);
+  return 0;
+}
+
+/* ------------------------------------------------------- FlashAttention */
+
+static void fa2(FILE *f, const tf_problem *p, const tf_answer *a) {
+  int q_regs = placed_in(p, a, "Q", "rf");
+  int64_t share = q_regs; /* the workset's own switch when it has one */
+  tf_fragment_value(p, a, "share_q_k_smem", &share);
+  fprintf(f, "// csrc/flash_attn/src/kernel_traits.h: <kHeadDim, kBlockM, kBlockN, kNWarps, Is_Q_in_regs, "
+             "Share_Q_K_smem, elem_type>\n");
+  fprintf(f, "using Kernel_traits = Flash_fwd_kernel_traits<%lld, %lld, %lld, %lld, %s, %s, %s>;\n",
+          (long long)v(p, a, "d_pad"),
+          (long long)v(p, a, "B_r"), (long long)v(p, a, "B_c"), (long long)(v(p, a, "threads") / 32), cxx_bool(q_regs),
+          cxx_bool(share != 0), v(p, a, "in_bits") == 16 ? "cutlass::half_t" : "cutlass::float_e4m3_t");
+}
+
+static void fa3(FILE *f, const tf_problem *p, const tf_answer *a) {
+  fprintf(f, "// hopper/tile_size.h tile_size_fwd_sm90 -> {kBlockM, kBlockN, MmaPV_is_RS, IntraWGOverlap}; "
+             "kStages %lld\n",
+          (long long)v(p, a, "stages"));
+  fprintf(f, "return {%lld, %lld, %s, %s};\n", (long long)v(p, a, "B_r"), (long long)v(p, a, "B_c"),
+          cxx_bool(placed_in(p, a, "P", "rf")), cxx_bool(v(p, a, "intra_wg_overlap") != 0));
+}
+
+static void fa4(FILE *f, const tf_problem *p, const tf_answer *a) {
+  fprintf(f, "# flash_attn/cute/flash_fwd_sm100.py FlashAttentionForwardSm100\n");
+  fprintf(f, "kwargs = dict(\n    head_dim=%lld,\n    head_dim_v=%lld,\n    m_block_size=%lld,\n    n_block_size=%lld,\n"
+             "    q_stage=%lld,\n    use_2cta_instrs=%s,\n)\n",
+          (long long)v(p, a, "d"), (long long)v(p, a, "dv"), (long long)v(p, a, "B_r"), (long long)v(p, a, "B_c"),
+          (long long)v(p, a, "q_stage"), py_bool(v(p, a, "cta_group") == 2));
+  fprintf(f, "# the K/V ring _setup_attributes derives at this tile\nkv_stage = %lld\n", (long long)v(p, a, "stages"));
+}
+
+int tf_emit_write_fa(FILE *f, const tf_problem *p, const tf_answer *a, int n, tf_error *err) {
+  static const char *const names[] = {"fa2-fwd", "fa3-fwd", "fa4-fwd", NULL};
+  static void (*const write[])(FILE *, const tf_problem *, const tf_answer *) = {fa2, fa3, fa4};
+  int w = expect(p, "fa", names, err);
+  if (w < 0)
+    return -1;
+  for (int i = 0; i < n; i++) {
+    fputs(i ? "\n" : "", f);
+    tf_fragment_provenance(f, w == 2 ? "# " : "// ", p, &a[i], 1);
+    write[w](f, p, &a[i]);
+  }
+  return 0;
+}

@@ -1,0 +1,4 @@
+import triton
+configs = [
+    triton.Config(num_stages=3, num_warps=4),
+]

@@ -1,0 +1,286 @@
+/* tilefit emit (solver/emit/emit.h) end to end: CUTLASS names that read
+ * back through --cutlass-name to the same workset, params, tile and stages
+ * for every name form the parser accepts; the sm90 GEMM's CollectiveBuilder
+ * type; Triton --top K distinct configs that parse with Python's ast, carry
+ * the answers' values and that prune keeps; CuTe DSL and FlashAttention
+ * fragments with the answer's values; what a wrong workset or target says. */
+#include <check.h>
+#include <cjson/cJSON.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <unistd.h>
+
+#include "tests/suites.h"
+#include "tests/testutil.h"
+
+static char out[1 << 18], out2[1 << 18], err[1 << 14];
+
+/* Every form the name parser takes: SM90 cooperative and pingpong, void
+ * and wide C, 8-bit, no-smem epilogues, no schedule suffix, a stage count,
+ * grouped; SM100 1SM and 2SM, automatic 2SM, block-scaled MX and NVF4;
+ * SM103; SM120 dense and block-scaled. */
+static const char *const names[] = {
+    "cutlass3x_sm90_tensorop_gemm_f16_f16_f32_f16_f16_128x128x64_1x1x1_0_tnn_align8_warpspecialized_cooperative_epi_tma",
+    "cutlass3x_sm90_tensorop_gemm_f16_f16_f32_void_f16_128x128x64_1x1x1_0_tnn_align8_warpspecialized_cooperative_epi_tma",
+    "cutlass3x_sm90_tensorop_gemm_f16_f16_f32_f32_f32_128x128x64_1x1x1_0_tnn_align8_warpspecialized_cooperative_epi_tma",
+    "cutlass3x_sm90_tensorop_gemm_f16_f16_f32_f16_f16_64x128x64_1x1x1_0_tnn_align8_warpspecialized_pingpong_epi_tma",
+    "cutlass3x_sm90_tensorop_gemm_e4m3_e4m3_f32_e4m3_e4m3_128x128x128_1x1x1_0_tnn_align16_warpspecialized_cooperative_epi_tma",
+    "cutlass3x_sm90_tensorop_gemm_e4m3_e4m3_f32_void_e4m3_64x128x128_1x1x1_0_tnn_align16_warpspecialized_pingpong_epi_tma",
+    "cutlass3x_sm90_tensorop_gemm_s8_s8_s32_s8_s8_128x256x128_1x1x1_0_tnn_align16_warpspecialized_cooperative_epi_tma",
+    "cutlass3x_sm90_tensorop_gemm_f16_f16_f32_f16_f16_128x128x64_1x1x1_0_tnn_align8_warpspecialized_cooperative_epi_nosmem",
+    "cutlass3x_sm90_tensorop_gemm_bf16_bf16_f32_bf16_bf16_64x128x64_1x1x1_0_tnn_align8",
+    "cutlass3x_sm90_tensorop_gemm_f16_f16_f32_f16_f16_128x256x64_1x1x1_3_tnn_align8_warpspecialized_cooperative_epi_tma",
+    "cutlass3x_sm90_tensorop_gemm_grouped_f16_f16_f32_f16_f16_128x128x64_1x1x1_0_tnn_align8_warpspecialized_cooperative_epi_tma",
+    "cutlass3x_sm100_tensorop_gemm_f16_f16_f32_f16_f16_128x128x64_1x1x1_0_tnn_align8_1sm",
+    "cutlass3x_sm100_tensorop_gemm_f16_f16_f32_f16_f16_128x256x64_1x1x1_0_tnn_align8_1sm",
+    "cutlass3x_sm100_tensorop_gemm_f16_f16_f32_f16_f16_256x128x64_2x1x1_0_tnn_align8_2sm_epi_tma",
+    "cutlass3x_sm100_tensorop_gemm_f16_f16_f32_f16_f16_256x128x64_2x1x1_0_tnn_align8",
+    "cutlass3x_sm100_tensorop_gemm_f16_f16_f32_f32_f32_128x128x64_1x1x1_0_tnn_align8_1sm",
+    "cutlass3x_sm100_tensorop_gemm_f16_f16_f32_f16_f16_128x128x64_1x1x1_0_tnn_align8_1sm_epi_nosmem",
+    "cutlass3x_sm100_tensorop_gemm_f16_f16_f32_f16_f16_128x128x64_1x1x1_4_tnn_align8_1sm",
+    "cutlass3x_sm100_tensorop_gemm_grouped_f16_f16_f32_f16_f16_128x128x64_1x1x1_0_tnn_align8_1sm",
+    "cutlass3x_sm100_bstensorop_gemm_ue4m3xe2m1_ue4m3xe2m1_f32_f16_f16_128x128x256_1x1x1_0_tnn_align32_o_vs16_1sm",
+    "cutlass3x_sm100_bstensorop_gemm_ue8m0xe2m1_ue8m0xe2m1_f32_bf16_bf16_128x256x256_1x1x1_0_tnn_align32_o_vs32_1sm",
+    "cutlass3x_sm103_tensorop_gemm_f16_f16_f32_f16_f16_128x128x64_1x1x1_0_tnn_align8_1sm",
+    "cutlass3x_sm120_tensorop_gemm_e4m3_e4m3_f32_bf16_bf16_128x128x128_1x1x1_0_tnn_align16",
+    "cutlass3x_sm120_tensorop_gemm_e4m3_e4m3_f32_void_bf16_128x128x128_1x1x1_0_tnn_align16",
+    "cutlass3x_sm120_bstensorop_gemm_ue8m0xe2m1_ue8m0xe2m1_f32_f16_f16_128x128x128_1x1x1_0_tnn_align32",
+};
+
+/* `check --cutlass-name NAME --json`: the workset, params and values. */
+static cJSON *configuration(const char *name) {
+  char args[512];
+  snprintf(args, sizeof args, "check --cutlass-name %s --json", name);
+  ck_assert_msg(tf_test_run(args, out2, sizeof out2, err, sizeof err) == 0, "%s: %s", name, err);
+  cJSON *j = cJSON_Parse(out2), *c = cJSON_CreateObject();
+  ck_assert_ptr_nonnull(j);
+  static const char *const keys[] = {"workset", "params", "values"};
+  for (size_t i = 0; i < 3; i++)
+    cJSON_AddItemToObject(c, keys[i], cJSON_Duplicate(cJSON_GetObjectItemCaseSensitive(j, keys[i]), 1));
+  cJSON_Delete(j);
+  return c;
+}
+
+/* The name on the line after `label` in an emitted fragment. */
+static int name_after(const char *text, const char *label, char *name, size_t size) {
+  const char *at = strstr(text, label);
+  if (!at || !(at = strstr(at, "\n//   ")))
+    return -1;
+  at += 6;
+  size_t n = strcspn(at, "\n");
+  snprintf(name, size, "%.*s", (int)(n < size ? n : size - 1), at);
+  return 0;
+}
+
+static void same_configuration(const char *name, const char *emitted) {
+  cJSON *a = configuration(name), *b = configuration(emitted);
+  ck_assert_msg(cJSON_Compare(a, b, 1), "%s reads back differently from %s", emitted, name);
+  cJSON_Delete(a);
+  cJSON_Delete(b);
+}
+
+START_TEST(test_cutlass_round_trip) {
+  for (size_t i = 0; i < sizeof names / sizeof *names; i++) {
+    char args[512], emitted[256], autoname[256];
+    snprintf(args, sizeof args, "emit --for cutlass --cutlass-name %s", names[i]);
+    ck_assert_msg(tf_test_run(args, out, sizeof out, err, sizeof err) == 0, "%s: %s", names[i], err);
+    ck_assert_msg(name_after(out, "// cutlass_library name", emitted, sizeof emitted) == 0, "%s: no name in\n%s",
+                  names[i], out);
+    same_configuration(names[i], emitted);
+    /* a name with stage count 0 is the builder's count: emit says so, and that form reads back too */
+    if (strstr(names[i], "x1_0_")) {
+      ck_assert_msg(name_after(out, "the builder's own count", autoname, sizeof autoname) == 0, "%s:\n%s", names[i],
+                    out);
+      ck_assert_msg(strstr(autoname, "x1_0_") != NULL, "%s", autoname);
+      same_configuration(names[i], autoname);
+    }
+  }
+}
+END_TEST
+
+#define GEMM "-m h100-sxm -w cutlass-sm90-gemm --fix tile_m=128 --fix tile_n=256 --fix tile_k=64 -p epilogue_bytes=33792"
+
+START_TEST(test_cutlass_gemm) {
+  ck_assert_int_eq(tf_test_run("emit --for cutlass " GEMM, out, sizeof out, err, sizeof err), 0);
+  static const char *const parts[] = {
+      "// tilefit 0.1.0: workset cutlass-sm90-gemm on machine h100-sxm, optimal\n",
+      "epilogue_bytes=33792",
+      "// proved to fit: smem 230464 of 232448 B, rf 151 of 255 registers/thread\n",
+      "//   cutlass3x_sm90_tensorop_gemm_f16_f16_f32_f16_f16_128x256x64_1x1x1_4_tnn_align8_warpspecialized_cooperative_epi_tma\n",
+      "    cute::Shape<cute::_128, cute::_256, cute::_64>,\n",
+      "sizeof(typename CollectiveEpilogue::SharedStorage))>,  // 4 stages\n",
+      "    cutlass::gemm::KernelTmaWarpSpecializedCooperative\n",
+  };
+  for (size_t i = 0; i < sizeof parts / sizeof *parts; i++)
+    ck_assert_msg(strstr(out, parts[i]) != NULL, "no '%s' in\n%s", parts[i], out);
+  ck_assert_int_eq(tf_test_run("check --cutlass-name cutlass3x_sm90_tensorop_gemm_f16_f16_f32_f16_f16_128x256x64_1x1x1_"
+                               "4_tnn_align8_warpspecialized_cooperative_epi_tma",
+                               out, sizeof out, err, sizeof err),
+                   0);
+  ck_assert_msg(strstr(out, "  stages       4\n") && strstr(out, "epilogue_bytes 33792"), "%s", out);
+  /* StageCountAuto (epilogue_bytes 0) has no library name: StageCount<N> and the reason */
+  ck_assert_int_eq(tf_test_run("emit --for cutlass -m h100-sxm -w cutlass-sm90-gemm --fix tile_m=128 --fix tile_n=128 "
+                               "--fix tile_k=64",
+                               out, sizeof out, err, sizeof err),
+                   0);
+  ck_assert_msg(strstr(out, "// no kernel name: ") && strstr(out, "cutlass::gemm::collective::StageCount<7>,  // 7 stages"),
+                "%s", out);
+}
+END_TEST
+
+/* Runs tests/emit_ast.py on a fragment: the values it binds, as JSON. */
+static cJSON *python_values(const char *path) {
+  char cmd[512];
+  snprintf(cmd, sizeof cmd, "--version >/dev/null && python3 tests/emit_ast.py %s", path);
+  ck_assert_msg(tf_test_run(cmd, out2, sizeof out2, err, sizeof err) == 0, "%s: %s", path, err);
+  cJSON *j = cJSON_Parse(out2);
+  ck_assert_ptr_nonnull(j);
+  return j;
+}
+
+static long json_int(const cJSON *o, const char *key) {
+  const cJSON *v = cJSON_GetObjectItemCaseSensitive(o, key);
+  ck_assert_msg(cJSON_IsNumber(v), "no %s", key);
+  return (long)v->valuedouble;
+}
+
+static char dir[64];
+
+static void make_dir(void) {
+  snprintf(dir, sizeof dir, "/tmp/tilefit-emitXXXXXX");
+  ck_assert_ptr_nonnull(mkdtemp(dir));
+}
+
+static void remove_dir(void) {
+  char cmd[128];
+  snprintf(cmd, sizeof cmd, "rm -rf %s", dir);
+  ck_assert_int_eq(system(cmd), 0);
+}
+
+/* Eight distinct tiles, each config the answer's values, and prune keeps
+ * all eight. */
+START_TEST(test_triton_top8) {
+  char args[512], path[128];
+  make_dir();
+  snprintf(path, sizeof path, "%s/configs.py", dir);
+  snprintf(args, sizeof args, "emit --for triton -m h100-sxm -w triton-matmul --top 8 -o %s", path);
+  ck_assert_int_eq(tf_test_run(args, out, sizeof out, err, sizeof err), 0);
+  ck_assert_int_eq(tf_test_run("emit --for triton -m h100-sxm -w triton-matmul --top 8 --json", out, sizeof out, err,
+                               sizeof err),
+                   0);
+  cJSON *doc = cJSON_Parse(out), *py = python_values(path);
+  const cJSON *answers = cJSON_GetObjectItemCaseSensitive(doc, "answers");
+  const cJSON *configs = cJSON_GetObjectItemCaseSensitive(py, "configs");
+  ck_assert_int_eq(cJSON_GetArraySize(answers), 8);
+  ck_assert_int_eq(cJSON_GetArraySize(configs), 8);
+  for (int i = 0; i < 8; i++) {
+    const cJSON *v = cJSON_GetObjectItemCaseSensitive(cJSON_GetArrayItem(answers, i), "values");
+    const cJSON *c = cJSON_GetArrayItem(configs, i), *meta = cJSON_GetArrayItem(c, 0), *kw = cJSON_GetArrayItem(c, 1);
+    static const char *const keys[] = {"BLOCK_M", "BLOCK_N", "BLOCK_K"};
+    for (int k = 0; k < 3; k++)
+      ck_assert_int_eq(json_int(meta, keys[k]), json_int(v, keys[k]));
+    ck_assert_int_eq(json_int(kw, "num_stages"), json_int(v, "num_stages"));
+    for (int j = 0; j < i; j++) /* distinct tiles */
+      ck_assert(!cJSON_Compare(meta, cJSON_GetArrayItem(cJSON_GetArrayItem(configs, j), 0), 1));
+  }
+  cJSON_Delete(doc);
+  cJSON_Delete(py);
+  snprintf(args, sizeof args, "prune -m h100-sxm -w triton-matmul %s", path);
+  ck_assert_int_eq(tf_test_run(args, out, sizeof out, err, sizeof err), 0);
+  ck_assert_msg(strstr(out, "triton-matmul on h100-sxm: 8 of 8 configurations fit\n") == out, "%s", out);
+  remove_dir();
+}
+END_TEST
+
+/* A same-tile point with a worse stage count is not a second config: a
+ * problem whose only tile is fixed has one. */
+START_TEST(test_triton_dedupe) {
+  ck_assert_int_eq(tf_test_run("emit --for triton -m h100-sxm -w triton-matmul --fix BLOCK_M=128 --fix BLOCK_N=128 "
+                               "--fix BLOCK_K=64 --objective 'max num_stages' --top 3 --json",
+                               out, sizeof out, err, sizeof err),
+                   0);
+  cJSON *doc = cJSON_Parse(out);
+  ck_assert_int_eq(cJSON_GetArraySize(cJSON_GetObjectItemCaseSensitive(doc, "answers")), 1);
+  cJSON_Delete(doc);
+}
+END_TEST
+
+/* Each CuTe DSL and FA4 fragment parses, and its tile and stage values are
+ * the answer's. */
+START_TEST(test_python_fragments) {
+  static const struct {
+    const char *args, *kwarg, *var, *stage_key, *stage_var;
+    int index;
+  } rows[] = {
+      {"--for cute-dsl -m h100-sxm -w cutedsl-sm90-gemm", "tile_shape_mn", "tile_m", "ab_stage", "ab_stage", 0},
+      {"--for cute-dsl -m b200 -w cutedsl-sm100-gemm -p cta_group=2", "mma_tiler_mn", "mma_n", "num_c_stage", "c_stage",
+       1},
+      {"--for cute-dsl -m rtx5090 -w cutedsl-sm120-gemm", "tile_shape_mnk", "tile_k", "ab_stage", "ab_stage", 2},
+      {"--for fa -m b200 -w fa4-fwd -p d=64", "q_stage", "q_stage", NULL, "stages", -1},
+  };
+  make_dir();
+  for (size_t i = 0; i < sizeof rows / sizeof *rows; i++) {
+    char args[512], path[128];
+    snprintf(path, sizeof path, "%s/f%zu.py", dir, i);
+    snprintf(args, sizeof args, "emit %s -o %s", rows[i].args, path);
+    ck_assert_int_eq(tf_test_run(args, out, sizeof out, err, sizeof err), 0);
+    snprintf(args, sizeof args, "emit %s --json", rows[i].args);
+    ck_assert_int_eq(tf_test_run(args, out, sizeof out, err, sizeof err), 0);
+    cJSON *doc = cJSON_Parse(out), *py = python_values(path);
+    const cJSON *v = cJSON_GetObjectItemCaseSensitive(cJSON_GetArrayItem(cJSON_GetObjectItemCaseSensitive(doc, "answers"), 0),
+                                                      "values");
+    const cJSON *kw = cJSON_GetObjectItemCaseSensitive(py, "kwargs"), *x = cJSON_GetObjectItemCaseSensitive(kw, rows[i].kwarg);
+    ck_assert_int_eq(rows[i].index < 0 ? (long)x->valuedouble : (long)cJSON_GetArrayItem(x, rows[i].index)->valuedouble,
+                     json_int(v, rows[i].var));
+    long stages = rows[i].stage_key ? json_int(cJSON_GetObjectItemCaseSensitive(py, "stages"), rows[i].stage_key)
+                                    : json_int(py, "kv_stage");
+    ck_assert_int_eq(stages, json_int(v, rows[i].stage_var));
+    cJSON_Delete(doc);
+    cJSON_Delete(py);
+  }
+  remove_dir();
+}
+END_TEST
+
+START_TEST(test_fa_traits) {
+  ck_assert_int_eq(tf_test_run("emit --for fa -m a100 -w fa2-fwd", out, sizeof out, err, sizeof err), 0);
+  ck_assert_msg(strstr(out, "using Kernel_traits = Flash_fwd_kernel_traits<128, 64, 128, 4, false, false, cutlass::half_t>;"),
+                "%s", out);
+  ck_assert_int_eq(tf_test_run("emit --for fa -m a100 -w fa2-fwd -p d=80", out, sizeof out, err, sizeof err), 0);
+  ck_assert_msg(strstr(out, "Flash_fwd_kernel_traits<96, "), "the padded head dim: %s", out);
+  ck_assert_int_eq(tf_test_run("emit --for fa -m h100-sxm -w fa3-fwd", out, sizeof out, err, sizeof err), 0);
+  ck_assert_msg(strstr(out, "return {128, 192, true, true};\n"), "%s", out);
+}
+END_TEST
+
+START_TEST(test_bad_input) {
+  ck_assert_int_eq(tf_test_run("emit --for triton -m b200 -w fa4-fwd", out, sizeof out, err, sizeof err), 2);
+  ck_assert_msg(strstr(err, "tilefit: error: --for: triton writes for the worksets triton-matmul; 'fa4-fwd' is not one"),
+                "%s", err);
+  ck_assert_str_eq(out, "");
+  ck_assert_int_eq(tf_test_run("emit --for cutlas -m b200 -w fa4-fwd", out, sizeof out, err, sizeof err), 2);
+  ck_assert_msg(strstr(err, "did you mean 'cutlass'?"), "%s", err);
+  ck_assert_int_eq(tf_test_run("emit -m b200 -w fa4-fwd", out, sizeof out, err, sizeof err), 2);
+  ck_assert_msg(strstr(err, "--for: emit needs --for"), "%s", err);
+  ck_assert_int_eq(tf_test_run("emit --for fa -m b200 -w fa4-fwd --require 'stages >= 2000'", out, sizeof out, err,
+                               sizeof err),
+                   1);
+  ck_assert_str_eq(out, "");
+}
+END_TEST
+
+Suite *emit_suite(void) {
+  Suite *s = suite_create("emit");
+  TCase *t = tcase_create("emit");
+  tcase_set_timeout(t, 300);
+  tcase_add_test(t, test_cutlass_round_trip);
+  tcase_add_test(t, test_cutlass_gemm);
+  tcase_add_test(t, test_triton_top8);
+  tcase_add_test(t, test_triton_dedupe);
+  tcase_add_test(t, test_python_fragments);
+  tcase_add_test(t, test_fa_traits);
+  tcase_add_test(t, test_bad_input);
+  suite_add_tcase(s, t);
+  return s;
+}

@@ -1,0 +1,289 @@
+/* The layout (model/layout.h) and its writers (solver/emit/layout_write.h,
+ * solver/emit/struct_write.h): offsets that tile each memory from 0 to its
+ * used figure, sizes rounded as the capacity rows charge them, an aliased
+ * buffer inside its host; `tilefit layout` on the sm90 GEMM and on every
+ * shipped workset's default answer (the total equals solve's used, the C
+ * header compiles as C11 and C++17 and its asserts hold), a header with
+ * one size edited that no longer compiles, and property-generated problems
+ * (tests/propgen.h) laid out. */
+#include <check.h>
+#include <cjson/cJSON.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <unistd.h>
+
+#include "model/catalog.h"
+#include "model/json.h"
+#include "model/layout.h"
+#include "solver/tilefit.h"
+#include "tests/propgen.h"
+#include "tests/suites.h"
+#include "tests/testutil.h"
+
+static char out[1 << 18], out2[1 << 18], err[1 << 14];
+
+#define GEMM "-m h100-sxm -w cutlass-sm90-gemm --fix tile_m=128 --fix tile_n=256 --fix tile_k=64 -p epilogue_bytes=33792"
+
+/* Checks a layout against the point it lays out, restating the charge
+ * rule here: each allocation is the least multiple of the alignment that
+ * holds the (folded) size; the buffers that own their space follow one
+ * another from 0 with no gap; the last ends at used. */
+static void layout_holds(const tf_problem *p, const tf_point *pt, const tf_layout *l, const char *what) {
+  int64_t cursor[TF_NMEM] = {0};
+  for (size_t i = 0; i < l->nslots; i++) {
+    const tf_layout_slot *s = &l->slots[i];
+    int64_t own = pt->size[s->buffer], want = (own + s->align - 1) / s->align * s->align;
+    ck_assert_msg(s->allocated == want, "%s: %s allocated %lld, want %lld", what, p->workset->buffers[s->buffer].name,
+                  (long long)s->allocated, (long long)want);
+    if (s->host < 0)
+      ck_assert_msg(s->offset == cursor[s->memory], "%s: %s at %lld, want %lld", what,
+                    p->workset->buffers[s->buffer].name, (long long)s->offset, (long long)cursor[s->memory]);
+    else
+      ck_assert_int_eq(s->extra_offset, cursor[s->memory]);
+    cursor[s->memory] += s->allocated;
+  }
+  for (int m = 0; m < TF_NMEM; m++) {
+    ck_assert_msg(cursor[m] == pt->used[m] && l->end[m] == pt->used[m], "%s: %s ends at %lld, used %lld", what,
+                  tf_memory_name(m), (long long)cursor[m], (long long)pt->used[m]);
+  }
+}
+
+/* An aliased buffer larger than its host: it starts at the host's offset
+ * and the 200 B it adds are laid out where the capacity rows charge them. */
+START_TEST(test_alias_inside_host) {
+  tf_machine m = tf_test_machine(4096, 0, 255);
+  tf_workset *w = tf_test_workset(
+      "{\"name\": \"al\", \"choose\": {\"n\": [1]},"
+      " \"buffers\": [{\"name\": \"H\", \"memory\": \"smem\", \"size\": 100, \"align\": 128},"
+      "   {\"name\": \"X\", \"memory\": \"smem\", \"size\": 30},"
+      "   {\"name\": \"G\", \"memory\": \"smem\", \"alias\": \"H\", \"size\": 300, \"align\": 8}],"
+      " \"objective\": [\"max n\"]}");
+  tf_request req;
+  tf_request_init(&req);
+  tf_error e;
+  tf_error_init(&e);
+  tf_problem *p = tf_problem_new(&m, w, &req, &e);
+  ck_assert_msg(p != NULL, "%s", e.msg);
+  tf_answer a;
+  tf_answer_init(&a, p);
+  tf_solve_opts o;
+  tf_solve_opts_init(&o);
+  ck_assert_int_eq(tf_solve_or_check(p, &o, &a, &e), 0);
+  tf_layout l;
+  ck_assert_int_eq(tf_layout_of(p, &a.point, &l, &e), 0);
+  layout_holds(p, &a.point, &l, "alias");
+  /* H 0..128 (100 rounded to 128), X 128..158, G from 0 (size 300), its 200 beyond H at 158 */
+  ck_assert_int_eq(l.slots[2].offset, 0);
+  ck_assert_int_eq(l.slots[2].size, 300);
+  ck_assert_int_eq(l.slots[2].allocated, 200);
+  ck_assert_int_eq(l.slots[2].extra_offset, 158);
+  ck_assert_int_eq(l.end[TF_MEM_SMEM], 358);
+  ck_assert_int_eq(l.slots[1].aligned, 1);
+  tf_layout_release(&l);
+  tf_answer_release(&a);
+  tf_problem_free(p);
+  tf_request_release(&req);
+  tf_workset_free(w);
+}
+END_TEST
+
+START_TEST(test_gemm_text) {
+  ck_assert_int_eq(tf_test_run("layout " GEMM, out, sizeof out, err, sizeof err), 0);
+  static const char *const rows[] = {
+      "  stages       4\n",
+      "  mainloop                    0     196672     196672      1     196672\n",
+      "  epilogue               196672      33792      33792    128     230464  offset not a multiple of 128\n",
+      "  capacity_rounding      230464          0          0      1     230464\n",
+      "  total 230464 of 232448 B, slack 1984\n",
+      "  acc                         0        128        128      1        128\n",
+      "  total 151 of 255 registers/thread, slack 104\n",
+  };
+  for (size_t i = 0; i < sizeof rows / sizeof *rows; i++)
+    ck_assert_msg(strstr(out, rows[i]) != NULL, "no '%s' in\n%s", rows[i], out);
+  ck_assert_int_eq(tf_test_run("solve " GEMM, out2, sizeof out2, err, sizeof err), 0);
+  ck_assert_msg(strstr(out2, "  smem           230464     232448       1984  B\n") != NULL, "%s", out2);
+}
+END_TEST
+
+/* Compiles dir/name as C11 (lang 'c') or C++17 ('+'); 0 when accepted. */
+static int compile_as(const char *dir, const char *name, char lang) {
+  char cmd[1024];
+  snprintf(cmd, sizeof cmd, "%s -Wall -Wextra -Werror -fsyntax-only %s/%s 2>/dev/null",
+           lang == 'c' ? "gcc -std=c11 -x c" : "g++ -std=c++17 -x c++", dir, name);
+  return system(cmd) == 0 ? 0 : -1;
+}
+
+static int compile_header(const char *dir, const char *name) {
+  return compile_as(dir, name, 'c') || compile_as(dir, name, '+') ? -1 : 0;
+}
+
+static char *tmpdir(char *buf, size_t size) {
+  snprintf(buf, size, "/tmp/tilefit-layoutXXXXXX");
+  ck_assert_ptr_nonnull(mkdtemp(buf));
+  return buf;
+}
+
+static void remove_dir(const char *dir) {
+  char cmd[256];
+  snprintf(cmd, sizeof cmd, "rm -rf %s", dir);
+  ck_assert_int_eq(system(cmd), 0);
+}
+
+/* The header as emitted compiles; with the epilogue one byte larger its
+ * asserts fail in both languages. */
+START_TEST(test_header_edit_fails) {
+  char dir[64], cmd[512];
+  tmpdir(dir, sizeof dir);
+  snprintf(cmd, sizeof cmd, "layout " GEMM " --emit c -o %s/gemm.h", dir);
+  ck_assert_int_eq(tf_test_run(cmd, out, sizeof out, err, sizeof err), 0);
+  ck_assert_int_eq(compile_header(dir, "gemm.h"), 0);
+  snprintf(cmd, sizeof cmd, "sed 's/unsigned char epilogue\\[33792\\]/unsigned char epilogue[33793]/' %s/gemm.h > %s/edited.h "
+           "&& ! cmp -s %s/gemm.h %s/edited.h", dir, dir, dir, dir);
+  ck_assert_int_eq(system(cmd), 0);
+  ck_assert_int_eq(compile_as(dir, "edited.h", 'c'), -1);
+  ck_assert_int_eq(compile_as(dir, "edited.h", '+'), -1);
+  remove_dir(dir);
+}
+END_TEST
+
+/* The machine a workset's first architecture runs on. */
+static const char *machine_for(const char *workset) {
+  static const struct { const char *arch, *machine; } table[] = {
+      {"sm_80+", "a100"}, {"sm_90", "h100-sxm"}, {"sm_10x", "b200"}, {"sm_103", "b300"}, {"sm_12x", "rtx5090"},
+  };
+  char path[512];
+  tf_error e;
+  tf_error_init(&e);
+  ck_assert_int_eq(tf_catalog_find(TF_CATALOG_WORKSETS, workset, "-w", path, sizeof path, &e), 0);
+  cJSON *j = tf_json_load(path, &e);
+  ck_assert_ptr_nonnull(j);
+  const cJSON *arch = cJSON_GetArrayItem(cJSON_GetObjectItemCaseSensitive(j, "arch"), 0);
+  const char *m = NULL;
+  for (size_t i = 0; i < sizeof table / sizeof *table; i++)
+    if (cJSON_IsString(arch) && !strcmp(arch->valuestring, table[i].arch))
+      m = table[i].machine;
+  cJSON_Delete(j);
+  ck_assert_msg(m != NULL, "%s: no machine for its architecture", workset);
+  return m;
+}
+
+/* layout --json's total per memory against solve --json's used. */
+static void totals_match(const char *workset, const char *layout_json, const char *solve_json) {
+  cJSON *l = cJSON_Parse(layout_json), *s = cJSON_Parse(solve_json);
+  ck_assert_msg(l && s, "%s: not JSON", workset);
+  const cJSON *mems = cJSON_GetObjectItemCaseSensitive(s, "memories"), *mem;
+  const cJSON *lay = cJSON_GetObjectItemCaseSensitive(l, "layout");
+  ck_assert_int_eq(cJSON_GetArraySize(mems), cJSON_GetArraySize(lay));
+  cJSON_ArrayForEach(mem, mems) {
+    const cJSON *used = cJSON_GetObjectItemCaseSensitive(mem, "used");
+    const cJSON *total = cJSON_GetObjectItemCaseSensitive(cJSON_GetObjectItemCaseSensitive(lay, mem->string), "total");
+    ck_assert_msg(cJSON_IsNumber(total) && total->valuedouble == used->valuedouble, "%s: %s total vs used %g", workset,
+                  mem->string, used->valuedouble);
+  }
+  cJSON_Delete(l);
+  cJSON_Delete(s);
+}
+
+START_TEST(test_every_workset) {
+  size_t n;
+  char **names = tf_catalog_list(TF_CATALOG_WORKSETS, &n);
+  ck_assert_uint_gt(n, 20);
+  char dir[64], args[512];
+  tmpdir(dir, sizeof dir);
+  for (size_t i = 0; i < n; i++) {
+    const char *m = machine_for(names[i]);
+    snprintf(args, sizeof args, "layout -m %s -w %s --json", m, names[i]);
+    ck_assert_msg(tf_test_run(args, out, sizeof out, err, sizeof err) == 0, "%s: %s", args, err);
+    snprintf(args, sizeof args, "solve -m %s -w %s --json", m, names[i]);
+    ck_assert_int_eq(tf_test_run(args, out2, sizeof out2, err, sizeof err), 0);
+    totals_match(names[i], out, out2);
+    snprintf(args, sizeof args, "layout -m %s -w %s --emit c -o %s/%s.h", m, names[i], dir, names[i]);
+    ck_assert_int_eq(tf_test_run(args, out, sizeof out, err, sizeof err), 0);
+    char file[128];
+    snprintf(file, sizeof file, "%s.h", names[i]);
+    ck_assert_msg(compile_header(dir, file) == 0, "%s on %s: the header does not compile", names[i], m);
+  }
+  tf_catalog_list_free(names, n);
+  remove_dir(dir);
+}
+END_TEST
+
+static void write_text(const char *path, const char *text) {
+  FILE *f = fopen(path, "w");
+  ck_assert_ptr_nonnull(f);
+  fputs(text, f);
+  fclose(f);
+}
+
+/* One generated problem laid out at its optimum: 1 laid out, 0 none. */
+static int lay_out_generated(unsigned long long seed, const char *dir) {
+  static pg_problem g; /* large */
+  static char json[16384];
+  char mfile[128], wfile[128], what[64];
+  pg_generate(&g, seed);
+  snprintf(mfile, sizeof mfile, "%s/m.json", dir);
+  snprintf(wfile, sizeof wfile, "%s/w.json", dir);
+  pg_machine_json(&g, json, sizeof json);
+  write_text(mfile, json);
+  pg_workset_json(&g, json, sizeof json);
+  write_text(wfile, json);
+  tf_request req;
+  tf_request_init(&req);
+  req.machine = strdup(mfile);
+  req.workset = strdup(wfile);
+  tf_error e;
+  tf_error_init(&e);
+  tf_loaded ld;
+  int laid = 0;
+  if (tf_load(&req, "-m", "-w", &ld, &e) == 0) {
+    tf_problem *p = tf_problem_new(ld.machine, ld.workset, &req, &e);
+    tf_answer a;
+    tf_solve_opts o;
+    tf_solve_opts_init(&o);
+    o.time_limit_s = 30;
+    if (p) {
+      tf_answer_init(&a, p);
+      if (tf_solve_or_check(p, &o, &a, &e) == 0 && a.status == TF_ANSWER_OPTIMAL) {
+        tf_layout l;
+        ck_assert_msg(tf_layout_of(p, &a.point, &l, &e) == 0, "seed %llu: %s", seed, e.msg);
+        snprintf(what, sizeof what, "seed %llu", seed);
+        layout_holds(p, &a.point, &l, what);
+        tf_layout_release(&l);
+        laid = 1;
+      }
+      tf_answer_release(&a);
+      tf_problem_free(p);
+    }
+    tf_loaded_release(&ld);
+  }
+  tf_request_release(&req);
+  return laid;
+}
+
+START_TEST(test_property_problems) {
+  const char *env = getenv("TILEFIT_LAYOUT_SEED");
+  unsigned long long first = env ? strtoull(env, NULL, 10) : 1;
+  fprintf(stderr, "layout: property problems from seed %llu (TILEFIT_LAYOUT_SEED)\n", first);
+  char dir[64];
+  tmpdir(dir, sizeof dir);
+  int laid = 0;
+  for (unsigned long long s = first; s < first + 300; s++)
+    laid += lay_out_generated(s, dir);
+  ck_assert_int_gt(laid, 100);
+  remove_dir(dir);
+}
+END_TEST
+
+Suite *layout_suite(void) {
+  Suite *s = suite_create("layout");
+  TCase *t = tcase_create("layout");
+  tcase_set_timeout(t, 300);
+  tcase_add_test(t, test_alias_inside_host);
+  tcase_add_test(t, test_gemm_text);
+  tcase_add_test(t, test_header_edit_fails);
+  tcase_add_test(t, test_every_workset);
+  tcase_add_test(t, test_property_problems);
+  suite_add_tcase(s, t);
+  return s;
+}
