@@ -18,8 +18,18 @@ struct reply {
   tf_error err;
 };
 
+/* The fatal signals die as signals in the child, whatever handlers the
+ * host installed (a sanitizer's turns SIGSEGV into exit 1): the parent
+ * reports the driver's crash by its name. */
+static void default_fatal_signals(void) {
+  static const int fatal[] = {SIGSEGV, SIGBUS, SIGFPE, SIGILL, SIGABRT};
+  for (size_t i = 0; i < sizeof fatal / sizeof *fatal; i++)
+    signal(fatal[i], SIG_DFL);
+}
+
 static void child(tf_child_fn fn, void *ctx, void *out, size_t size, int fd) {
   struct reply r = {0, {0}};
+  default_fatal_signals();
   tf_error_init(&r.err);
   r.rc = fn(ctx, out, &r.err);
   int bad = tf_write_all(fd, (const char *)&r, sizeof r) || tf_write_all(fd, out, size);
