@@ -11,8 +11,9 @@ if grep -nE '\b(strtok|asctime|ctime|gmtime|localtime|rand|srand|drand48|lrand48
   echo "hidden_state: a libc call that keeps state between calls (use the _r form or no state)"
   bad=1
 fi
-# "static T name" inside a function: indented, not a function, not const.
-if grep -nE '^[[:space:]]+static[[:space:]]' $files | grep -vE '^[^:]+:[0-9]+:[[:space:]]+static[[:space:]]+(const[[:space:]]|[A-Za-z_][A-Za-z_0-9 ]*[[:space:]*]+const[[:space:]])'; then
+# "static T name" inside a function: indented, not a function, not const
+# (a const array of function pointers, "static void (*const f[])(...)", is const).
+if grep -nE '^[[:space:]]+static[[:space:]]' $files | grep -vE '^[^:]+:[0-9]+:[[:space:]]+static[[:space:]]+(const[[:space:]]|[A-Za-z_][A-Za-z_0-9 ]*[[:space:]*]+const[[:space:]]|[A-Za-z_][A-Za-z_0-9 ]*\(\*const[[:space:]])'; then
   echo "hidden_state: a static local that is not const"
   bad=1
 fi
