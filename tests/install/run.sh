@@ -126,7 +126,27 @@ expect_completion map tilefit plot m
 expect_completion --color tilefit plot map --col
 expect_completion --by tilefit plot sweep --b
 expect_completion B_c tilefit plot map -w fa4-fwd --x B
+expect_completion P=smem tilefit solve -m h100-sxm -w fa3-fwd --place P
+expect_completion Q=rf tilefit layout -w fa3-fwd --place Q=
+expect_completion glpk tilefit solve --solver g
+expect_completion cute-dsl tilefit emit --for cu
+expect_completion solve tilefit help so
+# what each command accepts, from its option table: no flag a command refuses
+expect_no_completion() { # UNWANTED WORDS...
+  unwanted=$1; shift
+  ! complete_words "$@" | grep -qx -- "$unwanted" || fail "completing '$*' offers '$unwanted', which it refuses"
+}
+expect_no_completion --top tilefit prune --to
+expect_no_completion --top tilefit check --to
+expect_no_completion --top tilefit validate --to
+expect_no_completion --lp tilefit sweep --l
 [ -z "$(complete_words tilefit solve -m b200 -w fa4-fwd -p zz)" ] || fail "completing '-p zz' offers something"
+# every flag completion offers, the command takes: --help lists it
+for c in solve check layout emit machines worksets validate sweep merge prune probe "plot map" "plot sweep"; do
+  for f in $(complete_words tilefit $c --); do
+    "$P/bin/tilefit" $c --help | grep -qE -- "(^|[][[:space:],|])$f([][[:space:],|=]|\$)" || fail "completion offers '$c $f', which 'tilefit $c --help' does not list"
+  done
+done
 ok
 
 cd "$TOP"
