@@ -104,6 +104,12 @@ for c in $commands; do
 done
 ok
 
+# The shipped data as found beside the binary, named without "bin/..".
+"$P/bin/tilefit" solve -m b200 -w fa4-fwd --require 'stages >= 400' >/dev/null 2>err.txt && fail "stages >= 400 solved"
+grep -qF "$P/share/tilefit/model/worksets/fa4-fwd.json: " err.txt || { cat err.txt >&2; fail "the workset's path is not PREFIX/share/tilefit/..."; }
+grep -qF "/../" err.txt && { cat err.txt >&2; fail "a path with /../ in it"; }
+ok
+
 # Bash completion: commands, flags, names, variables and params.
 complete_words() { # the words typed so far; the last is completed
   PATH=$P/bin:$PATH bash -c '. "$1"; shift; COMP_WORDS=("$@"); COMP_CWORD=$(($# - 1)); _tilefit; printf "%s\n" "${COMPREPLY[@]}"' \
