@@ -14,6 +14,7 @@
 #include "text.h"
 #include "roofline.h"
 #include "shape.h"
+#include "show.h"
 
 #define TF_MC_NAME(n) #n,
 const char *const tf_machine_constant_names[TF_NMC] = {TF_MACHINE_CONSTANTS(TF_MC_NAME)};
@@ -582,7 +583,8 @@ static int bind_all(tf_workset *w, tf_error *err) {
 
 static int read_workset(tf_workset *w, const cJSON *root, tf_error *err) {
   static const char *const keys[] = {"name", "comment", "params", "choose", "count", "let",
-                                     "buffers", "require", "objective", "mma", "arch", "roofline", "shape", NULL};
+                                     "buffers", "require", "objective", "mma", "arch", "roofline", "shape", "show", "rule",
+                                     NULL};
   static const char *const req[] = {"name", "buffers", NULL};
   const char *name, *comment = "";
   /* A machine model given where a workset belongs fails on its first
@@ -607,7 +609,8 @@ static int read_workset(tf_workset *w, const cJSON *root, tf_error *err) {
       read_counts(w, tf_json_member(root, "count"), err) ||
       read_lets(w, tf_json_member(root, "let"), err) ||
       read_buffers(w, tf_json_member(root, "buffers"), err) || tf_place_finish(w, root, err) ||
-      tf_roofline_read(w, root, err) || tf_shape_read(w, root, err) || bind_all(w, err))
+      tf_roofline_read(w, root, err) || tf_shape_read(w, root, err) || tf_show_read(w, root, err) ||
+      bind_all(w, err))
     return -1;
   return read_requires(w, tf_json_member(root, "require"), err) ||
                  read_objectives(w, tf_json_member(root, "objective"), err)
@@ -660,6 +663,8 @@ void tf_objective_release(tf_objective *o) {
 void tf_workset_free(tf_workset *w) {
   if (!w)
     return;
+  free(w->show);
+  free(w->rule);
   release_named(w->params, w->nparams);
   release_named(w->lets, w->nlets);
   release_named(w->require, w->nrequire);

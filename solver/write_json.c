@@ -29,6 +29,12 @@ static void json_values(FILE *f, const tf_problem *p, const tf_answer *a) {
   fputc('}', f);
 }
 
+/* values and placement, then the workset's shown lets */
+static void json_values_shown(FILE *f, const tf_problem *p, const tf_answer *a) {
+  json_values(f, p, a);
+  tf_report_shown_json(f, p, a);
+}
+
 static void json_params(FILE *f, const tf_problem *p) {
   fputs("\"params\":{", f);
   for (size_t i = 0; i < p->workset->nparams; i++) {
@@ -285,7 +291,7 @@ void tf_report_json_fields(FILE *f, const tf_problem *p, const tf_answer *a) {
   }
   if (tf_report_has_answer(a)) {
     fputc(',', f);
-    json_values(f, p, a);
+    json_values_shown(f, p, a);
     if (a->status == TF_ANSWER_OPTIMAL)
       json_objectives(f, p, a);
     json_memories(f, p, a);

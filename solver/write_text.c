@@ -18,6 +18,7 @@ void tf_report_text_values(FILE *f, const tf_problem *p, const tf_answer *a) {
     for (size_t i = p->place_first; i < p->nchoose; i++)
       fprintf(f, " %s %s%s", p->choose_names[i], tf_memory_name((int)a->choose[i]), i + 1 < p->nchoose ? "," : "\n");
   }
+  tf_report_shown_text(f, p, a);
 }
 
 static void text_memories(FILE *f, const tf_problem *p, const tf_answer *a) {

@@ -148,6 +148,26 @@ START_TEST(test_explain_numbers_in_json) {
 }
 END_TEST
 
+/* A workset's shown lets (model/show.h) are in the text and the JSON of
+ * an answer, and of prune's entries, whose text names the rule; the
+ * machine constants cc and gfx read the arch. */
+START_TEST(test_shown_lets) {
+  static const char *const text[] = {"  B            128\nshown        arch_cc 90, arch_gfx 0, twice 256\n", NULL};
+  static const char *const json[] = {"\"shown\":{\"arch_cc\":90,\"arch_gfx\":0,\"twice\":256}", NULL};
+  static const char *const none[] = {NULL};
+  all_formats_contain("solve -m h100-sxm -w tests/data/show/arch.json", text, json, none);
+  static const char *const amd[] = {"shown        arch_cc 0, arch_gfx 942, twice 256\n", NULL};
+  all_formats_contain("solve -m mi300x -w tests/data/show/arch.json", amd, none, none);
+  static const char *const prune_text[] = {"arch-numbers on b300: 1 of 1 configurations fit\n"
+                                           "rule: the test's rule: a buffer of B bytes\n",
+                                           "arch_cc 103, arch_gfx 0, twice 128  {\"B\": 64}\n", NULL};
+  static const char *const prune_json[] = {"\"rule\":\"the test's rule: a buffer of B bytes\"",
+                                           "\"shown\":{\"arch_cc\":103,\"arch_gfx\":0,\"twice\":128}", NULL};
+  all_formats_contain("prune -m b300 -w tests/data/show/arch.json tests/data/show/configs.jsonl", prune_text,
+                      prune_json, none);
+}
+END_TEST
+
 Suite *report_suite(void) {
   Suite *s = suite_create("report");
   TCase *tc = tcase_create("Core");
@@ -159,6 +179,7 @@ Suite *report_suite(void) {
   tcase_add_test(tc, test_slack_at_the_occupancy);
   tcase_add_test(tc, test_explain_same_in_json);
   tcase_add_test(tc, test_explain_numbers_in_json);
+  tcase_add_test(tc, test_shown_lets);
   suite_add_tcase(s, tc);
   return s;
 }

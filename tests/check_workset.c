@@ -155,6 +155,10 @@ static const struct bad_case {
     {"param-wrong-type", LOAD, "$.params.d", "expected an integer or an expression string"},
     {"param-null", LOAD, "$.params.d", "expected an integer or an expression string"},
     {"let-not-object", LOAD, "$.let", "expected an object of NAME: expression"},
+    {"show-unknown-let", LOAD, "$.show[0]", "'rign' is not a let of this workset; did you mean 'ring'?"},
+    {"show-twice", LOAD, "$.show[1]", "'ring' is shown twice"},
+    {"show-not-array", LOAD, "$.show", "expected an array of let names"},
+    {"rule-two-lines", LOAD, "$.rule", "one line of text"},
     /* found when bound to a machine */
     {"bind-count-squared", BIND, "$.buffers[1].size", "not affine in count variable 'stages'"},
     {"bind-count-max", BIND, "$.buffers[1].size", "not affine in count variable 'stages'"},
@@ -717,7 +721,8 @@ START_TEST(test_memories) {
   ck_assert_str_eq(tf_memory_unit(TF_MEM_RF), "registers/thread");
   ck_assert_str_eq(tf_machine_constant_names[TF_MC_smem_capacity], "smem_capacity");
   ck_assert_str_eq(tf_machine_constant_names[TF_MC_exp_per_clk], "exp_per_clk");
-  ck_assert_str_eq(tf_machine_constant_names[TF_NMC - 1], "smem_port_rf_mma");
+  ck_assert_str_eq(tf_machine_constant_names[TF_MC_smem_port_rf_mma], "smem_port_rf_mma");
+  ck_assert_str_eq(tf_machine_constant_names[TF_NMC - 1], "gfx");
 }
 END_TEST
 
