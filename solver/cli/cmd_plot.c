@@ -6,6 +6,7 @@
 #include "solver/cli/cli.h"
 #include "solver/cli/cmd_problem.h"
 #include "solver/plot/map.h"
+#include "solver/plot/scale.h"
 #include "solver/plot/series.h"
 
 static int run_plot(int argc, char **argv);
@@ -49,10 +50,11 @@ static int run_map(int argc, char **argv) {
     return tf_cmd_problem_close(&c), rc;
   tf_solve_opts opts;
   tf_args_solve_opts(&c.args, &opts);
-  tf_plot_map_opts o = {c.args.plot_x, c.args.plot_y, c.args.plot_color, &opts};
+  tf_plot_map_opts o = {c.args.plot_x, c.args.plot_y, c.args.plot_color, 0, &opts};
   tf_plot_map m = {0};
   tf_svg svg = {0};
   if (need(o.x, "--x", &c.err) || need(o.y, "--y", &c.err) ||
+      (o.scale = tf_plot_scale_parse(c.args.plot_scale, "--scale", &c.err)) < 0 ||
       tf_plot_map_compute(c.problem, &c.args.req, &o, &m, &c.err)) {
     rc = tf_cli_fail(&c.err);
   } else {
@@ -80,10 +82,15 @@ static int run_sweep(int argc, char **argv) {
     return tf_args_release(&a), rc;
   tf_plot_series s = {0};
   tf_svg svg = {0};
+  int y_scale = 0, x_scale = 0;
   if (need(a.plot_x, "--x", &err) || need(a.plot_y, "--y", &err) ||
+      (y_scale = tf_plot_scale_parse(a.plot_scale, "--scale", &err)) < 0 ||
+      (x_scale = tf_plot_scale_parse(a.plot_x_scale, "--x-scale", &err)) < 0 ||
       tf_plot_series_read(a.positional[0], a.plot_x, a.plot_y, a.plot_by, &s, &err)) {
     rc = tf_cli_fail(&err);
   } else {
+    s.x_scale = x_scale;
+    s.y_scale = y_scale;
     if (s.skipped)
       fprintf(stderr, "tilefit: plot sweep: %s: %zu of %zu lines without a result (not optimal or fits) left out\n",
               a.positional[0], s.skipped, s.lines);
