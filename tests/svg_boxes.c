@@ -101,9 +101,9 @@ void tf_test_no_overlap(const tf_test_box *b, size_t n, double width, double hei
 
 static void cell_at(const char *e, tf_test_cell *c) {
   memset(c, 0, sizeof *c);
-  const char *q = strchr(e + 8, '"');
+  const char *id = e + strlen("<rect id=\""), *q = strchr(id, '"');
   ck_assert(q);
-  snprintf(c->id, sizeof c->id, "%.*s", (int)(q - (e + 8)), e + 8);
+  snprintf(c->id, sizeof c->id, "%.*s", (int)(q - id), id);
   c->x = tf_test_attr(e, "x"), c->y = tf_test_attr(e, "y");
   c->w = tf_test_attr(e, "width"), c->h = tf_test_attr(e, "height");
   const char *f = strstr(e, " fill=\"#");

@@ -117,6 +117,12 @@ static void draw_axes(const tf_plot_series *s, const struct frame *f, tf_svg *sv
   double t[16];
   char label[64];
   int n = axis_ticks(&f->xs, f->x_pow2, t, 12);
+  double gap = INFINITY; /* a linear x of a few values far enough apart: ticks at the values */
+  for (size_t i = 1; i < f->xs.n; i++)
+    gap = fmin(gap, px(f, f->xs.values[i]) - px(f, f->xs.values[i - 1]));
+  if (f->xs.kind == TF_SCALE_LINEAR && f->xs.n >= 2 && f->xs.n <= 12 && gap >= 36)
+    for (n = 0; n < (int)f->xs.n; n++)
+      t[n] = f->xs.values[n];
   for (int i = 0; i < n; i++) {
     tf_svg_line(svg, px(f, t[i]), TOP, px(f, t[i]), TOP + PLOT_H, "#e5e5e5", 1);
     x_label(s, t[i], label, sizeof label);
