@@ -10,6 +10,8 @@
 
 #include "model/workset.h"
 #include "solver/plot/map.h"
+#include "solver/plot/scale.h"
+#include "solver/plot/style.h"
 #include "tests/suites.h"
 #include "tests/svg_boxes.h"
 #include "tests/testutil.h"
@@ -486,6 +488,46 @@ START_TEST(test_sweep_axes) {
 }
 END_TEST
 
+/* The label format (docs/pictures.md, Labels) at its edges. */
+START_TEST(test_si) {
+  static const struct { double v; int bytes; const char *want; } cases[] = {
+      {9999, 0, "9999"},      {10000, 0, "10k"},      {99949, 0, "99.9k"},    {99950, 0, "100k"},
+      {232448, 0, "232k"},    {999600, 0, "1M"},      {1.2e6, 0, "1.2M"},     {-12345, 0, "-12.3k"},
+      {2.345, 0, "2.35"},     {1e308, 0, "1e+308"},   {1023, 1, "1023 B"},    {1024, 1, "1 KiB"},
+      {40960, 1, "40 KiB"},   {229376, 1, "224 KiB"}, {1572864, 1, "1.5 MiB"}, {1073741824, 1, "1 GiB"}};
+  char buf[32];
+  for (size_t i = 0; i < sizeof cases / sizeof *cases; i++) {
+    tf_plot_si(cases[i].v, cases[i].bytes, buf, sizeof buf);
+    ck_assert_msg(!strcmp(buf, cases[i].want), "%g%s: '%s', want '%s'", cases[i].v, cases[i].bytes ? " B" : "", buf,
+                  cases[i].want);
+  }
+}
+END_TEST
+
+/* The scale rule (scale.h) on the shapes it is for. */
+START_TEST(test_scale_rule) {
+  double pow2[11], even[20], outlier[] = {4138, 4146, 4171, 4179, 4204, 4236, 6207, 6256}, two[] = {5, 5, 7};
+  for (int i = 0; i < 11; i++)
+    pow2[i] = (double)(1 << i);
+  for (int i = 0; i < 20; i++)
+    even[i] = 40960 + 8192.0 * i;
+  const struct { const double *v; size_t n; int want; } cases[] = {
+      {pow2, 11, TF_SCALE_LOG}, {even, 20, TF_SCALE_LINEAR}, {outlier, 8, TF_SCALE_RANK}, {two, 3, TF_SCALE_LINEAR}};
+  for (size_t i = 0; i < sizeof cases / sizeof *cases; i++) {
+    tf_plot_scale sc;
+    tf_plot_scale_make(&sc, TF_SCALE_AUTO, cases[i].v, cases[i].n);
+    ck_assert_msg(sc.kind == cases[i].want && sc.automatic, "case %zu: %s", i, tf_plot_scale_name(sc.kind));
+    ck_assert(tf_plot_scale_at(&sc, cases[i].v[0]) == 0 && tf_plot_scale_at(&sc, cases[i].v[cases[i].n - 1]) == 1);
+    tf_plot_scale_release(&sc);
+  }
+  tf_plot_scale sc; /* log of values that are not all positive: the rule instead */
+  double neg[] = {-1, 0, 1};
+  tf_plot_scale_make(&sc, TF_SCALE_LOG, neg, 3);
+  ck_assert(sc.kind == TF_SCALE_LINEAR && sc.automatic);
+  tf_plot_scale_release(&sc);
+}
+END_TEST
+
 static const struct {
   const char *args, *want;
 } bad[] = {
@@ -593,6 +635,8 @@ Suite *plot_suite(void) {
   tcase_add_test(core, test_hostile_lines);
   tcase_add_loop_test(core, test_labels_fit, 0, sizeof fa3_colors / sizeof *fa3_colors);
   tcase_add_test(core, test_scale);
+  tcase_add_test(core, test_si);
+  tcase_add_test(core, test_scale_rule);
   tcase_add_test(core, test_blocked_combinations);
   tcase_add_test(core, test_free_note);
   tcase_add_test(core, test_sweep_nested);

@@ -26,14 +26,21 @@ const tf_command tf_cmd_plot_map = {
     "(standard output without -o).  Each cell is solved with --x and --y fixed,\n"
     "everything else as given: a feasible cell shows the colour value at its best\n"
     "point, an infeasible one a letter for each memory that overflows (S smem,\n"
-    "T tmem, R rf; C a constraint).  The optimum of the whole problem is outlined.\n",
+    "T tmem, R rf; C a constraint) on one grey per combination.  The optimum of\n"
+    "the whole problem is outlined.  Labels are whole below 10^4, else three\n"
+    "digits and k, M, G (KiB, MiB, GiB for bytes); --scale auto takes the first\n"
+    "of linear, log, rank under which no step between neighbouring values is\n"
+    "over half the range.\n",
     "0 drawn, 1 drawn but no cell fits, 2 bad input, 3 solver or internal failure", 0, NULL};
 
 const tf_command tf_cmd_plot_sweep = {
     "plot sweep", TF_CMD_PLOT_SWEEP, run_sweep, "a sweep's results as lines", "FILE.jsonl --x NAME --y NAME", 1,
     "Draws the lines 'tilefit sweep' wrote as points joined in x order, one line per\n"
     "value of --by (standard output without -o).  Lines that are not optimal or\n"
-    "fits are left out, and stderr says how many.\n",
+    "fits are left out, and stderr says how many; each one whose x is known is an\n"
+    "x on the axis with its reason below.  A string x makes a category axis; x\n"
+    "values that are powers of two a log axis.  Lines that share points are drawn\n"
+    "nested and noted.\n",
     "0 drawn, 2 bad input, 3 the picture cannot be written", 1,
     "expected one FILE.jsonl (what 'tilefit sweep' writes)"};
 

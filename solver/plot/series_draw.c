@@ -2,6 +2,7 @@
  * a line and markers per group, the lines without a result as an x on the
  * x axis, a legend and notes. */
 #include <math.h>
+#include <stdint.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>

@@ -68,7 +68,7 @@ void tf_plot_number(double v, char *buf, size_t size) {
 /* Three significant digits, trailing zeros dropped: 1.00 -> "1", 1.50 -> "1.5". */
 static void sig3(double v, const char *unit, char *buf, size_t size) {
   char num[32];
-  snprintf(num, sizeof num, "%.*f", fabs(v) >= 100 ? 0 : fabs(v) >= 10 ? 1 : 2, v);
+  snprintf(num, sizeof num, "%.*f", fabs(v) >= 99.95 ? 0 : fabs(v) >= 9.995 ? 1 : 2, v);
   if (strchr(num, '.')) {
     char *e = num + strlen(num);
     while (e[-1] == '0')
@@ -88,6 +88,10 @@ void tf_plot_si(double v, int bytes, char *buf, size_t size) {
       snprintf(buf, size, "%.0f%s", v, bytes ? " B" : "");
     else
       snprintf(buf, size, "%s", isnan(v) ? "nan" : v > 0 ? "inf" : "-inf");
+    return;
+  }
+  if (a >= 999.5 * pow(base, 6)) { /* past the largest prefix: 1e+308 */
+    snprintf(buf, size, "%.3g%s", v, bytes ? " B" : "");
     return;
   }
   int k = 0;
