@@ -73,6 +73,7 @@ _tilefit() {
     --domain) _tilefit_assignments "$bin" "choose"; return ;;
     -o | --output | --lp | --mps) COMPREPLY=($(compgen -f -- "$cur")); return ;;
     --format) COMPREPLY=($(compgen -W "jsonl csv" -- "$cur")); return ;;
+    --scale | --x-scale) COMPREPLY=($(compgen -W "auto linear log rank" -- "$cur")); return ;;
     -j | --jobs | --top | --time-limit | --shard | --require | --objective | --color | --map) return ;;
     --x | --y)
       if [[ $cmd == "plot map" ]]; then # the choose variables, without the "="
