@@ -286,19 +286,28 @@ static double label_value(const char *label) {
   return v;
 }
 
-static const char *const fa3_colors[] = {"used(smem)", "time_us", "hbm_bytes"};
+#define WIDE_B_C "8,16,24,32,40,48,56,64,72,80,88,96,104,112,120,128,136,144,152,160,168,176,184,192,200,208,216,224,232,240,248,256"
+static const struct {
+  const char *args;
+  size_t cells;
+} fit_maps[] = {
+    {FA3 " --color 'used(smem)'", 16 * 3},
+    {FA3 " --color time_us", 16 * 3},
+    {FA3 " --color hbm_bytes", 16 * 3},
+    /* 32 cells of 28 px in one row: "227 KiB" turned up its cell */
+    {"plot map -m b200 -w fa4-fwd -p d=64 --fix q_stage=1 --x B_c --y B_r --color 'used(smem)' --domain B_c=" WIDE_B_C,
+     32},
+};
 
-/* Every cell of the FA3 map labelled inside its cell, the label the value
- * of its title to three digits, no text over another; rendered, the
- * cell's fill at both inner edges beside its label (no ink reaches them). */
+/* Every cell of a map labelled inside its cell, the label the value of its
+ * title to three digits, no text over another; rendered, the cell's fill
+ * at both inner edges beside its label (no ink reaches them). */
 START_TEST(test_labels_fit) {
-  char args[256];
-  snprintf(args, sizeof args, FA3 " --color '%s'", fa3_colors[_i]);
-  draw(args, "fa3", 0);
+  draw(fit_maps[_i].args, "fa3", 0);
   texts_apart();
   size_t n = tf_test_cells(svg, cells, sizeof cells / sizeof *cells);
-  ck_assert_uint_eq(n, 16 * 3);
-  double opt_x = attr(svg, "optimum", "x"), *xy = malloc(4 * n * sizeof *xy);
+  ck_assert_uint_eq(n, fit_maps[_i].cells);
+  double opt_x = attr(svg, "optimum", "x"), *xy = calloc(4 * n, sizeof *xy);
   size_t np = 0;
   for (size_t i = 0; i < n; i++) {
     const tf_test_cell *c = &cells[i];
@@ -633,7 +642,7 @@ Suite *plot_suite(void) {
   tcase_add_test(core, test_nothing_fits);
   tcase_add_test(core, test_unwritable);
   tcase_add_test(core, test_hostile_lines);
-  tcase_add_loop_test(core, test_labels_fit, 0, sizeof fa3_colors / sizeof *fa3_colors);
+  tcase_add_loop_test(core, test_labels_fit, 0, sizeof fit_maps / sizeof *fit_maps);
   tcase_add_test(core, test_scale);
   tcase_add_test(core, test_si);
   tcase_add_test(core, test_scale_rule);

@@ -86,13 +86,31 @@ void tf_plot_value_label(const tf_plot_map *m, int64_t v, char *out, size_t size
 }
 
 /* The label centred in its cell, at the largest size from LABEL_SIZE down
- * to LABEL_MIN that leaves CELL_PAD on each side; none when none does
- * (the cell's title still says it). */
+ * to LABEL_MIN that leaves CELL_PAD on each side; else turned up the cell
+ * (a tall narrow cell); else compact ("227 KiB" as "227K"); else none (the
+ * cell's title still says it). */
 static void cell_label(const tf_plot_map_geometry *g, double x, double y, const char *fill, const char *label,
                        tf_svg *s) {
-  int size = tf_plot_fit_size(label, g->cw - 2 * CELL_PAD, LABEL_SIZE, LABEL_MIN);
-  if (size && g->ch >= size + 2 * CELL_PAD)
-    tf_svg_text(s, x + g->cw / 2, y + g->ch / 2 + size * 0.36, size, TF_SVG_MIDDLE, 0, tf_plot_ink(fill), label);
+  double cx = x + g->cw / 2, cy = y + g->ch / 2, across = g->cw - 2 * CELL_PAD, up = g->ch - 2 * CELL_PAD;
+  int size = tf_plot_fit_size(label, across, LABEL_SIZE, LABEL_MIN);
+  if (size && up >= size) {
+    tf_svg_text(s, cx, cy + size * 0.36, size, TF_SVG_MIDDLE, 0, tf_plot_ink(fill), label);
+    return;
+  }
+  size = tf_plot_fit_size(label, up, LABEL_SIZE, LABEL_MIN);
+  if (size && across >= size) { /* turned -90 degrees about its anchor: its height runs across */
+    tf_svg_text(s, cx + size * 0.26, cy, size, TF_SVG_MIDDLE, 1, tf_plot_ink(fill), label);
+    return;
+  }
+  char compact[32];
+  size_t n = 0;
+  for (const char *c = label; *c && n + 1 < sizeof compact; c++)
+    if (*c != ' ' && !(c[0] == 'i' && c[1] == 'B') && !(c[0] == 'B' && c > label && c[-1] == 'i'))
+      compact[n++] = *c;
+  compact[n] = 0;
+  size = tf_plot_fit_size(compact, across, LABEL_SIZE, LABEL_MIN);
+  if (size && up >= size)
+    tf_svg_text(s, cx, cy + size * 0.36, size, TF_SVG_MIDDLE, 0, tf_plot_ink(fill), compact);
 }
 
 static void draw_cell(const tf_plot_map *m, const tf_plot_map_geometry *g, size_t ix, size_t iy, tf_svg *s) {
