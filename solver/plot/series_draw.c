@@ -23,7 +23,7 @@ struct frame {
 
 static double px(const struct frame *f, double x) { return LEFT + (0.05 + 0.9 * tf_plot_scale_at(&f->xs, x)) * PLOT_W; }
 static double py(const struct frame *f, double y) {
-  return TOP + PLOT_H - (0.03 + 0.89 * tf_plot_scale_at(&f->ys, y)) * PLOT_H;
+  return TOP + PLOT_H - (0.06 + 0.86 * tf_plot_scale_at(&f->ys, y)) * PLOT_H; /* clear of the x marks on the axis */
 }
 
 static int pow2(double v) { return v >= 1 && v <= 9007199254740992.0 && v == floor(v) && !((int64_t)v & ((int64_t)v - 1)); }
