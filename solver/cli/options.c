@@ -152,7 +152,7 @@ enum opt_id {
   O_MACHINE, O_WORKSET, O_PARAM, O_FIX, O_DOMAIN, O_PLACE, O_ANY_ARCH, O_REQUIRE, O_OBJECTIVE, O_JSON, O_JSONL, O_CSV, O_EXPLAIN, O_TOP, O_TOP_POINTS,
   O_LP, O_MPS, O_CUTLASS_NAME, O_EMIT, O_FOR, O_MAP, O_KEEP, O_JOBS, O_MEMO_MAX, O_OUT, O_FORMAT, O_RESUME, O_SHARD, O_TIME, O_SOLVER,
   O_NOPRESOLVE,
-  O_QUIET, O_X, O_Y, O_COLOR, O_BY, O_UNCONFIRMED, O_HELP
+  O_QUIET, O_X, O_Y, O_COLOR, O_BY, O_SCALE, O_X_SCALE, O_UNCONFIRMED, O_HELP
 };
 enum opt_flag {
   ONCE = 0,            /* given twice is a usage error naming it */
@@ -257,6 +257,10 @@ static const struct option_spec {
     {O_Y, V_AXIS, 0, "y", "VAR|NAME", PLOTS, ONCE, "up: as --x"},
     {O_COLOR, V_TEXT, 0, "color", "EXPR", TF_CMD_PLOT_MAP, ONCE, "the cell value (default: the first count variable)"},
     {O_BY, V_TEXT, 0, "by", "NAME", TF_CMD_PLOT_SWEEP, ONCE, "one line per value of NAME (e.g. machine)"},
+    {O_SCALE, V_WORDS, 0, "scale", "auto|linear|log|rank", PLOTS, ONCE,
+     "map: the colour scale; sweep: the y axis's (default auto: docs/pictures.md says the rule)"},
+    {O_X_SCALE, V_WORDS, 0, "x-scale", "auto|linear|log|rank", TF_CMD_PLOT_SWEEP, ONCE,
+     "the x axis's scale (default auto: log for powers of two, ticks at the data)"},
     {O_UNCONFIRMED, V_NONE, 0, "unconfirmed", NULL, TF_CMD_MACHINES, ONCE,
      "every number marked UNCONFIRMED, with its source, across the machines given (default: all)"},
     {O_HELP, V_NONE, 'h', "help", NULL, ~0u, REPEATABLE, "this help"},
@@ -437,9 +441,14 @@ static void add_map(tf_args *a, const char *v) {
   a->maps[a->nmaps++] = v;
 }
 
-/* --x, --y, --color, --by: borrowed from argv */
+/* --x, --y, --color, --by, --scale, --x-scale: borrowed from argv */
 static int apply_plot(tf_args *a, enum opt_id id, const char *v) {
-  const char **field = id == O_X ? &a->plot_x : id == O_Y ? &a->plot_y : id == O_COLOR ? &a->plot_color : &a->plot_by;
+  const char **field = id == O_X       ? &a->plot_x
+                       : id == O_Y     ? &a->plot_y
+                       : id == O_COLOR ? &a->plot_color
+                       : id == O_SCALE ? &a->plot_scale
+                       : id == O_X_SCALE ? &a->plot_x_scale
+                                       : &a->plot_by;
   *field = v;
   return 0;
 }
@@ -497,7 +506,7 @@ static int apply(tf_args *a, const struct option_spec *o, const char *v, const c
   case O_SHARD: return parse_shard(a, v, err);
   case O_FORMAT: return parse_format(a, v, where, err);
   case O_QUIET: a->quiet = 1; return 0;
-  case O_X: case O_Y: case O_COLOR: case O_BY: return apply_plot(a, o->id, v);
+  case O_X: case O_Y: case O_COLOR: case O_BY: case O_SCALE: case O_X_SCALE: return apply_plot(a, o->id, v);
   case O_UNCONFIRMED: a->unconfirmed = 1; return 0;
   case O_HELP: a->help = 1; return 0;
   }

@@ -54,6 +54,7 @@ typedef struct tf_args {
   int nmaps;
   int keep;                 /* prune --keep */
   const char *plot_x, *plot_y, *plot_color, *plot_by; /* borrowed from argv */
+  const char *plot_scale, *plot_x_scale;              /* --scale, --x-scale: borrowed from argv */
   char **positional;        /* borrowed from argv */
   int npositional;
   tf_text out;              /* the results, held until tf_cli_finish */
