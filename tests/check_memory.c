@@ -171,7 +171,7 @@ START_TEST(test_use_and_bounds) {
   ck_assert_int_eq(least[TF_MEM_TMEM], 48);
   ck_assert_int_eq(least[TF_MEM_RF], 40);
   int64_t resident, per;
-  ck_assert_int_eq(tf_memory_line(f.p, 0, TF_MEM_SMEM, counts, 0, &resident, &per), 0);
+  ck_assert_int_eq(tf_memory_line(f.p, 0, TF_MEM_SMEM, 0, counts, 0, &resident, &per), 0);
   ck_assert_int_eq(resident, 512);
   ck_assert_int_eq(per, 1000);
   teardown(&f);
