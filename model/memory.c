@@ -439,8 +439,8 @@ int tf_memory_used_form(const tf_problem *p, int mem, const int64_t *choose, con
   *out = slot[0];
   if (phases > 1 && varies)
     return tf_error_set(err, TF_EINPUT, NULL,
-                        "used(%s) is not affine: it is the largest of its phases' sums, and phase '%s''s depends on a "
-                        "count",
+                        "used(%s) is not affine: it is the largest of its lifetimes' sums, and the sum of '%s' "
+                        "depends on a count",
                         tf_memory_name(mem), tf_memory_row_name(p, varies));
   tf_affine most = tf_affine_constant(0);
   for (int r = 1; r < tf_memory_nrows(p); r++)

@@ -27,25 +27,35 @@ static char out[1 << 18], out2[1 << 18], err[1 << 14];
 
 /* Checks a layout against the point it lays out, restating the charge
  * rule here: each allocation is the least multiple of the alignment that
- * holds the (folded) size; the buffers that own their space follow one
- * another from 0 with no gap; the last ends at used. */
+ * holds the (folded) size; the always-live buffers that own their space
+ * follow one another from 0 with no gap, each lifetime's from where they
+ * end; the memory ends at the largest lifetime's end, which is used. */
 static void layout_holds(const tf_problem *p, const tf_point *pt, const tf_layout *l, const char *what) {
-  int64_t cursor[TF_NMEM] = {0};
+  int64_t cursor[TF_NMEM][1 + TF_MAX_LIFETIMES] = {{0}}, end[TF_NMEM] = {0}, base[TF_NMEM] = {0};
+  for (size_t i = 0; i < l->nslots; i++)
+    if (l->slots[i].lifetime < 0)
+      base[l->slots[i].memory] += l->slots[i].allocated;
+  for (int m = 0; m < TF_NMEM; m++) /* always-live from 0, every lifetime from their end */
+    for (int q = 1; q <= TF_MAX_LIFETIMES; q++)
+      cursor[m][q] = end[m] = base[m];
   for (size_t i = 0; i < l->nslots; i++) {
     const tf_layout_slot *s = &l->slots[i];
-    int64_t own = pt->size[s->buffer], want = (own + s->align - 1) / s->align * s->align;
+    int64_t own = pt->size[s->buffer], want = (own + s->align - 1) / s->align * s->align, *c;
     ck_assert_msg(s->allocated == want, "%s: %s allocated %lld, want %lld", what, p->workset->buffers[s->buffer].name,
                   (long long)s->allocated, (long long)want);
+    ck_assert_int_eq(s->lifetime, p->workset->buffers[s->buffer].lifetime);
+    c = &cursor[s->memory][s->lifetime + 1];
     if (s->host < 0)
-      ck_assert_msg(s->offset == cursor[s->memory], "%s: %s at %lld, want %lld", what,
-                    p->workset->buffers[s->buffer].name, (long long)s->offset, (long long)cursor[s->memory]);
+      ck_assert_msg(s->offset == *c, "%s: %s at %lld, want %lld", what, p->workset->buffers[s->buffer].name,
+                    (long long)s->offset, (long long)*c);
     else
-      ck_assert_int_eq(s->extra_offset, cursor[s->memory]);
-    cursor[s->memory] += s->allocated;
+      ck_assert_int_eq(s->extra_offset, *c);
+    *c += s->allocated;
+    end[s->memory] = *c > end[s->memory] ? *c : end[s->memory];
   }
   for (int m = 0; m < TF_NMEM; m++) {
-    ck_assert_msg(cursor[m] == pt->used[m] && l->end[m] == pt->used[m], "%s: %s ends at %lld, used %lld", what,
-                  tf_memory_name(m), (long long)cursor[m], (long long)pt->used[m]);
+    ck_assert_msg(end[m] == pt->used[m] && l->end[m] == pt->used[m], "%s: %s ends at %lld, used %lld", what,
+                  tf_memory_name(m), (long long)end[m], (long long)pt->used[m]);
   }
 }
 
