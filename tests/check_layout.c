@@ -157,6 +157,90 @@ START_TEST(test_header_edit_fails) {
 }
 END_TEST
 
+/* ---------------------------------------------------------- lifetimes */
+
+#define LIFE "-m a100 -w tests/data/worksets/lifetimes.json --fix tile=128 --fix tile_k=32"
+
+static const cJSON *member(const cJSON *o, const char *k) { return cJSON_GetObjectItemCaseSensitive(o, k); }
+
+/* The buffer named `name` of a layout --json memory. */
+static const cJSON *layout_buffer(const cJSON *mem, const char *name) {
+  const cJSON *b;
+  cJSON_ArrayForEach(b, member(mem, "buffers")) if (!strcmp(member(b, "name")->valuestring, name)) return b;
+  ck_abort_msg("no buffer %s", name);
+  return NULL;
+}
+
+/* smem's used as `args` (solve or check --json) prints it. */
+static double smem_used(const char *args) {
+  ck_assert_msg(tf_test_run(args, out2, sizeof out2, err, sizeof err) == 0, "%s: %s", args, err);
+  cJSON *j = cJSON_Parse(out2);
+  ck_assert_ptr_nonnull(j);
+  double v = member(member(member(j, "memories"), "smem"), "used")->valuedouble;
+  cJSON_Delete(j);
+  return v;
+}
+
+/* The example workset's union: the barriers (live throughout, first by
+ * layout_order) from 0; B then A (layout_order) in the main loop and C
+ * in the epilogue, both from the barriers' end; the total is the
+ * barriers plus the larger lifetime, as the engine, GLPK's ILP and check
+ * all say. */
+START_TEST(test_lifetimes_union) {
+  ck_assert_int_eq(tf_test_run("layout " LIFE " --json", out, sizeof out, err, sizeof err), 0);
+  cJSON *j = cJSON_Parse(out);
+  ck_assert_ptr_nonnull(j);
+  const cJSON *smem = member(member(j, "layout"), "smem");
+  const cJSON *bar = layout_buffer(smem, "barriers"), *A = layout_buffer(smem, "A"), *B = layout_buffer(smem, "B");
+  const cJSON *C = layout_buffer(smem, "C");
+  double base = member(bar, "allocated")->valuedouble, ab = member(A, "allocated")->valuedouble;
+  double main = ab + member(B, "allocated")->valuedouble, epi = member(C, "allocated")->valuedouble;
+  ck_assert(cJSON_IsNull(member(bar, "lifetime")) && member(bar, "offset")->valuedouble == 0);
+  ck_assert_str_eq(member(A, "lifetime")->valuestring, "mainloop");
+  ck_assert_str_eq(member(C, "lifetime")->valuestring, "epilogue");
+  ck_assert(member(B, "offset")->valuedouble == base);
+  ck_assert(member(A, "offset")->valuedouble == base + member(B, "allocated")->valuedouble);
+  ck_assert(member(C, "offset")->valuedouble == base);
+  ck_assert(main > epi && epi > 0); /* the union is the main loop's, and C would not fit beside it */
+  ck_assert(member(member(smem, "union"), "offset")->valuedouble == base);
+  ck_assert(member(member(smem, "union"), "size")->valuedouble == main);
+  double total = member(smem, "total")->valuedouble;
+  ck_assert(total == base + main && total + epi > member(smem, "capacity")->valuedouble);
+  ck_assert(smem_used("solve " LIFE " --json") == total);
+  ck_assert(smem_used("solve " LIFE " --solver glpk --json") == total);
+  char args[256];
+  snprintf(args, sizeof args, "check " LIFE " --fix stages=%d --json", (int)(ab / (128 * 32 * 2)));
+  ck_assert(smem_used(args) == total);
+  cJSON_Delete(j);
+  ck_assert_int_eq(tf_test_run("layout " LIFE, out, sizeof out, err, sizeof err), 0);
+  ck_assert_msg(strstr(out, "(union)") && strstr(out, "lifetime mainloop") && strstr(out, "mainloop 163840, epilogue 65536"),
+                "%s", out);
+}
+END_TEST
+
+/* The union as C: it compiles, and a lifetime's buffer one byte larger
+ * breaks its asserts in both languages. */
+START_TEST(test_lifetimes_header) {
+  char dir[64], cmd[512];
+  tmpdir(dir, sizeof dir);
+  snprintf(cmd, sizeof cmd, "layout " LIFE " --emit c -o %s/life.h", dir);
+  ck_assert_int_eq(tf_test_run(cmd, out, sizeof out, err, sizeof err), 0);
+  ck_assert_int_eq(compile_header(dir, "life.h"), 0);
+  snprintf(cmd, sizeof cmd, "grep -q 'phases_.epilogue.C' %s/life.h && sed 's/unsigned char C\\[65536\\]/unsigned char C[65537]/' "
+           "%s/life.h > %s/edited.h && ! cmp -s %s/life.h %s/edited.h", dir, dir, dir, dir, dir);
+  ck_assert_int_eq(system(cmd), 0);
+  ck_assert_int_eq(compile_as(dir, "edited.h", 'c'), -1);
+  ck_assert_int_eq(compile_as(dir, "edited.h", '+'), -1);
+  snprintf(cmd, sizeof cmd, "layout " LIFE " --emit cute-dsl -o %s/life.py", dir);
+  ck_assert_int_eq(tf_test_run(cmd, out, sizeof out, err, sizeof err), 0);
+  snprintf(cmd, sizeof cmd, "python3 -c \"import ast,sys; ast.parse(open('%s/life.py').read())\" && "
+           "grep -q 'class SharedStorage_epilogue' %s/life.py && grep -q 'phases_: cute.struct.MemRange' %s/life.py",
+           dir, dir, dir);
+  ck_assert_int_eq(system(cmd), 0);
+  remove_dir(dir);
+}
+END_TEST
+
 /* The machine a workset's first architecture runs on. */
 static const char *machine_for(const char *workset) {
   static const struct { const char *arch, *machine; } table[] = {
@@ -292,6 +376,8 @@ Suite *layout_suite(void) {
   tcase_add_test(t, test_alias_inside_host);
   tcase_add_test(t, test_gemm_text);
   tcase_add_test(t, test_header_edit_fails);
+  tcase_add_test(t, test_lifetimes_union);
+  tcase_add_test(t, test_lifetimes_header);
   tcase_add_test(t, test_every_workset);
   tcase_add_test(t, test_property_problems);
   suite_add_tcase(s, t);
