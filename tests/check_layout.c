@@ -241,6 +241,22 @@ START_TEST(test_lifetimes_header) {
 }
 END_TEST
 
+/* cutlass-sm80-gemm's epilogue shares the mainloop's space (CUTLASS 2.x's
+ * union SharedStorage): an epilogue smaller than the A and B rings changes
+ * neither the stage count nor used, a larger one is what SMEM is charged,
+ * and one past the capacity does not fit. */
+START_TEST(test_sm80_union) {
+#define SM80 "solve -m a100 -w cutlass-sm80-gemm --fix tile_m=128 --fix tile_n=128 --fix tile_k=32 --json"
+  double rings = smem_used(SM80);
+  ck_assert(rings == 10 * (128 * 32 * 2 * 2));
+  ck_assert(smem_used(SM80 " -p epilogue_bytes=40000") == rings);
+  ck_assert(smem_used(SM80 " -p epilogue_bytes=166000") == 166000);
+  ck_assert(smem_used(SM80 " -p epilogue_bytes=166000 --solver glpk") == 166000);
+  ck_assert_int_eq(tf_test_run(SM80 " -p epilogue_bytes=166913", out2, sizeof out2, err, sizeof err), 1);
+#undef SM80
+}
+END_TEST
+
 /* The machine a workset's first architecture runs on. */
 static const char *machine_for(const char *workset) {
   static const struct { const char *arch, *machine; } table[] = {
@@ -378,6 +394,7 @@ Suite *layout_suite(void) {
   tcase_add_test(t, test_header_edit_fails);
   tcase_add_test(t, test_lifetimes_union);
   tcase_add_test(t, test_lifetimes_header);
+  tcase_add_test(t, test_sm80_union);
   tcase_add_test(t, test_every_workset);
   tcase_add_test(t, test_property_problems);
   suite_add_tcase(s, t);
