@@ -52,8 +52,11 @@ static int64_t narrow_slot(tf_wide v) { return v > INT64_MAX ? INT64_MAX : (int6
  * becomes TF_BOX_SOME where a size may be negative, and TF_BOX_NONE is
  * returned where one always is. */
 static int use_bounds(const tf_problem *p, size_t c, const tf_box *b, int64_t *lo, int64_t *hi, int *kind) {
-  tf_wide wlo[TF_MEMORY_SLOTS] = {0}, whi[TF_MEMORY_SLOTS] = {0}, mn, mx;
+  tf_wide wlo[TF_MEMORY_SLOTS], whi[TF_MEMORY_SLOTS], mn, mx;
   int64_t slo[TF_MEMORY_SLOTS], shi[TF_MEMORY_SLOTS];
+  for (int m = 0; m < TF_NMEM; m++) /* only the slots of the problem's rows: the search's hot path */
+    for (int r = 0; r < tf_memory_nrows(p); r++)
+      wlo[TF_MEMORY_SLOT(m, r)] = whi[TF_MEMORY_SLOT(m, r)] = 0;
   for (size_t i = 0; i < p->nbuffers; i++) {
     range(tf_problem_buf(p, c, i), p->ncounts, b, &mn, &mx);
     if (mx < 0)
