@@ -25,6 +25,15 @@ static char out[1 << 18], out2[1 << 18], err[1 << 14];
 
 #define GEMM "-m h100-sxm -w cutlass-sm90-gemm --fix tile_m=128 --fix tile_n=256 --fix tile_k=64 -p epilogue_bytes=33792"
 
+/* Where buffer b comes in the workset's layout order. */
+static size_t order_rank(const tf_workset *w, size_t b) {
+  for (size_t i = 0; i < w->nbuffers; i++)
+    if (w->layout_order[i] == b)
+      return i;
+  ck_abort_msg("buffer %zu is not in the layout order", b);
+  return 0;
+}
+
 /* Checks a layout against the point it lays out, restating the charge
  * rule here: each allocation is the least multiple of the alignment that
  * holds the (folded) size; the always-live buffers that own their space
@@ -52,6 +61,12 @@ static void layout_holds(const tf_problem *p, const tf_point *pt, const tf_layou
       ck_assert_int_eq(s->extra_offset, *c);
     *c += s->allocated;
     end[s->memory] = *c > end[s->memory] ? *c : end[s->memory];
+  }
+  for (size_t i = 1; i < l->nslots; i++) { /* in layout_order (else workset order) within a memory and lifetime */
+    const tf_layout_slot *a = &l->slots[i - 1], *b = &l->slots[i];
+    if (a->memory == b->memory && a->lifetime == b->lifetime)
+      ck_assert_msg(order_rank(p->workset, a->buffer) < order_rank(p->workset, b->buffer), "%s: %s before %s", what,
+                    p->workset->buffers[a->buffer].name, p->workset->buffers[b->buffer].name);
   }
   for (int m = 0; m < TF_NMEM; m++) {
     ck_assert_msg(end[m] == pt->used[m] && l->end[m] == pt->used[m], "%s: %s ends at %lld, used %lld", what,
@@ -359,6 +374,16 @@ static int lay_out_generated(unsigned long long seed, const char *dir) {
         ck_assert_msg(tf_layout_of(p, &a.point, &l, &e) == 0, "seed %llu: %s", seed, e.msg);
         snprintf(what, sizeof what, "seed %llu", seed);
         layout_holds(p, &a.point, &l, what);
+        size_t n = 0; /* the order the generator stated: its names first, then the rest as declared */
+        for (int i = 0; i < g.norder; i++)
+          ck_assert_uint_eq(p->workset->layout_order[n++], (size_t)g.order[i]);
+        for (int b = 0; b < g.nbuffers; b++) {
+          int listed = 0;
+          for (int i = 0; i < g.norder; i++)
+            listed |= g.order[i] == b;
+          if (!listed)
+            ck_assert_uint_eq(p->workset->layout_order[n++], (size_t)b);
+        }
         tf_layout_release(&l);
         laid = 1;
       }
