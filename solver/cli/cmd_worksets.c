@@ -34,9 +34,10 @@ static void show_workset(FILE *f, const tf_workset *w) {
     fprintf(f, "  %-14s = %s\n", w->lets[i].name, tf_expr_text(w->lets[i].expr));
   fprintf(f, "buffers:\n");
   for (size_t i = 0; i < w->nbuffers; i++)
-    fprintf(f, "  %-14s %-5s %s%s%s\n", w->buffers[i].name, tf_memory_name(w->buffers[i].memory),
+    fprintf(f, "  %-14s %-5s %s%s%s%s%s\n", w->buffers[i].name, tf_memory_name(w->buffers[i].memory),
            tf_expr_text(w->buffers[i].size), w->buffers[i].align ? "  align " : "",
-           w->buffers[i].align ? tf_expr_text(w->buffers[i].align) : "");
+           w->buffers[i].align ? tf_expr_text(w->buffers[i].align) : "", w->buffers[i].lifetime >= 0 ? "  lifetime " : "",
+           w->buffers[i].lifetime >= 0 ? w->lifetimes[w->buffers[i].lifetime] : "");
   for (size_t i = 0; i < w->nrequire; i++)
     fprintf(f, "%s  %s\n", i ? "" : "require:\n", tf_expr_text(w->require[i].expr));
   for (size_t i = 0; i < w->nobjective; i++)
