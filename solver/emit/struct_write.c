@@ -84,6 +84,21 @@ static void c_slot(FILE *f, const tf_problem *p, const tf_layout *l, const tf_la
     c_other(f, p, l, s, members, in);
 }
 
+/* Phase q's identifier: its name as an identifier, with "_q" where an
+ * earlier phase's name makes the same one ("main-loop", "main_loop"). */
+static void phase_ident(const tf_workset *w, int q, char *id, size_t size) {
+  char other[96];
+  tf_fragment_ident(w->lifetimes[q], id, size);
+  for (int e = 0; e < q; e++) {
+    tf_fragment_ident(w->lifetimes[e], other, sizeof other);
+    if (!strcmp(other, id)) {
+      size_t n = strlen(id);
+      snprintf(id + n, size - n, "_%d", q);
+      return;
+    }
+  }
+}
+
 /* Does phase q have a member in smem (a struct needs one)? */
 static int phase_has_members(const tf_layout *l, int q) {
   for (size_t i = 0; i < l->nslots; i++) {
@@ -117,7 +132,7 @@ static void c_union(FILE *f, const tf_problem *p, const tf_layout *l, int *membe
   fprintf(f, "  union { /* offset %lld: the lifetimes share this space, as large as the largest */\n",
           (long long)l->phase_base[TF_MEM_SMEM]);
   for (int q = 0; q < (int)w->nlifetimes; q++) {
-    tf_fragment_ident(w->lifetimes[q], id, sizeof id);
+    phase_ident(w, q, id, sizeof id);
     if (!phase_has_members(l, q)) {
       fprintf(f, "    /* %s: nothing of size here */\n", id);
       continue;
@@ -157,7 +172,7 @@ static void member_path(const tf_problem *p, const tf_layout *l, const tf_layout
     snprintf(out, size, "%s", id);
     return;
   }
-  tf_fragment_ident(p->workset->lifetimes[s->lifetime], phase, sizeof phase);
+  phase_ident(p->workset, s->lifetime, phase, sizeof phase);
   snprintf(out, size, "phases_.%s.%s", phase, id);
 }
 
@@ -266,7 +281,7 @@ static void py_phases(FILE *f, const tf_problem *p, const tf_layout *l) {
   for (int q = 0; q < (int)w->nlifetimes; q++) {
     if (!phase_has_members(l, q))
       continue;
-    tf_fragment_ident(w->lifetimes[q], id, sizeof id);
+    phase_ident(w, q, id, sizeof id);
     fprintf(f, "@cute.struct\nclass SharedStorage_%s:  # lifetime %s: %lld B from offset %lld, over phases_\n", id,
             w->lifetimes[q], (long long)l->phase_size[TF_MEM_SMEM][q], (long long)l->phase_base[TF_MEM_SMEM]);
     for (size_t i = 0; i < l->nslots; i++)
