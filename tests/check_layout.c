@@ -253,6 +253,8 @@ START_TEST(test_lifetimes_header) {
   snprintf(cmd, sizeof cmd, "layout -m a100 -w %s/same.json --emit c -o %s/same.h", dir, dir);
   ck_assert_msg(tf_test_run(cmd, out, sizeof out, err, sizeof err) == 0, "%s", err);
   ck_assert_int_eq(compile_header(dir, "same.h"), 0);
+  snprintf(cmd, sizeof cmd, "grep -q '} main_loop;' %s/same.h && grep -q '} main_loop_1;' %s/same.h", dir, dir);
+  ck_assert_int_eq(system(cmd), 0);
   snprintf(cmd, sizeof cmd, "layout " LIFE " --emit cute-dsl -o %s/life.py", dir);
   ck_assert_int_eq(tf_test_run(cmd, out, sizeof out, err, sizeof err), 0);
   snprintf(cmd, sizeof cmd, "python3 -c \"import ast,sys; ast.parse(open('%s/life.py').read())\" && "
