@@ -101,6 +101,29 @@ static void json_closed(FILE *f, const tf_problem *p, const tf_answer *a) {
 
 /* --explain's content, from the explanation (solver/explain.h): what the
  * text prints, as data. */
+
+/* ,"violated":{"kind":"memory","memory":"smem","unit":"B","needs":..,"capacity":..,"over":..}:
+ * the numbers of a violation, beside the sentence its caller writes. */
+static void json_violated(FILE *f, const tf_problem *p, const tf_violation *v) {
+  fprintf(f, ",\"violated\":{\"kind\":\"%s\"", tf_miss_name(v->kind));
+  if (v->kind == TF_MISS_MEMORY) {
+    fprintf(f, ",\"memory\":\"%s\",\"unit\":\"%s\",\"needs\":%lld,\"capacity\":%lld,\"over\":%lld",
+            tf_memory_name(v->memory), tf_memory_unit(v->memory), (long long)v->needs, (long long)v->capacity,
+            (long long)(v->needs - v->capacity));
+    if (v->occupancy)
+      fprintf(f, ",\"occupancy\":%lld", (long long)v->occupancy);
+  } else if (v->kind == TF_MISS_REQUIRE) {
+    fputs(",\"require\":", f);
+    tf_json_write_string(f, tf_expr_text(p->require[v->index]));
+    fprintf(f, ",\"lhs\":%lld,\"rhs\":%lld", (long long)v->lhs, (long long)v->rhs);
+  } else if (v->kind == TF_MISS_RANGE) {
+    fputs(",\"variable\":", f);
+    tf_json_write_string(f, p->count_names[v->index]);
+    fprintf(f, ",\"value\":%lld,\"lower\":%lld,\"upper\":%lld", (long long)v->value, (long long)v->lhs,
+            (long long)v->rhs);
+  }
+  fputc('}', f);
+}
 static void json_changes(FILE *f, const tf_problem *p, const tf_answer *a, const tf_explain_level *l) {
   fputs("{\"changes\":{", f); /* the variables where it differs from the answer */
   const char *sep = "";
@@ -116,7 +139,8 @@ static void json_changes(FILE *f, const tf_problem *p, const tf_answer *a, const
     if (l->counts[k] != a->counts[k])
       fputs(sep, f), tf_json_write_string(f, p->count_names[k]), fprintf(f, ":%lld", (long long)l->counts[k]), sep = ",";
   fprintf(f, "},\"value\":%lld,\"violation\":", (long long)l->value);
-  tf_json_write_string(f, l->why);
+  tf_json_write_string(f, l->miss.text);
+  json_violated(f, p, &l->miss);
   fputc('}', f);
 }
 
@@ -125,8 +149,13 @@ static void json_levels(FILE *f, const tf_problem *p, const tf_answer *a, const 
   for (int k = 0; k < p->ncounts; k++) {
     fputs(k ? ",{\"variable\":" : "{\"variable\":", f);
     tf_json_write_string(f, p->count_names[k]);
+    const tf_explain_binding *b = &x->binding[k];
     fputs(",\"reason\":", f);
-    tf_json_write_string(f, x->binding[k]);
+    tf_json_write_string(f, b->text);
+    if (b->at_bound)
+      fprintf(f, ",\"candidate\":null,\"upper_bound\":%lld", (long long)p->count_hi[k]);
+    else
+      fprintf(f, ",\"candidate\":%lld", (long long)b->candidate), json_violated(f, p, &b->miss);
     fputc('}', f);
   }
   fputs("],\"levels\":[", f);
@@ -143,12 +172,13 @@ static void json_levels(FILE *f, const tf_problem *p, const tf_answer *a, const 
   fputc(']', f);
 }
 
-static void json_alternative(FILE *f, const tf_explain_alt *alt) {
+static void json_alternative(FILE *f, const tf_problem *p, const tf_explain_alt *alt) {
   static const char *const verdicts[] = {"not_a_candidate", "does_not_fit", "worse", "tie"};
   fprintf(f, "{\"memory\":\"%s\",\"verdict\":\"%s\"", tf_memory_name(alt->memory), verdicts[alt->verdict]);
   if (alt->verdict == TF_ALT_NO_FIT) {
     fputs(",\"reason\":", f);
-    tf_json_write_string(f, alt->why);
+    tf_json_write_string(f, alt->miss.text);
+    json_violated(f, p, &alt->miss);
   }
   if (alt->verdict == TF_ALT_WORSE)
     fprintf(f, ",\"level\":%zu,\"value\":%lld,\"fewer_counts\":%s", alt->level + 1, (long long)alt->value,
@@ -182,7 +212,7 @@ static void json_places(FILE *f, const tf_problem *p, const tf_explanation *x) {
       fputs(",\"inside\":", f), tf_json_write_string(f, p->workset->buffers[e->inside].name);
     fprintf(f, ",\"used\":%lld,\"capacity\":%lld,\"alternatives\":[", (long long)e->used, (long long)e->capacity);
     for (int k = 0; k < e->nalts; k++)
-      fputs(k ? "," : "", f), json_alternative(f, &e->alts[k]);
+      fputs(k ? "," : "", f), json_alternative(f, p, &e->alts[k]);
     fputc(']', f);
     if (e->nterms)
       json_roofline(f, e);

@@ -78,7 +78,7 @@ static void text_changes(FILE *f, const tf_problem *p, const tf_answer *a, const
 
 static void text_levels(FILE *f, const tf_problem *p, const tf_answer *a, const tf_explanation *x) {
   for (int k = 0; k < p->ncounts; k++)
-    fprintf(f, "binding      %s\n", x->binding[k]);
+    fprintf(f, "binding      %s\n", x->binding[k].text);
   for (size_t level = 0; level < x->nlevels; level++) {
     const tf_explain_level *best = &x->levels[level];
     fprintf(f, "level %zu       %s = %lld: ", level + 1, p->objective[level].text,
@@ -89,7 +89,7 @@ static void text_levels(FILE *f, const tf_problem *p, const tf_answer *a, const 
     }
     fprintf(f, "next better is ");
     text_changes(f, p, a, best);
-    fprintf(f, " (%lld): %s\n", (long long)best->value, best->why);
+    fprintf(f, " (%lld): %s\n", (long long)best->value, best->miss.text);
   }
 }
 
@@ -100,7 +100,7 @@ static void text_alternative(FILE *f, const tf_problem *p, const tf_answer *a, c
     fprintf(f, "  %-6s   not a candidate: the machine's mma table, the workset's pin or a --place rules %s in %s out\n",
             mem, buf, mem);
   else if (alt->verdict == TF_ALT_NO_FIT)
-    fprintf(f, "  %-6s   %s in %s: %s\n", mem, buf, mem, alt->why);
+    fprintf(f, "  %-6s   %s in %s: %s\n", mem, buf, mem, alt->miss.text);
   else if (alt->verdict == TF_ALT_WORSE)
     fprintf(f, "  level %zu  %s = %lld; %s in %s: %lld%s\n", alt->level + 1, p->objective[alt->level].text,
             (long long)a->point.objective[alt->level], buf, mem, (long long)alt->value,

@@ -149,6 +149,13 @@ START_TEST(test_triton_as_written) {
                     == out, "%s", out);
   ck_assert_msg(strstr(out, ",128,256,64,8,3,8,1,yes,h100-sxm,") != NULL, "%s", out);
   fails("prune -m rtx4090 -w triton-matmul tests/data/prune/all-bad.jsonl", "line 1: $.BLOCK_N");
+  /* a torn last line: its position in the file, once (not "line 2: line 1, column 26") */
+  ck_assert_int_eq(tf_test_run("prune -m rtx4090 -w triton-matmul tests/data/prune/torn.jsonl", out, sizeof out, err,
+                               sizeof err),
+                   0);
+  ck_assert_msg(strstr(out, "tests/data/prune/torn.jsonl: line 2, column 26: malformed JSON (unexpected end of input)\n"),
+                "%s", out);
+  ck_assert_ptr_null(strstr(out, "line 1, column"));
 }
 END_TEST
 

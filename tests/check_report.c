@@ -115,7 +115,8 @@ START_TEST(test_explain_same_in_json) {
   static const char *const json[] = {
       "{\"buffer\":\"P\",\"memory\":\"rf\",\"how\":\"chosen\",\"charged\":44,\"unit\":\"registers/thread\","
       "\"used\":235,\"capacity\":255,\"alternatives\":[{\"memory\":\"smem\",\"verdict\":\"does_not_fit\","
-      "\"reason\":\"smem needs 258048 B of 232448, 25600 over\"}],\"roofline\":{\"memory\":\"smem\",\"terms\":["
+      "\"reason\":\"smem needs 258048 B of 232448, 25600 over\",\"violated\":{\"kind\":\"memory\",\"memory\":\"smem\","
+      "\"unit\":\"B\",\"needs\":258048,\"capacity\":232448,\"over\":25600}}],\"roofline\":{\"memory\":\"smem\",\"terms\":["
       "{\"name\":\"cycles(mma)\",\"value\":2816,\"moved\":2816},{\"name\":\"cycles(exp)\",\"value\":1408,"
       "\"moved\":1408},{\"name\":\"cycles(smem)\",\"value\":1664,\"moved\":2368},{\"name\":\"cycles\","
       "\"value\":2816,\"moved\":2816}]}}",
@@ -123,6 +124,27 @@ START_TEST(test_explain_same_in_json) {
   static const char *const csv[] = {NULL};
   all_formats_contain("solve -m h100-sxm -w fa3-fwd -p d=128 --fix B_r=128 --fix B_c=176 --fix stages=2 --explain",
                       text, json, csv);
+}
+END_TEST
+
+/* Explain's JSON carries each violation's numbers beside its sentence:
+ * the binding count's candidate and the memory it overflows; a capacity an
+ * occupancy lowers; a require's two sides; a count at its upper bound. */
+START_TEST(test_explain_numbers_in_json) {
+  static const char *const gemm[] = {
+      "{\"variable\":\"stages\",\"reason\":\"stages = 5: smem needs 279632 B of 232448, 47184 over\","
+      "\"candidate\":5,\"violated\":{\"kind\":\"memory\",\"memory\":\"smem\",\"unit\":\"B\",\"needs\":279632,"
+      "\"capacity\":232448,\"over\":47184}}", NULL};
+  static const char *const none[] = {NULL};
+  all_formats_contain("solve -m h100-sxm -w cutlass-sm90-gemm -p epilogue_bytes=33792 --fix tile_m=128 --fix tile_n=256 "
+                      "--fix tile_k=64 --explain", none, gemm, none);
+  static const char *const occ[] = {"\"violated\":{\"kind\":\"memory\",\"memory\":\"smem\",\"unit\":\"B\","
+                                    "\"needs\":135168,\"capacity\":115712,\"over\":19456,\"occupancy\":2}", NULL};
+  all_formats_contain("solve -m h100-sxm -w fa3-fwd -p d=128 --domain occupancy=2 --explain", none, occ, none);
+  static const char *const req[] = {"\"candidate\":4,\"violated\":{\"kind\":\"require\",\"require\":\"stages <= 3\","
+                                    "\"lhs\":4,\"rhs\":3}", NULL};
+  all_formats_contain("solve -m h100-sxm -w cutlass-sm90-gemm -p epilogue_bytes=33792 --fix tile_m=128 --fix tile_n=256 "
+                      "--fix tile_k=64 --require \"stages <= 3\" --explain", none, req, none);
 }
 END_TEST
 
@@ -136,6 +158,7 @@ Suite *report_suite(void) {
   tcase_add_test(tc, test_placed_memory_is_shown);
   tcase_add_test(tc, test_slack_at_the_occupancy);
   tcase_add_test(tc, test_explain_same_in_json);
+  tcase_add_test(tc, test_explain_numbers_in_json);
   suite_add_tcase(s, tc);
   return s;
 }

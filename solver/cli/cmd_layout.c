@@ -22,7 +22,7 @@ const tf_command tf_cmd_layout = {
     "struct.\n",
     "0 laid out, 1 infeasible or does not fit (the layout still printed when it does\n"
     "not fit), 2 bad input, 3 solver or internal failure",
-    0, NULL};
+    0, NULL, TF_OPERANDS_NONE};
 
 static int lay_out(tf_cmd_problem *c, tf_answer *a) {
   tf_solve_opts opts;

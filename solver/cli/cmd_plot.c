@@ -16,7 +16,8 @@ const tf_command tf_cmd_plot = {
     "plot", TF_CMD_PLOT, run_plot, "draw a feasible region or a sweep as an SVG picture", "map|sweep ...", -1,
     "Draws an SVG picture: 'tilefit plot map --help' and 'tilefit plot sweep --help'\n"
     "describe the two kinds.\n",
-    "0 drawn, 1 drawn but no cell of the map fits, 2 bad input, 3 solver or internal failure", 0, NULL};
+    "0 drawn, 1 drawn but no cell of the map fits, 2 bad input, 3 solver or internal failure", 0, NULL,
+    TF_OPERANDS_KINDS};
 
 const tf_command tf_cmd_plot_map = {
     "plot map", TF_CMD_PLOT_MAP, run_map, "the feasible region of two choose variables",
@@ -26,7 +27,7 @@ const tf_command tf_cmd_plot_map = {
     "everything else as given: a feasible cell shows the colour value at its best\n"
     "point, an infeasible one a letter for each memory that overflows (S smem,\n"
     "T tmem, R rf; C a constraint).  The optimum of the whole problem is outlined.\n",
-    "0 drawn, 1 drawn but no cell fits, 2 bad input, 3 solver or internal failure", 0, NULL};
+    "0 drawn, 1 drawn but no cell fits, 2 bad input, 3 solver or internal failure", 0, NULL, TF_OPERANDS_NONE};
 
 const tf_command tf_cmd_plot_sweep = {
     "plot sweep", TF_CMD_PLOT_SWEEP, run_sweep, "a sweep's results as lines", "FILE.jsonl --x NAME --y NAME", 1,
@@ -34,7 +35,7 @@ const tf_command tf_cmd_plot_sweep = {
     "value of --by (standard output without -o).  Lines that are not optimal or\n"
     "fits are left out, and stderr says how many.\n",
     "0 drawn, 2 bad input, 3 the picture cannot be written", 1,
-    "expected one FILE.jsonl (what 'tilefit sweep' writes)"};
+    "expected one FILE.jsonl (what 'tilefit sweep' writes)", TF_OPERANDS_FILES};
 
 static int need(const char *value, const char *option, tf_error *err) {
   if (!value)

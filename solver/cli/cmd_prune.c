@@ -30,7 +30,7 @@ const tf_command tf_cmd_prune = {
     "memory: what Triton's \"Required: X, Hardware limit: Y\" would say.  A line\n"
     "that cannot be checked is an error line with its line number; the list goes on.\n"
     "--keep prints only the configurations that fit, in the input's own form.\n",
-    "0 the list was read (whatever fits), 2 bad input, 3 internal failure", 1, "a CONFIGS file"};
+    "0 the list was read (whatever fits), 2 bad input, 3 internal failure", 1, "a CONFIGS file", TF_OPERANDS_FILES};
 
 typedef struct prune_run {
   tf_args args;

@@ -52,6 +52,13 @@ CASES = [
      "doc", "answer", all_of(lambda d: d.get("placement", {}).get("Q") == "rf")),
     ("an answer with --explain", ["solve"] + FA4_FIXED + ["--objective", "max stages", "--explain", "--json"], 0,
      "doc", "answer", all_of(has_explain)),
+    ("--explain with a placement", ["solve", "-m", "h100-sxm", "-w", "fa3-fwd", "-p", "d=128", "--explain", "--json"],
+     0, "doc", "answer", all_of(lambda d: d["explain"]["placement"][0]["alternatives"][0]["violated"]["kind"]
+                                == "memory")),
+    ("--explain with a binding count", ["solve", "-m", "h100-sxm", "-w", "cutlass-sm90-gemm", "-p", "epilogue_bytes=33792",
+                                        "--fix", "tile_m=128", "--fix", "tile_n=256", "--fix", "tile_k=64",
+                                        "--explain", "--json"], 0, "doc", "answer",
+     all_of(lambda d: d["explain"]["binding"][0]["violated"]["over"] == 47184)),
     ("an infeasible answer", ["solve"] + FA4 + ["--require", "stages >= 400", "--json"], 1, "doc", "answer", None),
     ("--jsonl", ["solve"] + FA4 + ["--jsonl"], 0, "lines", "answer", None),
     ("check", ["check"] + FA4_FIXED + ["--fix", "stages=3", "--json"], 0, "doc", "answer", None),
