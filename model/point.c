@@ -36,7 +36,7 @@ void tf_point_release(tf_point *pt) {
 static int point_buffers(tf_problem *p, const int64_t *choose, tf_point *pt, tf_error *err) {
   const tf_workset *w = p->workset;
   tf_eval_env env = tf_problem_env(p);
-  memset(pt->used, 0, sizeof pt->used);
+  int64_t slots[TF_MEMORY_SLOTS] = {0};
   for (size_t b = 0; b < p->nbuffers; b++)
     if (tf_expr_eval_const(tf_memory_size_expr(p, b, choose), &env, &pt->size[b], err))
       return tf_error_set_path(err, w->buffers[b].path), -1;
@@ -44,8 +44,10 @@ static int point_buffers(tf_problem *p, const int64_t *choose, tf_point *pt, tf_
   if (tf_memory_fold_aliases(p, choose, pt->size, 1, err))
     return -1;
   for (size_t b = 0; b < p->nbuffers; b++)
-    if (tf_memory_add(p, b, choose, pt->size[b], &pt->alloc[b], pt->used, err))
+    if (tf_memory_add(p, b, choose, pt->size[b], &pt->alloc[b], slots, err))
       return -1;
+  if (tf_memory_total(p, slots, 0, pt->used))
+    return tf_error_set(err, TF_EINPUT, NULL, "integer overflow summing a memory's use");
   for (int m = 0; m < TF_NMEM; m++) {
     p->syms[tf_workset_sym_derived(w, 0, m)] = tf_affine_constant(pt->used[m]);
     p->syms[tf_workset_sym_derived(w, 1, m)] = tf_affine_constant(tf_memory_capacity_max(p, m) - pt->used[m]);

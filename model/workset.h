@@ -80,6 +80,10 @@ typedef struct tf_buffer {
    * pins the buffer to rf, 0 to its other candidates.  A --place pin of
    * the buffer replaces it.  NULL: none. */
   tf_expr *pin;
+  /* `lifetime` (model/lifetime.h): the phase it is live in, an index into
+   * the workset's lifetimes, or -1: live throughout. */
+  char *lifetime_name;
+  int lifetime;
 } tf_buffer;
 
 /* One MMA of the kernel: which machine instruction, and which buffer is
@@ -128,6 +132,8 @@ typedef struct tf_workset {
   int roofline;           /* 1: cycles, cycles(TERM), bound_by are computed (model/roofline.h) */
   size_t *show;           size_t nshow;     /* lets reports show (model/show.h) */
   char *rule;             /* NULL, or one line naming the rule (model/show.h) */
+  char **lifetimes;       size_t nlifetimes; /* phase names (model/lifetime.h) */
+  size_t *layout_order;   /* every buffer once, in the order layouts place them */
 } tf_workset;
 
 /* Appends a let parsed from `text` (unbound), named `name`, which need not

@@ -59,9 +59,14 @@ static void json_memories(FILE *f, const tf_problem *p, const tf_answer *a) {
   for (size_t b = 0; b < p->nbuffers; b++) {
     fputs(b ? ",{\"name\":" : "{\"name\":", f);
     tf_json_write_string(f, p->workset->buffers[b].name);
-    fprintf(f, ",\"memory\":\"%s\",\"size\":%lld,\"allocated\":%lld,\"align\":%lld}",
+    fprintf(f, ",\"memory\":\"%s\",\"size\":%lld,\"allocated\":%lld,\"align\":%lld",
             tf_memory_name(tf_memory_of_at(p, b, a->choose)), (long long)a->point.size[b], (long long)a->point.alloc[b],
             (long long)tf_memory_align(p, b));
+    if (p->workset->buffers[b].lifetime >= 0) {
+      fputs(",\"lifetime\":", f);
+      tf_json_write_string(f, p->workset->lifetimes[p->workset->buffers[b].lifetime]);
+    }
+    fputc('}', f);
   }
   fputc(']', f);
 }

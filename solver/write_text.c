@@ -31,12 +31,18 @@ static void text_memories(FILE *f, const tf_problem *p, const tf_answer *a) {
   }
 }
 
+/* The buffer table; a lifetime column where the workset has lifetimes. */
 static void text_buffers(FILE *f, const tf_problem *p, const tf_answer *a) {
-  fprintf(f, "buffer               %-6s %10s %10s %6s\n", "memory", "size", "allocated", "align");
-  for (size_t b = 0; b < p->nbuffers; b++)
-    fprintf(f, "  %-18s %-6s %10lld %10lld %6lld\n", p->workset->buffers[b].name,
-            tf_memory_name(tf_memory_of_at(p, b, a->choose)), (long long)a->point.size[b], (long long)a->point.alloc[b],
-            (long long)tf_memory_align(p, b));
+  const tf_workset *w = p->workset;
+  fprintf(f, "buffer               %-6s %10s %10s %6s%s\n", "memory", "size", "allocated", "align",
+          w->nlifetimes ? "  lifetime" : "");
+  for (size_t b = 0; b < p->nbuffers; b++) {
+    fprintf(f, "  %-18s %-6s %10lld %10lld %6lld", w->buffers[b].name, tf_memory_name(tf_memory_of_at(p, b, a->choose)),
+            (long long)a->point.size[b], (long long)a->point.alloc[b], (long long)tf_memory_align(p, b));
+    if (w->nlifetimes)
+      fprintf(f, "  %s", w->buffers[b].lifetime >= 0 ? w->lifetimes[w->buffers[b].lifetime] : "-");
+    fputc('\n', f);
+  }
 }
 
 static void text_closed(FILE *f, const tf_problem *p, const tf_answer *a) {

@@ -6,7 +6,7 @@
 #include "model/workset.h"
 #include "solver/cli/catalog.h"
 
-/* "  P   rf   SIZE  align A  place rf,smem  pin pv_rs  alias V": a placed
+/* "  P   rf   SIZE  align A  place rf,smem  pin pv_rs  alias V  lifetime L": a placed
  * buffer's candidates in order of preference (the machine's MMA table when
  * the workset names none), its pin and the buffer it may share space with. */
 static void buffer_line(FILE *f, const tf_buffer *b) {
@@ -21,6 +21,8 @@ static void buffer_line(FILE *f, const tf_buffer *b) {
     fprintf(f, "  pin %s", tf_expr_text(b->pin));
   if (b->alias_name)
     fprintf(f, "  alias %s", b->alias_name);
+  if (b->lifetime_name)
+    fprintf(f, "  lifetime %s", b->lifetime_name);
   fputc('\n', f);
 }
 

@@ -78,6 +78,8 @@ CASES = [
      lambda docs: {e["fits"] for e in docs[0]} == {True, False}),
     ("prune --json, CUTLASS names", ["prune", "--json", "tests/data/prune/cutlass-names.txt"], 0, "doc", "prune",
      None),
+    ("layout --json with lifetimes", ["layout", "-m", "a100", "-w", "tests/data/worksets/lifetimes.json", "--json"], 0,
+     "doc", "layout", lambda docs: "union" in docs[0]["layout"]["smem"]),
     ("machines --json", ["machines", "--json"], 0, "doc", "machines_list", None),
     ("machines NAME --json", ["machines", "--json", "b200"], 0, "doc", "machine", None),
     ("machines A B C --json", ["machines", "--json", "b200", "h200", "mi300x"], 0, "doc", "machines_compare", None),
