@@ -145,7 +145,7 @@ START_TEST(prune_is_the_command_lines_array) {
   ck_assert_str_eq(got, want);
   tf_free(got);
   got = call("{\"cmd\": \"prune\", \"machine\": \"rtx4090\", \"workset\": \"triton-matmul\", \"map\": {\"BM\": "
-             "\"BLOCK_M\"}, \"configs\": [{\"BM\": 128, \"BLOCK_N\": 128, \"BLOCK_K\": 64, \"num_stages\": 4}]}",
+             "\"BLOCK_M\"}, \"configs\": [{\"BM\": 128, \"BLOCK_N\": 128, \"BLOCK_K\": 64, \"num_stages\": 5}]}",
              0);
   ck_assert_ptr_nonnull(strstr(got, "\"fits\":false"));
   tf_free(got);
