@@ -181,7 +181,8 @@ task1() {
 }
 states() { for p in $(task1); do sed 's/^.*) \(.\).*/\1/' "/proc/$p/stat" 2>/dev/null; done | sort -u | tr -d '\n'; }
 until_ 60 test -s "$PART" || fail "task 1 wrote nothing in 60 s (state $(field "$VICTIM" JobState))"
-sl scontrol suspend "$VICTIM" || fail "scontrol suspend $VICTIM"
+sl scontrol suspend "$VICTIM" ||
+  fail "scontrol suspend $VICTIM (state $(field "$VICTIM" JobState): a task that ends this soon needs a bigger spec)"
 suspended() { [ "$(field "$VICTIM" JobState)" = SUSPENDED ] && [ "$(states)" = T ]; }
 until_ 10 suspended || fail "task 1 is not suspended (state $(field "$VICTIM" JobState), tilefit '$(states)')"
 AT=$(wc -l <"$PART")
