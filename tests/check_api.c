@@ -359,6 +359,48 @@ START_TEST(out_of_memory_is_an_answer) {
 }
 END_TEST
 
+/* The same in a sweep's worker threads, which have no caller to answer:
+ * the worker stops the sweep, the writer says so, status 3, and the process
+ * goes on (it exited with the worker's "out of memory" before). */
+START_TEST(out_of_memory_in_a_sweep_worker) {
+#ifdef TF_TEST_ASAN
+  return;
+#endif
+  char dir[] = "/tmp/tf_api_oomXXXXXX", path[64], request[512];
+  ck_assert_ptr_nonnull(mkdtemp(dir));
+  snprintf(path, sizeof path, "%s/big.json", dir);
+  FILE *f = fopen(path, "w");
+  fputs("{\"name\": \"big\", \"choose\": {", f);
+  for (int i = 0; i < 6; i++)
+    fprintf(f, "%s\"c%d\": {\"from\": 1, \"to\": 10}", i ? ", " : "", i);
+  fputs("}, \"count\": {\"stages\": {\"min\": 1, \"max\": 8}}, \"buffers\": [{\"name\": \"KV\", \"memory\": "
+        "\"smem\", \"size\": \"stages * (c0 + c1 + c2 + c3 + c4 + c5) * 16\"}], \"objective\": [\"max stages\"]}\n",
+        f);
+  fclose(f);
+  snprintf(request, sizeof request,
+           "{\"cmd\": \"sweep\", \"jobs\": 2, \"problems\": [{\"machine\": \"b200\", \"workset\": \"%s\"}, "
+           "{\"machine\": \"b200\", \"workset\": \"%s\", \"params\": {}}]}",
+           path, path);
+  char *warm = call("{\"cmd\": \"version\"}", 0);
+  tf_free(warm);
+  struct rlimit old, low;
+  ck_assert_int_eq(getrlimit(RLIMIT_AS, &old), 0);
+  low = old;
+  low.rlim_cur = tf_test_vm_bytes() + (48u << 20); /* two worker stacks and less than the combinations need */
+  ck_assert_int_eq(setrlimit(RLIMIT_AS, &low), 0);
+  int status = -1;
+  char *got = tf_call_json(request, &status);
+  ck_assert_int_eq(setrlimit(RLIMIT_AS, &old), 0);
+  ck_assert_int_eq(status, 3);
+  ck_assert_msg(strstr(got, "out of memory") != NULL, "%s", got);
+  tf_free(got);
+  got = call("{\"cmd\": \"version\"}", 0);
+  tf_free(got);
+  unlink(path);
+  rmdir(dir);
+}
+END_TEST
+
 /* The class behind the strtok race, closed by a scan of the library's
  * sources (also `make lint`): no libc call with state kept between calls,
  * no static local that is not const. */
@@ -383,6 +425,7 @@ Suite *api_suite(void) {
   tcase_add_test(tc, names_and_version);
   tcase_add_test(tc, no_hidden_state_in_the_library);
   tcase_add_test(tc, out_of_memory_is_an_answer);
+  tcase_add_test(tc, out_of_memory_in_a_sweep_worker);
   suite_add_tcase(s, tc);
   /* its own case: `make tsan` runs it alone under ThreadSanitizer */
   TCase *threads = tcase_create("threads");
