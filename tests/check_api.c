@@ -319,6 +319,44 @@ START_TEST(every_command_from_16_threads) {
 }
 END_TEST
 
+/* A workset of 10^6 combinations in dir/big.json (path): more memory than
+ * the tests below allow. */
+static void write_big_workset(char *dir, char *path, size_t size) {
+  ck_assert_ptr_nonnull(mkdtemp(dir));
+  snprintf(path, size, "%s/big.json", dir);
+  FILE *f = fopen(path, "w");
+  ck_assert_ptr_nonnull(f);
+  fputs("{\"name\": \"big\", \"choose\": {", f);
+  for (int i = 0; i < 6; i++)
+    fprintf(f, "%s\"c%d\": {\"from\": 1, \"to\": 10}", i ? ", " : "", i);
+  fputs("}, \"count\": {\"stages\": {\"min\": 1, \"max\": 8}}, \"buffers\": [{\"name\": \"KV\", \"memory\": "
+        "\"smem\", \"size\": \"stages * (c0 + c1 + c2 + c3 + c4 + c5) * 16\"}], \"objective\": [\"max stages\"]}\n",
+        f);
+  fclose(f);
+}
+
+/* tf_call_json(request) with `headroom` bytes of address space beyond what
+ * the process maps now (the library's one-time setup done before): it
+ * must answer status 3 with `want` in its text, and the process go on to
+ * answer the next request. */
+static void out_of_memory_answers(const char *request, size_t headroom, const char *want) {
+  char *warm = call("{\"cmd\": \"version\"}", 0);
+  tf_free(warm);
+  struct rlimit old, low;
+  ck_assert_int_eq(getrlimit(RLIMIT_AS, &old), 0);
+  low = old;
+  low.rlim_cur = tf_test_vm_bytes() + headroom;
+  ck_assert_int_eq(setrlimit(RLIMIT_AS, &low), 0);
+  int status = -1;
+  char *got = tf_call_json(request, &status);
+  ck_assert_int_eq(setrlimit(RLIMIT_AS, &old), 0);
+  ck_assert_int_eq(status, 3);
+  ck_assert_msg(strstr(got, want) != NULL, "%s", got);
+  tf_free(got);
+  got = call("{\"cmd\": \"version\"}", 0);
+  tf_free(got);
+}
+
 /* Out of memory in the library killed the host process (abort).  Under an
  * address-space limit a solve that needs more is an answer, status 3, and
  * the process goes on to answer the next request. */
@@ -327,33 +365,11 @@ START_TEST(out_of_memory_is_an_answer) {
   return;
 #endif
   char dir[] = "/tmp/tf_api_oomXXXXXX", path[64], request[256];
-  ck_assert_ptr_nonnull(mkdtemp(dir));
-  snprintf(path, sizeof path, "%s/big.json", dir);
-  FILE *f = fopen(path, "w");
-  fputs("{\"name\": \"big\", \"choose\": {", f);
-  for (int i = 0; i < 6; i++)
-    fprintf(f, "%s\"c%d\": {\"from\": 1, \"to\": 10}", i ? ", " : "", i);
-  fputs("}, \"count\": {\"stages\": {\"min\": 1, \"max\": 8}}, \"buffers\": [{\"name\": \"KV\", \"memory\": "
-        "\"smem\", \"size\": \"stages * (c0 + c1 + c2 + c3 + c4 + c5) * 16\"}], \"objective\": [\"max stages\"]}\n",
-        f);
-  fclose(f);
+  write_big_workset(dir, path, sizeof path);
   snprintf(request, sizeof request, "{\"cmd\": \"solve\", \"problem\": {\"machine\": \"b200\", \"workset\": \"%s\"}}",
            path);
-  char *warm = call("{\"cmd\": \"version\"}", 0); /* the library's one-time setup done before the limit */
-  tf_free(warm);
-  struct rlimit old, low;
-  ck_assert_int_eq(getrlimit(RLIMIT_AS, &old), 0);
-  low = old;
-  low.rlim_cur = tf_test_vm_bytes() + (24u << 20); /* the combinations alone need more than 24 MiB */
-  ck_assert_int_eq(setrlimit(RLIMIT_AS, &low), 0);
-  int status = -1;
-  char *got = tf_call_json(request, &status);
-  ck_assert_int_eq(setrlimit(RLIMIT_AS, &old), 0);
-  ck_assert_int_eq(status, 3);
-  ck_assert_str_eq(got, "{\"error\":\"out of memory\",\"status\":3}");
-  tf_free(got);
-  got = call("{\"cmd\": \"version\"}", 0);
-  tf_free(got);
+  /* the combinations alone need more than 24 MiB */
+  out_of_memory_answers(request, 24u << 20, "{\"error\":\"out of memory\",\"status\":3}");
   unlink(path);
   rmdir(dir);
 }
@@ -367,35 +383,13 @@ START_TEST(out_of_memory_in_a_sweep_worker) {
   return;
 #endif
   char dir[] = "/tmp/tf_api_oomXXXXXX", path[64], request[512];
-  ck_assert_ptr_nonnull(mkdtemp(dir));
-  snprintf(path, sizeof path, "%s/big.json", dir);
-  FILE *f = fopen(path, "w");
-  fputs("{\"name\": \"big\", \"choose\": {", f);
-  for (int i = 0; i < 6; i++)
-    fprintf(f, "%s\"c%d\": {\"from\": 1, \"to\": 10}", i ? ", " : "", i);
-  fputs("}, \"count\": {\"stages\": {\"min\": 1, \"max\": 8}}, \"buffers\": [{\"name\": \"KV\", \"memory\": "
-        "\"smem\", \"size\": \"stages * (c0 + c1 + c2 + c3 + c4 + c5) * 16\"}], \"objective\": [\"max stages\"]}\n",
-        f);
-  fclose(f);
+  write_big_workset(dir, path, sizeof path);
   snprintf(request, sizeof request,
            "{\"cmd\": \"sweep\", \"jobs\": 2, \"problems\": [{\"machine\": \"b200\", \"workset\": \"%s\"}, "
            "{\"machine\": \"b200\", \"workset\": \"%s\", \"params\": {}}]}",
            path, path);
-  char *warm = call("{\"cmd\": \"version\"}", 0);
-  tf_free(warm);
-  struct rlimit old, low;
-  ck_assert_int_eq(getrlimit(RLIMIT_AS, &old), 0);
-  low = old;
-  low.rlim_cur = tf_test_vm_bytes() + (48u << 20); /* two worker stacks and less than the combinations need */
-  ck_assert_int_eq(setrlimit(RLIMIT_AS, &low), 0);
-  int status = -1;
-  char *got = tf_call_json(request, &status);
-  ck_assert_int_eq(setrlimit(RLIMIT_AS, &old), 0);
-  ck_assert_int_eq(status, 3);
-  ck_assert_msg(strstr(got, "out of memory") != NULL, "%s", got);
-  tf_free(got);
-  got = call("{\"cmd\": \"version\"}", 0);
-  tf_free(got);
+  /* two worker stacks, and less than the combinations need */
+  out_of_memory_answers(request, 48u << 20, "out of memory in a worker");
   unlink(path);
   rmdir(dir);
 }
