@@ -4,9 +4,11 @@
  *                                           printed by solve, check, layout,
  *                                           prune and sweep lines (text and
  *                                           JSON "shown")
- *   "rule": "one line"                      the rule a configuration is
- *                                           checked against and its source,
- *                                           printed by prune
+ *   "rule": "one line", or                  the rule a configuration is
+ *   "rule": {"sm_90": "...", "gfx950+":     checked against and its source,
+ *            "...", "*": "..."}             printed by prune: per arch pattern
+ *                                           (model/machine.h), the first that
+ *                                           matches the machine, "*" any
  *
  * so that a workset whose rule differs per target (triton-matmul's MMA
  * path and A/B buffer count) says which rule each answer used. */
@@ -21,5 +23,9 @@ struct cJSON;
 /* Reads $.show (each a let's name; an unknown one is an error naming the
  * nearest let) and $.rule.  After every let is read (tf_shape_read). */
 int tf_show_read(tf_workset *w, const struct cJSON *root, tf_error *err);
+
+/* The rule line for machine m, or NULL when the workset has none for it. */
+struct tf_machine;
+const char *tf_workset_rule(const tf_workset *w, const struct tf_machine *m);
 
 #endif

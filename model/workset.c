@@ -666,7 +666,10 @@ void tf_workset_free(tf_workset *w) {
   if (!w)
     return;
   free(w->show);
-  free(w->rule);
+  for (size_t i = 0; i < w->nrules; i++)
+    free(w->rules[i]), free(w->rule_archs[i]);
+  free(w->rules);
+  free(w->rule_archs);
   release_named(w->params, w->nparams);
   release_named(w->lets, w->nlets);
   release_named(w->require, w->nrequire);

@@ -131,7 +131,7 @@ typedef struct tf_workset {
   tf_flow *flows;         size_t nflows;    /* model/roofline.h */
   int roofline;           /* 1: cycles, cycles(TERM), bound_by are computed (model/roofline.h) */
   size_t *show;           size_t nshow;     /* lets reports show (model/show.h) */
-  char *rule;             /* NULL, or one line naming the rule (model/show.h) */
+  char **rules, **rule_archs; size_t nrules; /* one line per arch pattern (model/show.h) */
   char **lifetimes;       size_t nlifetimes; /* phase names (model/lifetime.h) */
   size_t *layout_order;   /* every buffer once, in the order layouts place them */
 } tf_workset;

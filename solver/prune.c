@@ -6,6 +6,7 @@
 
 #include "model/alloc.h"
 #include "model/json.h"
+#include "model/show.h"
 #include "model/text.h"
 #include "solver/report.h"
 
@@ -320,9 +321,10 @@ void tf_prune_batch_json(FILE *f, const tf_prune_batch *r) {
       continue;
     }
     fprintf(f, ",\"fits\":%s,", tf_pruned_fits(v) ? "true" : "false");
-    if (v->problem->workset->rule) { /* the rule it was checked by, as the text's header says */
+    const char *rule = tf_workset_rule(v->problem->workset, v->problem->machine);
+    if (rule) { /* the rule it was checked by, as the text's header says */
       fputs("\"rule\":", f);
-      tf_json_write_string(f, v->problem->workset->rule);
+      tf_json_write_string(f, rule);
       fputc(',', f);
     }
     tf_report_json_fields(f, v->problem, &v->answer);

@@ -168,6 +168,7 @@ static const struct bad_case {
     {"show-twice", LOAD, "$.show[1]", "'ring' is shown twice"},
     {"show-not-array", LOAD, "$.show", "expected an array of let names"},
     {"rule-two-lines", LOAD, "$.rule", "one line of text"},
+    {"rule-bad-arch", LOAD, "$.rule.hopper", "'hopper' is not an arch pattern"},
     /* found when bound to a machine */
     {"bind-count-squared", BIND, "$.buffers[1].size", "not affine in count variable 'stages'"},
     {"bind-count-max", BIND, "$.buffers[1].size", "not affine in count variable 'stages'"},

@@ -2,6 +2,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "model/show.h"
 #include "model/alloc.h"
 #include "model/configs.h"
 #include "model/json.h"
@@ -103,8 +104,9 @@ static void write_text(FILE *f, const prune_run *r) {
     fprintf(f, "%s on %s: %zu of %zu configurations fit", b->loaded.workset->name, b->loaded.machine->name, b->nfit,
             b->list.n);
   text_counts(f, b);
-  if (!names && b->loaded.workset->rule)
-    fprintf(f, "rule: %s\n", b->loaded.workset->rule);
+  const char *rule = names ? NULL : tf_workset_rule(b->loaded.workset, b->loaded.machine);
+  if (rule)
+    fprintf(f, "rule: %s\n", rule);
   for (size_t i = 0; i < b->list.n; i++) {
     const tf_pruned *v = &b->verdicts[i];
     fprintf(f, "  %-9s ", b->list.items[i].where);
