@@ -135,7 +135,7 @@ class Errors(unittest.TestCase):
         self.assertNotIn("\n", cm.exception.message)
 
     def test_unknown_machine_names_the_field(self):
-        self.assertError(2, "$.problem.machine: unknown machine 'b2000'", tilefit.solve, "b2000", "fa4-fwd")
+        self.assertError(2, "solve: machine: unknown machine 'b2000'", tilefit.solve, "b2000", "fa4-fwd")
 
     def test_unknown_param(self):
         self.assertError(2, "no param 'dd'", tilefit.solve, "b200", "fa4-fwd", params={"dd": 1})
@@ -144,23 +144,48 @@ class Errors(unittest.TestCase):
         self.assertError(2, "B_q", tilefit.solve, "b200", "fa4-fwd", fix={"B_q": 1})
 
     def test_bad_objective(self):
-        self.assertError(2, "$.problem.objective", tilefit.solve, "b200", "fa4-fwd", objective="most stages")
+        self.assertError(2, "solve: objective[0]: ", tilefit.solve, "b200", "fa4-fwd", objective="most stages")
 
     def test_check_needs_every_variable_fixed(self):
-        self.assertError(2, "", tilefit.check, "b200", "fa4-fwd")
+        # the keyword, not the command line's --fix
+        with self.assertRaises(tilefit.Error) as cm:
+            tilefit.check("h100-sxm", "fa3-fwd", params={"d": 128}, fix={"B_r": 128})
+        self.assertEqual(cm.exception.message, "check: variable 'B_c' is free; pass fix={'B_c': ...}")
+        self.assertEqual((cm.exception.status, cm.exception.field), (2, "fix"))
+        self.assertError(2, "variables 'B_r', 'B_c' are free; pass fix={'B_r': ..., 'B_c': ...}", tilefit.check,
+                         "h100-sxm", "fa3-fwd")
+        p = tilefit.Problem("h100-sxm", "fa3-fwd", params={"d": 128})
+        self.assertError(2, "check: variables 'B_r', 'B_c' are free", p.check)
+
+    def test_architecture_names_any_arch(self):
+        with self.assertRaises(tilefit.Error) as cm:
+            tilefit.solve("h100-sxm", "fa4-fwd")
+        self.assertEqual(cm.exception.message,
+                         "solve: fa4-fwd models sm_10x; h100-sxm is sm_90; pass any_arch=True to solve it anyway")
+        self.assertEqual(cm.exception.field, "any_arch")
+        self.assertNotIn("--", cm.exception.message)
+        self.assertError(2, "pass any_arch=True", tilefit.Problem, "h100-sxm", "fa4-fwd")
 
     def test_fraction_is_refused(self):
-        self.assertError(2, "$.problem.params.d", tilefit.solve, "b200", "fa4-fwd", params={"d": 64.5})
+        self.assertError(2, "solve: params['d']: expected an integer", tilefit.solve, "b200", "fa4-fwd",
+                         params={"d": 64.5})
 
     def test_booleans_are_not_integers(self):
         # d=True solved as d=1 before, in params and in a configuration alike
-        self.assertError(2, "$.problem.params.d", tilefit.solve, "b200", "fa4-fwd", params={"d": True, "dv": 128})
+        self.assertError(2, "solve: params['d']: True is a bool", tilefit.solve, "b200", "fa4-fwd",
+                         params={"d": True, "dv": 128})
+        self.assertError(2, "check: fix['B_r']: True", tilefit.check, "b200", "fa4-fwd", fix={"B_r": True})
+        self.assertError(2, "solve: domain['B_c'][1]: False", tilefit.solve, "b200", "fa4-fwd",
+                         domain={"B_c": [64, False]})
+        self.assertError(2, "solve: top: True", tilefit.solve, "b200", "fa4-fwd", top=True)
+        self.assertError(2, "Problem: params['d']: True", tilefit.Problem, "b200", "fa4-fwd", params={"d": True})
+        self.assertError(2, "solve: explain: expected True or False", tilefit.solve, "b200", "fa4-fwd", explain=1)
         self.assertError(2, "BLOCK_M", tilefit.prune, [{"BLOCK_M": True, "BLOCK_N": 64, "BLOCK_K": 32,
                                                         "num_stages": 2, "num_warps": 4}],
                          machine="rtx4090", workset="triton-matmul")
 
     def test_nul_in_a_string(self):
-        self.assertError(2, "$.problem.require[0]", tilefit.solve, "b200", "fa4-fwd", params={"d": 128, "dv": 128},
+        self.assertError(2, "solve: require[0]: ", tilefit.solve, "b200", "fa4-fwd", params={"d": 128, "dv": 128},
                          require="stages >= 1\u0000 && stages >= 99")
 
     def test_integers_that_are_not_int(self):
@@ -171,9 +196,14 @@ class Errors(unittest.TestCase):
             def __index__(self):
                 return self.v
 
+        class Small(int):  # an int subclass, as numpy's integers are numbers.Integral
+            pass
+
         want = tilefit.solve("b200", "fa4-fwd", params={"d": 128, "dv": 128})
         got = tilefit.solve("b200", "fa4-fwd", params={"d": Index(128), "dv": Index(128)})
         self.assertEqual(got, want)
+        self.assertEqual(tilefit.solve("b200", "fa4-fwd", params={"d": Small(128), "dv": Small(128)}), want)
+        self.assertEqual(tilefit.Problem("b200", "fa4-fwd", params={"d": Small(128), "dv": 128}).solve(), want)
         with self.assertRaises(TypeError):
             tilefit.solve("b200", "fa4-fwd", params={"d": object()})
         try:
@@ -189,8 +219,8 @@ class Errors(unittest.TestCase):
                                "topp"),
                               ({"cmd": "sweep"}, "exactly one of"),
                               ({"cmd": "solve", "problem": {"machine": "b200", "workset": "fa4-fwd"}, "top": 0},
-                               "$.top"),
-                              ({"cmd": "sweep", "problems": [{"workset": "fa4-fwd"}]}, "$.problems[0]")):
+                               "solve: top: "),
+                              ({"cmd": "sweep", "problems": [{"workset": "fa4-fwd"}]}, "sweep: problems[0]")):
             self.assertError(2, text, tilefit._call, request)
 
 
@@ -230,8 +260,30 @@ class Sweep(unittest.TestCase):
 
     def test_a_bad_spec_raises(self):
         with self.assertRaises(tilefit.Error) as cm:
-            tilefit.sweep({"machines": ["b200"], "worksets": ["fa4-fwd"], "params": {"zz": [1]}})
+            next(tilefit.sweep({"machines": ["b200"], "worksets": ["fa4-fwd"], "params": {"zz": [1]}}))
         self.assertEqual(cm.exception.status, 2)
+        self.assertIn("zz", cm.exception.message)
+
+    def test_streams_as_an_iterator(self):
+        spec = {"machines": ["h100-sxm"], "worksets": ["fa3-fwd"], "params": {"d": [64, 96, 128, 192, 256],
+                                                                              "dv": [64, 128, 256]}}
+        points = tilefit.sweep(spec)
+        self.assertIs(iter(points), points)  # an iterator, not a list made first
+        first = next(points)
+        self.assertEqual(first["index"], 0)
+        rest = list(points)
+        self.assertEqual([p["index"] for p in rest], list(range(1, 15)))
+        self.assertEqual(list(points), [])  # spent
+
+    def test_stopped_early(self):
+        spec = {"machines": ["h100-sxm"], "worksets": ["fa3-fwd"],
+                "params": {"d": list(range(16, 257, 16)), "dv": list(range(16, 257, 16))}}
+        before = threading.active_count()
+        points = tilefit.sweep(spec, memo_max=0)
+        self.assertEqual(next(points)["index"], 0)
+        points.close()  # the sweep's thread ends: its next write fails
+        self.assertEqual(threading.active_count(), before)
+        self.assertEqual(list(points), [])
 
 
 class Validate(unittest.TestCase):
@@ -243,9 +295,17 @@ class Validate(unittest.TestCase):
                            text=True)
         self.assertEqual(r.returncode, 0)
         got = tilefit.validate(*files)
-        self.assertEqual(got["cases"], [json.loads(line) for line in r.stdout.splitlines()])
-        self.assertEqual("%d passed, %d failed, %d skipped" % (got["passed"], got["failed"], got["skipped"]),
-                         r.stderr.strip().splitlines()[-1])
+        want = [json.loads(line) for line in r.stdout.splitlines()]
+        self.assertEqual(len(got["cases"]), len(want))
+        for row, line in zip(got["cases"], want):
+            # the command line's texts as "expected_text" and "derived_text"; dicts as "expected" and "derived"
+            self.assertEqual((row["expected_text"], row["derived_text"]), (line["expected"], line["derived"]))
+            text = dict(row, expected=row["expected_text"], derived=row["derived_text"])
+            del text["expected_text"], text["derived_text"]
+            self.assertEqual(text, line)
+            self.assertIsInstance(row["expected"], dict)
+            self.assertEqual(row["expected"].keys(), row["derived"].keys())
+        self.assertEqual(got["summary"], r.stderr.strip().splitlines()[-1])
         self.assertEqual(tilefit.validate(files)["cases"], got["cases"])  # a list works too
 
     def test_a_case_that_differs_counts_as_failed(self):
@@ -257,7 +317,10 @@ class Validate(unittest.TestCase):
             r = tilefit.validate(path)
             self.assertEqual((r["passed"], r["failed"]), (0, 1))
             self.assertEqual(r["cases"][0]["result"], "differ")
-            self.assertEqual(r["cases"][0]["derived"], "stages=3")
+            self.assertEqual(r["cases"][0]["derived"], {"stages": 3})
+            self.assertEqual(r["cases"][0]["expected"], {"stages": 4})
+            self.assertEqual(r["cases"][0]["derived_text"], "stages=3")
+            self.assertEqual(r["summary"], "0 passed, 1 failed, 0 skipped")
 
     def test_a_missing_file_raises(self):
         with self.assertRaises(tilefit.Error) as cm:
@@ -309,7 +372,7 @@ class Prune(unittest.TestCase):
     def test_errors(self):
         with self.assertRaises(tilefit.Error) as e:
             tilefit.prune([{"BLOCK_M": 64}], workset="triton-matmul")
-        self.assertIn("$.machine", str(e.exception))
+        self.assertIn("prune: machine: ", str(e.exception))
         with self.assertRaises(tilefit.Error) as e:
             tilefit.prune([{"BLOCK_M": 6.5}], machine="rtx4090", workset="triton-matmul")
         self.assertIn("BLOCK_M", str(e.exception))
@@ -341,7 +404,7 @@ class Layout(unittest.TestCase):
     def test_errors(self):
         with self.assertRaises(tilefit.Error) as e:
             tilefit.layout("h100-sxm", "cutlass-sm90-gemm", emit="rust")
-        self.assertIn("$.emit", str(e.exception))
+        self.assertIn("layout: emit: unknown value 'rust'", str(e.exception))
 
 
 class Emit(unittest.TestCase):
@@ -367,7 +430,7 @@ class Emit(unittest.TestCase):
         self.assertIn("triton-matmul", str(e.exception))
         with self.assertRaises(tilefit.Error) as e:
             tilefit.emit("b200", "fa4-fwd", "rust")
-        self.assertIn("$.for", str(e.exception))
+        self.assertIn("emit: target: ", str(e.exception))
 
 
 class Names(unittest.TestCase):
