@@ -13,22 +13,28 @@
 #include "alloc.h"
 #include "suggest.h"
 
-#define TF_CATALOG_NDIRS 6
+#define TF_CATALOG_NDIRS 7
 
 static const char *const subdir[] = {"machines", "model/worksets"};
 static const char *const noun[] = {"machine", "workset"};
 
-/* DIR/.. and DIR/../share/tilefit for the file `file` in DIR, the links
- * and dots resolved. */
+/* For the file `file` in DIR, the links and dots resolved: DIR/.. (a
+ * source tree's root for TREE/build/lib), DIR/../share/tilefit (an
+ * installed PREFIX/lib/lib) and DIR/../.. (the root for a build in a
+ * subdirectory, TREE/build/install-test/lib). */
 static int beside(char dirs[][4096], int n, const char *file) {
   char *real = realpath(file, NULL);
   char *slash = real ? strrchr(real, '/') : NULL;
-  if (slash)
-    *slash = 0, slash = strrchr(real, '/');
-  if (slash) {
-    slash[slash == real] = 0; /* "/lib" has the parent "/" */
-    snprintf(dirs[n++], 4096, "%s", real);
-    snprintf(dirs[n++], 4096, "%.4000s/share/tilefit", slash == real ? "" : real);
+  for (int up = 0; up < 2 && slash && slash != real; up++) {
+    *slash = 0; /* real: DIR, then DIR/.. */
+    slash = strrchr(real, '/');
+    if (!slash)
+      break;
+    char parent[4096];
+    snprintf(parent, sizeof parent, "%.*s", slash == real ? 1 : (int)(slash - real), real);
+    snprintf(dirs[n++], 4096, "%s", parent);
+    if (!up)
+      snprintf(dirs[n++], 4096, "%.4000s/share/tilefit", slash == real ? "" : parent);
   }
   free(real);
   return n;

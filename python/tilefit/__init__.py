@@ -436,7 +436,7 @@ class Problem:
     >>> p.check(fix={"B_r": 128, "B_c": 128})["status"]
     'fits'
     >>> p.solve(top=2)[1]["values"]
-    {'B_r': 128, 'B_c': 176, 'stages': 2}
+    {'B_r': 192, 'B_c': 128, 'stages': 2}
     """
 
     @_named("Problem")
@@ -594,7 +594,7 @@ def sweep(spec_or_problems, jobs=1, memo_max=None, time_limit=None, presolve=Non
     >>> points = list(tilefit.sweep({"machines": ["h100-sxm"], "worksets": ["fa3-fwd"],
     ...                              "params": {"d": [64, 128]}}))
     >>> [(p["params"]["d"], p["values"]["B_c"]) for p in points]
-    [(64, 192), (128, 192)]
+    [(64, 208), (128, 192)]
     """
     request = _request("sweep", None, dict(jobs=jobs, memo_max=memo_max, time_limit=time_limit, presolve=presolve,
                                            solver=solver))

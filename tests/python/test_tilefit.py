@@ -469,5 +469,119 @@ class Threads(unittest.TestCase):
         self.assertEqual(got, want)
 
 
+class Handle(unittest.TestCase):
+    FA3 = dict(params={"d": 128})
+
+    def test_calls_answer_as_the_functions(self):
+        p = tilefit.Problem(machine="h100-sxm", workset="fa3-fwd", **self.FA3)
+        self.assertEqual(p.solve(), tilefit.solve("h100-sxm", "fa3-fwd", **self.FA3))
+        self.assertEqual(p.solve(), p.solve())
+        self.assertEqual(p.solve(place={"P": "smem"}), tilefit.solve("h100-sxm", "fa3-fwd", place={"P": "smem"},
+                                                                     **self.FA3))
+        self.assertEqual(p.solve(top=3, objective="max B_c"),
+                         tilefit.solve("h100-sxm", "fa3-fwd", top=3, objective="max B_c", **self.FA3))
+        fix = {"B_r": 128, "B_c": 128}
+        self.assertEqual(p.check(fix=fix), tilefit.check("h100-sxm", "fa3-fwd", fix=fix, **self.FA3))
+        self.assertEqual(p.layout(fix=fix), tilefit.layout("h100-sxm", "fa3-fwd", fix=fix, **self.FA3))
+        self.assertEqual(p.layout(fix=fix, emit="c"), tilefit.layout("h100-sxm", "fa3-fwd", fix=fix, emit="c",
+                                                                      **self.FA3))
+        self.assertEqual(p.emit("fa"), tilefit.emit("h100-sxm", "fa3-fwd", "fa", **self.FA3))
+
+    def test_a_calls_fields_add_to_the_problems(self):
+        p = tilefit.Problem("b200", "fa4-fwd", params={"d": 128, "dv": 128}, fix={"B_r": 128, "B_c": 128})
+        self.assertEqual(p.solve(fix={"q_stage": 2}, objective=["max stages"]), tilefit.solve("b200", "fa4-fwd", **FA4))
+        self.assertEqual(p.solve(fix={"B_c": 64}), tilefit.solve("b200", "fa4-fwd", params={"d": 128, "dv": 128},
+                                                                 fix={"B_r": 128, "B_c": 64}))
+        with self.assertRaises(TypeError):  # params are the Problem's
+            p.solve(params={"d": 64})
+
+    def test_explain_is_the_command_lines(self):
+        p = tilefit.Problem(machine="h100-sxm", workset="fa3-fwd", **self.FA3)
+        rc, lines = cli("solve", "-m", "h100-sxm", "-w", "fa3-fwd", "-p", "d=128", "--explain", "--json")
+        self.assertEqual(rc, 0)
+        self.assertEqual(p.solve(explain=True), lines[0])
+        self.assertEqual(tilefit.solve("h100-sxm", "fa3-fwd", explain=True, **self.FA3), lines[0])
+        self.assertIn("levels", lines[0]["explain"])
+        r = subprocess.run([BIN, "solve", "-m", "h100-sxm", "-w", "fa3-fwd", "-p", "d=128", "--explain", "--json",
+                            "--top", "2"], stdout=subprocess.PIPE, text=True, check=True)
+        self.assertEqual(p.solve(explain=True, top=2), json.loads(r.stdout))
+
+    def test_closed(self):
+        with tilefit.Problem("h100-sxm", "fa3-fwd", **self.FA3) as p:
+            p.solve()
+        with self.assertRaises(tilefit.Error) as cm:
+            p.solve()
+        self.assertIn("closed", cm.exception.message)
+
+    def test_threads_on_one_problem(self):
+        p = tilefit.Problem("h100-sxm", "fa3-fwd", **self.FA3)
+        domains = [[v] for v in range(16, 257, 16)]
+        want = [p.solve(domain={"B_c": d}) for d in domains]
+        got, errors = [None] * len(domains), []
+
+        def work(i):
+            try:
+                for k in range(i, len(domains), 4):
+                    got[k] = p.solve(domain={"B_c": domains[k]})
+            except Exception as e:
+                errors.append(e)
+
+        threads = [threading.Thread(target=work, args=(i,)) for i in range(4)]
+        for t in threads:
+            t.start()
+        for t in threads:
+            t.join()
+        self.assertEqual(errors, [])
+        self.assertEqual(got, want)
+
+
+class Describe(unittest.TestCase):
+    def test_machine_is_the_command_lines(self):
+        rc, docs = cli("machines", "h100-sxm", "--json")
+        self.assertEqual(rc, 0)
+        self.assertEqual(tilefit.machine("h100-sxm"), docs[0])
+        self.assertIn("h100-sxm", tilefit.machines())  # names still
+
+    def test_workset_in_full(self):
+        w = tilefit.workset("fa3-fwd")
+        answer = tilefit.solve("h100-sxm", "fa3-fwd", params={"d": 128})
+        self.assertEqual(list(w["params"]), list(answer["params"]))
+        self.assertEqual(w["params"]["d"], 128)
+        self.assertEqual(w["params"]["dv"], "d")
+        self.assertEqual(list(w["choose"]), list(answer["values"]))
+        self.assertEqual(w["choose"]["B_r"], [64, 128, 192])
+        self.assertEqual([b["name"] for b in w["buffers"]], [b["name"] for b in answer["buffers"]])
+        self.assertEqual(w["buffers"][[b["name"] for b in w["buffers"]].index("P")]["place"], ["rf", "smem"])
+        self.assertIn("fa3-fwd", tilefit.worksets())
+        with self.assertRaises(tilefit.Error) as cm:
+            tilefit.workset("fa9-fwd")
+        self.assertIn("workset: name: unknown workset 'fa9-fwd'", cm.exception.message)
+
+
+class Docstrings(unittest.TestCase):
+    def test_examples(self):
+        import doctest
+        r = doctest.testmod(tilefit, extraglobs={"tilefit": tilefit}, optionflags=doctest.ELLIPSIS)
+        self.assertGreater(r.attempted, 10)
+        self.assertEqual(r.failed, 0)
+
+
+class SourceTree(unittest.TestCase):
+    def test_no_environment_needed(self):
+        """The tree's module, from another directory, with no TILEFIT_* set:
+        the tree's library and the tree's machines."""
+        tree = os.path.abspath(os.path.join(os.path.dirname(__file__), "..", ".."))
+        env = {k: v for k, v in os.environ.items() if not k.startswith("TILEFIT_")}
+        env["PYTHONPATH"] = os.path.join(tree, "python")
+        code = "import tilefit; print(tilefit.machine('h100-sxm')['file']); print(len(tilefit.machines()))"
+        with tempfile.TemporaryDirectory() as d:
+            r = subprocess.run([os.environ.get("PYTHON", "python3"), "-c", code], cwd=d, env=env,
+                               stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True)
+        self.assertEqual(r.returncode, 0, r.stderr)
+        path, n = r.stdout.split()
+        self.assertEqual(path, os.path.join(tree, "machines", "h100-sxm.json"))
+        self.assertEqual(int(n), len([f for f in os.listdir(os.path.join(tree, "machines")) if f.endswith(".json")]))
+
+
 if __name__ == "__main__":
     unittest.main()
