@@ -20,6 +20,9 @@
 #include "solver/backend.h"
 #include "solver/emit/emit.h"
 #include "solver/emit/layout_write.h"
+#include "solver/plot/map.h"
+#include "solver/plot/series.h"
+#include "solver/plot/svg.h"
 #include "solver/prune.h"
 #include "solver/report.h"
 #include "solver/solve.h"
@@ -406,6 +409,82 @@ static int api_emit(const cJSON *req, FILE *out, api_ctx *x) {
   return rc;
 }
 
+/* ------------------------------------------------------------------ plot */
+
+/* A string member of the request, or NULL when absent; `need` makes it
+ * required. */
+static int opt_string(const cJSON *req, const char *key, int need, const char **out, tf_error *err) {
+  const cJSON *v = tf_json_member(req, key);
+  char path[32];
+  snprintf(path, sizeof path, "$.%s", key);
+  *out = NULL;
+  if (!v)
+    return need ? tf_error_set(err, TF_EINPUT, path, "is needed") : 0;
+  return tf_json_string(v, path, out, err);
+}
+
+/* {"text": the SVG, ...}: `members` written after it. */
+static void svg_object(FILE *out, const tf_svg *svg, const char *members) {
+  fputs("{\"schema\":\"" TF_REPORT_SCHEMA "\",\"text\":", out);
+  tf_json_write_string(out, svg->buf ? svg->buf : "");
+  fprintf(out, ",%s}", members);
+}
+
+/* "kind": "map", `plot map`: "problem", "x", "y", "color"; status 1 when
+ * no cell fits. */
+static int plot_map(const cJSON *req, FILE *out, api_ctx *x, tf_error *err) {
+  tf_solve_opts o;
+  tf_plot_map_opts mo = {NULL, NULL, NULL, &o};
+  if (opt_string(req, "x", 1, &mo.x, err) || opt_string(req, "y", 1, &mo.y, err) ||
+      opt_string(req, "color", 0, &mo.color, err) || read_solve_opts(req, &o, err))
+    return -1;
+  bound b;
+  int rc = bind_problem(req, x, &b, err);
+  tf_plot_map m = {0};
+  tf_svg svg = {0};
+  if (!rc && !(rc = tf_plot_map_compute(b.p, &b.c->req, &mo, &m, err))) {
+    tf_plot_map_draw(&m, &svg);
+    svg_object(out, &svg, m.has_best ? "\"feasible\":true" : "\"feasible\":false");
+    rc = m.has_best ? API_OK : API_NO;
+  }
+  tf_svg_release(&svg);
+  tf_plot_map_release(&m);
+  bound_release(&b);
+  return rc;
+}
+
+/* "kind": "sweep", `plot sweep FILE`: "file", "x", "y", "by". */
+static int plot_series(const cJSON *req, FILE *out, tf_error *err) {
+  const char *file, *px, *py, *by;
+  if (opt_string(req, "file", 1, &file, err) || opt_string(req, "x", 1, &px, err) ||
+      opt_string(req, "y", 1, &py, err) || opt_string(req, "by", 0, &by, err))
+    return -1;
+  tf_plot_series s = {0};
+  tf_svg svg = {0};
+  int rc = tf_plot_series_read(file, px, py, by, &s, err);
+  if (!rc) {
+    char members[96];
+    snprintf(members, sizeof members, "\"lines\":%zu,\"skipped\":%zu", s.lines, s.skipped);
+    tf_plot_series_draw(&s, &svg);
+    svg_object(out, &svg, members);
+  }
+  tf_svg_release(&svg);
+  tf_plot_series_release(&s);
+  return rc ? -1 : API_OK;
+}
+
+static int api_plot(const cJSON *req, FILE *out, api_ctx *x) {
+  tf_error *err = &x->err;
+  const char *kind;
+  if (opt_string(req, "kind", 1, &kind, err))
+    return -1;
+  if (!strcmp(kind, "map"))
+    return plot_map(req, out, x, err);
+  if (!strcmp(kind, "sweep") && !x->handle)
+    return plot_series(req, out, err);
+  return tf_error_set(err, TF_EINPUT, "$.kind", "expected map%s, got '%s'", x->handle ? "" : " or sweep", kind);
+}
+
 /* ----------------------------------------------------------------- sweep */
 
 /* A temporary file in $TMPDIR (or /tmp) whose name ends in `suffix`;
@@ -779,6 +858,7 @@ static const char *const validate_keys[] = {"cmd", "files", SOLVE_KEYS, NULL};
 static const char *const prune_keys[] = {"cmd", "machine", "workset", "params", "map", "configs", "file", "time_limit",
                                          "any_arch", NULL};
 static const char *const name_keys[] = {"cmd", "name", NULL};
+static const char *const plot_keys[] = {"cmd", "kind", "problem", "x", "y", "color", "by", "file", SOLVE_KEYS, NULL};
 static const char *const bare_keys[] = {"cmd", NULL};
 
 static const struct api_cmd {
@@ -793,6 +873,7 @@ static const struct api_cmd {
     {"machine", api_machine, name_keys, 0},    {"workset", api_workset, name_keys, 0},
     {"version", api_version, bare_keys, 0},    {"prune", api_prune, prune_keys, 0},
     {"layout", api_layout, layout_keys, 1},    {"emit", api_emit, emit_keys, 1},
+    {"plot", api_plot, plot_keys, 1},
 };
 
 static const struct api_cmd *command(const cJSON *req, const api_ctx *x, tf_error *err) {
@@ -807,8 +888,9 @@ static const struct api_cmd *command(const cJSON *req, const api_ctx *x, tf_erro
         break;
       return tf_json_keys(req, "$", commands[i].keys, NULL, err) ? NULL : &commands[i];
     }
-  tf_error_set(err, TF_EINPUT, "$.cmd", x->handle ? "unknown command '%s' on a handle (solve, check, layout, emit)"
-               : "unknown command '%s' (solve, check, layout, emit, sweep, validate, prune, machines, machine, worksets, workset, version)",
+  tf_error_set(err, TF_EINPUT, "$.cmd", x->handle ? "unknown command '%s' on a handle (solve, check, layout, emit, plot)"
+               : "unknown command '%s' (solve, check, layout, emit, plot, sweep, validate, prune, machines, machine, worksets, "
+                 "workset, version)",
                name);
   return NULL;
 }
@@ -824,10 +906,17 @@ static int dispatch(const char *request, FILE *out, api_ctx *x) {
 }
 
 /* The request member an error is in: "$.problem.fix.B_r" is in "fix",
- * "$.top" in "top"; "" for an error elsewhere (a workset file). */
+ * "$.top" in "top", "--time-limit" in "time_limit"; "" for an error
+ * elsewhere (a workset file). */
 static void error_field(const tf_error *err, char *field, size_t size) {
   const char *p = err->path;
   field[0] = 0;
+  if (!err->file[0] && !strncmp(p, "--", 2)) { /* a module the command line shares names its option: --time-limit */
+    snprintf(field, size, "%s", p + 2);
+    for (char *c = field; *c; c++)
+      *c = *c == '-' ? '_' : *c;
+    return;
+  }
   if (err->file[0] || strncmp(p, "$.", 2))
     return;
   p += 2;

@@ -24,6 +24,11 @@
  *    "time_limit": S, "presolve": B}
  *       the `emit --json` object: {"for", "text": the fragment, "answers":
  *       [the answers it was written for]}
+ *   {"cmd": "plot", "kind": "map", "problem": PROBLEM, "x": VAR, "y": VAR, "color": EXPR,
+ *    "time_limit": S, ...}    `plot map`'s picture: {"text": the SVG, "feasible": B}, status 1
+ *       when no cell fits
+ *   {"cmd": "plot", "kind": "sweep", "file": PATH, "x": NAME, "y": NAME, "by": NAME}
+ *       `plot sweep FILE`'s picture: {"text": the SVG, "lines": N, "skipped": K}
  *   {"cmd": "sweep", "spec": SPEC | "file": PATH | "problems": [PROBLEM, ...],
  *    "jobs": N, "memo_max": N, "fd": FD, "solver": "exact"|"glpk", "time_limit": S, "presolve": B}
  *       {"points": [the sweep's line for each point, in point order],
@@ -79,7 +84,7 @@ void tf_free(void *p);
  * defaults) and returns the handle, or NULL; *answer (when answer is not
  * NULL; free it with tf_free) is {"machine", "workset"} or the error
  * object above, *status 0 or the error's status.
- * tf_json_handle_call runs a solve, check, layout or emit request on it:
+ * tf_json_handle_call runs a solve, check, layout, emit or plot map request on it:
  * the request as above, whose "problem", when given, adds to the
  * handle's: fix, domain and place by key (the call's win), require
  * appended, objective and solver replaced; machine, workset, params and

@@ -227,6 +227,38 @@ START_TEST(handle_calls_are_plain_calls) {
 }
 END_TEST
 
+/* "plot" "map" is `plot map`'s SVG, on a handle too. */
+START_TEST(plot_map_is_the_command_lines_svg) {
+  static char want[1 << 17];
+  char err[4096];
+  ck_assert_int_eq(tf_test_run("plot map -m h100-sxm -w fa3-fwd -p d=128 --x B_r --y B_c", want, sizeof want, err,
+                               sizeof err), 0);
+  const char *req = "{\"cmd\": \"plot\", \"kind\": \"map\", \"x\": \"B_r\", \"y\": \"B_c\"%s}";
+  char request[512];
+  snprintf(request, sizeof request, req, ", \"problem\": {\"machine\": \"h100-sxm\", \"workset\": \"fa3-fwd\", "
+                                         "\"params\": {\"d\": 128}}");
+  char *got = call(request, 0);
+  cJSON *a = cJSON_Parse(got);
+  ck_assert_str_eq(cJSON_GetStringValue(cJSON_GetObjectItem(a, "text")), want);
+  ck_assert(cJSON_IsTrue(cJSON_GetObjectItem(a, "feasible")));
+  cJSON_Delete(a);
+  tf_free(got);
+  int status = -1;
+  tf_json_handle *h = tf_json_handle_new("{\"machine\": \"h100-sxm\", \"workset\": \"fa3-fwd\", \"params\": {\"d\": 128}}",
+                                         NULL, &status);
+  ck_assert_ptr_nonnull(h);
+  snprintf(request, sizeof request, req, "");
+  got = on_handle(h, request, 0);
+  a = cJSON_Parse(got);
+  ck_assert_str_eq(cJSON_GetStringValue(cJSON_GetObjectItem(a, "text")), want);
+  cJSON_Delete(a);
+  tf_free(got);
+  tf_json_handle_free(h);
+  refused("{\"cmd\": \"plot\", \"kind\": \"map\", \"x\": \"B_q\", \"y\": \"B_c\", \"problem\": {\"machine\": "
+          "\"h100-sxm\", \"workset\": \"fa3-fwd\"}}", "--x: 'B_q'");
+}
+END_TEST
+
 /* "fd": the lines written to a pipe while the call runs, the same lines
  * "points" holds. */
 START_TEST(sweep_to_a_descriptor) {
@@ -531,6 +563,7 @@ Suite *api_suite(void) {
   tcase_add_test(tc, handle_calls_are_plain_calls);
   tcase_add_test(tc, sweep_to_a_descriptor);
   tcase_add_test(tc, machine_and_workset_in_full);
+  tcase_add_test(tc, plot_map_is_the_command_lines_svg);
   suite_add_tcase(s, tc);
   return s;
 }

@@ -56,8 +56,8 @@ import threading
 import warnings
 import weakref
 
-__all__ = ["Error", "Problem", "solve", "check", "layout", "emit", "sweep", "validate", "prune", "problem", "machine",
-           "workset", "machines", "worksets", "version"]
+__all__ = ["Error", "Problem", "solve", "check", "layout", "emit", "plot_map", "plot_sweep", "sweep", "validate", "prune",
+           "problem", "machine", "workset", "machines", "worksets", "version"]
 
 
 class Error(Exception):
@@ -231,6 +231,12 @@ _OPTIONS = {
     "solver": _string,
     "emit": _string,
     "for": _string,
+    "kind": _string,
+    "x": _string,
+    "y": _string,
+    "color": _string,
+    "by": _string,
+    "file": _string,
 }
 
 
@@ -281,6 +287,8 @@ def _request(cmd, problem_, options):
 
 def _keyword(path, field, renames):
     """"$.problem.params.d" as params['d']; "$.top" as top."""
+    if path.startswith("--"):
+        return renames.get(field, field)
     rest = path[2:]
     if rest.startswith("problem."):
         rest = rest[len("problem."):]
@@ -342,11 +350,12 @@ def _call_raw(request):
     return _answer(lib.tf_call_json(_encode(request), ctypes.byref(status)), status)
 
 
-def _call(request, renames=None):
+def _call(request, renames=None, name=None):
     """One request to the library; returns (answer, status)."""
     answer, status = _call_raw(request)
     if status >= 2:
-        raise _error(request.get("cmd", "?") if isinstance(request, dict) else "?", answer, status, renames)
+        cmd = name or (request.get("cmd", "?") if isinstance(request, dict) else "?")
+        raise _error(cmd, answer, status, renames)
     return answer, status
 
 
@@ -421,6 +430,30 @@ def emit(machine, workset, target, params=None, fix=None, domain=None, require=N
                  {"for": "target"})[0]
 
 
+@_named("plot_map")
+def plot_map(machine, workset, x, y, color=None, params=None, fix=None, domain=None, require=None, objective=None,
+             place=None, any_arch=None, solver=None, time_limit=None, presolve=None):
+    """The feasible region of two choose variables, as `tilefit plot map
+    --x X --y Y` draws it: the SVG text.  Every cell (x, y) is solved with
+    both fixed; a feasible cell is coloured by color (an expression; the
+    first count by default), an infeasible one by what rules it out.
+
+    >>> svg = tilefit.plot_map("h100-sxm", "fa3-fwd", "B_r", "B_c", params={"d": 128})
+    >>> svg.startswith("<svg") or svg.startswith("<?xml")
+    True
+    """
+    p = _problem(machine, workset, params, fix, domain, require, objective, place, any_arch, solver)
+    return _call(_request("plot", p, dict(kind="map", x=x, y=y, color=color, time_limit=time_limit,
+                                          presolve=presolve)), name="plot_map")[0]["text"]
+
+
+@_named("plot_sweep")
+def plot_sweep(file, x, y, by=None):
+    """A sweep's output (a JSON Lines file) as lines, as `tilefit plot
+    sweep FILE --x X --y Y --by BY` draws them: the SVG text."""
+    return _call(_request("plot", None, dict(kind="sweep", file=file, x=x, y=y, by=by)), name="plot_sweep")[0]["text"]
+
+
 class Problem:
     """One problem's machine and workset, loaded once and bound to its
     params, for many calls: p.solve(), p.check(), p.layout(), p.emit()
@@ -467,16 +500,16 @@ class Problem:
     def __exit__(self, *exc):
         self.close()
 
-    def _call(self, cmd, given, options, renames=None):
+    def _call(self, cmd, given, options, renames=None, name=None):
         if not self._free.alive:
-            raise Error("%s: the Problem is closed" % cmd, 2)
+            raise Error("%s: the Problem is closed" % (name or cmd), 2)
         request = _request(cmd, _fields(given), options)
         lib = _library()
         status = ctypes.c_int(3)
         answer, status = _answer(lib.tf_json_handle_call(self._handle, _encode(request), ctypes.byref(status)),
                                  status)
         if status >= 2:
-            raise _error(cmd, answer, status, renames)
+            raise _error(name or cmd, answer, status, renames)
         return answer
 
     @_named("solve")
@@ -501,6 +534,15 @@ class Problem:
                                            place=place, solver=solver),
                             dict(emit=emit, time_limit=time_limit, presolve=presolve))
         return _layout_text(answer, emit)
+
+    @_named("plot_map")
+    def plot_map(self, x, y, color=None, fix=None, domain=None, require=None, objective=None, place=None,
+                 solver=None, time_limit=None, presolve=None):
+        """tilefit.plot_map() on this problem (see there)."""
+        return self._call("plot", dict(fix=fix, domain=domain, require=require, objective=objective, place=place,
+                                       solver=solver),
+                          dict(kind="map", x=x, y=y, color=color, time_limit=time_limit, presolve=presolve),
+                          name="plot_map")["text"]
 
     @_named("emit")
     def emit(self, target, fix=None, domain=None, require=None, objective=None, place=None, solver=None, top=None,
@@ -670,11 +712,12 @@ def validate(*paths, solver=None, time_limit=None, presolve=None):
 
 
 @_named("prune")
-def prune(configs, machine=None, workset=None, params=None, map=None, time_limit=None, keep=False):
+def prune(configs, machine=None, workset=None, params=None, map=None, time_limit=None, any_arch=None, keep=False):
     """Which configurations fit, as `tilefit prune --json`: a list with one
     dict per configuration ("where", "config", "fits", and check's fields:
     "memories" with used and capacity, "reason" when it does not fit);
-    keep=True: only the ones that fit, as --keep.
+    keep=True: only the ones that fit, as --keep; any_arch=True checks
+    objects against a workset on an architecture it does not declare.
 
     configs is a list of dicts (Triton's configs, e.g. {"BLOCK_M": 128,
     ..., "num_stages": 4}; a nested "kwargs" dict is read as flat), a list
@@ -694,6 +737,8 @@ def prune(configs, machine=None, workset=None, params=None, map=None, time_limit
         request["params"] = _numbers(params, "params")
     if time_limit is not None:
         request["time_limit"] = _number(time_limit, "time_limit")
+    if any_arch is not None:
+        request["any_arch"] = _flag(any_arch, "any_arch")
     result = _call(request, {"file": "configs"})[0]
     return [c for c in result if c["fits"]] if _flag(keep, "keep") else result
 

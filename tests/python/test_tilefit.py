@@ -47,6 +47,33 @@ class Request(unittest.TestCase):
                 if key not in not_taken:
                     self.assertIn(key, params, "%s lacks %s" % (fn.__name__, key))
 
+    def test_every_option_of_the_command_line(self):
+        """Each long option of each command's --help is a keyword of the
+        function (or Problem method) that does it, but those about output."""
+        output = {"json", "jsonl", "csv", "output", "help", "lp", "mps", "format", "resume", "quiet", "shard",
+                  "cutlass_name"}
+        rename = {"param": "params", "no_presolve": "presolve", "for": "target"}
+        functions = {"solve": [tilefit.solve, tilefit.Problem.solve], "check": [tilefit.check, tilefit.Problem.check],
+                     "layout": [tilefit.layout, tilefit.Problem.layout], "emit": [tilefit.emit, tilefit.Problem.emit],
+                     "sweep": [tilefit.sweep], "validate": [tilefit.validate], "prune": [tilefit.prune],
+                     "plot map": [tilefit.plot_map], "plot sweep": [tilefit.plot_sweep]}
+        bound = {"machine", "workset", "params", "any_arch"}  # a Problem's, not its methods'
+        for cmd, fns in functions.items():
+            r = subprocess.run([BIN, *cmd.split(), "--help"], stdout=subprocess.PIPE, text=True, check=True)
+            options = {o[2:].replace("-", "_") for o in re.findall(r"^\s+(?:-\w, )?(--[a-z][-a-z]*)", r.stdout, re.M)}
+            self.assertIn("help", options)
+            for fn in fns:
+                params = inspect.signature(fn).parameters
+                for o in options - output:
+                    key = rename.get(o, o)
+                    if fn.__qualname__.startswith("Problem.") and key in bound:
+                        self.assertIn(key, inspect.signature(tilefit.Problem).parameters)
+                        continue
+                    if cmd == "sweep" and key in ("machine", "workset", "params", "fix", "domain", "require",
+                                                  "objective", "any_arch"):
+                        continue  # a sweep's points come from its spec or problem list
+                    self.assertIn(key, params, "%s --%s has no keyword in %s" % (cmd, o, fn.__qualname__))
+
     def test_place_as_the_command_line(self):
         r = tilefit.solve("a100", "fa2-fwd", place={"Q": "rf"})
         self.assertEqual(r["placement"], {"Q": "rf"})
@@ -533,6 +560,30 @@ class Handle(unittest.TestCase):
             t.join()
         self.assertEqual(errors, [])
         self.assertEqual(got, want)
+
+
+class Plot(unittest.TestCase):
+    def test_map_is_the_command_lines_svg(self):
+        r = subprocess.run([BIN, "plot", "map", "-m", "h100-sxm", "-w", "fa3-fwd", "-p", "d=128", "--x", "B_r", "--y",
+                            "B_c", "--color", "stages"], stdout=subprocess.PIPE, text=True, check=True)
+        self.assertEqual(tilefit.plot_map("h100-sxm", "fa3-fwd", "B_r", "B_c", color="stages", params={"d": 128}),
+                         r.stdout)
+        p = tilefit.Problem("h100-sxm", "fa3-fwd", params={"d": 128})
+        self.assertEqual(p.plot_map("B_r", "B_c", color="stages"), r.stdout)
+        with self.assertRaises(tilefit.Error) as cm:
+            p.plot_map("B_r", "B_q")
+        self.assertIn("plot_map: y: 'B_q' is not a choose variable", cm.exception.message)
+
+    def test_sweep_is_the_command_lines_svg(self):
+        with tempfile.TemporaryDirectory() as d:
+            spec, out = os.path.join(d, "spec.json"), os.path.join(d, "out.jsonl")
+            with open(spec, "w") as f:
+                json.dump({"machines": ["h100-sxm", "h200"], "worksets": ["fa3-fwd"], "params": {"d": [64, 128, 256]}},
+                          f)
+            subprocess.run([BIN, "sweep", spec, "--quiet", "-o", out], check=True)
+            r = subprocess.run([BIN, "plot", "sweep", out, "--x", "d", "--y", "values.B_c", "--by", "machine"],
+                               stdout=subprocess.PIPE, text=True, check=True)
+            self.assertEqual(tilefit.plot_sweep(out, "d", "values.B_c", by="machine"), r.stdout)
 
 
 class Describe(unittest.TestCase):
