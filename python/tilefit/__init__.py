@@ -652,20 +652,21 @@ def sweep(spec_or_problems, jobs=1, memo_max=None, time_limit=None, presolve=Non
 # ----------------------------------------------------------------- validate
 
 def _case_expectations(paths):
-    """Each case's "expect" by id, read from the case files."""
-    expect = {}
+    """Each case's (id, "expect"), in the order validate runs them: the
+    case files' lines, in order (a line the library reads as a case is a
+    JSON object; it says what is wrong with any other)."""
+    cases = []
     for path in paths:
         try:
             with open(path, encoding="utf-8") as f:
                 for line in f:
-                    line = line.strip()
-                    if line and not line.startswith("//"):
+                    if line.strip():
                         case = json.loads(line)
-                        if isinstance(case, dict) and "id" in case:
-                            expect[(path, case["id"])] = case.get("expect", {})
+                        if isinstance(case, dict):
+                            cases.append((case.get("id"), case.get("expect", {})))
         except (OSError, ValueError):
-            pass  # the library has said what is wrong with it, or it is fine there
-    return expect
+            return None  # the library has read them; rows are not matched then
+    return cases
 
 
 def _derived(expect, answer):
@@ -688,8 +689,9 @@ def validate(*paths, solver=None, time_limit=None, presolve=None):
     validate --json` does: a dict with "cases" (one row dict per case:
     "id", "kind", "result" -- "agree", "differ" or "tuned" --, "expected"
     and "derived" as dicts ({"stages": 6, "placement": {"P": "rf"}},
-    {"fits": True}), "expected_text" and "derived_text" as the command
-    line prints them, "note", "answer"), the counts "passed", "failed",
+    {"fits": True}; the case file's "expect", and the answer's values for
+    its keys), "expected_text" and "derived_text" as the command line
+    prints them, "note", "answer"), the counts "passed", "failed",
     "skipped" and "summary", the line the command line ends with."""
     if len(paths) == 1 and not isinstance(paths[0], (str, os.PathLike)):
         paths = tuple(paths[0])
@@ -697,16 +699,17 @@ def validate(*paths, solver=None, time_limit=None, presolve=None):
     request = _request("validate", None, dict(solver=solver, time_limit=time_limit, presolve=presolve))
     request["files"] = files
     answer = _call(request)[0]
-    expect = _case_expectations(files)
-    by_id = {}
-    for (path, case_id), e in expect.items():
-        by_id.setdefault(case_id, e)
-    for row in answer["cases"]:
+    cases = _case_expectations(files)
+    rows = answer["cases"]
+    matched = cases is not None and len(cases) == len(rows) and all(
+        c[0] == r.get("id") for c, r in zip(cases, rows))
+    for i, row in enumerate(rows):
         row["expected_text"], row["derived_text"] = row.get("expected"), row.get("derived")
-        want = by_id.get(row.get("id"))
-        if isinstance(want, dict) and isinstance(row.get("answer"), dict):
+        want = cases[i][1] if matched else None
+        if isinstance(want, dict):
             row["expected"] = want
-            row["derived"] = _derived(want, row["answer"])
+            answer_ = row.get("answer")
+            row["derived"] = _derived(want, answer_) if isinstance(answer_, dict) else None
     answer["summary"] = "%d passed, %d failed, %d skipped" % (answer["passed"], answer["failed"], answer["skipped"])
     return answer
 
