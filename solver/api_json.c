@@ -622,6 +622,20 @@ static int run_sweep(tf_sweep *s, const tf_sweep_opts *o, FILE *out, tf_error *e
   return rc;
 }
 
+/* "shard": [I, N], 1 <= I <= N: points i with i mod N = I - 1, as --shard I/N. */
+static int read_shard(const cJSON *v, tf_sweep_opts *o, tf_error *err) {
+  int64_t i, n;
+  if (!v)
+    return 0;
+  if (!cJSON_IsArray(v) || cJSON_GetArraySize(v) != 2)
+    return tf_error_set(err, TF_EINPUT, "$.shard", "expected [I, N], this shard's index from 1 and the count");
+  if (tf_json_int(cJSON_GetArrayItem(v, 1), "$.shard[1]", 1, 1 << 20, &n, err) ||
+      tf_json_int(cJSON_GetArrayItem(v, 0), "$.shard[0]", 1, n, &i, err))
+    return -1;
+  o->shard_index = (int)i, o->shard_count = (int)n;
+  return 0;
+}
+
 static int api_sweep(const cJSON *req, FILE *out, api_ctx *x) {
   tf_error *err = &x->err;
   tf_sweep_opts o;
@@ -635,6 +649,8 @@ static int api_sweep(const cJSON *req, FILE *out, api_ctx *x) {
   o.out_fd = (int)fd;
   if (memo >= 0)
     o.memo_max = (size_t)memo;
+  if (read_shard(tf_json_member(req, "shard"), &o, err))
+    return -1;
   tf_sweep *s = load_sweep(req, err);
   int rc = s ? run_sweep(s, &o, out, err) : -1;
   tf_sweep_free(s);
@@ -853,7 +869,8 @@ static const char *const solve_keys[] = {"cmd", "problem", "top", "top_points", 
 static const char *const check_keys[] = {"cmd", "problem", SOLVE_KEYS, NULL};
 static const char *const layout_keys[] = {"cmd", "problem", "emit", SOLVE_KEYS, NULL};
 static const char *const emit_keys[] = {"cmd", "problem", "for", "top", SOLVE_KEYS, NULL};
-static const char *const sweep_keys[] = {"cmd", "spec", "file", "problems", "jobs", "fd", "memo_max", SOLVE_KEYS, NULL};
+static const char *const sweep_keys[] = {"cmd", "spec", "file", "problems", "jobs", "fd", "memo_max",
+                                         "shard", SOLVE_KEYS, NULL};
 static const char *const validate_keys[] = {"cmd", "files", SOLVE_KEYS, NULL};
 static const char *const prune_keys[] = {"cmd", "machine", "workset", "params", "map", "configs", "file", "time_limit",
                                          "any_arch", NULL};
@@ -917,7 +934,9 @@ static void error_field(const tf_error *err, char *field, size_t size) {
       *c = *c == '-' ? '_' : *c;
     return;
   }
-  if (err->file[0] || strncmp(p, "$.", 2))
+  if (!strncmp(err->file, "$.", 2)) /* an error in a member read as a document of its own: "$.spec" */
+    p = err->file;
+  else if (err->file[0] || strncmp(p, "$.", 2))
     return;
   p += 2;
   if (!strncmp(p, "problem.", 8))
@@ -943,7 +962,13 @@ static char *error_answer(const api_ctx *x, int status) {
   fprintf(f, ",\"status\":%d,\"message\":", status);
   tf_json_write_string(f, err->msg);
   fputs(",\"path\":", f);
-  tf_json_write_string(f, err->path);
+  if (!strncmp(err->file, "$.", 2) && err->path[0] == '$') { /* "$.spec" and "$.params.zz": "$.spec.params.zz" */
+    char path[512];
+    snprintf(path, sizeof path, "%s%s", err->file, err->path + 1);
+    tf_json_write_string(f, path);
+  } else {
+    tf_json_write_string(f, err->path);
+  }
   fputs(",\"field\":", f);
   tf_json_write_string(f, field);
   if (!strcmp(err->path, "$.problem.fix") && x->free_vars[0]) {

@@ -30,7 +30,8 @@
  *   {"cmd": "plot", "kind": "sweep", "file": PATH, "x": NAME, "y": NAME, "by": NAME}
  *       `plot sweep FILE`'s picture: {"text": the SVG, "lines": N, "skipped": K}
  *   {"cmd": "sweep", "spec": SPEC | "file": PATH | "problems": [PROBLEM, ...],
- *    "jobs": N, "memo_max": N, "fd": FD, "solver": "exact"|"glpk", "time_limit": S, "presolve": B}
+ *    "jobs": N, "memo_max": N, "shard": [I, N], "fd": FD, "solver": "exact"|"glpk", "time_limit": S,
+ *    "presolve": B}
  *       {"points": [the sweep's line for each point, in point order],
  *        "warnings": ["...", ...]}; SPEC is a sweep spec (solver/sweep.h),
  *       PATH a spec or a .jsonl problem list.  With "fd" (an open

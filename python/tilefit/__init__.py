@@ -618,7 +618,7 @@ class _Sweep:
 
 
 @_named("sweep")
-def sweep(spec_or_problems, jobs=1, memo_max=None, time_limit=None, presolve=None, solver=None):
+def sweep(spec_or_problems, jobs=1, memo_max=None, shard=None, time_limit=None, presolve=None, solver=None):
     """Solves every point of a sweep, yielding one dict per point as it is
     solved, in point order, each the line `tilefit sweep` writes; nothing
     is kept but the line being read (the library writes JSON Lines into a
@@ -627,7 +627,8 @@ def sweep(spec_or_problems, jobs=1, memo_max=None, time_limit=None, presolve=Non
     spec_or_problems is a sweep spec (a dict, see `tilefit sweep --help`),
     a path to a spec or to a .jsonl problem list, or a list of problems
     (dicts, e.g. from problem()).  jobs worker threads solve in the
-    library; memo_max bounds the answers kept for reuse.  The sweep starts
+    library; memo_max bounds the answers kept for reuse; shard=(I, N)
+    solves points i with i mod N = I - 1, as --shard I/N.  The sweep starts
     when called; bad input raises tilefit.Error when the iterator reaches
     it (at once, before any point), a point that fails is a dict with
     "status": "error", not an exception.  close() the iterator (or drop
@@ -640,6 +641,8 @@ def sweep(spec_or_problems, jobs=1, memo_max=None, time_limit=None, presolve=Non
     """
     request = _request("sweep", None, dict(jobs=jobs, memo_max=memo_max, time_limit=time_limit, presolve=presolve,
                                            solver=solver))
+    if shard is not None:
+        request["shard"] = [_number(v, "shard[%d]" % i) for i, v in enumerate(shard)]
     if isinstance(spec_or_problems, dict):
         request["spec"] = spec_or_problems
     elif isinstance(spec_or_problems, (str, os.PathLike)):

@@ -50,8 +50,7 @@ class Request(unittest.TestCase):
     def test_every_option_of_the_command_line(self):
         """Each long option of each command's --help is a keyword of the
         function (or Problem method) that does it, but those about output."""
-        output = {"json", "jsonl", "csv", "output", "help", "lp", "mps", "format", "resume", "quiet", "shard",
-                  "cutlass_name"}
+        output = {"json", "jsonl", "csv", "output", "help", "lp", "mps", "format", "resume", "quiet", "cutlass_name"}
         rename = {"param": "params", "no_presolve": "presolve", "for": "target"}
         functions = {"solve": [tilefit.solve, tilefit.Problem.solve], "check": [tilefit.check, tilefit.Problem.check],
                      "layout": [tilefit.layout, tilefit.Problem.layout], "emit": [tilefit.emit, tilefit.Problem.emit],
@@ -289,7 +288,17 @@ class Sweep(unittest.TestCase):
         with self.assertRaises(tilefit.Error) as cm:
             next(tilefit.sweep({"machines": ["b200"], "worksets": ["fa4-fwd"], "params": {"zz": [1]}}))
         self.assertEqual(cm.exception.status, 2)
-        self.assertIn("zz", cm.exception.message)
+        self.assertEqual(cm.exception.message,
+                         "sweep: spec_or_problems['params']['zz']: no workset of the sweep has a param 'zz'")
+
+    def test_shards_as_the_command_line(self):
+        with tempfile.TemporaryDirectory() as d:
+            path = os.path.join(d, "spec.json")
+            with open(path, "w") as f:
+                json.dump(self.SPEC, f)
+            for i in (1, 2, 3):
+                self.assertEqual(list(tilefit.sweep(self.SPEC, shard=(i, 3))), self.cli_sweep(path, "--shard", "%d/3" % i))
+        self.assertRaises(tilefit.Error, list, tilefit.sweep(self.SPEC, shard=(4, 3)))
 
     def test_streams_as_an_iterator(self):
         spec = {"machines": ["h100-sxm"], "worksets": ["fa3-fwd"], "params": {"d": [64, 96, 128, 192, 256],
