@@ -13,6 +13,7 @@
 #include "model/alloc.h"
 #include "model/case.h"
 #include "model/catalog.h"
+#include "model/cutlass_name.h"
 #include "model/json.h"
 #include "model/machine.h"
 #include "model/place.h"
@@ -193,13 +194,62 @@ typedef struct bound {
   tf_problem *made;
   const tf_case *c;
   const tf_problem *p;
+  int auto_stages; /* a CUTLASS name without a stage count: the builder's count */
 } bound;
+
+/* "cutlass_name", as --cutlass-name: the name's workset, params, tile
+ * fixes and stages (or "max stages"), and its machine unless the problem
+ * names one; the problem's other members added as on a handle.  A new
+ * problem object, or NULL. */
+static cJSON *cutlass_problem(const cJSON *req, const cJSON *p, bound *b, tf_error *err) {
+  const char *name, *machine = NULL;
+  if (tf_json_string(tf_json_member(req, "cutlass_name"), "$.cutlass_name", &name, err))
+    return NULL;
+  if (p && !cJSON_IsObject(p))
+    return tf_error_set(err, TF_EINPUT, "$.problem", "expected an object"), NULL;
+  if (tf_json_member(p, "workset"))
+    return tf_error_set(err, TF_EINPUT, "$.problem.workset", "cannot be combined with cutlass_name, which names the workset"),
+           NULL;
+  if (tf_json_member(p, "machine") && tf_json_string(tf_json_member(p, "machine"), "$.problem.machine", &machine, err))
+    return NULL;
+  tf_request r;
+  tf_request_init(&r);
+  r.machine = machine ? tf_strdup(machine) : NULL;
+  tf_cutlass_kernel k;
+  cJSON *m = NULL;
+  if (!tf_cutlass_name_request(name, &r, &k, err)) {
+    tf_text t;
+    FILE *f = tf_text_open(&t);
+    fputc('{', f);
+    fputs(tf_request_write_members(f, &r, ",") ? ",\"machine\":" : "\"machine\":", f);
+    tf_json_write_string(f, r.machine);
+    fputs(",\"workset\":", f);
+    tf_json_write_string(f, r.workset);
+    fputc('}', f);
+    size_t len;
+    char *text = tf_text_close(&t, &len);
+    m = cJSON_ParseWithLength(text, len);
+    free(text);
+    const cJSON *v;
+    cJSON_ArrayForEach(v, p)
+      if (strcmp(v->string, "machine"))
+        merge_member(m, v);
+    b->auto_stages = !k.stages;
+  }
+  tf_request_release(&r);
+  return m;
+}
 
 static int bind_own(const cJSON *req, bound *b, double time_limit_s, tf_error *err) {
   const cJSON *p = tf_json_member(req, "problem");
+  cJSON *made = NULL;
+  if (tf_json_member(req, "cutlass_name") && !(p = made = cutlass_problem(req, p, b, err)))
+    return -1;
   if (!cJSON_IsObject(p))
     return tf_error_set(err, TF_EINPUT, "$.problem", "expected a problem object with machine and workset");
-  if (parse_problem(p, 1, &b->own, err) ||
+  int rc = parse_problem(p, 1, &b->own, err);
+  cJSON_Delete(made);
+  if (rc ||
       tf_load(&b->own.req, "$.problem.machine", "$.problem.workset", &b->loaded, err) ||
       arch_check(&b->loaded, &b->own.req, "$.problem.any_arch", err))
     return -1;
@@ -229,6 +279,8 @@ static int bind_problem(const cJSON *req, const api_ctx *x, bound *b, tf_error *
   memset(b, 0, sizeof *b);
   tf_case_init(&b->own);
   tf_solve_opts o;
+  if (x->handle && tf_json_member(req, "cutlass_name"))
+    return tf_error_set(err, TF_EINPUT, "$.cutlass_name", "names a workset; a handle has its own");
   int rc = read_solve_opts(req, &o, err) ||
            (x->handle ? bind_on_handle(req, x->handle, b, o.time_limit_s, err) : bind_own(req, b, o.time_limit_s, err));
   if (rc)
@@ -313,7 +365,10 @@ static int api_solve(const cJSON *req, FILE *out, api_ctx *x) {
 static int api_check(const cJSON *req, FILE *out, api_ctx *x) {
   tf_error *err = &x->err;
   bound b;
-  int rc = bind_problem(req, x, &b, err);
+  tf_solve_opts o;
+  int rc = bind_problem(req, x, &b, err) || read_solve_opts(req, &o, err) ? -1 : 0;
+  if (!rc && b.auto_stages) /* as check --cutlass-name: the largest stage count that fits */
+    rc = tf_fix_builder_stages(&b.own.req, &b.loaded, &o, &b.made, err), b.p = b.made;
   if (!rc && tf_check_free_variables(b.p, x->free_vars, sizeof x->free_vars))
     rc = tf_error_set(err, TF_EINPUT, "$.problem.fix", "check needs every variable fixed; still free: %s", x->free_vars);
   if (!rc) {
@@ -865,17 +920,18 @@ static int api_prune(const cJSON *req, FILE *out, api_ctx *x) {
 /* -------------------------------------------------------------- dispatch */
 
 #define SOLVE_KEYS "solver", "time_limit", "presolve"
-static const char *const solve_keys[] = {"cmd", "problem", "top", "top_points", "explain", SOLVE_KEYS, NULL};
-static const char *const check_keys[] = {"cmd", "problem", SOLVE_KEYS, NULL};
-static const char *const layout_keys[] = {"cmd", "problem", "emit", SOLVE_KEYS, NULL};
-static const char *const emit_keys[] = {"cmd", "problem", "for", "top", SOLVE_KEYS, NULL};
+static const char *const solve_keys[] = {"cmd", "problem", "cutlass_name", "top", "top_points", "explain", SOLVE_KEYS, NULL};
+static const char *const check_keys[] = {"cmd", "problem", "cutlass_name", SOLVE_KEYS, NULL};
+static const char *const layout_keys[] = {"cmd", "problem", "cutlass_name", "emit", SOLVE_KEYS, NULL};
+static const char *const emit_keys[] = {"cmd", "problem", "cutlass_name", "for", "top", SOLVE_KEYS, NULL};
 static const char *const sweep_keys[] = {"cmd", "spec", "file", "problems", "jobs", "fd", "memo_max",
                                          "shard", SOLVE_KEYS, NULL};
 static const char *const validate_keys[] = {"cmd", "files", SOLVE_KEYS, NULL};
 static const char *const prune_keys[] = {"cmd", "machine", "workset", "params", "map", "configs", "file", "time_limit",
                                          "any_arch", NULL};
 static const char *const name_keys[] = {"cmd", "name", NULL};
-static const char *const plot_keys[] = {"cmd", "kind", "problem", "x", "y", "color", "by", "file", SOLVE_KEYS, NULL};
+static const char *const plot_keys[] = {"cmd", "kind", "problem", "cutlass_name", "x", "y", "color", "by", "file",
+                                        SOLVE_KEYS, NULL};
 static const char *const bare_keys[] = {"cmd", NULL};
 
 static const struct api_cmd {

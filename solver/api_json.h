@@ -48,6 +48,11 @@
  *   {"cmd": "machine", "name": NAME|PATH}   `tilefit machines NAME --json`'s object
  *   {"cmd": "workset", "name": NAME|PATH}   the workset in full (solver/workset_json.h)
  *   {"cmd": "version"}                            {"version": "0.1.0"}
+ * solve, check, layout, emit and plot map take "cutlass_name": NAME, as
+ * --cutlass-name: a CUTLASS library kernel name gives the workset, its
+ * params and tile, and the machine unless PROBLEM (then optional, and
+ * without a workset) names one; check fixes a name's automatic stage
+ * count at the builder's.
  * PROBLEM is a problem as a line of `validate` or `sweep` (model/case.h):
  *   {"machine": "b200", "workset": "fa4-fwd", "params": {"d": 128},
  *    "fix": {"B_r": 128}, "domain": {"B_c": [64, 128]},

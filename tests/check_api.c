@@ -227,6 +227,29 @@ START_TEST(handle_calls_are_plain_calls) {
 }
 END_TEST
 
+/* "cutlass_name" is --cutlass-name: the same answer; with check, the
+ * builder's stage count when the name has none. */
+START_TEST(cutlass_name_is_the_command_lines) {
+  static char want[65536];
+  const char *name = "cutlass3x_sm90_tensorop_gemm_f16_f16_f32_f16_f16_128x128x64_1x1x1_0_tnn_align8_warpspecialized_"
+                     "cooperative_epi_tma";
+  const char *cmds[] = {"solve", "check"};
+  for (int i = 0; i < 2; i++) {
+    char args[512], request[512];
+    snprintf(args, sizeof args, "%s --cutlass-name %s -m h100-sxm --json", cmds[i], name);
+    cli_json(args, 0, want, sizeof want);
+    snprintf(request, sizeof request, "{\"cmd\": \"%s\", \"cutlass_name\": \"%s\", \"problem\": {\"machine\": \"h100-sxm\"}}",
+             cmds[i], name);
+    char *got = call(request, 0);
+    ck_assert_str_eq(got, want);
+    tf_free(got);
+  }
+  refused("{\"cmd\": \"solve\", \"cutlass_name\": \"x\", \"problem\": {\"workset\": \"fa3-fwd\"}}",
+          "$.problem.workset: cannot be combined with cutlass_name");
+  error_member("{\"cmd\": \"solve\", \"cutlass_name\": \"cutlass3x_nope\"}", "field", "cutlass_name");
+}
+END_TEST
+
 /* "plot" "map" is `plot map`'s SVG, on a handle too. */
 START_TEST(plot_map_is_the_command_lines_svg) {
   static char want[1 << 17];
@@ -564,6 +587,7 @@ Suite *api_suite(void) {
   tcase_add_test(tc, sweep_to_a_descriptor);
   tcase_add_test(tc, machine_and_workset_in_full);
   tcase_add_test(tc, plot_map_is_the_command_lines_svg);
+  tcase_add_test(tc, cutlass_name_is_the_command_lines);
   suite_add_tcase(s, tc);
   return s;
 }

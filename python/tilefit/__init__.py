@@ -237,6 +237,7 @@ _OPTIONS = {
     "color": _string,
     "by": _string,
     "file": _string,
+    "cutlass_name": _string,
 }
 
 
@@ -262,7 +263,7 @@ def problem(machine, workset, params=None, fix=None, domain=None, require=None, 
     >>> tilefit.problem("h100-sxm", "fa3-fwd", params={"d": 128}, place={"P": "smem"})
     {'machine': 'h100-sxm', 'workset': 'fa3-fwd', 'params': {'d': 128}, 'place': {'P': 'smem'}}
     """
-    p = {"machine": os.fspath(machine), "workset": os.fspath(workset)}
+    p = {k: os.fspath(v) for k, v in (("machine", machine), ("workset", workset)) if v is not None}
     if id is not None:
         p["id"] = id
     p.update(_fields(dict(params=params, fix=fix, domain=domain, require=require, objective=objective, place=place,
@@ -362,8 +363,9 @@ def _call(request, renames=None, name=None):
 # ----------------------------------------------------------------- problems
 
 @_named("solve")
-def solve(machine, workset, params=None, fix=None, domain=None, require=None, objective=None, place=None,
-          any_arch=None, solver=None, top=None, top_points=None, explain=None, time_limit=None, presolve=None):
+def solve(machine=None, workset=None, params=None, fix=None, domain=None, require=None, objective=None, place=None,
+          any_arch=None, solver=None, top=None, top_points=None, explain=None, time_limit=None, presolve=None,
+          cutlass_name=None):
     """The best assignment that fits, as the dict `tilefit solve --json`
     prints ("status": "optimal" or "infeasible" with its "reason").  With
     top=K, a list of the K best distinct assignments in rank order
@@ -372,7 +374,9 @@ def solve(machine, workset, params=None, fix=None, domain=None, require=None, ob
     level's next-better candidate and why it fails, the placement's
     alternatives.  solver="glpk" has GLPK solve the whole integer program,
     its answer certified against the exact optimum; presolve=False turns
-    GLPK's presolver off; time_limit is in seconds.
+    GLPK's presolver off; time_limit is in seconds.  cutlass_name=NAME
+    (a CUTLASS library kernel name) names the workset, its params and
+    tile, and the machine unless machine is given, as --cutlass-name.
 
     >>> r = tilefit.solve("h100-sxm", "fa3-fwd", params={"d": 128}, explain=True)
     >>> r["explain"]["levels"][0]["next_better"]["violation"]
@@ -380,12 +384,12 @@ def solve(machine, workset, params=None, fix=None, domain=None, require=None, ob
     """
     p = _problem(machine, workset, params, fix, domain, require, objective, place, any_arch, solver)
     return _call(_request("solve", p, dict(top=top, top_points=top_points, explain=explain, time_limit=time_limit,
-                                           presolve=presolve)))[0]
+                                           presolve=presolve, cutlass_name=cutlass_name)))[0]
 
 
 @_named("check")
-def check(machine, workset, params=None, fix=None, domain=None, require=None, place=None, any_arch=None,
-          solver=None):
+def check(machine=None, workset=None, params=None, fix=None, domain=None, require=None, place=None, any_arch=None,
+          solver=None, time_limit=None, presolve=None, cutlass_name=None):
     """Whether one fully fixed configuration fits, buffer by buffer, as the
     dict `tilefit check --json` prints ("status": "fits" or "does_not_fit").
 
@@ -394,7 +398,7 @@ def check(machine, workset, params=None, fix=None, domain=None, require=None, pl
     tilefit.Error: check: variable 'B_c' is free; pass fix={'B_c': ...}
     """
     p = _problem(machine, workset, params, fix, domain, require, None, place, any_arch, solver)
-    return _call(_request("check", p, {}))[0]
+    return _call(_request("check", p, dict(time_limit=time_limit, presolve=presolve, cutlass_name=cutlass_name)))[0]
 
 
 def _layout_text(answer, emit_):
@@ -402,8 +406,8 @@ def _layout_text(answer, emit_):
 
 
 @_named("layout")
-def layout(machine, workset, params=None, fix=None, domain=None, require=None, objective=None, place=None,
-           any_arch=None, solver=None, emit=None, time_limit=None, presolve=None):
+def layout(machine=None, workset=None, params=None, fix=None, domain=None, require=None, objective=None, place=None,
+           any_arch=None, solver=None, emit=None, time_limit=None, presolve=None, cutlass_name=None):
     """Where each buffer sits, as the dict `tilefit layout --json` prints:
     the answer (solved when a variable is free, checked when every one is
     fixed) and "layout", per memory its "unit", "total" (the memory's used
@@ -412,13 +416,14 @@ def layout(machine, workset, params=None, fix=None, domain=None, require=None, o
     With emit="c" or "cute-dsl", the text `tilefit layout --emit` writes:
     a C/C++ header or a CuTe DSL shared-storage struct."""
     p = _problem(machine, workset, params, fix, domain, require, objective, place, any_arch, solver)
-    answer = _call(_request("layout", p, dict(emit=emit, time_limit=time_limit, presolve=presolve)))[0]
+    answer = _call(_request("layout", p, dict(emit=emit, time_limit=time_limit, presolve=presolve,
+                                              cutlass_name=cutlass_name)))[0]
     return _layout_text(answer, emit)
 
 
 @_named("emit")
-def emit(machine, workset, target, params=None, fix=None, domain=None, require=None, objective=None, place=None,
-         any_arch=None, solver=None, top=None, time_limit=None, presolve=None):
+def emit(machine=None, workset=None, target=None, params=None, fix=None, domain=None, require=None, objective=None,
+         place=None, any_arch=None, solver=None, top=None, time_limit=None, presolve=None, cutlass_name=None):
     """What a kernel author pastes, as the dict `tilefit emit --for TARGET
     --json` prints: "for", "text" (the fragment: CUTLASS types and kernel
     name, CuTe DSL arguments, a triton.Config list, FlashAttention traits)
@@ -426,13 +431,13 @@ def emit(machine, workset, target, params=None, fix=None, domain=None, require=N
     them).  target is "cutlass", "cute-dsl", "triton" or "fa"; with top=K,
     the K best distinct tiles."""
     p = _problem(machine, workset, params, fix, domain, require, objective, place, any_arch, solver)
-    return _call(_request("emit", p, {"for": target, "top": top, "time_limit": time_limit, "presolve": presolve}),
-                 {"for": "target"})[0]
+    return _call(_request("emit", p, {"for": target, "top": top, "time_limit": time_limit, "presolve": presolve,
+                                      "cutlass_name": cutlass_name}), {"for": "target"})[0]
 
 
 @_named("plot_map")
-def plot_map(machine, workset, x, y, color=None, params=None, fix=None, domain=None, require=None, objective=None,
-             place=None, any_arch=None, solver=None, time_limit=None, presolve=None):
+def plot_map(machine=None, workset=None, x=None, y=None, color=None, params=None, fix=None, domain=None, require=None,
+             objective=None, place=None, any_arch=None, solver=None, time_limit=None, presolve=None, cutlass_name=None):
     """The feasible region of two choose variables, as `tilefit plot map
     --x X --y Y` draws it: the SVG text.  Every cell (x, y) is solved with
     both fixed; a feasible cell is coloured by color (an expression; the
@@ -444,7 +449,7 @@ def plot_map(machine, workset, x, y, color=None, params=None, fix=None, domain=N
     """
     p = _problem(machine, workset, params, fix, domain, require, objective, place, any_arch, solver)
     return _call(_request("plot", p, dict(kind="map", x=x, y=y, color=color, time_limit=time_limit,
-                                          presolve=presolve)), name="plot_map")[0]["text"]
+                                          presolve=presolve, cutlass_name=cutlass_name)), name="plot_map")[0]["text"]
 
 
 @_named("plot_sweep")

@@ -50,7 +50,7 @@ class Request(unittest.TestCase):
     def test_every_option_of_the_command_line(self):
         """Each long option of each command's --help is a keyword of the
         function (or Problem method) that does it, but those about output."""
-        output = {"json", "jsonl", "csv", "output", "help", "lp", "mps", "format", "resume", "quiet", "cutlass_name"}
+        output = {"json", "jsonl", "csv", "output", "help", "lp", "mps", "format", "resume", "quiet"}
         rename = {"param": "params", "no_presolve": "presolve", "for": "target"}
         functions = {"solve": [tilefit.solve, tilefit.Problem.solve], "check": [tilefit.check, tilefit.Problem.check],
                      "layout": [tilefit.layout, tilefit.Problem.layout], "emit": [tilefit.emit, tilefit.Problem.emit],
@@ -65,6 +65,8 @@ class Request(unittest.TestCase):
                 params = inspect.signature(fn).parameters
                 for o in options - output:
                     key = rename.get(o, o)
+                    if fn.__qualname__.startswith("Problem.") and key == "cutlass_name":
+                        continue  # a name chooses the workset, which a Problem has
                     if fn.__qualname__.startswith("Problem.") and key in bound:
                         self.assertIn(key, inspect.signature(tilefit.Problem).parameters)
                         continue
@@ -72,6 +74,21 @@ class Request(unittest.TestCase):
                                                   "objective", "any_arch"):
                         continue  # a sweep's points come from its spec or problem list
                     self.assertIn(key, params, "%s --%s has no keyword in %s" % (cmd, o, fn.__qualname__))
+
+    def test_cutlass_name_as_the_command_line(self):
+        name = ("cutlass3x_sm90_tensorop_gemm_f16_f16_f32_f16_f16_128x128x64_1x1x1_0_tnn_align8_warpspecialized_"
+                "cooperative_epi_tma")
+        for fn, cmd in ((tilefit.solve, "solve"), (tilefit.check, "check"), (tilefit.layout, "layout")):
+            rc, lines = cli(cmd, "--cutlass-name", name, "-m", "h100-sxm", "--json")
+            self.assertEqual(rc, 0)
+            self.assertEqual(fn("h100-sxm", cutlass_name=name), lines[0])
+        self.assertEqual(tilefit.check(cutlass_name=name)["machine"], "h100-sxm")  # the name's architecture
+        with self.assertRaises(tilefit.Error) as cm:
+            tilefit.solve("h100-sxm", "fa3-fwd", cutlass_name=name)
+        self.assertIn("solve: workset: cannot be combined with cutlass_name", cm.exception.message)
+        with self.assertRaises(tilefit.Error) as cm:
+            tilefit.solve(cutlass_name="cutlass3x_nope")
+        self.assertEqual(cm.exception.field, "cutlass_name")
 
     def test_place_as_the_command_line(self):
         r = tilefit.solve("a100", "fa2-fwd", place={"Q": "rf"})
