@@ -230,10 +230,13 @@ static cJSON *cutlass_problem(const cJSON *req, const cJSON *p, bound *b, tf_err
     char *text = tf_text_close(&t, &len);
     m = cJSON_ParseWithLength(text, len);
     free(text);
+    if (!m)
+      tf_error_set(err, TF_EINTERNAL, "$.cutlass_name", "cannot write the name's problem");
     const cJSON *v;
-    cJSON_ArrayForEach(v, p)
-      if (strcmp(v->string, "machine"))
-        merge_member(m, v);
+    if (m)
+      cJSON_ArrayForEach(v, p)
+        if (strcmp(v->string, "machine"))
+          merge_member(m, v);
     b->auto_stages = !k.stages;
   }
   tf_request_release(&r);
