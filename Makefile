@@ -26,7 +26,7 @@ TEST_OBJ := $(TEST_SRC:%.c=$(BUILD)/%.o)
 LIB      := $(BUILD)/libtilefit.a
 BIN      := tilefit
 
-.PHONY: all lib test check check-doc symbols lint fuzz-replay asan deps demo install uninstall clean help bench bench-engine bench-solvers fuzz valgrind
+.PHONY: all lib test check check-doc check-slurm symbols lint fuzz-replay asan tsan deps demo install uninstall clean help bench bench-engine bench-solvers fuzz valgrind
 
 all: $(BIN)
 
@@ -62,11 +62,15 @@ ASAN_PROP_PROBLEMS ?= 4000
 # Every test case's timeout (tcase_set_timeout) times this under the sanitizers.
 ASAN_TIMEOUT_MULTIPLIER ?= 8
 
-# The README's second command: the Check suites and end-to-end tests, then
-# the same under AddressSanitizer and UndefinedBehaviorSanitizer.
+# The README's second command: the Check suites and end-to-end tests, the
+# Slurm job array on a cluster of its own, the same suites under
+# AddressSanitizer and UndefinedBehaviorSanitizer, and the threaded API
+# case under ThreadSanitizer (docs/testing.md, "What runs where").
 test: deps
 	@$(MAKE) --no-print-directory check
+	@$(MAKE) --no-print-directory check-slurm
 	@$(MAKE) --no-print-directory asan
+	@$(MAKE) --no-print-directory tsan
 
 check: $(BIN) $(BUILD)/check_tilefit
 	TILEFIT_BIN=./$(BIN) TILEFIT_DATA=$(CURDIR) $(BUILD)/check_tilefit
@@ -100,6 +104,34 @@ asan:
 	ASAN_OPTIONS=detect_leaks=1 UBSAN_OPTIONS=print_stacktrace=1:halt_on_error=1 TILEFIT_PROP_PROBLEMS=$(ASAN_PROP_PROBLEMS) \
 	  CK_TIMEOUT_MULTIPLIER=$(ASAN_TIMEOUT_MULTIPLIER) TILEFIT_BIN=build/asan/tilefit TILEFIT_DATA=$(CURDIR) build/asan/check_tilefit
 
+# The threaded case of the api suite (every tf_call_json command from 16
+# threads against the sequential answers) under ThreadSanitizer: clang,
+# the library's objects in build/tsan, and a runner of that suite alone
+# (tests/tsan/main.c).  Skipped when clang cannot build with
+# -fsanitize=thread.  Part of `make test`.
+TSAN_BIN := build/tsan/check_threads
+tsan:
+	@if echo 'int main(void){return 0;}' | clang -x c -fsanitize=thread -o /dev/null - >/dev/null 2>&1; then \
+	  $(MAKE) --no-print-directory BUILD=build/tsan CC=clang \
+	    CFLAGS="-O1 -g -fsanitize=thread -fno-omit-frame-pointer" $(TSAN_BIN) && \
+	  echo "TSAN_OPTIONS=halt_on_error=1 CK_RUN_SUITE=api CK_RUN_CASE=threads $(TSAN_BIN)" && \
+	  TSAN_OPTIONS=halt_on_error=1:second_deadlock_stack=1 CK_RUN_SUITE=api CK_RUN_CASE=threads \
+	    CK_TIMEOUT_MULTIPLIER=$(ASAN_TIMEOUT_MULTIPLIER) TILEFIT_DATA=$(CURDIR) $(TSAN_BIN); \
+	else echo "tsan: skipped: clang cannot build with -fsanitize=thread"; fi
+
+$(BUILD)/check_threads: $(BUILD)/tests/tsan/main.o $(BUILD)/tests/check_api.o $(BUILD)/tests/testutil.o $(LIB)
+	$(CC) $(ALL_CFLAGS) -o $@ $^ $(CHECK_LIBS) $(LDLIBS)
+-include $(BUILD)/tests/tsan/main.d
+
+# The Slurm job array of docs/sweeps.md, docs/examples/slurm-sweep.sh as it
+# is, on a one-node cluster (munged, slurmctld, slurmd) the test starts in
+# a temporary directory and stops (tests/slurm/run.sh): a task killed
+# mid-run and requeued resumes, and the merged parts equal one run.
+# Skipped without root, slurm-wlm or munge.  Part of `make test`.
+SLURM_TIMEOUT ?= 180
+check-slurm: $(BIN)
+	timeout -k 20 $(SLURM_TIMEOUT) sh tests/slurm/run.sh
+
 # Benchmarks (not part of the tests): ILP vs oracle vs closed form, sweep
 # throughput, reuse; one run on this machine, written to bench/results.md.
 bench: $(BIN) $(BUILD)/bench $(BUILD)/bench-engine $(BUILD)/bench-solvers
@@ -129,9 +161,12 @@ clean:
 help:
 	@echo "make            build ./tilefit and build/libtilefit.a"
 	@echo "make demo       install missing packages, build, solve FA4 stages on a B200"
-	@echo "make test       install missing packages, run all tests, then again under ASan+UBSan"
+	@echo "make test       install missing packages, run all tests, the Slurm test, then again under"
+	@echo "                ASan+UBSan, and the threaded API case under TSan"
 	@echo "make check      the tests only (normal build)"
 	@echo "make asan       the tests only (clang, ASan+UBSan build in build/asan)"
+	@echo "make tsan       the threaded API case under ThreadSanitizer (clang, build/tsan)"
+	@echo "make check-slurm  the documented Slurm job array on a one-node cluster of its own (root)"
 	@echo "make lint       functions over 60 lines, symbols without tf_, test cases without a timeout"
 	@echo "make install    PREFIX=/usr/local: binary, libraries, header, pkg-config, data, man page,"
 	@echo "                bash completion, Python module (make uninstall removes them)"

@@ -43,19 +43,46 @@ static int row_kind(const tf_problem *p, size_t r, tf_wide mn, tf_wide mx) {
   }
 }
 
-int tf_box_classify(const tf_problem *p, size_t c, const tf_box *b) {
-  tf_wide lo[TF_NMEM] = {0}, hi[TF_NMEM] = {0}, mn, mx;
-  int kind = TF_BOX_ALL;
+/* A wide sum >= 0 as an int64 slot: past INT64_MAX it is past every
+ * capacity, whatever the lifetime rule adds to it. */
+static int64_t narrow_slot(tf_wide v) { return v > INT64_MAX ? INT64_MAX : (int64_t)v; }
+
+/* Each memory's least and greatest use over the box, by the memory
+ * module's lifetime rule (tf_memory_total) over per-phase sums; kind
+ * becomes TF_BOX_SOME where a size may be negative, and TF_BOX_NONE is
+ * returned where one always is. */
+static int use_bounds(const tf_problem *p, size_t c, const tf_box *b, int64_t *lo, int64_t *hi, int *kind) {
+  tf_wide wlo[TF_MEMORY_SLOTS], whi[TF_MEMORY_SLOTS], mn, mx;
+  int64_t slo[TF_MEMORY_SLOTS], shi[TF_MEMORY_SLOTS];
+  for (int m = 0; m < TF_NMEM; m++) /* only the slots of the problem's rows: the search's hot path */
+    for (int r = 0; r < tf_memory_nrows(p); r++)
+      wlo[TF_MEMORY_SLOT(m, r)] = whi[TF_MEMORY_SLOT(m, r)] = 0;
   for (size_t i = 0; i < p->nbuffers; i++) {
     range(tf_problem_buf(p, c, i), p->ncounts, b, &mn, &mx);
     if (mx < 0)
       return TF_BOX_NONE; /* a negative size fits nowhere */
     if (mn < 0)
-      kind = TF_BOX_SOME, mn = 0;
-    int m = tf_memory_of(p, i, c);
-    lo[m] = sat(lo[m] + charge(p, i, mn));
-    hi[m] = sat(hi[m] + charge(p, i, mx));
+      *kind = TF_BOX_SOME, mn = 0;
+    size_t s = tf_memory_slot(p, i, tf_memory_of(p, i, c));
+    wlo[s] = sat(wlo[s] + charge(p, i, mn));
+    whi[s] = sat(whi[s] + charge(p, i, mx));
   }
+  for (int m = 0; m < TF_NMEM; m++)
+    for (int r = 0; r < tf_memory_nrows(p); r++) {
+      size_t s = TF_MEMORY_SLOT(m, r);
+      slo[s] = narrow_slot(wlo[s]), shi[s] = narrow_slot(whi[s]);
+    }
+  tf_memory_total(p, slo, 1, lo);
+  tf_memory_total(p, shi, 1, hi);
+  return *kind;
+}
+
+int tf_box_classify(const tf_problem *p, size_t c, const tf_box *b) {
+  int64_t lo[TF_NMEM], hi[TF_NMEM];
+  tf_wide mn, mx;
+  int kind = TF_BOX_ALL;
+  if (use_bounds(p, c, b, lo, hi, &kind) == TF_BOX_NONE)
+    return TF_BOX_NONE;
   for (int m = 0; m < TF_NMEM; m++) {
     if (lo[m] > limit_of(p, c, m))
       return TF_BOX_NONE;
@@ -135,15 +162,18 @@ static int narrow_rows(const tf_problem *p, size_t c, tf_box *b, int *changed) {
   return 1;
 }
 
-/* Each memory: sum of the sizes (a count-free one as charged) minus its
- * bound <= 0, implied because a charge is never below its size. */
+/* Each row of each memory (model/memory.h, lifetimes): sum of its sizes (a
+ * count-free one as charged) minus the memory's bound <= 0, implied
+ * because a charge is never below its size and the use is the largest
+ * row. */
 static int narrow_memories(const tf_problem *p, size_t c, tf_box *b, int *changed) {
   int n = p->ncounts;
-  for (int m = 0; m < TF_NMEM; m++) {
+  for (int mr = 0; mr < TF_NMEM * tf_memory_nrows(p); mr++) {
+    int m = mr / tf_memory_nrows(p), r = mr % tf_memory_nrows(p);
     tf_wide f[1 + TF_MAX_COUNTS] = {0};
     int dependent = 0, usable = 1;
     for (size_t i = 0; i < p->nbuffers; i++) {
-      if (tf_memory_of(p, i, c) != m)
+      if (tf_memory_of(p, i, c) != m || !tf_memory_in_row(p, i, r))
         continue;
       const int64_t *a = tf_problem_buf(p, c, i);
       f[0] += p->count_dependent[i] ? a[0] : a[0] > 0 ? charge(p, i, a[0]) : 0;

@@ -47,14 +47,15 @@ static void combo_name(const tf_problem *p, size_t c, const char *prefix, char *
 static int64_t tight_hi(const tf_problem *p, size_t c, int k) {
   int64_t hi = p->count_hi[k];
   size_t *in = tf_nalloc(p->nbuffers + 1, sizeof *in);
-  for (int mem = 0; mem < TF_NMEM; mem++) {
+  for (int mr = 0; mr < TF_NMEM * tf_memory_nrows(p); mr++) {
+    int mem = mr / tf_memory_nrows(p), r = mr % tf_memory_nrows(p); /* each row of each memory */
     size_t n = tf_memory_buffers(p, mem, c, in);
     int usable = n > 0;
     for (size_t i = 0; i < n && usable; i++)
       for (int j = 0; j < p->ncounts && usable; j++)
         usable = tf_problem_buf(p, c, in[i])[1 + j] >= 0;
     int64_t fixed, coef, room;
-    if (!usable || tf_memory_line(p, c, mem, p->count_lo, k, &fixed, &coef) || coef <= 0)
+    if (!usable || tf_memory_line(p, c, mem, r, p->count_lo, k, &fixed, &coef) || coef <= 0)
       continue;
     if (fixed == INT64_MIN || tf_checked_add(tf_memory_capacity(p, mem, c), -fixed, &room))
       continue; /* no bound from this memory */
@@ -160,12 +161,15 @@ static int add_term(tf_model *m, const tf_problem *p, tf_lin *lin, const struct 
   return 0;
 }
 
-/* capacity(MEM): the memory's rounded total <= its capacity.  When the
- * capacity depends on the combination (SMEM under an occupancy), it moves
- * to the left: total - sum_c limit(c) pick(c) <= 0. */
-static size_t add_capacity_row(tf_model *m, const tf_problem *p, int mem) {
-  char name[64];
-  snprintf(name, sizeof name, "capacity(%s)", tf_memory_name(mem));
+/* capacity(MEM): the memory's rounded total <= its capacity; with
+ * lifetimes, capacity(MEM,PHASE) for each row of the memory (model/memory.h:
+ * the use is the largest row, so each row <= capacity is the max's).  When
+ * the capacity depends on the combination (SMEM under an occupancy), it
+ * moves to the left: total - sum_c limit(c) pick(c) <= 0. */
+static size_t add_capacity_row(tf_model *m, const tf_problem *p, int mem, int row) {
+  char name[160];
+  const char *phase = tf_memory_row_name(p, row);
+  snprintf(name, sizeof name, "capacity(%s%s%s)", tf_memory_name(mem), phase ? "," : "", phase ? phase : "");
   if (!tf_memory_capacity_varies(p, mem))
     return tf_ilp_add_row(&m->ilp, name, TF_SENSE_LE, (double)tf_memory_capacity_max(p, mem));
   size_t r = tf_ilp_add_row(&m->ilp, name, TF_SENSE_LE, 0);
@@ -183,9 +187,11 @@ static int charged_to(const tf_problem *p, size_t b, int mem) {
 }
 
 /* Buffer b's part of capacity row r.  A rounded count-dependent buffer
- * counts align * units, with align * units >= size.  (Placement that moves
- * such a buffer between memories will need a units column per memory.) */
-static int add_buffer_charge(tf_model *m, const tf_problem *p, size_t b, int mem, size_t r, tf_error *err) {
+ * counts align * units, with align * units >= size (that row added once,
+ * with `round`).  (Placement that moves such a buffer between memories
+ * will need a units column per memory.) */
+static int add_buffer_charge(tf_model *m, const tf_problem *p, size_t b, int mem, size_t r, int round,
+                             tf_error *err) {
   const char *bname = p->workset->buffers[b].name;
   char what[160], name[256];
   snprintf(what, sizeof what, "buffer '%s'", bname);
@@ -194,26 +200,38 @@ static int add_buffer_charge(tf_model *m, const tf_problem *p, size_t b, int mem
     struct term t = {tf_problem_buf, b, 1, mem, 1, what};
     return add_term(m, p, &m->ilp.rows[r].lin, &t, err);
   }
-  snprintf(name, sizeof name, "round(%s)", bname);
-  size_t g = tf_ilp_add_row(&m->ilp, name, TF_SENSE_GE, 0);
-  tf_lin_add(&m->ilp.rows[g].lin, m->units_col[b], align);
-  struct term t = {tf_problem_buf, b, -1, mem, 0, what};
-  if (add_term(m, p, &m->ilp.rows[g].lin, &t, err))
-    return -1;
+  if (round) {
+    snprintf(name, sizeof name, "round(%s)", bname);
+    size_t g = tf_ilp_add_row(&m->ilp, name, TF_SENSE_GE, 0);
+    tf_lin_add(&m->ilp.rows[g].lin, m->units_col[b], align);
+    struct term t = {tf_problem_buf, b, -1, mem, 0, what};
+    if (add_term(m, p, &m->ilp.rows[g].lin, &t, err))
+      return -1;
+  }
   tf_lin_add(&m->ilp.rows[r].lin, m->units_col[b], align);
   return 0;
 }
 
+/* One capacity row per needed row of each memory (tf_memory_row_needed),
+ * each charging the buffers the row holds; an always-live buffer is in
+ * every row of its memory, its round row added with the first. */
 static int add_capacity_rows(tf_model *m, const tf_problem *p, tf_error *err) {
   for (int mem = 0; mem < TF_NMEM; mem++) {
-    size_t r = TF_NO_COL;
-    for (size_t b = 0; b < p->nbuffers; b++) {
-      if (!charged_to(p, b, mem))
+    int rounded = 0;
+    for (int row = 0; row < tf_memory_nrows(p); row++) {
+      if (!tf_memory_row_needed(p, mem, row))
         continue;
-      if (r == TF_NO_COL)
-        r = add_capacity_row(m, p, mem);
-      if (add_buffer_charge(m, p, b, mem, r, err))
-        return tf_error_set_path(err, p->workset->buffers[b].path), -1;
+      size_t r = TF_NO_COL;
+      for (size_t b = 0; b < p->nbuffers; b++) {
+        if (!charged_to(p, b, mem) || !tf_memory_in_row(p, b, row))
+          continue;
+        if (r == TF_NO_COL)
+          r = add_capacity_row(m, p, mem, row);
+        int round = !rounded || p->workset->buffers[b].lifetime >= 0;
+        if (add_buffer_charge(m, p, b, mem, r, round, err))
+          return tf_error_set_path(err, p->workset->buffers[b].path), -1;
+      }
+      rounded |= r != TF_NO_COL;
     }
   }
   return 0;

@@ -31,10 +31,12 @@ int tf_closed_form(const tf_problem *p, size_t combo, const int64_t *counts, int
   memset(out, 0, sizeof *out);
   out->value = p->count_hi[k];
   out->memory = -1;
-  for (int m = 0; m < TF_NMEM; m++) {
+  for (int mr = 0; mr < TF_NMEM * tf_memory_nrows(p); mr++) {
+    int m = mr / tf_memory_nrows(p), r = mr % tf_memory_nrows(p);
     int64_t resident, per_stage;
-    /* usage that does not scale with count k, the others at their values */
-    if (tf_memory_line(p, combo, m, counts, k, &resident, &per_stage))
+    /* usage that does not scale with count k, the others at their values;
+     * one line per row of the memory (its use is the largest row) */
+    if (tf_memory_line(p, combo, m, r, counts, k, &resident, &per_stage))
       return tf_error_set(err, TF_EINPUT, NULL, "integer overflow in the closed form of %s", p->count_names[k]);
     if (per_stage <= 0)
       continue;

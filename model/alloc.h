@@ -20,6 +20,18 @@ jmp_buf *tf_alloc_recovery(jmp_buf *j);
 /* What a failed allocation does (above); for memory taken by other means
  * (a stdio stream).  Does not return. */
 void tf_out_of_memory(size_t n, size_t size);
+
+/* Runs body(arg) under a recovery point of its own, for code that
+ * allocates while it holds something another thread waits for (a lock, a
+ * memo entry being computed): when an allocation in it fails, undo(arg)
+ * releases that, and the failure goes on to the caller's recovery point
+ * (or ends the process, as above).  Returns what body returns. */
+void *tf_alloc_guarded(void *(*body)(void *), void (*undo)(void *), void *arg);
+
+/* Runs body(arg) under a recovery point of its own and stops a failed
+ * allocation there: 0 with *result, or -1 when one failed (what body had
+ * allocated is lost).  For a thread's top level (a sweep worker). */
+int tf_alloc_try(void *(*body)(void *), void *arg, void **result);
 void *tf_nrealloc(void *p, size_t n, size_t size);
 char *tf_strdup(const char *s);
 char *tf_strndup(const char *s, size_t n);

@@ -279,20 +279,9 @@ int tf_case_parse(const char *text, size_t len, const char *file, size_t line, t
   if (line)
     snprintf(x.prefix, sizeof x.prefix, "line %zu: ", line);
   x.err = err;
-  tf_error e;
-  tf_error_init(&e);
-  cJSON *root = tf_json_parse(text, len, file, &e);
-  if (!root) {
-    /* syntax errors carry no path; their "line L, column C" counts from
-     * the start of `text`, which is line `line` of the file */
-    int l = 0, col = 0, n = 0;
-    if (sscanf(e.msg, "line %d, column %d: %n", &l, &col, &n) == 2 && n > 0 && l >= 1)
-      tf_error_set(err, TF_EINPUT, NULL, "line %zu, column %d: %s", line + (size_t)l - 1, col, e.msg + n);
-    else
-      tf_error_set(err, TF_EINPUT, NULL, "line %zu: %s%s%s", line, e.path, e.path[0] ? ": " : "", e.msg);
-    tf_error_set_file(err, file);
+  cJSON *root = line ? tf_json_parse_line(text, len, file, line, err) : tf_json_parse(text, len, file, err);
+  if (!root)
     return -1;
-  }
   int rc = read_case(&x, root, c);
   cJSON_Delete(root);
   if (rc)

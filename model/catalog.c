@@ -63,7 +63,10 @@ static int data_dirs(char dirs[TF_CATALOG_NDIRS][4096]) {
     if (slash) {
       *slash = 0;
       snprintf(dirs[n++], 4096, "%s", exe);
-      snprintf(dirs[n++], 4096, "%.4000s/../share/tilefit", exe);
+      /* PREFIX/bin's PREFIX/share/tilefit, spelt without "bin/..": the
+       * link's target is absolute and resolved, so its parent is textual */
+      char *up = strrchr(exe, '/');
+      snprintf(dirs[n++], 4096, "%.*s/share/tilefit", up ? (int)(up - exe) : 0, exe);
     }
   }
 #ifdef TF_DATADIR

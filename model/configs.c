@@ -131,11 +131,9 @@ static int parse_line(tf_config_list *l, const char *line, size_t len, size_t li
   tf_error_init(&e);
   tf_config *c = add_config(l, where);
   c->text = tf_strndup(line, len);
-  cJSON *obj = tf_json_parse(line, len, file, &e);
+  cJSON *obj = tf_json_parse_line(line, len, file, lineno, &e);
   char path[64];
   snprintf(path, sizeof path, "line %zu: $", lineno);
-  if (!obj)
-    tf_error_set_path(&e, where);
   if (!obj || read_object(c, obj, path, 0, &e))
     item_error(c, NULL, &e);
   cJSON_Delete(obj);

@@ -312,6 +312,23 @@ cJSON *tf_json_parse(const char *text, size_t len, const char *file, tf_error *e
   return root;
 }
 
+cJSON *tf_json_parse_line(const char *text, size_t len, const char *file, size_t line, tf_error *err) {
+  tf_error e;
+  tf_error_init(&e);
+  cJSON *root = tf_json_parse(text, len, file, &e);
+  if (root)
+    return root;
+  /* a syntax error carries no path; its position counts from the start of
+   * `text`, which is line `line` of the file */
+  int l = 0, col = 0, n = 0;
+  if (!e.path[0] && sscanf(e.msg, "line %d, column %d: %n", &l, &col, &n) == 2 && n > 0 && l >= 1)
+    tf_error_set(err, e.code, NULL, "line %zu, column %d: %s", line + (size_t)l - 1, col, e.msg + n);
+  else
+    tf_error_set(err, e.code, NULL, "line %zu: %s%s%s", line, e.path, e.path[0] ? ": " : "", e.msg);
+  tf_error_set_file(err, file);
+  return NULL;
+}
+
 /* cJSON's parse, with nothing but white space after the value. */
 static cJSON *parse_whole(const char *text, size_t len, const char *file, tf_error *err) {
   const char *end = NULL;

@@ -27,6 +27,11 @@ cJSON *tf_json_load(const char *file, tf_error *err);
 /* The same for text in memory; `file` only names it in errors. */
 cJSON *tf_json_parse(const char *text, size_t len, const char *file, tf_error *err);
 
+/* tf_json_parse of line `line` of `file` (a JSON Lines record): a syntax
+ * error's "line L, column C" is the file's ("line 2, column 28: ..."),
+ * not the record's own "line 1". */
+cJSON *tf_json_parse_line(const char *text, size_t len, const char *file, size_t line, tf_error *err);
+
 /* Reads a whole file into a NUL-terminated buffer the caller frees. */
 char *tf_read_file(const char *file, size_t *len, tf_error *err);
 

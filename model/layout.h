@@ -1,9 +1,14 @@
 /* Where each buffer of an evaluated point sits in its memory: the offsets
  * that make the charges the capacity rows sum (model/memory.h) a place.
  *
- * Per memory, buffers are laid out in workset order from offset 0, each
+ * Per memory, buffers are laid out in the workset's layout order
+ * (`layout_order`, else workset order; model/lifetime.h) from offset 0, each
  * taking what tf_memory_add charged it (its size rounded up to its
- * alignment), so the end of the last one is the memory's `used`.  The
+ * alignment).  The always-live buffers come first; after them every phase
+ * (lifetime) starts at the same offset, `phase_base`, its buffers one
+ * after another: a union of the phases, as large as the largest, so the
+ * end of the layout is the memory's `used` (the lifetime rule of
+ * model/memory.h).  The
  * rounding is the charge's: a size is rounded, an offset is not, so an
  * offset need not be a multiple of the buffer's alignment (`aligned` says
  * when it is).  A buffer that aliases a host in the same memory
@@ -31,14 +36,19 @@ typedef struct tf_layout_slot {
   int aligned;         /* offset is a multiple of align */
   int host;            /* the buffer it shares space with, or -1 */
   int64_t extra_offset; /* host >= 0 and allocated > 0: where the excess lies */
+  int lifetime;        /* the workset's phase index, or -1: live throughout */
 } tf_layout_slot;
 
 typedef struct tf_layout {
-  size_t nslots;           /* one per buffer, grouped by memory, in workset order */
+  size_t nslots;           /* one per buffer, grouped by memory, in layout order:
+                              the always-live ones, then each phase's */
   tf_layout_slot *slots;
   int64_t end[TF_NMEM];    /* the end of the last buffer: the memory's used */
   int64_t capacity[TF_NMEM]; /* enforced at the point (SMEM less with an occupancy) */
   int shown[TF_NMEM];      /* a report shows the memory (tf_memory_report) */
+  int phased[TF_NMEM];     /* a buffer of some phase is in the memory */
+  int64_t phase_base[TF_NMEM]; /* where every phase starts: the always-live end */
+  int64_t phase_size[TF_NMEM][TF_MAX_LIFETIMES]; /* each phase's charges, summed */
 } tf_layout;
 
 /* Lays out the buffers of point pt (evaluated by tf_problem_eval_point)

@@ -525,6 +525,16 @@ static int match_arch(const char *pattern, const char *arch) {
   return kind == 'x' ? an / 10 == pn : an == pn;
 }
 
+int64_t tf_machine_arch_number(const tf_machine *m, const char *prefix) {
+  size_t n = strlen(prefix);
+  if (!m->arch || strncmp(m->arch, prefix, n))
+    return 0;
+  int64_t v = 0;
+  for (const char *d = m->arch + n; *d >= '0' && *d <= '9' && v < 100000; d++)
+    v = v * 10 + (*d - '0');
+  return v;
+}
+
 int tf_arch_pattern_valid(const char *pattern) { return match_arch(pattern, "sm_0") >= 0; }
 
 int tf_machine_arch_matches(const tf_machine *m, const char *pattern) { return match_arch(pattern, m->arch); }

@@ -89,6 +89,12 @@ int tf_machine_field(const tf_machine *m, size_t i, char *name, size_t size, int
  * ("sm_90a") are ignored on both sides.  -1: not a pattern. */
 int tf_machine_arch_matches(const tf_machine *m, const char *pattern);
 
+/* The number an arch spells after a vendor prefix, read in decimal:
+ * "sm_" on sm_90a gives 90 (the compute capability times ten), "gfx" on
+ * gfx942 gives 942; 0 when the arch is another vendor's.  Worksets read
+ * them as the machine constants cc and gfx. */
+int64_t tf_machine_arch_number(const tf_machine *m, const char *prefix);
+
 /* Is `pattern` one tf_machine_arch_matches takes? */
 int tf_arch_pattern_valid(const char *pattern);
 

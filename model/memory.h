@@ -20,6 +20,16 @@
  *   tmem  the next power of two >= use, at least the minimum allocation
  *   rf    warps x align(use x 32, warp granule)
  *
+ * Lifetimes (model/lifetime.h): a buffer may be live only during one phase
+ * of the kernel (its `lifetime`); buffers of different phases never live at
+ * once, so they may share space.  A memory's use is
+ *     (its always-live buffers' charges) + max over phases (that phase's)
+ * which is the largest of its rows: row 0 charges the always-live buffers,
+ * row q + 1 those and phase q's.  This is the one rule: every use, bound,
+ * line, used() form and capacity row below is computed from it, and the
+ * ILP's capacity rows are exactly these rows (a max is linear as one row
+ * per phase).
+ *
  * Sizes and charges are int64 and checked: a function that can overflow
  * returns -1 and leaves the caller to report it. */
 #ifndef TF_MODEL_MEMORY_H
@@ -156,6 +166,37 @@ int tf_memory_over(const struct tf_problem *p, const int64_t *choose, const int6
  * out[] (room for p->nbuffers); returns how many. */
 size_t tf_memory_buffers(const struct tf_problem *p, int mem, size_t c, size_t *out);
 
+/* ------------------------------------------------------- lifetimes */
+
+/* A problem's rows per memory: 1 + the workset's phases. */
+int tf_memory_nrows(const struct tf_problem *p);
+
+/* Does row r of a memory charge buffer b (when b is in that memory)? */
+int tf_memory_in_row(const struct tf_problem *p, size_t b, int r);
+
+/* Is row r of memory `mem` one a capacity test needs at some kept
+ * combination: a phase's row where a buffer of the phase is charged to
+ * mem, or row 0 where no phase's buffer is (row 0 is inside every other)? */
+int tf_memory_row_needed(const struct tf_problem *p, int mem, int r);
+
+/* The phase of row r >= 1 ("mainloop"), NULL for row 0. */
+const char *tf_memory_row_name(const struct tf_problem *p, int r);
+
+/* Per-phase sums: slots[TF_MEMORY_SLOT(mem, 0)] the always-live buffers'
+ * charges in mem, slots[TF_MEMORY_SLOT(mem, q + 1)] phase q's. */
+#define TF_MAX_LIFETIMES 16 /* phases a workset's buffers may name (model/lifetime.h) */
+#define TF_MEMORY_ROWS_MAX (1 + TF_MAX_LIFETIMES)
+#define TF_MEMORY_SLOTS (TF_NMEM * TF_MEMORY_ROWS_MAX)
+#define TF_MEMORY_SLOT(mem, r) ((size_t)(mem) * TF_MEMORY_ROWS_MAX + (size_t)(r))
+/* The slot buffer b's charge is added to when it is in memory `mem`. */
+size_t tf_memory_slot(const struct tf_problem *p, size_t b, int mem);
+
+/* The rule: used[m] = slots(m, 0) + max(0, max over phases slots(m, q)).
+ * Slots are >= 0.  `saturate`: a sum past INT64_MAX is INT64_MAX (past
+ * every capacity); else -1 on overflow.  0 ok. */
+int tf_memory_total(const struct tf_problem *p, const int64_t slots[TF_MEMORY_SLOTS], int saturate,
+                    int64_t used[TF_NMEM]);
+
 /* ------------------------------------------------- charging a buffer */
 
 /* Buffer b's rounding: a charge is a multiple of it (>= 1). */
@@ -184,29 +225,32 @@ int tf_memory_use_range(const struct tf_problem *p, size_t c, int mem, const int
 int tf_memory_least_use(const struct tf_problem *p, size_t c, const int64_t *lo, const int64_t *hi,
                         int64_t least[TF_NMEM]);
 
-/* Memory `mem`'s use at combination c as a line in count k, the other
- * counts at counts[]: use(k) >= resident + per_unit * k, where resident
- * charges (rounds) the buffers that do not depend on k and adds the
- * others' unrounded rest, and per_unit sums their k coefficients; equal
- * when every k-dependent buffer has alignment 1.  0 ok, -1 on overflow. */
-int tf_memory_line(const struct tf_problem *p, size_t c, int mem, const int64_t *counts, int k, int64_t *resident,
-                   int64_t *per_unit);
+/* Row r of memory `mem` at combination c as a line in count k, the other
+ * counts at counts[]: use(k) >= row(k) >= resident + per_unit * k, where
+ * resident charges (rounds) the row's buffers that do not depend on k and
+ * adds the others' unrounded rest, and per_unit sums their k coefficients;
+ * the row is equal to it when every k-dependent buffer has alignment 1,
+ * and the use is the largest row.  0 ok, -1 on overflow. */
+int tf_memory_line(const struct tf_problem *p, size_t c, int mem, int r, const int64_t *counts, int k,
+                   int64_t *resident, int64_t *per_unit);
 
 /* ------------------------------------------ used(MEM), a point's use */
 
 /* used(mem) at a combination as an affine form in the counts, from the
  * buffers' affine sizes (one per buffer): the charges of the count-free
  * buffers plus the count-dependent ones, which must then be unrounded
- * (TF_EINPUT otherwise: used() would not be affine). */
+ * (TF_EINPUT otherwise: used() would not be affine).  With buffers of more
+ * than one phase in mem, the max over phases is affine only when every
+ * phase's sum is count-free (TF_EINPUT otherwise). */
 int tf_memory_used_form(const struct tf_problem *p, int mem, const int64_t *choose, const tf_affine *sizes,
                         tf_affine *out, tf_error *err);
 
 /* Charges buffer b, of `size` units at a combination, to its memory:
- * *alloc gets the charge and used[] grows by it.  The step of a concrete
- * point's evaluation.  Errors (TF_EINPUT, naming the buffer): a negative
- * size, an overflow. */
+ * *alloc gets the charge and its slot (tf_memory_slot) grows by it.  The
+ * step of a concrete point's evaluation, which ends with tf_memory_total.
+ * Errors (TF_EINPUT, naming the buffer): a negative size, an overflow. */
 int tf_memory_add(const struct tf_problem *p, size_t b, const int64_t *choose, int64_t size, int64_t *alloc,
-                  int64_t used[TF_NMEM], tf_error *err);
+                  int64_t slots[TF_MEMORY_SLOTS], tf_error *err);
 
 /* tf_memory_use_range over explicit affine sizes (stride 1 + ncounts, one
  * per buffer) at a combination given by its choose values: what occupancy

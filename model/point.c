@@ -36,7 +36,7 @@ void tf_point_release(tf_point *pt) {
 static int point_buffers(tf_problem *p, const int64_t *choose, tf_point *pt, tf_error *err) {
   const tf_workset *w = p->workset;
   tf_eval_env env = tf_problem_env(p);
-  memset(pt->used, 0, sizeof pt->used);
+  int64_t slots[TF_MEMORY_SLOTS] = {0};
   for (size_t b = 0; b < p->nbuffers; b++)
     if (tf_expr_eval_const(tf_memory_size_expr(p, b, choose), &env, &pt->size[b], err))
       return tf_error_set_path(err, w->buffers[b].path), -1;
@@ -44,8 +44,10 @@ static int point_buffers(tf_problem *p, const int64_t *choose, tf_point *pt, tf_
   if (tf_memory_fold_aliases(p, choose, pt->size, 1, err))
     return -1;
   for (size_t b = 0; b < p->nbuffers; b++)
-    if (tf_memory_add(p, b, choose, pt->size[b], &pt->alloc[b], pt->used, err))
+    if (tf_memory_add(p, b, choose, pt->size[b], &pt->alloc[b], slots, err))
       return -1;
+  if (tf_memory_total(p, slots, 0, pt->used))
+    return tf_error_set(err, TF_EINPUT, NULL, "integer overflow summing a memory's use");
   for (int m = 0; m < TF_NMEM; m++) {
     p->syms[tf_workset_sym_derived(w, 0, m)] = tf_affine_constant(pt->used[m]);
     p->syms[tf_workset_sym_derived(w, 1, m)] = tf_affine_constant(tf_memory_capacity_max(p, m) - pt->used[m]);
@@ -106,54 +108,88 @@ int tf_problem_eval_point(const tf_problem *cp, const int64_t *choose, const int
   return rc;
 }
 
-int tf_point_fits(const tf_problem *p, const tf_point *pt, char *why, size_t size) {
-  if (pt->occupancy_why[0]) {
-    snprintf(why, size, "%s", pt->occupancy_why);
-    return 0;
-  }
-  if (pt->smem_limit < tf_memory_capacity_max(p, TF_MEM_SMEM) && pt->used[TF_MEM_SMEM] > pt->smem_limit) {
-    snprintf(why, size, "smem needs %lld B; occupancy %lld allows %lld B per CTA, %lld over",
-             (long long)pt->used[TF_MEM_SMEM], (long long)pt->choose[p->occupancy], (long long)pt->smem_limit,
-             (long long)(pt->used[TF_MEM_SMEM] - pt->smem_limit));
-    return 0;
-  }
+static int missed(tf_violation *v, int kind) {
+  v->kind = kind;
+  return 0;
+}
+
+/* A memory over its capacity: the engine's capacity rows, which an
+ * occupancy lowers for SMEM (pt->smem_limit). */
+static int memory_over(const tf_problem *p, const tf_point *pt, tf_violation *v) {
   for (int m = 0; m < TF_NMEM; m++) {
-    int64_t cap = tf_memory_capacity_max(p, m);
-    if (pt->used[m] > cap) {
-      snprintf(why, size, "%s needs %lld %s of %lld, %lld over", tf_memory_name(m), (long long)pt->used[m],
-               tf_memory_unit(m), (long long)cap, (long long)(pt->used[m] - cap));
-      return 0;
-    }
+    int lowered = m == TF_MEM_SMEM && pt->smem_limit < tf_memory_capacity_max(p, m);
+    int64_t cap = lowered ? pt->smem_limit : tf_memory_capacity_max(p, m);
+    if (pt->used[m] <= cap)
+      continue;
+    v->memory = m, v->needs = pt->used[m], v->capacity = cap, v->occupancy = lowered ? pt->choose[p->occupancy] : 0;
+    if (lowered)
+      snprintf(v->text, sizeof v->text, "smem needs %lld B; occupancy %lld allows %lld B per CTA, %lld over",
+               (long long)v->needs, (long long)v->occupancy, (long long)cap, (long long)(v->needs - cap));
+    else
+      snprintf(v->text, sizeof v->text, "%s needs %lld %s of %lld, %lld over", tf_memory_name(m),
+               (long long)v->needs, tf_memory_unit(m), (long long)cap, (long long)(v->needs - cap));
+    return 1;
   }
+  return 0;
+}
+
+int tf_point_violation(const tf_problem *p, const tf_point *pt, tf_violation *v) {
+  memset(v, 0, sizeof *v);
+  if (pt->occupancy_why[0])
+    return snprintf(v->text, sizeof v->text, "%s", pt->occupancy_why), missed(v, TF_MISS_OCCUPANCY);
+  if (memory_over(p, pt, v))
+    return missed(v, TF_MISS_MEMORY);
   for (size_t r = 0; r < p->nrequire; r++)
     if (!pt->require_ok[r]) {
-      snprintf(why, size, "violates '%s' (%lld vs %lld)", tf_expr_text(p->require[r]), (long long)pt->require_lhs[r],
-               (long long)pt->require_rhs[r]);
-      return 0;
+      v->index = r, v->lhs = pt->require_lhs[r], v->rhs = pt->require_rhs[r];
+      snprintf(v->text, sizeof v->text, "violates '%s' (%lld vs %lld)", tf_expr_text(p->require[r]),
+               (long long)v->lhs, (long long)v->rhs);
+      return missed(v, TF_MISS_REQUIRE);
     }
   for (int i = 0; i < p->ncounts; i++)
     if (pt->counts[i] < p->count_lo[i] || pt->counts[i] > p->count_hi[i]) {
-      snprintf(why, size, "%s = %lld is outside [%lld, %lld]", p->count_names[i], (long long)pt->counts[i],
-               (long long)p->count_lo[i], (long long)p->count_hi[i]);
-      return 0;
+      v->index = (size_t)i, v->value = pt->counts[i], v->lhs = p->count_lo[i], v->rhs = p->count_hi[i];
+      snprintf(v->text, sizeof v->text, "%s = %lld is outside [%lld, %lld]", p->count_names[i],
+               (long long)v->value, (long long)v->lhs, (long long)v->rhs);
+      return missed(v, TF_MISS_RANGE);
     }
-  if (why && size)
-    why[0] = 0;
   return 1;
 }
 
-int tf_problem_why(const tf_problem *p, const int64_t *choose, const int64_t *counts, char *why, size_t size) {
+int tf_point_fits(const tf_problem *p, const tf_point *pt, char *why, size_t size) {
+  tf_violation v;
+  int fits = tf_point_violation(p, pt, &v);
+  if (why && size)
+    snprintf(why, size, "%s", v.text);
+  return fits;
+}
+
+int tf_problem_violation(const tf_problem *p, const int64_t *choose, const int64_t *counts, tf_violation *v) {
   tf_point pt;
   tf_point_init(&pt, p);
   tf_error e;
   tf_error_init(&e);
   int rc;
   if (tf_problem_eval_point(p, choose, counts, &pt, &e)) {
-    snprintf(why, size, "%s", e.msg);
+    memset(v, 0, sizeof *v);
+    v->kind = TF_MISS_EVAL;
+    snprintf(v->text, sizeof v->text, "%s", e.msg);
     rc = -1;
   } else {
-    rc = tf_point_fits(p, &pt, why, size);
+    rc = tf_point_violation(p, &pt, v);
   }
   tf_point_release(&pt);
   return rc;
+}
+
+int tf_problem_why(const tf_problem *p, const int64_t *choose, const int64_t *counts, char *why, size_t size) {
+  tf_violation v;
+  int rc = tf_problem_violation(p, choose, counts, &v);
+  snprintf(why, size, "%s", v.text);
+  return rc;
+}
+
+const char *tf_miss_name(int kind) {
+  static const char *const names[] = {"none", "occupancy", "memory", "require", "range", "unevaluable"};
+  return kind >= 0 && kind < (int)(sizeof names / sizeof *names) ? names[kind] : "unknown";
 }

@@ -174,4 +174,33 @@ int tf_problem_why(const tf_problem *p, const int64_t *choose, const int64_t *co
 /* Does a point satisfy everything?  Fills `why` with the first violation. */
 int tf_point_fits(const tf_problem *p, const tf_point *pt, char *why, size_t size);
 
+/* The first violation of a point as data, for reports that print numbers
+ * (explain's JSON) beside the sentence tf_point_fits writes (`text`). */
+enum tf_miss {
+  TF_MISS_NONE,      /* the point fits */
+  TF_MISS_OCCUPANCY, /* a count-free occupancy limit (CTAs, threads, per-SM use): text only */
+  TF_MISS_MEMORY,    /* memory needs more than capacity (the per-CTA limit when occupancy lowers it) */
+  TF_MISS_REQUIRE,   /* require `index` does not hold: lhs against rhs */
+  TF_MISS_RANGE,     /* count `index` is outside its bounds: value against [lhs, rhs] */
+  TF_MISS_EVAL       /* the point cannot be evaluated: text is the error */
+};
+typedef struct tf_violation {
+  int kind;                /* enum tf_miss */
+  int memory;              /* TF_MISS_MEMORY */
+  int64_t needs, capacity; /* TF_MISS_MEMORY: over is needs - capacity */
+  int64_t occupancy;       /* TF_MISS_MEMORY: the occupancy that lowered capacity, else 0 */
+  size_t index;            /* TF_MISS_REQUIRE, TF_MISS_RANGE */
+  int64_t value, lhs, rhs; /* TF_MISS_REQUIRE: lhs, rhs; TF_MISS_RANGE: value, lhs..rhs */
+  char text[256];
+} tf_violation;
+
+/* Returns 1 when the point fits (kind TF_MISS_NONE), else 0 with *v. */
+int tf_point_violation(const tf_problem *p, const tf_point *pt, tf_violation *v);
+
+/* tf_problem_why as data: 1 fits, 0 does not, -1 cannot be evaluated (TF_MISS_EVAL). */
+int tf_problem_violation(const tf_problem *p, const int64_t *choose, const int64_t *counts, tf_violation *v);
+
+/* The kind's name as reports write it: "memory", "occupancy", ... */
+const char *tf_miss_name(int kind);
+
 #endif

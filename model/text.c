@@ -58,9 +58,17 @@ void tf_strbuf_item(tf_strbuf *b, const char *sep, const char *fmt, ...) {
  * clears an 8 KiB buffer for every stream it opens, and a sweep opens
  * several per point (a tenth of a sweep's instructions went to that
  * memset).  A cookie stream's own buffer is allocated without clearing;
- * writes land in t->buf, kept NUL-terminated, as open_memstream keeps it. */
+ * writes land in the cookie's buf, kept NUL-terminated, as open_memstream
+ * keeps it.  The cookie is on the heap, not in the caller's tf_text: a
+ * stream left open by a failed allocation (the rest of its call is lost)
+ * is flushed at exit into memory that still exists. */
+struct tf_text_buf {
+  char *buf;
+  size_t len, cap;
+};
+
 static ssize_t text_write(void *cookie, const char *data, size_t n) {
-  tf_text *t = cookie;
+  struct tf_text_buf *t = cookie;
   if (t->len + n + 1 > t->cap) {
     size_t cap = t->cap ? t->cap : 256;
     while (cap < t->len + n + 1)
@@ -75,9 +83,8 @@ static ssize_t text_write(void *cookie, const char *data, size_t n) {
 }
 
 FILE *tf_text_open(tf_text *t) {
-  t->buf = NULL;
-  t->len = t->cap = 0;
-  t->f = fopencookie(t, "w", (cookie_io_functions_t){NULL, text_write, NULL, NULL});
+  t->b = tf_nalloc(1, sizeof *t->b);
+  t->f = fopencookie(t->b, "w", (cookie_io_functions_t){NULL, text_write, NULL, NULL});
   if (!t->f)
     tf_out_of_memory(1, sizeof *t->f);
   return t->f;
@@ -85,12 +92,13 @@ FILE *tf_text_open(tf_text *t) {
 
 char *tf_text_close(tf_text *t, size_t *len) {
   if (fclose(t->f)) /* only a failed write can fail it, and text_write does not fail */
-    tf_out_of_memory(t->len, 1);
-  if (!t->buf) /* nothing written: an empty string, as open_memstream gives */
-    t->buf = tf_nalloc(1, 1);
+    tf_out_of_memory(t->b->len, 1);
+  char *text = t->b->buf ? t->b->buf : tf_nalloc(1, 1); /* nothing written: "", as open_memstream gives */
   if (len)
-    *len = t->len;
-  return t->buf;
+    *len = t->b->len;
+  free(t->b);
+  t->b = NULL;
+  return text;
 }
 
 size_t tf_utf8_char(const char *s, size_t avail) {

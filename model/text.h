@@ -49,8 +49,8 @@ const char *tf_escape(char *buf, size_t size, const char *s);
 
 /* Text built through a FILE *: tf_text_open, write, tf_text_close. */
 typedef struct tf_text {
-  char *buf;
-  size_t len, cap;
+  struct tf_text_buf *b; /* the stream's state, on the heap: a stream an allocation failure
+                            abandons (model/alloc.h) never writes into a dead stack frame */
   FILE *f;
 } tf_text;
 

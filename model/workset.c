@@ -9,11 +9,13 @@
 #include "alloc.h"
 #include "json.h"
 #include "json_read.h"
+#include "lifetime.h"
 #include "place.h"
 #include "suggest.h"
 #include "text.h"
 #include "roofline.h"
 #include "shape.h"
+#include "show.h"
 
 #define TF_MC_NAME(n) #n,
 const char *const tf_machine_constant_names[TF_NMC] = {TF_MACHINE_CONSTANTS(TF_MC_NAME)};
@@ -440,7 +442,7 @@ int tf_workset_add_let(tf_workset *w, const char *name, const char *text, const 
 }
 
 static int read_buffer(tf_workset *w, const cJSON *b, const char *path, tf_error *err) {
-  static const char *const keys[] = {"name", "memory", "place", "size", "align", "alias", "pin", "traffic", "comment", NULL};
+  static const char *const keys[] = {"name", "memory", "place", "size", "align", "alias", "pin", "traffic", "lifetime", "comment", NULL};
   static const char *const req[] = {"name", "size", NULL};
   if (tf_json_keys(b, path, keys, req, err))
     return -1;
@@ -466,7 +468,7 @@ static int read_buffer(tf_workset *w, const cJSON *b, const char *path, tf_error
   buf->name = tf_strdup(name);
   tf_names_put(&w->buffer_names, buf->name, (int)w->nbuffers);
   w->nbuffers++; /* owned by w from here on, even if its size does not parse */
-  if (tf_place_read_buffer(buf, b, path, err))
+  if (tf_place_read_buffer(buf, b, path, err) || tf_lifetime_read_buffer(buf, b, path, err))
     return -1;
   if (tf_json_member(b, "align")) {
     tf_path_key(sub, sizeof sub, path, "align");
@@ -582,7 +584,8 @@ static int bind_all(tf_workset *w, tf_error *err) {
 
 static int read_workset(tf_workset *w, const cJSON *root, tf_error *err) {
   static const char *const keys[] = {"name", "comment", "params", "choose", "count", "let",
-                                     "buffers", "require", "objective", "mma", "arch", "roofline", "shape", NULL};
+                                     "buffers", "require", "objective", "mma", "arch", "roofline", "shape", "show", "rule",
+                                     "lifetimes", "layout_order", NULL};
   static const char *const req[] = {"name", "buffers", NULL};
   const char *name, *comment = "";
   /* A machine model given where a workset belongs fails on its first
@@ -607,7 +610,9 @@ static int read_workset(tf_workset *w, const cJSON *root, tf_error *err) {
       read_counts(w, tf_json_member(root, "count"), err) ||
       read_lets(w, tf_json_member(root, "let"), err) ||
       read_buffers(w, tf_json_member(root, "buffers"), err) || tf_place_finish(w, root, err) ||
-      tf_roofline_read(w, root, err) || tf_shape_read(w, root, err) || bind_all(w, err))
+      tf_lifetime_finish(w, root, err) ||
+      tf_roofline_read(w, root, err) || tf_shape_read(w, root, err) || tf_show_read(w, root, err) ||
+      bind_all(w, err))
     return -1;
   return read_requires(w, tf_json_member(root, "require"), err) ||
                  read_objectives(w, tf_json_member(root, "objective"), err)
@@ -660,6 +665,8 @@ void tf_objective_release(tf_objective *o) {
 void tf_workset_free(tf_workset *w) {
   if (!w)
     return;
+  free(w->show);
+  free(w->rule);
   release_named(w->params, w->nparams);
   release_named(w->lets, w->nlets);
   release_named(w->require, w->nrequire);
@@ -674,6 +681,7 @@ void tf_workset_free(tf_workset *w) {
     tf_expr_free(w->counts[i].max);
   }
   free(w->counts);
+  tf_lifetime_release(w);
   for (size_t i = 0; i < w->nbuffers; i++) {
     free(w->buffers[i].name);
     free(w->buffers[i].path);

@@ -28,10 +28,12 @@
   X(mma_f16_per_clk) X(mma_f8_per_clk) X(mma_f4_per_clk) X(exp_per_clk)     \
   X(smem_port_smem_tmem) X(smem_port_smem_rf) X(smem_port_smem_mma)           \
   X(smem_port_tmem_smem) X(smem_port_tmem_rf) X(smem_port_tmem_mma)           \
-  X(smem_port_rf_smem) X(smem_port_rf_tmem) X(smem_port_rf_mma)
+  X(smem_port_rf_smem) X(smem_port_rf_tmem) X(smem_port_rf_mma) X(cc) X(gfx)
 /* smem_port_X_Y: 1 when the machine's `edges` table charges edge X->Y to
  * the SMEM port (an X->mma edge the table lacks goes through registers,
- * X->rf, as mma.sync's operands do), else 0 (unmetered or absent). */
+ * X->rf, as mma.sync's operands do), else 0 (unmetered or absent).  cc:
+ * the compute capability times ten on an sm_ arch (90 on sm_90a), else 0;
+ * gfx: the number of a gfx arch (942 on gfx942), else 0. */
 #define TF_MC_ENUM(n) TF_MC_##n,
 enum tf_machine_constant { TF_MACHINE_CONSTANTS(TF_MC_ENUM) TF_NMC };
 extern const char *const tf_machine_constant_names[TF_NMC];
@@ -78,6 +80,10 @@ typedef struct tf_buffer {
    * pins the buffer to rf, 0 to its other candidates.  A --place pin of
    * the buffer replaces it.  NULL: none. */
   tf_expr *pin;
+  /* `lifetime` (model/lifetime.h): the phase it is live in, an index into
+   * the workset's lifetimes, or -1: live throughout. */
+  char *lifetime_name;
+  int lifetime;
 } tf_buffer;
 
 /* One MMA of the kernel: which machine instruction, and which buffer is
@@ -124,6 +130,10 @@ typedef struct tf_workset {
   char **arch;            size_t narch;     /* patterns (tf_machine_arch_matches); none: any */
   tf_flow *flows;         size_t nflows;    /* model/roofline.h */
   int roofline;           /* 1: cycles, cycles(TERM), bound_by are computed (model/roofline.h) */
+  size_t *show;           size_t nshow;     /* lets reports show (model/show.h) */
+  char *rule;             /* NULL, or one line naming the rule (model/show.h) */
+  char **lifetimes;       size_t nlifetimes; /* phase names (model/lifetime.h) */
+  size_t *layout_order;   /* every buffer once, in the order layouts place them */
 } tf_workset;
 
 /* Appends a let parsed from `text` (unbound), named `name`, which need not

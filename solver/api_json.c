@@ -22,6 +22,7 @@
 #include "solver/emit/emit.h"
 #include "solver/emit/layout_write.h"
 #include "solver/plot/map.h"
+#include "solver/plot/scale.h"
 #include "solver/plot/series.h"
 #include "solver/plot/svg.h"
 #include "solver/prune.h"
@@ -492,9 +493,11 @@ static void svg_object(FILE *out, const tf_svg *svg, const char *members) {
  * no cell fits. */
 static int plot_map(const cJSON *req, FILE *out, api_ctx *x, tf_error *err) {
   tf_solve_opts o;
-  tf_plot_map_opts mo = {NULL, NULL, NULL, &o};
+  tf_plot_map_opts mo = {.solve = &o};
+  const char *scale;
   if (opt_string(req, "x", 1, &mo.x, err) || opt_string(req, "y", 1, &mo.y, err) ||
-      opt_string(req, "color", 0, &mo.color, err) || read_solve_opts(req, &o, err))
+      opt_string(req, "color", 0, &mo.color, err) || opt_string(req, "scale", 0, &scale, err) ||
+      (mo.scale = tf_plot_scale_parse(scale, "$.scale", err)) < 0 || read_solve_opts(req, &o, err))
     return -1;
   bound b;
   int rc = bind_problem(req, x, &b, err);
@@ -511,16 +514,22 @@ static int plot_map(const cJSON *req, FILE *out, api_ctx *x, tf_error *err) {
   return rc;
 }
 
-/* "kind": "sweep", `plot sweep FILE`: "file", "x", "y", "by". */
+/* "kind": "sweep", `plot sweep FILE`: "file", "x", "y", "by", "scale"
+ * (the y axis's), "x_scale". */
 static int plot_series(const cJSON *req, FILE *out, tf_error *err) {
-  const char *file, *px, *py, *by;
+  const char *file, *px, *py, *by, *ys, *xs;
+  int y_scale = 0, x_scale = 0;
   if (opt_string(req, "file", 1, &file, err) || opt_string(req, "x", 1, &px, err) ||
-      opt_string(req, "y", 1, &py, err) || opt_string(req, "by", 0, &by, err))
+      opt_string(req, "y", 1, &py, err) || opt_string(req, "by", 0, &by, err) ||
+      opt_string(req, "scale", 0, &ys, err) || opt_string(req, "x_scale", 0, &xs, err) ||
+      (y_scale = tf_plot_scale_parse(ys, "$.scale", err)) < 0 || (x_scale = tf_plot_scale_parse(xs, "$.x_scale", err)) < 0)
     return -1;
   tf_plot_series s = {0};
   tf_svg svg = {0};
   int rc = tf_plot_series_read(file, px, py, by, &s, err);
   if (!rc) {
+    s.x_scale = x_scale;
+    s.y_scale = y_scale;
     char members[96];
     snprintf(members, sizeof members, "\"lines\":%zu,\"skipped\":%zu", s.lines, s.skipped);
     tf_plot_series_draw(&s, &svg);
@@ -934,7 +943,7 @@ static const char *const prune_keys[] = {"cmd", "machine", "workset", "params", 
                                          "any_arch", NULL};
 static const char *const name_keys[] = {"cmd", "name", NULL};
 static const char *const plot_keys[] = {"cmd", "kind", "problem", "cutlass_name", "x", "y", "color", "by", "file",
-                                        SOLVE_KEYS, NULL};
+                                        "scale", "x_scale", SOLVE_KEYS, NULL};
 static const char *const bare_keys[] = {"cmd", NULL};
 
 static const struct api_cmd {

@@ -25,9 +25,10 @@
  *       the `emit --json` object: {"for", "text": the fragment, "answers":
  *       [the answers it was written for]}
  *   {"cmd": "plot", "kind": "map", "problem": PROBLEM, "x": VAR, "y": VAR, "color": EXPR,
- *    "time_limit": S, ...}    `plot map`'s picture: {"text": the SVG, "feasible": B}, status 1
+ *    "scale": "auto"|"linear"|"log"|"rank", "time_limit": S, ...}    `plot map`'s picture: {"text": the SVG, "feasible": B}, status 1
  *       when no cell fits
- *   {"cmd": "plot", "kind": "sweep", "file": PATH, "x": NAME, "y": NAME, "by": NAME}
+ *   {"cmd": "plot", "kind": "sweep", "file": PATH, "x": NAME, "y": NAME, "by": NAME, "scale": ...,
+ *    "x_scale": ...}
  *       `plot sweep FILE`'s picture: {"text": the SVG, "lines": N, "skipped": K}
  *   {"cmd": "sweep", "spec": SPEC | "file": PATH | "problems": [PROBLEM, ...],
  *    "jobs": N, "memo_max": N, "shard": [I, N], "fd": FD, "solver": "exact"|"glpk", "time_limit": S,

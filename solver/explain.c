@@ -28,13 +28,13 @@ static void consider(const tf_problem *p, const tf_answer *a, size_t level, cons
   int64_t gain = improvement(p, a, pt, level);
   if (gain <= 0 || (best->found && gain >= *best_gain))
     return;
-  char why[256];
-  if (tf_point_fits(p, pt, why, sizeof why))
+  tf_violation miss;
+  if (tf_point_violation(p, pt, &miss))
     return; /* fits and is better: only an outside-the-domain point can; skip */
   memcpy(best->choose, choose, sizeof best->choose);
   memcpy(best->counts, counts, sizeof best->counts);
   best->value = pt->objective[level];
-  snprintf(best->why, sizeof best->why, "%s", why);
+  best->miss = miss;
   best->found = 1;
   *best_gain = gain;
 }
@@ -76,7 +76,7 @@ void tf_explain(const tf_problem *p, const tf_answer *a, tf_explanation *x) {
   memset(x, 0, sizeof *x);
   x->binding = tf_nalloc((size_t)p->ncounts + 1, sizeof *x->binding);
   for (int k = 0; k < p->ncounts; k++)
-    tf_binding(p, a, k, x->binding[k], sizeof x->binding[k]);
+    tf_explain_next(p, a, p->count_names[k], &x->binding[k]);
   x->nlevels = p->nobjective_shown;
   x->levels = tf_nalloc(x->nlevels + 1, sizeof *x->levels);
   for (size_t level = 0; level < x->nlevels; level++)
@@ -96,34 +96,56 @@ void tf_explain_search(const tf_problem *p, const tf_answer *a, size_t level, tf
   search(p, a, level, out);
 }
 
-int tf_explain_next_value(const tf_problem *p, const tf_answer *a, const char *name, char *buf, size_t size) {
-  int64_t choose[TF_MAX_CHOOSE], counts[TF_MAX_COUNTS], value = 0;
-  memcpy(choose, a->choose, sizeof choose);
-  memcpy(counts, a->counts, sizeof counts);
-  int found = 0;
-  for (size_t i = 0; i < p->nchoose && !found; i++) {
+/* The answer with variable `name` at its next larger value (the next
+ * value of its domain, or one more for a count) in choose/counts: -1 when
+ * unknown or at its largest. */
+static int next_point(const tf_problem *p, const tf_answer *a, const char *name, int64_t *choose, int64_t *counts,
+                      int64_t *value) {
+  memcpy(choose, a->choose, sizeof(int64_t) * TF_MAX_CHOOSE);
+  memcpy(counts, a->counts, sizeof(int64_t) * TF_MAX_COUNTS);
+  for (size_t i = 0; i < p->nchoose; i++) {
     if (strcmp(p->choose_names[i], name))
       continue;
+    int found = 0;
     for (size_t v = 0; v < p->ndomain[i]; v++)
-      if (p->domain[i][v] > a->choose[i] && (!found || p->domain[i][v] < value))
-        value = p->domain[i][v], found = 1;
-    choose[i] = value;
-    if (!found)
-      return -1;
+      if (p->domain[i][v] > a->choose[i] && (!found || p->domain[i][v] < *value))
+        *value = p->domain[i][v], found = 1;
+    choose[i] = *value;
+    return found ? 0 : -1;
   }
-  for (int k = 0; k < p->ncounts && !found; k++)
+  for (int k = 0; k < p->ncounts; k++)
     if (!strcmp(p->count_names[k], name)) {
       if (a->counts[k] >= p->count_hi[k])
         return -1;
-      counts[k] = value = a->counts[k] + 1;
-      found = 1;
+      counts[k] = *value = a->counts[k] + 1;
+      return 0;
     }
-  if (!found)
+  return -1;
+}
+
+int tf_explain_next(const tf_problem *p, const tf_answer *a, const char *name, tf_explain_binding *b) {
+  int64_t choose[TF_MAX_CHOOSE], counts[TF_MAX_COUNTS], value = 0;
+  memset(b, 0, sizeof *b);
+  if (next_point(p, a, name, choose, counts, &value)) {
+    b->at_bound = 1;
+    for (int k = 0; k < p->ncounts; k++)
+      if (!strcmp(p->count_names[k], name))
+        snprintf(b->text, sizeof b->text, "%s is at its upper bound %lld", name, (long long)p->count_hi[k]);
     return -1;
-  char why[256];
-  if (tf_problem_why(p, choose, counts, why, sizeof why) > 0)
-    snprintf(buf, size, "%s = %lld also fits; the objective prefers the answer's value", name, (long long)value);
-  else
-    snprintf(buf, size, "%s = %lld: %s", name, (long long)value, why); /* a violation, or why it cannot be evaluated */
+  }
+  b->candidate = value;
+  if (tf_problem_violation(p, choose, counts, &b->miss) > 0)
+    snprintf(b->text, sizeof b->text, "%s = %lld also fits; the objective prefers the answer's value", name,
+             (long long)value);
+  else /* a violation, or why it cannot be evaluated */
+    snprintf(b->text, sizeof b->text, "%s = %lld: %s", name, (long long)value, b->miss.text);
+  return 0;
+}
+
+int tf_explain_next_value(const tf_problem *p, const tf_answer *a, const char *name, char *buf, size_t size) {
+  tf_explain_binding b;
+  if (tf_explain_next(p, a, name, &b))
+    return -1;
+  snprintf(buf, size, "%s", b.text);
   return 0;
 }

@@ -21,7 +21,7 @@ typedef struct tf_explain_level {
   int64_t choose[TF_MAX_CHOOSE];
   int64_t counts[TF_MAX_COUNTS];
   int64_t value;
-  char why[256];
+  tf_violation miss;    /* the constraint it violates; miss.text the sentence */
 } tf_explain_level;
 
 /* Level `level` (0-based) of an optimal answer. */
@@ -39,7 +39,7 @@ enum tf_alt_verdict {
 
 typedef struct tf_explain_alt {
   int memory, verdict;
-  char why[256];        /* TF_ALT_NO_FIT */
+  tf_violation miss;    /* TF_ALT_NO_FIT: at the answer's counts (text: the sentence) */
   size_t level;         /* TF_ALT_WORSE: the first level that differs, 0-based */
   int64_t value;        /* TF_ALT_WORSE: that level's value there */
   int fewer_counts;     /* TF_ALT_WORSE: at fewer counts than the answer's */
@@ -73,13 +73,24 @@ typedef struct tf_explain_place {
   size_t nterms;        /* 0: no roofline line */
 } tf_explain_place;
 
+/* Why a count is not one larger: the next value and what it violates
+ * (miss.kind TF_MISS_NONE: it also fits, and the objective prefers the
+ * answer's value); at_bound when the count is at its upper bound.  text
+ * is the sentence: "stages = 5: smem needs 279632 B of 232448, 47184 over". */
+typedef struct tf_explain_binding {
+  int at_bound;
+  int64_t candidate;
+  tf_violation miss;
+  char text[400];
+} tf_explain_binding;
+
 /* What --explain says, computed once and rendered by every writer:
  * why each count is not one larger, each level's next-better candidate,
  * and per placed buffer the placement's reasons; the machine's unmetered
  * datapath edges, by index into its edge table (none when nothing is
  * placed). */
 typedef struct tf_explanation {
-  char (*binding)[400];       /* per count */
+  tf_explain_binding *binding; /* per count */
   tf_explain_level *levels;   /* per shown objective */
   size_t nlevels;
   tf_explain_place *places;   /* per placement variable */
@@ -99,5 +110,8 @@ void tf_explain_places(const tf_problem *p, const tf_answer *a, tf_explanation *
  * in the answer: "B_c = 208: smem needs 237568 B of 232448, 5120 over".
  * Returns -1 when the variable is unknown or already at its largest. */
 int tf_explain_next_value(const tf_problem *p, const tf_answer *a, const char *name, char *buf, size_t size);
+
+/* The same as data: -1 unknown variable or at its largest (b->at_bound). */
+int tf_explain_next(const tf_problem *p, const tf_answer *a, const char *name, tf_explain_binding *b);
 
 #endif

@@ -17,8 +17,8 @@
 
 /* The answer's placement with variable v moved to memory m, at the
  * answer's counts or, when those do not fit there, the most of the one
- * count that does.  1 fits (pt holds it), 0 not (why), -1 no evaluation. */
-static int moved(const tf_problem *p, const tf_answer *a, size_t v, int m, tf_point *pt, char *why, size_t size) {
+ * count that does.  1 fits (pt holds it), 0 not (*miss), -1 no evaluation. */
+static int moved(const tf_problem *p, const tf_answer *a, size_t v, int m, tf_point *pt, tf_violation *miss) {
   int64_t choose[TF_MAX_CHOOSE], counts[TF_MAX_COUNTS];
   memcpy(choose, a->choose, sizeof choose);
   memcpy(counts, a->counts, sizeof counts);
@@ -26,13 +26,16 @@ static int moved(const tf_problem *p, const tf_answer *a, size_t v, int m, tf_po
   tf_error e;
   tf_error_init(&e);
   for (;;) {
-    if (tf_problem_eval_point(p, choose, counts, pt, &e))
-      return snprintf(why, size, "%s", e.msg), -1;
-    char w[256];
-    if (tf_point_fits(p, pt, w, sizeof w))
+    if (tf_problem_eval_point(p, choose, counts, pt, &e)) {
+      memset(miss, 0, sizeof *miss);
+      miss->kind = TF_MISS_EVAL;
+      return snprintf(miss->text, sizeof miss->text, "%s", e.msg), -1;
+    }
+    tf_violation w;
+    if (tf_point_violation(p, pt, &w))
       return 1;
     if (counts[0] == a->counts[0])
-      snprintf(why, size, "%s", w); /* the reason at the answer's counts */
+      *miss = w; /* the reason at the answer's counts */
     if (p->ncounts != 1 || counts[0] <= p->count_lo[0])
       return 0;
     counts[0]--;
@@ -49,7 +52,7 @@ static void alternative(const tf_problem *p, const tf_answer *a, size_t v, int m
   if (!candidate)
     return;
   alt->verdict = TF_ALT_NO_FIT;
-  if (moved(p, a, v, m, pt, alt->why, sizeof alt->why) <= 0)
+  if (moved(p, a, v, m, pt, &alt->miss) <= 0)
     return;
   alt->verdict = TF_ALT_TIE;
   for (size_t o = 0; o < p->nobjective_shown; o++)

@@ -320,6 +320,11 @@ void tf_prune_batch_json(FILE *f, const tf_prune_batch *r) {
       continue;
     }
     fprintf(f, ",\"fits\":%s,", tf_pruned_fits(v) ? "true" : "false");
+    if (v->problem->workset->rule) { /* the rule it was checked by, as the text's header says */
+      fputs("\"rule\":", f);
+      tf_json_write_string(f, v->problem->workset->rule);
+      fputc(',', f);
+    }
     tf_report_json_fields(f, v->problem, &v->answer);
     fputc('}', f);
   }

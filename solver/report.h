@@ -36,6 +36,15 @@ void tf_report_text(FILE *f, const tf_request *req, const tf_problem *p, const t
 /* The values block of the text report: each variable and its value, and
  * the placement when there is one. */
 void tf_report_text_values(FILE *f, const tf_problem *p, const tf_answer *a);
+/* The workset's shown lets (model/show.h) at an answer: 0 with *value, -1
+ * when one cannot be evaluated there.  Text: "shown        mma_version 3,
+ * ab_buffers 3"; JSON: "shown":{"mma_version":3,"ab_buffers":3} (null for
+ * one that cannot be evaluated). */
+int tf_report_shown(const tf_problem *p, const tf_answer *a, size_t i, int64_t *value);
+void tf_report_shown_text(FILE *f, const tf_problem *p, const tf_answer *a);
+/* The same list without the label and the line's end: "mma_version 3, ab_buffers 3". */
+void tf_report_shown_list(FILE *f, const tf_problem *p, const tf_answer *a);
+void tf_report_shown_json(FILE *f, const tf_problem *p, const tf_answer *a);
 /* A ranked table of --top answers. */
 void tf_report_top_text(FILE *f, const tf_request *req, const tf_problem *p, const tf_answer *a, int n);
 

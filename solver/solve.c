@@ -312,8 +312,3 @@ int tf_solve_or_check(const tf_problem *p, const tf_solve_opts *o, tf_answer *a,
     return tf_solve(p, o, NULL, a, err);
   return tf_check(p, a, err);
 }
-
-void tf_binding(const tf_problem *p, const tf_answer *a, int k, char *buf, size_t size) {
-  if (tf_explain_next_value(p, a, p->count_names[k], buf, size))
-    snprintf(buf, size, "%s is at its upper bound %lld", p->count_names[k], (long long)p->count_hi[k]);
-}

@@ -65,10 +65,6 @@ int tf_solve_configs(const tf_problem *p, const tf_solve_opts *o, int k, tf_answ
  * when n == 0, otherwise each point certified into answers[i]. */
 int tf_solve_found(const tf_problem *p, const tf_found *found, size_t n, tf_answer *answers, tf_error *err);
 
-/* Why count k of an answer cannot be one larger: "stages = 4: smem needs
- * 265216 B of 232448, 32768 over", or why it could. */
-void tf_binding(const tf_problem *p, const tf_answer *a, int k, char *buf, size_t size);
-
 /* Every variable must be fixed; sets TF_ANSWER_FITS or TF_ANSWER_NO_FIT. */
 int tf_check(const tf_problem *p, tf_answer *a, tf_error *err);
 /* The variables check would find free ("B_r, B_c" into buf); returns 1

@@ -29,6 +29,12 @@ static void json_values(FILE *f, const tf_problem *p, const tf_answer *a) {
   fputc('}', f);
 }
 
+/* values and placement, then the workset's shown lets */
+static void json_values_shown(FILE *f, const tf_problem *p, const tf_answer *a) {
+  json_values(f, p, a);
+  tf_report_shown_json(f, p, a);
+}
+
 static void json_params(FILE *f, const tf_problem *p) {
   fputs("\"params\":{", f);
   for (size_t i = 0; i < p->workset->nparams; i++) {
@@ -53,9 +59,14 @@ static void json_memories(FILE *f, const tf_problem *p, const tf_answer *a) {
   for (size_t b = 0; b < p->nbuffers; b++) {
     fputs(b ? ",{\"name\":" : "{\"name\":", f);
     tf_json_write_string(f, p->workset->buffers[b].name);
-    fprintf(f, ",\"memory\":\"%s\",\"size\":%lld,\"allocated\":%lld,\"align\":%lld}",
+    fprintf(f, ",\"memory\":\"%s\",\"size\":%lld,\"allocated\":%lld,\"align\":%lld",
             tf_memory_name(tf_memory_of_at(p, b, a->choose)), (long long)a->point.size[b], (long long)a->point.alloc[b],
             (long long)tf_memory_align(p, b));
+    if (p->workset->buffers[b].lifetime >= 0) {
+      fputs(",\"lifetime\":", f);
+      tf_json_write_string(f, p->workset->lifetimes[p->workset->buffers[b].lifetime]);
+    }
+    fputc('}', f);
   }
   fputc(']', f);
 }
@@ -96,6 +107,29 @@ static void json_closed(FILE *f, const tf_problem *p, const tf_answer *a) {
 
 /* --explain's content, from the explanation (solver/explain.h): what the
  * text prints, as data. */
+
+/* ,"violated":{"kind":"memory","memory":"smem","unit":"B","needs":..,"capacity":..,"over":..}:
+ * the numbers of a violation, beside the sentence its caller writes. */
+static void json_violated(FILE *f, const tf_problem *p, const tf_violation *v) {
+  fprintf(f, ",\"violated\":{\"kind\":\"%s\"", tf_miss_name(v->kind));
+  if (v->kind == TF_MISS_MEMORY) {
+    fprintf(f, ",\"memory\":\"%s\",\"unit\":\"%s\",\"needs\":%lld,\"capacity\":%lld,\"over\":%lld",
+            tf_memory_name(v->memory), tf_memory_unit(v->memory), (long long)v->needs, (long long)v->capacity,
+            (long long)(v->needs - v->capacity));
+    if (v->occupancy)
+      fprintf(f, ",\"occupancy\":%lld", (long long)v->occupancy);
+  } else if (v->kind == TF_MISS_REQUIRE) {
+    fputs(",\"require\":", f);
+    tf_json_write_string(f, tf_expr_text(p->require[v->index]));
+    fprintf(f, ",\"lhs\":%lld,\"rhs\":%lld", (long long)v->lhs, (long long)v->rhs);
+  } else if (v->kind == TF_MISS_RANGE) {
+    fputs(",\"variable\":", f);
+    tf_json_write_string(f, p->count_names[v->index]);
+    fprintf(f, ",\"value\":%lld,\"lower\":%lld,\"upper\":%lld", (long long)v->value, (long long)v->lhs,
+            (long long)v->rhs);
+  }
+  fputc('}', f);
+}
 static void json_changes(FILE *f, const tf_problem *p, const tf_answer *a, const tf_explain_level *l) {
   fputs("{\"changes\":{", f); /* the variables where it differs from the answer */
   const char *sep = "";
@@ -111,7 +145,8 @@ static void json_changes(FILE *f, const tf_problem *p, const tf_answer *a, const
     if (l->counts[k] != a->counts[k])
       fputs(sep, f), tf_json_write_string(f, p->count_names[k]), fprintf(f, ":%lld", (long long)l->counts[k]), sep = ",";
   fprintf(f, "},\"value\":%lld,\"violation\":", (long long)l->value);
-  tf_json_write_string(f, l->why);
+  tf_json_write_string(f, l->miss.text);
+  json_violated(f, p, &l->miss);
   fputc('}', f);
 }
 
@@ -120,8 +155,13 @@ static void json_levels(FILE *f, const tf_problem *p, const tf_answer *a, const 
   for (int k = 0; k < p->ncounts; k++) {
     fputs(k ? ",{\"variable\":" : "{\"variable\":", f);
     tf_json_write_string(f, p->count_names[k]);
+    const tf_explain_binding *b = &x->binding[k];
     fputs(",\"reason\":", f);
-    tf_json_write_string(f, x->binding[k]);
+    tf_json_write_string(f, b->text);
+    if (b->at_bound)
+      fprintf(f, ",\"candidate\":null,\"upper_bound\":%lld", (long long)p->count_hi[k]);
+    else
+      fprintf(f, ",\"candidate\":%lld", (long long)b->candidate), json_violated(f, p, &b->miss);
     fputc('}', f);
   }
   fputs("],\"levels\":[", f);
@@ -138,12 +178,13 @@ static void json_levels(FILE *f, const tf_problem *p, const tf_answer *a, const 
   fputc(']', f);
 }
 
-static void json_alternative(FILE *f, const tf_explain_alt *alt) {
+static void json_alternative(FILE *f, const tf_problem *p, const tf_explain_alt *alt) {
   static const char *const verdicts[] = {"not_a_candidate", "does_not_fit", "worse", "tie"};
   fprintf(f, "{\"memory\":\"%s\",\"verdict\":\"%s\"", tf_memory_name(alt->memory), verdicts[alt->verdict]);
   if (alt->verdict == TF_ALT_NO_FIT) {
     fputs(",\"reason\":", f);
-    tf_json_write_string(f, alt->why);
+    tf_json_write_string(f, alt->miss.text);
+    json_violated(f, p, &alt->miss);
   }
   if (alt->verdict == TF_ALT_WORSE)
     fprintf(f, ",\"level\":%zu,\"value\":%lld,\"fewer_counts\":%s", alt->level + 1, (long long)alt->value,
@@ -177,7 +218,7 @@ static void json_places(FILE *f, const tf_problem *p, const tf_explanation *x) {
       fputs(",\"inside\":", f), tf_json_write_string(f, p->workset->buffers[e->inside].name);
     fprintf(f, ",\"used\":%lld,\"capacity\":%lld,\"alternatives\":[", (long long)e->used, (long long)e->capacity);
     for (int k = 0; k < e->nalts; k++)
-      fputs(k ? "," : "", f), json_alternative(f, &e->alts[k]);
+      fputs(k ? "," : "", f), json_alternative(f, p, &e->alts[k]);
     fputc(']', f);
     if (e->nterms)
       json_roofline(f, e);
@@ -255,7 +296,7 @@ void tf_report_json_fields(FILE *f, const tf_problem *p, const tf_answer *a) {
   }
   if (tf_report_has_answer(a)) {
     fputc(',', f);
-    json_values(f, p, a);
+    json_values_shown(f, p, a);
     if (a->status == TF_ANSWER_OPTIMAL)
       json_objectives(f, p, a);
     json_memories(f, p, a);

@@ -18,6 +18,7 @@ void tf_report_text_values(FILE *f, const tf_problem *p, const tf_answer *a) {
     for (size_t i = p->place_first; i < p->nchoose; i++)
       fprintf(f, " %s %s%s", p->choose_names[i], tf_memory_name((int)a->choose[i]), i + 1 < p->nchoose ? "," : "\n");
   }
+  tf_report_shown_text(f, p, a);
 }
 
 static void text_memories(FILE *f, const tf_problem *p, const tf_answer *a) {
@@ -30,12 +31,18 @@ static void text_memories(FILE *f, const tf_problem *p, const tf_answer *a) {
   }
 }
 
+/* The buffer table; a lifetime column where the workset has lifetimes. */
 static void text_buffers(FILE *f, const tf_problem *p, const tf_answer *a) {
-  fprintf(f, "buffer               %-6s %10s %10s %6s\n", "memory", "size", "allocated", "align");
-  for (size_t b = 0; b < p->nbuffers; b++)
-    fprintf(f, "  %-18s %-6s %10lld %10lld %6lld\n", p->workset->buffers[b].name,
-            tf_memory_name(tf_memory_of_at(p, b, a->choose)), (long long)a->point.size[b], (long long)a->point.alloc[b],
-            (long long)tf_memory_align(p, b));
+  const tf_workset *w = p->workset;
+  fprintf(f, "buffer               %-6s %10s %10s %6s%s\n", "memory", "size", "allocated", "align",
+          w->nlifetimes ? "  lifetime" : "");
+  for (size_t b = 0; b < p->nbuffers; b++) {
+    fprintf(f, "  %-18s %-6s %10lld %10lld %6lld", w->buffers[b].name, tf_memory_name(tf_memory_of_at(p, b, a->choose)),
+            (long long)a->point.size[b], (long long)a->point.alloc[b], (long long)tf_memory_align(p, b));
+    if (w->nlifetimes)
+      fprintf(f, "  %s", w->buffers[b].lifetime >= 0 ? w->lifetimes[w->buffers[b].lifetime] : "-");
+    fputc('\n', f);
+  }
 }
 
 static void text_closed(FILE *f, const tf_problem *p, const tf_answer *a) {
@@ -72,7 +79,7 @@ static void text_changes(FILE *f, const tf_problem *p, const tf_answer *a, const
 
 static void text_levels(FILE *f, const tf_problem *p, const tf_answer *a, const tf_explanation *x) {
   for (int k = 0; k < p->ncounts; k++)
-    fprintf(f, "binding      %s\n", x->binding[k]);
+    fprintf(f, "binding      %s\n", x->binding[k].text);
   for (size_t level = 0; level < x->nlevels; level++) {
     const tf_explain_level *best = &x->levels[level];
     fprintf(f, "level %zu       %s = %lld: ", level + 1, p->objective[level].text,
@@ -83,7 +90,7 @@ static void text_levels(FILE *f, const tf_problem *p, const tf_answer *a, const 
     }
     fprintf(f, "next better is ");
     text_changes(f, p, a, best);
-    fprintf(f, " (%lld): %s\n", (long long)best->value, best->why);
+    fprintf(f, " (%lld): %s\n", (long long)best->value, best->miss.text);
   }
 }
 
@@ -94,7 +101,7 @@ static void text_alternative(FILE *f, const tf_problem *p, const tf_answer *a, c
     fprintf(f, "  %-6s   not a candidate: the machine's mma table, the workset's pin or a --place rules %s in %s out\n",
             mem, buf, mem);
   else if (alt->verdict == TF_ALT_NO_FIT)
-    fprintf(f, "  %-6s   %s in %s: %s\n", mem, buf, mem, alt->why);
+    fprintf(f, "  %-6s   %s in %s: %s\n", mem, buf, mem, alt->miss.text);
   else if (alt->verdict == TF_ALT_WORSE)
     fprintf(f, "  level %zu  %s = %lld; %s in %s: %lld%s\n", alt->level + 1, p->objective[alt->level].text,
             (long long)a->point.objective[alt->level], buf, mem, (long long)alt->value,

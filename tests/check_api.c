@@ -342,7 +342,7 @@ START_TEST(prune_is_the_command_lines_array) {
   ck_assert_str_eq(got, want);
   tf_free(got);
   got = call("{\"cmd\": \"prune\", \"machine\": \"rtx4090\", \"workset\": \"triton-matmul\", \"map\": {\"BM\": "
-             "\"BLOCK_M\"}, \"configs\": [{\"BM\": 128, \"BLOCK_N\": 128, \"BLOCK_K\": 64, \"num_stages\": 4}]}",
+             "\"BLOCK_M\"}, \"configs\": [{\"BM\": 128, \"BLOCK_N\": 128, \"BLOCK_K\": 64, \"num_stages\": 5}]}",
              0);
   ck_assert_ptr_nonnull(strstr(got, "\"fits\":false"));
   tf_free(got);
@@ -477,14 +477,15 @@ static const char *const cutlass_names[] = {
     "cutlass3x_sm90_tensorop_gemm_f16_f16_f32_void_f16_64x128x64_1x1x1_0_tnn_align8_warpspecialized_pingpong_epi_tma",
 };
 
-/* 60 names in one prune request: many parses per call. */
+/* 60 names in one prune request: many parses per call.  Written once,
+ * before the threads start, which only read it. */
+static char names_buf[65536];
 static const char *names_request(void) {
-  static char buf[65536];
-  size_t n = (size_t)snprintf(buf, sizeof buf, "{\"cmd\": \"prune\", \"configs\": [");
+  size_t n = (size_t)snprintf(names_buf, sizeof names_buf, "{\"cmd\": \"prune\", \"configs\": [");
   for (int i = 0; i < 60; i++)
-    n += (size_t)snprintf(buf + n, sizeof buf - n, "%s\"%s\"", i ? ", " : "", cutlass_names[i % 6]);
-  snprintf(buf + n, sizeof buf - n, "]}");
-  return buf;
+    n += (size_t)snprintf(names_buf + n, sizeof names_buf - n, "%s\"%s\"", i ? ", " : "", cutlass_names[i % 6]);
+  snprintf(names_buf + n, sizeof names_buf - n, "]}");
+  return names_buf;
 }
 
 static void *run_every(void *arg) {
@@ -492,7 +493,7 @@ static void *run_every(void *arg) {
   for (int round = 0; round < 4; round++)
     for (int r = 0; r < NCMD; r++) {
       int k = (r + round) % NCMD; /* threads at different commands at once */
-      char *got = tf_call_json(every[k] ? every[k] : names_request(), NULL);
+      char *got = tf_call_json(every[k] ? every[k] : names_buf, NULL);
       *bad += strcmp(got, every_want[k]) != 0;
       tf_free(got);
     }
@@ -515,6 +516,44 @@ START_TEST(every_command_from_16_threads) {
 }
 END_TEST
 
+/* A workset of 10^6 combinations in dir/big.json (path): more memory than
+ * the tests below allow. */
+static void write_big_workset(char *dir, char *path, size_t size) {
+  ck_assert_ptr_nonnull(mkdtemp(dir));
+  snprintf(path, size, "%s/big.json", dir);
+  FILE *f = fopen(path, "w");
+  ck_assert_ptr_nonnull(f);
+  fputs("{\"name\": \"big\", \"choose\": {", f);
+  for (int i = 0; i < 6; i++)
+    fprintf(f, "%s\"c%d\": {\"from\": 1, \"to\": 10}", i ? ", " : "", i);
+  fputs("}, \"count\": {\"stages\": {\"min\": 1, \"max\": 8}}, \"buffers\": [{\"name\": \"KV\", \"memory\": "
+        "\"smem\", \"size\": \"stages * (c0 + c1 + c2 + c3 + c4 + c5) * 16\"}], \"objective\": [\"max stages\"]}\n",
+        f);
+  fclose(f);
+}
+
+/* tf_call_json(request) with `headroom` bytes of address space beyond what
+ * the process maps now (the library's one-time setup done before): it
+ * must answer status 3 with `want` in its text, and the process go on to
+ * answer the next request. */
+static void out_of_memory_answers(const char *request, size_t headroom, const char *want) {
+  char *warm = call("{\"cmd\": \"version\"}", 0);
+  tf_free(warm);
+  struct rlimit old, low;
+  ck_assert_int_eq(getrlimit(RLIMIT_AS, &old), 0);
+  low = old;
+  low.rlim_cur = tf_test_vm_bytes() + headroom;
+  ck_assert_int_eq(setrlimit(RLIMIT_AS, &low), 0);
+  int status = -1;
+  char *got = tf_call_json(request, &status);
+  ck_assert_int_eq(setrlimit(RLIMIT_AS, &old), 0);
+  ck_assert_int_eq(status, 3);
+  ck_assert_msg(strstr(got, want) != NULL, "%s", got);
+  tf_free(got);
+  got = call("{\"cmd\": \"version\"}", 0);
+  tf_free(got);
+}
+
 /* Out of memory in the library killed the host process (abort).  Under an
  * address-space limit a solve that needs more is an answer, status 3, and
  * the process goes on to answer the next request. */
@@ -523,33 +562,31 @@ START_TEST(out_of_memory_is_an_answer) {
   return;
 #endif
   char dir[] = "/tmp/tf_api_oomXXXXXX", path[64], request[256];
-  ck_assert_ptr_nonnull(mkdtemp(dir));
-  snprintf(path, sizeof path, "%s/big.json", dir);
-  FILE *f = fopen(path, "w");
-  fputs("{\"name\": \"big\", \"choose\": {", f);
-  for (int i = 0; i < 6; i++)
-    fprintf(f, "%s\"c%d\": {\"from\": 1, \"to\": 10}", i ? ", " : "", i);
-  fputs("}, \"count\": {\"stages\": {\"min\": 1, \"max\": 8}}, \"buffers\": [{\"name\": \"KV\", \"memory\": "
-        "\"smem\", \"size\": \"stages * (c0 + c1 + c2 + c3 + c4 + c5) * 16\"}], \"objective\": [\"max stages\"]}\n",
-        f);
-  fclose(f);
+  write_big_workset(dir, path, sizeof path);
   snprintf(request, sizeof request, "{\"cmd\": \"solve\", \"problem\": {\"machine\": \"b200\", \"workset\": \"%s\"}}",
            path);
-  char *warm = call("{\"cmd\": \"version\"}", 0); /* the library's one-time setup done before the limit */
-  tf_free(warm);
-  struct rlimit old, low;
-  ck_assert_int_eq(getrlimit(RLIMIT_AS, &old), 0);
-  low = old;
-  low.rlim_cur = tf_test_vm_bytes() + (24u << 20); /* the combinations alone need more than 24 MiB */
-  ck_assert_int_eq(setrlimit(RLIMIT_AS, &low), 0);
-  int status = -1;
-  char *got = tf_call_json(request, &status);
-  ck_assert_int_eq(setrlimit(RLIMIT_AS, &old), 0);
-  ck_assert_int_eq(status, 3);
-  ck_assert_str_eq(got, "{\"error\":\"out of memory\",\"status\":3}");
-  tf_free(got);
-  got = call("{\"cmd\": \"version\"}", 0);
-  tf_free(got);
+  /* the combinations alone need more than 24 MiB */
+  out_of_memory_answers(request, 24u << 20, "{\"error\":\"out of memory\",\"status\":3}");
+  unlink(path);
+  rmdir(dir);
+}
+END_TEST
+
+/* The same in a sweep's worker threads, which have no caller to answer:
+ * the worker stops the sweep, the writer says so, status 3, and the process
+ * goes on (it exited with the worker's "out of memory" before). */
+START_TEST(out_of_memory_in_a_sweep_worker) {
+#ifdef TF_TEST_ASAN
+  return;
+#endif
+  char dir[] = "/tmp/tf_api_oomXXXXXX", path[64], request[512];
+  write_big_workset(dir, path, sizeof path);
+  snprintf(request, sizeof request,
+           "{\"cmd\": \"sweep\", \"jobs\": 2, \"problems\": [{\"machine\": \"b200\", \"workset\": \"%s\"}, "
+           "{\"machine\": \"b200\", \"workset\": \"%s\", \"params\": {}}]}",
+           path, path);
+  /* two worker stacks, and less than the combinations need */
+  out_of_memory_answers(request, 48u << 20, "out of memory in a worker");
   unlink(path);
   rmdir(dir);
 }
@@ -577,8 +614,6 @@ Suite *api_suite(void) {
   tcase_add_test(tc, prune_is_the_command_lines_array);
   tcase_add_test(tc, validate_counts_as_the_command_line);
   tcase_add_test(tc, names_and_version);
-  tcase_add_test(tc, threads_get_the_sequential_answers);
-  tcase_add_test(tc, every_command_from_16_threads);
   tcase_add_test(tc, no_hidden_state_in_the_library);
   tcase_add_test(tc, out_of_memory_is_an_answer);
   tcase_add_test(tc, errors_name_the_request_field);
@@ -588,6 +623,13 @@ Suite *api_suite(void) {
   tcase_add_test(tc, machine_and_workset_in_full);
   tcase_add_test(tc, plot_map_is_the_command_lines_svg);
   tcase_add_test(tc, cutlass_name_is_the_command_lines);
+  tcase_add_test(tc, out_of_memory_in_a_sweep_worker);
   suite_add_tcase(s, tc);
+  /* its own case: `make tsan` runs it alone under ThreadSanitizer */
+  TCase *threads = tcase_create("threads");
+  tcase_set_timeout(threads, 120);
+  tcase_add_test(threads, threads_get_the_sequential_answers);
+  tcase_add_test(threads, every_command_from_16_threads);
+  suite_add_tcase(s, threads);
   return s;
 }

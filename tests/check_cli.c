@@ -153,6 +153,58 @@ START_TEST(test_help_command) {
 }
 END_TEST
 
+/* 'tilefit completion CMD' is the option table as --help shows it: each
+ * command's options are exactly the "--long" spellings its --help lists,
+ * an option takes a value in --help ("--top K") exactly when its kind is
+ * not "none", and fixed words are the help's "a|b" spelling. */
+static void completion_matches_help(const char *cmd) {
+  static char table[1 << 14], help[1 << 14], err[1 << 12];
+  char args[64];
+  snprintf(args, sizeof args, "completion %s", cmd);
+  ck_assert_int_eq(tf_test_run(args, table, sizeof table, err, sizeof err), 0);
+  snprintf(args, sizeof args, "%s --help", cmd);
+  ck_assert_int_eq(tf_test_run(args, help, sizeof help, err, sizeof err), 0);
+  size_t in_help = 0, in_table = 0;
+  for (const char *h = strstr(help, "\noptions:\n"); h && (h = strchr(h + 1, '\n'));) /* "  -m, --x" or "      --y" */
+    in_help += !strncmp(h, "\n  -", 4) || !strncmp(h, "\n      --", 9);
+  char *save = NULL;
+  for (char *line = strtok_r(table, "\n", &save); line; line = strtok_r(NULL, "\n", &save)) {
+    char lng[48], sht[8], kind[16];
+    if (strncmp(line, "option ", 7))
+      continue;
+    ck_assert_int_eq(sscanf(line, "option %47s %7s %15s", lng, sht, kind), 3);
+    in_table++;
+    char spelt[96]; /* "--top K" or "-o, --output FILE" as --help writes it */
+    const char *at = strstr(help, "\noptions:\n"), *end;
+    while (at && (at = strstr(at + 1, lng)) && (end = at + strlen(lng), at[-7] != '\n' || (*end != ' ' && *end != '\n')))
+      ; /* the spelling column: "  -m, --long" and "      --long" put it at column 6 */
+    ck_assert_msg(at != NULL, "%s: %s not in --help's options", cmd, lng);
+    snprintf(spelt, sizeof spelt, "%.*s", (int)strcspn(at, "\n"), at);
+    int has_value = spelt[strlen(lng)] == ' ' && spelt[strlen(lng) + 1] != ' ';
+    ck_assert_msg(has_value == !!strcmp(kind, "none"), "%s: %s is '%s' but --help says '%s'", cmd, lng, kind, spelt);
+    if (!strcmp(kind, "words"))
+      ck_assert_msg(strchr(spelt, '|') != NULL, "%s: %s has words but --help says '%s'", cmd, lng, spelt);
+  }
+  ck_assert_msg(in_table == in_help && in_table > 0, "%s: completion lists %zu options, --help %zu", cmd, in_table,
+                in_help);
+}
+
+START_TEST(test_completion_from_table) {
+  static const char *const cmds[] = {"solve", "check", "layout", "emit", "machines", "worksets", "validate",
+                                     "sweep", "merge", "prune", "probe", "plot map", "plot sweep"};
+  for (size_t i = 0; i < sizeof cmds / sizeof *cmds; i++)
+    completion_matches_help(cmds[i]);
+  static char out[1 << 12], err[1 << 12];
+  ck_assert_int_eq(tf_test_run("completion", out, sizeof out, err, sizeof err), 0);
+  ck_assert_msg(strstr(out, "command solve\n") && strstr(out, "command plot\n"), "%s", out);
+  ck_assert_int_eq(tf_test_run("completion plot", out, sizeof out, err, sizeof err), 0);
+  ck_assert_msg(strstr(out, "kind map\nkind sweep\n") && strstr(out, "operands kinds\n"), "%s", out);
+  ck_assert_int_eq(tf_test_run("completion solv", out, sizeof out, err, sizeof err), 2);
+  ck_assert_msg(strstr(err, "did you mean 'solve'?") != NULL, "%s", err);
+  ck_assert_int_eq(tf_test_run("completion plot mapp", out, sizeof out, err, sizeof err), 2);
+}
+END_TEST
+
 /* 'tilefit worksets' lines up every description after the longest name
  * and cuts long ones at a word boundary: the shown prefix is followed by
  * a space (or punctuation) in the workset's full comment. */
@@ -264,6 +316,7 @@ Suite *cli_suite(void) {
   tcase_add_test(help, test_help_from_table);
   tcase_add_test(help, test_version_is_the_library_version);
   tcase_add_test(help, test_help_command);
+  tcase_add_test(help, test_completion_from_table);
   tcase_add_test(help, test_every_request_flag);
   tcase_add_test(help, test_worksets_listing_columns);
   suite_add_tcase(s, help);

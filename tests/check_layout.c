@@ -25,27 +25,52 @@ static char out[1 << 18], out2[1 << 18], err[1 << 14];
 
 #define GEMM "-m h100-sxm -w cutlass-sm90-gemm --fix tile_m=128 --fix tile_n=256 --fix tile_k=64 -p epilogue_bytes=33792"
 
+/* Where buffer b comes in the workset's layout order. */
+static size_t order_rank(const tf_workset *w, size_t b) {
+  for (size_t i = 0; i < w->nbuffers; i++)
+    if (w->layout_order[i] == b)
+      return i;
+  ck_abort_msg("buffer %zu is not in the layout order", b);
+  return 0;
+}
+
 /* Checks a layout against the point it lays out, restating the charge
  * rule here: each allocation is the least multiple of the alignment that
- * holds the (folded) size; the buffers that own their space follow one
- * another from 0 with no gap; the last ends at used. */
+ * holds the (folded) size; the always-live buffers that own their space
+ * follow one another from 0 with no gap, each lifetime's from where they
+ * end; the memory ends at the largest lifetime's end, which is used. */
 static void layout_holds(const tf_problem *p, const tf_point *pt, const tf_layout *l, const char *what) {
-  int64_t cursor[TF_NMEM] = {0};
+  int64_t cursor[TF_NMEM][1 + TF_MAX_LIFETIMES] = {{0}}, end[TF_NMEM] = {0}, base[TF_NMEM] = {0};
+  for (size_t i = 0; i < l->nslots; i++)
+    if (l->slots[i].lifetime < 0)
+      base[l->slots[i].memory] += l->slots[i].allocated;
+  for (int m = 0; m < TF_NMEM; m++) /* always-live from 0, every lifetime from their end */
+    for (int q = 1; q <= TF_MAX_LIFETIMES; q++)
+      cursor[m][q] = end[m] = base[m];
   for (size_t i = 0; i < l->nslots; i++) {
     const tf_layout_slot *s = &l->slots[i];
-    int64_t own = pt->size[s->buffer], want = (own + s->align - 1) / s->align * s->align;
+    int64_t own = pt->size[s->buffer], want = (own + s->align - 1) / s->align * s->align, *c;
     ck_assert_msg(s->allocated == want, "%s: %s allocated %lld, want %lld", what, p->workset->buffers[s->buffer].name,
                   (long long)s->allocated, (long long)want);
+    ck_assert_int_eq(s->lifetime, p->workset->buffers[s->buffer].lifetime);
+    c = &cursor[s->memory][s->lifetime + 1];
     if (s->host < 0)
-      ck_assert_msg(s->offset == cursor[s->memory], "%s: %s at %lld, want %lld", what,
-                    p->workset->buffers[s->buffer].name, (long long)s->offset, (long long)cursor[s->memory]);
+      ck_assert_msg(s->offset == *c, "%s: %s at %lld, want %lld", what, p->workset->buffers[s->buffer].name,
+                    (long long)s->offset, (long long)*c);
     else
-      ck_assert_int_eq(s->extra_offset, cursor[s->memory]);
-    cursor[s->memory] += s->allocated;
+      ck_assert_int_eq(s->extra_offset, *c);
+    *c += s->allocated;
+    end[s->memory] = *c > end[s->memory] ? *c : end[s->memory];
+  }
+  for (size_t i = 1; i < l->nslots; i++) { /* in layout_order (else workset order) within a memory and lifetime */
+    const tf_layout_slot *a = &l->slots[i - 1], *b = &l->slots[i];
+    if (a->memory == b->memory && a->lifetime == b->lifetime)
+      ck_assert_msg(order_rank(p->workset, a->buffer) < order_rank(p->workset, b->buffer), "%s: %s before %s", what,
+                    p->workset->buffers[a->buffer].name, p->workset->buffers[b->buffer].name);
   }
   for (int m = 0; m < TF_NMEM; m++) {
-    ck_assert_msg(cursor[m] == pt->used[m] && l->end[m] == pt->used[m], "%s: %s ends at %lld, used %lld", what,
-                  tf_memory_name(m), (long long)cursor[m], (long long)pt->used[m]);
+    ck_assert_msg(end[m] == pt->used[m] && l->end[m] == pt->used[m], "%s: %s ends at %lld, used %lld", what,
+                  tf_memory_name(m), (long long)end[m], (long long)pt->used[m]);
   }
 }
 
@@ -144,6 +169,115 @@ START_TEST(test_header_edit_fails) {
   ck_assert_int_eq(compile_as(dir, "edited.h", 'c'), -1);
   ck_assert_int_eq(compile_as(dir, "edited.h", '+'), -1);
   remove_dir(dir);
+}
+END_TEST
+
+/* ---------------------------------------------------------- lifetimes */
+
+#define LIFE "-m a100 -w tests/data/worksets/lifetimes.json --fix tile=128 --fix tile_k=32"
+
+static const cJSON *member(const cJSON *o, const char *k) { return cJSON_GetObjectItemCaseSensitive(o, k); }
+
+/* The buffer named `name` of a layout --json memory. */
+static const cJSON *layout_buffer(const cJSON *mem, const char *name) {
+  const cJSON *b;
+  cJSON_ArrayForEach(b, member(mem, "buffers")) if (!strcmp(member(b, "name")->valuestring, name)) return b;
+  ck_abort_msg("no buffer %s", name);
+  return NULL;
+}
+
+/* smem's used as `args` (solve or check --json) prints it. */
+static double smem_used(const char *args) {
+  ck_assert_msg(tf_test_run(args, out2, sizeof out2, err, sizeof err) == 0, "%s: %s", args, err);
+  cJSON *j = cJSON_Parse(out2);
+  ck_assert_ptr_nonnull(j);
+  double v = member(member(member(j, "memories"), "smem"), "used")->valuedouble;
+  cJSON_Delete(j);
+  return v;
+}
+
+/* The example workset's union: the barriers (live throughout, first by
+ * layout_order) from 0; B then A (layout_order) in the main loop and C
+ * in the epilogue, both from the barriers' end; the total is the
+ * barriers plus the larger lifetime, as the engine, GLPK's ILP and check
+ * all say. */
+START_TEST(test_lifetimes_union) {
+  ck_assert_int_eq(tf_test_run("layout " LIFE " --json", out, sizeof out, err, sizeof err), 0);
+  cJSON *j = cJSON_Parse(out);
+  ck_assert_ptr_nonnull(j);
+  const cJSON *smem = member(member(j, "layout"), "smem");
+  const cJSON *bar = layout_buffer(smem, "barriers"), *A = layout_buffer(smem, "A"), *B = layout_buffer(smem, "B");
+  const cJSON *C = layout_buffer(smem, "C");
+  double base = member(bar, "allocated")->valuedouble, ab = member(A, "allocated")->valuedouble;
+  double main = ab + member(B, "allocated")->valuedouble, epi = member(C, "allocated")->valuedouble;
+  ck_assert(cJSON_IsNull(member(bar, "lifetime")) && member(bar, "offset")->valuedouble == 0);
+  ck_assert_str_eq(member(A, "lifetime")->valuestring, "mainloop");
+  ck_assert_str_eq(member(C, "lifetime")->valuestring, "epilogue");
+  ck_assert(member(B, "offset")->valuedouble == base);
+  ck_assert(member(A, "offset")->valuedouble == base + member(B, "allocated")->valuedouble);
+  ck_assert(member(C, "offset")->valuedouble == base);
+  ck_assert(main > epi && epi > 0); /* the union is the main loop's, and C would not fit beside it */
+  ck_assert(member(member(smem, "union"), "offset")->valuedouble == base);
+  ck_assert(member(member(smem, "union"), "size")->valuedouble == main);
+  double total = member(smem, "total")->valuedouble;
+  ck_assert(total == base + main && total + epi > member(smem, "capacity")->valuedouble);
+  ck_assert(smem_used("solve " LIFE " --json") == total);
+  ck_assert(smem_used("solve " LIFE " --solver glpk --json") == total);
+  char args[256];
+  snprintf(args, sizeof args, "check " LIFE " --fix stages=%d --json", (int)(ab / (128 * 32 * 2)));
+  ck_assert(smem_used(args) == total);
+  cJSON_Delete(j);
+  ck_assert_int_eq(tf_test_run("layout " LIFE, out, sizeof out, err, sizeof err), 0);
+  ck_assert_msg(strstr(out, "(union)") && strstr(out, "lifetime mainloop") && strstr(out, "mainloop 163840, epilogue 65536"),
+                "%s", out);
+}
+END_TEST
+
+/* The union as C: it compiles, and a lifetime's buffer one byte larger
+ * breaks its asserts in both languages. */
+START_TEST(test_lifetimes_header) {
+  char dir[64], cmd[512];
+  tmpdir(dir, sizeof dir);
+  snprintf(cmd, sizeof cmd, "layout " LIFE " --emit c -o %s/life.h", dir);
+  ck_assert_int_eq(tf_test_run(cmd, out, sizeof out, err, sizeof err), 0);
+  ck_assert_int_eq(compile_header(dir, "life.h"), 0);
+  snprintf(cmd, sizeof cmd, "grep -q 'phases_.epilogue.C' %s/life.h && sed 's/unsigned char C\\[65536\\]/unsigned char C[65537]/' "
+           "%s/life.h > %s/edited.h && ! cmp -s %s/life.h %s/edited.h", dir, dir, dir, dir, dir);
+  ck_assert_int_eq(system(cmd), 0);
+  ck_assert_int_eq(compile_as(dir, "edited.h", 'c'), -1);
+  ck_assert_int_eq(compile_as(dir, "edited.h", '+'), -1);
+  /* two phase names that make one identifier still make a header that compiles */
+  snprintf(cmd, sizeof cmd, "sed 's/\"mainloop\"/\"main-loop\"/g; s/\"epilogue\"/\"main_loop\"/g' "
+           "tests/data/worksets/lifetimes.json > %s/same.json", dir);
+  ck_assert_int_eq(system(cmd), 0);
+  snprintf(cmd, sizeof cmd, "layout -m a100 -w %s/same.json --emit c -o %s/same.h", dir, dir);
+  ck_assert_msg(tf_test_run(cmd, out, sizeof out, err, sizeof err) == 0, "%s", err);
+  ck_assert_int_eq(compile_header(dir, "same.h"), 0);
+  snprintf(cmd, sizeof cmd, "grep -q '} main_loop;' %s/same.h && grep -q '} main_loop_1;' %s/same.h", dir, dir);
+  ck_assert_int_eq(system(cmd), 0);
+  snprintf(cmd, sizeof cmd, "layout " LIFE " --emit cute-dsl -o %s/life.py", dir);
+  ck_assert_int_eq(tf_test_run(cmd, out, sizeof out, err, sizeof err), 0);
+  snprintf(cmd, sizeof cmd, "python3 -c \"import ast,sys; ast.parse(open('%s/life.py').read())\" && "
+           "grep -q 'class SharedStorage_epilogue' %s/life.py && grep -q 'phases_: cute.struct.MemRange' %s/life.py",
+           dir, dir, dir);
+  ck_assert_int_eq(system(cmd), 0);
+  remove_dir(dir);
+}
+END_TEST
+
+/* cutlass-sm80-gemm's epilogue shares the mainloop's space (CUTLASS 2.x's
+ * union SharedStorage): an epilogue smaller than the A and B rings changes
+ * neither the stage count nor used, a larger one is what SMEM is charged,
+ * and one past the capacity does not fit. */
+START_TEST(test_sm80_union) {
+#define SM80 "solve -m a100 -w cutlass-sm80-gemm --fix tile_m=128 --fix tile_n=128 --fix tile_k=32 --json"
+  double rings = smem_used(SM80);
+  ck_assert(rings == 10 * (128 * 32 * 2 * 2));
+  ck_assert(smem_used(SM80 " -p epilogue_bytes=40000") == rings);
+  ck_assert(smem_used(SM80 " -p epilogue_bytes=166000") == 166000);
+  ck_assert(smem_used(SM80 " -p epilogue_bytes=166000 --solver glpk") == 166000);
+  ck_assert_int_eq(tf_test_run(SM80 " -p epilogue_bytes=166913", out2, sizeof out2, err, sizeof err), 1);
+#undef SM80
 }
 END_TEST
 
@@ -249,6 +383,16 @@ static int lay_out_generated(unsigned long long seed, const char *dir) {
         ck_assert_msg(tf_layout_of(p, &a.point, &l, &e) == 0, "seed %llu: %s", seed, e.msg);
         snprintf(what, sizeof what, "seed %llu", seed);
         layout_holds(p, &a.point, &l, what);
+        size_t n = 0; /* the order the generator stated: its names first, then the rest as declared */
+        for (int i = 0; i < g.norder; i++)
+          ck_assert_uint_eq(p->workset->layout_order[n++], (size_t)g.order[i]);
+        for (int b = 0; b < g.nbuffers; b++) {
+          int listed = 0;
+          for (int i = 0; i < g.norder; i++)
+            listed |= g.order[i] == b;
+          if (!listed)
+            ck_assert_uint_eq(p->workset->layout_order[n++], (size_t)b);
+        }
         tf_layout_release(&l);
         laid = 1;
       }
@@ -282,6 +426,9 @@ Suite *layout_suite(void) {
   tcase_add_test(t, test_alias_inside_host);
   tcase_add_test(t, test_gemm_text);
   tcase_add_test(t, test_header_edit_fails);
+  tcase_add_test(t, test_lifetimes_union);
+  tcase_add_test(t, test_lifetimes_header);
+  tcase_add_test(t, test_sm80_union);
   tcase_add_test(t, test_every_workset);
   tcase_add_test(t, test_property_problems);
   suite_add_tcase(s, t);

@@ -171,7 +171,7 @@ START_TEST(test_use_and_bounds) {
   ck_assert_int_eq(least[TF_MEM_TMEM], 48);
   ck_assert_int_eq(least[TF_MEM_RF], 40);
   int64_t resident, per;
-  ck_assert_int_eq(tf_memory_line(f.p, 0, TF_MEM_SMEM, counts, 0, &resident, &per), 0);
+  ck_assert_int_eq(tf_memory_line(f.p, 0, TF_MEM_SMEM, 0, counts, 0, &resident, &per), 0);
   ck_assert_int_eq(resident, 512);
   ck_assert_int_eq(per, 1000);
   teardown(&f);
@@ -311,6 +311,64 @@ START_TEST(test_occupancy_tmem) {
 }
 END_TEST
 
+/* Lifetimes (model/memory.h): a header of 100 B live throughout; the
+ * main loop's ring, stages x 1000 B, and its 300 B bias; the epilogue's
+ * 2500 B tile rounded to 256 (2560).  At 3 stages the main loop holds
+ * 3300 and the epilogue 2560, so smem is 100 + 3300 = 3400; at 2 stages
+ * the epilogue is the larger, 100 + 2560 = 2660. */
+static const char life_ws[] =
+    "{\"name\": \"life\", \"count\": {\"stages\": {\"min\": 1, \"max\": 10}},"
+    " \"buffers\": [{\"name\": \"header\", \"memory\": \"smem\", \"size\": 100},"
+    "   {\"name\": \"ring\", \"memory\": \"smem\", \"size\": \"stages * 1000\", \"lifetime\": \"mainloop\"},"
+    "   {\"name\": \"tile\", \"memory\": \"smem\", \"size\": 2500, \"align\": 256, \"lifetime\": \"epilogue\"},"
+    "   {\"name\": \"bias\", \"memory\": \"smem\", \"size\": 300, \"lifetime\": \"mainloop\"},"
+    "   {\"name\": \"regs\", \"memory\": \"rf\", \"size\": 40, \"lifetime\": \"epilogue\"}],"
+    " \"objective\": [\"max stages\"]}";
+
+START_TEST(test_lifetime_rule) {
+  struct fixture f;
+  tf_request req;
+  tf_request_init(&req);
+  tf_error err;
+  tf_problem *p = bind_json(&f, life_ws, &req, &err);
+  ck_assert_msg(p != NULL, "%s", err.msg);
+  ck_assert_int_eq(tf_memory_nrows(p), 3);
+  ck_assert_str_eq(tf_memory_row_name(p, 1), "mainloop");
+  ck_assert(tf_memory_in_row(p, 0, 1) && tf_memory_in_row(p, 0, 2) && tf_memory_in_row(p, 1, 1));
+  ck_assert(!tf_memory_in_row(p, 1, 2) && !tf_memory_in_row(p, 2, 1) && !tf_memory_in_row(p, 1, 0));
+  /* smem needs the two phases' rows, not the always-live one; rf only the epilogue's */
+  ck_assert(!tf_memory_row_needed(p, TF_MEM_SMEM, 0) && tf_memory_row_needed(p, TF_MEM_SMEM, 1));
+  ck_assert(tf_memory_row_needed(p, TF_MEM_RF, 2) && !tf_memory_row_needed(p, TF_MEM_RF, 1));
+  int64_t used[TF_NMEM], three[] = {3}, two[] = {2}, lo[] = {2}, hi[] = {5}, min, max;
+  ck_assert_int_eq(tf_memory_use(p, 0, three, used), 1);
+  ck_assert_int_eq(used[TF_MEM_SMEM], 3400);
+  ck_assert_int_eq(used[TF_MEM_RF], 40);
+  ck_assert_int_eq(tf_memory_use(p, 0, two, used), 1);
+  ck_assert_int_eq(used[TF_MEM_SMEM], 2660);
+  /* over stages 2..5: the main loop 2300..5300 against the epilogue's 2560 */
+  ck_assert_int_eq(tf_memory_use_range(p, 0, TF_MEM_SMEM, lo, hi, &min, &max), 0);
+  ck_assert_int_eq(min, 100 + 2560);
+  ck_assert_int_eq(max, 100 + 5300);
+  ck_assert_int_eq(tf_memory_least_use(p, 0, lo, hi, used), 0);
+  ck_assert_int_eq(used[TF_MEM_SMEM], 2660);
+  /* one line per row: the main loop's 400 + 1000 stages, the epilogue's 2660 flat */
+  int64_t resident, per;
+  ck_assert_int_eq(tf_memory_line(p, 0, TF_MEM_SMEM, 1, three, 0, &resident, &per), 0);
+  ck_assert(resident == 400 && per == 1000);
+  ck_assert_int_eq(tf_memory_line(p, 0, TF_MEM_SMEM, 2, three, 0, &resident, &per), 0);
+  ck_assert(resident == 2660 && per == 0);
+  int64_t slots[TF_MEMORY_SLOTS] = {0};
+  slots[TF_MEMORY_SLOT(TF_MEM_TMEM, 0)] = INT64_MAX - 1;
+  slots[TF_MEMORY_SLOT(TF_MEM_TMEM, 2)] = 5;
+  ck_assert_int_eq(tf_memory_total(p, slots, 0, used), -1); /* overflow */
+  ck_assert_int_eq(tf_memory_total(p, slots, 1, used), 0);
+  ck_assert_int_eq(used[TF_MEM_TMEM], INT64_MAX);
+  tf_problem_free(p);
+  tf_workset_free(f.w);
+  tf_request_release(&req);
+}
+END_TEST
+
 Suite *memory_suite(void) {
   Suite *s = suite_create("memory");
   TCase *tc = tcase_create("Core");
@@ -327,6 +385,7 @@ Suite *memory_suite(void) {
   tcase_add_test(tc, test_alias_count_refused);
   tcase_add_test(tc, test_placement_order);
   tcase_add_test(tc, test_occupancy_tmem);
+  tcase_add_test(tc, test_lifetime_rule);
   suite_add_tcase(s, tc);
   return s;
 }

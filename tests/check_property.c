@@ -505,7 +505,7 @@ static const char *const feature_names[PF_NFEATURES] = {
     "an aligned count-dependent rf buffer", "a negative coefficient", "a min objective", "a max objective",
     "a weight of 10^8..10^9", "a capacity of 2^39..2^40", "a count objective before a tile objective",
     "a tile objective before a count objective", "--fix", "--domain", "occupancy 0", "occupancy 1", "--top K",
-    "check", "--solver glpk", "--objective replacing the workset's"};
+    "check", "--solver glpk", "--objective replacing the workset's", "buffer lifetimes", "a layout order"};
 
 static unsigned long long first_seed = 1; /* set when the suite is made */
 

@@ -6,13 +6,17 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <unistd.h>
 
 #include "tests/suites.h"
 #include "tests/testutil.h"
 
 static char out[65536], err[8192];
 
-#define TRITON "prune -m rtx4090 -w triton-matmul tests/data/prune/triton-configs.jsonl"
+/* The autotune prune's estimate (buffer_offset 0: num_stages A/B buffers,
+ * as early_config_prune and the Triton 2.x pipeliner size them), which a
+ * public Triton issue's out-of-resources message matches byte for byte. */
+#define TRITON "prune -m rtx4090 -w triton-matmul -p buffer_offset=0 tests/data/prune/triton-configs.jsonl"
 
 START_TEST(test_triton_list) {
   ck_assert_int_eq(tf_test_run(TRITON, out, sizeof out, err, sizeof err), 0);
@@ -20,8 +24,69 @@ START_TEST(test_triton_list) {
   /* (128 + 128) x 64 x 4 stages x 2 bytes: Triton's "Required: 131072, Hardware limit: 101376" */
   ck_assert_msg(strstr(out, "line 5    no fit  smem  131072 of 101376 B, 29696 over") != NULL, "%s", out);
   ck_assert_msg(strstr(out, "line 20   fits    smem   98304 of 101376 B") != NULL, "%s", out);
-  ck_assert_msg(strstr(err, "ignored keys that name no variable or param of triton-matmul: num_warps") != NULL,
-                "%s", err);
+  ck_assert_ptr_null(strstr(err, "ignored keys")); /* num_warps is a param: it decides the MMA path */
+}
+END_TEST
+
+/* The default: the shared memory the config compiles to on its target
+ * (triton-matmul's comment cites the Triton source lines).  sm_89 and
+ * sm_80 lower the dot to mma.sync and hold num_stages - 1 A/B buffers;
+ * sm_90 with wgmma (BLOCK_M a multiple of 64, num_warps a multiple of 4)
+ * num_stages, and the BLOCK_M = 32 fallback num_stages - 1; gfx950 num_stages,
+ * gfx942 num_stages - 1; num_stages = 1 still stages one A and one B tile;
+ * the epilogue's scratch reuses the ring's space; fp8 needs sm_89. */
+START_TEST(test_triton_per_target) {
+  static const struct {
+    const char *machine, *config, *want;
+  } rows[] = {
+      {"rtx4090", "{\"BLOCK_M\": 128, \"BLOCK_N\": 128, \"BLOCK_K\": 64, \"num_stages\": 4}",
+       "fits    smem   98304 of 101376 B              mma_version 2, ab_buffers 3"},
+      {"h100-sxm", "{\"BLOCK_M\": 128, \"BLOCK_N\": 128, \"BLOCK_K\": 64, \"num_stages\": 4}",
+       "fits    smem  131072 of 232448 B              mma_version 3, ab_buffers 4"},
+      {"h100-sxm", "{\"BLOCK_M\": 32, \"BLOCK_N\": 128, \"BLOCK_K\": 64, \"num_stages\": 4}",
+       "fits    smem   61440 of 232448 B              mma_version 2, ab_buffers 3"},
+      {"h100-sxm", "{\"BLOCK_M\": 128, \"BLOCK_N\": 128, \"BLOCK_K\": 64, \"num_stages\": 4, \"num_warps\": 2}",
+       "fits    smem   98304 of 232448 B              mma_version 2, ab_buffers 3"},
+      {"mi355x", "{\"BLOCK_M\": 128, \"BLOCK_N\": 128, \"BLOCK_K\": 64, \"num_stages\": 4}",
+       "fits    smem  131072 of 163840 B              mma_version 0, ab_buffers 4"},
+      {"mi300x", "{\"BLOCK_M\": 128, \"BLOCK_N\": 128, \"BLOCK_K\": 64, \"num_stages\": 2}",
+       "fits    smem   32768 of 65536 B              mma_version 0, ab_buffers 1"},
+      {"a100", "{\"BLOCK_M\": 128, \"BLOCK_N\": 128, \"BLOCK_K\": 64, \"num_stages\": 1}",
+       "fits    smem   32768 of 166912 B              mma_version 2, ab_buffers 0"},
+      {"a100", "{\"BLOCK_M\": 256, \"BLOCK_N\": 256, \"BLOCK_K\": 16, \"num_stages\": 2}",
+       "fits    smem  131072 of 166912 B              mma_version 2, ab_buffers 1"},
+  };
+  char dir[256], file[300];
+  tf_test_temp_dir(dir, sizeof dir, "prune-targets");
+  snprintf(file, sizeof file, "%s/config.jsonl", dir);
+  for (size_t i = 0; i < sizeof rows / sizeof *rows; i++) {
+    FILE *f = fopen(file, "w");
+    ck_assert_ptr_nonnull(f);
+    fprintf(f, "%s\n", rows[i].config);
+    fclose(f);
+    char cmd[512];
+    snprintf(cmd, sizeof cmd, "prune -m %s -w triton-matmul %s", rows[i].machine, file);
+    ck_assert_int_eq(tf_test_run(cmd, out, sizeof out, err, sizeof err), 0);
+    ck_assert_msg(strstr(out, rows[i].want) != NULL, "%s on %s: want '%s':\n%s", rows[i].config, rows[i].machine,
+                  rows[i].want, out);
+    ck_assert_msg(strstr(out, "\nrule: Triton compiled shared memory (triton-lang/triton @ 020b1b05") != NULL, "%s", out);
+  }
+  /* fp8 below sm_89 does not compile; int8 (fp8 = 0) does */
+  ck_assert_int_eq(tf_test_run("check -m a100 -w triton-matmul -p dt_bits=8 --fix BLOCK_M=64 --fix BLOCK_N=64 "
+                               "--fix BLOCK_K=64 --fix num_stages=3",
+                               out, sizeof out, err, sizeof err),
+                   1);
+  ck_assert_msg(strstr(out, "violates '(compiled == 0 || fp8 == 0 || cc == 0 || cc >= 89) == 1'") != NULL, "%s", out);
+  ck_assert_int_eq(tf_test_run("check -m a100 -w triton-matmul -p dt_bits=8 -p fp8=0 --fix BLOCK_M=64 --fix BLOCK_N=64 "
+                               "--fix BLOCK_K=64 --fix num_stages=3",
+                               out, sizeof out, err, sizeof err),
+                   0);
+  ck_assert_int_eq(tf_test_run("check -m rtx4090 -w triton-matmul -p dt_bits=8 --fix BLOCK_M=64 --fix BLOCK_N=64 "
+                               "--fix BLOCK_K=64 --fix num_stages=3",
+                               out, sizeof out, err, sizeof err),
+                   0);
+  unlink(file);
+  rmdir(dir);
 }
 END_TEST
 
@@ -46,7 +111,9 @@ START_TEST(test_json_and_csv) {
   for (const char *s = out; (s = strstr(s, "{\"schema\":\"tilefit/1\",\"where\":")); s++)
     n++;
   ck_assert_int_eq(n, 20);
-  ck_assert_msg(strstr(out, "\"fits\":false,\"machine\":\"rtx4090\"") != NULL, "%s", out);
+  ck_assert_msg(strstr(out, "\"fits\":false,\"rule\":\"Triton compiled shared memory") != NULL, "%.600s", out);
+  ck_assert_msg(strstr(out, "\"machine\":\"rtx4090\"") != NULL, "%.600s", out);
+  ck_assert_msg(strstr(out, "\"shown\":{\"mma_version\":2,\"ab_buffers\":3}") != NULL, "%.600s", out);
   ck_assert_int_eq(tf_test_run(TRITON " --csv", out, sizeof out, err, sizeof err), 0);
   ck_assert_msg(strstr(out, "where,config,BLOCK_M,BLOCK_N,BLOCK_K,num_stages,num_warps,fits,machine,workset,memory,used,"
                             "capacity,over\n") == out,
@@ -57,7 +124,7 @@ START_TEST(test_json_and_csv) {
 END_TEST
 
 START_TEST(test_kwargs_map_and_array_keep) {
-  const char *arr = "prune -m rtx4090 -w triton-matmul --map BM=BLOCK_M,BN=BLOCK_N --map BK=BLOCK_K "
+  const char *arr = "prune -m rtx4090 -w triton-matmul -p buffer_offset=0 --map BM=BLOCK_M,BN=BLOCK_N --map BK=BLOCK_K "
                     "tests/data/prune/triton-kwargs.json";
   char cmd[512];
   ck_assert_int_eq(tf_test_run(arr, out, sizeof out, err, sizeof err), 0);
@@ -137,7 +204,7 @@ START_TEST(test_triton_as_written) {
   ck_assert_msg(strstr(out, "triton-matmul on h100-sxm: 3 of 4 configurations fit (1 error)\n") == out, "%s", out);
   ck_assert_msg(strstr(out, "  line 1    fits    smem  147456 of 232448 B") != NULL, "%s", out);
   ck_assert_msg(strstr(out, "'num_stages' is null; expected an integer for num_stages") != NULL, "%s", out);
-  ck_assert_msg(strstr(err, "ignored keys that name no variable or param of triton-matmul: GROUP_SIZE_M, num_warps, num_ctas\n") != NULL,
+  ck_assert_msg(strstr(err, "ignored keys that name no variable or param of triton-matmul: GROUP_SIZE_M, num_ctas\n") != NULL,
                 "%s", err);
   ck_assert_ptr_null(strstr(err, "maxnreg"));
   ck_assert_ptr_null(strstr(err, "BLOCK_SIZE"));
@@ -149,6 +216,13 @@ START_TEST(test_triton_as_written) {
                     == out, "%s", out);
   ck_assert_msg(strstr(out, ",128,256,64,8,3,8,1,yes,h100-sxm,") != NULL, "%s", out);
   fails("prune -m rtx4090 -w triton-matmul tests/data/prune/all-bad.jsonl", "line 1: $.BLOCK_N");
+  /* a torn last line: its position in the file, once (not "line 2: line 1, column 26") */
+  ck_assert_int_eq(tf_test_run("prune -m rtx4090 -w triton-matmul tests/data/prune/torn.jsonl", out, sizeof out, err,
+                               sizeof err),
+                   0);
+  ck_assert_msg(strstr(out, "tests/data/prune/torn.jsonl: line 2, column 26: malformed JSON (unexpected end of input)\n"),
+                "%s", out);
+  ck_assert_ptr_null(strstr(out, "line 1, column"));
 }
 END_TEST
 
@@ -157,6 +231,7 @@ Suite *prune_suite(void) {
   TCase *tc = tcase_create("prune");
   tcase_set_timeout(tc, 60);
   tcase_add_test(tc, test_triton_list);
+  tcase_add_test(tc, test_triton_per_target);
   tcase_add_test(tc, test_keep_reads_back);
   tcase_add_test(tc, test_json_and_csv);
   tcase_add_test(tc, test_kwargs_map_and_array_keep);

@@ -115,7 +115,8 @@ START_TEST(test_explain_same_in_json) {
   static const char *const json[] = {
       "{\"buffer\":\"P\",\"memory\":\"rf\",\"how\":\"chosen\",\"charged\":44,\"unit\":\"registers/thread\","
       "\"used\":235,\"capacity\":255,\"alternatives\":[{\"memory\":\"smem\",\"verdict\":\"does_not_fit\","
-      "\"reason\":\"smem needs 258048 B of 232448, 25600 over\"}],\"roofline\":{\"memory\":\"smem\",\"terms\":["
+      "\"reason\":\"smem needs 258048 B of 232448, 25600 over\",\"violated\":{\"kind\":\"memory\",\"memory\":\"smem\","
+      "\"unit\":\"B\",\"needs\":258048,\"capacity\":232448,\"over\":25600}}],\"roofline\":{\"memory\":\"smem\",\"terms\":["
       "{\"name\":\"cycles(mma)\",\"value\":2816,\"moved\":2816},{\"name\":\"cycles(exp)\",\"value\":1408,"
       "\"moved\":1408},{\"name\":\"cycles(smem)\",\"value\":1664,\"moved\":2368},{\"name\":\"cycles\","
       "\"value\":2816,\"moved\":2816}]}}",
@@ -123,6 +124,47 @@ START_TEST(test_explain_same_in_json) {
   static const char *const csv[] = {NULL};
   all_formats_contain("solve -m h100-sxm -w fa3-fwd -p d=128 --fix B_r=128 --fix B_c=176 --fix stages=2 --explain",
                       text, json, csv);
+}
+END_TEST
+
+/* Explain's JSON carries each violation's numbers beside its sentence:
+ * the binding count's candidate and the memory it overflows; a capacity an
+ * occupancy lowers; a require's two sides; a count at its upper bound. */
+START_TEST(test_explain_numbers_in_json) {
+  static const char *const gemm[] = {
+      "{\"variable\":\"stages\",\"reason\":\"stages = 5: smem needs 279632 B of 232448, 47184 over\","
+      "\"candidate\":5,\"violated\":{\"kind\":\"memory\",\"memory\":\"smem\",\"unit\":\"B\",\"needs\":279632,"
+      "\"capacity\":232448,\"over\":47184}}", NULL};
+  static const char *const none[] = {NULL};
+  all_formats_contain("solve -m h100-sxm -w cutlass-sm90-gemm -p epilogue_bytes=33792 --fix tile_m=128 --fix tile_n=256 "
+                      "--fix tile_k=64 --explain", none, gemm, none);
+  static const char *const occ[] = {"\"violated\":{\"kind\":\"memory\",\"memory\":\"smem\",\"unit\":\"B\","
+                                    "\"needs\":135168,\"capacity\":115712,\"over\":19456,\"occupancy\":2}", NULL};
+  all_formats_contain("solve -m h100-sxm -w fa3-fwd -p d=128 --domain occupancy=2 --explain", none, occ, none);
+  static const char *const req[] = {"\"candidate\":4,\"violated\":{\"kind\":\"require\",\"require\":\"stages <= 3\","
+                                    "\"lhs\":4,\"rhs\":3}", NULL};
+  all_formats_contain("solve -m h100-sxm -w cutlass-sm90-gemm -p epilogue_bytes=33792 --fix tile_m=128 --fix tile_n=256 "
+                      "--fix tile_k=64 --require \"stages <= 3\" --explain", none, req, none);
+}
+END_TEST
+
+/* A workset's shown lets (model/show.h) are in the text and the JSON of
+ * an answer, and of prune's entries, whose text names the rule; the
+ * machine constants cc and gfx read the arch. */
+START_TEST(test_shown_lets) {
+  static const char *const text[] = {"  B            128\nshown        arch_cc 90, arch_gfx 0, twice 256\n", NULL};
+  static const char *const json[] = {"\"shown\":{\"arch_cc\":90,\"arch_gfx\":0,\"twice\":256}", NULL};
+  static const char *const none[] = {NULL};
+  all_formats_contain("solve -m h100-sxm -w tests/data/show/arch.json", text, json, none);
+  static const char *const amd[] = {"shown        arch_cc 0, arch_gfx 942, twice 256\n", NULL};
+  all_formats_contain("solve -m mi300x -w tests/data/show/arch.json", amd, none, none);
+  static const char *const prune_text[] = {"arch-numbers on b300: 1 of 1 configurations fit\n"
+                                           "rule: the test's rule: a buffer of B bytes\n",
+                                           "arch_cc 103, arch_gfx 0, twice 128  {\"B\": 64}\n", NULL};
+  static const char *const prune_json[] = {"\"rule\":\"the test's rule: a buffer of B bytes\"",
+                                           "\"shown\":{\"arch_cc\":103,\"arch_gfx\":0,\"twice\":128}", NULL};
+  all_formats_contain("prune -m b300 -w tests/data/show/arch.json tests/data/show/configs.jsonl", prune_text,
+                      prune_json, none);
 }
 END_TEST
 
@@ -136,6 +178,8 @@ Suite *report_suite(void) {
   tcase_add_test(tc, test_placed_memory_is_shown);
   tcase_add_test(tc, test_slack_at_the_occupancy);
   tcase_add_test(tc, test_explain_same_in_json);
+  tcase_add_test(tc, test_explain_numbers_in_json);
+  tcase_add_test(tc, test_shown_lets);
   suite_add_tcase(s, tc);
   return s;
 }

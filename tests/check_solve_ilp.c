@@ -234,11 +234,36 @@ START_TEST(test_export_shipped) {
       "solve -m h100-sxm -w fa3-fwd -p d=128",
       "solve -m b200 -w fa4-bwd --fix dO_stage=1",
       "solve -m b200 -w fa4-fwd -p d=128 -p dv=128 --require 'stages >= 41'",
+      /* lifetimes: one capacity row per phase */
+      "solve -m a100 -w cutlass-sm80-gemm -p epilogue_bytes=100000",
+      "solve -m a100 -w tests/data/worksets/lifetimes.json",
   };
   char dir[] = "/tmp/tilefit-lpXXXXXX";
   ck_assert_ptr_nonnull(mkdtemp(dir));
   ck_assert_int_eq(export_agrees(dir, problems[_i], 1), 0);
   ck_assert_int_eq(rmdir(dir), 0); /* every level file was read and removed */
+}
+END_TEST
+
+/* A memory with lifetimes has one capacity row per phase (always-live +
+ * that phase), and no row of the always-live buffers alone, which both
+ * hold; a memory without keeps its one row. */
+START_TEST(test_lifetime_rows) {
+  char dir[] = "/tmp/tilefit-lpXXXXXX", cmd[512], file[128];
+  ck_assert_ptr_nonnull(mkdtemp(dir));
+  snprintf(cmd, sizeof cmd, "solve -m a100 -w tests/data/worksets/lifetimes.json --fix tile=128 --fix tile_k=32 --lp %s/m.lp",
+           dir);
+  ck_assert_msg(tf_test_run(cmd, out, sizeof out, err, sizeof err) == 0, "%s", err);
+  snprintf(file, sizeof file, "%s/m.lp", dir);
+  FILE *f = fopen(file, "r");
+  ck_assert_ptr_nonnull(f);
+  static char text[1 << 16];
+  text[fread(text, 1, sizeof text - 1, f)] = 0;
+  fclose(f);
+  ck_assert_msg(strstr(text, "capacity(smem,mainloop):") && strstr(text, "capacity(smem,epilogue):"), "%s", text);
+  ck_assert_msg(!strstr(text, "capacity(smem):") && strstr(text, "capacity(rf):"), "%s", text);
+  snprintf(cmd, sizeof cmd, "rm -rf %s", dir);
+  ck_assert_int_eq(system(cmd), 0);
 }
 END_TEST
 
@@ -289,7 +314,8 @@ Suite *solve_ilp_suite(void) {
   TCase *ex = tcase_create("export");
   tcase_set_timeout(ex, 300);
   tcase_add_test(ex, test_level_names);
-  tcase_add_loop_test(ex, test_export_shipped, 0, 5);
+  tcase_add_loop_test(ex, test_export_shipped, 0, 7);
+  tcase_add_test(ex, test_lifetime_rows);
   tcase_add_test(ex, test_export_generated);
   suite_add_tcase(s, ex);
   return s;

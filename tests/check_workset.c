@@ -74,6 +74,15 @@ static const struct bad_case {
     {"alias-self", LOAD, "$.buffers[0].alias", "cannot alias itself"},
     {"alias-missing", LOAD, "$.buffers[0].alias", "no buffer 'p' to alias"},
     {"alias-cycle", LOAD, "$.buffers[0].alias", "cycle"},
+    {"lifetime-not-string", LOAD, "$.buffers[0].lifetime", "expected a phase name"},
+    {"lifetime-empty", LOAD, "$.buffers[0].lifetime", "expected a phase name"},
+    {"lifetime-undeclared", LOAD, "$.buffers[1].lifetime", "'mainlop' is not one of $.lifetimes; did you mean 'mainloop'?"},
+    {"lifetimes-twice", LOAD, "$.lifetimes[2]", "phase 'mainloop' is listed twice"},
+    {"lifetime-alias-differs", LOAD, "$.buffers[0].lifetime", "'q' aliases 'o', so it must have its lifetime"},
+    {"layout-order-missing", LOAD, "$.layout_order[1]", "no buffer 'kvv' in this workset; did you mean 'kv'?"},
+    {"layout-order-twice", LOAD, "$.layout_order[2]", "buffer 'o' is listed twice"},
+    {"layout-order-not-list", LOAD, "$.layout_order", "expected a list of buffer names"},
+    {"bind-used-phases-count", BIND, "$.require[0]", "used(smem) is not affine: it is the largest of its lifetimes' sums"},
     {"pin-fixed-memory", LOAD, "$.buffers[0].pin", "a pin needs a placed buffer"},
     {"pin-no-rf", LOAD, "$.buffers[0].pin", "a pin needs rf and another memory"},
     {"pin-syntax", LOAD, "$.buffers[0].pin", "unexpected end of expression"},
@@ -155,6 +164,10 @@ static const struct bad_case {
     {"param-wrong-type", LOAD, "$.params.d", "expected an integer or an expression string"},
     {"param-null", LOAD, "$.params.d", "expected an integer or an expression string"},
     {"let-not-object", LOAD, "$.let", "expected an object of NAME: expression"},
+    {"show-unknown-let", LOAD, "$.show[0]", "'rign' is not a let of this workset; did you mean 'ring'?"},
+    {"show-twice", LOAD, "$.show[1]", "'ring' is shown twice"},
+    {"show-not-array", LOAD, "$.show", "expected an array of let names"},
+    {"rule-two-lines", LOAD, "$.rule", "one line of text"},
     /* found when bound to a machine */
     {"bind-count-squared", BIND, "$.buffers[1].size", "not affine in count variable 'stages'"},
     {"bind-count-max", BIND, "$.buffers[1].size", "not affine in count variable 'stages'"},
@@ -717,7 +730,8 @@ START_TEST(test_memories) {
   ck_assert_str_eq(tf_memory_unit(TF_MEM_RF), "registers/thread");
   ck_assert_str_eq(tf_machine_constant_names[TF_MC_smem_capacity], "smem_capacity");
   ck_assert_str_eq(tf_machine_constant_names[TF_MC_exp_per_clk], "exp_per_clk");
-  ck_assert_str_eq(tf_machine_constant_names[TF_NMC - 1], "smem_port_rf_mma");
+  ck_assert_str_eq(tf_machine_constant_names[TF_MC_smem_port_rf_mma], "smem_port_rf_mma");
+  ck_assert_str_eq(tf_machine_constant_names[TF_NMC - 1], "gfx");
 }
 END_TEST
 

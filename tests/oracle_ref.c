@@ -84,15 +84,27 @@ static int holds(int rel, i128 a, i128 b) {
   }
 }
 
-/* Memory totals, capacities, occupancy and requires; NULL when it fits. */
+/* Memory totals, capacities, occupancy and requires; NULL when it fits.
+ * A memory holds its always-live buffers and, over them, one phase at a
+ * time: its total is the always-live sum plus the largest phase's sum. */
 static const char *breaks(const pg_problem *p, struct env *e, i128 *used, int64_t *alloc) {
+  i128 phase[PG_NMEM][PG_MAX_LIFETIMES] = {{0}};
   for (int b = 0; b < p->nbuffers; b++) {
     i128 size = eval(e, p->buf[b].size);
     if (size < 0)
       e->out_of_range = 1; /* the generator keeps sizes >= 0 */
     i128 a = align_up(size, p->buf[b].align);
     alloc[b] = a > LIMIT ? (e->out_of_range = 1, 0) : (int64_t)a;
-    used[p->buf[b].mem] += a;
+    if (p->buf[b].life >= 0)
+      phase[p->buf[b].mem][p->buf[b].life] += a;
+    else
+      used[p->buf[b].mem] += a;
+  }
+  for (int m = 0; m < PG_NMEM; m++) {
+    i128 largest = 0;
+    for (int q = 0; q < PG_MAX_LIFETIMES; q++)
+      largest = phase[m][q] > largest ? phase[m][q] : largest;
+    used[m] += largest;
   }
   for (int m = 0; m < PG_NMEM; m++)
     if (used[m] > pg_capacity(p, m))

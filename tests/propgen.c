@@ -4,7 +4,8 @@
  * grows, requires that loosen or mix counts, aligned count-dependent
  * buffers in every memory, coefficients up to 10^9 and capacities up to
  * 2^40, objectives in any order, fixes, domains, occupancy 0 and 1,
- * --top K, check, and --solver glpk (with or without --no-presolve). */
+ * --top K, check, --solver glpk (with or without --no-presolve), buffer
+ * lifetimes and a layout order. */
 #include "tests/propgen.h"
 
 #include <stdarg.h>
@@ -49,6 +50,7 @@ struct gen {
   struct rng r;
   int pad; /* an occupancy problem ends with a buffer near an SMEM share */
   int rounded[PG_NMEM]; /* the memory has an aligned count-dependent buffer */
+  int phased[PG_NMEM];  /* the memory has a count-dependent buffer with a lifetime */
 };
 
 static int node(struct gen *g, int op, int64_t v, int a, int b) {
@@ -248,7 +250,44 @@ static int some_choose(struct gen *g) {
  * count-dependent buffer), or -1. */
 static int used_or_slack(struct gen *g) {
   int mem = (int)pick(&g->r, 0, PG_NMEM - 1);
-  return g->rounded[mem] ? -1 : node(g, chance(&g->r, 50) ? PG_USED : PG_SLACK, mem, 0, 0);
+  return g->rounded[mem] || g->phased[mem] ? -1 : node(g, chance(&g->r, 50) ? PG_USED : PG_SLACK, mem, 0, 0);
+}
+
+/* Does buffer b's size depend on a count? */
+static int depends(const pg_problem *p, int n) {
+  const pg_node *x = &p->node[n];
+  if (x->op == PG_COUNT)
+    return 1;
+  if (x->op == PG_CONST || x->op == PG_CHOOSE || x->op == PG_USED || x->op == PG_SLACK)
+    return 0;
+  return depends(p, x->a) || depends(p, x->b);
+}
+
+/* Lifetimes and a layout order, from a stream of their own (the other
+ * draws, and so every earlier seed's problem apart from these, stay as
+ * they were): in some problems each buffer but the occupancy pad is live
+ * throughout or in one of up to three phases. */
+static void gen_lifetimes(struct gen *g, int nbuffers) {
+  pg_problem *p = g->p;
+  struct rng r = {p->seed * 0x9E3779B97F4A7C15ULL + 0x5851F42D4C957F2DULL};
+  int phases = chance(&r, 35) ? (int)pick(&r, 1, PG_MAX_LIFETIMES) : 0;
+  for (int b = 0; b < p->nbuffers; b++) {
+    p->buf[b].life = b < nbuffers && phases && chance(&r, 70) ? (int)pick(&r, 0, phases - 1) : -1;
+    if (p->buf[b].life >= 0) {
+      p->features |= 1u << PF_LIFETIMES;
+      g->phased[p->buf[b].mem] |= depends(p, p->buf[b].size);
+    }
+  }
+  if (!chance(&r, 25))
+    return;
+  for (int b = 0; b < p->nbuffers; b++) /* a shuffled prefix */
+    p->order[b] = b;
+  for (int b = p->nbuffers - 1; b > 0; b--) {
+    int j = (int)pick(&r, 0, b), t = p->order[b];
+    p->order[b] = p->order[j], p->order[j] = t;
+  }
+  p->norder = (int)pick(&r, 1, p->nbuffers);
+  p->features |= 1u << PF_LAYOUT_ORDER;
 }
 
 /* A bound near the middle of what the counts can reach. */
@@ -546,8 +585,10 @@ void pg_generate(pg_problem *p, unsigned long long seed) {
   p->nbuffers = (int)pick(&g.r, 1, PG_MAX_BUFFERS - g.pad);
   for (int b = 0; b < p->nbuffers; b++)
     gen_buffer(&g, b);
+  int nbuffers = p->nbuffers;
   if (g.pad)
     gen_pad(&g, p->nbuffers++);
+  gen_lifetimes(&g, nbuffers);
   p->nrequire = (int)pick(&g.r, 0, 3);
   for (int i = 0; i < p->nrequire; i++)
     gen_require(&g, i);
@@ -692,7 +733,14 @@ void pg_workset_json(const pg_problem *p, char *buf, size_t size) {
     put(&o, "\"");
     if (p->buf[b].align > 1)
       put(&o, ", \"align\": %lld", (long long)p->buf[b].align);
+    if (p->buf[b].life >= 0)
+      put(&o, ", \"lifetime\": \"p%d\"", p->buf[b].life);
     put(&o, "}");
+  }
+  if (p->norder) {
+    put(&o, "],\n \"layout_order\": [");
+    for (int i = 0; i < p->norder; i++)
+      put(&o, "%s\"b%d\"", i ? ", " : "", p->order[i]);
   }
   put(&o, "],\n \"require\": [");
   for (int i = 0, n = 0; i < p->nrequire; i++)

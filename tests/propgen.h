@@ -20,6 +20,7 @@
 #define PG_MAX_OBJECTIVES 3
 #define PG_MAX_FIXES 8
 #define PG_MAX_ARGS 48
+#define PG_MAX_LIFETIMES 3 /* phases p0..p2 */
 
 /* Expression nodes.  Every expression the generator builds is affine in
  * the counts (a product has at most one count-dependent side; cdiv, fdiv,
@@ -49,7 +50,8 @@ typedef struct pg_machine {
 enum pg_feature {
   PF_COUNTS1, PF_COUNTS2, PF_COUNTS3, PF_LO_ABOVE_1, PF_LOOSEN, PF_MIXED, PF_ALIGNED_SMEM, PF_ALIGNED_TMEM,
   PF_ALIGNED_RF, PF_NEGATIVE, PF_MIN, PF_MAX, PF_WEIGHT_1E9, PF_CAP_2_40, PF_COUNT_FIRST, PF_TILE_FIRST,
-  PF_FIX, PF_DOMAIN, PF_OCC_0, PF_OCC_1, PF_TOP, PF_CHECK, PF_GLPK, PF_CLI_OBJECTIVE, PF_NFEATURES
+  PF_FIX, PF_DOMAIN, PF_OCC_0, PF_OCC_1, PF_TOP, PF_CHECK, PF_GLPK, PF_CLI_OBJECTIVE, PF_LIFETIMES,
+  PF_LAYOUT_ORDER, PF_NFEATURES
 };
 
 typedef struct pg_problem {
@@ -68,7 +70,11 @@ typedef struct pg_problem {
   int64_t lo[PG_MAX_COUNTS], hi[PG_MAX_COUNTS];
 
   int nbuffers;
-  struct { int mem, size; int64_t align; } buf[PG_MAX_BUFFERS];
+  /* life: the buffer's phase ("p0".."p2"), -1 live throughout; a memory
+   * is charged its always-live buffers plus its largest phase */
+  struct { int mem, size; int64_t align; int life; } buf[PG_MAX_BUFFERS];
+  int order[PG_MAX_BUFFERS];               /* layout_order: buffer indices, norder of them */
+  int norder;
 
   int nrequire;                            /* lhs REL rhs */
   struct { int lhs, rhs, rel, on_cli; } req[PG_MAX_REQUIRES];

@@ -238,6 +238,8 @@ _OPTIONS = {
     "by": _string,
     "file": _string,
     "cutlass_name": _string,
+    "scale": _string,
+    "x_scale": _string,
 }
 
 
@@ -436,27 +438,32 @@ def emit(machine=None, workset=None, target=None, params=None, fix=None, domain=
 
 
 @_named("plot_map")
-def plot_map(machine=None, workset=None, x=None, y=None, color=None, params=None, fix=None, domain=None, require=None,
-             objective=None, place=None, any_arch=None, solver=None, time_limit=None, presolve=None, cutlass_name=None):
+def plot_map(machine=None, workset=None, x=None, y=None, color=None, scale=None, params=None, fix=None, domain=None,
+             require=None, objective=None, place=None, any_arch=None, solver=None, time_limit=None, presolve=None,
+             cutlass_name=None):
     """The feasible region of two choose variables, as `tilefit plot map
     --x X --y Y` draws it: the SVG text.  Every cell (x, y) is solved with
     both fixed; a feasible cell is coloured by color (an expression; the
-    first count by default), an infeasible one by what rules it out.
+    first count by default) on the scale ("auto", "linear", "log",
+    "rank"), an infeasible one by what rules it out.
 
     >>> svg = tilefit.plot_map("h100-sxm", "fa3-fwd", "B_r", "B_c", params={"d": 128})
     >>> svg.startswith("<svg") or svg.startswith("<?xml")
     True
     """
     p = _problem(machine, workset, params, fix, domain, require, objective, place, any_arch, solver)
-    return _call(_request("plot", p, dict(kind="map", x=x, y=y, color=color, time_limit=time_limit,
+    return _call(_request("plot", p, dict(kind="map", x=x, y=y, color=color, scale=scale, time_limit=time_limit,
                                           presolve=presolve, cutlass_name=cutlass_name)), name="plot_map")[0]["text"]
 
 
 @_named("plot_sweep")
-def plot_sweep(file, x, y, by=None):
+def plot_sweep(file, x, y, by=None, scale=None, x_scale=None):
     """A sweep's output (a JSON Lines file) as lines, as `tilefit plot
-    sweep FILE --x X --y Y --by BY` draws them: the SVG text."""
-    return _call(_request("plot", None, dict(kind="sweep", file=file, x=x, y=y, by=by)), name="plot_sweep")[0]["text"]
+    sweep FILE --x X --y Y --by BY --scale S --x-scale S` draws them: the
+    SVG text (scale, the y axis's, and x_scale: "auto", "linear", "log",
+    "rank")."""
+    return _call(_request("plot", None, dict(kind="sweep", file=file, x=x, y=y, by=by, scale=scale, x_scale=x_scale)),
+                 name="plot_sweep")[0]["text"]
 
 
 class Problem:
@@ -541,12 +548,13 @@ class Problem:
         return _layout_text(answer, emit)
 
     @_named("plot_map")
-    def plot_map(self, x, y, color=None, fix=None, domain=None, require=None, objective=None, place=None,
+    def plot_map(self, x, y, color=None, scale=None, fix=None, domain=None, require=None, objective=None, place=None,
                  solver=None, time_limit=None, presolve=None):
         """tilefit.plot_map() on this problem (see there)."""
         return self._call("plot", dict(fix=fix, domain=domain, require=require, objective=objective, place=place,
                                        solver=solver),
-                          dict(kind="map", x=x, y=y, color=color, time_limit=time_limit, presolve=presolve),
+                          dict(kind="map", x=x, y=y, color=color, scale=scale, time_limit=time_limit,
+                               presolve=presolve),
                           name="plot_map")["text"]
 
     @_named("emit")

@@ -15,13 +15,16 @@ machine, as ``tilefit prune`` decides (the tutorial's BLOCK_SIZE_* keys and
 Config's None fields are read as written).  The element width comes from
 ``dtype`` (a name such as "float16", "bfloat16", "float8_e4m3fn", "float32",
 or anything with an ``itemsize``) or, when it is None, from the first
-argument in named_args that has a ``dtype``.  A configuration tilefit
-cannot check is kept, as Triton would try it.
+argument in named_args that has a ``dtype``; an 8-bit dtype whose name says
+float8/fp8 (or int8) sets the workset's ``fp8`` param, since Triton compiles
+fp8 dots only on compute capability 8.9 and later (a bare itemsize of 1
+counts as fp8).  A configuration tilefit cannot check is kept, as Triton
+would try it.
 """
 
 import tilefit
 
-__all__ = ["early_config_prune", "config_dict", "dtype_bits"]
+__all__ = ["early_config_prune", "config_dict", "dtype_bits", "dtype_fp8"]
 
 _BITS = {"float8": 8, "fp8": 8, "int8": 8, "uint8": 8, "float16": 16, "half": 16, "fp16": 16,
          "bfloat16": 16, "bf16": 16, "float32": 32, "float": 32, "fp32": 32, "tf32": 32}
@@ -37,6 +40,16 @@ def dtype_bits(dtype):
         if name.startswith(prefix):
             return bits
     raise ValueError("tilefit.triton: unknown dtype %r (expected float16, bfloat16, float8..., float32)" % (dtype,))
+
+
+def dtype_fp8(dtype):
+    """1 for an fp8 dtype, 0 for int8/uint8, None when the name does not say."""
+    name = str(dtype).rsplit(".", 1)[-1].lower()
+    if name.startswith(("float8", "fp8")):
+        return 1
+    if name.startswith(("int8", "uint8")):
+        return 0
+    return None
 
 
 def config_dict(config):
@@ -69,6 +82,8 @@ def early_config_prune(machine, dtype=None, workset="triton-matmul", params=None
         p = dict(params or {})
         if chosen is not None:
             p["dt_bits"] = dtype_bits(chosen)
+            if p["dt_bits"] == 8 and dtype_fp8(chosen) is not None and "fp8" not in p:
+                p["fp8"] = dtype_fp8(chosen)
         try:
             verdicts = tilefit.prune([config_dict(c) for c in configs], machine=machine, workset=workset, params=p)
         except tilefit.Error:  # no configuration could be checked: leave the choice to Triton

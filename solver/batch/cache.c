@@ -47,9 +47,26 @@ static void *lookup(tf_cache *c, int kind, const char *name, const char *where, 
   return obj;
 }
 
+struct lookup_args {
+  tf_cache *c;
+  int kind;
+  const char *name, *where;
+  tf_error *err;
+};
+
+static void *lookup_body(void *arg) {
+  struct lookup_args *a = arg;
+  return lookup(a->c, a->kind, a->name, a->where, a->err);
+}
+
+static void unlock(void *arg) { pthread_mutex_unlock(&((struct lookup_args *)arg)->c->lock); }
+
+/* A load that runs out of memory releases the lock before the failure
+ * goes on, so the other workers are not left waiting on it. */
 static void *locked_lookup(tf_cache *c, int kind, const char *name, const char *where, tf_error *err) {
+  struct lookup_args a = {c, kind, name, where, err};
   pthread_mutex_lock(&c->lock);
-  void *obj = lookup(c, kind, name, where, err);
+  void *obj = tf_alloc_guarded(lookup_body, unlock, &a);
   pthread_mutex_unlock(&c->lock);
   return obj;
 }

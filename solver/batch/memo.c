@@ -74,35 +74,54 @@ static void make_room(tf_memo *m) {
     rehash(m, m->cap ? 2 * m->cap : 1024);
 }
 
-/* The entry for a key.  *own = 1: it is new and the caller must finish it
- * (tf_memo_finish); otherwise it is done (reuse it) or failed (solve without
- * it).  Waits while another thread is computing it. */
-tf_memo_entry *tf_memo_get(tf_memo *m, const char *key, size_t klen, int *own) {
-  uint64_t h = fnv1a(key, klen);
-  pthread_mutex_lock(&m->lock);
+struct get_args {
+  tf_memo *m;
+  const char *key;
+  size_t klen;
+  int *own;
+};
+
+/* Called with the lock held. */
+static void *get_locked(void *arg) {
+  struct get_args *g = arg;
+  tf_memo *m = g->m;
+  uint64_t h = fnv1a(g->key, g->klen);
   m->lookups++;
   make_room(m);
   size_t j = h & (m->cap - 1);
   tf_memo_entry *e;
-  while ((e = m->slot[j]) && !(e->hash == h && e->klen == klen && !memcmp(e->key, key, klen)))
+  while ((e = m->slot[j]) && !(e->hash == h && e->klen == g->klen && !memcmp(e->key, g->key, g->klen)))
     j = (j + 1) & (m->cap - 1);
   if (!e) {
     e = tf_nalloc(1, sizeof *e);
+    e->key = tf_strndup(g->key, g->klen); /* before the entry is in a slot: a failure leaves none half made */
     e->hash = h;
-    e->key = tf_strndup(key, klen);
-    e->klen = klen;
+    e->klen = g->klen;
     e->state = TF_MEMO_PENDING;
     m->slot[j] = e;
     m->n++;
-    *own = 1;
+    *g->own = 1;
     e->refs++;
   } else {
     e->refs++; /* held while waiting: a flush may drop it once finished */
     while (e->state == TF_MEMO_PENDING)
       pthread_cond_wait(&m->cv, &m->lock);
     m->hits += e->state == TF_MEMO_DONE;
-    *own = 0;
+    *g->own = 0;
   }
+  return e;
+}
+
+static void unlock(void *arg) { pthread_mutex_unlock(&((struct get_args *)arg)->m->lock); }
+
+/* The entry for a key.  *own = 1: it is new and the caller must finish it
+ * (tf_memo_finish); otherwise it is done (reuse it) or failed (solve without
+ * it).  Waits while another thread is computing it.  Out of memory, the
+ * lock is released before the failure goes on. */
+tf_memo_entry *tf_memo_get(tf_memo *m, const char *key, size_t klen, int *own) {
+  struct get_args g = {m, key, klen, own};
+  pthread_mutex_lock(&m->lock);
+  tf_memo_entry *e = tf_alloc_guarded(get_locked, unlock, &g);
   pthread_mutex_unlock(&m->lock);
   return e;
 }

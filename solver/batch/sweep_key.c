@@ -61,6 +61,8 @@ char *tf_sweep_search_key(const tf_problem *p, size_t *len) {
   fwrite(p->count_hi, sizeof *p->count_hi, (size_t)p->ncounts, f);
   fwrite(p->align, sizeof *p->align, p->nbuffers, f);
   fwrite(p->count_dependent, sizeof *p->count_dependent, p->nbuffers, f);
+  for (size_t b = 0; b < p->nbuffers; b++) /* lifetimes change what a memory is charged (model/memory.h) */
+    fwrite(&p->workset->buffers[b].lifetime, sizeof p->workset->buffers[b].lifetime, 1, f);
   fwrite(p->row_kind, sizeof *p->row_kind, p->nrequire, f);
   for (size_t o = 0; o < p->nobjective; o++)
     fwrite(&p->objective[o].maximize, sizeof p->objective[o].maximize, 1, f);

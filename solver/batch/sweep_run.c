@@ -51,6 +51,7 @@ struct run {
   size_t window;
   size_t next, written;  /* positions in todo */
   int stop;
+  int oom;               /* a worker ran out of memory: the sweep stops, exit 3 */
   pthread_mutex_t lock;
   pthread_cond_t ready, room;
   tf_memo answers, ilps;
@@ -80,6 +81,37 @@ static void answer_body(FILE *f, const struct run *r, const tf_request *req, con
   fputs("}\n", f);
 }
 
+/* A memo entry this worker is computing.  Should an allocation fail while
+ * it is held, it is finished as failed (tf_alloc_guarded's undo), so that
+ * no other worker waits on it for ever.  First in the argument structs
+ * below, so undo can take any of them. */
+struct held {
+  tf_memo *memo;
+  tf_memo_entry *entry;
+};
+
+static void release_held(void *arg) {
+  struct held *h = arg;
+  tf_memo_finish(h->memo, h->entry, 0);
+  tf_memo_put(h->memo, h->entry);
+}
+
+struct search_args {
+  struct held held;
+  const tf_problem *p;
+  double time_limit;
+  tf_found *found;
+  size_t *n;
+  tf_error *err;
+  int rc;
+};
+
+static void *search_body(void *arg) {
+  struct search_args *a = arg;
+  a->rc = tf_search(a->p, 1, a->time_limit, a->found, a->n, NULL, a->err);
+  return NULL;
+}
+
 /* Solves with the search memo: an identical search problem is solved
  * once, and every point certifies the result on its own problem.  The same
  * steps as tf_solve otherwise. */
@@ -101,8 +133,14 @@ static int solve_point(struct run *r, const tf_request *req, const tf_problem *p
   memset(&mine, 0, sizeof mine);
   size_t n = e->nfound;
   int rc = 0;
-  if (own || e->state == TF_MEMO_FAILED) {
+  if (own) {
+    struct search_args sa = {{&r->ilps, e}, p, r->o.solve.time_limit_s, &mine, &n, err, 0};
+    tf_alloc_guarded(search_body, release_held, &sa);
+    rc = sa.rc;
+  } else if (e->state == TF_MEMO_FAILED) {
     rc = tf_search(p, 1, r->o.solve.time_limit_s, &mine, &n, NULL, err);
+  }
+  if (own || e->state == TF_MEMO_FAILED) {
     if (own && !rc)
       e->found = mine, e->nfound = n;
     if (own)
@@ -112,6 +150,24 @@ static int solve_point(struct run *r, const tf_request *req, const tf_problem *p
   }
   tf_memo_put(&r->ilps, e);
   return rc ? -1 : tf_solve_found(p, &mine, n, a, err);
+}
+
+static int solved_body(FILE *f, struct run *r, const tf_request *req, const tf_problem *p, int check,
+                       tf_memo_entry *e);
+
+struct body_args {
+  struct held held;
+  FILE *f;
+  struct run *r;
+  const tf_request *req;
+  const tf_problem *p;
+  int check, status;
+};
+
+static void *body_of(void *arg) {
+  struct body_args *a = arg;
+  a->status = solved_body(a->f, a->r, a->req, a->p, a->check, a->held.entry);
+  return NULL;
 }
 
 /* The body of a bound problem's line, from the answer memo or solved. */
@@ -134,6 +190,16 @@ static int problem_body(FILE *f, struct run *r, const tf_request *req, const tf_
       e = NULL;
     }
   }
+  if (!own)
+    return solved_body(f, r, req, p, check, NULL);
+  struct body_args ba = {{&r->answers, e}, f, r, req, p, check, 0};
+  tf_alloc_guarded(body_of, release_held, &ba);
+  return ba.status;
+}
+
+/* A line's body solved (and kept in entry e when the worker owns it). */
+static int solved_body(FILE *f, struct run *r, const tf_request *req, const tf_problem *p, int check,
+                       tf_memo_entry *e) {
   tf_answer a;
   tf_answer_init(&a, p);
   tf_error err;
@@ -152,7 +218,7 @@ static int problem_body(FILE *f, struct run *r, const tf_request *req, const tf_
   size_t len;
   char *body = tf_text_close(&t, &len);
   fwrite(body, 1, len, f);
-  if (own) {
+  if (e) {
     int ok = status != TF_SWEEP_ERROR; /* solver failures (time limits) are not reused */
     if (ok)
       e->text = body, e->tlen = len, e->status = status, body = NULL;
@@ -198,6 +264,27 @@ static void run_point(struct run *r, size_t pos, struct slot *out) {
   out->status = status;
 }
 
+struct point_args {
+  struct run *r;
+  size_t pos;
+  struct slot *out;
+};
+
+static void *point_body(void *arg) {
+  struct point_args *a = arg;
+  run_point(a->r, a->pos, a->out);
+  return NULL;
+}
+
+/* Out of memory in a worker: every thread stops and the writer says so. */
+static void stop_for_memory(struct run *r) {
+  pthread_mutex_lock(&r->lock);
+  r->stop = r->oom = 1;
+  pthread_cond_broadcast(&r->room);
+  pthread_cond_broadcast(&r->ready);
+  pthread_mutex_unlock(&r->lock);
+}
+
 static void *worker(void *arg) {
   struct run *r = arg;
   for (;;) {
@@ -211,7 +298,12 @@ static void *worker(void *arg) {
     size_t pos = r->next++;
     pthread_mutex_unlock(&r->lock);
     struct slot done;
-    run_point(r, pos, &done);
+    struct point_args pa = {r, pos, &done};
+    void *unused;
+    if (tf_alloc_try(point_body, &pa, &unused)) { /* the point's memory is lost; the process goes on */
+      stop_for_memory(r);
+      break;
+    }
     pthread_mutex_lock(&r->lock);
     r->ring[pos % r->window] = done;
     if (pos == r->written)
@@ -266,7 +358,7 @@ static int writer(struct run *r, tf_output *out, tf_sweep_stats *st, tf_error *e
   int rc = 0;
   while (r->written < r->ntodo) {
     pthread_mutex_lock(&r->lock);
-    while (!r->ring[r->written % r->window].text) {
+    while (!r->ring[r->written % r->window].text && !r->oom) {
       struct timespec ts;
       clock_gettime(CLOCK_REALTIME, &ts);
       ts.tv_nsec += 200 * 1000 * 1000;
@@ -277,6 +369,12 @@ static int writer(struct run *r, tf_output *out, tf_sweep_stats *st, tf_error *e
         progress(r, 0);
         pthread_mutex_lock(&r->lock);
       }
+    }
+    if (r->oom) {
+      pthread_mutex_unlock(&r->lock);
+      rc = tf_error_set(err, TF_EINTERNAL, NULL, "out of memory in a worker after %zu of %zu points", r->written,
+                        r->ntodo);
+      break;
     }
     size_t end = r->written;
     while (end < r->ntodo && end - r->written < r->window && r->ring[end % r->window].text)
@@ -350,23 +448,50 @@ static int start_output(struct run *r, tf_output *out, size_t *done, tf_sweep_st
   return 0;
 }
 
+struct writer_args {
+  struct run *r;
+  tf_output *out;
+  tf_sweep_stats *st;
+  tf_error *err;
+  pthread_t *threads;
+  size_t started;
+  int rc;
+};
+
+static void *writer_body(void *arg) {
+  struct writer_args *a = arg;
+  a->rc = writer(a->r, a->out, a->st, a->err);
+  return NULL;
+}
+
+static void join_workers(struct writer_args *a) {
+  for (size_t t = 0; t < a->started; t++)
+    pthread_join(a->threads[t], NULL);
+}
+
+/* The writer (the calling thread) out of memory: the workers stop and are
+ * joined before the failure goes on, since they use this run. */
+static void stop_workers(void *arg) {
+  struct writer_args *a = arg;
+  stop_for_memory(a->r);
+  join_workers(a);
+}
+
 /* The workers and the writer, until every point of todo is written. */
 static int solve_all(struct run *r, tf_output *out, tf_sweep_stats *st, tf_error *err) {
-  size_t nthreads = (size_t)r->o.jobs < r->ntodo ? (size_t)r->o.jobs : r->ntodo, started = 0;
-  pthread_t *threads = tf_nalloc(nthreads, sizeof *threads);
-  int rc;
-  for (; started < nthreads; started++)
-    if (pthread_create(&threads[started], NULL, worker, r))
+  size_t nthreads = (size_t)r->o.jobs < r->ntodo ? (size_t)r->o.jobs : r->ntodo;
+  struct writer_args a = {r, out, st, err, tf_nalloc(nthreads, sizeof(pthread_t)), 0, 0};
+  for (; a.started < nthreads; a.started++)
+    if (pthread_create(&a.threads[a.started], NULL, worker, r))
       break;
-  if (!started)
-    rc = tf_error_set(err, TF_EINTERNAL, NULL, "cannot start a worker thread");
+  if (!a.started)
+    a.rc = tf_error_set(err, TF_EINTERNAL, NULL, "cannot start a worker thread");
   else
-    rc = writer(r, out, st, err);
-  for (size_t t = 0; t < started; t++)
-    pthread_join(threads[t], NULL);
-  free(threads);
+    tf_alloc_guarded(writer_body, stop_workers, &a);
+  join_workers(&a);
+  free(a.threads);
   progress(r, 1);
-  return rc;
+  return a.rc;
 }
 
 static void run_init(struct run *r) {

@@ -4,6 +4,7 @@
 
 #include "model/suggest.h"
 #include "model/text.h"
+#include "solver/cli/options.h"
 #include "solver/tilefit.h"
 
 static const tf_command *const commands[] = {
@@ -32,7 +33,8 @@ static void usage(FILE *f) {
         f);
   for (size_t i = 0; i < NCOMMANDS; i++)
     fprintf(f, "  %-10s %s\n", commands[i]->name, commands[i]->about);
-  fputs("\n'tilefit help COMMAND' (or 'tilefit COMMAND --help') describes a command.\n"
+  fputs("\n'tilefit help COMMAND' (or 'tilefit COMMAND --help') describes a command;\n"
+        "'tilefit completion [COMMAND]' lists what bash completion offers.\n"
         "exit codes: 0 solved/fits, 1 infeasible/does not fit/differs, 2 bad input, 3 internal or solver failure\n",
         f);
 }
@@ -72,6 +74,38 @@ static int help(int argc, char **argv) {
   return c->run(argc == 4 ? 3 : 2, args);
 }
 
+/* 'tilefit completion [CMD [KIND]]', what dist/tilefit.bash completes
+ * from: without CMD the commands, one "command NAME" line each; with one,
+ * its options and operands from the option table (tf_cli_completion). */
+static int completion(int argc, char **argv) {
+  static const tf_command *const kinds[] = {&tf_cmd_plot_map, &tf_cmd_plot_sweep};
+  if (argc < 3) {
+    for (size_t i = 0; i < NCOMMANDS; i++)
+      printf("command %s\n", commands[i]->name);
+    puts("command help\ncommand completion");
+    return TF_EXIT_OK;
+  }
+  const tf_command *c = find_command(argv[2]);
+  if (!c)
+    return unknown_command(argv[2]);
+  if (argc > 4 || (argc == 4 && c != &tf_cmd_plot)) {
+    fprintf(stderr, "tilefit: error: completion: takes one command (and for plot, its kind)\n");
+    return TF_EXIT_USAGE;
+  }
+  for (size_t k = 0; argc == 4 && k < sizeof kinds / sizeof *kinds; k++)
+    if (!strcmp(argv[3], kinds[k]->name + strlen("plot ")))
+      c = kinds[k];
+  if (argc == 4 && c == &tf_cmd_plot) {
+    fprintf(stderr, "tilefit: error: completion: plot's kind is map or sweep, not '%.40s'\n", argv[3]);
+    return TF_EXIT_USAGE;
+  }
+  if (c == &tf_cmd_plot)
+    for (size_t k = 0; k < sizeof kinds / sizeof *kinds; k++)
+      printf("kind %s\n", kinds[k]->name + strlen("plot "));
+  tf_cli_completion(stdout, c);
+  return TF_EXIT_OK;
+}
+
 int tf_cli_main(int argc, char **argv) {
   if (argc < 2) {
     usage(stderr);
@@ -84,6 +118,8 @@ int tf_cli_main(int argc, char **argv) {
   }
   if (!strcmp(cmd, "help"))
     return help(argc, argv);
+  if (!strcmp(cmd, "completion"))
+    return completion(argc, argv);
   if (!strcmp(cmd, "--version")) {
     printf("tilefit %s\n", TF_LIBRARY_VERSION);
     return TF_EXIT_OK;

@@ -45,7 +45,17 @@ typedef struct tf_command {
   const char *exit_text;   /* --help: its exit codes */
   int min_operands;        /* fewer is a usage error, saying */
   const char *missing;     /* this */
+  int operand_kind;        /* enum tf_operand_kind: what completion offers as an operand */
 } tf_command;
+
+/* A command's operands, for 'tilefit completion' (dist/tilefit.bash). */
+enum tf_operand_kind {
+  TF_OPERANDS_NONE,     /* takes none, or nothing to offer */
+  TF_OPERANDS_FILES,
+  TF_OPERANDS_MACHINES, /* shipped machine names or .json files */
+  TF_OPERANDS_WORKSETS, /* shipped workset names or .json files */
+  TF_OPERANDS_KINDS     /* plot: map or sweep */
+};
 
 extern const tf_command tf_cmd_solve, tf_cmd_check, tf_cmd_machines, tf_cmd_worksets, tf_cmd_validate,
     tf_cmd_sweep, tf_cmd_merge, tf_cmd_prune, tf_cmd_plot, tf_cmd_probe, tf_cmd_layout, tf_cmd_emit;

@@ -13,7 +13,7 @@ const tf_command tf_cmd_check = {
     "Evaluates one configuration, with every variable fixed (by --fix or by a\n"
     "one-value domain), and reports whether it fits: every buffer's bytes after\n"
     "rounding, every memory's use against its capacity, and the first violation.\n",
-    "0 fits, 1 does not fit, 2 bad input, 3 internal failure", 0, NULL};
+    "0 fits, 1 does not fit, 2 bad input, 3 internal failure", 0, NULL, TF_OPERANDS_NONE};
 
 static void print_binding(const tf_cmd_problem *c) {
   fprintf(stdout, "%s\n  binds %s on %s", c->args.cutlass_name, c->loaded.workset->name, c->loaded.machine->name);

@@ -20,7 +20,7 @@ const tf_command tf_cmd_emit = {
     "naming the machine, workset, params, tilefit version and the bytes it fits in.\n",
     "0 written, 1 infeasible, 2 bad input (a workset the target does not write for),\n"
     "3 solver or internal failure",
-    0, NULL};
+    0, NULL, TF_OPERANDS_NONE};
 
 static int emit(tf_cmd_problem *c) {
   if (!c->args.emit_for) {

@@ -251,7 +251,7 @@ const tf_command tf_cmd_machines = {
     "and where each comes from (the source keys are listed in machines/SOURCES.md);\n"
     "with several, shows them side by side, every number, differences marked '*'.\n"
     "--unconfirmed lists every number whose source says UNCONFIRMED.\n",
-    "0 listed or shown, 2 bad input", 0, NULL};
+    "0 listed or shown, 2 bad input", 0, NULL, TF_OPERANDS_MACHINES};
 
 static int run(int argc, char **argv) {
   tf_args a;

@@ -16,7 +16,7 @@ const tf_command tf_cmd_merge = {
     "Refuses a torn part (resume that shard first), a point missing or given twice,\n"
     "and parts of different sweeps or formats.\n",
     "0 merged, 2 bad or incomplete parts, 3 the output cannot be written", 1,
-    "needs at least one PART (see 'tilefit merge --help')"};
+    "needs at least one PART (see 'tilefit merge --help')", TF_OPERANDS_FILES};
 
 static int run(int argc, char **argv) {
   tf_args a;

@@ -23,7 +23,7 @@ const tf_command tf_cmd_probe = {
     "as a machine: tilefit machines FILE.json, tilefit solve -m FILE.json.\n",
     "0 written, 2 no GPU (no driver, cuInit fails, no device) or bad usage, 3 the\n"
     "      output cannot be written",
-    0, NULL};
+    0, NULL, TF_OPERANDS_NONE};
 
 /* FILE's stem when it is a valid machine name ("h200-probed" from
  * "out/h200-probed.json"), else NULL. */

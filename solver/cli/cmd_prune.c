@@ -30,7 +30,7 @@ const tf_command tf_cmd_prune = {
     "memory: what Triton's \"Required: X, Hardware limit: Y\" would say.  A line\n"
     "that cannot be checked is an error line with its line number; the list goes on.\n"
     "--keep prints only the configurations that fit, in the input's own form.\n",
-    "0 the list was read (whatever fits), 2 bad input, 3 internal failure", 1, "a CONFIGS file"};
+    "0 the list was read (whatever fits), 2 bad input, 3 internal failure", 1, "a CONFIGS file", TF_OPERANDS_FILES};
 
 typedef struct prune_run {
   tf_args args;
@@ -66,6 +66,14 @@ static void text_verdict(FILE *f, const tf_pruned *v) {
           (long long)r.capacity, tf_memory_unit(m), over);
 }
 
+/* "mma_version 3, ab_buffers 3  ": the workset's shown lets (model/show.h). */
+static void text_shown(FILE *f, const tf_pruned *v) {
+  if (!v->problem->workset->nshow)
+    return;
+  tf_report_shown_list(f, v->problem, &v->answer);
+  fputc(' ', f); /* the configuration follows after one more */
+}
+
 /* A kernel name's line also says what it bound and the stage count. */
 static void text_binding(FILE *f, const tf_pruned *v) {
   const tf_problem *p = v->problem;
@@ -95,6 +103,8 @@ static void write_text(FILE *f, const prune_run *r) {
     fprintf(f, "%s on %s: %zu of %zu configurations fit", b->loaded.workset->name, b->loaded.machine->name, b->nfit,
             b->list.n);
   text_counts(f, b);
+  if (!names && b->loaded.workset->rule)
+    fprintf(f, "rule: %s\n", b->loaded.workset->rule);
   for (size_t i = 0; i < b->list.n; i++) {
     const tf_pruned *v = &b->verdicts[i];
     fprintf(f, "  %-9s ", b->list.items[i].where);
@@ -103,6 +113,7 @@ static void write_text(FILE *f, const prune_run *r) {
       continue;
     }
     text_verdict(f, v);
+    text_shown(f, v);
     if (names)
       text_binding(f, v);
     fprintf(f, " %s\n", b->list.items[i].text);

@@ -37,7 +37,8 @@ const tf_command tf_cmd_sweep = {
     "Each line has index, total, id, input and the result: status (optimal, infeasible,\n"
     "fits, does_not_fit, or error with its message), values, memories, objectives and\n"
     "the closed form.  A point that fails is a line, never the end of the sweep.\n",
-    "0 every point has its line, 2 bad spec or usage, 3 the output cannot be written", 0, NULL};
+    "0 every point has its line, 2 bad spec or usage, 3 the output cannot be written", 0, NULL,
+    TF_OPERANDS_FILES};
 
 /* A spec file, or the lists on the command line: one of the two. */
 static tf_sweep *load(const tf_args *a, tf_error *err) {

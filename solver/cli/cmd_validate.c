@@ -25,7 +25,7 @@ const tf_command tf_cmd_validate = {
     "           never counted as a failure\n"
     "Prints one row per case and a closing line 'N passed, M failed, K skipped'.\n",
     "0 every formula and fits case agrees, 1 otherwise, 2 bad input", 1,
-    "needs at least one CASES.jsonl file"};
+    "needs at least one CASES.jsonl file", TF_OPERANDS_FILES};
 
 /* --json: one document, the rows in "cases" and the tally; --jsonl and
  * text: the rows, then the tally line (on stderr for --jsonl). */

@@ -6,6 +6,26 @@
 #include "model/workset.h"
 #include "solver/cli/catalog.h"
 
+/* "  P   rf   SIZE  align A  place rf,smem  pin pv_rs  alias V  lifetime L": a placed
+ * buffer's candidates in order of preference (the machine's MMA table when
+ * the workset names none), its pin and the buffer it may share space with. */
+static void buffer_line(FILE *f, const tf_buffer *b) {
+  fprintf(f, "  %-14s %-5s %s", b->name, tf_memory_name(b->memory), tf_expr_text(b->size));
+  if (b->align)
+    fprintf(f, "  align %s", tf_expr_text(b->align));
+  for (int k = 0; k < b->nplace; k++)
+    fprintf(f, "%s%s", k ? "," : "  place ", tf_memory_name(b->place[k]));
+  if (b->from_table)
+    fputs(" (the machine's mma table)", f);
+  if (b->pin)
+    fprintf(f, "  pin %s", tf_expr_text(b->pin));
+  if (b->alias_name)
+    fprintf(f, "  alias %s", b->alias_name);
+  if (b->lifetime_name)
+    fprintf(f, "  lifetime %s", b->lifetime_name);
+  fputc('\n', f);
+}
+
 static void show_workset(FILE *f, const tf_workset *w) {
   fprintf(f, "%s: %s\n", w->name, w->comment);
   fprintf(f, "params:\n");
@@ -34,9 +54,7 @@ static void show_workset(FILE *f, const tf_workset *w) {
     fprintf(f, "  %-14s = %s\n", w->lets[i].name, tf_expr_text(w->lets[i].expr));
   fprintf(f, "buffers:\n");
   for (size_t i = 0; i < w->nbuffers; i++)
-    fprintf(f, "  %-14s %-5s %s%s%s\n", w->buffers[i].name, tf_memory_name(w->buffers[i].memory),
-           tf_expr_text(w->buffers[i].size), w->buffers[i].align ? "  align " : "",
-           w->buffers[i].align ? tf_expr_text(w->buffers[i].align) : "");
+    buffer_line(f, &w->buffers[i]);
   for (size_t i = 0; i < w->nrequire; i++)
     fprintf(f, "%s  %s\n", i ? "" : "require:\n", tf_expr_text(w->require[i].expr));
   for (size_t i = 0; i < w->nobjective; i++)
@@ -80,4 +98,4 @@ const tf_command tf_cmd_worksets = {
     "worksets", TF_CMD_WORKSETS, run, "list the shipped worksets, or show one", "[NAME|FILE]", 1,
     "Without NAME, lists the shipped worksets; with one, shows its params,\n"
     "variables, buffers, constraints and objectives.\n",
-    "0 listed or shown, 2 bad input", 0, NULL};
+    "0 listed or shown, 2 bad input", 0, NULL, TF_OPERANDS_WORKSETS};

@@ -152,7 +152,7 @@ enum opt_id {
   O_MACHINE, O_WORKSET, O_PARAM, O_FIX, O_DOMAIN, O_PLACE, O_ANY_ARCH, O_REQUIRE, O_OBJECTIVE, O_JSON, O_JSONL, O_CSV, O_EXPLAIN, O_TOP, O_TOP_POINTS,
   O_LP, O_MPS, O_CUTLASS_NAME, O_EMIT, O_FOR, O_MAP, O_KEEP, O_JOBS, O_MEMO_MAX, O_OUT, O_FORMAT, O_RESUME, O_SHARD, O_TIME, O_SOLVER,
   O_NOPRESOLVE,
-  O_QUIET, O_X, O_Y, O_COLOR, O_BY, O_UNCONFIRMED, O_HELP
+  O_QUIET, O_X, O_Y, O_COLOR, O_BY, O_SCALE, O_X_SCALE, O_UNCONFIRMED, O_HELP
 };
 enum opt_flag {
   ONCE = 0,            /* given twice is a usage error naming it */
@@ -168,8 +168,25 @@ enum opt_flag {
 #define PLOTS (TF_CMD_PLOT_MAP | TF_CMD_PLOT_SWEEP)
 #define WRITES (BINDING | PLOTS | TF_CMD_VALIDATE | TF_CMD_SWEEP | TF_CMD_MERGE | TF_CMD_MACHINES | TF_CMD_WORKSETS | \
                 TF_CMD_PROBE)
+/* What completion offers for an option's value (tilefit completion,
+ * dist/tilefit.bash): the names it takes, files, or the words of its
+ * value's spelling ("jsonl|csv"). */
+enum opt_value {
+  V_NONE,    /* takes no value */
+  V_TEXT,    /* free text or a number: nothing to offer */
+  V_MACHINE, V_WORKSET,     /* a shipped name or a .json file */
+  V_PARAM, V_FIX, V_DOMAIN, /* NAME= of the workset's params, its variables, its choose variables */
+  V_PLACE,   /* BUF=MEM of the workset's placed buffers */
+  V_FILE,
+  V_WORDS,   /* one of the words of `value`, split at '|' */
+  V_AXIS     /* plot map: a choose variable; plot sweep: free text */
+};
+static const char *const value_kinds[] = {"none", "text", "machine", "workset", "param", "fix", "domain",
+                                          "place", "file", "words", "axis"};
+
 static const struct option_spec {
   enum opt_id id;
+  enum opt_value complete;
   char short_name;
   const char *long_name;
   const char *value; /* the value's name in help, NULL: takes none */
@@ -177,72 +194,76 @@ static const struct option_spec {
   unsigned flags;    /* enum opt_flag */
   const char *help;
 } options[] = {
-    {O_MACHINE, 'm', "machine", "NAME|FILE", BINDING | TF_CMD_PLOT_MAP | TF_CMD_SWEEP, ONCE,
+    {O_MACHINE, V_MACHINE, 'm', "machine", "NAME|FILE", BINDING | TF_CMD_PLOT_MAP | TF_CMD_SWEEP, ONCE,
      "machine model (tilefit machines lists them; - reads it from standard input)"},
-    {O_WORKSET, 'w', "workset", "NAME|FILE", BINDING | TF_CMD_PLOT_MAP | TF_CMD_SWEEP, ONCE,
+    {O_WORKSET, V_WORKSET, 'w', "workset", "NAME|FILE", BINDING | TF_CMD_PLOT_MAP | TF_CMD_SWEEP, ONCE,
      "working set (tilefit worksets lists them; - reads it from standard input)"},
-    {O_PARAM, 'p', "param", "NAME=VALUE", BINDING | TF_CMD_PLOT_MAP | TF_CMD_SWEEP, REPEATABLE, "set a workset parameter (repeatable)"},
-    {O_FIX, 0, "fix", "VAR=VALUE", PROBLEM_IN | TF_CMD_SWEEP, REPEATABLE, "pin a choose or count variable (repeatable)"},
-    {O_DOMAIN, 0, "domain", "VAR=V1,V2,..", PROBLEM_IN | TF_CMD_SWEEP, REPEATABLE, "narrow a choose variable's domain"},
-    {O_PLACE, 0, "place", "BUF=MEM[,MEM..]", PROBLEM_IN, REPEATABLE,
+    {O_PARAM, V_PARAM, 'p', "param", "NAME=VALUE", BINDING | TF_CMD_PLOT_MAP | TF_CMD_SWEEP, REPEATABLE, "set a workset parameter (repeatable)"},
+    {O_FIX, V_FIX, 0, "fix", "VAR=VALUE", PROBLEM_IN | TF_CMD_SWEEP, REPEATABLE, "pin a choose or count variable (repeatable)"},
+    {O_DOMAIN, V_DOMAIN, 0, "domain", "VAR=V1,V2,..", PROBLEM_IN | TF_CMD_SWEEP, REPEATABLE, "narrow a choose variable's domain"},
+    {O_PLACE, V_PLACE, 0, "place", "BUF=MEM[,MEM..]", PROBLEM_IN, REPEATABLE,
      "pin a placed buffer to a memory, or narrow its candidates (repeatable)"},
-    {O_ANY_ARCH, 0, "any-arch", NULL, BINDING | TF_CMD_PLOT_MAP | TF_CMD_SWEEP, ONCE,
+    {O_ANY_ARCH, V_NONE, 0, "any-arch", NULL, BINDING | TF_CMD_PLOT_MAP | TF_CMD_SWEEP, ONCE,
      "solve a workset on a machine whose architecture it does not declare"},
-    {O_REQUIRE, 0, "require", "\"EXPR <= EXPR\"", PROBLEM_IN | TF_CMD_SWEEP, REPEATABLE, "an extra constraint (repeatable)"},
-    {O_OBJECTIVE, 0, "objective", "\"max EXPR\"", SOLVES | TF_CMD_PLOT_MAP | TF_CMD_SWEEP, REPEATABLE,
+    {O_REQUIRE, V_TEXT, 0, "require", "\"EXPR <= EXPR\"", PROBLEM_IN | TF_CMD_SWEEP, REPEATABLE, "an extra constraint (repeatable)"},
+    {O_OBJECTIVE, V_TEXT, 0, "objective", "\"max EXPR\"", SOLVES | TF_CMD_PLOT_MAP | TF_CMD_SWEEP, REPEATABLE,
      "replaces the workset's objectives; repeat for a lexicographic order"},
-    {O_JSON, 0, "json", NULL, BINDING | TF_CMD_VALIDATE | TF_CMD_MACHINES, FORMAT,
+    {O_JSON, V_NONE, 0, "json", NULL, BINDING | TF_CMD_VALIDATE | TF_CMD_MACHINES, FORMAT,
      "JSON output: one document (solve --top and prune: an array; validate: the cases and the tally)"},
-    {O_JSONL, 0, "jsonl", NULL, ANSWERS | TF_CMD_VALIDATE, FORMAT, "JSON Lines output: one object per answer or case"},
-    {O_CSV, 0, "csv", NULL, ANSWERS | TF_CMD_PRUNE, FORMAT, "CSV output (RFC 4180), with a header line"},
-    {O_EXPLAIN, 0, "explain", NULL, TF_CMD_SOLVE, ONCE,
+    {O_JSONL, V_NONE, 0, "jsonl", NULL, ANSWERS | TF_CMD_VALIDATE, FORMAT, "JSON Lines output: one object per answer or case"},
+    {O_CSV, V_NONE, 0, "csv", NULL, ANSWERS | TF_CMD_PRUNE, FORMAT, "CSV output (RFC 4180), with a header line"},
+    {O_EXPLAIN, V_NONE, 0, "explain", NULL, TF_CMD_SOLVE, ONCE,
      "buffers, memories, and for each objective the next better candidate and what it misses by"},
-    {O_TOP, 0, "top", "K", TF_CMD_SOLVE | TF_CMD_EMIT, ONCE,
+    {O_TOP, V_TEXT, 0, "top", "K", TF_CMD_SOLVE | TF_CMD_EMIT, ONCE,
      "the K best distinct configurations (a tile's best placement and counts), in objective order (emit: a "
      "fragment for each, Triton's list deduplicated)"},
-    {O_TOP_POINTS, 0, "top-points", NULL, TF_CMD_SOLVE, ONCE, "with --top: every point, not one per configuration"},
-    {O_LP, 0, "lp", "FILE", TF_CMD_SOLVE, ONCE,
+    {O_TOP_POINTS, V_NONE, 0, "top-points", NULL, TF_CMD_SOLVE, ONCE, "with --top: every point, not one per configuration"},
+    {O_LP, V_FILE, 0, "lp", "FILE", TF_CMD_SOLVE, ONCE,
      "write the whole integer program (CPLEX LP), one file per objective level: FILE, then FILE with .level2, "
      ".level3, ... before its extension, each with the earlier levels' optima pinned as rows"},
-    {O_MPS, 0, "mps", "FILE", TF_CMD_SOLVE, ONCE, "the same in free MPS (no objective sense: glpsol --max or --min)"},
-    {O_CUTLASS_NAME, 0, "cutlass-name", "NAME", PROBLEM, ONCE,
+    {O_MPS, V_FILE, 0, "mps", "FILE", TF_CMD_SOLVE, ONCE, "the same in free MPS (no objective sense: glpsol --max or --min)"},
+    {O_CUTLASS_NAME, V_TEXT, 0, "cutlass-name", "NAME", PROBLEM, ONCE,
      "a CUTLASS library kernel name (cutlass3x_sm90_..._0_...): binds its workset, machine, types and tile; "
      "stage count 0 is the builder's automatic count"},
-    {O_EMIT, 0, "emit", "c|cute-dsl", TF_CMD_LAYOUT, FORMAT,
+    {O_EMIT, V_WORDS, 0, "emit", "c|cute-dsl", TF_CMD_LAYOUT, FORMAT,
      "the layout as code: a C/C++ header (struct, offsets, static_asserts) or a CuTe DSL shared-storage struct"},
-    {O_FOR, 0, "for", "cutlass|cute-dsl|triton|fa", TF_CMD_EMIT, ONCE,
+    {O_FOR, V_WORDS, 0, "for", "cutlass|cute-dsl|triton|fa", TF_CMD_EMIT, ONCE,
      "what to write: a CUTLASS CollectiveBuilder type and kernel name, CuTe DSL GEMM arguments, a Triton config "
      "list, FlashAttention kernel traits"},
-    {O_MAP, 0, "map", "KEY=VAR,...", TF_CMD_PRUNE, REPEATABLE,
+    {O_MAP, V_TEXT, 0, "map", "KEY=VAR,...", TF_CMD_PRUNE, REPEATABLE,
      "read a configuration's KEY as the workset's variable or param VAR (repeatable)"},
-    {O_KEEP, 0, "keep", NULL, TF_CMD_PRUNE, ONCE,
+    {O_KEEP, V_NONE, 0, "keep", NULL, TF_CMD_PRUNE, ONCE,
      "print only the configurations that fit, in the input's own form (prune reads it back)"},
-    {O_JOBS, 'j', "jobs", "N", TF_CMD_SWEEP, ONCE, "worker threads (default 1)"},
-    {O_MEMO_MAX, 0, "memo-max", "N", TF_CMD_SWEEP, ONCE,
+    {O_JOBS, V_TEXT, 'j', "jobs", "N", TF_CMD_SWEEP, ONCE, "worker threads (default 1)"},
+    {O_MEMO_MAX, V_TEXT, 0, "memo-max", "N", TF_CMD_SWEEP, ONCE,
      "answers kept for reuse at most (default 8192, about 22 MiB; 0: none), so memory stays flat"},
-    {O_OUT, 'o', "output", "FILE", WRITES, ONCE,
+    {O_OUT, V_FILE, 'o', "output", "FILE", WRITES, ONCE,
      "write the results here (default standard output); FILE appears whole or not at all"},
-    {O_FORMAT, 0, "format", "jsonl|csv", TF_CMD_SWEEP | TF_CMD_MERGE, FORMAT,
+    {O_FORMAT, V_WORDS, 0, "format", "jsonl|csv", TF_CMD_SWEEP | TF_CMD_MERGE, FORMAT,
      "output format (sweep: default jsonl, csv when FILE ends in .csv; merge: the parts must be in it)"},
-    {O_RESUME, 0, "resume", NULL, TF_CMD_SWEEP, ONCE,
+    {O_RESUME, V_NONE, 0, "resume", NULL, TF_CMD_SWEEP, ONCE,
      "continue FILE after an interrupted run; the result is the file an uninterrupted run writes"},
-    {O_SHARD, 0, "shard", "I/N", TF_CMD_SWEEP, ONCE, "solve points i with i mod N = I - 1 ('tilefit merge' joins shards)"},
-    {O_TIME, 0, "time-limit", "SECONDS", SOLVING | TF_CMD_PRUNE, ONCE, "for the whole solve of a problem (default 60)"},
-    {O_SOLVER, 0, "solver", "exact|glpk", SOLVING | TF_CMD_CHECK | TF_CMD_VALIDATE, ONCE,
+    {O_SHARD, V_TEXT, 0, "shard", "I/N", TF_CMD_SWEEP, ONCE, "solve points i with i mod N = I - 1 ('tilefit merge' joins shards)"},
+    {O_TIME, V_TEXT, 0, "time-limit", "SECONDS", SOLVING | TF_CMD_PRUNE, ONCE, "for the whole solve of a problem (default 60)"},
+    {O_SOLVER, V_WORDS, 0, "solver", "exact|glpk", SOLVING | TF_CMD_CHECK | TF_CMD_VALIDATE, ONCE,
      "exact: the exact search (the default); glpk: GLPK solves the whole integer program, its answer certified "
      "against the exact optimum (exit 3 when they differ)"},
-    {O_NOPRESOLVE, 0, "no-presolve", NULL, SOLVING | TF_CMD_VALIDATE, ONCE,
+    {O_NOPRESOLVE, V_NONE, 0, "no-presolve", NULL, SOLVING | TF_CMD_VALIDATE, ONCE,
      "turn GLPK's MIP presolver off (with --solver glpk, or a problem's \"solver\": \"glpk\")"},
-    {O_QUIET, 'q', "quiet", NULL, TF_CMD_SWEEP | TF_CMD_MERGE, ONCE, "no progress and no summary on stderr"},
-    {O_X, 0, "x", "VAR|NAME", PLOTS, ONCE,
+    {O_QUIET, V_NONE, 'q', "quiet", NULL, TF_CMD_SWEEP | TF_CMD_MERGE, ONCE, "no progress and no summary on stderr"},
+    {O_X, V_AXIS, 0, "x", "VAR|NAME", PLOTS, ONCE,
      "across: map, a choose variable; sweep, a number of each line (at the top level, in values, in params, or a "
      "dotted path such as memories.smem.used)"},
-    {O_Y, 0, "y", "VAR|NAME", PLOTS, ONCE, "up: as --x"},
-    {O_COLOR, 0, "color", "EXPR", TF_CMD_PLOT_MAP, ONCE, "the cell value (default: the first count variable)"},
-    {O_BY, 0, "by", "NAME", TF_CMD_PLOT_SWEEP, ONCE, "one line per value of NAME (e.g. machine)"},
-    {O_UNCONFIRMED, 0, "unconfirmed", NULL, TF_CMD_MACHINES, ONCE,
+    {O_Y, V_AXIS, 0, "y", "VAR|NAME", PLOTS, ONCE, "up: as --x"},
+    {O_COLOR, V_TEXT, 0, "color", "EXPR", TF_CMD_PLOT_MAP, ONCE, "the cell value (default: the first count variable)"},
+    {O_BY, V_TEXT, 0, "by", "NAME", TF_CMD_PLOT_SWEEP, ONCE, "one line per value of NAME (e.g. machine)"},
+    {O_SCALE, V_WORDS, 0, "scale", "auto|linear|log|rank", PLOTS, ONCE,
+     "map: the colour scale; sweep: the y axis's (default auto: docs/pictures.md says the rule)"},
+    {O_X_SCALE, V_WORDS, 0, "x-scale", "auto|linear|log|rank", TF_CMD_PLOT_SWEEP, ONCE,
+     "the x axis's scale (default auto: log for powers of two, ticks at the data)"},
+    {O_UNCONFIRMED, V_NONE, 0, "unconfirmed", NULL, TF_CMD_MACHINES, ONCE,
      "every number marked UNCONFIRMED, with its source, across the machines given (default: all)"},
-    {O_HELP, 'h', "help", NULL, ~0u, REPEATABLE, "this help"},
+    {O_HELP, V_NONE, 'h', "help", NULL, ~0u, REPEATABLE, "this help"},
 };
 #define NOPTIONS (sizeof options / sizeof *options)
 
@@ -314,6 +335,25 @@ void tf_cli_help(FILE *f, const tf_command *cmd) {
       wrapped(f, options[i].help, width + 4, width + 4);
     }
   fprintf(f, "\nexit: %s\n", cmd->exit_text);
+}
+
+static void completion_line(FILE *f, const struct option_spec *o, const tf_command *cmd) {
+  enum opt_value v = o->complete;
+  const char *kind = v == V_AXIS ? (cmd->bit == TF_CMD_PLOT_MAP ? "choose" : "text") : value_kinds[v];
+  char short_name[3] = {'-', o->short_name, 0}; /* "-m", or "-" when it has none */
+  fprintf(f, "option --%s %s %s", o->long_name, short_name, kind);
+  if (v == V_WORDS)
+    for (const char *w = o->value; *w; w += strcspn(w, "|"), w += *w == '|')
+      fprintf(f, " %.*s", (int)strcspn(w, "|"), w);
+  fputc('\n', f);
+}
+
+void tf_cli_completion(FILE *f, const tf_command *cmd) {
+  static const char *const operands[] = {"none", "files", "machines", "worksets", "kinds"};
+  for (size_t i = 0; i < NOPTIONS; i++)
+    if (options[i].commands & cmd->bit)
+      completion_line(f, &options[i], cmd);
+  fprintf(f, "operands %s\n", operands[cmd->operand_kind]);
 }
 
 /* The nearest option `cmd` takes to an unknown "--name[=v]", or NULL. */
@@ -401,9 +441,14 @@ static void add_map(tf_args *a, const char *v) {
   a->maps[a->nmaps++] = v;
 }
 
-/* --x, --y, --color, --by: borrowed from argv */
+/* --x, --y, --color, --by, --scale, --x-scale: borrowed from argv */
 static int apply_plot(tf_args *a, enum opt_id id, const char *v) {
-  const char **field = id == O_X ? &a->plot_x : id == O_Y ? &a->plot_y : id == O_COLOR ? &a->plot_color : &a->plot_by;
+  const char **field = id == O_X       ? &a->plot_x
+                       : id == O_Y     ? &a->plot_y
+                       : id == O_COLOR ? &a->plot_color
+                       : id == O_SCALE ? &a->plot_scale
+                       : id == O_X_SCALE ? &a->plot_x_scale
+                                       : &a->plot_by;
   *field = v;
   return 0;
 }
@@ -461,7 +506,7 @@ static int apply(tf_args *a, const struct option_spec *o, const char *v, const c
   case O_SHARD: return parse_shard(a, v, err);
   case O_FORMAT: return parse_format(a, v, where, err);
   case O_QUIET: a->quiet = 1; return 0;
-  case O_X: case O_Y: case O_COLOR: case O_BY: return apply_plot(a, o->id, v);
+  case O_X: case O_Y: case O_COLOR: case O_BY: case O_SCALE: case O_X_SCALE: return apply_plot(a, o->id, v);
   case O_UNCONFIRMED: a->unconfirmed = 1; return 0;
   case O_HELP: a->help = 1; return 0;
   }

@@ -54,6 +54,7 @@ typedef struct tf_args {
   int nmaps;
   int keep;                 /* prune --keep */
   const char *plot_x, *plot_y, *plot_color, *plot_by; /* borrowed from argv */
+  const char *plot_scale, *plot_x_scale;              /* --scale, --x-scale: borrowed from argv */
   char **positional;        /* borrowed from argv */
   int npositional;
   tf_text out;              /* the results, held until tf_cli_finish */
@@ -84,6 +85,12 @@ int tf_cli_finish(tf_args *a, int rc);
 
 /* `cmd`'s --help: usage line, text, its options from the table, exit codes. */
 void tf_cli_help(FILE *f, const tf_command *cmd);
+
+/* 'tilefit completion CMD': from the option table, one line per option
+ * cmd takes, "option --LONG -S KIND [WORD...]" (-S is "-" without a short
+ * spelling; KIND as enum opt_value names it, "choose" for plot map's axes;
+ * WORDs for a value of fixed words), then "operands KIND". */
+void tf_cli_completion(FILE *f, const tf_command *cmd);
 
 /* The solver options the command line sets (--solver, --time-limit, --no-presolve)
  * over tf_solve_opts_init's defaults. */

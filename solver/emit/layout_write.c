@@ -15,16 +15,42 @@ static void slot_note(FILE *f, const tf_problem *p, const tf_layout_slot *s) {
     sep = "; ";
   }
   if (!s->aligned)
-    fprintf(f, "%soffset not a multiple of %lld", sep, (long long)s->align);
+    fprintf(f, "%soffset not a multiple of %lld", sep, (long long)s->align), sep = "; ";
+  if (s->lifetime >= 0)
+    fprintf(f, "%slifetime %s", sep, p->workset->lifetimes[s->lifetime]);
+}
+
+/* The size of memory m's union: its largest phase's. */
+static int64_t union_size(const tf_problem *p, const tf_layout *l, int m) {
+  int64_t most = 0;
+  for (int q = 0; q < (int)p->workset->nlifetimes; q++)
+    most = l->phase_size[m][q] > most ? l->phase_size[m][q] : most;
+  return most;
+}
+
+/* The union of the phases: where each starts, and each one's size. */
+static void text_union(FILE *f, const tf_problem *p, const tf_layout *l, int m) {
+  int64_t size = union_size(p, l, m);
+  fprintf(f, "  %-18s %10lld %10lld %10lld %6d %10lld  lifetimes overlaid here:", "(union)",
+          (long long)l->phase_base[m], (long long)size, (long long)size, 1, (long long)(l->phase_base[m] + size));
+  const char *sep = " ";
+  for (int q = 0; q < (int)p->workset->nlifetimes; q++) {
+    fprintf(f, "%s%s %lld", sep, p->workset->lifetimes[q], (long long)l->phase_size[m][q]);
+    sep = ", ";
+  }
+  fputc('\n', f);
 }
 
 static void text_memory(FILE *f, const tf_problem *p, const tf_layout *l, int m) {
   fprintf(f, "%-20s %10s %10s %10s %6s %10s  (%s)\n", tf_memory_name(m), "offset", "size", "allocated", "align",
           "end", tf_memory_unit(m));
+  int unioned = 0;
   for (size_t i = 0; i < l->nslots; i++) {
     const tf_layout_slot *s = &l->slots[i];
     if (s->memory != m)
       continue;
+    if (s->lifetime >= 0 && !unioned)
+      text_union(f, p, l, m), unioned = 1;
     int64_t end = s->host >= 0 ? s->offset + s->size : s->offset + s->allocated;
     fprintf(f, "  %-18s %10lld %10lld %10lld %6lld %10lld", p->workset->buffers[s->buffer].name,
             (long long)s->offset, (long long)s->size, (long long)s->allocated, (long long)s->align, (long long)end);
@@ -56,7 +82,25 @@ static void json_slot(FILE *f, const tf_problem *p, const tf_layout_slot *s) {
     tf_json_write_string(f, p->workset->buffers[s->host].name);
     fprintf(f, ",\"extra_offset\":%lld", (long long)s->extra_offset);
   }
+  fputs(",\"lifetime\":", f);
+  if (s->lifetime >= 0)
+    tf_json_write_string(f, p->workset->lifetimes[s->lifetime]);
+  else
+    fputs("null", f);
   fputc('}', f);
+}
+
+/* ,"union":{"offset","size","lifetimes":[{"name","size"}]} */
+static void json_union(FILE *f, const tf_problem *p, const tf_layout *l, int m) {
+  int64_t size = union_size(p, l, m);
+  fprintf(f, ",\"union\":{\"offset\":%lld,\"size\":%lld,\"lifetimes\":[", (long long)l->phase_base[m],
+          (long long)size);
+  for (int q = 0; q < (int)p->workset->nlifetimes; q++) {
+    fputs(q ? ",{\"name\":" : "{\"name\":", f);
+    tf_json_write_string(f, p->workset->lifetimes[q]);
+    fprintf(f, ",\"size\":%lld}", (long long)l->phase_size[m][q]);
+  }
+  fputs("]}", f);
 }
 
 void tf_layout_write_json_value(FILE *f, const tf_problem *p, const tf_layout *l) {
@@ -74,7 +118,10 @@ void tf_layout_write_json_value(FILE *f, const tf_problem *p, const tf_layout *l
         json_slot(f, p, &l->slots[i]);
         bsep = ",";
       }
-    fputs("]}", f);
+    fputc(']', f);
+    if (l->phased[m])
+      json_union(f, p, l, m);
+    fputc('}', f);
     sep = ",";
   }
   fputc('}', f);

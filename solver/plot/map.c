@@ -6,6 +6,7 @@
 
 #include "model/alloc.h"
 #include "model/value.h"
+#include "solver/plot/scale.h"
 
 static int find_choose(const tf_problem *p, const char *name, const char *where, tf_error *err) {
   for (size_t i = 0; i < p->place_first; i++) /* placements are not axes */
@@ -96,6 +97,70 @@ static int answer_value(const tf_problem *p, const tf_answer *a, const tf_expr *
   return 0;
 }
 
+/* A choose variable the map leaves free: neither axis, more than one value. */
+static int is_free(const tf_problem *p, const tf_plot_map_opts *o, size_t i) {
+  return p->ndomain[i] > 1 && strcmp(p->choose_names[i], o->x) && strcmp(p->choose_names[i], o->y);
+}
+
+/* The free variables at `choose`: "q_stage=2 P=rf" (a placement by its memory). */
+static void free_values(const tf_problem *p, const tf_plot_map_opts *o, const int64_t *choose, char *out,
+                        size_t size) {
+  size_t n = 0;
+  out[0] = 0;
+  for (size_t i = 0; i < p->nchoose && n < size; i++) {
+    if (!is_free(p, o, i))
+      continue;
+    if (i >= p->place_first)
+      n += (size_t)snprintf(out + n, size - n, "%s%s=%s", n ? " " : "", p->choose_names[i],
+                            tf_memory_name((int)choose[i]));
+    else
+      n += (size_t)snprintf(out + n, size - n, "%s%s=%lld", n ? " " : "", p->choose_names[i], (long long)choose[i]);
+  }
+}
+
+/* "q_stage {1, 2}, P {rf, smem}": the free variables and their values, ""
+ * when none. */
+static void free_note(const tf_problem *p, const tf_plot_map_opts *o, char *out, size_t size) {
+  size_t n = 0;
+  out[0] = 0;
+  for (size_t i = 0; i < p->nchoose && n < size; i++) {
+    if (!is_free(p, o, i))
+      continue;
+    n += (size_t)snprintf(out + n, size - n, "%s%s in {", n ? ", " : "", p->choose_names[i]);
+    for (size_t k = 0; k < p->ndomain[i] && n < size; k++) {
+      int64_t v = p->domain[i][k];
+      if (k == 6) {
+        n += (size_t)snprintf(out + n, size - n, ", ...");
+        break;
+      }
+      if (i >= p->place_first)
+        n += (size_t)snprintf(out + n, size - n, "%s%s", k ? ", " : "", tf_memory_name((int)v));
+      else
+        n += (size_t)snprintf(out + n, size - n, "%s%lld", k ? ", " : "", (long long)v);
+    }
+    if (n < size)
+      n += (size_t)snprintf(out + n, size - n, "}");
+  }
+}
+
+/* Whether the colour is a size in bytes: used/slack/capacity of a memory
+ * counted in bytes, or a name ending in "bytes". */
+static int bytes_valued(const char *color) {
+  char mem[32];
+  size_t len = strlen(color);
+  if (len >= 5 && !strcmp(color + len - 5, "bytes"))
+    return 1;
+  for (int m = 0; m < TF_NMEM; m++) {
+    static const char *const fns[] = {"used", "slack", "capacity"};
+    for (size_t f = 0; f < 3; f++) {
+      snprintf(mem, sizeof mem, "%s(%s)", fns[f], tf_memory_name(m));
+      if (!strcmp(color, mem))
+        return !strcmp(tf_memory_unit(m), "B");
+    }
+  }
+  return 0;
+}
+
 static int solve_cell(const tf_problem *p0, const tf_request *req, const tf_plot_map_opts *o, const tf_expr *color,
                       tf_plot_map *m, size_t ix, size_t iy, tf_error *err) {
   tf_request cr;
@@ -109,6 +174,7 @@ static int solve_cell(const tf_problem *p0, const tf_request *req, const tf_plot
     rc = tf_solve(p, o->solve, NULL, &a, err);
     if (!rc && a.status == TF_ANSWER_OPTIMAL) {
       cell->feasible = 1;
+      free_values(p0, o, a.choose, cell->free_at, sizeof cell->free_at);
       rc = answer_value(p, &a, color, &cell->value, err);
     } else if (!rc) {
       snprintf(cell->why, sizeof cell->why, "%s", a.why);
@@ -133,16 +199,22 @@ static void axis_values(const tf_problem *p, int i, int64_t *vals, size_t *n) {
     }
 }
 
+/* "fa4-fwd on b200 (d=128, q_stage=2): stages at the best point of each
+ * cell" and "objective: ...". */
 static void titles(const tf_problem *p, const tf_request *req, tf_plot_map *m) {
-  snprintf(m->title, sizeof m->title, "%s on %s: %s at the best point of each cell", p->workset->name,
-           p->machine->name, m->color_label);
+  char given[192] = "";
   size_t n = 0;
-  for (size_t i = 0; i < req->nparams && n < sizeof m->subtitle; i++)
-    n += (size_t)snprintf(m->subtitle + n, sizeof m->subtitle - n, "%s=%lld  ", req->params[i].name,
-                          (long long)req->params[i].value);
-  for (size_t i = 0; i < req->nfixes && n < sizeof m->subtitle; i++)
-    n += (size_t)snprintf(m->subtitle + n, sizeof m->subtitle - n, "%s=%lld  ", req->fixes[i].name,
-                          (long long)req->fixes[i].value);
+  for (size_t i = 0; i < req->nparams + req->nfixes && n < sizeof given; i++) {
+    int param = i < req->nparams;
+    const char *name = param ? req->params[i].name : req->fixes[i - req->nparams].name;
+    long long v = param ? (long long)req->params[i].value : (long long)req->fixes[i - req->nparams].value;
+    n += (size_t)snprintf(given + n, sizeof given - n, "%s%s=%lld", n ? ", " : " (", name, v);
+  }
+  if (n && n + 2 < sizeof given)
+    strcat(given, ")");
+  snprintf(m->title, sizeof m->title, "%s on %s%s: %s at the best point of each cell", p->workset->name,
+           p->machine->name, given, m->color_label);
+  n = 0;
   for (size_t i = 0; i < p->nobjective_shown && n < sizeof m->subtitle; i++)
     n += (size_t)snprintf(m->subtitle + n, sizeof m->subtitle - n, "%s%s", i ? ", " : "objective: ",
                           p->objective[i].text);
@@ -189,11 +261,14 @@ int tf_plot_map_compute(const tf_problem *p, const tf_request *req, const tf_plo
     rc = tf_workset_parse_objective(p->workset, text, "--color", &color, err);
     snprintf(m->color_label, sizeof m->color_label, "%s", o->color);
     m->categorical = !strcmp(o->color, "bound_by") || !strcmp(o->color, "time_bound_by");
+    m->bytes = bytes_valued(o->color);
   } else if (!rc) {
     snprintf(m->color_label, sizeof m->color_label, "%s",
              p->ncounts ? p->count_names[0] : p->nobjective ? p->objective[0].text : "value");
   }
   if (!rc) {
+    m->scale = o->scale;
+    free_note(p, o, m->free_note, sizeof m->free_note);
     titles(p, req, m);
     m->cells = tf_nalloc(m->nx * m->ny, sizeof *m->cells);
   }

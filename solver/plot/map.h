@@ -19,24 +19,29 @@ typedef struct tf_plot_cell {
   int64_t value;   /* feasible: the colour value at the cell's optimum */
   unsigned blocked; /* infeasible: bit m set when memory m overflows; 0: a constraint */
   char why[320];   /* infeasible: the solver's reason */
+  char free_at[128]; /* feasible: the free choose variables at its best point, "q_stage=2 P=rf" */
 } tf_plot_cell;
 
 typedef struct tf_plot_map {
   char x_name[64], y_name[64];
   char color_label[192];         /* "stages" or the --color expression */
   int categorical;               /* 1: the colour is bound_by or time_bound_by, a term code (model/roofline.h) */
+  int bytes;                     /* 1: the colour is a size in bytes (used(smem), a name ending in "bytes") */
+  int scale;                     /* the colour scale asked for (scale.h; TF_SCALE_AUTO: by its rule) */
   int64_t xs[TF_PLOT_MAX_AXIS], ys[TF_PLOT_MAX_AXIS];
   size_t nx, ny;
   tf_plot_cell *cells;           /* ny x nx, row iy holds ys[iy] */
   int has_best;                  /* 0: nothing fits anywhere */
   size_t best_ix, best_iy;
   char title[256], subtitle[512];
+  char free_note[256];           /* "" or which variables each cell leaves free, e.g. q_stage */
 } tf_plot_map;
 
 typedef struct tf_plot_map_opts {
   const char *x, *y;             /* choose variable names */
   const char *color;             /* an expression, or NULL: the first count
                                     (the first objective when there is none) */
+  int scale;                     /* the colour scale (scale.h), TF_SCALE_AUTO by default */
   const tf_solve_opts *solve;
 } tf_plot_map_opts;
 
@@ -51,9 +56,13 @@ void tf_plot_map_release(tf_plot_map *m);
 void tf_plot_map_draw(const tf_plot_map *m, tf_svg *s);
 
 /* The fill and letter of a memory that overflows (TF_NMEM: a constraint
- * rules the cell out); a cell blocked by several has its first's fill and
- * every letter. */
+ * rules the cell out). */
 const char *tf_plot_blocked_fill(int memory);
 const char *tf_plot_blocked_letter(int memory);
+
+/* The fill of a cell blocked by the memories of `mask` (bit m: memory m;
+ * 0: a constraint): one grey per combination, a single memory's the one
+ * tf_plot_blocked_fill gives. */
+const char *tf_plot_blocked_mask_fill(unsigned mask);
 
 #endif

@@ -23,4 +23,23 @@ int tf_plot_ticks(double lo, double hi, double *ticks, int max);
  * digits. */
 void tf_plot_number(double v, char *buf, size_t size);
 
+/* A value label that fits a cell or a tick: below 10^4 whole (or three
+ * significant digits when not an integer); from 10^4 on three significant
+ * digits and an SI prefix, 232k, 1.07M, 4.29G.  `bytes`: binary prefixes
+ * from 1024 on instead, 512 B, 40 KiB, 1.5 MiB, 1 GiB. */
+void tf_plot_si(double v, int bytes, char *buf, size_t size);
+
+/* How wide `text` is drawn at font size `size`, in pixels: the advances of
+ * DejaVu Sans Book (the font the pictures name first), measured with
+ * rsvg-convert; a character outside ASCII counts as 0.7 em. */
+double tf_plot_text_width(const char *text, double size);
+
+/* The font size, at most `size` and at least `min`, at which `text` fits
+ * `width` pixels; 0 when it does not fit even at `min`. */
+int tf_plot_fit_size(const char *text, double width, int size, int min);
+
+/* The i-th series' dash pattern (NULL: solid) and marker shape, cycling. */
+const char *tf_plot_series_dash(size_t i);
+int tf_plot_series_marker(size_t i);
+
 #endif

@@ -112,8 +112,12 @@ void tf_svg_line(tf_svg *s, double x1, double y1, double x2, double y2, const ch
       fin(y1), fin(x2), fin(y2), stroke, width);
 }
 
-void tf_svg_polyline(tf_svg *s, const double *xs, const double *ys, size_t n, const char *stroke, double width) {
-  put(s, "<polyline fill=\"none\" stroke=\"%s\" stroke-width=\"%.1f\" points=\"", stroke, width);
+void tf_svg_polyline(tf_svg *s, const double *xs, const double *ys, size_t n, const char *stroke, double width,
+                     const char *dash) {
+  put(s, "<polyline fill=\"none\" stroke=\"%s\" stroke-width=\"%.1f\"", stroke, width);
+  if (dash)
+    put(s, " stroke-dasharray=\"%s\"", dash);
+  put(s, " stroke-linejoin=\"round\" points=\"");
   for (size_t i = 0; i < n; i++)
     put(s, "%s%.1f,%.1f", i ? " " : "", fin(xs[i]), fin(ys[i]));
   put(s, "\"/>\n");
@@ -125,6 +129,50 @@ void tf_svg_circle(tf_svg *s, const char *id, double cx, double cy, double r, co
   put_id(s, id);
   put(s, " cx=\"%.1f\" cy=\"%.1f\" r=\"%.1f\" fill=\"%s\"", fin(cx), fin(cy), fin(r), fill);
   close_with_title(s, "circle", title);
+}
+
+/* An x: two crossed bars of half-width c reaching d, its twelve corners
+ * coded 1: d, 2: d - c, 3: c from the centre on each axis (signed). */
+static void put_cross(tf_svg *s, double d, double c) {
+  static const signed char corner[12][2] = {{-1, -2}, {-2, -1}, {0, -3}, {2, -1}, {1, -2}, {3, 0},
+                                            {1, 2},   {2, 1},   {0, 3},  {-2, 1}, {-1, 2}, {-3, 0}};
+  for (int k = 0; k < 12; k++) {
+    double xy[2];
+    for (int q = 0; q < 2; q++) {
+      int v = corner[k][q], m = v < 0 ? -v : v;
+      xy[q] = (v < 0 ? -1 : 1) * (m == 1 ? d : m == 2 ? d - c : m == 3 ? c : 0);
+    }
+    put(s, "%s%.1f,%.1f", k ? "L" : "M", xy[0], xy[1]);
+  }
+  put(s, "z");
+}
+
+void tf_svg_marker(tf_svg *s, const char *id, int shape, double cx, double cy, double r, const char *fill,
+                   const char *title) {
+  if (shape == TF_SVG_CIRCLE) {
+    put(s, "<circle");
+    put_id(s, id);
+    put(s, " cx=\"%.1f\" cy=\"%.1f\" r=\"%.1f\" fill=\"%s\" stroke=\"#ffffff\" stroke-width=\"1\"", fin(cx),
+        fin(cy), fin(r), fill);
+    close_with_title(s, "circle", title);
+    return;
+  }
+  double a = fin(r) * 0.9, d = fin(r) * 1.25, t = fin(r) * 1.2, c = fin(r) * 0.35; /* about the area of the circle */
+  put(s, "<path");
+  put_id(s, id);
+  put(s, " transform=\"translate(%.1f %.1f)\" d=\"", fin(cx), fin(cy));
+  if (shape == TF_SVG_SQUARE)
+    put(s, "M%.1f,%.1fh%.1fv%.1fh%.1fz", -a, -a, 2 * a, 2 * a, -2 * a);
+  else if (shape == TF_SVG_DIAMOND)
+    put(s, "M0,%.1fL%.1f,0L0,%.1fL%.1f,0z", -d, d, d, -d);
+  else if (shape == TF_SVG_TRIANGLE)
+    put(s, "M0,%.1fL%.1f,%.1fL%.1f,%.1fz", -t, t, t * 0.7, -t, t * 0.7);
+  else if (shape == TF_SVG_TRIANGLE_DOWN)
+    put(s, "M0,%.1fL%.1f,%.1fL%.1f,%.1fz", t, t, -t * 0.7, -t, -t * 0.7);
+  else
+    put_cross(s, d, c);
+  put(s, "\" fill=\"%s\" stroke=\"#ffffff\" stroke-width=\"1\"", fill);
+  close_with_title(s, "path", title);
 }
 
 void tf_svg_text(tf_svg *s, double x, double y, int size, int anchor, int rotate, const char *fill,

@@ -111,6 +111,12 @@ for c in $commands; do
 done
 ok
 
+# The shipped data as found beside the binary, named without "bin/..".
+"$P/bin/tilefit" solve -m b200 -w fa4-fwd --require 'stages >= 400' >/dev/null 2>err.txt && fail "stages >= 400 solved"
+grep -qF "$P/share/tilefit/model/worksets/fa4-fwd.json: " err.txt || { cat err.txt >&2; fail "the workset's path is not PREFIX/share/tilefit/..."; }
+grep -qF "/../" err.txt && { cat err.txt >&2; fail "a path with /../ in it"; }
+ok
+
 # Bash completion: commands, flags, names, variables and params.
 complete_words() { # the words typed so far; the last is completed
   PATH=$P/bin:$PATH bash -c '. "$1"; shift; COMP_WORDS=("$@"); COMP_CWORD=$(($# - 1)); _tilefit; printf "%s\n" "${COMPREPLY[@]}"' \
@@ -133,7 +139,27 @@ expect_completion map tilefit plot m
 expect_completion --color tilefit plot map --col
 expect_completion --by tilefit plot sweep --b
 expect_completion B_c tilefit plot map -w fa4-fwd --x B
+expect_completion P=smem tilefit solve -m h100-sxm -w fa3-fwd --place P
+expect_completion Q=rf tilefit layout -w fa3-fwd --place Q=
+expect_completion glpk tilefit solve --solver g
+expect_completion cute-dsl tilefit emit --for cu
+expect_completion solve tilefit help so
+# what each command accepts, from its option table: no flag a command refuses
+expect_no_completion() { # UNWANTED WORDS...
+  unwanted=$1; shift
+  ! complete_words "$@" | grep -qx -- "$unwanted" || fail "completing '$*' offers '$unwanted', which it refuses"
+}
+expect_no_completion --top tilefit prune --to
+expect_no_completion --top tilefit check --to
+expect_no_completion --top tilefit validate --to
+expect_no_completion --lp tilefit sweep --l
 [ -z "$(complete_words tilefit solve -m b200 -w fa4-fwd -p zz)" ] || fail "completing '-p zz' offers something"
+# every flag completion offers, the command takes: --help lists it
+for c in solve check layout emit machines worksets validate sweep merge prune probe "plot map" "plot sweep"; do
+  for f in $(complete_words tilefit $c --); do
+    "$P/bin/tilefit" $c --help | grep -qE -- "(^|[][[:space:],|])$f([][[:space:],|=]|\$)" || fail "completion offers '$c $f', which 'tilefit $c --help' does not list"
+  done
+done
 ok
 
 cd "$TOP"

@@ -386,8 +386,9 @@ class Prune(unittest.TestCase):
     CONFIGS = "tests/data/prune/triton-configs.jsonl"
 
     def test_the_command_lines_array(self):
-        got = tilefit.prune(self.CONFIGS, machine="rtx4090", workset="triton-matmul")
-        rc, docs = cli("prune", "-m", "rtx4090", "-w", "triton-matmul", "--json", self.CONFIGS)
+        # buffer_offset 0: the autotune prune's estimate, num_stages A/B buffers
+        got = tilefit.prune(self.CONFIGS, machine="rtx4090", workset="triton-matmul", params={"buffer_offset": 0})
+        rc, docs = cli("prune", "-m", "rtx4090", "-w", "triton-matmul", "-p", "buffer_offset=0", "--json", self.CONFIGS)
         self.assertEqual(rc, 0)
         self.assertEqual(got, docs[0])
         self.assertEqual(sum(c["fits"] for c in got), 14)
@@ -399,12 +400,12 @@ class Prune(unittest.TestCase):
     def test_dicts_with_kwargs_and_a_map(self):
         configs = [{"kwargs": {"BM": 128, "BN": 128, "BK": 64}, "num_stages": 4, "num_warps": 8},
                    {"kwargs": {"BM": 64, "BN": 64, "BK": 32}, "num_stages": 3, "num_warps": 4}]
-        got = tilefit.prune(configs, machine="rtx4090", workset="triton-matmul",
+        got = tilefit.prune(configs, machine="rtx4090", workset="triton-matmul", params={"buffer_offset": 0},
                             map={"BM": "BLOCK_M", "BN": "BLOCK_N", "BK": "BLOCK_K"})
         self.assertEqual([c["fits"] for c in got], [False, True])
         self.assertEqual(got[1]["config"], configs[1])
         kept = [c["config"] for c in got if c["fits"]]
-        again = tilefit.prune(kept, machine="rtx4090", workset="triton-matmul",
+        again = tilefit.prune(kept, machine="rtx4090", workset="triton-matmul", params={"buffer_offset": 0},
                               map={"BM": "BLOCK_M", "BN": "BLOCK_N", "BK": "BLOCK_K"})
         self.assertTrue(all(c["fits"] for c in again))
 
