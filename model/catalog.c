@@ -1,6 +1,9 @@
+#define _GNU_SOURCE /* dladdr */
 #include "catalog.h"
 
 #include <dirent.h>
+#include <dlfcn.h>
+#include <limits.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -10,17 +13,48 @@
 #include "alloc.h"
 #include "suggest.h"
 
+#define TF_CATALOG_NDIRS 7
+
 static const char *const subdir[] = {"machines", "model/worksets"};
 static const char *const noun[] = {"machine", "workset"};
 
+/* For the file `file` in DIR, the links and dots resolved: DIR/.. (a
+ * source tree's root for TREE/build/lib), DIR/../share/tilefit (an
+ * installed PREFIX/lib/lib) and DIR/../.. (the root for a build in a
+ * subdirectory, TREE/build/install-test/lib). */
+static int beside(char dirs[][4096], int n, const char *file) {
+  char *real = realpath(file, NULL);
+  char *slash = real ? strrchr(real, '/') : NULL;
+  for (int up = 0; up < 2 && slash && slash != real; up++) {
+    *slash = 0; /* real: DIR, then DIR/.. */
+    slash = strrchr(real, '/');
+    if (!slash)
+      break;
+    char parent[4096];
+    snprintf(parent, sizeof parent, "%.*s", slash == real ? 1 : (int)(slash - real), real);
+    snprintf(dirs[n++], 4096, "%s", parent);
+    if (!up)
+      snprintf(dirs[n++], 4096, "%.4000s/share/tilefit", slash == real ? "" : parent);
+  }
+  free(real);
+  return n;
+}
+
 /* The directories to search, most specific first; returns how many.
+ * The library's own place comes before the program's: a libtilefit.so
+ * loaded from a source tree's build/ finds that tree (build/..), one
+ * installed in PREFIX/lib finds PREFIX/share/tilefit, whatever program
+ * loaded it (python3) and whatever another install left in TF_DATADIR.
  * TF_DATADIR is where `make install` puts the data ($(PREFIX)/share/tilefit),
  * so that any program linked with the library finds the shipped names. */
-static int data_dirs(char dirs[4][4096]) {
+static int data_dirs(char dirs[TF_CATALOG_NDIRS][4096]) {
   int n = 0;
   const char *env = getenv("TILEFIT_DATA");
   if (env && *env)
     snprintf(dirs[n++], 4096, "%s", env);
+  Dl_info info;
+  if (dladdr((void *)data_dirs, &info) && info.dli_fname && strchr(info.dli_fname, '/'))
+    n = beside(dirs, n, info.dli_fname);
   char exe[4096];
   ssize_t len = readlink("/proc/self/exe", exe, sizeof exe - 1);
   if (len > 0) {
@@ -61,7 +95,7 @@ int tf_catalog_find(int kind, const char *name, const char *where, char *path, s
     return 0;
   }
   if (valid_name(name)) {
-    char dirs[4][4096];
+    char dirs[TF_CATALOG_NDIRS][4096];
     int n = data_dirs(dirs);
     for (int i = 0; i < n; i++) {
       snprintf(path, size, "%.4000s/%s/%s.json", dirs[i], subdir[kind], name);
@@ -87,7 +121,7 @@ int tf_catalog_find(int kind, const char *name, const char *where, char *path, s
 static int by_name(const void *a, const void *b) { return strcmp(*(char *const *)a, *(char *const *)b); }
 
 char **tf_catalog_list(int kind, size_t *n) {
-  char dirs[4][4096];
+  char dirs[TF_CATALOG_NDIRS][4096];
   int nd = data_dirs(dirs);
   char **names = NULL;
   size_t cap = 0;

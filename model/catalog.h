@@ -1,6 +1,9 @@
 /* Shipped machines and worksets by name.  A name with a '/' or ending in
  * ".json" is a path ("-": standard input); anything else is looked up, in order, under
- *   $TILEFIT_DATA/, the executable's directory,
+ *   $TILEFIT_DATA/, the library's tree (<its directory>/.., a source
+ *   tree's root for build/libtilefit.so), <its directory>/../share/tilefit
+ *   (an installed PREFIX/lib/libtilefit.so) and <its directory>/../..
+ *   (a build in a subdirectory of build/), the executable's directory,
  *   <executable's directory>/../share/tilefit/, and the directory the
  *   library was built for ($(PREFIX)/share/tilefit, compiled in),
  * as machines/NAME.json or model/worksets/NAME.json. */

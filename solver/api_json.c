@@ -13,20 +13,47 @@
 #include "model/alloc.h"
 #include "model/case.h"
 #include "model/catalog.h"
+#include "model/cutlass_name.h"
 #include "model/json.h"
+#include "model/machine.h"
+#include "model/place.h"
 #include "model/text.h"
 #include "solver/backend.h"
 #include "solver/emit/emit.h"
 #include "solver/emit/layout_write.h"
+#include "solver/plot/map.h"
+#include "solver/plot/scale.h"
+#include "solver/plot/series.h"
+#include "solver/plot/svg.h"
 #include "solver/prune.h"
 #include "solver/report.h"
 #include "solver/solve.h"
 #include "solver/batch/cache.h"
 #include "solver/batch/sweep.h"
+#include "solver/cli/cmd_machines.h"
 #include "solver/tilefit.h"
 #include "solver/validate.h"
+#include "solver/workset_json.h"
 
 enum { API_OK = 0, API_NO = 1, API_USAGE = 2, API_INTERNAL = 3 };
+
+/* A handle: a problem's machine and workset loaded and its request bound
+ * once (tf_json_handle_new); never changed after, so calls on it only
+ * read it. */
+struct tf_json_handle {
+  cJSON *problem; /* the problem object it was made from */
+  tf_loaded loaded;
+  tf_case base;   /* that problem, parsed */
+  tf_problem *bound;
+};
+
+/* One call: its error, the handle it runs on (NULL: none), and what an
+ * error answer says besides the message ("free": check's free variables). */
+typedef struct api_ctx {
+  tf_error err;
+  const tf_json_handle *handle;
+  char free_vars[512]; /* "B_r, B_c" */
+} api_ctx;
 
 /* ------------------------------------------------------------- requests */
 
@@ -84,65 +111,210 @@ static void request_error(tf_error *err) {
     err->file[0] = 0;
 }
 
-/* The request's problem as a problem line (model/case.h), so that it means
- * what the same object means in a validation file or a sweep. */
-static int read_problem(const cJSON *req, tf_case *c, tf_error *err) {
-  const cJSON *p = tf_json_member(req, "problem");
-  if (!cJSON_IsObject(p))
-    return tf_error_set(err, TF_EINPUT, "$.problem", "expected a problem object with machine and workset");
+/* A problem object as a problem line (model/case.h), so that it means
+ * what the same object means in a validation file or a sweep; `relocated`
+ * names its paths in the request ("$.problem.params.d"). */
+static int parse_problem(const cJSON *p, int relocated, tf_case *c, tf_error *err) {
   char *text = cJSON_PrintUnformatted(p);
   if (!text)
     return tf_error_set(err, TF_EINTERNAL, "$.problem", "cannot copy the problem");
   int rc = tf_case_parse(text, strlen(text), "", 0, c, err);
   cJSON_free(text);
-  if (rc) {
+  if (rc && relocated) {
     char *path = in_request(tf_strdup(err->path));
     snprintf(err->path, sizeof err->path, "%s", path);
     free(path);
-  } else {
+  } else if (!rc && relocated) {
     relocate(&c->req);
   }
   return rc;
 }
 
-/* The problem of a solve or check request, bound: *problem and *loaded
- * belong to the caller (released even on failure by bound_release). */
-static int bind_problem(const cJSON *req, tf_case *c, tf_loaded *l, tf_problem **problem, tf_error *err) {
-  *problem = NULL;
-  memset(l, 0, sizeof *l);
-  tf_solve_opts o;
-  if (read_problem(req, c, err) || read_solve_opts(req, &o, err) ||
-      tf_load(&c->req, "$.problem.machine", "$.problem.workset", l, err))
-    return -1;
-  *problem = tf_problem_new_timed(l->machine, l->workset, &c->req, o.time_limit_s, err);
-  if (!*problem)
-    request_error(err);
-  return *problem ? 0 : -1;
+/* The architecture check, as an error in the request's "any_arch" (the
+ * field that lifts it), before binding. */
+static int arch_check(const tf_loaded *l, const tf_request *req, const char *where, tf_error *err) {
+  tf_error e;
+  tf_error_init(&e);
+  if (!tf_place_check_machine(l->machine, l->workset, req->any_arch, &e))
+    return 0;
+  char *hint = strstr(e.msg, " (--any-arch"); /* the command line's hint: the answer gives its own */
+  if (hint)
+    *hint = 0;
+  return tf_error_set(err, TF_EINPUT, where, "%s", e.msg);
 }
 
-static void bound_release(tf_case *c, tf_loaded *l, tf_problem *p) {
-  tf_problem_free(p);
-  tf_loaded_release(l);
-  tf_case_release(c);
+/* A handle call's "problem" adds to the handle's: fix, domain and place
+ * merge by key (the call's win), require appends, objective and solver
+ * replace.  What the handle bound (machine, workset, params, any_arch)
+ * stays. */
+static const char *const call_keys[] = {"id", "fix", "domain", "require", "objective", "place", "solver", NULL};
+
+static void merge_member(cJSON *m, const cJSON *v) {
+  cJSON *have = cJSON_GetObjectItemCaseSensitive(m, v->string);
+  const cJSON *e;
+  if (have && cJSON_IsObject(have) && cJSON_IsObject(v)) {
+    cJSON_ArrayForEach(e, v) {
+      cJSON_DeleteItemFromObjectCaseSensitive(have, e->string);
+      cJSON_AddItemToObject(have, e->string, cJSON_Duplicate(e, 1));
+    }
+  } else if (have && !strcmp(v->string, "require") && cJSON_IsArray(have) && cJSON_IsArray(v)) {
+    cJSON_ArrayForEach(e, v)
+      cJSON_AddItemToArray(have, cJSON_Duplicate(e, 1));
+  } else {
+    cJSON_DeleteItemFromObjectCaseSensitive(m, v->string);
+    cJSON_AddItemToObject(m, v->string, cJSON_Duplicate(v, 1));
+  }
+}
+
+static cJSON *merged_problem(const cJSON *base, const cJSON *call, tf_error *err) {
+  static const char *const bound_keys[] = {"machine", "workset", "params", "any_arch"};
+  if (!cJSON_IsObject(call))
+    return tf_error_set(err, TF_EINPUT, "$.problem", "expected an object"), NULL;
+  for (size_t i = 0; i < sizeof bound_keys / sizeof *bound_keys; i++)
+    if (tf_json_member(call, bound_keys[i])) {
+      char path[48];
+      snprintf(path, sizeof path, "$.problem.%s", bound_keys[i]);
+      return tf_error_set(err, TF_EINPUT, path, "bound when the handle was made; make another handle to change it"),
+             NULL;
+    }
+  if (tf_json_keys(call, "$.problem", call_keys, NULL, err))
+    return NULL;
+  cJSON *m = cJSON_Duplicate(base, 1);
+  const cJSON *v;
+  cJSON_ArrayForEach(v, call)
+    merge_member(m, v);
+  return m;
+}
+
+/* The problem a solve, check, layout or emit call runs on: its own
+ * (parsed, loaded and bound here), or its handle's (borrowed, or bound
+ * anew from the handle's loaded files when the call adds to the problem). */
+typedef struct bound {
+  tf_case own;
+  tf_loaded loaded;
+  tf_problem *made;
+  const tf_case *c;
+  const tf_problem *p;
+  int auto_stages; /* a CUTLASS name without a stage count: the builder's count */
+} bound;
+
+/* "cutlass_name", as --cutlass-name: the name's workset, params, tile
+ * fixes and stages (or "max stages"), and its machine unless the problem
+ * names one; the problem's other members added as on a handle.  A new
+ * problem object, or NULL. */
+static cJSON *cutlass_problem(const cJSON *req, const cJSON *p, bound *b, tf_error *err) {
+  const char *name, *machine = NULL;
+  if (tf_json_string(tf_json_member(req, "cutlass_name"), "$.cutlass_name", &name, err))
+    return NULL;
+  if (p && !cJSON_IsObject(p))
+    return tf_error_set(err, TF_EINPUT, "$.problem", "expected an object"), NULL;
+  if (tf_json_member(p, "workset"))
+    return tf_error_set(err, TF_EINPUT, "$.problem.workset", "cannot be combined with cutlass_name, which names the workset"),
+           NULL;
+  if (tf_json_member(p, "machine") && tf_json_string(tf_json_member(p, "machine"), "$.problem.machine", &machine, err))
+    return NULL;
+  tf_request r;
+  tf_request_init(&r);
+  r.machine = machine ? tf_strdup(machine) : NULL;
+  tf_cutlass_kernel k;
+  cJSON *m = NULL;
+  if (!tf_cutlass_name_request(name, &r, &k, err)) {
+    tf_text t;
+    FILE *f = tf_text_open(&t);
+    fputc('{', f);
+    fputs(tf_request_write_members(f, &r, ",") ? ",\"machine\":" : "\"machine\":", f);
+    tf_json_write_string(f, r.machine);
+    fputs(",\"workset\":", f);
+    tf_json_write_string(f, r.workset);
+    fputc('}', f);
+    size_t len;
+    char *text = tf_text_close(&t, &len);
+    m = cJSON_ParseWithLength(text, len);
+    free(text);
+    if (!m)
+      tf_error_set(err, TF_EINTERNAL, "$.cutlass_name", "cannot write the name's problem");
+    const cJSON *v;
+    if (m)
+      cJSON_ArrayForEach(v, p)
+        if (strcmp(v->string, "machine"))
+          merge_member(m, v);
+    b->auto_stages = !k.stages;
+  }
+  tf_request_release(&r);
+  return m;
+}
+
+static int bind_own(const cJSON *req, bound *b, double time_limit_s, tf_error *err) {
+  const cJSON *p = tf_json_member(req, "problem");
+  cJSON *made = NULL;
+  if (tf_json_member(req, "cutlass_name") && !(p = made = cutlass_problem(req, p, b, err)))
+    return -1;
+  if (!cJSON_IsObject(p))
+    return tf_error_set(err, TF_EINPUT, "$.problem", "expected a problem object with machine and workset");
+  int rc = parse_problem(p, 1, &b->own, err);
+  cJSON_Delete(made);
+  if (rc ||
+      tf_load(&b->own.req, "$.problem.machine", "$.problem.workset", &b->loaded, err) ||
+      arch_check(&b->loaded, &b->own.req, "$.problem.any_arch", err))
+    return -1;
+  b->c = &b->own;
+  b->made = tf_problem_new_timed(b->loaded.machine, b->loaded.workset, &b->own.req, time_limit_s, err);
+  return (b->p = b->made) ? 0 : -1;
+}
+
+static int bind_on_handle(const cJSON *req, const tf_json_handle *h, bound *b, double time_limit_s, tf_error *err) {
+  const cJSON *p = tf_json_member(req, "problem");
+  if (!p || (cJSON_IsObject(p) && !p->child)) {
+    b->c = &h->base, b->p = h->bound;
+    return 0;
+  }
+  cJSON *m = merged_problem(h->problem, p, err);
+  int rc = !m || parse_problem(m, 1, &b->own, err);
+  cJSON_Delete(m);
+  if (rc)
+    return -1;
+  b->c = &b->own;
+  b->made = tf_problem_new_timed(h->loaded.machine, h->loaded.workset, &b->own.req, time_limit_s, err);
+  return (b->p = b->made) ? 0 : -1;
+}
+
+/* Binds the call's problem: released by bound_release, even on failure. */
+static int bind_problem(const cJSON *req, const api_ctx *x, bound *b, tf_error *err) {
+  memset(b, 0, sizeof *b);
+  tf_case_init(&b->own);
+  tf_solve_opts o;
+  if (x->handle && tf_json_member(req, "cutlass_name"))
+    return tf_error_set(err, TF_EINPUT, "$.cutlass_name", "names a workset; a handle has its own");
+  int rc = read_solve_opts(req, &o, err) ||
+           (x->handle ? bind_on_handle(req, x->handle, b, o.time_limit_s, err) : bind_own(req, b, o.time_limit_s, err));
+  if (rc)
+    request_error(err);
+  return rc ? -1 : 0;
+}
+
+static void bound_release(bound *b) {
+  tf_problem_free(b->made);
+  tf_loaded_release(&b->loaded);
+  tf_case_release(&b->own);
 }
 
 /* ------------------------------------------------------- solve and check */
 
 /* "top": the K best configurations ("top_points": every point, as
  * --top-points), as an array of solve objects in rank order. */
-static int solve_top(FILE *out, const tf_case *c, const tf_problem *p, const tf_solve_opts *o, int k, int points,
+static int solve_top(FILE *out, const bound *b, const tf_solve_opts *o, int k, int points, int explain,
                      tf_error *err) {
   int n = 0, rc;
   tf_answer *a = tf_nalloc((size_t)k, sizeof *a);
   for (int i = 0; i < k; i++)
-    tf_answer_init(&a[i], p);
-  rc = (points ? tf_solve_top : tf_solve_configs)(p, o, k, a, &n, err) ? -1 : n ? API_OK : API_NO;
+    tf_answer_init(&a[i], b->p);
+  rc = (points ? tf_solve_top : tf_solve_configs)(b->p, o, k, a, &n, err) ? -1 : n ? API_OK : API_NO;
   if (rc >= 0) {
     fputc('[', out);
     for (int i = 0; i < (n ? n : 1); i++) {
       a[i].rank = n ? i + 1 : 0;
       fputs(i ? "," : "", out);
-      tf_report_json_object(out, &c->req, p, &a[i]);
+      tf_report_json_answer(out, &b->c->req, b->p, &a[i], explain);
     }
     fputc(']', out);
   }
@@ -152,49 +324,66 @@ static int solve_top(FILE *out, const tf_case *c, const tf_problem *p, const tf_
   return rc;
 }
 
-static int api_solve(const cJSON *req, FILE *out, tf_error *err) {
+/* "explain": true, as --explain. */
+static int read_flag(const cJSON *req, const char *key, int *flag, tf_error *err) {
+  const cJSON *v = tf_json_member(req, key);
+  char path[32];
+  snprintf(path, sizeof path, "$.%s", key);
+  *flag = 0;
+  if (v && !cJSON_IsBool(v))
+    return tf_error_set(err, TF_EINPUT, path, "expected true or false");
+  *flag = cJSON_IsTrue(v);
+  return 0;
+}
+
+static int api_solve(const cJSON *req, FILE *out, api_ctx *x) {
+  tf_error *err = &x->err;
   int64_t top = 0, points = 0;
+  int explain;
   const cJSON *v = tf_json_member(req, "top"), *pts = tf_json_member(req, "top_points");
   tf_solve_opts o;
   if ((v && tf_json_int(v, "$.top", 1, 100000, &top, err)) ||
-      (pts && tf_json_int(pts, "$.top_points", 0, 1, &points, err)) || read_solve_opts(req, &o, err))
+      (pts && tf_json_int(pts, "$.top_points", 0, 1, &points, err)) || read_flag(req, "explain", &explain, err) ||
+      read_solve_opts(req, &o, err))
     return -1;
-  tf_case c;
-  tf_case_init(&c);
-  tf_loaded l;
-  tf_problem *p;
-  int rc = bind_problem(req, &c, &l, &p, err);
+  bound b;
+  int rc = bind_problem(req, x, &b, err);
   if (!rc)
-    rc = tf_solve_opts_for(&o, &c.req, "$.problem.solver", &o, err);
+    rc = tf_solve_opts_for(&o, &b.c->req, "$.problem.solver", &o, err);
   if (!rc && top) {
-    rc = solve_top(out, &c, p, &o, (int)top, (int)points, err);
+    rc = solve_top(out, &b, &o, (int)top, (int)points, explain, err);
   } else if (!rc) {
     tf_answer a;
-    tf_answer_init(&a, p);
-    rc = tf_solve(p, &o, NULL, &a, err) ? -1 : a.status == TF_ANSWER_OPTIMAL ? API_OK : API_NO;
+    tf_answer_init(&a, b.p);
+    rc = tf_solve(b.p, &o, NULL, &a, err) ? -1 : a.status == TF_ANSWER_OPTIMAL ? API_OK : API_NO;
     if (rc >= 0)
-      tf_report_json_object(out, &c.req, p, &a);
+      tf_report_json_answer(out, &b.c->req, b.p, &a, explain);
     tf_answer_release(&a);
   }
-  bound_release(&c, &l, p);
+  bound_release(&b);
   return rc;
 }
 
-static int api_check(const cJSON *req, FILE *out, tf_error *err) {
-  tf_case c;
-  tf_case_init(&c);
-  tf_loaded l;
-  tf_problem *p;
-  int rc = bind_problem(req, &c, &l, &p, err);
+/* check needs every variable fixed: the free ones are named in the
+ * error answer's "free" for a binding to name its own keyword. */
+static int api_check(const cJSON *req, FILE *out, api_ctx *x) {
+  tf_error *err = &x->err;
+  bound b;
+  tf_solve_opts o;
+  int rc = bind_problem(req, x, &b, err) || read_solve_opts(req, &o, err) ? -1 : 0;
+  if (!rc && b.auto_stages) /* as check --cutlass-name: the largest stage count that fits */
+    rc = tf_fix_builder_stages(&b.own.req, &b.loaded, &o, &b.made, err), b.p = b.made;
+  if (!rc && tf_check_free_variables(b.p, x->free_vars, sizeof x->free_vars))
+    rc = tf_error_set(err, TF_EINPUT, "$.problem.fix", "check needs every variable fixed; still free: %s", x->free_vars);
   if (!rc) {
     tf_answer a;
-    tf_answer_init(&a, p);
-    rc = tf_check(p, &a, err) ? -1 : a.status == TF_ANSWER_FITS ? API_OK : API_NO;
+    tf_answer_init(&a, b.p);
+    rc = tf_check(b.p, &a, err) ? -1 : a.status == TF_ANSWER_FITS ? API_OK : API_NO;
     if (rc >= 0)
-      tf_report_json_object(out, &c.req, p, &a);
+      tf_report_json_object(out, &b.c->req, b.p, &a);
     tf_answer_release(&a);
   }
-  bound_release(&c, &l, p);
+  bound_release(&b);
   return rc;
 }
 
@@ -225,24 +414,22 @@ static void text_object(FILE *out, const char *text) {
   fputc('}', out);
 }
 
-static int api_layout(const cJSON *req, FILE *out, tf_error *err) {
+static int api_layout(const cJSON *req, FILE *out, api_ctx *x) {
   static const char *const words[] = {"c", "cute-dsl", NULL};
   static const int forms[] = {TF_LAYOUT_C, TF_LAYOUT_CUTE_DSL};
+  tf_error *err = &x->err;
   int form = TF_LAYOUT_JSON;
   tf_solve_opts o;
   if (read_form(req, "emit", words, forms, &form, err) || read_solve_opts(req, &o, err))
     return -1;
-  tf_case c;
-  tf_case_init(&c);
-  tf_loaded l;
-  tf_problem *p;
-  int rc = bind_problem(req, &c, &l, &p, err);
+  bound b;
+  int rc = bind_problem(req, x, &b, err);
   if (!rc) {
     tf_answer a;
-    tf_answer_init(&a, p);
+    tf_answer_init(&a, b.p);
     tf_text t;
     FILE *f = form == TF_LAYOUT_JSON ? out : tf_text_open(&t);
-    rc = tf_layout_run(f, p, &o, form, &a, err) ? -1
+    rc = tf_layout_run(f, b.p, &o, form, &a, err) ? -1
          : a.status == TF_ANSWER_OPTIMAL || a.status == TF_ANSWER_FITS ? API_OK : API_NO;
     if (f != out) {
       char *text = tf_text_close(&t, NULL);
@@ -252,13 +439,14 @@ static int api_layout(const cJSON *req, FILE *out, tf_error *err) {
     }
     tf_answer_release(&a);
   }
-  bound_release(&c, &l, p);
+  bound_release(&b);
   return rc;
 }
 
 /* ------------------------------------------------------------------ emit */
 
-static int api_emit(const cJSON *req, FILE *out, tf_error *err) {
+static int api_emit(const cJSON *req, FILE *out, api_ctx *x) {
+  tf_error *err = &x->err;
   const cJSON *v = tf_json_member(req, "for"), *k = tf_json_member(req, "top");
   const char *name = NULL;
   int64_t top = 0;
@@ -271,16 +459,97 @@ static int api_emit(const cJSON *req, FILE *out, tf_error *err) {
   int target = tf_emit_target(name);
   if (target < 0)
     return tf_error_set(err, TF_EINPUT, "$.for", "expected one of cutlass, cute-dsl, triton, fa, got '%s'", name);
-  tf_case c;
-  tf_case_init(&c);
-  tf_loaded l;
-  tf_problem *p;
-  int rc = bind_problem(req, &c, &l, &p, err), status = TF_ANSWER_OPTIMAL;
+  bound b;
+  int rc = bind_problem(req, x, &b, err), status = TF_ANSWER_OPTIMAL;
   if (!rc)
-    rc = tf_emit_run(out, p, &o, target, (int)top, 1, &status, err) ? -1
+    rc = tf_emit_run(out, b.p, &o, target, (int)top, 1, &status, err) ? -1
          : status == TF_ANSWER_INFEASIBLE || status == TF_ANSWER_NO_FIT ? API_NO : API_OK;
-  bound_release(&c, &l, p);
+  bound_release(&b);
   return rc;
+}
+
+/* ------------------------------------------------------------------ plot */
+
+/* A string member of the request, or NULL when absent; `need` makes it
+ * required. */
+static int opt_string(const cJSON *req, const char *key, int need, const char **out, tf_error *err) {
+  const cJSON *v = tf_json_member(req, key);
+  char path[32];
+  snprintf(path, sizeof path, "$.%s", key);
+  *out = NULL;
+  if (!v)
+    return need ? tf_error_set(err, TF_EINPUT, path, "is needed") : 0;
+  return tf_json_string(v, path, out, err);
+}
+
+/* {"text": the SVG, ...}: `members` written after it. */
+static void svg_object(FILE *out, const tf_svg *svg, const char *members) {
+  fputs("{\"schema\":\"" TF_REPORT_SCHEMA "\",\"text\":", out);
+  tf_json_write_string(out, svg->buf ? svg->buf : "");
+  fprintf(out, ",%s}", members);
+}
+
+/* "kind": "map", `plot map`: "problem", "x", "y", "color"; status 1 when
+ * no cell fits. */
+static int plot_map(const cJSON *req, FILE *out, api_ctx *x, tf_error *err) {
+  tf_solve_opts o;
+  tf_plot_map_opts mo = {.solve = &o};
+  const char *scale;
+  if (opt_string(req, "x", 1, &mo.x, err) || opt_string(req, "y", 1, &mo.y, err) ||
+      opt_string(req, "color", 0, &mo.color, err) || opt_string(req, "scale", 0, &scale, err) ||
+      (mo.scale = tf_plot_scale_parse(scale, "$.scale", err)) < 0 || read_solve_opts(req, &o, err))
+    return -1;
+  bound b;
+  int rc = bind_problem(req, x, &b, err);
+  tf_plot_map m = {0};
+  tf_svg svg = {0};
+  if (!rc && !(rc = tf_plot_map_compute(b.p, &b.c->req, &mo, &m, err))) {
+    tf_plot_map_draw(&m, &svg);
+    svg_object(out, &svg, m.has_best ? "\"feasible\":true" : "\"feasible\":false");
+    rc = m.has_best ? API_OK : API_NO;
+  }
+  tf_svg_release(&svg);
+  tf_plot_map_release(&m);
+  bound_release(&b);
+  return rc;
+}
+
+/* "kind": "sweep", `plot sweep FILE`: "file", "x", "y", "by", "scale"
+ * (the y axis's), "x_scale". */
+static int plot_series(const cJSON *req, FILE *out, tf_error *err) {
+  const char *file, *px, *py, *by, *ys, *xs;
+  int y_scale = 0, x_scale = 0;
+  if (opt_string(req, "file", 1, &file, err) || opt_string(req, "x", 1, &px, err) ||
+      opt_string(req, "y", 1, &py, err) || opt_string(req, "by", 0, &by, err) ||
+      opt_string(req, "scale", 0, &ys, err) || opt_string(req, "x_scale", 0, &xs, err) ||
+      (y_scale = tf_plot_scale_parse(ys, "$.scale", err)) < 0 || (x_scale = tf_plot_scale_parse(xs, "$.x_scale", err)) < 0)
+    return -1;
+  tf_plot_series s = {0};
+  tf_svg svg = {0};
+  int rc = tf_plot_series_read(file, px, py, by, &s, err);
+  if (!rc) {
+    s.x_scale = x_scale;
+    s.y_scale = y_scale;
+    char members[96];
+    snprintf(members, sizeof members, "\"lines\":%zu,\"skipped\":%zu", s.lines, s.skipped);
+    tf_plot_series_draw(&s, &svg);
+    svg_object(out, &svg, members);
+  }
+  tf_svg_release(&svg);
+  tf_plot_series_release(&s);
+  return rc ? -1 : API_OK;
+}
+
+static int api_plot(const cJSON *req, FILE *out, api_ctx *x) {
+  tf_error *err = &x->err;
+  const char *kind;
+  if (opt_string(req, "kind", 1, &kind, err))
+    return -1;
+  if (!strcmp(kind, "map"))
+    return plot_map(req, out, x, err);
+  if (!strcmp(kind, "sweep") && !x->handle)
+    return plot_series(req, out, err);
+  return tf_error_set(err, TF_EINPUT, "$.kind", "expected map%s, got '%s'", x->handle ? "" : " or sweep", kind);
 }
 
 /* ----------------------------------------------------------------- sweep */
@@ -381,36 +650,74 @@ static int points_array(FILE *out, const char *path, tf_error *err) {
   return 0;
 }
 
+static void sweep_warnings(FILE *out, const tf_sweep *s) {
+  fputs("\"warnings\":[", out);
+  for (size_t i = 0; i < tf_sweep_nwarnings(s); i++) {
+    fputs(i ? "," : "", out);
+    tf_json_write_string(out, tf_sweep_warning(s, i));
+  }
+  fputc(']', out);
+}
+
+/* With "fd": the lines go to that descriptor as they are solved (a pipe
+ * the caller reads while the sweep runs) and the answer is
+ * {"written": N, "warnings": [...]}; else {"points": [...], "warnings"}. */
 static int run_sweep(tf_sweep *s, const tf_sweep_opts *o, FILE *out, tf_error *err) {
   char path[4096];
+  tf_sweep_stats st;
+  if (o->out_fd >= 0) {
+    if (tf_sweep_run(s, o, NULL, &st, err))
+      return -1;
+    fprintf(out, "{\"written\":%zu,", st.written);
+    sweep_warnings(out, s);
+    fputc('}', out);
+    return 0;
+  }
   int fd = temp_file(path, sizeof path, ".jsonl", err);
   if (fd < 0)
     return -1;
   close(fd);
-  tf_sweep_stats st;
   int rc = tf_sweep_run(s, o, path, &st, err);
   if (!rc) {
     fputc('{', out);
     rc = points_array(out, path, err);
-    fputs(",\"warnings\":[", out);
-    for (size_t i = 0; i < tf_sweep_nwarnings(s); i++) {
-      fputs(i ? "," : "", out);
-      tf_json_write_string(out, tf_sweep_warning(s, i));
-    }
-    fputs("]}", out);
+    fputc(',', out);
+    sweep_warnings(out, s);
+    fputc('}', out);
   }
   unlink(path);
   return rc;
 }
 
-static int api_sweep(const cJSON *req, FILE *out, tf_error *err) {
+/* "shard": [I, N], 1 <= I <= N: points i with i mod N = I - 1, as --shard I/N. */
+static int read_shard(const cJSON *v, tf_sweep_opts *o, tf_error *err) {
+  int64_t i, n;
+  if (!v)
+    return 0;
+  if (!cJSON_IsArray(v) || cJSON_GetArraySize(v) != 2)
+    return tf_error_set(err, TF_EINPUT, "$.shard", "expected [I, N], this shard's index from 1 and the count");
+  if (tf_json_int(cJSON_GetArrayItem(v, 1), "$.shard[1]", 1, 1 << 20, &n, err) ||
+      tf_json_int(cJSON_GetArrayItem(v, 0), "$.shard[0]", 1, n, &i, err))
+    return -1;
+  o->shard_index = (int)i, o->shard_count = (int)n;
+  return 0;
+}
+
+static int api_sweep(const cJSON *req, FILE *out, api_ctx *x) {
+  tf_error *err = &x->err;
   tf_sweep_opts o;
   tf_sweep_opts_init(&o);
-  int64_t jobs = 1;
-  const cJSON *v = tf_json_member(req, "jobs");
-  if ((v && tf_json_int(v, "$.jobs", 1, 1024, &jobs, err)) || read_solve_opts(req, &o.solve, err))
+  int64_t jobs = 1, fd = -1, memo = -1;
+  const cJSON *v = tf_json_member(req, "jobs"), *f = tf_json_member(req, "fd"), *m = tf_json_member(req, "memo_max");
+  if ((v && tf_json_int(v, "$.jobs", 1, 1024, &jobs, err)) || (f && tf_json_int(f, "$.fd", 0, 1 << 30, &fd, err)) ||
+      (m && tf_json_int(m, "$.memo_max", 0, 1 << 30, &memo, err)) || read_solve_opts(req, &o.solve, err))
     return -1;
   o.jobs = (int)jobs;
+  o.out_fd = (int)fd;
+  if (memo >= 0)
+    o.memo_max = (size_t)memo;
+  if (read_shard(tf_json_member(req, "shard"), &o, err))
+    return -1;
   tf_sweep *s = load_sweep(req, err);
   int rc = s ? run_sweep(s, &o, out, err) : -1;
   tf_sweep_free(s);
@@ -438,7 +745,8 @@ static int validate_files(const cJSON *req, tf_cache *cache, FILE *rows, tf_vali
   return 0;
 }
 
-static int api_validate(const cJSON *req, FILE *out, tf_error *err) {
+static int api_validate(const cJSON *req, FILE *out, api_ctx *x) {
+  tf_error *err = &x->err;
   tf_cache cache;
   tf_cache_init(&cache);
   tf_validate_tally t = {0, 0, 0};
@@ -472,18 +780,48 @@ static int list_names(int kind, FILE *out) {
   return API_OK;
 }
 
-static int api_machines(const cJSON *req, FILE *out, tf_error *err) {
-  (void)req, (void)err;
+static int api_machines(const cJSON *req, FILE *out, api_ctx *x) {
+  (void)req, (void)x;
   return list_names(TF_CATALOG_MACHINES, out);
 }
 
-static int api_worksets(const cJSON *req, FILE *out, tf_error *err) {
-  (void)req, (void)err;
+static int api_worksets(const cJSON *req, FILE *out, api_ctx *x) {
+  (void)req, (void)x;
   return list_names(TF_CATALOG_WORKSETS, out);
 }
 
-static int api_version(const cJSON *req, FILE *out, tf_error *err) {
-  (void)req, (void)err;
+/* "machine"/"workset" {"name": NAME or path}: the machine as `tilefit
+ * machines NAME --json` prints it; the workset in full (solver/workset_json.h). */
+static int api_machine(const cJSON *req, FILE *out, api_ctx *x) {
+  tf_error *err = &x->err;
+  const char *name;
+  char path[4096];
+  if (tf_json_string(tf_json_member(req, "name"), "$.name", &name, err) ||
+      tf_catalog_find(TF_CATALOG_MACHINES, name, "$.name", path, sizeof path, err))
+    return -1;
+  tf_machine *m = tf_machine_load(path, err);
+  if (m)
+    tf_cli_machine_json(out, m);
+  tf_machine_free(m);
+  return m ? API_OK : -1;
+}
+
+static int api_workset(const cJSON *req, FILE *out, api_ctx *x) {
+  tf_error *err = &x->err;
+  const char *name;
+  char path[4096];
+  if (tf_json_string(tf_json_member(req, "name"), "$.name", &name, err) ||
+      tf_catalog_find(TF_CATALOG_WORKSETS, name, "$.name", path, sizeof path, err))
+    return -1;
+  tf_workset *w = tf_workset_load(path, err);
+  if (w)
+    tf_workset_write_json(out, w);
+  tf_workset_free(w);
+  return w ? API_OK : -1;
+}
+
+static int api_version(const cJSON *req, FILE *out, api_ctx *x) {
+  (void)req, (void)x;
   fputs("{\"version\":", out);
   tf_json_write_string(out, TF_LIBRARY_VERSION);
   fputc('}', out);
@@ -543,6 +881,10 @@ static int prune_request(const cJSON *req, tf_request *r, tf_prune_map *map, tf_
     r->machine = tf_strdup(s);
   if (w && !tf_json_string(w, "$.workset", &s, err))
     r->workset = tf_strdup(s);
+  int any_arch;
+  if (read_flag(req, "any_arch", &any_arch, err))
+    return -1;
+  r->any_arch = any_arch;
   if ((params && !cJSON_IsObject(params)) || (keys && !cJSON_IsObject(keys)))
     return tf_error_set(err, TF_EINPUT, params && !cJSON_IsObject(params) ? "$.params" : "$.map", "expected an object");
   cJSON_ArrayForEach(v, params) {
@@ -564,7 +906,8 @@ static int prune_request(const cJSON *req, tf_request *r, tf_prune_map *map, tf_
   return err->code ? -1 : 0;
 }
 
-static int api_prune(const cJSON *req, FILE *out, tf_error *err) {
+static int api_prune(const cJSON *req, FILE *out, api_ctx *x) {
+  tf_error *err = &x->err;
   tf_request r;
   tf_request_init(&r);
   tf_prune_map map = {NULL, 0, 0};
@@ -589,60 +932,124 @@ static int api_prune(const cJSON *req, FILE *out, tf_error *err) {
 /* -------------------------------------------------------------- dispatch */
 
 #define SOLVE_KEYS "solver", "time_limit", "presolve"
-static const char *const solve_keys[] = {"cmd", "problem", "top", "top_points", SOLVE_KEYS, NULL};
-static const char *const check_keys[] = {"cmd", "problem", NULL};
-static const char *const layout_keys[] = {"cmd", "problem", "emit", SOLVE_KEYS, NULL};
-static const char *const emit_keys[] = {"cmd", "problem", "for", "top", SOLVE_KEYS, NULL};
-static const char *const sweep_keys[] = {"cmd", "spec", "file", "problems", "jobs", SOLVE_KEYS, NULL};
+static const char *const solve_keys[] = {"cmd", "problem", "cutlass_name", "top", "top_points", "explain", SOLVE_KEYS, NULL};
+static const char *const check_keys[] = {"cmd", "problem", "cutlass_name", SOLVE_KEYS, NULL};
+static const char *const layout_keys[] = {"cmd", "problem", "cutlass_name", "emit", SOLVE_KEYS, NULL};
+static const char *const emit_keys[] = {"cmd", "problem", "cutlass_name", "for", "top", SOLVE_KEYS, NULL};
+static const char *const sweep_keys[] = {"cmd", "spec", "file", "problems", "jobs", "fd", "memo_max",
+                                         "shard", SOLVE_KEYS, NULL};
 static const char *const validate_keys[] = {"cmd", "files", SOLVE_KEYS, NULL};
-static const char *const prune_keys[] = {"cmd", "machine", "workset", "params", "map", "configs", "file", "time_limit", NULL};
+static const char *const prune_keys[] = {"cmd", "machine", "workset", "params", "map", "configs", "file", "time_limit",
+                                         "any_arch", NULL};
+static const char *const name_keys[] = {"cmd", "name", NULL};
+static const char *const plot_keys[] = {"cmd", "kind", "problem", "cutlass_name", "x", "y", "color", "by", "file",
+                                        "scale", "x_scale", SOLVE_KEYS, NULL};
 static const char *const bare_keys[] = {"cmd", NULL};
 
 static const struct api_cmd {
   const char *name;
-  int (*run)(const cJSON *req, FILE *out, tf_error *err);
+  int (*run)(const cJSON *req, FILE *out, api_ctx *x);
   const char *const *keys;
+  int on_handle; /* may run on a handle */
 } commands[] = {
-    {"solve", api_solve, solve_keys},       {"check", api_check, check_keys},
-    {"sweep", api_sweep, sweep_keys},       {"validate", api_validate, validate_keys},
-    {"machines", api_machines, bare_keys},  {"worksets", api_worksets, bare_keys},
-    {"version", api_version, bare_keys},    {"prune", api_prune, prune_keys},
-    {"layout", api_layout, layout_keys},    {"emit", api_emit, emit_keys},
+    {"solve", api_solve, solve_keys, 1},       {"check", api_check, check_keys, 1},
+    {"sweep", api_sweep, sweep_keys, 0},       {"validate", api_validate, validate_keys, 0},
+    {"machines", api_machines, bare_keys, 0},  {"worksets", api_worksets, bare_keys, 0},
+    {"machine", api_machine, name_keys, 0},    {"workset", api_workset, name_keys, 0},
+    {"version", api_version, bare_keys, 0},    {"prune", api_prune, prune_keys, 0},
+    {"layout", api_layout, layout_keys, 1},    {"emit", api_emit, emit_keys, 1},
+    {"plot", api_plot, plot_keys, 1},
 };
 
-static int dispatch(const char *request, FILE *out, tf_error *err) {
-  cJSON *req = tf_json_parse(request, strlen(request), "", err);
+static const struct api_cmd *command(const cJSON *req, const api_ctx *x, tf_error *err) {
+  const char *name = NULL;
+  if (!cJSON_IsObject(req))
+    return tf_error_set(err, TF_EINPUT, "$", "expected a request object with \"cmd\""), NULL;
+  if (tf_json_string(tf_json_member(req, "cmd"), "$.cmd", &name, err))
+    return NULL;
+  for (size_t i = 0; i < sizeof commands / sizeof *commands; i++)
+    if (!strcmp(commands[i].name, name)) {
+      if (x->handle && !commands[i].on_handle)
+        break;
+      return tf_json_keys(req, "$", commands[i].keys, NULL, err) ? NULL : &commands[i];
+    }
+  tf_error_set(err, TF_EINPUT, "$.cmd", x->handle ? "unknown command '%s' on a handle (solve, check, layout, emit, plot)"
+               : "unknown command '%s' (solve, check, layout, emit, plot, sweep, validate, prune, machines, machine, worksets, "
+                 "workset, version)",
+               name);
+  return NULL;
+}
+
+static int dispatch(const char *request, FILE *out, api_ctx *x) {
+  cJSON *req = tf_json_parse(request, strlen(request), "", &x->err);
   if (!req)
     return -1;
-  const cJSON *cmd = tf_json_member(req, "cmd");
-  const char *name = NULL;
-  int rc = -1;
-  if (!cJSON_IsObject(req))
-    tf_error_set(err, TF_EINPUT, "$", "expected a request object with \"cmd\"");
-  else if (!tf_json_string(cmd, "$.cmd", &name, err)) {
-    const struct api_cmd *c = NULL;
-    for (size_t i = 0; i < sizeof commands / sizeof *commands; i++)
-      if (!strcmp(commands[i].name, name))
-        c = &commands[i];
-    if (!c)
-      tf_error_set(err, TF_EINPUT, "$.cmd", "unknown command '%s' (solve, check, layout, emit, sweep, validate, prune, machines, worksets, version)",
-                   name);
-    else if (!tf_json_keys(req, "$", c->keys, NULL, err))
-      rc = c->run(req, out, err);
-  }
+  const struct api_cmd *c = command(req, x, &x->err);
+  int rc = c ? c->run(req, out, x) : -1;
   cJSON_Delete(req);
   return rc;
 }
 
-/* {"error": "...", "status": N} */
-static char *error_answer(const tf_error *err, int status) {
-  char msg[1024];
+/* The request member an error is in: "$.problem.fix.B_r" is in "fix",
+ * "$.top" in "top", "--time-limit" in "time_limit"; "" for an error
+ * elsewhere (a workset file). */
+static void error_field(const tf_error *err, char *field, size_t size) {
+  const char *p = err->path;
+  field[0] = 0;
+  if (!err->file[0] && !strncmp(p, "--", 2)) { /* a module the command line shares names its option: --time-limit */
+    snprintf(field, size, "%s", p + 2);
+    for (char *c = field; *c; c++)
+      *c = *c == '-' ? '_' : *c;
+    return;
+  }
+  if (!strncmp(err->file, "$.", 2)) /* an error in a member read as a document of its own: "$.spec" */
+    p = err->file;
+  else if (err->file[0] || strncmp(p, "$.", 2))
+    return;
+  p += 2;
+  if (!strncmp(p, "problem.", 8))
+    p += 8;
+  size_t n = strcspn(p, ".[");
+  snprintf(field, size, "%.*s", (int)n, p);
+}
+
+/* {"error": the line, "status": N, "message": without its place, "path":
+ * the JSON path, "field": the request member, "free": [check's free
+ * variables]}: a binding names its own keyword from "field". */
+static char *error_answer(const api_ctx *x, int status) {
+  const tf_error *err = &x->err;
+  char msg[1024], field[64];
   tf_error_format(err, msg, sizeof msg);
+  error_field(err, field, sizeof field);
+  if (!strcmp(field, "any_arch"))
+    snprintf(msg + strlen(msg), sizeof msg - strlen(msg), " (\"any_arch\": true solves it anyway)");
   tf_text t;
   FILE *f = tf_text_open(&t);
   fputs("{\"error\":", f);
   tf_json_write_string(f, msg);
-  fprintf(f, ",\"status\":%d}", status);
+  fprintf(f, ",\"status\":%d,\"message\":", status);
+  tf_json_write_string(f, err->msg);
+  fputs(",\"path\":", f);
+  if (!strncmp(err->file, "$.", 2) && err->path[0] == '$') { /* "$.spec" and "$.params.zz": "$.spec.params.zz" */
+    char path[512];
+    snprintf(path, sizeof path, "%s%s", err->file, err->path + 1);
+    tf_json_write_string(f, path);
+  } else {
+    tf_json_write_string(f, err->path);
+  }
+  fputs(",\"field\":", f);
+  tf_json_write_string(f, field);
+  if (!strcmp(err->path, "$.problem.fix") && x->free_vars[0]) {
+    fputs(",\"free\":[", f);
+    for (const char *s = x->free_vars; *s;) {
+      size_t n = strcspn(s, ",");
+      fprintf(f, "%s\"%.*s\"", s == x->free_vars ? "" : ",", (int)n, s);
+      s += n;
+      s += strspn(s, ", ");
+    }
+    fputc(']', f);
+  }
+  fputc('}', f);
   return tf_text_close(&t, NULL);
 }
 
@@ -650,10 +1057,10 @@ static char *error_answer(const tf_error *err, int status) {
  * knows it). */
 static char out_of_memory[] = "{\"error\":\"out of memory\",\"status\":3}";
 
-char *tf_call_json(const char *request, int *status) {
-  tf_error err;
-  tf_error_init(&err);
-  int rc = -1;
+/* One call on a handle or none: `run` writes the answer to `out` and
+ * returns an exit status, or -1 with x->err set. */
+static char *answer(api_ctx *x, int (*run)(const char *, FILE *, api_ctx *, void *), const char *request, void *arg,
+                    int *status) {
   tf_text t;
   jmp_buf here;
   jmp_buf *volatile outer = tf_alloc_recovery(&here);
@@ -664,21 +1071,101 @@ char *tf_call_json(const char *request, int *status) {
     return out_of_memory;
   }
   FILE *out = tf_text_open(&t);
+  int rc = -1;
   if (!request)
-    tf_error_set(&err, TF_EINPUT, "$", "no request (NULL)");
+    tf_error_set(&x->err, TF_EINPUT, "$", "no request (NULL)");
   else
-    rc = dispatch(request, out, &err);
+    rc = run(request, out, x, arg);
   char *text = tf_text_close(&t, NULL);
   tf_backend_thread_done(); /* GLPK keeps an environment per thread: leave none behind */
   if (rc < 0) {
     free(text);
-    rc = err.code == TF_EINPUT ? API_USAGE : API_INTERNAL;
-    text = error_answer(&err, rc);
+    rc = x->err.code == TF_EINPUT ? API_USAGE : API_INTERNAL;
+    text = error_answer(x, rc);
   }
   tf_alloc_recovery(outer);
   if (status)
     *status = rc;
   return text;
+}
+
+static void ctx_init(api_ctx *x, const tf_json_handle *h) {
+  tf_error_init(&x->err);
+  x->handle = h;
+  x->free_vars[0] = 0;
+}
+
+static int run_request(const char *request, FILE *out, api_ctx *x, void *arg) {
+  (void)arg;
+  return dispatch(request, out, x);
+}
+
+char *tf_call_json(const char *request, int *status) {
+  api_ctx x;
+  ctx_init(&x, NULL);
+  return answer(&x, run_request, request, NULL, status);
+}
+
+char *tf_json_handle_call(const tf_json_handle *h, const char *request, int *status) {
+  api_ctx x;
+  ctx_init(&x, h);
+  if (!h) {
+    tf_error_set(&x.err, TF_EINPUT, "$", "no handle (NULL)");
+    return answer(&x, run_request, NULL, NULL, status);
+  }
+  return answer(&x, run_request, request, NULL, status);
+}
+
+/* ---------------------------------------------------------------- handles */
+
+/* Loads and binds the problem into *(tf_json_handle **)arg; the answer
+ * names what it bound: {"machine": , "workset": }. */
+static int make_handle(const char *problem, FILE *out, api_ctx *x, void *arg) {
+  tf_error *err = &x->err;
+  tf_json_handle *h = tf_nalloc(1, sizeof *h);
+  tf_case_init(&h->base);
+  h->problem = tf_json_parse(problem, strlen(problem), "", err);
+  int rc = !h->problem ? -1
+           : !cJSON_IsObject(h->problem) ? tf_error_set(err, TF_EINPUT, "$", "expected a problem object with machine and workset")
+           : parse_problem(h->problem, 0, &h->base, err) || tf_load(&h->base.req, "$.machine", "$.workset", &h->loaded, err) ||
+                     arch_check(&h->loaded, &h->base.req, "$.any_arch", err);
+  if (!rc && !(h->bound = tf_problem_new(h->loaded.machine, h->loaded.workset, &h->base.req, err)))
+    rc = -1;
+  if (rc) {
+    if (!strncmp(err->path, "$.", 2))
+      err->file[0] = 0;
+    tf_json_handle_free(h);
+    return -1;
+  }
+  fputs("{\"schema\":\"" TF_REPORT_SCHEMA "\",\"machine\":", out);
+  tf_json_write_string(out, h->loaded.machine->name);
+  fputs(",\"workset\":", out);
+  tf_json_write_string(out, h->loaded.workset->name);
+  fputc('}', out);
+  *(tf_json_handle **)arg = h;
+  return API_OK;
+}
+
+tf_json_handle *tf_json_handle_new(const char *problem, char **answer_out, int *status) {
+  api_ctx x;
+  ctx_init(&x, NULL);
+  tf_json_handle *h = NULL;
+  char *text = answer(&x, make_handle, problem, &h, status);
+  if (answer_out)
+    *answer_out = text;
+  else
+    tf_free(text);
+  return h;
+}
+
+void tf_json_handle_free(tf_json_handle *h) {
+  if (!h)
+    return;
+  tf_problem_free(h->bound);
+  tf_loaded_release(&h->loaded);
+  tf_case_release(&h->base);
+  cJSON_Delete(h->problem);
+  free(h);
 }
 
 void tf_free(void *p) {

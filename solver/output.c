@@ -176,6 +176,15 @@ int tf_output_open(tf_output *o, const char *file, int flags, const char *where,
   return rc;
 }
 
+int tf_output_open_fd(tf_output *o, int fd, const char *where, tf_error *err) {
+  memset(o, 0, sizeof *o);
+  o->where = where;
+  o->name = "the output descriptor";
+  o->how = HOW_IN_PLACE;
+  o->fd = fcntl(fd, F_DUPFD_CLOEXEC, 0);
+  return o->fd < 0 ? fail(o, errno, err) : 0;
+}
+
 /* Standard output is written through the stdout stream, not fd 1: a
  * program that points stdout elsewhere (the in-process tests capture it
  * in memory) gets the results there, in order with what stdio wrote. */

@@ -33,6 +33,9 @@ typedef struct tf_output {
 #define TF_OUTPUT_RESUME 1
 
 int tf_output_open(tf_output *o, const char *file, int flags, const char *where, tf_error *err);
+/* An open descriptor the caller owns (a pipe, a socket), written through
+ * in place: a duplicate of it is written and closed, `fd` stays open. */
+int tf_output_open_fd(tf_output *o, int fd, const char *where, tf_error *err);
 /* Every byte or an error. */
 int tf_output_write(tf_output *o, const void *buf, size_t len, tf_error *err);
 /* Closes and, when writing whole, renames over the target; on failure

@@ -227,7 +227,7 @@ int tf_solve_configs(const tf_problem *p, const tf_solve_opts *o, int k, tf_answ
   return r;
 }
 
-static int free_variables(const tf_problem *p, char *buf, size_t size) {
+int tf_check_free_variables(const tf_problem *p, char *buf, size_t size) {
   tf_strbuf b = tf_strbuf_of(buf, size);
   for (size_t i = 0; i < p->place_first; i++) /* check decides the placements itself */
     if (p->ndomain[i] != 1)
@@ -292,7 +292,7 @@ static int check_placements(const tf_problem *p, tf_answer *a, tf_error *err) {
 
 int tf_check(const tf_problem *p, tf_answer *a, tf_error *err) {
   char list[512];
-  if (free_variables(p, list, sizeof list))
+  if (tf_check_free_variables(p, list, sizeof list))
     return tf_error_set(err, TF_EINPUT, "--fix", "check needs every variable fixed; still free: %s", list);
   for (size_t i = 0; i < p->nchoose; i++)
     a->choose[i] = p->domain[i][0];
@@ -308,7 +308,7 @@ int tf_check(const tf_problem *p, tf_answer *a, tf_error *err) {
 
 int tf_solve_or_check(const tf_problem *p, const tf_solve_opts *o, tf_answer *a, tf_error *err) {
   char list[512];
-  if (free_variables(p, list, sizeof list))
+  if (tf_check_free_variables(p, list, sizeof list))
     return tf_solve(p, o, NULL, a, err);
   return tf_check(p, a, err);
 }

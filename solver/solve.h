@@ -67,6 +67,9 @@ int tf_solve_found(const tf_problem *p, const tf_found *found, size_t n, tf_answ
 
 /* Every variable must be fixed; sets TF_ANSWER_FITS or TF_ANSWER_NO_FIT. */
 int tf_check(const tf_problem *p, tf_answer *a, tf_error *err);
+/* The variables check would find free ("B_r, B_c" into buf); returns 1
+ * when there is one, else 0. */
+int tf_check_free_variables(const tf_problem *p, char *buf, size_t size);
 
 /* What layout and emit answer with: tf_check when every variable is fixed
  * (placements may stay free, as for check), else tf_solve. */

@@ -136,6 +136,203 @@ START_TEST(bad_requests_name_the_field) {
 }
 END_TEST
 
+/* An error answer's member `key` as a string ("" when absent). */
+static void error_member(const char *request, const char *key, const char *want) {
+  char *got = call(request, 2);
+  cJSON *a = cJSON_Parse(got);
+  const char *v = cJSON_GetStringValue(cJSON_GetObjectItem(a, key));
+  ck_assert_msg(v && !strcmp(v, want), "%s: '%s', not '%s', in %s", key, v ? v : "(none)", want, got);
+  cJSON_Delete(a);
+  tf_free(got);
+}
+
+/* "field" names the request member at fault, for a binding to name its
+ * keyword; check's free variables come as a list. */
+START_TEST(errors_name_the_request_field) {
+  const char *fa3 = "\"machine\": \"h100-sxm\", \"workset\": \"fa3-fwd\"";
+  char request[512];
+  snprintf(request, sizeof request, "{\"cmd\": \"check\", \"problem\": {%s, \"fix\": {\"B_r\": 128}}}", fa3);
+  error_member(request, "field", "fix");
+  error_member(request, "message", "check needs every variable fixed; still free: B_c");
+  char *got = call(request, 2);
+  ck_assert_ptr_nonnull(strstr(got, "\"free\":[\"B_c\"]"));
+  tf_free(got);
+  snprintf(request, sizeof request, "{\"cmd\": \"solve\", \"problem\": {\"machine\": \"h100-sxm\", \"workset\": \"fa4-fwd\"}}");
+  error_member(request, "field", "any_arch");
+  error_member(request, "message", "fa4-fwd models sm_10x; h100-sxm is sm_90");
+  snprintf(request, sizeof request, "{\"cmd\": \"solve\", \"problem\": {%s, \"params\": {\"d\": true}}}", fa3);
+  error_member(request, "field", "params");
+  error_member(request, "path", "$.problem.params.d");
+  snprintf(request, sizeof request, "{\"cmd\": \"solve\", \"top\": 0, \"problem\": {%s}}", fa3);
+  error_member(request, "field", "top");
+  snprintf(request, sizeof request, "{\"cmd\": \"solve\", \"explain\": 1, \"problem\": {%s}}", fa3);
+  error_member(request, "field", "explain");
+}
+END_TEST
+
+/* solve "explain": true is `solve --explain --json`. */
+START_TEST(explain_is_the_command_lines) {
+  static char want[65536];
+  cli_json("solve -m h100-sxm -w fa3-fwd -p d=128 --explain --json", 0, want, sizeof want);
+  char *got = call("{\"cmd\": \"solve\", \"explain\": true, \"problem\": {\"machine\": \"h100-sxm\", \"workset\": "
+                   "\"fa3-fwd\", \"params\": {\"d\": 128}}}", 0);
+  ck_assert_str_eq(got, want);
+  ck_assert_ptr_nonnull(strstr(got, "\"explain\":{"));
+  tf_free(got);
+}
+END_TEST
+
+static char *on_handle(const tf_json_handle *h, const char *request, int want_status) {
+  int status = -1;
+  char *got = tf_json_handle_call(h, request, &status);
+  ck_assert_msg(status == want_status, "status %d, not %d, for %s: %s", status, want_status, request, got);
+  return got;
+}
+
+/* A handle's calls answer as the same calls without one; a call's
+ * problem adds to the handle's; what the handle bound cannot change. */
+START_TEST(handle_calls_are_plain_calls) {
+  char *answer = NULL;
+  int status = -1;
+  tf_json_handle *h = tf_json_handle_new(FA4_PROBLEM, &answer, &status);
+  ck_assert_ptr_nonnull(h);
+  ck_assert_int_eq(status, 0);
+  ck_assert_str_eq(answer, "{\"schema\":\"tilefit/1\",\"machine\":\"b200\",\"workset\":\"fa4-fwd\"}");
+  tf_free(answer);
+  char *want = call("{\"cmd\": \"solve\", \"problem\": " FA4_PROBLEM "}", 0);
+  for (int i = 0; i < 3; i++) { /* the bound problem is reused, unchanged */
+    char *got = on_handle(h, "{\"cmd\": \"solve\"}", 0);
+    ck_assert_str_eq(got, want);
+    tf_free(got);
+  }
+  tf_free(want);
+  want = call("{\"cmd\": \"check\", \"problem\": {\"machine\": \"b200\", \"workset\": \"fa4-fwd\", \"params\": "
+              "{\"d\": 128, \"dv\": 128}, \"fix\": {\"B_r\": 128, \"B_c\": 64, \"q_stage\": 2, \"stages\": 2}}}", 0);
+  char *got = on_handle(h, "{\"cmd\": \"check\", \"problem\": {\"fix\": {\"B_c\": 64, \"stages\": 2}}}", 0);
+  ck_assert_str_eq(got, want);
+  tf_free(got), tf_free(want);
+  got = on_handle(h, "{\"cmd\": \"solve\", \"problem\": {\"params\": {\"d\": 64}}}", 2);
+  ck_assert_ptr_nonnull(strstr(got, "\"field\":\"params\""));
+  tf_free(got);
+  got = on_handle(h, "{\"cmd\": \"sweep\", \"spec\": {}}", 2);
+  ck_assert_ptr_nonnull(strstr(got, "on a handle"));
+  tf_free(got);
+  tf_json_handle_free(h);
+  h = tf_json_handle_new("{\"machine\": \"b200\", \"workset\": \"fa4-fwd\", \"params\": {\"dd\": 1}}", &answer, &status);
+  ck_assert_ptr_null(h);
+  ck_assert_int_eq(status, 2);
+  ck_assert_ptr_nonnull(strstr(answer, "\"path\":\"$.params.dd\""));
+  tf_free(answer);
+  tf_json_handle_free(NULL);
+}
+END_TEST
+
+/* "cutlass_name" is --cutlass-name: the same answer; with check, the
+ * builder's stage count when the name has none. */
+START_TEST(cutlass_name_is_the_command_lines) {
+  static char want[65536];
+  const char *name = "cutlass3x_sm90_tensorop_gemm_f16_f16_f32_f16_f16_128x128x64_1x1x1_0_tnn_align8_warpspecialized_"
+                     "cooperative_epi_tma";
+  const char *cmds[] = {"solve", "check"};
+  for (int i = 0; i < 2; i++) {
+    char args[512], request[512];
+    snprintf(args, sizeof args, "%s --cutlass-name %s -m h100-sxm --json", cmds[i], name);
+    cli_json(args, 0, want, sizeof want);
+    snprintf(request, sizeof request, "{\"cmd\": \"%s\", \"cutlass_name\": \"%s\", \"problem\": {\"machine\": \"h100-sxm\"}}",
+             cmds[i], name);
+    char *got = call(request, 0);
+    ck_assert_str_eq(got, want);
+    tf_free(got);
+  }
+  refused("{\"cmd\": \"solve\", \"cutlass_name\": \"x\", \"problem\": {\"workset\": \"fa3-fwd\"}}",
+          "$.problem.workset: cannot be combined with cutlass_name");
+  error_member("{\"cmd\": \"solve\", \"cutlass_name\": \"cutlass3x_nope\"}", "field", "cutlass_name");
+}
+END_TEST
+
+/* "plot" "map" is `plot map`'s SVG, on a handle too. */
+START_TEST(plot_map_is_the_command_lines_svg) {
+  static char want[1 << 17];
+  char err[4096];
+  ck_assert_int_eq(tf_test_run("plot map -m h100-sxm -w fa3-fwd -p d=128 --x B_r --y B_c", want, sizeof want, err,
+                               sizeof err), 0);
+  const char *req = "{\"cmd\": \"plot\", \"kind\": \"map\", \"x\": \"B_r\", \"y\": \"B_c\"%s}";
+  char request[512];
+  snprintf(request, sizeof request, req, ", \"problem\": {\"machine\": \"h100-sxm\", \"workset\": \"fa3-fwd\", "
+                                         "\"params\": {\"d\": 128}}");
+  char *got = call(request, 0);
+  cJSON *a = cJSON_Parse(got);
+  ck_assert_str_eq(cJSON_GetStringValue(cJSON_GetObjectItem(a, "text")), want);
+  ck_assert(cJSON_IsTrue(cJSON_GetObjectItem(a, "feasible")));
+  cJSON_Delete(a);
+  tf_free(got);
+  int status = -1;
+  tf_json_handle *h = tf_json_handle_new("{\"machine\": \"h100-sxm\", \"workset\": \"fa3-fwd\", \"params\": {\"d\": 128}}",
+                                         NULL, &status);
+  ck_assert_ptr_nonnull(h);
+  snprintf(request, sizeof request, req, "");
+  got = on_handle(h, request, 0);
+  a = cJSON_Parse(got);
+  ck_assert_str_eq(cJSON_GetStringValue(cJSON_GetObjectItem(a, "text")), want);
+  cJSON_Delete(a);
+  tf_free(got);
+  tf_json_handle_free(h);
+  refused("{\"cmd\": \"plot\", \"kind\": \"map\", \"x\": \"B_q\", \"y\": \"B_c\", \"problem\": {\"machine\": "
+          "\"h100-sxm\", \"workset\": \"fa3-fwd\"}}", "--x: 'B_q'");
+}
+END_TEST
+
+/* "fd": the lines written to a pipe while the call runs, the same lines
+ * "points" holds. */
+START_TEST(sweep_to_a_descriptor) {
+  const char *spec = "\"spec\": {\"machines\": [\"h100-sxm\"], \"worksets\": [\"fa3-fwd\"], \"params\": {\"d\": [64, 128]}}";
+  char request[512];
+  snprintf(request, sizeof request, "{\"cmd\": \"sweep\", %s}", spec);
+  char *whole = call(request, 0);
+  int fds[2];
+  ck_assert_int_eq(pipe(fds), 0);
+  snprintf(request, sizeof request, "{\"cmd\": \"sweep\", \"fd\": %d, %s}", fds[1], spec);
+  char *got = call(request, 0); /* two lines fit the pipe's buffer */
+  ck_assert_str_eq(got, "{\"written\":2,\"warnings\":[]}");
+  close(fds[1]);
+  static char lines[65536];
+  size_t n = 0;
+  ssize_t k;
+  while ((k = read(fds[0], lines + n, sizeof lines - 1 - n)) > 0)
+    n += (size_t)k;
+  close(fds[0]);
+  lines[n] = 0;
+  cJSON *w = cJSON_Parse(whole), *p = cJSON_GetObjectItem(w, "points");
+  char *first = cJSON_PrintUnformatted(cJSON_GetArrayItem(p, 0)), *second = cJSON_PrintUnformatted(cJSON_GetArrayItem(p, 1));
+  char *nl = strchr(lines, '\n');
+  ck_assert_ptr_nonnull(nl);
+  *nl = 0;
+  ck_assert_str_eq(lines, first);
+  ck_assert_ptr_nonnull(strstr(nl + 1, second));
+  free(first), free(second);
+  cJSON_Delete(w);
+  tf_free(whole), tf_free(got);
+}
+END_TEST
+
+/* "machine" is `machines NAME --json`; "workset" names its params. */
+START_TEST(machine_and_workset_in_full) {
+  static char want[65536];
+  cli_json("machines h100-sxm --json", 0, want, sizeof want);
+  char *got = call("{\"cmd\": \"machine\", \"name\": \"h100-sxm\"}", 0);
+  size_t n = strlen(got);
+  ck_assert_msg(n && got[n - 1] == '\n', "no newline: %s", got);
+  got[n - 1] = 0;
+  ck_assert_str_eq(got, want);
+  tf_free(got);
+  got = call("{\"cmd\": \"workset\", \"name\": \"fa3-fwd\"}", 0);
+  ck_assert_ptr_nonnull(strstr(got, "\"params\":{\"d\":128,\"dv\":\"d\","));
+  ck_assert_ptr_nonnull(strstr(got, "\"choose\":{\"B_r\":[64,128,192],"));
+  tf_free(got);
+  refused("{\"cmd\": \"workset\", \"name\": \"fa9-fwd\"}", "$.name: unknown workset 'fa9-fwd'");
+}
+END_TEST
+
 START_TEST(prune_is_the_command_lines_array) {
   static char want[65536];
   cli_json("prune -m rtx4090 -w triton-matmul --json tests/data/prune/triton-configs.jsonl", 0, want, sizeof want);
@@ -419,6 +616,13 @@ Suite *api_suite(void) {
   tcase_add_test(tc, names_and_version);
   tcase_add_test(tc, no_hidden_state_in_the_library);
   tcase_add_test(tc, out_of_memory_is_an_answer);
+  tcase_add_test(tc, errors_name_the_request_field);
+  tcase_add_test(tc, explain_is_the_command_lines);
+  tcase_add_test(tc, handle_calls_are_plain_calls);
+  tcase_add_test(tc, sweep_to_a_descriptor);
+  tcase_add_test(tc, machine_and_workset_in_full);
+  tcase_add_test(tc, plot_map_is_the_command_lines_svg);
+  tcase_add_test(tc, cutlass_name_is_the_command_lines);
   tcase_add_test(tc, out_of_memory_in_a_sweep_worker);
   suite_add_tcase(s, tc);
   /* its own case: `make tsan` runs it alone under ThreadSanitizer */

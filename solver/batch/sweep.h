@@ -83,6 +83,8 @@ typedef struct tf_sweep_opts {
   int format;                    /* TF_FORMAT_JSON (JSONL) or TF_FORMAT_CSV */
   int shard_index, shard_count;  /* 1-based; 0/0 or 1/1: every point */
   int resume;                    /* continue the output file */
+  int out_fd;                    /* >= 0: write to this open descriptor (not
+                                    closed; out_file must be NULL); -1: none */
   unsigned reuse;                /* enum tf_sweep_reuse bits */
   size_t memo_max;               /* answers (and search optima) kept at most; 0: none kept */
   tf_solve_opts solve;

@@ -423,6 +423,7 @@ void tf_sweep_opts_init(tf_sweep_opts *o) {
   tf_solve_opts_init(&o->solve);
   o->progress_every = 5;
   o->memo_max = TF_MEMO_MAX_DEFAULT;
+  o->out_fd = -1;
 }
 
 /* This shard's points, in order. */
@@ -539,7 +540,12 @@ int tf_sweep_run(tf_sweep *s, const tf_sweep_opts *o, const char *out_file, tf_s
   /* Whole or nothing (an existing result stays until the new one is
    * complete), except with --resume: then the file is its own checkpoint. */
   tf_output out;
-  if (tf_output_open(&out, out_file, o->resume ? TF_OUTPUT_RESUME : TF_OUTPUT_WHOLE, "-o", err)) {
+  if (o->out_fd >= 0 && (o->resume || out_file)) {
+    free(r.todo);
+    return tf_error_set(err, TF_EINPUT, "--resume", "an output descriptor is written through, neither resumed nor named");
+  }
+  if (o->out_fd >= 0 ? tf_output_open_fd(&out, o->out_fd, "-o", err)
+                     : tf_output_open(&out, out_file, o->resume ? TF_OUTPUT_RESUME : TF_OUTPUT_WHOLE, "-o", err)) {
     free(r.todo);
     return -1;
   }

@@ -10,6 +10,7 @@
 #include "model/catalog.h"
 #include "model/json.h"
 #include "model/machine.h"
+#include "solver/cli/cmd_machines.h"
 #include "solver/cli/options.h"
 #include "solver/report.h"
 
@@ -95,7 +96,7 @@ static void show_text(FILE *f, const tf_machine *m) {
     fprintf(f, "the source keys (S1, S9, ...) are listed in %s\n", path);
 }
 
-static void show_json(FILE *f, const tf_machine *m) {
+void tf_cli_machine_json(FILE *f, const tf_machine *m) {
   struct row r[MAX_ROWS];
   size_t n = machine_rows(m, r);
   fputs("{\"schema\":\"" TF_REPORT_SCHEMA "\",\"name\":", f);
@@ -272,7 +273,7 @@ static int run(int argc, char **argv) {
     else if (!a.npositional)
       list(f, json, m, names, n), rc = TF_EXIT_OK;
     else if (n == 1)
-      (json ? show_json : show_text)(f, m[0]), rc = TF_EXIT_OK;
+      (json ? tf_cli_machine_json : show_text)(f, m[0]), rc = TF_EXIT_OK;
     else
       (json ? compare_json : compare_text)(f, m, n), rc = TF_EXIT_OK;
     rc = tf_cli_finish(&a, rc);

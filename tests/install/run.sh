@@ -72,6 +72,13 @@ if [ -x "$PYTHON" ]; then
   got=$(PYTHONPATH=$P/lib/python3/dist-packages "$PYTHON" -c "import tilefit; print(tilefit.solve('b200', 'fa4-fwd', params={'d': 128, 'dv': 128}, fix={'B_r': 128, 'B_c': 128, 'q_stage': 2}, objective=['max stages'])['values']['stages'])") ||
     fail "python3 -c 'import tilefit; ...'"
   [ "$got" = 3 ] || fail "tilefit.solve from Python: $got stages, not 3"
+  got=$(PYTHONPATH=$P/lib/python3/dist-packages "$PYTHON" -c "
+import tilefit
+p = tilefit.Problem(machine='h100-sxm', workset='fa3-fwd', params={'d': 128})
+print(p.solve(explain=True)['explain']['levels'][0]['level'], tilefit.machine('b200')['file'],
+      len(list(tilefit.sweep({'machines': ['h100-sxm'], 'worksets': ['fa3-fwd'], 'params': {'d': [64, 128]}}))))") ||
+    fail "python3: Problem, machine, sweep"
+  [ "$got" = "1 $P/share/tilefit/machines/b200.json 2" ] || fail "installed Python: $got"
   ok
 else
   echo "check-install: Python skipped: $PYTHON is absent"
@@ -162,4 +169,12 @@ left=$(find "$P" ! -type d)
 left=$(find "$P" -mindepth 1 -type d)
 [ -z "$left" ] || fail "make uninstall left empty directories: $(echo $left)"
 ok
+# The tree's own build, whose prefix is gone now, finds the tree's data,
+# not the deleted prefix's: the library looks beside itself first.
+if [ -x "$PYTHON" ]; then
+  got=$(cd "$W" && TILEFIT_LIB=$TOP/build/install-test/libtilefit.so PYTHONPATH=$TOP/python "$PYTHON" -c "import tilefit; print(tilefit.machine('b200')['file'])") ||
+    fail "the tree's library after make uninstall"
+  [ "$got" = "$TOP/machines/b200.json" ] || fail "the tree's library after make uninstall reads $got"
+  ok
+fi
 echo "check-install: $n checks passed (prefix $P, from $W)"

@@ -47,6 +47,49 @@ class Request(unittest.TestCase):
                 if key not in not_taken:
                     self.assertIn(key, params, "%s lacks %s" % (fn.__name__, key))
 
+    def test_every_option_of_the_command_line(self):
+        """Each long option of each command's --help is a keyword of the
+        function (or Problem method) that does it, but those about output."""
+        output = {"json", "jsonl", "csv", "output", "help", "lp", "mps", "format", "resume", "quiet"}
+        rename = {"param": "params", "no_presolve": "presolve", "for": "target"}
+        functions = {"solve": [tilefit.solve, tilefit.Problem.solve], "check": [tilefit.check, tilefit.Problem.check],
+                     "layout": [tilefit.layout, tilefit.Problem.layout], "emit": [tilefit.emit, tilefit.Problem.emit],
+                     "sweep": [tilefit.sweep], "validate": [tilefit.validate], "prune": [tilefit.prune],
+                     "plot map": [tilefit.plot_map], "plot sweep": [tilefit.plot_sweep]}
+        bound = {"machine", "workset", "params", "any_arch"}  # a Problem's, not its methods'
+        for cmd, fns in functions.items():
+            r = subprocess.run([BIN, *cmd.split(), "--help"], stdout=subprocess.PIPE, text=True, check=True)
+            options = {o[2:].replace("-", "_") for o in re.findall(r"^\s+(?:-\w, )?(--[a-z][-a-z]*)", r.stdout, re.M)}
+            self.assertIn("help", options)
+            for fn in fns:
+                params = inspect.signature(fn).parameters
+                for o in options - output:
+                    key = rename.get(o, o)
+                    if fn.__qualname__.startswith("Problem.") and key == "cutlass_name":
+                        continue  # a name chooses the workset, which a Problem has
+                    if fn.__qualname__.startswith("Problem.") and key in bound:
+                        self.assertIn(key, inspect.signature(tilefit.Problem).parameters)
+                        continue
+                    if cmd == "sweep" and key in ("machine", "workset", "params", "fix", "domain", "require",
+                                                  "objective", "any_arch"):
+                        continue  # a sweep's points come from its spec or problem list
+                    self.assertIn(key, params, "%s --%s has no keyword in %s" % (cmd, o, fn.__qualname__))
+
+    def test_cutlass_name_as_the_command_line(self):
+        name = ("cutlass3x_sm90_tensorop_gemm_f16_f16_f32_f16_f16_128x128x64_1x1x1_0_tnn_align8_warpspecialized_"
+                "cooperative_epi_tma")
+        for fn, cmd in ((tilefit.solve, "solve"), (tilefit.check, "check"), (tilefit.layout, "layout")):
+            rc, lines = cli(cmd, "--cutlass-name", name, "-m", "h100-sxm", "--json")
+            self.assertEqual(rc, 0)
+            self.assertEqual(fn("h100-sxm", cutlass_name=name), lines[0])
+        self.assertEqual(tilefit.check(cutlass_name=name)["machine"], "h100-sxm")  # the name's architecture
+        with self.assertRaises(tilefit.Error) as cm:
+            tilefit.solve("h100-sxm", "fa3-fwd", cutlass_name=name)
+        self.assertIn("solve: workset: cannot be combined with cutlass_name", cm.exception.message)
+        with self.assertRaises(tilefit.Error) as cm:
+            tilefit.solve(cutlass_name="cutlass3x_nope")
+        self.assertEqual(cm.exception.field, "cutlass_name")
+
     def test_place_as_the_command_line(self):
         r = tilefit.solve("a100", "fa2-fwd", place={"Q": "rf"})
         self.assertEqual(r["placement"], {"Q": "rf"})
@@ -135,7 +178,7 @@ class Errors(unittest.TestCase):
         self.assertNotIn("\n", cm.exception.message)
 
     def test_unknown_machine_names_the_field(self):
-        self.assertError(2, "$.problem.machine: unknown machine 'b2000'", tilefit.solve, "b2000", "fa4-fwd")
+        self.assertError(2, "solve: machine: unknown machine 'b2000'", tilefit.solve, "b2000", "fa4-fwd")
 
     def test_unknown_param(self):
         self.assertError(2, "no param 'dd'", tilefit.solve, "b200", "fa4-fwd", params={"dd": 1})
@@ -144,23 +187,48 @@ class Errors(unittest.TestCase):
         self.assertError(2, "B_q", tilefit.solve, "b200", "fa4-fwd", fix={"B_q": 1})
 
     def test_bad_objective(self):
-        self.assertError(2, "$.problem.objective", tilefit.solve, "b200", "fa4-fwd", objective="most stages")
+        self.assertError(2, "solve: objective[0]: ", tilefit.solve, "b200", "fa4-fwd", objective="most stages")
 
     def test_check_needs_every_variable_fixed(self):
-        self.assertError(2, "", tilefit.check, "b200", "fa4-fwd")
+        # the keyword, not the command line's --fix
+        with self.assertRaises(tilefit.Error) as cm:
+            tilefit.check("h100-sxm", "fa3-fwd", params={"d": 128}, fix={"B_r": 128})
+        self.assertEqual(cm.exception.message, "check: variable 'B_c' is free; pass fix={'B_c': ...}")
+        self.assertEqual((cm.exception.status, cm.exception.field), (2, "fix"))
+        self.assertError(2, "variables 'B_r', 'B_c' are free; pass fix={'B_r': ..., 'B_c': ...}", tilefit.check,
+                         "h100-sxm", "fa3-fwd")
+        p = tilefit.Problem("h100-sxm", "fa3-fwd", params={"d": 128})
+        self.assertError(2, "check: variables 'B_r', 'B_c' are free", p.check)
+
+    def test_architecture_names_any_arch(self):
+        with self.assertRaises(tilefit.Error) as cm:
+            tilefit.solve("h100-sxm", "fa4-fwd")
+        self.assertEqual(cm.exception.message,
+                         "solve: fa4-fwd models sm_10x; h100-sxm is sm_90; pass any_arch=True to solve it anyway")
+        self.assertEqual(cm.exception.field, "any_arch")
+        self.assertNotIn("--", cm.exception.message)
+        self.assertError(2, "pass any_arch=True", tilefit.Problem, "h100-sxm", "fa4-fwd")
 
     def test_fraction_is_refused(self):
-        self.assertError(2, "$.problem.params.d", tilefit.solve, "b200", "fa4-fwd", params={"d": 64.5})
+        self.assertError(2, "solve: params['d']: expected an integer", tilefit.solve, "b200", "fa4-fwd",
+                         params={"d": 64.5})
 
     def test_booleans_are_not_integers(self):
         # d=True solved as d=1 before, in params and in a configuration alike
-        self.assertError(2, "$.problem.params.d", tilefit.solve, "b200", "fa4-fwd", params={"d": True, "dv": 128})
+        self.assertError(2, "solve: params['d']: True is a bool", tilefit.solve, "b200", "fa4-fwd",
+                         params={"d": True, "dv": 128})
+        self.assertError(2, "check: fix['B_r']: True", tilefit.check, "b200", "fa4-fwd", fix={"B_r": True})
+        self.assertError(2, "solve: domain['B_c'][1]: False", tilefit.solve, "b200", "fa4-fwd",
+                         domain={"B_c": [64, False]})
+        self.assertError(2, "solve: top: True", tilefit.solve, "b200", "fa4-fwd", top=True)
+        self.assertError(2, "Problem: params['d']: True", tilefit.Problem, "b200", "fa4-fwd", params={"d": True})
+        self.assertError(2, "solve: explain: expected True or False", tilefit.solve, "b200", "fa4-fwd", explain=1)
         self.assertError(2, "BLOCK_M", tilefit.prune, [{"BLOCK_M": True, "BLOCK_N": 64, "BLOCK_K": 32,
                                                         "num_stages": 2, "num_warps": 4}],
                          machine="rtx4090", workset="triton-matmul")
 
     def test_nul_in_a_string(self):
-        self.assertError(2, "$.problem.require[0]", tilefit.solve, "b200", "fa4-fwd", params={"d": 128, "dv": 128},
+        self.assertError(2, "solve: require[0]: ", tilefit.solve, "b200", "fa4-fwd", params={"d": 128, "dv": 128},
                          require="stages >= 1\u0000 && stages >= 99")
 
     def test_integers_that_are_not_int(self):
@@ -171,9 +239,14 @@ class Errors(unittest.TestCase):
             def __index__(self):
                 return self.v
 
+        class Small(int):  # an int subclass, as numpy's integers are numbers.Integral
+            pass
+
         want = tilefit.solve("b200", "fa4-fwd", params={"d": 128, "dv": 128})
         got = tilefit.solve("b200", "fa4-fwd", params={"d": Index(128), "dv": Index(128)})
         self.assertEqual(got, want)
+        self.assertEqual(tilefit.solve("b200", "fa4-fwd", params={"d": Small(128), "dv": Small(128)}), want)
+        self.assertEqual(tilefit.Problem("b200", "fa4-fwd", params={"d": Small(128), "dv": 128}).solve(), want)
         with self.assertRaises(TypeError):
             tilefit.solve("b200", "fa4-fwd", params={"d": object()})
         try:
@@ -189,8 +262,8 @@ class Errors(unittest.TestCase):
                                "topp"),
                               ({"cmd": "sweep"}, "exactly one of"),
                               ({"cmd": "solve", "problem": {"machine": "b200", "workset": "fa4-fwd"}, "top": 0},
-                               "$.top"),
-                              ({"cmd": "sweep", "problems": [{"workset": "fa4-fwd"}]}, "$.problems[0]")):
+                               "solve: top: "),
+                              ({"cmd": "sweep", "problems": [{"workset": "fa4-fwd"}]}, "sweep: problems[0]")):
             self.assertError(2, text, tilefit._call, request)
 
 
@@ -230,8 +303,40 @@ class Sweep(unittest.TestCase):
 
     def test_a_bad_spec_raises(self):
         with self.assertRaises(tilefit.Error) as cm:
-            tilefit.sweep({"machines": ["b200"], "worksets": ["fa4-fwd"], "params": {"zz": [1]}})
+            next(tilefit.sweep({"machines": ["b200"], "worksets": ["fa4-fwd"], "params": {"zz": [1]}}))
         self.assertEqual(cm.exception.status, 2)
+        self.assertEqual(cm.exception.message,
+                         "sweep: spec_or_problems['params']['zz']: no workset of the sweep has a param 'zz'")
+
+    def test_shards_as_the_command_line(self):
+        with tempfile.TemporaryDirectory() as d:
+            path = os.path.join(d, "spec.json")
+            with open(path, "w") as f:
+                json.dump(self.SPEC, f)
+            for i in (1, 2, 3):
+                self.assertEqual(list(tilefit.sweep(self.SPEC, shard=(i, 3))), self.cli_sweep(path, "--shard", "%d/3" % i))
+        self.assertRaises(tilefit.Error, list, tilefit.sweep(self.SPEC, shard=(4, 3)))
+
+    def test_streams_as_an_iterator(self):
+        spec = {"machines": ["h100-sxm"], "worksets": ["fa3-fwd"], "params": {"d": [64, 96, 128, 192, 256],
+                                                                              "dv": [64, 128, 256]}}
+        points = tilefit.sweep(spec)
+        self.assertIs(iter(points), points)  # an iterator, not a list made first
+        first = next(points)
+        self.assertEqual(first["index"], 0)
+        rest = list(points)
+        self.assertEqual([p["index"] for p in rest], list(range(1, 15)))
+        self.assertEqual(list(points), [])  # spent
+
+    def test_stopped_early(self):
+        spec = {"machines": ["h100-sxm"], "worksets": ["fa3-fwd"],
+                "params": {"d": list(range(16, 257, 16)), "dv": list(range(16, 257, 16))}}
+        before = threading.active_count()
+        points = tilefit.sweep(spec, memo_max=0)
+        self.assertEqual(next(points)["index"], 0)
+        points.close()  # the sweep's thread ends: its next write fails
+        self.assertEqual(threading.active_count(), before)
+        self.assertEqual(list(points), [])
 
 
 class Validate(unittest.TestCase):
@@ -243,9 +348,17 @@ class Validate(unittest.TestCase):
                            text=True)
         self.assertEqual(r.returncode, 0)
         got = tilefit.validate(*files)
-        self.assertEqual(got["cases"], [json.loads(line) for line in r.stdout.splitlines()])
-        self.assertEqual("%d passed, %d failed, %d skipped" % (got["passed"], got["failed"], got["skipped"]),
-                         r.stderr.strip().splitlines()[-1])
+        want = [json.loads(line) for line in r.stdout.splitlines()]
+        self.assertEqual(len(got["cases"]), len(want))
+        for row, line in zip(got["cases"], want):
+            # the command line's texts as "expected_text" and "derived_text"; dicts as "expected" and "derived"
+            self.assertEqual((row["expected_text"], row["derived_text"]), (line["expected"], line["derived"]))
+            text = dict(row, expected=row["expected_text"], derived=row["derived_text"])
+            del text["expected_text"], text["derived_text"]
+            self.assertEqual(text, line)
+            self.assertIsInstance(row["expected"], dict)
+            self.assertEqual(row["expected"].keys(), row["derived"].keys())
+        self.assertEqual(got["summary"], r.stderr.strip().splitlines()[-1])
         self.assertEqual(tilefit.validate(files)["cases"], got["cases"])  # a list works too
 
     def test_a_case_that_differs_counts_as_failed(self):
@@ -257,7 +370,10 @@ class Validate(unittest.TestCase):
             r = tilefit.validate(path)
             self.assertEqual((r["passed"], r["failed"]), (0, 1))
             self.assertEqual(r["cases"][0]["result"], "differ")
-            self.assertEqual(r["cases"][0]["derived"], "stages=3")
+            self.assertEqual(r["cases"][0]["derived"], {"stages": 3})
+            self.assertEqual(r["cases"][0]["expected"], {"stages": 4})
+            self.assertEqual(r["cases"][0]["derived_text"], "stages=3")
+            self.assertEqual(r["summary"], "0 passed, 1 failed, 0 skipped")
 
     def test_a_missing_file_raises(self):
         with self.assertRaises(tilefit.Error) as cm:
@@ -310,7 +426,7 @@ class Prune(unittest.TestCase):
     def test_errors(self):
         with self.assertRaises(tilefit.Error) as e:
             tilefit.prune([{"BLOCK_M": 64}], workset="triton-matmul")
-        self.assertIn("$.machine", str(e.exception))
+        self.assertIn("prune: machine: ", str(e.exception))
         with self.assertRaises(tilefit.Error) as e:
             tilefit.prune([{"BLOCK_M": 6.5}], machine="rtx4090", workset="triton-matmul")
         self.assertIn("BLOCK_M", str(e.exception))
@@ -342,7 +458,7 @@ class Layout(unittest.TestCase):
     def test_errors(self):
         with self.assertRaises(tilefit.Error) as e:
             tilefit.layout("h100-sxm", "cutlass-sm90-gemm", emit="rust")
-        self.assertIn("$.emit", str(e.exception))
+        self.assertIn("layout: emit: unknown value 'rust'", str(e.exception))
 
 
 class Emit(unittest.TestCase):
@@ -368,7 +484,7 @@ class Emit(unittest.TestCase):
         self.assertIn("triton-matmul", str(e.exception))
         with self.assertRaises(tilefit.Error) as e:
             tilefit.emit("b200", "fa4-fwd", "rust")
-        self.assertIn("$.for", str(e.exception))
+        self.assertIn("emit: target: ", str(e.exception))
 
 
 class Names(unittest.TestCase):
@@ -405,6 +521,144 @@ class Threads(unittest.TestCase):
             t.join()
         self.assertEqual(errors, [])
         self.assertEqual(got, want)
+
+
+class Handle(unittest.TestCase):
+    FA3 = dict(params={"d": 128})
+
+    def test_calls_answer_as_the_functions(self):
+        p = tilefit.Problem(machine="h100-sxm", workset="fa3-fwd", **self.FA3)
+        self.assertEqual(p.solve(), tilefit.solve("h100-sxm", "fa3-fwd", **self.FA3))
+        self.assertEqual(p.solve(), p.solve())
+        self.assertEqual(p.solve(place={"P": "smem"}), tilefit.solve("h100-sxm", "fa3-fwd", place={"P": "smem"},
+                                                                     **self.FA3))
+        self.assertEqual(p.solve(top=3, objective="max B_c"),
+                         tilefit.solve("h100-sxm", "fa3-fwd", top=3, objective="max B_c", **self.FA3))
+        fix = {"B_r": 128, "B_c": 128}
+        self.assertEqual(p.check(fix=fix), tilefit.check("h100-sxm", "fa3-fwd", fix=fix, **self.FA3))
+        self.assertEqual(p.layout(fix=fix), tilefit.layout("h100-sxm", "fa3-fwd", fix=fix, **self.FA3))
+        self.assertEqual(p.layout(fix=fix, emit="c"), tilefit.layout("h100-sxm", "fa3-fwd", fix=fix, emit="c",
+                                                                      **self.FA3))
+        self.assertEqual(p.emit("fa"), tilefit.emit("h100-sxm", "fa3-fwd", "fa", **self.FA3))
+
+    def test_a_calls_fields_add_to_the_problems(self):
+        p = tilefit.Problem("b200", "fa4-fwd", params={"d": 128, "dv": 128}, fix={"B_r": 128, "B_c": 128})
+        self.assertEqual(p.solve(fix={"q_stage": 2}, objective=["max stages"]), tilefit.solve("b200", "fa4-fwd", **FA4))
+        self.assertEqual(p.solve(fix={"B_c": 64}), tilefit.solve("b200", "fa4-fwd", params={"d": 128, "dv": 128},
+                                                                 fix={"B_r": 128, "B_c": 64}))
+        with self.assertRaises(TypeError):  # params are the Problem's
+            p.solve(params={"d": 64})
+
+    def test_explain_is_the_command_lines(self):
+        p = tilefit.Problem(machine="h100-sxm", workset="fa3-fwd", **self.FA3)
+        rc, lines = cli("solve", "-m", "h100-sxm", "-w", "fa3-fwd", "-p", "d=128", "--explain", "--json")
+        self.assertEqual(rc, 0)
+        self.assertEqual(p.solve(explain=True), lines[0])
+        self.assertEqual(tilefit.solve("h100-sxm", "fa3-fwd", explain=True, **self.FA3), lines[0])
+        self.assertIn("levels", lines[0]["explain"])
+        r = subprocess.run([BIN, "solve", "-m", "h100-sxm", "-w", "fa3-fwd", "-p", "d=128", "--explain", "--json",
+                            "--top", "2"], stdout=subprocess.PIPE, text=True, check=True)
+        self.assertEqual(p.solve(explain=True, top=2), json.loads(r.stdout))
+
+    def test_closed(self):
+        with tilefit.Problem("h100-sxm", "fa3-fwd", **self.FA3) as p:
+            p.solve()
+        with self.assertRaises(tilefit.Error) as cm:
+            p.solve()
+        self.assertIn("closed", cm.exception.message)
+
+    def test_threads_on_one_problem(self):
+        p = tilefit.Problem("h100-sxm", "fa3-fwd", **self.FA3)
+        domains = [[v] for v in range(16, 257, 16)]
+        want = [p.solve(domain={"B_c": d}) for d in domains]
+        got, errors = [None] * len(domains), []
+
+        def work(i):
+            try:
+                for k in range(i, len(domains), 4):
+                    got[k] = p.solve(domain={"B_c": domains[k]})
+            except Exception as e:
+                errors.append(e)
+
+        threads = [threading.Thread(target=work, args=(i,)) for i in range(4)]
+        for t in threads:
+            t.start()
+        for t in threads:
+            t.join()
+        self.assertEqual(errors, [])
+        self.assertEqual(got, want)
+
+
+class Plot(unittest.TestCase):
+    def test_map_is_the_command_lines_svg(self):
+        r = subprocess.run([BIN, "plot", "map", "-m", "h100-sxm", "-w", "fa3-fwd", "-p", "d=128", "--x", "B_r", "--y",
+                            "B_c", "--color", "stages"], stdout=subprocess.PIPE, text=True, check=True)
+        self.assertEqual(tilefit.plot_map("h100-sxm", "fa3-fwd", "B_r", "B_c", color="stages", params={"d": 128}),
+                         r.stdout)
+        p = tilefit.Problem("h100-sxm", "fa3-fwd", params={"d": 128})
+        self.assertEqual(p.plot_map("B_r", "B_c", color="stages"), r.stdout)
+        with self.assertRaises(tilefit.Error) as cm:
+            p.plot_map("B_r", "B_q")
+        self.assertIn("plot_map: y: 'B_q' is not a choose variable", cm.exception.message)
+
+    def test_sweep_is_the_command_lines_svg(self):
+        with tempfile.TemporaryDirectory() as d:
+            spec, out = os.path.join(d, "spec.json"), os.path.join(d, "out.jsonl")
+            with open(spec, "w") as f:
+                json.dump({"machines": ["h100-sxm", "h200"], "worksets": ["fa3-fwd"], "params": {"d": [64, 128, 256]}},
+                          f)
+            subprocess.run([BIN, "sweep", spec, "--quiet", "-o", out], check=True)
+            r = subprocess.run([BIN, "plot", "sweep", out, "--x", "d", "--y", "values.B_c", "--by", "machine"],
+                               stdout=subprocess.PIPE, text=True, check=True)
+            self.assertEqual(tilefit.plot_sweep(out, "d", "values.B_c", by="machine"), r.stdout)
+
+
+class Describe(unittest.TestCase):
+    def test_machine_is_the_command_lines(self):
+        rc, docs = cli("machines", "h100-sxm", "--json")
+        self.assertEqual(rc, 0)
+        self.assertEqual(tilefit.machine("h100-sxm"), docs[0])
+        self.assertIn("h100-sxm", tilefit.machines())  # names still
+
+    def test_workset_in_full(self):
+        w = tilefit.workset("fa3-fwd")
+        answer = tilefit.solve("h100-sxm", "fa3-fwd", params={"d": 128})
+        self.assertEqual(list(w["params"]), list(answer["params"]))
+        self.assertEqual(w["params"]["d"], 128)
+        self.assertEqual(w["params"]["dv"], "d")
+        self.assertEqual(list(w["choose"]), list(answer["values"]))
+        self.assertEqual(w["choose"]["B_r"], [64, 128, 192])
+        self.assertEqual([b["name"] for b in w["buffers"]], [b["name"] for b in answer["buffers"]])
+        self.assertEqual(w["buffers"][[b["name"] for b in w["buffers"]].index("P")]["place"], ["rf", "smem"])
+        self.assertIn("fa3-fwd", tilefit.worksets())
+        with self.assertRaises(tilefit.Error) as cm:
+            tilefit.workset("fa9-fwd")
+        self.assertIn("workset: name: unknown workset 'fa9-fwd'", cm.exception.message)
+
+
+class Docstrings(unittest.TestCase):
+    def test_examples(self):
+        import doctest
+        r = doctest.testmod(tilefit, extraglobs={"tilefit": tilefit}, optionflags=doctest.ELLIPSIS)
+        self.assertGreater(r.attempted, 10)
+        self.assertEqual(r.failed, 0)
+
+
+class SourceTree(unittest.TestCase):
+    def test_no_environment_needed(self):
+        """The tree's module, from another directory, with no TILEFIT_* set:
+        the tree's library and the tree's machines."""
+        tree = os.path.abspath(os.path.join(os.path.dirname(__file__), "..", ".."))
+        env = {k: v for k, v in os.environ.items() if not k.startswith("TILEFIT_")}
+        env["PYTHONPATH"] = os.path.join(tree, "python")
+        code = "import tilefit; print(tilefit.machine('h100-sxm')['file']); print(len(tilefit.machines()))"
+        with tempfile.TemporaryDirectory() as d:
+            r = subprocess.run([os.environ.get("PYTHON", "python3"), "-c", code], cwd=d, env=env,
+                               stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True)
+        self.assertEqual(r.returncode, 0, r.stderr)
+        path, n = r.stdout.split()
+        self.assertEqual(path, os.path.join(tree, "machines", "h100-sxm.json"))
+        self.assertEqual(int(n), len([f for f in os.listdir(os.path.join(tree, "machines")) if f.endswith(".json")]))
 
 
 if __name__ == "__main__":
