@@ -63,9 +63,30 @@ static void buffers(FILE *f, const tf_workset *w) {
     expr_value(f, b->size);
     fputs(",\"align\":", f);
     b->align ? expr_value(f, b->align) : (void)fputc('1', f);
+    fputs(",\"pin\":", f);
+    b->pin ? tf_json_write_string(f, tf_expr_text(b->pin)) : (void)fputs("null", f);
+    fputs(",\"alias\":", f);
+    b->alias_name ? tf_json_write_string(f, b->alias_name) : (void)fputs("null", f);
+    fputs(",\"lifetime\":", f);
+    b->lifetime_name ? tf_json_write_string(f, b->lifetime_name) : (void)fputs("null", f);
     fputc('}', f);
   }
   fputc(']', f);
+}
+
+/* ,"show":["LET",..],"rule":{"ARCH":"LINE",..} (model/show.h) */
+static void shown(FILE *f, const tf_workset *w) {
+  fputs(",\"show\":[", f);
+  for (size_t i = 0; i < w->nshow; i++)
+    fputs(i ? "," : "", f), tf_json_write_string(f, w->lets[w->show[i]].name);
+  fputs("],\"rule\":{", f);
+  for (size_t i = 0; i < w->nrules; i++) {
+    fputs(i ? "," : "", f);
+    tf_json_write_string(f, w->rule_archs[i]);
+    fputc(':', f);
+    tf_json_write_string(f, w->rules[i]);
+  }
+  fputc('}', f);
 }
 
 void tf_workset_write_json(FILE *f, const tf_workset *w) {
@@ -89,5 +110,7 @@ void tf_workset_write_json(FILE *f, const tf_workset *w) {
   fputs("],\"objective\":[", f);
   for (size_t i = 0; i < w->nobjective; i++)
     fputs(i ? "," : "", f), tf_json_write_string(f, w->objective[i].text);
-  fputs("]}", f);
+  fputc(']', f);
+  shown(f, w);
+  fputc('}', f);
 }

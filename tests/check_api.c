@@ -315,7 +315,8 @@ START_TEST(sweep_to_a_descriptor) {
 }
 END_TEST
 
-/* "machine" is `machines NAME --json`; "workset" names its params. */
+/* "machine" is `machines NAME --json`; "workset" is `worksets NAME --json`
+ * and names its params. */
 START_TEST(machine_and_workset_in_full) {
   static char want[65536];
   cli_json("machines h100-sxm --json", 0, want, sizeof want);
@@ -326,6 +327,8 @@ START_TEST(machine_and_workset_in_full) {
   ck_assert_str_eq(got, want);
   tf_free(got);
   got = call("{\"cmd\": \"workset\", \"name\": \"fa3-fwd\"}", 0);
+  cli_json("worksets fa3-fwd --json", 0, want, sizeof want);
+  ck_assert_msg(!strcmp(got, want), "the library's workset differs from worksets --json:\n%.300s\n%.300s", got, want);
   ck_assert_ptr_nonnull(strstr(got, "\"params\":{\"d\":128,\"dv\":\"d\","));
   ck_assert_ptr_nonnull(strstr(got, "\"choose\":{\"B_r\":[64,128,192],"));
   tf_free(got);

@@ -66,7 +66,8 @@ static const struct {
     {2, "validate --csv tests/data/validate/flashattention.jsonl"},
     {0, "machines --json"},
     {2, "machines --csv"},
-    {2, "worksets --json"},
+    {0, "worksets --json"},
+    {2, "worksets --csv"},
     {2, "merge --resume x"},
     {2, "sweep x.json -p d=64"},
 };
@@ -108,7 +109,7 @@ START_TEST(test_help_from_table) {
       {"check", "--objective", 0}, {"check", "--explain", 0}, {"check", "--fix", 1},    {"check", "--csv", 1},
       {"validate", "--json", 1},   {"validate", "--csv", 0},  {"sweep", "--shard", 1},  {"sweep", "--fix", 1},
       {"merge", "--output", 1},    {"merge", "--jobs", 0},    {"machines", "--help", 1}, {"machines", "--csv", 0},
-      {"worksets", "--json", 0},   {"machines", "--unconfirmed", 1}, {"solve", "--output", 1}, {"check", "--jsonl", 1},
+      {"worksets", "--json", 1},   {"worksets", "--csv", 0},   {"machines", "--unconfirmed", 1}, {"solve", "--output", 1}, {"check", "--jsonl", 1},
   };
   static char out[1 << 14], err[1 << 12];
   for (size_t i = 0; i < sizeof rows / sizeof *rows; i++) {

@@ -4,22 +4,38 @@
 #include <string.h>
 
 #include "model/catalog.h"
+#include "model/json.h"
+#include "solver/report.h"
 #include "solver/cli/options.h"
 
-static int list(FILE *f, const tf_catalog_view *v) {
+/* The listing: one line per entry, or with --json
+ * {"schema":..,"worksets":[{"name":..,"description":..},..]}. */
+static int list(FILE *f, const tf_catalog_view *v, int json) {
   size_t n;
   char **names = tf_catalog_list(v->kind, &n);
   int width = 0; /* the longest name sets the first column */
   for (size_t i = 0; i < n; i++)
     if ((int)strlen(names[i]) > width)
       width = (int)strlen(names[i]);
-  for (size_t i = 0; i < n; i++) {
+  if (json)
+    fprintf(f, "{\"schema\":\"" TF_REPORT_SCHEMA "\",\"%s\":[", v->plural);
+  for (size_t i = 0, shown = 0; i < n; i++) {
     char path[4096];
     tf_error err;
     tf_error_init(&err);
-    if (!tf_catalog_find(v->kind, names[i], "", path, sizeof path, &err))
+    if (tf_catalog_find(v->kind, names[i], "", path, sizeof path, &err))
+      continue;
+    if (!json) {
       v->line(f, names[i], width, path);
+      continue;
+    }
+    fputs(shown++ ? ",{\"name\":" : "{\"name\":", f);
+    tf_json_write_string(f, names[i]);
+    v->json_item(f, path);
+    fputc('}', f);
   }
+  if (json)
+    fputs("]}\n", f);
   tf_catalog_list_free(names, n);
   return TF_EXIT_OK;
 }
@@ -30,12 +46,13 @@ int tf_cli_catalog(const tf_command *cmd, const tf_catalog_view *v, int argc, ch
   tf_args_init(&a);
   tf_error_init(&err);
   int rc = tf_cli_start(cmd, argc, argv, &a);
+  int json = a.format == TF_FORMAT_JSON;
   if (rc == TF_CLI_GO && a.npositional == 0) {
-    rc = tf_cli_finish(&a, list(tf_cli_out(&a), v));
+    rc = tf_cli_finish(&a, list(tf_cli_out(&a), v, json));
   } else if (rc == TF_CLI_GO) {
     char path[4096];
     rc = tf_catalog_find(v->kind, a.positional[0], argv[0], path, sizeof path, &err) ||
-                 v->show(tf_cli_out(&a), path, &err)
+                 (json ? v->show_json : v->show)(tf_cli_out(&a), path, &err)
              ? tf_cli_fail(&err)
              : tf_cli_finish(&a, TF_EXIT_OK);
   }

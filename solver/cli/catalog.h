@@ -13,6 +13,11 @@ typedef struct tf_catalog_view {
   /* one line of the listing; width: the longest name's length */
   void (*line)(FILE *f, const char *name, int width, const char *path);
   int (*show)(FILE *f, const char *path, tf_error *err);     /* the full view: 0, or -1 */
+  /* --json: one listing entry's members after its name ("description"),
+   * and the full view as one object (the library's own description) */
+  void (*json_item)(FILE *f, const char *path);
+  int (*show_json)(FILE *f, const char *path, tf_error *err);
+  const char *plural;                                /* the listing's member: "worksets" */
 } tf_catalog_view;
 
 /* The whole command: returns its exit code. */

@@ -4,7 +4,9 @@
 
 #include "model/catalog.h"
 #include "model/workset.h"
+#include "model/json.h"
 #include "solver/cli/catalog.h"
+#include "solver/workset_json.h"
 
 /* "  P   rf   SIZE  align A  place rf,smem  pin pv_rs  alias V  lifetime L": a placed
  * buffer's candidates in order of preference (the machine's MMA table when
@@ -59,6 +61,10 @@ static void show_workset(FILE *f, const tf_workset *w) {
     fprintf(f, "%s  %s\n", i ? "" : "require:\n", tf_expr_text(w->require[i].expr));
   for (size_t i = 0; i < w->nobjective; i++)
     fprintf(f, "%s  %s\n", i ? "" : "objective:\n", w->objective[i].text);
+  for (size_t i = 0; i < w->nshow; i++)
+    fprintf(f, "%s  %s\n", i ? "" : "show:\n", w->lets[w->show[i]].name);
+  for (size_t i = 0; i < w->nrules; i++)
+    fprintf(f, "%s  %-8s %s\n", i ? "" : "rule:\n", w->rule_archs[i], w->rules[i]);
 }
 
 /* The listing's descriptions are cut to ABOUT characters at the last
@@ -90,7 +96,28 @@ static int show(FILE *f, const char *path, tf_error *err) {
   return w ? 0 : -1;
 }
 
-static const tf_catalog_view view = {TF_CATALOG_WORKSETS, line, show};
+/* ,"description":"..." (the whole comment; null when it does not load) */
+static void json_item(FILE *f, const char *path) {
+  tf_error err;
+  tf_error_init(&err);
+  tf_workset *w = tf_workset_load(path, &err);
+  fputs(",\"description\":", f);
+  if (w)
+    tf_json_write_string(f, w->comment);
+  else
+    fputs("null", f);
+  tf_workset_free(w);
+}
+
+static int show_json(FILE *f, const char *path, tf_error *err) {
+  tf_workset *w = tf_workset_load(path, err);
+  if (w)
+    tf_workset_write_json(f, w), fputc('\n', f);
+  tf_workset_free(w);
+  return w ? 0 : -1;
+}
+
+static const tf_catalog_view view = {TF_CATALOG_WORKSETS, line, show, json_item, show_json, "worksets"};
 
 static int run(int argc, char **argv) { return tf_cli_catalog(&tf_cmd_worksets, &view, argc, argv); }
 

@@ -208,7 +208,7 @@ static const struct option_spec {
     {O_REQUIRE, V_TEXT, 0, "require", "\"EXPR <= EXPR\"", PROBLEM_IN | TF_CMD_SWEEP, REPEATABLE, "an extra constraint (repeatable)"},
     {O_OBJECTIVE, V_TEXT, 0, "objective", "\"max EXPR\"", SOLVES | TF_CMD_PLOT_MAP | TF_CMD_SWEEP, REPEATABLE,
      "replaces the workset's objectives; repeat for a lexicographic order"},
-    {O_JSON, V_NONE, 0, "json", NULL, BINDING | TF_CMD_VALIDATE | TF_CMD_MACHINES, FORMAT,
+    {O_JSON, V_NONE, 0, "json", NULL, BINDING | TF_CMD_VALIDATE | TF_CMD_MACHINES | TF_CMD_WORKSETS, FORMAT,
      "JSON output: one document (solve --top and prune: an array; validate: the cases and the tally)"},
     {O_JSONL, V_NONE, 0, "jsonl", NULL, ANSWERS | TF_CMD_VALIDATE, FORMAT, "JSON Lines output: one object per answer or case"},
     {O_CSV, V_NONE, 0, "csv", NULL, ANSWERS | TF_CMD_PRUNE, FORMAT, "CSV output (RFC 4180), with a header line"},

@@ -82,6 +82,9 @@ CASES = [
      "doc", "layout", lambda docs: "union" in docs[0]["layout"]["smem"]),
     ("machines --json", ["machines", "--json"], 0, "doc", "machines_list", None),
     ("machines NAME --json", ["machines", "--json", "b200"], 0, "doc", "machine", None),
+    ("worksets --json", ["worksets", "--json"], 0, "doc", "worksets_list", None),
+    ("worksets NAME --json", ["worksets", "--json", "triton-matmul"], 0, "doc", "workset",
+     all_of(lambda d: d["show"] == ["mma_version", "ab_buffers"] and "gfx950" in d["rule"])),
     ("machines A B C --json", ["machines", "--json", "b200", "h200", "mi300x"], 0, "doc", "machines_compare", None),
     ("machines --unconfirmed --json", ["machines", "--json", "--unconfirmed"], 0, "doc", "unconfirmed", None),
 ]
