@@ -248,6 +248,11 @@ START_TEST(test_register_footprints) {
        "  rf                151        255        104  registers/thread", 0},
       {"check -m rtx5090 -w cutlass-sm120-gemm -p schedule=1 --fix tile_m=64 --fix tile_n=128 --fix tile_k=128 --fix stages=2",
        "does not fit: violates '(pingpong == 1 || tile_m >= 128) == 1' (0 vs 1)", 1},
+      {"check --cutlass-name cutlass3x_sm120_tensorop_gemm_e4m3_e4m3_f32_bf16_bf16_128x256x64_1x1x1_0_tnn_align16"
+       "_warpspecialized_pingpong",
+       "does not fit: rf needs 271 registers/thread of 255, 16 over", 1},
+      {"check --cutlass-name cutlass3x_sm120_tensorop_gemm_e4m3_e4m3_f32_bf16_bf16_128x256x64_1x1x1_0_tnn_align16",
+       "cutlass-sm120-gemm on rtx5090: fits", 0},
   };
   int rc = tf_test_run(cases[_i].args, out, sizeof out, err, sizeof err);
   ck_assert_msg(rc == cases[_i].rc, "%s: exit %d: %s", cases[_i].args, rc, err);
@@ -574,7 +579,7 @@ Suite *e2e_suite(void) {
   tcase_add_test(tc, test_infeasible_exit);
   tcase_add_loop_test(tc, test_fa2_occupancy_rule, 0, 5);
   tcase_add_loop_test(tc, test_fa2_kernel_traits, 0, 6);
-  tcase_add_loop_test(tc, test_register_footprints, 0, 19);
+  tcase_add_loop_test(tc, test_register_footprints, 0, 21);
   tcase_add_loop_test(tc, test_register_budget_top10, 0, 2);
   tcase_add_test(tc, test_top_five);
   tcase_add_test(tc, test_lp_mps_round_trip);
