@@ -332,8 +332,8 @@ static void add_params(const tf_cutlass_kernel *k, tf_request *req) {
     tf_request_add_param(req, "cta_group", k->cta_group, WHERE);
   /* SM90: who holds the accumulator (cooperative: two consumer warpgroups
    * share a tile; pingpong and plain warp-specialized: one holds it all)
-   * and FP8's accumulation mode */
-  if (k->arch == 90)
+   * and FP8's accumulation mode; SM120 when the name says which */
+  if (k->arch == 90 || (k->arch == 120 && (k->sched == TF_CL_SCHED_COOP || k->sched == TF_CL_SCHED_PINGPONG)))
     tf_request_add_param(req, "schedule", k->sched == TF_CL_SCHED_COOP ? 1 : 2, WHERE);
   if (k->arch == 90 && k->a_bits == 8 && k->b_bits == 8) {
     tf_request_add_param(req, "fp8", k->fp8, WHERE);

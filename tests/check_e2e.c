@@ -223,10 +223,63 @@ START_TEST(test_register_footprints) {
        "occupancy 3 needs 76800 registers per SM, above 65536", 0},
       {"check -m h100-sxm -w fa3-fwd -p d=64 -p in_bits=8 --fix B_r=192 --fix B_c=160 --fix stages=2",
        "fa3-fwd on h100-sxm: fits", 0},
+      /* CUTLASS 2.x on sm80: 256x256 on 16 warps cannot launch, on 8 it needs 352 registers; a shipped
+       * tile (256x128, 8 warps) fits; rf_model 0 is the shared-memory-only model */
+      {"check -m a100 -w cutlass-sm80-gemm --fix tile_m=256 --fix tile_n=256 --fix tile_k=32 --fix stages=3",
+       "does not fit: violates 'cta_registers <= rf_per_sm' (98304 vs 65536)", 1},
+      {"check -m a100 -w cutlass-sm80-gemm -p warps=8 --fix tile_m=256 --fix tile_n=256 --fix tile_k=32 --fix stages=3",
+       "does not fit: rf needs 352 registers/thread of 255, 97 over", 1},
+      {"check -m a100 -w cutlass-sm80-gemm -p warps=64 --fix tile_m=256 --fix tile_n=256 --fix tile_k=32 --fix stages=3",
+       "does not fit: violates 'threads <= threads_per_cta' (2048 vs 1024)", 1},
+      {"check -m a100 -w cutlass-sm80-gemm --fix tile_m=256 --fix tile_n=128 --fix tile_k=32 --fix stages=3",
+       "  rf                192        255         63  registers/thread", 0},
+      {"solve -m a100 -w cutlass-sm80-gemm --objective 'max tile_m*tile_n' --objective 'max stages'",
+       "objective    max tile_m*tile_n = 32768", 0},
+      {"solve -m a100 -w cutlass-sm80-gemm -p rf_model=0 --objective 'max tile_m*tile_n' --objective 'max stages'",
+       "objective    max tile_m*tile_n = 65536", 0},
+      {"check -m a100 -w cutlass-sm80-gemm -p rf_model=0 --fix tile_m=256 --fix tile_n=256 --fix tile_k=32 --fix stages=3",
+       "cutlass-sm80-gemm on a100: fits", 0},
+      /* SM120: the accumulators per MMA thread against the SM90 kernels' setmaxnreg budget */
+      {"check -m rtx5090 -w cutlass-sm120-gemm --fix tile_m=256 --fix tile_n=256 --fix tile_k=64 --fix stages=2",
+       "does not fit: rf needs 271 registers/thread of 255, 16 over", 1},
+      {"check -m rtx5090 -w cutlass-sm120-gemm -p schedule=2 --fix tile_m=128 --fix tile_n=256 --fix tile_k=64 --fix stages=2",
+       "does not fit: rf needs 271 registers/thread of 255, 16 over", 1},
+      {"check -m rtx5090 -w cutlass-sm120-gemm --fix tile_m=128 --fix tile_n=256 --fix tile_k=64 --fix stages=2",
+       "  rf                151        255        104  registers/thread", 0},
+      {"check -m rtx5090 -w cutlass-sm120-gemm -p schedule=1 --fix tile_m=64 --fix tile_n=128 --fix tile_k=128 --fix stages=2",
+       "does not fit: violates '(pingpong == 1 || tile_m >= 128) == 1' (0 vs 1)", 1},
+      {"check --cutlass-name cutlass3x_sm120_tensorop_gemm_e4m3_e4m3_f32_bf16_bf16_128x256x64_1x1x1_0_tnn_align16"
+       "_warpspecialized_pingpong",
+       "does not fit: rf needs 271 registers/thread of 255, 16 over", 1},
+      {"check --cutlass-name cutlass3x_sm120_tensorop_gemm_e4m3_e4m3_f32_bf16_bf16_128x256x64_1x1x1_0_tnn_align16",
+       "cutlass-sm120-gemm on rtx5090: fits", 0},
   };
   int rc = tf_test_run(cases[_i].args, out, sizeof out, err, sizeof err);
   ck_assert_msg(rc == cases[_i].rc, "%s: exit %d: %s", cases[_i].args, rc, err);
   ck_assert_msg(strstr(out, cases[_i].want), "%s: want '%s' in\n%s", cases[_i].args, cases[_i].want, out);
+}
+END_TEST
+
+/* The ten largest tiles of the CUTLASS worksets that count registers: each
+ * answer's registers per thread are counted (more than 0) and within the
+ * budget, and no tile the register file refuses (sm80 256x256, sm120
+ * 256x256's 256 accumulators per cooperative thread) is among them. */
+START_TEST(test_register_budget_top10) {
+  static const char *const args[] = {
+      "solve -m a100 -w cutlass-sm80-gemm --objective 'max tile_m*tile_n' --top 10 --jsonl",
+      "solve -m rtx5090 -w cutlass-sm120-gemm --objective 'max tile_m*tile_n' --top 10 --jsonl",
+  };
+  int rc = tf_test_run(args[_i], out, sizeof out, err, sizeof err);
+  ck_assert_msg(rc == 0, "%s: exit %d: %s", args[_i], rc, err);
+  ck_assert_msg(!strstr(out, "\"tile_m\":256,\"tile_n\":256,"), "%s", out);
+  int lines = 0;
+  for (const char *rf = strstr(out, "\"rf\":{\"used\":"); rf; rf = strstr(rf + 1, "\"rf\":{\"used\":")) {
+    long used = 0, cap = 0;
+    ck_assert_int_eq(sscanf(rf, "\"rf\":{\"used\":%ld,\"capacity\":%ld", &used, &cap), 2);
+    ck_assert_msg(used > 0 && used <= cap, "%s: rf %ld of %ld", args[_i], used, cap);
+    lines++;
+  }
+  ck_assert_int_eq(lines, 10);
 }
 END_TEST
 
@@ -526,7 +579,8 @@ Suite *e2e_suite(void) {
   tcase_add_test(tc, test_infeasible_exit);
   tcase_add_loop_test(tc, test_fa2_occupancy_rule, 0, 5);
   tcase_add_loop_test(tc, test_fa2_kernel_traits, 0, 6);
-  tcase_add_loop_test(tc, test_register_footprints, 0, 8);
+  tcase_add_loop_test(tc, test_register_footprints, 0, 21);
+  tcase_add_loop_test(tc, test_register_budget_top10, 0, 2);
   tcase_add_test(tc, test_top_five);
   tcase_add_test(tc, test_lp_mps_round_trip);
   tcase_add_test(tc, test_explain_next_better);
