@@ -253,6 +253,8 @@ START_TEST(test_bwd_register_footprints) {
       {"check -m h100-sxm " FA3_D256 "-p v_in_regs=0 --fix B_r=64 --fix B_c=96", "rf needs 271 registers/thread of 255", 1},
       {"check -m h100-sxm " FA3_D256 "-p v_in_regs=0 --fix B_r=64 --fix B_c=96 -p rf_model=0", "fa3-bwd on h100-sxm: fits", 0},
       {"solve -m h100-sxm " FA3_D256 "-p v_in_regs=0", "  B_c          80\n", 0},
+      {"solve -m a100 -w fa2-bwd -p d=64 --objective 'max occupancy' --objective 'max B_r*B_c' --explain",
+       "occupancy 4 needs 73728 registers per SM, above 65536", 0},
   };
   int rc = tf_test_run(cases[_i].args, out, sizeof out, err, sizeof err);
   ck_assert_msg(rc == cases[_i].rc, "%s: exit %d: %s", cases[_i].args, rc, err);
@@ -600,7 +602,7 @@ Suite *e2e_suite(void) {
   tcase_add_loop_test(tc, test_fa2_occupancy_rule, 0, 5);
   tcase_add_loop_test(tc, test_fa2_kernel_traits, 0, 6);
   tcase_add_loop_test(tc, test_register_footprints, 0, 8);
-  tcase_add_loop_test(tc, test_bwd_register_footprints, 0, 10);
+  tcase_add_loop_test(tc, test_bwd_register_footprints, 0, 11);
   tcase_add_loop_test(tc, test_bwd_top5_within_budget, 0, 9);
   tcase_add_test(tc, test_top_five);
   tcase_add_test(tc, test_lp_mps_round_trip);
