@@ -283,6 +283,81 @@ START_TEST(test_register_budget_top10) {
 }
 END_TEST
 
+/* Backward registers: FA2's dK/dV accumulators across the loop plus the
+ * peak of S+dP and dQ (and V's fragment when in registers) against the 255
+ * a thread may have; FA3's per consumer thread against the setmaxnreg
+ * budget of its warpgroup count.  rf_model=0 drops them. */
+#define FA3_D256 "-w fa3-bwd -p d=256 -p dO_stage=1 -p dS_stage=1 -p sdp_swapab=0 -p dkv_swapab=1 -p atom_n_dkv=1 "
+START_TEST(test_bwd_register_footprints) {
+  static const struct {
+    const char *args, *want;
+    int rc;
+  } cases[] = {
+      {"check -m a100 -w fa2-bwd -p d=128 -p v_in_regs=0 --fix B_r=64 --fix B_c=128", "  rf                200        255         55", 0},
+      {"check -m a100 -w fa2-bwd -p d=192 -p v_in_regs=1 -p no_double_buffer=1 --fix B_r=64 --fix B_c=64",
+       "  rf                244        255         11", 0},
+      {"check -m h100-sxm -w fa2-bwd -p d=128 -p v_in_regs=0 --fix B_r=128 --fix B_c=128",
+       "does not fit: rf needs 264 registers/thread of 255, 9 over", 1},
+      {"check -m h100-sxm -w fa2-bwd -p d=128 -p v_in_regs=0 --fix B_r=128 --fix B_c=128 -p rf_model=0",
+       "fa2-bwd on h100-sxm: fits", 0},
+      {"check -m a100 -w fa2-bwd -p d=64 -p v_in_regs=1 --fix B_r=128 --fix B_c=128", "rf needs 264 registers/thread", 1},
+      {"check -m h100-sxm -w fa3-bwd -p d=128 -p v_in_regs=0 --fix B_r=80 --fix B_c=128", "  dKV_acc            rf            128", 0},
+      {"check -m h100-sxm " FA3_D256 "-p v_in_regs=0 --fix B_r=64 --fix B_c=80", "  rf                239        255         16", 0},
+      {"check -m h100-sxm " FA3_D256 "-p v_in_regs=0 --fix B_r=64 --fix B_c=96", "rf needs 271 registers/thread of 255", 1},
+      {"check -m h100-sxm " FA3_D256 "-p v_in_regs=0 --fix B_r=64 --fix B_c=96 -p rf_model=0", "fa3-bwd on h100-sxm: fits", 0},
+      {"solve -m h100-sxm " FA3_D256 "-p v_in_regs=0", "  B_c          80\n", 0},
+      {"solve -m a100 -w fa2-bwd -p d=64 --objective 'max occupancy' --objective 'max B_r*B_c' --explain",
+       "occupancy 4 needs 73728 registers per SM, above 65536", 0},
+  };
+  int rc = tf_test_run(cases[_i].args, out, sizeof out, err, sizeof err);
+  ck_assert_msg(rc == cases[_i].rc, "%s: exit %d: %s", cases[_i].args, rc, err);
+  ck_assert_msg(strstr(out, cases[_i].want), "%s: want '%s' in\n%s", cases[_i].args, cases[_i].want, out);
+}
+END_TEST
+
+/* The accumulators of one answer, counted here from its tile (not read
+ * from the workset): dK/dV + max(S + dP, dQ) fp32 per thread. */
+static long bwd_accumulators(const char *line, long d, long threads) {
+  const char *v = strstr(line, "\"values\":{\"B_r\":");
+  long br = 0, bc = 0;
+  ck_assert_ptr_nonnull(v);
+  ck_assert_int_eq(sscanf(v, "\"values\":{\"B_r\":%ld,\"B_c\":%ld", &br, &bc), 2);
+  long sdp = 2 * br * bc / threads, dq = br * d / threads;
+  return 2 * bc * d / threads + (sdp > dq ? sdp : dq);
+}
+
+/* No free answer in solve --top 5 at the shipped head dims needs more
+ * accumulator registers per thread than its warpgroup gets (with the
+ * register model dropped, fa3-bwd d=64's first answer, 96x240, needs 300). */
+START_TEST(test_bwd_top5_within_budget) {
+  static const struct {
+    const char *args;
+    long d, threads, budget;
+  } cases[] = {
+      {"-m a100 -w fa2-bwd -p d=64", 64, 256, 255},       {"-m a100 -w fa2-bwd -p d=128", 128, 256, 255},
+      {"-m h100-sxm -w fa2-bwd -p d=128", 128, 256, 255}, {"-m h100-sxm -w fa2-bwd -p d=256", 256, 256, 255},
+      {"-m a10 -w fa2-bwd -p d=96", 96, 256, 255},        {"-m h100-sxm -w fa3-bwd -p d=64", 64, 256, 240},
+      {"-m h100-sxm -w fa3-bwd -p d=128 -p v_in_regs=0", 128, 256, 240},
+      {"-m h100-sxm -w fa3-bwd -p d=192 -p dO_stage=1 -p dS_stage=1 -p sdp_swapab=0 -p dkv_swapab=1 -p num_wg=3 "
+       "-p atom_n_dkv=1 -p v_in_regs=0", 192, 384, 160},
+      {"-m h100-sxm " FA3_D256, 256, 256, 240},
+  };
+  char args[512];
+  snprintf(args, sizeof args, "solve %s --top 5 --jsonl", cases[_i].args);
+  ck_assert_int_eq(tf_test_run(args, out, sizeof out, err, sizeof err), 0);
+  int n = 0;
+  for (char *line = out; *line; n++) {
+    char *nl = strchr(line, '\n');
+    ck_assert_ptr_nonnull(nl);
+    *nl = 0;
+    long acc = bwd_accumulators(line, cases[_i].d, cases[_i].threads);
+    ck_assert_msg(acc <= cases[_i].budget, "%s: %ld accumulator registers of %ld: %s", args, acc, cases[_i].budget, line);
+    line = nl + 1;
+  }
+  ck_assert_int_ge(n, 2); /* at most five; fewer where fewer tiles fit */
+}
+END_TEST
+
 START_TEST(test_top_five) {
   const char *base = "solve -m h100-sxm -w cutlass-sm90-gemm -p epilogue_bytes=33792 --domain tile_k=64 "
                      "--objective 'max tile_m*tile_n' --objective 'max stages' --jsonl";
@@ -581,6 +656,8 @@ Suite *e2e_suite(void) {
   tcase_add_loop_test(tc, test_fa2_kernel_traits, 0, 6);
   tcase_add_loop_test(tc, test_register_footprints, 0, 21);
   tcase_add_loop_test(tc, test_register_budget_top10, 0, 2);
+  tcase_add_loop_test(tc, test_bwd_register_footprints, 0, 11);
+  tcase_add_loop_test(tc, test_bwd_top5_within_budget, 0, 9);
   tcase_add_test(tc, test_top_five);
   tcase_add_test(tc, test_lp_mps_round_trip);
   tcase_add_test(tc, test_explain_next_better);

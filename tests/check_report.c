@@ -81,13 +81,14 @@ static void all_formats_contain(const char *args, const char *const *want_text, 
 }
 
 /* A memory a buffer is placed in is shown, though no buffer declares it:
- * fa2-bwd's V in registers (v_in_regs=1) puts an rf row in every format
- * (fa2-fwd declares its accumulators in rf, so it no longer shows this). */
+ * the test workset's V pinned to registers puts an rf row in every format
+ * (fa2-fwd and fa2-bwd declare their accumulators in rf, so they no longer
+ * show this). */
 START_TEST(test_placed_memory_is_shown) {
   static const char *const text[] = {"placement    V rf", "\n  rf                 32        255        223  registers/thread\n", NULL};
   static const char *const json[] = {"\"rf\":{\"used\":32,\"capacity\":255,\"slack\":223,\"unit\":\"registers/thread\"}", NULL};
-  static const char *const csv[] = {",rf_used,rf_capacity,", ",rf,114688,166912,32,255,", NULL};
-  all_formats_contain("solve -m a100 -w fa2-bwd -p v_in_regs=1", text, json, csv);
+  static const char *const csv[] = {",rf_used,rf_capacity,", ",rf,131072,166912,32,255,", NULL};
+  all_formats_contain("solve -m a100 -w tests/data/worksets/placed-rf.json", text, json, csv);
 }
 END_TEST
 

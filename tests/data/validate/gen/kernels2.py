@@ -148,7 +148,10 @@ def fa3_bwd_cases():
                 if bc2 % (wg // am):
                     continue
                 size = fa3_bwd_bytes(d, br, bc2, do, ds, sdp, dkv, wg, am, an, vr)
-                out.append(case(f"G-fa3bwd-{mach}-{name}-{br}x{bc2}", mach, "fa3-bwd", params,
+                # the neighbours are SMEM claims only (rf_model 0); the listed tile, which
+                # upstream compiles, must also fit the workset's register count
+                p2 = params if bc2 == bc else dict(params, rf_model=0)
+                out.append(case(f"G-fa3bwd-{mach}-{name}-{br}x{bc2}", mach, "fa3-bwd", p2,
                                 {"B_r": br, "B_c": bc2}, None, {"fits": size <= CAP[mach][0]}, "fits",
                                 f"run_mha_bwd_hdim{d} sm90 tuple (B_c {bc}); SharedStorage walked: {size} B"))
     return out
