@@ -244,7 +244,7 @@ START_TEST(test_sweep_pixels) {
   ck_assert_msg(!strstr(svg, "id=\"pt-1-2\""), "rtx4090 has 2 points");
   snprintf(args, sizeof args, "plot sweep %s/sweep.jsonl --x nosuch --y stages -o %s/bad.svg", dir, dir);
   ck_assert_int_eq(tf_test_run(args, out, sizeof out, err, sizeof err), 2);
-  ck_assert_msg(strstr(err, "sweep.jsonl: --x: line 1: no 'nosuch' (looked up at the top level, in values, in params)"),
+  ck_assert_msg(strstr(err, "sweep.jsonl: --x: line 1: no 'nosuch' (looked up at the top level, in values, in params, in objectives)"),
                 "%s", err);
   render("sweep");
   static const char *const colors[] = {"#1f77b4", "#ff7f0e", "#2ca02c"}; /* tab10 0..2 */
@@ -470,6 +470,26 @@ static double text_x(const char *text) {
 /* tile_k 32..256, powers of two: a log axis with a tick at each value,
  * evenly spaced; --x-scale linear spaces them by value.  A string x is a
  * category axis, in order of appearance. */
+/* y as an objective's expression (time_us, the value of "min time_us")
+ * or a path through an array (objectives.0.value): the same picture; a
+ * path past an array's end names what it looked for. */
+START_TEST(test_sweep_objective_y) {
+  char args[512];
+  snprintf(args, sizeof args, "sweep tests/data/plots/gemm-m.json -q -o %s/m.jsonl", dir);
+  ck_assert_int_eq(tf_test_run(args, out, sizeof out, err, sizeof err), 0);
+  snprintf(args, sizeof args, "plot sweep %s/m.jsonl --x M --y time_us", dir);
+  draw(args, "time", 0);
+  ck_assert_msg(strstr(svg, "<title>M=8192: time_us = 1043"), "the point at M = 8192");
+  snprintf(args, sizeof args, "plot sweep %s/m.jsonl --x M --y objectives.0.value", dir);
+  draw(args, "path", 0);
+  ck_assert_msg(strstr(svg, "<title>M=8192: objectives.0.value = 1043"), "the same value by its path");
+  snprintf(args, sizeof args, "plot sweep %s/m.jsonl --x M --y objectives.9.value", dir);
+  ck_assert_int_eq(tf_test_run(args, out, sizeof out, err, sizeof err), 2);
+  ck_assert_msg(strstr(err, "no 'objectives.9.value' (looked up at the top level, in values, in params, in objectives)"),
+                "%s", err);
+}
+END_TEST
+
 START_TEST(test_sweep_axes) {
   char args[512];
   snprintf(args, sizeof args, "sweep tests/data/plots/sweep.json -q -o %s/sm80.jsonl", dir);
@@ -650,6 +670,7 @@ Suite *plot_suite(void) {
   tcase_add_test(core, test_free_note);
   tcase_add_test(core, test_sweep_nested);
   tcase_add_test(core, test_sweep_axes);
+  tcase_add_test(core, test_sweep_objective_y);
   suite_add_tcase(s, core);
   return s;
 }

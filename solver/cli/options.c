@@ -261,7 +261,7 @@ static const struct option_spec {
     {O_QUIET, NO_RQ, V_NONE, 'q', "quiet", NULL, TF_CMD_SWEEP | TF_CMD_MERGE, ONCE, "no progress and no summary on stderr"},
     {O_X, NO_RQ, V_AXIS, 0, "x", "VAR|NAME", PLOTS, ONCE,
      "across: map, a choose variable; sweep, a number of each line (at the top level, in values, in params, or a "
-     "dotted path such as memories.smem.used)"},
+     "dotted path such as memories.smem.used; an objective's expression, time_us, names its value)"},
     {O_Y, NO_RQ, V_AXIS, 0, "y", "VAR|NAME", PLOTS, ONCE, "up: as --x"},
     {O_COLOR, NO_RQ, V_TEXT, 0, "color", "EXPR", TF_CMD_PLOT_MAP, ONCE, "the cell value (default: the first count variable)"},
     {O_BY, NO_RQ, V_TEXT, 0, "by", "NAME", TF_CMD_PLOT_SWEEP, ONCE, "one line per value of NAME (e.g. machine)"},

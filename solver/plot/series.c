@@ -14,14 +14,38 @@ struct reading {
   int x_kind; /* 0: not seen yet, 1: numbers, 2: strings (categories) */
 };
 
-/* NAME at the top level, in "values", in "params"; or a dotted path. */
+/* One step of a dotted path: a member of an object, or an element of an
+ * array by its decimal index ("objectives.0.value"). */
+static const cJSON *step(const cJSON *v, const char *key) {
+  if (cJSON_IsObject(v))
+    return tf_json_member(v, key);
+  char *end;
+  long i = strtol(key, &end, 10);
+  return cJSON_IsArray(v) && *key >= '0' && *key <= '9' && !*end && i < cJSON_GetArraySize(v)
+             ? cJSON_GetArrayItem(v, (int)i)
+             : NULL;
+}
+
+/* The value of the objective "min NAME" or "max NAME" of a line. */
+static const cJSON *objective(const cJSON *line, const char *name) {
+  const cJSON *o;
+  cJSON_ArrayForEach(o, tf_json_member(line, "objectives")) {
+    const cJSON *text = tf_json_member(o, "objective");
+    if (cJSON_IsString(text) && strlen(text->valuestring) > 4 && !strcmp(text->valuestring + 4, name))
+      return tf_json_member(o, "value");
+  }
+  return NULL;
+}
+
+/* NAME at the top level, in "values", in "params", an objective's value
+ * ("time_us" for "min time_us"); or a dotted path. */
 static const cJSON *lookup(const cJSON *line, const char *name) {
   if (strchr(name, '.')) {
     char buf[256];
     snprintf(buf, sizeof buf, "%s", name);
     const cJSON *v = line;
     for (char *save = NULL, *key = strtok_r(buf, ".", &save); key && v; key = strtok_r(NULL, ".", &save))
-      v = cJSON_IsObject(v) ? tf_json_member(v, key) : NULL;
+      v = step(v, key);
     return v;
   }
   const cJSON *v = tf_json_member(line, name);
@@ -29,6 +53,8 @@ static const cJSON *lookup(const cJSON *line, const char *name) {
     v = tf_json_member(tf_json_member(line, "values"), name);
   if (!v)
     v = tf_json_member(tf_json_member(line, "params"), name);
+  if (!v)
+    v = objective(line, name);
   return v;
 }
 
@@ -36,7 +62,7 @@ static int number_at(const cJSON *line, const char *name, const char *opt, size_
                      double *out, tf_error *err) {
   const cJSON *v = lookup(line, name);
   if (!cJSON_IsNumber(v))
-    return tf_error_set(err, TF_EINPUT, opt, "line %zu: %s '%s' (looked up at the top level, in values, in params)",
+    return tf_error_set(err, TF_EINPUT, opt, "line %zu: %s '%s' (looked up at the top level, in values, in params, in objectives)",
                         lineno, v ? "expected a number for" : "no", name);
   *out = v->valuedouble;
   return 0;
