@@ -11,6 +11,8 @@
 #include <unistd.h>
 
 #include "alloc.h"
+#include "machine.h"
+#include "workset.h"
 #include "suggest.h"
 
 #define TF_CATALOG_NDIRS 7
@@ -151,4 +153,11 @@ void tf_catalog_list_free(char **names, size_t n) {
   for (size_t i = 0; i < n; i++)
     free(names[i]);
   free(names);
+}
+
+void *tf_catalog_load(int kind, const char *name, const char *where, tf_error *err) {
+  char path[4096];
+  if (tf_catalog_find(kind, name, where, path, sizeof path, err))
+    return NULL;
+  return kind == TF_CATALOG_MACHINES ? (void *)tf_machine_load(path, err) : (void *)tf_workset_load(path, err);
 }

@@ -20,6 +20,13 @@ enum tf_catalog_kind { TF_CATALOG_MACHINES, TF_CATALOG_WORKSETS };
  * ("-m", "$.machine") in the error for an unknown name. */
 int tf_catalog_find(int kind, const char *name, const char *where, char *path, size_t size, tf_error *err);
 
+/* The one loader of machines and worksets by name: tf_catalog_find, then
+ * tf_machine_load or tf_workset_load; NULL with *err.  The caller frees
+ * the result (tf_machine_free, tf_workset_free).  `tf_load` (one
+ * request's pair), the batch cache and the library's "machine" and
+ * "workset" requests all load through it. */
+void *tf_catalog_load(int kind, const char *name, const char *where, tf_error *err);
+
 /* The shipped names, sorted; the caller frees each and the array. */
 char **tf_catalog_list(int kind, size_t *n);
 void tf_catalog_list_free(char **names, size_t n);

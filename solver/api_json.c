@@ -795,11 +795,9 @@ static int api_worksets(const cJSON *req, FILE *out, api_ctx *x) {
 static int api_machine(const cJSON *req, FILE *out, api_ctx *x) {
   tf_error *err = &x->err;
   const char *name;
-  char path[4096];
-  if (tf_json_string(tf_json_member(req, "name"), "$.name", &name, err) ||
-      tf_catalog_find(TF_CATALOG_MACHINES, name, "$.name", path, sizeof path, err))
+  if (tf_json_string(tf_json_member(req, "name"), "$.name", &name, err))
     return -1;
-  tf_machine *m = tf_machine_load(path, err);
+  tf_machine *m = tf_catalog_load(TF_CATALOG_MACHINES, name, "$.name", err);
   if (m)
     tf_cli_machine_json(out, m);
   tf_machine_free(m);
@@ -809,11 +807,9 @@ static int api_machine(const cJSON *req, FILE *out, api_ctx *x) {
 static int api_workset(const cJSON *req, FILE *out, api_ctx *x) {
   tf_error *err = &x->err;
   const char *name;
-  char path[4096];
-  if (tf_json_string(tf_json_member(req, "name"), "$.name", &name, err) ||
-      tf_catalog_find(TF_CATALOG_WORKSETS, name, "$.name", path, sizeof path, err))
+  if (tf_json_string(tf_json_member(req, "name"), "$.name", &name, err))
     return -1;
-  tf_workset *w = tf_workset_load(path, err);
+  tf_workset *w = tf_catalog_load(TF_CATALOG_WORKSETS, name, "$.name", err);
   if (w)
     tf_workset_write_json(out, w);
   tf_workset_free(w);

@@ -15,18 +15,20 @@
 #include "solver/solve_ilp.h"
 #include "model/text.h"
 
-int tf_load(const tf_request *req, const char *mwhere, const char *wwhere, tf_loaded *out, tf_error *err) {
-  char path[4096];
-  memset(out, 0, sizeof *out);
+int tf_load_names(const tf_request *req, const char *mwhere, const char *wwhere, tf_error *err) {
   if (!req->machine)
     return tf_error_set(err, TF_EINPUT, mwhere, "a machine is required (a shipped name such as b200, or a path)");
   if (!req->workset)
     return tf_error_set(err, TF_EINPUT, wwhere, "a workset is required (a shipped name such as fa4-fwd, or a path)");
-  if (tf_catalog_find(TF_CATALOG_MACHINES, req->machine, mwhere, path, sizeof path, err) ||
-      !(out->machine = tf_machine_load(path, err)))
+  return 0;
+}
+
+int tf_load(const tf_request *req, const char *mwhere, const char *wwhere, tf_loaded *out, tf_error *err) {
+  memset(out, 0, sizeof *out);
+  if (tf_load_names(req, mwhere, wwhere, err) ||
+      !(out->machine = tf_catalog_load(TF_CATALOG_MACHINES, req->machine, mwhere, err)))
     return -1;
-  if (tf_catalog_find(TF_CATALOG_WORKSETS, req->workset, wwhere, path, sizeof path, err) ||
-      !(out->workset = tf_workset_load(path, err))) {
+  if (!(out->workset = tf_catalog_load(TF_CATALOG_WORKSETS, req->workset, wwhere, err))) {
     tf_loaded_release(out);
     return -1;
   }

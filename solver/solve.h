@@ -24,6 +24,10 @@ typedef struct tf_loaded {
 /* Where the request's names came from, for errors: "-m"/"-w" on the
  * command line, "$.machine"/"$.workset" in a problem line. */
 int tf_load(const tf_request *req, const char *mwhere, const char *wwhere, tf_loaded *out, tf_error *err);
+
+/* The request names a machine and a workset: 0, or -1 with the error
+ * tf_load gives for the one missing (the batch cache asks the same). */
+int tf_load_names(const tf_request *req, const char *mwhere, const char *wwhere, tf_error *err);
 void tf_loaded_release(tf_loaded *l);
 
 typedef struct tf_solve_out {

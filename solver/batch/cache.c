@@ -5,6 +5,7 @@
 
 #include "model/alloc.h"
 #include "model/catalog.h"
+#include "solver/solve.h"
 
 void tf_cache_init(tf_cache *c) {
   memset(c, 0, sizeof *c);
@@ -24,12 +25,6 @@ void tf_cache_release(tf_cache *c) {
   memset(c, 0, sizeof *c);
 }
 
-static void *load(int kind, const char *name, const char *where, tf_error *err) {
-  char path[4096];
-  if (tf_catalog_find(kind, name, where, path, sizeof path, err))
-    return NULL;
-  return kind == TF_CATALOG_MACHINES ? (void *)tf_machine_load(path, err) : (void *)tf_workset_load(path, err);
-}
 
 /* Called with the lock held. */
 static void *lookup(tf_cache *c, int kind, const char *name, const char *where, tf_error *err) {
@@ -39,7 +34,7 @@ static void *lookup(tf_cache *c, int kind, const char *name, const char *where, 
       return c->entries[i].object;
     }
   c->misses++;
-  void *obj = load(kind, name, where, err);
+  void *obj = tf_catalog_load(kind, name, where, err);
   if (!obj)
     return NULL;
   tf_cache_entry e = {kind, tf_strdup(name), obj};
@@ -81,10 +76,8 @@ const tf_workset *tf_cache_workset(tf_cache *c, const char *name, const char *wh
 
 int tf_cache_get(tf_cache *c, const tf_request *req, const char *mwhere, const char *wwhere,
                  const tf_machine **m, const tf_workset **w, tf_error *err) {
-  if (!req->machine)
-    return tf_error_set(err, TF_EINPUT, mwhere, "a machine is required");
-  if (!req->workset)
-    return tf_error_set(err, TF_EINPUT, wwhere, "a workset is required");
+  if (tf_load_names(req, mwhere, wwhere, err))
+    return -1;
   *m = tf_cache_machine(c, req->machine, mwhere, err);
   *w = *m ? tf_cache_workset(c, req->workset, wwhere, err) : NULL;
   return *m && *w ? 0 : -1;

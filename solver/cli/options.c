@@ -184,8 +184,16 @@ enum opt_value {
 static const char *const value_kinds[] = {"none", "text", "machine", "workset", "param", "fix", "domain",
                                           "place", "file", "words", "axis"};
 
+/* A problem option's row names its request field (model/request.h), whose
+ * flag is its long name and whose kind says how its value is read, so the
+ * option table and the problem-line reader share one vocabulary; NO_RQ:
+ * an option of the command line alone. */
+#define RQ(member) TF_RQF_##member
+#define NO_RQ (-1)
+
 static const struct option_spec {
   enum opt_id id;
+  int field;         /* enum tf_request_field_id, or NO_RQ */
   enum opt_value complete;
   char short_name;
   const char *long_name;
@@ -194,78 +202,83 @@ static const struct option_spec {
   unsigned flags;    /* enum opt_flag */
   const char *help;
 } options[] = {
-    {O_MACHINE, V_MACHINE, 'm', "machine", "NAME|FILE", BINDING | TF_CMD_PLOT_MAP | TF_CMD_SWEEP, ONCE,
+    {O_MACHINE, RQ(machine), V_MACHINE, 'm', NULL, "NAME|FILE", BINDING | TF_CMD_PLOT_MAP | TF_CMD_SWEEP, ONCE,
      "machine model (tilefit machines lists them; - reads it from standard input)"},
-    {O_WORKSET, V_WORKSET, 'w', "workset", "NAME|FILE", BINDING | TF_CMD_PLOT_MAP | TF_CMD_SWEEP, ONCE,
+    {O_WORKSET, RQ(workset), V_WORKSET, 'w', NULL, "NAME|FILE", BINDING | TF_CMD_PLOT_MAP | TF_CMD_SWEEP, ONCE,
      "working set (tilefit worksets lists them; - reads it from standard input)"},
-    {O_PARAM, V_PARAM, 'p', "param", "NAME=VALUE", BINDING | TF_CMD_PLOT_MAP | TF_CMD_SWEEP, REPEATABLE, "set a workset parameter (repeatable)"},
-    {O_FIX, V_FIX, 0, "fix", "VAR=VALUE", PROBLEM_IN | TF_CMD_SWEEP, REPEATABLE, "pin a choose or count variable (repeatable)"},
-    {O_DOMAIN, V_DOMAIN, 0, "domain", "VAR=V1,V2,..", PROBLEM_IN | TF_CMD_SWEEP, REPEATABLE, "narrow a choose variable's domain"},
-    {O_PLACE, V_PLACE, 0, "place", "BUF=MEM[,MEM..]", PROBLEM_IN, REPEATABLE,
+    {O_PARAM, RQ(params), V_PARAM, 'p', NULL, "NAME=VALUE", BINDING | TF_CMD_PLOT_MAP | TF_CMD_SWEEP, REPEATABLE, "set a workset parameter (repeatable)"},
+    {O_FIX, RQ(fixes), V_FIX, 0, NULL, "VAR=VALUE", PROBLEM_IN | TF_CMD_SWEEP, REPEATABLE, "pin a choose or count variable (repeatable)"},
+    {O_DOMAIN, RQ(domains), V_DOMAIN, 0, NULL, "VAR=V1,V2,..", PROBLEM_IN | TF_CMD_SWEEP, REPEATABLE, "narrow a choose variable's domain"},
+    {O_PLACE, RQ(places), V_PLACE, 0, NULL, "BUF=MEM[,MEM..]", PROBLEM_IN, REPEATABLE,
      "pin a placed buffer to a memory, or narrow its candidates (repeatable)"},
-    {O_ANY_ARCH, V_NONE, 0, "any-arch", NULL, BINDING | TF_CMD_PLOT_MAP | TF_CMD_SWEEP, ONCE,
+    {O_ANY_ARCH, RQ(any_arch), V_NONE, 0, NULL, NULL, BINDING | TF_CMD_PLOT_MAP | TF_CMD_SWEEP, ONCE,
      "solve a workset on a machine whose architecture it does not declare"},
-    {O_REQUIRE, V_TEXT, 0, "require", "\"EXPR <= EXPR\"", PROBLEM_IN | TF_CMD_SWEEP, REPEATABLE, "an extra constraint (repeatable)"},
-    {O_OBJECTIVE, V_TEXT, 0, "objective", "\"max EXPR\"", SOLVES | TF_CMD_PLOT_MAP | TF_CMD_SWEEP, REPEATABLE,
+    {O_REQUIRE, RQ(requires), V_TEXT, 0, NULL, "\"EXPR <= EXPR\"", PROBLEM_IN | TF_CMD_SWEEP, REPEATABLE, "an extra constraint (repeatable)"},
+    {O_OBJECTIVE, RQ(objectives), V_TEXT, 0, NULL, "\"max EXPR\"", SOLVES | TF_CMD_PLOT_MAP | TF_CMD_SWEEP, REPEATABLE,
      "replaces the workset's objectives; repeat for a lexicographic order"},
-    {O_JSON, V_NONE, 0, "json", NULL, BINDING | TF_CMD_VALIDATE | TF_CMD_MACHINES | TF_CMD_WORKSETS, FORMAT,
+    {O_JSON, NO_RQ, V_NONE, 0, "json", NULL, BINDING | TF_CMD_VALIDATE | TF_CMD_MACHINES | TF_CMD_WORKSETS, FORMAT,
      "JSON output: one document (solve --top and prune: an array; validate: the cases and the tally)"},
-    {O_JSONL, V_NONE, 0, "jsonl", NULL, ANSWERS | TF_CMD_VALIDATE, FORMAT, "JSON Lines output: one object per answer or case"},
-    {O_CSV, V_NONE, 0, "csv", NULL, ANSWERS | TF_CMD_PRUNE, FORMAT, "CSV output (RFC 4180), with a header line"},
-    {O_EXPLAIN, V_NONE, 0, "explain", NULL, TF_CMD_SOLVE, ONCE,
+    {O_JSONL, NO_RQ, V_NONE, 0, "jsonl", NULL, ANSWERS | TF_CMD_VALIDATE, FORMAT, "JSON Lines output: one object per answer or case"},
+    {O_CSV, NO_RQ, V_NONE, 0, "csv", NULL, ANSWERS | TF_CMD_PRUNE, FORMAT, "CSV output (RFC 4180), with a header line"},
+    {O_EXPLAIN, NO_RQ, V_NONE, 0, "explain", NULL, TF_CMD_SOLVE, ONCE,
      "buffers, memories, and for each objective the next better candidate and what it misses by"},
-    {O_TOP, V_TEXT, 0, "top", "K", TF_CMD_SOLVE | TF_CMD_EMIT, ONCE,
+    {O_TOP, NO_RQ, V_TEXT, 0, "top", "K", TF_CMD_SOLVE | TF_CMD_EMIT, ONCE,
      "the K best distinct configurations (a tile's best placement and counts), in objective order (emit: a "
      "fragment for each, Triton's list deduplicated)"},
-    {O_TOP_POINTS, V_NONE, 0, "top-points", NULL, TF_CMD_SOLVE, ONCE, "with --top: every point, not one per configuration"},
-    {O_LP, V_FILE, 0, "lp", "FILE", TF_CMD_SOLVE, ONCE,
+    {O_TOP_POINTS, NO_RQ, V_NONE, 0, "top-points", NULL, TF_CMD_SOLVE, ONCE, "with --top: every point, not one per configuration"},
+    {O_LP, NO_RQ, V_FILE, 0, "lp", "FILE", TF_CMD_SOLVE, ONCE,
      "write the whole integer program (CPLEX LP), one file per objective level: FILE, then FILE with .level2, "
      ".level3, ... before its extension, each with the earlier levels' optima pinned as rows"},
-    {O_MPS, V_FILE, 0, "mps", "FILE", TF_CMD_SOLVE, ONCE, "the same in free MPS (no objective sense: glpsol --max or --min)"},
-    {O_CUTLASS_NAME, V_TEXT, 0, "cutlass-name", "NAME", PROBLEM, ONCE,
+    {O_MPS, NO_RQ, V_FILE, 0, "mps", "FILE", TF_CMD_SOLVE, ONCE, "the same in free MPS (no objective sense: glpsol --max or --min)"},
+    {O_CUTLASS_NAME, NO_RQ, V_TEXT, 0, "cutlass-name", "NAME", PROBLEM, ONCE,
      "a CUTLASS library kernel name (cutlass3x_sm90_..._0_...): binds its workset, machine, types and tile; "
      "stage count 0 is the builder's automatic count"},
-    {O_EMIT, V_WORDS, 0, "emit", "c|cute-dsl", TF_CMD_LAYOUT, FORMAT,
+    {O_EMIT, NO_RQ, V_WORDS, 0, "emit", "c|cute-dsl", TF_CMD_LAYOUT, FORMAT,
      "the layout as code: a C/C++ header (struct, offsets, static_asserts) or a CuTe DSL shared-storage struct"},
-    {O_FOR, V_WORDS, 0, "for", "cutlass|cute-dsl|triton|fa", TF_CMD_EMIT, ONCE,
+    {O_FOR, NO_RQ, V_WORDS, 0, "for", "cutlass|cute-dsl|triton|fa", TF_CMD_EMIT, ONCE,
      "what to write: a CUTLASS CollectiveBuilder type and kernel name, CuTe DSL GEMM arguments, a Triton config "
      "list, FlashAttention kernel traits"},
-    {O_MAP, V_TEXT, 0, "map", "KEY=VAR,...", TF_CMD_PRUNE, REPEATABLE,
+    {O_MAP, NO_RQ, V_TEXT, 0, "map", "KEY=VAR,...", TF_CMD_PRUNE, REPEATABLE,
      "read a configuration's KEY as the workset's variable or param VAR (repeatable)"},
-    {O_KEEP, V_NONE, 0, "keep", NULL, TF_CMD_PRUNE, ONCE,
+    {O_KEEP, NO_RQ, V_NONE, 0, "keep", NULL, TF_CMD_PRUNE, ONCE,
      "print only the configurations that fit, in the input's own form (prune reads it back)"},
-    {O_JOBS, V_TEXT, 'j', "jobs", "N", TF_CMD_SWEEP, ONCE, "worker threads (default 1)"},
-    {O_MEMO_MAX, V_TEXT, 0, "memo-max", "N", TF_CMD_SWEEP, ONCE,
+    {O_JOBS, NO_RQ, V_TEXT, 'j', "jobs", "N", TF_CMD_SWEEP, ONCE, "worker threads (default 1)"},
+    {O_MEMO_MAX, NO_RQ, V_TEXT, 0, "memo-max", "N", TF_CMD_SWEEP, ONCE,
      "answers kept for reuse at most (default 8192, about 22 MiB; 0: none), so memory stays flat"},
-    {O_OUT, V_FILE, 'o', "output", "FILE", WRITES, ONCE,
+    {O_OUT, NO_RQ, V_FILE, 'o', "output", "FILE", WRITES, ONCE,
      "write the results here (default standard output); FILE appears whole or not at all"},
-    {O_FORMAT, V_WORDS, 0, "format", "jsonl|csv", TF_CMD_SWEEP | TF_CMD_MERGE, FORMAT,
+    {O_FORMAT, NO_RQ, V_WORDS, 0, "format", "jsonl|csv", TF_CMD_SWEEP | TF_CMD_MERGE, FORMAT,
      "output format (sweep: default jsonl, csv when FILE ends in .csv; merge: the parts must be in it)"},
-    {O_RESUME, V_NONE, 0, "resume", NULL, TF_CMD_SWEEP, ONCE,
+    {O_RESUME, NO_RQ, V_NONE, 0, "resume", NULL, TF_CMD_SWEEP, ONCE,
      "continue FILE after an interrupted run; the result is the file an uninterrupted run writes"},
-    {O_SHARD, V_TEXT, 0, "shard", "I/N", TF_CMD_SWEEP, ONCE, "solve points i with i mod N = I - 1 ('tilefit merge' joins shards)"},
-    {O_TIME, V_TEXT, 0, "time-limit", "SECONDS", SOLVING | TF_CMD_PRUNE, ONCE, "for the whole solve of a problem (default 60)"},
-    {O_SOLVER, V_WORDS, 0, "solver", "exact|glpk", SOLVING | TF_CMD_CHECK | TF_CMD_VALIDATE, ONCE,
+    {O_SHARD, NO_RQ, V_TEXT, 0, "shard", "I/N", TF_CMD_SWEEP, ONCE, "solve points i with i mod N = I - 1 ('tilefit merge' joins shards)"},
+    {O_TIME, NO_RQ, V_TEXT, 0, "time-limit", "SECONDS", SOLVING | TF_CMD_PRUNE, ONCE, "for the whole solve of a problem (default 60)"},
+    {O_SOLVER, NO_RQ, V_WORDS, 0, "solver", "exact|glpk", SOLVING | TF_CMD_CHECK | TF_CMD_VALIDATE, ONCE,
      "exact: the exact search (the default); glpk: GLPK solves the whole integer program, its answer certified "
      "against the exact optimum (exit 3 when they differ)"},
-    {O_NOPRESOLVE, V_NONE, 0, "no-presolve", NULL, SOLVING | TF_CMD_VALIDATE, ONCE,
+    {O_NOPRESOLVE, NO_RQ, V_NONE, 0, "no-presolve", NULL, SOLVING | TF_CMD_VALIDATE, ONCE,
      "turn GLPK's MIP presolver off (with --solver glpk, or a problem's \"solver\": \"glpk\")"},
-    {O_QUIET, V_NONE, 'q', "quiet", NULL, TF_CMD_SWEEP | TF_CMD_MERGE, ONCE, "no progress and no summary on stderr"},
-    {O_X, V_AXIS, 0, "x", "VAR|NAME", PLOTS, ONCE,
+    {O_QUIET, NO_RQ, V_NONE, 'q', "quiet", NULL, TF_CMD_SWEEP | TF_CMD_MERGE, ONCE, "no progress and no summary on stderr"},
+    {O_X, NO_RQ, V_AXIS, 0, "x", "VAR|NAME", PLOTS, ONCE,
      "across: map, a choose variable; sweep, a number of each line (at the top level, in values, in params, or a "
      "dotted path such as memories.smem.used)"},
-    {O_Y, V_AXIS, 0, "y", "VAR|NAME", PLOTS, ONCE, "up: as --x"},
-    {O_COLOR, V_TEXT, 0, "color", "EXPR", TF_CMD_PLOT_MAP, ONCE, "the cell value (default: the first count variable)"},
-    {O_BY, V_TEXT, 0, "by", "NAME", TF_CMD_PLOT_SWEEP, ONCE, "one line per value of NAME (e.g. machine)"},
-    {O_SCALE, V_WORDS, 0, "scale", "auto|linear|log|rank", PLOTS, ONCE,
+    {O_Y, NO_RQ, V_AXIS, 0, "y", "VAR|NAME", PLOTS, ONCE, "up: as --x"},
+    {O_COLOR, NO_RQ, V_TEXT, 0, "color", "EXPR", TF_CMD_PLOT_MAP, ONCE, "the cell value (default: the first count variable)"},
+    {O_BY, NO_RQ, V_TEXT, 0, "by", "NAME", TF_CMD_PLOT_SWEEP, ONCE, "one line per value of NAME (e.g. machine)"},
+    {O_SCALE, NO_RQ, V_WORDS, 0, "scale", "auto|linear|log|rank", PLOTS, ONCE,
      "map: the colour scale; sweep: the y axis's (default auto: docs/pictures.md says the rule)"},
-    {O_X_SCALE, V_WORDS, 0, "x-scale", "auto|linear|log|rank", TF_CMD_PLOT_SWEEP, ONCE,
+    {O_X_SCALE, NO_RQ, V_WORDS, 0, "x-scale", "auto|linear|log|rank", TF_CMD_PLOT_SWEEP, ONCE,
      "the x axis's scale (default auto: log for powers of two, ticks at the data)"},
-    {O_UNCONFIRMED, V_NONE, 0, "unconfirmed", NULL, TF_CMD_MACHINES, ONCE,
+    {O_UNCONFIRMED, NO_RQ, V_NONE, 0, "unconfirmed", NULL, TF_CMD_MACHINES, ONCE,
      "every number marked UNCONFIRMED, with its source, across the machines given (default: all)"},
-    {O_HELP, V_NONE, 'h', "help", NULL, ~0u, REPEATABLE, "this help"},
+    {O_HELP, NO_RQ, V_NONE, 'h', "help", NULL, ~0u, REPEATABLE, "this help"},
 };
 #define NOPTIONS (sizeof options / sizeof *options)
+
+/* The option's long spelling: a problem option's is its request field's flag. */
+static const char *long_name(const struct option_spec *o) {
+  return o->field == NO_RQ ? o->long_name : tf_request_fields[o->field].flag;
+}
 
 static const struct option_spec *find_option(const char *arg, const char **inline_value) {
   *inline_value = NULL;
@@ -279,8 +292,8 @@ static const struct option_spec *find_option(const char *arg, const char **inlin
       }
       continue;
     }
-    size_t n = strlen(o->long_name);
-    if (!strncmp(arg + 2, o->long_name, n) && (arg[2 + n] == 0 || arg[2 + n] == '=')) {
+    size_t n = strlen(long_name(o));
+    if (!strncmp(arg + 2, long_name(o), n) && (arg[2 + n] == 0 || arg[2 + n] == '=')) {
       if (arg[2 + n] == '=')
         *inline_value = arg + 3 + n;
       return o;
@@ -294,7 +307,7 @@ static void spelling(const struct option_spec *o, char *buf, size_t size) {
   char head[8] = "    "; /* "-m, " or blanks */
   if (o->short_name)
     snprintf(head, sizeof head, "-%c, ", o->short_name);
-  snprintf(buf, size, "%s--%s%s%s", head, o->long_name, o->value ? " " : "", o->value ? o->value : "");
+  snprintf(buf, size, "%s--%s%s%s", head, long_name(o), o->value ? " " : "", o->value ? o->value : "");
 }
 
 /* Writes text from column `col` on, wrapped at 79 columns, continuation
@@ -341,7 +354,7 @@ static void completion_line(FILE *f, const struct option_spec *o, const tf_comma
   enum opt_value v = o->complete;
   const char *kind = v == V_AXIS ? (cmd->bit == TF_CMD_PLOT_MAP ? "choose" : "text") : value_kinds[v];
   char short_name[3] = {'-', o->short_name, 0}; /* "-m", or "-" when it has none */
-  fprintf(f, "option --%s %s %s", o->long_name, short_name, kind);
+  fprintf(f, "option --%s %s %s", long_name(o), short_name, kind);
   if (v == V_WORDS)
     for (const char *w = o->value; *w; w += strcspn(w, "|"), w += *w == '|')
       fprintf(f, " %.*s", (int)strcspn(w, "|"), w);
@@ -364,7 +377,7 @@ static const char *near_option(const char *arg, const tf_command *cmd, char *buf
   snprintf(word, sizeof word, "%.*s", (int)strcspn(arg + 2, "="), arg + 2);
   const char *names[NOPTIONS];
   for (size_t i = 0; i < NOPTIONS; i++)
-    names[i] = options[i].commands & cmd->bit ? options[i].long_name : NULL;
+    names[i] = options[i].commands & cmd->bit ? long_name(&options[i]) : NULL;
   const char *near = tf_suggest(word, names, NOPTIONS);
   if (near)
     snprintf(buf, size, "; did you mean '--%s'?", near);
@@ -453,28 +466,40 @@ static int apply_plot(tf_args *a, enum opt_id id, const char *v) {
   return 0;
 }
 
-static int apply(tf_args *a, const struct option_spec *o, const char *v, const char *where, tf_error *err) {
-  char name[128], arg[192]; /* arg: the whole argument, "--fix B_r=128", for errors binding it */
+/* A problem option's value into its request field, read as the field's
+ * kind (model/request.h): the kinds the problem-line reader takes, one
+ * arm each.  arg is the whole argument, "--fix B_r=128", for errors
+ * binding it later. */
+static int apply_request(tf_args *a, int field, const char *v, const char *where, const char *arg, tf_error *err) {
+  const tf_request_field *f = &tf_request_fields[field];
+  char *member = (char *)&a->req + f->offset, name[128];
   int64_t x;
-  snprintf(arg, sizeof arg, "%s %s", where, v ? v : "");
-  switch (o->id) {
-  case O_MACHINE: free(a->req.machine); a->req.machine = tf_strdup(v); return 0;
-  case O_WORKSET: free(a->req.workset); a->req.workset = tf_strdup(v); return 0;
-  case O_PARAM:
+  switch ((enum tf_request_kind)f->kind) {
+  case TF_RQ_STRING:
+    free(*(char **)member);
+    *(char **)member = tf_strdup(v);
+    return 0;
+  case TF_RQ_ASSIGNS:
     if (tf_parse_assignment(v, where, name, sizeof name, &x, err))
       return -1;
-    tf_request_add_param(&a->req, name, x, arg);
+    tf_request_add(&a->req, (size_t)field, &(tf_assign){name, x, (char *)arg});
     return 0;
-  case O_FIX:
-    if (tf_parse_assignment(v, "--fix", name, sizeof name, &x, err))
-      return -1;
-    tf_request_add_fix(&a->req, name, x, arg);
-    return 0;
-  case O_DOMAIN: return parse_domain(a, v, arg, err);
-  case O_PLACE: return parse_place(a, v, arg, err);
-  case O_ANY_ARCH: a->req.any_arch = 1; return 0;
-  case O_REQUIRE: tf_request_add_require(&a->req, v, "--require"); return 0;
-  case O_OBJECTIVE: tf_request_add_objective(&a->req, v, "--objective"); return 0;
+  case TF_RQ_DOMAINS: return parse_domain(a, v, arg, err);
+  case TF_RQ_TEXTS: tf_request_add(&a->req, (size_t)field, &(tf_text_req){(char *)v, (char *)where}); return 0;
+  case TF_RQ_PLACES: return parse_place(a, v, arg, err);
+  case TF_RQ_FLAG: *(int *)member = 1; return 0;
+  case TF_RQ_NKINDS: break;
+  }
+  return tf_error_set(err, TF_EINTERNAL, where, "request field '%s' of no kind", f->member);
+}
+
+static int apply(tf_args *a, const struct option_spec *o, const char *v, const char *where, tf_error *err) {
+  char arg[192]; /* arg: the whole argument, "--fix B_r=128", for errors binding it */
+  int64_t x;
+  snprintf(arg, sizeof arg, "%s %s", where, v ? v : "");
+  if (o->field != NO_RQ)
+    return apply_request(a, o->field, v, where, arg, err);
+  switch (o->id) {
   case O_JSON: a->format = TF_FORMAT_JSON; return 0;
   case O_JSONL: a->format = TF_FORMAT_JSONL; return 0;
   case O_CSV: a->format = TF_FORMAT_CSV; return 0;
@@ -509,6 +534,8 @@ static int apply(tf_args *a, const struct option_spec *o, const char *v, const c
   case O_X: case O_Y: case O_COLOR: case O_BY: case O_SCALE: case O_X_SCALE: return apply_plot(a, o->id, v);
   case O_UNCONFIRMED: a->unconfirmed = 1; return 0;
   case O_HELP: a->help = 1; return 0;
+  case O_MACHINE: case O_WORKSET: case O_PARAM: case O_FIX: case O_DOMAIN: case O_PLACE: case O_ANY_ARCH:
+  case O_REQUIRE: case O_OBJECTIVE: break; /* problem options: apply_request, by their field */
   }
   return 0;
 }
@@ -612,7 +639,7 @@ int tf_args_parse(int argc, char **argv, const tf_command *cmd, tf_args *a, tf_e
     if (o->short_name)
       snprintf(where, sizeof where, "-%c", o->short_name);
     else
-      snprintf(where, sizeof where, "--%s", o->long_name);
+      snprintf(where, sizeof where, "--%s", long_name(o));
     if (option_value(o, inline_value, argc, argv, &i, where, &v, err) || note_option(&s, o, where, v, err))
       return -1;
     if (cmd->bit == TF_CMD_SWEEP && keep_list(a, o->id, v, where))
