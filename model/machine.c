@@ -58,6 +58,7 @@ static const struct field fields[] = {
   SUB(throughput, mma_f8_per_clk, 0, COUNT_MAX),
   SUB(throughput, mma_f4_per_clk, 0, COUNT_MAX),
   SUB(throughput, exp_per_clk, 1, COUNT_MAX),
+  SUB(latency, hbm_clk, 1, 1000000),
 };
 /* clang-format on */
 
@@ -65,6 +66,8 @@ static const struct field fields[] = {
 
 /* The sections besides each memory kind's own (tf_memory_section). */
 static const char *const other_sections[] = {"limits", "throughput", NULL};
+/* Sections a machine may leave out; without them it lacks those fields. */
+static const char *const optional_sections[] = {"latency", NULL};
 static const char *const root_keys[] = {"name", "description", "arch", "mma", "edges", "sources", NULL};
 /* Source tags (machines/SOURCES.md); a source starts with one. */
 static const char *const tags[] = {"[doc]", "[dev]", "[derived]", "[3rd]", "UNCONFIRMED", NULL};
@@ -96,7 +99,8 @@ static int known_key(const char *section, const char *key) {
   if (is_field(section, key))
     return 1;
   if (!*section)
-    return in_list(key, root_keys) || section_memory(key) >= 0 || in_list(key, other_sections);
+    return in_list(key, root_keys) || section_memory(key) >= 0 || in_list(key, other_sections) ||
+           in_list(key, optional_sections);
   return !strcmp(section, "smem") && !strcmp(key, "carveouts_kb");
 }
 
@@ -151,7 +155,15 @@ static int check_sections(const cJSON *root, tf_machine *m, tf_error *err) {
   for (const char *const *s = other_sections; *s; s++)
     if (check_section(root, *s, 0, err))
       return -1;
+  if (check_section(root, "latency", 1, err))
+    return -1;
+  m->latency.present = tf_json_member(root, "latency") != NULL;
   return 0;
+}
+
+/* A section this machine lacks: a memory it has not, or no latency. */
+static int section_absent(const tf_machine *m, const char *section) {
+  return tf_memory_section_absent(m, section) || (!strcmp(section, "latency") && !m->latency.present);
 }
 
 /* `[a-z0-9][a-z0-9._-]*`: the name doubles as a file stem. */
@@ -256,7 +268,7 @@ static int read_field(const cJSON *root, const struct field *f, tf_machine *m, t
 
 static int read_fields(const cJSON *root, tf_machine *m, tf_error *err) {
   for (size_t i = 0; i < NFIELDS; i++) {
-    if (tf_memory_section_absent(m, fields[i].section))
+    if (section_absent(m, fields[i].section))
       continue;
     if (read_field(root, &fields[i], m, err))
       return -1;
@@ -353,7 +365,7 @@ static int names_field(const tf_machine *m, const char *dotted) {
     return 1;
   for (size_t i = 0; i < NFIELDS; i++) {
     const struct field *f = &fields[i];
-    if (tf_memory_section_absent(m, f->section))
+    if (section_absent(m, f->section))
       continue;
     size_t n = strlen(f->section);
     if (!n && !strcmp(dotted, f->key))
@@ -411,7 +423,7 @@ static int check_sources(const cJSON *root, const tf_machine *m, tf_error *err) 
   }
   for (size_t i = 0; i < NFIELDS; i++) {
     const struct field *f = &fields[i];
-    if (tf_memory_section_absent(m, f->section))
+    if (section_absent(m, f->section))
       continue;
     char dotted[64];
     snprintf(dotted, sizeof dotted, "%s%s%s", f->section, *f->section ? "." : "", f->key);
@@ -491,7 +503,7 @@ int tf_machine_field(const tf_machine *m, size_t i, char *name, size_t size, int
   const struct field *f = &fields[i];
   snprintf(name, size, "%s%s%s", f->section, *f->section ? "." : "", f->key);
   memcpy(value, (const char *)m + f->offset, sizeof *value);
-  return tf_memory_section_absent(m, f->section) ? 1 : 0;
+  return section_absent(m, f->section) ? 1 : 0;
 }
 
 /* The vendor prefix ("sm_", "gfx") and the number after it; the number is

@@ -62,6 +62,11 @@ typedef struct tf_machine {
     int64_t exp_per_clk;       /* MUFU exp2 per clock per SM */
   } throughput;
 
+  struct {
+    int present;               /* 0: the file gives no latency */
+    int64_t hbm_clk;           /* a global-memory load's latency, SM clocks */
+  } latency;                   /* optional (docs/cost-model.md, latency hiding) */
+
   tf_datapath datapath;        /* the mma and edges tables (optional) */
 
   tf_machine_source *sources;  /* where every number comes from, file order */

@@ -67,6 +67,7 @@ static void set_machine_constants(tf_problem *p) {
       [TF_MC_exp_per_clk] = m->throughput.exp_per_clk,
       [TF_MC_cc] = tf_machine_arch_number(m, "sm_"),
       [TF_MC_gfx] = tf_machine_arch_number(m, "gfx"),
+      [TF_MC_latency_hbm_clk] = m->latency.present ? m->latency.hbm_clk : 0,
   };
   for (int c = 0; c < TF_NMC; c++)
     p->syms[tf_workset_sym_machine(p->workset, c)] = tf_affine_constant(v[c]);

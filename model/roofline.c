@@ -161,7 +161,7 @@ static int read_mma(struct decl *d, const cJSON *list, tf_error *err) {
 }
 
 static int read_compute(struct decl *d, const cJSON *r, tf_error *err) {
-  static const char *const keys[] = {"iterations", "mma", "exp", "comment", NULL};
+  static const char *const keys[] = {"iterations", "mma", "exp", "loads", "comment", NULL}; /* loads: latency.h */
   if (!cJSON_IsObject(r))
     return tf_error_set(err, TF_EINPUT, "$.roofline", "expected an object {\"iterations\", \"mma\", \"exp\"}");
   if (tf_json_keys(r, "$.roofline", keys, NULL, err))

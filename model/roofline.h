@@ -24,6 +24,8 @@
  *                     first in the order mma, exp, smem on a tie
  *   bound_by(TERM)    1 when TERM binds
  *
+ * "loads" (the main loop's global loads) is model/latency.h's.
+ *
  * Rounding: each term is the exact ceiling of its integer quotient; the
  * ports sum bytes before dividing (one rounding per term), MMA entries of
  * different widths are rounded each. */

@@ -47,7 +47,7 @@ __attribute__((format(printf, 4, 5))) static int add(tf_workset *w, const char *
 
 /* v: ctas, iterations, hbm_bytes, flops */
 static int write_lets(tf_workset *w, char *const *v, tf_error *err) {
-  if (add(w, "waves", err, "cdiv(%s, sm_count)", v[0]) ||
+  if (add(w, "waves", err, "cdiv(%s, sm_count)", v[0]) || add(w, "cta_iterations", err, "%s", v[1]) ||
       add(w, "compute_ns", err, "cdiv(cycles * (%s) * waves * 1000, clock_mhz)", v[1]) ||
       add(w, "hbm_ns", err, "cdiv(%s, hbm_gbps)", v[2]) || add(w, "time_ns", err, "max(compute_ns, hbm_ns)") ||
       add(w, "time_us", err, "cdiv(time_ns, 1000)") ||

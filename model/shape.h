@@ -6,6 +6,7 @@
  *
  *   waves          cdiv(ctas, sm_count): one CTA per SM at a time (the
  *                  shipped kernels fill SMEM; occupancy 1 is the assumption)
+ *   cta_iterations the tiles (main loops) each CTA runs, the shape's iterations
  *   compute_ns     cdiv(cycles x iterations x waves x 1000, clock_mhz)
  *   hbm_ns         cdiv(hbm_bytes, hbm_gbps): bytes at the machine's HBM rate
  *                  (1 GB/s moves 1 byte per ns)

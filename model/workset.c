@@ -13,6 +13,7 @@
 #include "place.h"
 #include "suggest.h"
 #include "text.h"
+#include "latency.h"
 #include "roofline.h"
 #include "shape.h"
 #include "show.h"
@@ -611,7 +612,7 @@ static int read_workset(tf_workset *w, const cJSON *root, tf_error *err) {
       read_lets(w, tf_json_member(root, "let"), err) ||
       read_buffers(w, tf_json_member(root, "buffers"), err) || tf_place_finish(w, root, err) ||
       tf_lifetime_finish(w, root, err) ||
-      tf_roofline_read(w, root, err) || tf_shape_read(w, root, err) || tf_show_read(w, root, err) ||
+      tf_roofline_read(w, root, err) || tf_shape_read(w, root, err) || tf_latency_read(w, root, err) || tf_show_read(w, root, err) ||
       bind_all(w, err))
     return -1;
   return read_requires(w, tf_json_member(root, "require"), err) ||

@@ -28,12 +28,15 @@
   X(mma_f16_per_clk) X(mma_f8_per_clk) X(mma_f4_per_clk) X(exp_per_clk)     \
   X(smem_port_smem_tmem) X(smem_port_smem_rf) X(smem_port_smem_mma)           \
   X(smem_port_tmem_smem) X(smem_port_tmem_rf) X(smem_port_tmem_mma)           \
-  X(smem_port_rf_smem) X(smem_port_rf_tmem) X(smem_port_rf_mma) X(cc) X(gfx)
+  X(smem_port_rf_smem) X(smem_port_rf_tmem) X(smem_port_rf_mma) X(cc) X(gfx)    \
+  X(latency_hbm_clk)
 /* smem_port_X_Y: 1 when the machine's `edges` table charges edge X->Y to
  * the SMEM port (an X->mma edge the table lacks goes through registers,
  * X->rf, as mma.sync's operands do), else 0 (unmetered or absent).  cc:
  * the compute capability times ten on an sm_ arch (90 on sm_90a), else 0;
- * gfx: the number of a gfx arch (942 on gfx942), else 0. */
+ * gfx: the number of a gfx arch (942 on gfx942), else 0.  latency_hbm_clk:
+ * the machine's global-memory load latency in SM clocks, 0 when it gives
+ * none (docs/cost-model.md). */
 #define TF_MC_ENUM(n) TF_MC_##n,
 enum tf_machine_constant { TF_MACHINE_CONSTANTS(TF_MC_ENUM) TF_NMC };
 extern const char *const tf_machine_constant_names[TF_NMC];

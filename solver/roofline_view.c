@@ -112,6 +112,41 @@ static void term_lines(FILE *f, const tf_problem *p, const int64_t *choose, cons
             (long long)p->machine->smem.bytes_per_clk, (long long)v->term[2]);
 }
 
+/* The latency lets (model/roofline.h) at a point; 0 when the workset
+ * declares no loads.  v[]: load_bytes, load_cycles, iteration_cycles,
+ * stages_needed, pipeline_stages, latency_bound, compute_cycles. */
+static const char *const latency_names[] = {"load_bytes",    "load_cycles",     "iteration_cycles", "stages_needed",
+                                            "pipeline_stages", "latency_bound", "compute_cycles"};
+#define NLATENCY (sizeof latency_names / sizeof *latency_names)
+
+static int latency_at(const tf_problem *p, const int64_t *choose, const int64_t *counts, int64_t *v) {
+  for (size_t i = 0; i < NLATENCY; i++)
+    if (tf_roofline_value(p, choose, counts, latency_names[i], &v[i]))
+      return 0;
+  return 1;
+}
+
+static void latency_lines(FILE *f, const tf_problem *p, const int64_t *choose, const int64_t *counts,
+                          const tf_roofline_view *rv) {
+  int64_t v[NLATENCY];
+  if (!latency_at(p, choose, counts, v))
+    return;
+  const tf_machine *m = p->machine;
+  int64_t lat = m->latency.present ? m->latency.hbm_clk : 0;
+  fprintf(f, "  latency    stages_needed %lld = 1 + cdiv(%lld clk latency.hbm_clk, %lld clk per iteration); %lld stages%s\n",
+          (long long)v[3], (long long)lat, (long long)v[2], (long long)v[4],
+          v[5] ? ": latency-bound" : ", enough");
+  int64_t hbm_ns;
+  fprintf(f, "  iteration  %lld clk = max(compute %lld (cycles %lld over the iterations), loads %lld", (long long)v[2],
+          (long long)v[6], (long long)rv->cycles, (long long)v[1]);
+  if (!tf_roofline_value(p, choose, counts, "hbm_ns", &hbm_ns))
+    fprintf(f, " (hbm_ns %lld at %lld MHz over each SM's iterations: the shape's HBM bytes))\n", (long long)hbm_ns,
+            (long long)m->clock_mhz);
+  else
+    fprintf(f, " (%lld B x %lld SMs x %lld MHz / (%lld GB/s x 1000): every byte from HBM))\n", (long long)v[0],
+            (long long)m->sm_count, (long long)m->clock_mhz, (long long)m->hbm_gbps);
+}
+
 void tf_explain_roofline(FILE *f, const tf_problem *p, const int64_t *choose, const int64_t *counts) {
   tf_roofline_view v;
   tf_roofline_view_at(p, choose, counts, &v);
@@ -128,6 +163,7 @@ void tf_explain_roofline(FILE *f, const tf_problem *p, const int64_t *choose, co
       fprintf(f, " (%s ties)", tf_roofline_terms[t]);
   fputc('\n', f);
   term_lines(f, p, choose, counts, &v);
+  latency_lines(f, p, choose, counts, &v);
   for (size_t i = 0; i < v.nflows; i++)
     if (v.flow[i].edge[0])
       fprintf(f, "  traffic    %s %lld B %s (%s)\n", v.flow[i].buffer, (long long)v.flow[i].bytes, v.flow[i].edge,
@@ -157,7 +193,15 @@ void tf_explain_roofline_json(FILE *f, const tf_problem *p, const int64_t *choos
     tf_json_write_string(f, v.flow[i].charge);
     fputc('}', f);
   }
-  fputs("]}", f);
+  fputc(']', f);
+  int64_t l[NLATENCY];
+  if (latency_at(p, choose, counts, l)) {
+    fputs(",\"latency\":{", f);
+    for (size_t i = 0; i < NLATENCY; i++)
+      fprintf(f, "%s\"%s\":%lld", i ? "," : "", latency_names[i], (long long)l[i]);
+    fprintf(f, ",\"latency_clk\":%lld}", (long long)(p->machine->latency.present ? p->machine->latency.hbm_clk : 0));
+  }
+  fputc('}', f);
 }
 
 void tf_estimate_at(const tf_problem *p, const int64_t *choose, const int64_t *counts, tf_estimate *e) {

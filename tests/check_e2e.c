@@ -233,6 +233,12 @@ START_TEST(test_register_footprints) {
        "does not fit: violates 'threads <= threads_per_cta' (2048 vs 1024)", 1},
       {"check -m a100 -w cutlass-sm80-gemm --fix tile_m=256 --fix tile_n=128 --fix tile_k=32 --fix stages=3",
        "  rf                192        255         63  registers/thread", 0},
+      /* latency hiding: the explain's roofline block shows Little's law (docs/cost-model.md) */
+      {"solve -m a100 -w tests/data/worksets/latency-mini.json --fix n=128 --require 'stages >= stages_needed' --explain",
+       "  iteration  153 clk = max(compute 128 (cycles 512 over the iterations), loads 153 (2048 B x 108 SMs x 1410 MHz",
+       0},
+      {"solve -m a100 -w tests/data/worksets/latency-mini.json --fix n=128 --fix stages=1 --explain",
+       "clk per iteration); 1 stages: latency-bound", 0},
       {"solve -m a100 -w cutlass-sm80-gemm --objective 'max tile_m*tile_n' --objective 'max stages'",
        "objective    max tile_m*tile_n = 32768", 0},
       {"solve -m a100 -w cutlass-sm80-gemm -p rf_model=0 --objective 'max tile_m*tile_n' --objective 'max stages'",

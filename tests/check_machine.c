@@ -71,6 +71,11 @@ static const struct bad_case {
     {"edge-bad-name", "$.edges['rf->l1']", "FROM->TO"},
     {"edge-rate-and-port", "$.edges['smem->rf']", "exactly one of"},
     {"edge-bad-rate", "$.edges['l2->smem'].bytes_per_clk", "\"derived\" or \"unmetered\""},
+    {"latency-string", "$.latency.hbm_clk", "got a string"},
+    {"latency-zero", "$.latency.hbm_clk", "expected an integer from 1 to 1000000"},
+    {"latency-unknown-key", "$.latency.l2_clk", "unknown key 'l2_clk'"},
+    {"latency-missing-source", "$.sources['latency.hbm_clk']", "missing source"},
+    {"latency-source-without-field", "$.sources['latency.hbm_clk']", "not a numeric field"},
 };
 #define NBAD ((int)(sizeof bad / sizeof bad[0]))
 

@@ -345,6 +345,78 @@ START_TEST(test_shape_errors) {
 }
 END_TEST
 
+/* Latency hiding (model/roofline.h) on tests/data/worksets/latency-mini.json
+ * and an A100 given a latency of 1000 clocks: 4 iterations of 2048 n MMA
+ * operations at 2048 per clock, n^2 / 8 load bytes per iteration at one
+ * SM's HBM share, 2039 GB/s over 108 SMs at 1410 MHz.
+ *   n = 128: cycles 512, compute 128, loads cdiv(2048 x 152280, 2039000) =
+ *            153 bind, stages_needed 1 + cdiv(1000, 153) = 8
+ *   n = 64:  cycles 256, compute 64 binds (loads cdiv(512 x 152280,
+ *            2039000) = 39), stages_needed 1 + cdiv(1000, 64) = 17
+ * Without a latency the machine needs one stage. */
+static int64_t let_at(const tf_problem *p, const char *name, int64_t n, int64_t stages) {
+  tf_objective o = parse(p->workset, name);
+  int64_t choose[TF_MAX_CHOOSE] = {n}, counts[TF_MAX_COUNTS] = {stages};
+  int64_t v = value(p, choose, counts, &o);
+  tf_objective_release(&o);
+  return v;
+}
+
+START_TEST(test_stages_needed) {
+  tf_error err;
+  tf_error_init(&err);
+  tf_workset *w = tf_workset_load("tests/data/worksets/latency-mini.json", &err);
+  ck_assert_msg(w != NULL, "%s %s", err.path, err.msg);
+  tf_machine *m = tf_machine_load("machines/a100.json", &err);
+  ck_assert_ptr_nonnull(m);
+  m->latency.present = 1, m->latency.hbm_clk = 1000;
+  tf_request req;
+  tf_request_init(&req);
+  tf_problem *p = tf_problem_new(m, w, &req, &err);
+  ck_assert_msg(p != NULL, "%s", err.msg);
+  static const struct {
+    const char *name;
+    int64_t n, stages, want;
+  } want[] = {
+      {"cycles", 128, 1, 512},           {"compute_cycles", 128, 1, 128}, {"load_bytes", 128, 1, 2048},
+      {"load_cycles", 128, 1, 153},      {"iteration_cycles", 128, 1, 153}, {"stages_needed", 128, 1, 8},
+      {"latency_bound", 128, 7, 1},      {"latency_bound", 128, 8, 0},    {"pipeline_stages", 128, 8, 8},
+      {"compute_cycles", 64, 1, 64},     {"load_cycles", 64, 1, 39},      {"iteration_cycles", 64, 1, 64},
+      {"stages_needed", 64, 1, 17},      {"latency_bound", 64, 16, 1},    {"latency_bound", 64, 17, 0},
+  };
+  for (size_t i = 0; i < sizeof want / sizeof *want; i++)
+    ck_assert_msg(let_at(p, want[i].name, want[i].n, want[i].stages) == want[i].want, "%s at n = %lld: %lld, want %lld",
+                  want[i].name, (long long)want[i].n, (long long)let_at(p, want[i].name, want[i].n, want[i].stages),
+                  (long long)want[i].want);
+  tf_problem_free(p);
+  m->latency.present = 0;
+  p = tf_problem_new(m, w, &req, &err);
+  ck_assert_msg(p != NULL, "%s", err.msg);
+  ck_assert_int_eq(let_at(p, "stages_needed", 128, 1), 1);
+  ck_assert_int_eq(let_at(p, "latency_bound", 128, 1), 0);
+  tf_request_release(&req);
+  tf_problem_free(p);
+  tf_workset_free(w);
+  tf_machine_free(m);
+}
+END_TEST
+
+START_TEST(test_loads_errors) {
+  static const struct {
+    const char *root, *path, *msg;
+  } bad[] = {
+      {"\"roofline\": {\"exp\": \"n\", \"loads\": \"n\"},", "$.roofline.loads", "expected an object"},
+      {"\"roofline\": {\"exp\": \"n\", \"loads\": {\"bytes\": \"n\"}},", "$.roofline.loads", "stages"},
+      {"\"roofline\": {\"exp\": \"n\", \"loads\": {\"bytes\": \"n\", \"stages\": \"a b\"}},",
+       "$.roofline.loads.stages", "the name of a count"},
+      {"\"roofline\": {\"exp\": \"n\", \"loads\": {\"bytes\": \"q\", \"stages\": \"n\"}},",
+       "$.roofline.loads", "'q'"},
+  };
+  for (size_t i = 0; i < sizeof bad / sizeof *bad; i++)
+    expect_load_error(i, bad[i].root, "", bad[i].path, bad[i].msg);
+}
+END_TEST
+
 Suite *roofline_suite(void) {
   Suite *s = suite_create("roofline");
   TCase *tc = tcase_create("core");
@@ -359,5 +431,10 @@ Suite *roofline_suite(void) {
   tcase_add_test(shape, test_shape);
   tcase_add_test(shape, test_shape_errors);
   suite_add_tcase(s, shape);
+  TCase *latency = tcase_create("latency");
+  tcase_set_timeout(latency, 60);
+  tcase_add_test(latency, test_stages_needed);
+  tcase_add_test(latency, test_loads_errors);
+  suite_add_tcase(s, latency);
   return s;
 }

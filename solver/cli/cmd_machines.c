@@ -88,6 +88,10 @@ static void show_text(FILE *f, const tf_machine *m) {
           (long long)m->throughput.mma_f16_per_clk, (long long)m->throughput.mma_f8_per_clk,
           (long long)m->throughput.mma_f4_per_clk, (long long)m->throughput.exp_per_clk,
           (long long)m->smem.bytes_per_clk);
+  if (m->latency.present)
+    fprintf(f, "  latency: %lld clocks per global-memory load\n", (long long)m->latency.hbm_clk);
+  else
+    fprintf(f, "  latency: none given\n");
   fprintf(f, "sources (%s):\n", m->file);
   for (size_t i = 0; i < m->nsources; i++)
     fprintf(f, "  %-26s %s\n", m->sources[i].field, m->sources[i].text);
