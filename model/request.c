@@ -6,6 +6,7 @@
 
 #include "alloc.h"
 #include "json.h"
+#include "json_out.h"
 #include "memory.h"
 
 /* ------------------------------------------------------------ the table */

@@ -15,6 +15,7 @@
 #include "model/catalog.h"
 #include "model/cutlass_name.h"
 #include "model/json.h"
+#include "model/json_out.h"
 #include "model/machine.h"
 #include "model/place.h"
 #include "model/text.h"

@@ -6,6 +6,7 @@
 
 #include "model/alloc.h"
 #include "model/json.h"
+#include "model/json_out.h"
 #include "model/show.h"
 #include "model/text.h"
 #include "solver/report.h"

@@ -3,6 +3,7 @@
 #include "report.h"
 
 #include "model/json.h"
+#include "model/json_out.h"
 #include "model/value.h"
 
 const char *tf_answer_status_name(int status) {

@@ -6,6 +6,7 @@
 
 #include "model/datapath.h"
 #include "model/json.h"
+#include "model/json_out.h"
 #include "model/machine.h"
 #include "model/memory.h"
 #include "model/value.h"

@@ -8,6 +8,7 @@
 
 #include "model/case.h"
 #include "model/json.h"
+#include "model/json_out.h"
 #include "model/place.h"
 #include "model/text.h"
 #include "solver/explain.h"

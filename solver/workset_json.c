@@ -4,6 +4,7 @@
 #include <stdlib.h>
 
 #include "model/json.h"
+#include "model/json_out.h"
 #include "model/memory.h"
 #include "solver/report.h"
 

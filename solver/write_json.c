@@ -3,6 +3,7 @@
 #include "solver/report.h"
 
 #include "model/json.h"
+#include "model/json_out.h"
 #include "solver/explain.h"
 #include "solver/backend.h"
 #include "solver/roofline_view.h"

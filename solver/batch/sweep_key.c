@@ -6,6 +6,7 @@
 #include <string.h>
 
 #include "model/json.h"
+#include "model/json_out.h"
 #include "model/text.h"
 
 /* The bound params: every param of the workset, defaults filled, in the

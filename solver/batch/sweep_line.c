@@ -7,6 +7,7 @@
 #include <string.h>
 
 #include "model/json.h"
+#include "model/json_out.h"
 
 void tf_sweep_line_prefix(FILE *f, int format, size_t index, size_t total, const char *id) {
   if (format == TF_FORMAT_CSV) {

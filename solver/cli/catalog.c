@@ -5,6 +5,7 @@
 
 #include "model/catalog.h"
 #include "model/json.h"
+#include "model/json_out.h"
 #include "solver/report.h"
 #include "solver/cli/options.h"
 

@@ -9,6 +9,7 @@
 
 #include "model/catalog.h"
 #include "model/json.h"
+#include "model/json_out.h"
 #include "model/machine.h"
 #include "solver/cli/cmd_machines.h"
 #include "solver/cli/options.h"

@@ -5,6 +5,7 @@
 #include "model/catalog.h"
 #include "model/workset.h"
 #include "model/json.h"
+#include "model/json_out.h"
 #include "solver/cli/catalog.h"
 #include "solver/workset_json.h"
 

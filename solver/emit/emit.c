@@ -5,6 +5,7 @@
 
 #include "model/alloc.h"
 #include "model/json.h"
+#include "model/json_out.h"
 #include "model/text.h"
 #include "solver/report.h"
 #include "solver/solve.h"

@@ -1,6 +1,7 @@
 #include "layout_write.h"
 
 #include "model/json.h"
+#include "model/json_out.h"
 #include "solver/emit/struct_write.h"
 #include "solver/report.h"
 #include "solver/solve.h"
