@@ -221,13 +221,13 @@ static cJSON *cutlass_problem(const cJSON *req, const cJSON *p, bound *b, tf_err
   cJSON *m = NULL;
   if (!tf_cutlass_name_request(name, &r, &k, err)) {
     tf_text t;
-    FILE *f = tf_text_open(&t);
-    fputc('{', f);
-    fputs(tf_request_write_members(f, &r, ",") ? ",\"machine\":" : "\"machine\":", f);
-    tf_json_write_string(f, r.machine);
-    fputs(",\"workset\":", f);
-    tf_json_write_string(f, r.workset);
-    fputc('}', f);
+    tf_json_out w;
+    tf_json_out_init(&w, tf_text_open(&t));
+    tf_json_out_object(&w);
+    tf_request_write_members(&w, &r);
+    tf_json_out_key_string(&w, "machine", r.machine);
+    tf_json_out_key_string(&w, "workset", r.workset);
+    tf_json_out_end(&w);
     size_t len;
     char *text = tf_text_close(&t, &len);
     m = cJSON_ParseWithLength(text, len);
