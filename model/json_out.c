@@ -41,7 +41,7 @@ static int value_starts(tf_json_out *w) {
   if (w->count[w->depth] && k == 't')
     return misuse(w, "a second value at the top level of a record");
   if (w->count[w->depth])
-    fputc(',', w->f);
+    fputs(k == 'l' ? ",\n" : ",", w->f);
   w->count[w->depth] = 1;
   return 0;
 }
@@ -51,7 +51,7 @@ static void open_value(tf_json_out *w, char kind) {
     misuse(w, "JSON nested deeper than TF_JSON_OUT_DEPTH");
   if (value_starts(w))
     return;
-  fputc(kind == 'o' ? '{' : '[', w->f);
+  fputs(kind == 'o' ? "{" : kind == 'l' ? "[\n" : "[", w->f);
   w->depth++;
   w->kind[w->depth] = kind;
   w->count[w->depth] = 0;
@@ -61,6 +61,8 @@ void tf_json_out_object(tf_json_out *w) { open_value(w, 'o'); }
 
 void tf_json_out_array(tf_json_out *w) { open_value(w, 'a'); }
 
+void tf_json_out_array_lines(tf_json_out *w) { open_value(w, 'l'); }
+
 void tf_json_out_end(tf_json_out *w) {
   if (w->error)
     return;
@@ -68,8 +70,11 @@ void tf_json_out_end(tf_json_out *w) {
     misuse(w, "closing a value that is not open");
   else if (w->key)
     misuse(w, "closing an object after a key without its value");
-  else
-    fputc(w->kind[w->depth--] == 'o' ? '}' : ']', w->f);
+  else {
+    char k = w->kind[w->depth];
+    fputs(k == 'o' ? "}" : k == 'l' && w->count[w->depth] ? "\n]" : "]", w->f);
+    w->depth--;
+  }
 }
 
 void tf_json_out_key(tf_json_out *w, const char *key) {
@@ -153,6 +158,11 @@ void tf_json_out_key_object(tf_json_out *w, const char *key) {
 void tf_json_out_key_array(tf_json_out *w, const char *key) {
   tf_json_out_key(w, key);
   tf_json_out_array(w);
+}
+
+void tf_json_out_key_array_lines(tf_json_out *w, const char *key) {
+  tf_json_out_key(w, key);
+  tf_json_out_array_lines(w);
 }
 
 void tf_json_out_line(tf_json_out *w) {

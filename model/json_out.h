@@ -40,7 +40,7 @@ typedef struct tf_json_out {
   int depth;                                  /* open values; 0: top level */
   int floor;                                  /* depth the writer may not close below */
   int key;                                    /* a key was written, its value is due */
-  char kind[TF_JSON_OUT_DEPTH + 1];           /* per level: 'o' object, 'a' array */
+  char kind[TF_JSON_OUT_DEPTH + 1];           /* per level: 'o' object, 'a' array, 'l' lines */
   unsigned char count[TF_JSON_OUT_DEPTH + 1]; /* per level: a member came (1) or not (0) */
   const char *error;                          /* the first misuse; NULL: none */
 } tf_json_out;
@@ -62,6 +62,7 @@ const char *tf_json_out_error(const tf_json_out *w);
 /* Opens an object or array (a value: in an object, after its key). */
 void tf_json_out_object(tf_json_out *w);
 void tf_json_out_array(tf_json_out *w);
+void tf_json_out_array_lines(tf_json_out *w);
 
 /* Closes the innermost open object or array. */
 void tf_json_out_end(tf_json_out *w);
@@ -91,6 +92,7 @@ void tf_json_out_key_int(tf_json_out *w, const char *key, int64_t v);
 void tf_json_out_key_bool(tf_json_out *w, const char *key, int v);
 void tf_json_out_key_object(tf_json_out *w, const char *key);
 void tf_json_out_key_array(tf_json_out *w, const char *key);
+void tf_json_out_key_array_lines(tf_json_out *w, const char *key);
 
 /* Ends a JSON Lines record: at the top level, after a whole value, a
  * newline; the next value starts the next record. */

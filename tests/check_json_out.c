@@ -164,6 +164,31 @@ START_TEST(test_raw_and_records) {
 }
 END_TEST
 
+/* an array with an element a line: "[\n" E ",\n" E "\n]", empty "[\n]" */
+START_TEST(test_array_lines) {
+  struct mem m;
+  tf_json_out w;
+  mem_open(&m, &w);
+  tf_json_out_object(&w);
+  tf_json_out_key_array_lines(&w, "rows");
+  for (int i = 0; i < _i; i++) {
+    tf_json_out_object(&w);
+    tf_json_out_key_int(&w, "i", i);
+    tf_json_out_end(&w);
+  }
+  tf_json_out_end(&w);
+  tf_json_out_end(&w);
+  tf_json_out_line(&w);
+  ck_assert_ptr_null(tf_json_out_error(&w));
+  char *text = out(&m);
+  static const char *const want[] = {"{\"rows\":[\n]}\n", "{\"rows\":[\n{\"i\":0}\n]}\n",
+                                     "{\"rows\":[\n{\"i\":0},\n{\"i\":1}\n]}\n"};
+  ck_assert_str_eq(text, want[_i]);
+  assert_json(text);
+  free(text);
+}
+END_TEST
+
 /* members written into an object (array) a caller opened */
 START_TEST(test_inside) {
   struct mem m;
@@ -261,6 +286,7 @@ Suite *json_out_suite(void) {
   tcase_add_loop_test(write, test_escapes, 0, NESCAPES);
   tcase_add_test(write, test_numbers);
   tcase_add_test(write, test_raw_and_records);
+  tcase_add_loop_test(write, test_array_lines, 0, 3);
   tcase_add_loop_test(write, test_inside, 0, 2);
   suite_add_tcase(s, write);
   TCase *bad = tcase_create("Misuse");
