@@ -292,12 +292,10 @@ int tf_case_parse(const char *text, size_t len, const char *file, size_t line, t
 
 /* ---------------------------------------------------------------- writing */
 
-void tf_case_write_input(FILE *f, const tf_request *req, int fits) {
-  tf_json_out w;
-  tf_json_out_init(&w, f);
-  tf_json_out_object(&w);
-  tf_request_write_members(&w, req);
+void tf_case_write_input(tf_json_out *w, const tf_request *req, int fits) {
+  tf_json_out_object(w);
+  tf_request_write_members(w, req);
   if (fits)
-    tf_json_out_key_string(&w, "kind", "fits");
-  tf_json_out_end(&w);
+    tf_json_out_key_string(w, "kind", "fits");
+  tf_json_out_end(w);
 }

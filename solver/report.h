@@ -63,14 +63,11 @@ void tf_report_json_answer(FILE *f, const tf_request *req, const tf_problem *p, 
 /* The same object as a value of the JSON writer w (model/json_out.h). */
 void tf_report_json_write(tf_json_out *w, const tf_request *req, const tf_problem *p, const tf_answer *a,
                           int explain);
-/* Its members after "id", without braces, for a caller that frames them
- * (and has written the comma before them). */
-void tf_report_json_fields(FILE *f, const tf_problem *p, const tf_answer *a);
-/* The same members, in the object w stands in. */
+/* Its members after "id", in the object w stands in, for a caller that
+ * frames them (a sweep line, a layout, a prune row). */
 void tf_report_json_members(tf_json_out *w, const tf_problem *p, const tf_answer *a);
 /* The members of a failed problem: machine and workset when known (NULL:
- * left out), "status": "error" and the message; the same in w. */
-void tf_report_json_error_fields(FILE *f, const char *machine, const char *workset, const char *msg);
+ * left out), "status": "error" and the message. */
 void tf_report_json_error_members(tf_json_out *w, const char *machine, const char *workset, const char *msg);
 
 /* ------------------------------------------------------------------- CSV */

@@ -308,12 +308,6 @@ void tf_report_json_write(tf_json_out *w, const tf_request *req, const tf_proble
   tf_json_out_end(w);
 }
 
-void tf_report_json_fields(FILE *f, const tf_problem *p, const tf_answer *a) {
-  tf_json_out w;
-  tf_json_out_inside(&w, f, TF_JSON_OUT_OBJECT, 0);
-  tf_report_json_members(&w, p, a);
-}
-
 void tf_report_json_members(tf_json_out *w, const tf_problem *p, const tf_answer *a) {
   tf_json_out_key_string(w, "machine", p->machine->name);
   tf_json_out_key_string(w, "workset", p->workset->name);
@@ -340,12 +334,6 @@ void tf_report_json_members(tf_json_out *w, const tf_problem *p, const tf_answer
   }
   if (a->status == TF_ANSWER_OPTIMAL || a->status == TF_ANSWER_INFEASIBLE)
     json_solver(w, p, a);
-}
-
-void tf_report_json_error_fields(FILE *f, const char *machine, const char *workset, const char *msg) {
-  tf_json_out w;
-  tf_json_out_inside(&w, f, TF_JSON_OUT_OBJECT, 0);
-  tf_report_json_error_members(&w, machine, workset, msg);
 }
 
 void tf_report_json_error_members(tf_json_out *w, const char *machine, const char *workset, const char *msg) {
