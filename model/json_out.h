@@ -1,7 +1,10 @@
 /* The JSON writer: every JSON output of tilefit is written through it.  A
  * tf_json_out over a FILE * tracks nesting and commas itself, so that no
  * caller writes a brace, bracket, comma, colon or quote by hand.  Output
- * is compact (no white space), as every JSON output has always been.
+ * is compact (no white space), as every JSON output has always been, but
+ * for an array opened with tf_json_out_array_lines, which puts each
+ * element on a line of its own ("[\n" E ",\n" E "\n]"; empty "[\n]"):
+ * --top's answers, validate's cases.
  *
  *   tf_json_out w;
  *   tf_json_out_init(&w, f);
