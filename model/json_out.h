@@ -1,6 +1,6 @@
 /* The JSON writer: every JSON output of tilefit is written through it
- * (but `tilefit probe`'s machine file, which cJSON prints, indented, from
- * the tree it builds).  A
+ * (but `tilefit probe`'s machine file, which the JSON parser's own
+ * printer writes, indented, from the tree the probe builds).  A
  * tf_json_out over a FILE * tracks nesting and commas itself, so that no
  * caller writes a brace, bracket, comma, colon or quote by hand.  Output
  * is compact (no white space), as every JSON output has always been, but
