@@ -6,6 +6,7 @@
 
 #include "alloc.h"
 #include "json.h"
+#include "json_out.h"
 #include "json_read.h"
 #include "suggest.h"
 
@@ -291,10 +292,10 @@ int tf_case_parse(const char *text, size_t len, const char *file, size_t line, t
 
 /* ---------------------------------------------------------------- writing */
 
-void tf_case_write_input(FILE *f, const tf_request *req, int fits) {
-  fputc('{', f);
-  int n = tf_request_write_members(f, req, ",");
+void tf_case_write_input(tf_json_out *w, const tf_request *req, int fits) {
+  tf_json_out_object(w);
+  tf_request_write_members(w, req);
   if (fits)
-    fprintf(f, "%s\"kind\":\"fits\"", n ? "," : "");
-  fputc('}', f);
+    tf_json_out_key_string(w, "kind", "fits");
+  tf_json_out_end(w);
 }

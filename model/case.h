@@ -15,6 +15,7 @@
 #include <stdio.h>
 
 #include "error.h"
+#include "json_out.h"
 #include "problem.h"
 
 enum tf_case_kind { TF_KIND_FORMULA, TF_KIND_TUNED, TF_KIND_FITS };
@@ -44,6 +45,7 @@ const char *tf_case_kind_name(int kind);
  * (params, fix, domain, require, objective, place, any_arch, and "kind":
  * "fits" when `fits`),
  * keys that are empty left out; no id, machine or workset. */
-void tf_case_write_input(FILE *f, const tf_request *req, int fits);
+/* The object is a value of w. */
+void tf_case_write_input(tf_json_out *w, const tf_request *req, int fits);
 
 #endif

@@ -450,32 +450,3 @@ void tf_path_index(char *buf, size_t size, const char *parent, size_t index) {
   tf_strbuf_put_int(&b, (int64_t)index);
   tf_strbuf_put(&b, "]");
 }
-
-/* Runs of characters that need no escape go out in one fwrite (a sweep
- * writes every name of every point). */
-void tf_json_write_string(FILE *f, const char *s) {
-  fputc('"', f);
-  while (*s) {
-    size_t n = 0;
-    size_t k;
-    while (s[n] && s[n] != '"' && s[n] != '\\' && (unsigned char)s[n] >= 0x20 &&
-           (k = tf_utf8_char(s + n, strlen(s + n))))
-      n += k;
-    fwrite(s, 1, n, f);
-    s += n;
-    if (!*s)
-      break;
-    unsigned char c = (unsigned char)*s++;
-    if (c >= 0x80) /* not UTF-8 (a device name from a driver, say): JSON must be */
-      fputs("\\ufffd", f);
-    else if (c == '"' || c == '\\')
-      fprintf(f, "\\%c", c);
-    else if (c == '\n')
-      fputs("\\n", f);
-    else if (c == '\t')
-      fputs("\\t", f);
-    else
-      fprintf(f, "\\u%04x", c);
-  }
-  fputc('"', f);
-}

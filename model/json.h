@@ -69,8 +69,4 @@ int tf_json_string(const cJSON *v, const char *path, const char **out, tf_error 
 void tf_path_key(char *buf, size_t size, const char *parent, const char *key);
 void tf_path_index(char *buf, size_t size, const char *parent, size_t index);
 
-/* Writes s as a JSON string literal, escaped (the one string writer of
- * every JSON output). */
-void tf_json_write_string(FILE *f, const char *s);
-
 #endif

@@ -6,6 +6,7 @@
 
 #include "alloc.h"
 #include "json.h"
+#include "json_out.h"
 #include "memory.h"
 
 /* ------------------------------------------------------------ the table */
@@ -53,43 +54,40 @@ static void copy_place(void *dst, const void *src) {
   *(tf_place_req *)dst = q;
 }
 
-static void write_assign(FILE *f, const void *v) {
-  tf_json_write_string(f, ((const tf_assign *)v)->name);
-  fprintf(f, ":%lld", (long long)((const tf_assign *)v)->value);
+static void write_assign(tf_json_out *w, const void *v) {
+  tf_json_out_key_int(w, ((const tf_assign *)v)->name, ((const tf_assign *)v)->value);
 }
-static void write_domain(FILE *f, const void *v) {
+static void write_domain(tf_json_out *w, const void *v) {
   const tf_domain_req *d = v;
-  tf_json_write_string(f, d->name);
-  fputs(":[", f);
+  tf_json_out_key_array(w, d->name);
   for (size_t k = 0; k < d->nvalues; k++)
-    fprintf(f, "%s%lld", k ? "," : "", (long long)d->values[k]);
-  fputc(']', f);
+    tf_json_out_int(w, d->values[k]);
+  tf_json_out_end(w);
 }
-static void write_text(FILE *f, const void *v) { tf_json_write_string(f, ((const tf_text_req *)v)->text); }
-static void write_place(FILE *f, const void *v) {
+static void write_text(tf_json_out *w, const void *v) { tf_json_out_string(w, ((const tf_text_req *)v)->text); }
+static void write_place(tf_json_out *w, const void *v) {
   const tf_place_req *q = v;
-  tf_json_write_string(f, q->buffer);
-  fputs(":[", f);
+  tf_json_out_key_array(w, q->buffer);
   for (int k = 0; k < q->nmems; k++)
-    fprintf(f, "%s\"%s\"", k ? "," : "", tf_memory_name(q->mems[k]));
-  fputc(']', f);
+    tf_json_out_string(w, tf_memory_name(q->mems[k]));
+  tf_json_out_end(w);
 }
 
 /* A list kind: its item's size, how one is freed, copied and written,
- * and the brackets around the written items. */
+ * and whether the written items make an object (or an array). */
 typedef struct list_kind {
   size_t size;
   void (*release)(void *item);
   void (*copy)(void *dst, const void *src);
-  void (*write)(FILE *f, const void *item);
-  const char *open, *close;
+  void (*write)(tf_json_out *w, const void *item);
+  int object;
 } list_kind;
 
 static const list_kind lists[TF_RQ_NKINDS] = {
-    [TF_RQ_ASSIGNS] = {sizeof(tf_assign), free_assign, copy_assign, write_assign, "{", "}"},
-    [TF_RQ_DOMAINS] = {sizeof(tf_domain_req), free_domain, copy_domain, write_domain, "{", "}"},
-    [TF_RQ_TEXTS] = {sizeof(tf_text_req), free_text, copy_text, write_text, "[", "]"},
-    [TF_RQ_PLACES] = {sizeof(tf_place_req), free_place, copy_place, write_place, "{", "}"},
+    [TF_RQ_ASSIGNS] = {sizeof(tf_assign), free_assign, copy_assign, write_assign, 1},
+    [TF_RQ_DOMAINS] = {sizeof(tf_domain_req), free_domain, copy_domain, write_domain, 1},
+    [TF_RQ_TEXTS] = {sizeof(tf_text_req), free_text, copy_text, write_text, 0},
+    [TF_RQ_PLACES] = {sizeof(tf_place_req), free_place, copy_place, write_place, 1},
 };
 
 static const list_kind *list_of(size_t i) {
@@ -153,33 +151,34 @@ int tf_request_field_empty(const tf_request *r, size_t i) {
   return !*count(r, i);
 }
 
-void tf_request_write_field(FILE *f, const tf_request *r, size_t i) {
+void tf_request_write_field(tf_json_out *w, const tf_request *r, size_t i) {
   int kind = tf_request_fields[i].kind;
   const list_kind *k = list_of(i);
   if (kind == TF_RQ_STRING) {
-    const char *s = *(char **)member(r, i);
-    s ? tf_json_write_string(f, s) : (void)fputs("null", f);
+    tf_json_out_string(w, *(char **)member(r, i)); /* NULL: null */
     return;
   }
   if (kind == TF_RQ_FLAG) {
-    fputs(*(int *)member(r, i) ? "true" : "false", f);
+    tf_json_out_bool(w, *(int *)member(r, i));
     return;
   }
-  fputs(k->open, f);
-  for (size_t j = 0; j < *count(r, i); j++) {
-    fputs(j ? "," : "", f);
-    k->write(f, item(r, i, j));
-  }
-  fputs(k->close, f);
+  if (k->object)
+    tf_json_out_object(w);
+  else
+    tf_json_out_array(w);
+  for (size_t j = 0; j < *count(r, i); j++)
+    k->write(w, item(r, i, j));
+  tf_json_out_end(w);
 }
 
-int tf_request_write_members(FILE *f, const tf_request *r, const char *sep) {
+int tf_request_write_members(tf_json_out *w, const tf_request *r) {
   int n = 0;
   for (size_t i = 0; i < TF_NREQUEST_FIELDS; i++) {
     if (!tf_request_fields[i].line || tf_request_field_empty(r, i))
       continue;
-    fprintf(f, "%s\"%s\":", n++ ? sep : "", tf_request_fields[i].key);
-    tf_request_write_field(f, r, i);
+    n++;
+    tf_json_out_key(w, tf_request_fields[i].key);
+    tf_request_write_field(w, r, i);
   }
   return n;
 }

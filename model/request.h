@@ -9,6 +9,7 @@
 #include <stdint.h>
 #include <stdio.h>
 
+#include "json_out.h"
 #include "memory.h"
 
 typedef struct tf_assign {
@@ -101,10 +102,10 @@ void tf_request_add(tf_request *r, size_t i, const void *item);
 int tf_request_field_empty(const tf_request *r, size_t i);
 /* Field i's value as JSON (an object, a list, a string or true/false),
  * in the form a problem line reads back. */
-void tf_request_write_field(FILE *f, const tf_request *r, size_t i);
-/* The fields with line set that are not empty, as the members of an
- * object ("KEY":VALUE,...), without braces; returns how many. */
-int tf_request_write_members(FILE *f, const tf_request *r, const char *sep);
+void tf_request_write_field(tf_json_out *w, const tf_request *r, size_t i);
+/* The fields with line set that are not empty, as members of the object
+ * w stands in ("KEY":VALUE,...); returns how many. */
+int tf_request_write_members(tf_json_out *w, const tf_request *r);
 
 void tf_request_init(tf_request *r);
 void tf_request_release(tf_request *r);

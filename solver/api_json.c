@@ -15,6 +15,7 @@
 #include "model/catalog.h"
 #include "model/cutlass_name.h"
 #include "model/json.h"
+#include "model/json_out.h"
 #include "model/machine.h"
 #include "model/place.h"
 #include "model/text.h"
@@ -220,13 +221,13 @@ static cJSON *cutlass_problem(const cJSON *req, const cJSON *p, bound *b, tf_err
   cJSON *m = NULL;
   if (!tf_cutlass_name_request(name, &r, &k, err)) {
     tf_text t;
-    FILE *f = tf_text_open(&t);
-    fputc('{', f);
-    fputs(tf_request_write_members(f, &r, ",") ? ",\"machine\":" : "\"machine\":", f);
-    tf_json_write_string(f, r.machine);
-    fputs(",\"workset\":", f);
-    tf_json_write_string(f, r.workset);
-    fputc('}', f);
+    tf_json_out w;
+    tf_json_out_init(&w, tf_text_open(&t));
+    tf_json_out_object(&w);
+    tf_request_write_members(&w, &r);
+    tf_json_out_key_string(&w, "machine", r.machine);
+    tf_json_out_key_string(&w, "workset", r.workset);
+    tf_json_out_end(&w);
     size_t len;
     char *text = tf_text_close(&t, &len);
     m = cJSON_ParseWithLength(text, len);
@@ -310,13 +311,14 @@ static int solve_top(FILE *out, const bound *b, const tf_solve_opts *o, int k, i
     tf_answer_init(&a[i], b->p);
   rc = (points ? tf_solve_top : tf_solve_configs)(b->p, o, k, a, &n, err) ? -1 : n ? API_OK : API_NO;
   if (rc >= 0) {
-    fputc('[', out);
+    tf_json_out w;
+    tf_json_out_init(&w, out);
+    tf_json_out_array(&w);
     for (int i = 0; i < (n ? n : 1); i++) {
       a[i].rank = n ? i + 1 : 0;
-      fputs(i ? "," : "", out);
-      tf_report_json_answer(out, &b->c->req, b->p, &a[i], explain);
+      tf_report_json_write(&w, &b->c->req, b->p, &a[i], explain);
     }
-    fputc(']', out);
+    tf_json_out_end(&w);
   }
   for (int i = 0; i < k; i++)
     tf_answer_release(&a[i]);
@@ -409,9 +411,12 @@ static int read_form(const cJSON *req, const char *key, const char *const *words
 
 /* The code a layout or emit request writes, as {"text": "..."}. */
 static void text_object(FILE *out, const char *text) {
-  fputs("{\"schema\":\"" TF_REPORT_SCHEMA "\",\"text\":", out);
-  tf_json_write_string(out, text);
-  fputc('}', out);
+  tf_json_out w;
+  tf_json_out_init(&w, out);
+  tf_json_out_object(&w);
+  tf_json_out_key_string(&w, "schema", TF_REPORT_SCHEMA);
+  tf_json_out_key_string(&w, "text", text);
+  tf_json_out_end(&w);
 }
 
 static int api_layout(const cJSON *req, FILE *out, api_ctx *x) {
@@ -482,11 +487,13 @@ static int opt_string(const cJSON *req, const char *key, int need, const char **
   return tf_json_string(v, path, out, err);
 }
 
-/* {"text": the SVG, ...}: `members` written after it. */
-static void svg_object(FILE *out, const tf_svg *svg, const char *members) {
-  fputs("{\"schema\":\"" TF_REPORT_SCHEMA "\",\"text\":", out);
-  tf_json_write_string(out, svg->buf ? svg->buf : "");
-  fprintf(out, ",%s}", members);
+/* {"text": the SVG, ...}: the caller writes its members after it into
+ * w and closes the object. */
+static void svg_object(tf_json_out *w, FILE *out, const tf_svg *svg) {
+  tf_json_out_init(w, out);
+  tf_json_out_object(w);
+  tf_json_out_key_string(w, "schema", TF_REPORT_SCHEMA);
+  tf_json_out_key_string(w, "text", svg->buf ? svg->buf : "");
 }
 
 /* "kind": "map", `plot map`: "problem", "x", "y", "color"; status 1 when
@@ -505,7 +512,10 @@ static int plot_map(const cJSON *req, FILE *out, api_ctx *x, tf_error *err) {
   tf_svg svg = {0};
   if (!rc && !(rc = tf_plot_map_compute(b.p, &b.c->req, &mo, &m, err))) {
     tf_plot_map_draw(&m, &svg);
-    svg_object(out, &svg, m.has_best ? "\"feasible\":true" : "\"feasible\":false");
+    tf_json_out w;
+    svg_object(&w, out, &svg);
+    tf_json_out_key_bool(&w, "feasible", m.has_best);
+    tf_json_out_end(&w);
     rc = m.has_best ? API_OK : API_NO;
   }
   tf_svg_release(&svg);
@@ -530,10 +540,13 @@ static int plot_series(const cJSON *req, FILE *out, tf_error *err) {
   if (!rc) {
     s.x_scale = x_scale;
     s.y_scale = y_scale;
-    char members[96];
-    snprintf(members, sizeof members, "\"lines\":%zu,\"skipped\":%zu", s.lines, s.skipped);
+    size_t lines = s.lines, skipped = s.skipped;
     tf_plot_series_draw(&s, &svg);
-    svg_object(out, &svg, members);
+    tf_json_out w;
+    svg_object(&w, out, &svg);
+    tf_json_out_key_int(&w, "lines", (int64_t)lines);
+    tf_json_out_key_int(&w, "skipped", (int64_t)skipped);
+    tf_json_out_end(&w);
   }
   tf_svg_release(&svg);
   tf_plot_series_release(&s);
@@ -627,36 +640,35 @@ static tf_sweep *load_sweep(const cJSON *req, tf_error *err) {
   return s;
 }
 
-/* JSON lines (each a whole object, newline-terminated) as one array. */
-static void lines_array(FILE *out, const char *text, size_t len) {
-  fputc('[', out);
-  for (size_t i = 0; i < len; i++)
-    if (text[i] != '\n')
-      fputc(text[i], out);
-    else if (i + 1 < len)
-      fputc(',', out);
-  fputc(']', out);
+/* JSON lines (each a whole object, newline-terminated) as one array, a
+ * value of w. */
+static void lines_array(tf_json_out *w, const char *text, size_t len) {
+  tf_json_out_array(w);
+  for (size_t i = 0, n; i < len; i += n + 1) {
+    const char *nl = memchr(text + i, '\n', len - i);
+    n = nl ? (size_t)(nl - (text + i)) : len - i;
+    tf_json_out_raw(w, text + i, n);
+  }
+  tf_json_out_end(w);
 }
 
 /* The sweep's JSON lines, read back from `path`, as one array. */
-static int points_array(FILE *out, const char *path, tf_error *err) {
+static int points_array(tf_json_out *w, const char *path, tf_error *err) {
   size_t len;
   char *text = tf_read_file_limit(path, 0, &len, err);
   if (!text)
     return -1;
-  fputs("\"points\":", out);
-  lines_array(out, text, len);
+  tf_json_out_key(w, "points");
+  lines_array(w, text, len);
   free(text);
   return 0;
 }
 
-static void sweep_warnings(FILE *out, const tf_sweep *s) {
-  fputs("\"warnings\":[", out);
-  for (size_t i = 0; i < tf_sweep_nwarnings(s); i++) {
-    fputs(i ? "," : "", out);
-    tf_json_write_string(out, tf_sweep_warning(s, i));
-  }
-  fputc(']', out);
+static void sweep_warnings(tf_json_out *w, const tf_sweep *s) {
+  tf_json_out_key_array(w, "warnings");
+  for (size_t i = 0; i < tf_sweep_nwarnings(s); i++)
+    tf_json_out_string(w, tf_sweep_warning(s, i));
+  tf_json_out_end(w);
 }
 
 /* With "fd": the lines go to that descriptor as they are solved (a pipe
@@ -665,12 +677,15 @@ static void sweep_warnings(FILE *out, const tf_sweep *s) {
 static int run_sweep(tf_sweep *s, const tf_sweep_opts *o, FILE *out, tf_error *err) {
   char path[4096];
   tf_sweep_stats st;
+  tf_json_out w;
+  tf_json_out_init(&w, out);
   if (o->out_fd >= 0) {
     if (tf_sweep_run(s, o, NULL, &st, err))
       return -1;
-    fprintf(out, "{\"written\":%zu,", st.written);
-    sweep_warnings(out, s);
-    fputc('}', out);
+    tf_json_out_object(&w);
+    tf_json_out_key_int(&w, "written", (int64_t)st.written);
+    sweep_warnings(&w, s);
+    tf_json_out_end(&w);
     return 0;
   }
   int fd = temp_file(path, sizeof path, ".jsonl", err);
@@ -679,11 +694,10 @@ static int run_sweep(tf_sweep *s, const tf_sweep_opts *o, FILE *out, tf_error *e
   close(fd);
   int rc = tf_sweep_run(s, o, path, &st, err);
   if (!rc) {
-    fputc('{', out);
-    rc = points_array(out, path, err);
-    fputc(',', out);
-    sweep_warnings(out, s);
-    fputc('}', out);
+    tf_json_out_object(&w);
+    rc = points_array(&w, path, err);
+    sweep_warnings(&w, s);
+    tf_json_out_end(&w);
   }
   unlink(path);
   return rc;
@@ -755,9 +769,15 @@ static int api_validate(const cJSON *req, FILE *out, api_ctx *x) {
   size_t len;
   char *rows = tf_text_close(&buf, &len);
   if (!rc) {
-    fputs("{\"cases\":", out);
-    lines_array(out, rows, len);
-    fprintf(out, ",\"passed\":%zu,\"failed\":%zu,\"skipped\":%zu}", t.passed, t.failed, t.skipped);
+    tf_json_out w;
+    tf_json_out_init(&w, out);
+    tf_json_out_object(&w);
+    tf_json_out_key(&w, "cases");
+    lines_array(&w, rows, len);
+    tf_json_out_key_int(&w, "passed", (int64_t)t.passed);
+    tf_json_out_key_int(&w, "failed", (int64_t)t.failed);
+    tf_json_out_key_int(&w, "skipped", (int64_t)t.skipped);
+    tf_json_out_end(&w);
     rc = t.failed ? API_NO : API_OK;
   }
   free(rows);
@@ -770,12 +790,12 @@ static int api_validate(const cJSON *req, FILE *out, api_ctx *x) {
 static int list_names(int kind, FILE *out) {
   size_t n;
   char **names = tf_catalog_list(kind, &n);
-  fputc('[', out);
-  for (size_t i = 0; i < n; i++) {
-    fputs(i ? "," : "", out);
-    tf_json_write_string(out, names[i]);
-  }
-  fputc(']', out);
+  tf_json_out w;
+  tf_json_out_init(&w, out);
+  tf_json_out_array(&w);
+  for (size_t i = 0; i < n; i++)
+    tf_json_out_string(&w, names[i]);
+  tf_json_out_end(&w);
   tf_catalog_list_free(names, n);
   return API_OK;
 }
@@ -818,9 +838,11 @@ static int api_workset(const cJSON *req, FILE *out, api_ctx *x) {
 
 static int api_version(const cJSON *req, FILE *out, api_ctx *x) {
   (void)req, (void)x;
-  fputs("{\"version\":", out);
-  tf_json_write_string(out, TF_LIBRARY_VERSION);
-  fputc('}', out);
+  tf_json_out w;
+  tf_json_out_init(&w, out);
+  tf_json_out_object(&w);
+  tf_json_out_key_string(&w, "version", TF_LIBRARY_VERSION);
+  tf_json_out_end(&w);
   return API_OK;
 }
 
@@ -1020,32 +1042,32 @@ static char *error_answer(const api_ctx *x, int status) {
   if (!strcmp(field, "any_arch"))
     snprintf(msg + strlen(msg), sizeof msg - strlen(msg), " (\"any_arch\": true solves it anyway)");
   tf_text t;
-  FILE *f = tf_text_open(&t);
-  fputs("{\"error\":", f);
-  tf_json_write_string(f, msg);
-  fprintf(f, ",\"status\":%d,\"message\":", status);
-  tf_json_write_string(f, err->msg);
-  fputs(",\"path\":", f);
-  if (!strncmp(err->file, "$.", 2) && err->path[0] == '$') { /* "$.spec" and "$.params.zz": "$.spec.params.zz" */
-    char path[512];
+  tf_json_out w;
+  tf_json_out_init(&w, tf_text_open(&t));
+  tf_json_out_object(&w);
+  tf_json_out_key_string(&w, "error", msg);
+  tf_json_out_key_int(&w, "status", status);
+  tf_json_out_key_string(&w, "message", err->msg);
+  char path[512];
+  if (!strncmp(err->file, "$.", 2) && err->path[0] == '$') /* "$.spec" and "$.params.zz": "$.spec.params.zz" */
     snprintf(path, sizeof path, "%s%s", err->file, err->path + 1);
-    tf_json_write_string(f, path);
-  } else {
-    tf_json_write_string(f, err->path);
-  }
-  fputs(",\"field\":", f);
-  tf_json_write_string(f, field);
+  else
+    snprintf(path, sizeof path, "%s", err->path);
+  tf_json_out_key_string(&w, "path", path);
+  tf_json_out_key_string(&w, "field", field);
   if (!strcmp(err->path, "$.problem.fix") && x->free_vars[0]) {
-    fputs(",\"free\":[", f);
+    tf_json_out_key_array(&w, "free");
     for (const char *s = x->free_vars; *s;) {
       size_t n = strcspn(s, ",");
-      fprintf(f, "%s\"%.*s\"", s == x->free_vars ? "" : ",", (int)n, s);
+      char name[sizeof x->free_vars];
+      snprintf(name, sizeof name, "%.*s", (int)n, s);
+      tf_json_out_string(&w, name);
       s += n;
       s += strspn(s, ", ");
     }
-    fputc(']', f);
+    tf_json_out_end(&w);
   }
-  fputc('}', f);
+  tf_json_out_end(&w);
   return tf_text_close(&t, NULL);
 }
 
@@ -1133,11 +1155,13 @@ static int make_handle(const char *problem, FILE *out, api_ctx *x, void *arg) {
     tf_json_handle_free(h);
     return -1;
   }
-  fputs("{\"schema\":\"" TF_REPORT_SCHEMA "\",\"machine\":", out);
-  tf_json_write_string(out, h->loaded.machine->name);
-  fputs(",\"workset\":", out);
-  tf_json_write_string(out, h->loaded.workset->name);
-  fputc('}', out);
+  tf_json_out w;
+  tf_json_out_init(&w, out);
+  tf_json_out_object(&w);
+  tf_json_out_key_string(&w, "schema", TF_REPORT_SCHEMA);
+  tf_json_out_key_string(&w, "machine", h->loaded.machine->name);
+  tf_json_out_key_string(&w, "workset", h->loaded.workset->name);
+  tf_json_out_end(&w);
   *(tf_json_handle **)arg = h;
   return API_OK;
 }

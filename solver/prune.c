@@ -5,7 +5,7 @@
 #include <string.h>
 
 #include "model/alloc.h"
-#include "model/json.h"
+#include "model/json_out.h"
 #include "model/show.h"
 #include "model/text.h"
 #include "solver/report.h"
@@ -302,34 +302,37 @@ int tf_prune_batch_run(tf_prune_batch *r, tf_request *req, const tf_prune_map *m
 }
 
 
-void tf_prune_batch_json(FILE *f, const tf_prune_batch *r) {
-  fputc('[', f);
-  for (size_t i = 0; i < r->list.n; i++) {
-    const tf_config *c = &r->list.items[i];
-    fputs(i ? ",{\"schema\":\"" TF_REPORT_SCHEMA "\",\"where\":" : "{\"schema\":\"" TF_REPORT_SCHEMA "\",\"where\":", f);
-    tf_json_write_string(f, c->where);
-    fputs(",\"config\":", f);
-    if (r->list.form == TF_CONFIGS_NAMES)
-      tf_json_write_string(f, c->text);
-    else
-      fputs(c->text, f); /* an object, as one line of JSON */
-    const tf_pruned *v = &r->verdicts[i];
-    if (v->error[0]) {
-      fprintf(f, ",\"fits\":false,\"%s\":", v->skipped ? "skipped" : "error");
-      tf_json_write_string(f, v->error);
-      fputc('}', f);
-      continue;
-    }
-    fprintf(f, ",\"fits\":%s,", tf_pruned_fits(v) ? "true" : "false");
+/* One configuration's element: where it is, the configuration as it was
+ * written, and its verdict (the error, or the answer's members). */
+static void json_config(tf_json_out *w, const tf_prune_batch *r, size_t i) {
+  const tf_config *c = &r->list.items[i];
+  tf_json_out_object(w);
+  tf_json_out_key_string(w, "schema", TF_REPORT_SCHEMA);
+  tf_json_out_key_string(w, "where", c->where);
+  tf_json_out_key(w, "config");
+  if (r->list.form == TF_CONFIGS_NAMES)
+    tf_json_out_string(w, c->text);
+  else
+    tf_json_out_raw(w, c->text, strlen(c->text)); /* an object, as one line of JSON */
+  const tf_pruned *v = &r->verdicts[i];
+  if (v->error[0]) {
+    tf_json_out_key_bool(w, "fits", 0);
+    tf_json_out_key_string(w, v->skipped ? "skipped" : "error", v->error);
+  } else {
+    tf_json_out_key_bool(w, "fits", tf_pruned_fits(v));
     const char *rule = tf_workset_rule(v->problem->workset, v->problem->machine);
-    if (rule) { /* the rule it was checked by, as the text's header says */
-      fputs("\"rule\":", f);
-      tf_json_write_string(f, rule);
-      fputc(',', f);
-    }
-    tf_report_json_fields(f, v->problem, &v->answer);
-    fputc('}', f);
+    if (rule) /* the rule it was checked by, as the text's header says */
+      tf_json_out_key_string(w, "rule", rule);
+    tf_report_json_members(w, v->problem, &v->answer);
   }
-  fputc(']', f);
+  tf_json_out_end(w);
 }
 
+void tf_prune_batch_json(FILE *f, const tf_prune_batch *r) {
+  tf_json_out w;
+  tf_json_out_init(&w, f);
+  tf_json_out_array(&w);
+  for (size_t i = 0; i < r->list.n; i++)
+    json_config(&w, r, i);
+  tf_json_out_end(&w);
+}

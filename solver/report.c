@@ -2,7 +2,7 @@
  * answers in a format. */
 #include "report.h"
 
-#include "model/json.h"
+#include "model/json_out.h"
 #include "model/value.h"
 
 const char *tf_answer_status_name(int status) {
@@ -38,21 +38,20 @@ void tf_report_shown_text(FILE *f, const tf_problem *p, const tf_answer *a) {
   fputc('\n', f);
 }
 
-void tf_report_shown_json(FILE *f, const tf_problem *p, const tf_answer *a) {
+void tf_report_shown_json(tf_json_out *o, const tf_problem *p, const tf_answer *a) {
   const tf_workset *w = p->workset;
   if (!w->nshow)
     return;
-  fputs(",\"shown\":{", f);
+  tf_json_out_key_object(o, "shown");
   for (size_t i = 0; i < w->nshow; i++) {
     int64_t v;
-    fputs(i ? "," : "", f);
-    tf_json_write_string(f, w->lets[w->show[i]].name);
+    tf_json_out_key(o, w->lets[w->show[i]].name);
     if (tf_report_shown(p, a, i, &v))
-      fputs(":null", f);
+      tf_json_out_null(o);
     else
-      fprintf(f, ":%lld", (long long)v);
+      tf_json_out_int(o, v);
   }
-  fputc('}', f);
+  tf_json_out_end(o);
 }
 
 void tf_report_answers(FILE *f, int format, const tf_request *req, const tf_problem *p, const tf_answer *a, int n,
@@ -70,13 +69,18 @@ void tf_report_answers(FILE *f, int format, const tf_request *req, const tf_prob
       tf_report_csv_row(f, req, p, &a[i]);
     return;
   }
-  int array = format == TF_FORMAT_JSON && (n > 1 || a[0].rank); /* --top: one array */
+  int array = format == TF_FORMAT_JSON && (n > 1 || a[0].rank); /* --top: one array, an answer a line */
+  tf_json_out w;
+  tf_json_out_init(&w, f);
   if (array)
-    fputs("[\n", f);
+    tf_json_out_array_lines(&w);
   for (int i = 0; i < n; i++) {
-    tf_report_json_answer(f, req, p, &a[i], explain);
-    fputs(array && i + 1 < n ? ",\n" : "\n", f);
+    tf_report_json_write(&w, req, p, &a[i], explain);
+    if (!array)
+      tf_json_out_line(&w);
   }
-  if (array)
-    fputs("]\n", f);
+  if (array) {
+    tf_json_out_end(&w);
+    tf_json_out_line(&w);
+  }
 }

@@ -14,6 +14,7 @@
 #include <stdio.h>
 
 #include "encode/decode.h"
+#include "model/json_out.h"
 #include "model/problem.h"
 
 /* JSON: one document; JSONL: one object per line (a sweep's JSON). */
@@ -44,7 +45,7 @@ int tf_report_shown(const tf_problem *p, const tf_answer *a, size_t i, int64_t *
 void tf_report_shown_text(FILE *f, const tf_problem *p, const tf_answer *a);
 /* The same list without the label and the line's end: "mma_version 3, ab_buffers 3". */
 void tf_report_shown_list(FILE *f, const tf_problem *p, const tf_answer *a);
-void tf_report_shown_json(FILE *f, const tf_problem *p, const tf_answer *a);
+void tf_report_shown_json(tf_json_out *w, const tf_problem *p, const tf_answer *a);
 /* A ranked table of --top answers. */
 void tf_report_top_text(FILE *f, const tf_request *req, const tf_problem *p, const tf_answer *a, int n);
 
@@ -59,11 +60,15 @@ void tf_report_json_object(FILE *f, const tf_request *req, const tf_problem *p, 
 /* The object with "explain" (binding counts and each level's next-better
  * candidate) when `explain` and the answer is optimal. */
 void tf_report_json_answer(FILE *f, const tf_request *req, const tf_problem *p, const tf_answer *a, int explain);
-/* Its members after "id", without braces, for a caller that frames them. */
-void tf_report_json_fields(FILE *f, const tf_problem *p, const tf_answer *a);
+/* The same object as a value of the JSON writer w (model/json_out.h). */
+void tf_report_json_write(tf_json_out *w, const tf_request *req, const tf_problem *p, const tf_answer *a,
+                          int explain);
+/* Its members after "id", in the object w stands in, for a caller that
+ * frames them (a sweep line, a layout, a prune row). */
+void tf_report_json_members(tf_json_out *w, const tf_problem *p, const tf_answer *a);
 /* The members of a failed problem: machine and workset when known (NULL:
  * left out), "status": "error" and the message. */
-void tf_report_json_error_fields(FILE *f, const char *machine, const char *workset, const char *msg);
+void tf_report_json_error_members(tf_json_out *w, const char *machine, const char *workset, const char *msg);
 
 /* ------------------------------------------------------------------- CSV */
 /* A string cell, quoted when it must be (RFC 4180). */

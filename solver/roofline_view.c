@@ -6,6 +6,7 @@
 
 #include "model/datapath.h"
 #include "model/json.h"
+#include "model/json_out.h"
 #include "model/machine.h"
 #include "model/memory.h"
 #include "model/value.h"
@@ -172,36 +173,38 @@ void tf_explain_roofline(FILE *f, const tf_problem *p, const int64_t *choose, co
       fprintf(f, "  traffic    %s %lld B (%s)\n", v.flow[i].buffer, (long long)v.flow[i].bytes, v.flow[i].charge);
 }
 
-void tf_explain_roofline_json(FILE *f, const tf_problem *p, const int64_t *choose, const int64_t *counts) {
+void tf_explain_roofline_json(tf_json_out *w, const tf_problem *p, const int64_t *choose, const int64_t *counts) {
   tf_roofline_view v;
   tf_roofline_view_at(p, choose, counts, &v);
   if (!v.ok)
     return;
-  fprintf(f, ",\"roofline\":{\"cycles\":%lld,\"bound_by\":\"%s\",\"terms\":{", (long long)v.cycles,
-          tf_roofline_term_name(v.bound_by));
-  const char *sep = "";
+  tf_json_out_key_object(w, "roofline");
+  tf_json_out_key_int(w, "cycles", v.cycles);
+  tf_json_out_key_string(w, "bound_by", tf_roofline_term_name(v.bound_by));
+  tf_json_out_key_object(w, "terms");
   for (int t = 0; t < TF_ROOFLINE_NTERMS; t++)
     if (v.has[t])
-      fprintf(f, "%s\"%s\":%lld", sep, tf_roofline_terms[t], (long long)v.term[t]), sep = ",";
-  fputs("},\"traffic\":[", f);
+      tf_json_out_key_int(w, tf_roofline_terms[t], v.term[t]);
+  tf_json_out_end(w);
+  tf_json_out_key_array(w, "traffic");
   for (size_t i = 0; i < v.nflows; i++) {
-    fputs(i ? ",{\"buffer\":" : "{\"buffer\":", f);
-    tf_json_write_string(f, v.flow[i].buffer);
-    fprintf(f, ",\"bytes\":%lld,\"edge\":", (long long)v.flow[i].bytes);
-    tf_json_write_string(f, v.flow[i].edge);
-    fputs(",\"charge\":", f);
-    tf_json_write_string(f, v.flow[i].charge);
-    fputc('}', f);
+    tf_json_out_object(w);
+    tf_json_out_key_string(w, "buffer", v.flow[i].buffer);
+    tf_json_out_key_int(w, "bytes", v.flow[i].bytes);
+    tf_json_out_key_string(w, "edge", v.flow[i].edge);
+    tf_json_out_key_string(w, "charge", v.flow[i].charge);
+    tf_json_out_end(w);
   }
-  fputc(']', f);
+  tf_json_out_end(w); /* traffic */
   int64_t l[NLATENCY];
   if (latency_at(p, choose, counts, l)) {
-    fputs(",\"latency\":{", f);
+    tf_json_out_key_object(w, "latency");
     for (size_t i = 0; i < NLATENCY; i++)
-      fprintf(f, "%s\"%s\":%lld", i ? "," : "", latency_names[i], (long long)l[i]);
-    fprintf(f, ",\"latency_clk\":%lld}", (long long)(p->machine->latency.present ? p->machine->latency.hbm_clk : 0));
+      tf_json_out_key_int(w, latency_names[i], l[i]);
+    tf_json_out_key_int(w, "latency_clk", p->machine->latency.present ? p->machine->latency.hbm_clk : 0);
+    tf_json_out_end(w);
   }
-  fputc('}', f);
+  tf_json_out_end(w); /* roofline */
 }
 
 void tf_estimate_at(const tf_problem *p, const int64_t *choose, const int64_t *counts, tf_estimate *e) {
@@ -238,15 +241,17 @@ void tf_estimate_columns(FILE *f, const tf_problem *p, const int64_t *choose, co
     fprintf(f, "  %4lld.%lld%%", (long long)(pm / 10), (long long)(pm % 10));
 }
 
-void tf_estimate_json(FILE *f, const tf_problem *p, const int64_t *choose, const int64_t *counts) {
+void tf_estimate_json(tf_json_out *w, const tf_problem *p, const int64_t *choose, const int64_t *counts) {
   tf_estimate e;
   tf_estimate_at(p, choose, counts, &e);
   if (!e.ok)
     return;
-  fprintf(f, ",\"estimate\":{\"time_ns\":%lld,\"bound_by\":\"%s\",\"waves\":%lld", (long long)e.time_ns,
-          tf_roofline_term_name(e.bound_by), (long long)e.waves);
+  tf_json_out_key_object(w, "estimate");
+  tf_json_out_key_int(w, "time_ns", e.time_ns);
+  tf_json_out_key_string(w, "bound_by", tf_roofline_term_name(e.bound_by));
+  tf_json_out_key_int(w, "waves", e.waves);
   int64_t pm = permille(&e);
   if (pm >= 0)
-    fprintf(f, ",\"efficiency_permille\":%lld", (long long)pm);
-  fputc('}', f);
+    tf_json_out_key_int(w, "efficiency_permille", pm);
+  tf_json_out_end(w);
 }

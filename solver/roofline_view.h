@@ -6,6 +6,7 @@
 #include <stdint.h>
 #include <stdio.h>
 
+#include "model/json_out.h"
 #include "model/problem.h"
 #include "model/roofline.h"
 
@@ -44,11 +45,12 @@ void tf_estimate_at(const tf_problem *p, const int64_t *choose, const int64_t *c
 
 /* " 1234.567 us  mma   16  87.3%": the --top columns (header when `header`). */
 void tf_estimate_columns(FILE *f, const tf_problem *p, const int64_t *choose, const int64_t *counts, int header);
-/* ,"estimate":{"time_ns":...,"bound_by":"mma","waves":...,"efficiency_permille":...} */
-void tf_estimate_json(FILE *f, const tf_problem *p, const int64_t *choose, const int64_t *counts);
+/* "estimate":{"time_ns":...,"bound_by":"mma","waves":...,"efficiency_permille":...}, a member
+ * of the object w stands in. */
+void tf_estimate_json(tf_json_out *w, const tf_problem *p, const int64_t *choose, const int64_t *counts);
 
-/* --explain's roofline lines, and the same as a JSON member ,"roofline":{...}. */
+/* --explain's roofline lines, and the same as a JSON member "roofline":{...}. */
 void tf_explain_roofline(FILE *f, const tf_problem *p, const int64_t *choose, const int64_t *counts);
-void tf_explain_roofline_json(FILE *f, const tf_problem *p, const int64_t *choose, const int64_t *counts);
+void tf_explain_roofline_json(tf_json_out *w, const tf_problem *p, const int64_t *choose, const int64_t *counts);
 
 #endif

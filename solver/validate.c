@@ -8,6 +8,7 @@
 
 #include "model/case.h"
 #include "model/json.h"
+#include "model/json_out.h"
 #include "model/place.h"
 #include "model/text.h"
 #include "solver/explain.h"
@@ -165,23 +166,31 @@ static int tuned_note(const tf_case *c, const tf_problem *solved, const tf_answe
   return fits > 0;
 }
 
+/* One JSON Lines row: the case, its verdict and its answer. */
+static void json_row(FILE *f, const char *id, const tf_case *c, const tf_problem *p, const tf_answer *a,
+                     enum verdict v, const char *expected, const char *derived, const char *note) {
+  tf_json_out w;
+  tf_json_out_init(&w, f);
+  tf_json_out_object(&w);
+  tf_json_out_key_string(&w, "schema", TF_REPORT_SCHEMA);
+  tf_json_out_key_string(&w, "id", id);
+  tf_json_out_key_string(&w, "kind", tf_case_kind_name(c->kind));
+  tf_json_out_key_string(&w, "result", verdict_name[v]);
+  tf_json_out_key_string(&w, "expected", expected);
+  tf_json_out_key_string(&w, "derived", derived);
+  if (note[0])
+    tf_json_out_key_string(&w, "note", note);
+  tf_json_out_key(&w, "answer");
+  tf_report_json_write(&w, &c->req, p, a, 0);
+  tf_json_out_end(&w);
+  tf_json_out_line(&w);
+}
+
 static void print_row(FILE *f, int json, const tf_case *c, const tf_problem *p, const tf_answer *a, enum verdict v,
                       const char *expected, const char *derived, const char *note) {
   const char *id = c->req.id ? c->req.id : "(no id)";
   if (json) {
-    fputs("{\"schema\":\"" TF_REPORT_SCHEMA "\",\"id\":", f);
-    tf_json_write_string(f, id);
-    fprintf(f, ",\"kind\":\"%s\",\"result\":\"%s\",\"expected\":", tf_case_kind_name(c->kind), verdict_name[v]);
-    tf_json_write_string(f, expected);
-    fputs(",\"derived\":", f);
-    tf_json_write_string(f, derived);
-    if (note[0]) {
-      fputs(",\"note\":", f);
-      tf_json_write_string(f, note);
-    }
-    fputs(",\"answer\":", f);
-    tf_report_json_object(f, &c->req, p, a);
-    fputs("}\n", f);
+    json_row(f, id, c, p, a, v, expected, derived, note);
     return;
   }
   fprintf(f, "%-7s %-40s expected %-24s derived %s\n", verdict_name[v], id, expected, derived);

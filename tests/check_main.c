@@ -7,6 +7,7 @@
 int main(void) {
   SRunner *sr = srunner_create(expr_suite());
   srunner_add_suite(sr, json_suite());
+  srunner_add_suite(sr, json_out_suite());
   srunner_add_suite(sr, machine_suite());
   srunner_add_suite(sr, workset_suite());
   srunner_add_suite(sr, problem_suite());

@@ -6,6 +6,7 @@
 
 Suite *expr_suite(void);
 Suite *json_suite(void);
+Suite *json_out_suite(void);
 Suite *machine_suite(void);
 Suite *workset_suite(void);
 Suite *problem_suite(void);

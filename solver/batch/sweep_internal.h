@@ -53,8 +53,13 @@ size_t tf_sweep_workset_index(tf_sweep *s, const char *name);
 char *tf_sweep_search_key(const tf_problem *p, size_t *len);
 
 /* sweep_line.c: the start of point `index`'s line, "{"index":N,"total":T,
- * "id":ID," or "N,T,ID,"; and reading index and total back from a line. */
-void tf_sweep_line_prefix(FILE *f, int format, size_t index, size_t total, const char *id);
+ * "id":ID,"schema":S" (the object left open in w, for the line's members)
+ * or "N,T,ID,"; its end (the object closed, the line ended; nothing for
+ * CSV, whose row ends itself); and reading index and total back from a
+ * line.  A line's body (the answer memo's text) is the members after
+ * those, each with its comma. */
+void tf_sweep_line_prefix(tf_json_out *w, FILE *f, int format, size_t index, size_t total, const char *id);
+void tf_sweep_line_end(tf_json_out *w, int format);
 int tf_sweep_line_position(const char *line, int csv, size_t *index, size_t *total);
 
 /* sweep_resume.c: checks the complete lines of fd against the first points

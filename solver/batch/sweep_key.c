@@ -6,19 +6,17 @@
 #include <string.h>
 
 #include "model/json.h"
+#include "model/json_out.h"
 #include "model/text.h"
 
 /* The bound params: every param of the workset, defaults filled, in the
  * workset's order, so that "d=64" and "d=64 dv=64" (dv defaulting to d)
  * and either order of them are one problem. */
-static void bound_params(FILE *f, const tf_problem *p) {
-  fputc('{', f);
-  for (size_t i = 0; i < p->workset->nparams; i++) {
-    fputs(i ? "," : "", f);
-    tf_json_write_string(f, p->workset->params[i].name);
-    fprintf(f, ":%lld", (long long)p->param_values[i]);
-  }
-  fputc('}', f);
+static void bound_params(tf_json_out *w, const tf_problem *p) {
+  tf_json_out_object(w);
+  for (size_t i = 0; i < p->workset->nparams; i++)
+    tf_json_out_key_int(w, p->workset->params[i].name, p->param_values[i]);
+  tf_json_out_end(w);
 }
 
 /* The canonical serialisation of the whole request (model/request.h's
@@ -27,20 +25,21 @@ static void bound_params(FILE *f, const tf_problem *p) {
  * to the table is in the key unless its row says it must not be. */
 char *tf_sweep_key(const tf_request *req, const tf_problem *p, int check, size_t *len) {
   tf_text t;
-  FILE *f = tf_text_open(&t);
-  fputc('{', f);
+  tf_json_out w;
+  tf_json_out_init(&w, tf_text_open(&t));
+  tf_json_out_object(&w);
   for (size_t i = 0; i < TF_NREQUEST_FIELDS; i++) {
     const tf_request_field *fd = &tf_request_fields[i];
     if (fd->memo == TF_RQ_NO)
       continue;
-    fprintf(f, "\"%s\":", fd->key);
+    tf_json_out_key(&w, fd->key);
     if (fd->memo == TF_RQ_BOUND)
-      bound_params(f, p);
+      bound_params(&w, p);
     else
-      tf_request_write_field(f, req, i);
-    fputc(',', f);
+      tf_request_write_field(&w, req, i);
   }
-  fprintf(f, "\"check\":%s}", check ? "true" : "false");
+  tf_json_out_key_bool(&w, "check", check);
+  tf_json_out_end(&w);
   return tf_text_close(&t, len);
 }
 

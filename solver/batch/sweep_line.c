@@ -6,18 +6,28 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "model/json.h"
+#include "model/json_out.h"
 
-void tf_sweep_line_prefix(FILE *f, int format, size_t index, size_t total, const char *id) {
+void tf_sweep_line_prefix(tf_json_out *w, FILE *f, int format, size_t index, size_t total, const char *id) {
+  tf_json_out_init(w, f);
   if (format == TF_FORMAT_CSV) {
     fprintf(f, "%zu,%zu,", index, total);
     tf_csv_field(f, id);
     fputc(',', f);
-  } else {
-    fprintf(f, "{\"index\":%zu,\"total\":%zu,\"id\":", index, total);
-    tf_json_write_string(f, id);
-    fputs(",\"schema\":\"" TF_REPORT_SCHEMA "\",", f);
+    return;
   }
+  tf_json_out_object(w);
+  tf_json_out_key_int(w, "index", (int64_t)index);
+  tf_json_out_key_int(w, "total", (int64_t)total);
+  tf_json_out_key_string(w, "id", id);
+  tf_json_out_key_string(w, "schema", TF_REPORT_SCHEMA);
+}
+
+void tf_sweep_line_end(tf_json_out *w, int format) {
+  if (format == TF_FORMAT_CSV)
+    return; /* a CSV row ends its own line */
+  tf_json_out_end(w);
+  tf_json_out_line(w);
 }
 
 /* "{"index":N,"total":T," or "N,T," at the start of a line. */

@@ -35,10 +35,12 @@ static int check_line(const struct scan *x, const char *line, size_t len, size_t
   size_t i = x->todo[(*done)++], plen;
   char *id = tf_sweep_id(x->s, i);
   tf_text t;
-  tf_sweep_line_prefix(tf_text_open(&t), x->format, i, x->s->npoints, id);
+  tf_json_out w;
+  tf_sweep_line_prefix(&w, tf_text_open(&t), x->format, i, x->s->npoints, id);
   char *want = tf_text_close(&t, &plen);
   int rc = 0;
-  if (len < plen || memcmp(line, want, plen))
+  int json = x->format != TF_FORMAT_CSV; /* the prefix's object goes on: its next member follows */
+  if (len < plen + json || memcmp(line, want, plen) || (json && line[plen] != ','))
     rc = tf_error_set(err, TF_EINPUT, NULL,
                       "%s: line %zu is not point %zu (%s) of this sweep; not resuming (wrong spec, shard or "
                       "format? remove the file to start over)",

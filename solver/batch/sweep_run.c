@@ -67,8 +67,9 @@ static void error_body(FILE *f, const struct run *r, const tf_request *req, cons
     tf_csv_columns_row(f, &r->s->csv, req, p, NULL, msg);
     return;
   }
-  tf_report_json_error_fields(f, p ? p->machine->name : req->machine, p ? p->workset->name : req->workset, msg);
-  fputs("}\n", f);
+  tf_json_out w; /* members after the line's prefix */
+  tf_json_out_inside(&w, f, TF_JSON_OUT_OBJECT, 1);
+  tf_report_json_error_members(&w, p ? p->machine->name : req->machine, p ? p->workset->name : req->workset, msg);
 }
 
 static void answer_body(FILE *f, const struct run *r, const tf_request *req, const tf_problem *p, const tf_answer *a) {
@@ -77,8 +78,9 @@ static void answer_body(FILE *f, const struct run *r, const tf_request *req, con
     tf_csv_columns_row(f, &r->s->csv, req, p, a, why ? a->why : NULL);
     return;
   }
-  tf_report_json_fields(f, p, a); /* the id is in the line's prefix */
-  fputs("}\n", f);
+  tf_json_out w; /* members after the line's prefix, where the id is */
+  tf_json_out_inside(&w, f, TF_JSON_OUT_OBJECT, 1);
+  tf_report_json_members(&w, p, a);
 }
 
 /* A memo entry this worker is computing.  Should an allocation fail while
@@ -241,13 +243,13 @@ static void run_point(struct run *r, size_t pos, struct slot *out) {
   char *id = tf_sweep_id(s, i);
   tf_text t;
   FILE *f = tf_text_open(&t);
-  tf_sweep_line_prefix(f, r->o.format, i, s->npoints, id);
+  tf_json_out line;
+  tf_sweep_line_prefix(&line, f, r->o.format, i, s->npoints, id);
   int status = TF_SWEEP_ERROR;
   int bad = tf_sweep_request(s, i, &req, &check, &err);
   if (r->o.format != TF_FORMAT_CSV) {
-    fputs("\"input\":", f);
-    tf_case_write_input(f, &req, check);
-    fputc(',', f);
+    tf_json_out_key(&line, "input");
+    tf_case_write_input(&line, &req, check);
   }
   const tf_machine *m;
   const tf_workset *w;
@@ -257,6 +259,7 @@ static void run_point(struct run *r, size_t pos, struct slot *out) {
     error_body(f, r, &req, NULL, &err);
   else
     status = problem_body(f, r, &req, p, check);
+  tf_sweep_line_end(&line, r->o.format);
   tf_problem_free(p);
   tf_request_release(&req);
   free(id);

@@ -4,7 +4,7 @@
 #include <string.h>
 
 #include "model/catalog.h"
-#include "model/json.h"
+#include "model/json_out.h"
 #include "solver/report.h"
 #include "solver/cli/options.h"
 
@@ -17,9 +17,14 @@ static int list(FILE *f, const tf_catalog_view *v, int json) {
   for (size_t i = 0; i < n; i++)
     if ((int)strlen(names[i]) > width)
       width = (int)strlen(names[i]);
-  if (json)
-    fprintf(f, "{\"schema\":\"" TF_REPORT_SCHEMA "\",\"%s\":[", v->plural);
-  for (size_t i = 0, shown = 0; i < n; i++) {
+  tf_json_out o;
+  tf_json_out_init(&o, f);
+  if (json) {
+    tf_json_out_object(&o);
+    tf_json_out_key_string(&o, "schema", TF_REPORT_SCHEMA);
+    tf_json_out_key_array(&o, v->plural);
+  }
+  for (size_t i = 0; i < n; i++) {
     char path[4096];
     tf_error err;
     tf_error_init(&err);
@@ -29,13 +34,16 @@ static int list(FILE *f, const tf_catalog_view *v, int json) {
       v->line(f, names[i], width, path);
       continue;
     }
-    fputs(shown++ ? ",{\"name\":" : "{\"name\":", f);
-    tf_json_write_string(f, names[i]);
-    v->json_item(f, path);
-    fputc('}', f);
+    tf_json_out_object(&o);
+    tf_json_out_key_string(&o, "name", names[i]);
+    v->json_item(&o, path);
+    tf_json_out_end(&o);
   }
-  if (json)
-    fputs("]}\n", f);
+  if (json) {
+    tf_json_out_end(&o);
+    tf_json_out_end(&o);
+    tf_json_out_line(&o);
+  }
   tf_catalog_list_free(names, n);
   return TF_EXIT_OK;
 }

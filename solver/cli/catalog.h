@@ -6,6 +6,7 @@
 #include <stdio.h>
 
 #include "model/error.h"
+#include "model/json_out.h"
 #include "solver/cli/cli.h"
 
 typedef struct tf_catalog_view {
@@ -14,8 +15,9 @@ typedef struct tf_catalog_view {
   void (*line)(FILE *f, const char *name, int width, const char *path);
   int (*show)(FILE *f, const char *path, tf_error *err);     /* the full view: 0, or -1 */
   /* --json: one listing entry's members after its name ("description"),
-   * and the full view as one object (the library's own description) */
-  void (*json_item)(FILE *f, const char *path);
+   * in the entry's object w stands in, and the full view as one object
+   * (the library's own description) */
+  void (*json_item)(tf_json_out *w, const char *path);
   int (*show_json)(FILE *f, const char *path, tf_error *err);
   const char *plural;                                /* the listing's member: "worksets" */
 } tf_catalog_view;

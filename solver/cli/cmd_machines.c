@@ -8,7 +8,7 @@
 #include <sys/stat.h>
 
 #include "model/catalog.h"
-#include "model/json.h"
+#include "model/json_out.h"
 #include "model/machine.h"
 #include "solver/cli/cmd_machines.h"
 #include "solver/cli/options.h"
@@ -100,33 +100,40 @@ static void show_text(FILE *f, const tf_machine *m) {
     fprintf(f, "the source keys (S1, S9, ...) are listed in %s\n", path);
 }
 
+/* A row's value: its number as written, null when absent, else its text. */
+static void row_value(tf_json_out *w, const struct row *r) {
+  if (r->absent)
+    tf_json_out_null(w);
+  else if (r->number)
+    tf_json_out_raw(w, r->text, strlen(r->text));
+  else
+    tf_json_out_string(w, r->text);
+}
+
 void tf_cli_machine_json(FILE *f, const tf_machine *m) {
   struct row r[MAX_ROWS];
   size_t n = machine_rows(m, r);
-  fputs("{\"schema\":\"" TF_REPORT_SCHEMA "\",\"name\":", f);
-  tf_json_write_string(f, m->name);
-  fputs(",\"description\":", f);
-  tf_json_write_string(f, m->description);
-  fputs(",\"file\":", f);
-  tf_json_write_string(f, m->file);
-  fputs(",\"fields\":[", f);
+  tf_json_out w;
+  tf_json_out_init(&w, f);
+  tf_json_out_object(&w);
+  tf_json_out_key_string(&w, "schema", TF_REPORT_SCHEMA);
+  tf_json_out_key_string(&w, "name", m->name);
+  tf_json_out_key_string(&w, "description", m->description);
+  tf_json_out_key_string(&w, "file", m->file);
+  tf_json_out_key_array(&w, "fields");
   for (size_t i = 0; i < n; i++) {
-    fputs(i ? ",{\"field\":" : "{\"field\":", f);
-    tf_json_write_string(f, r[i].field);
-    fputs(",\"value\":", f);
-    if (r[i].number || r[i].absent)
-      fputs(r[i].absent ? "null" : r[i].text, f);
-    else
-      tf_json_write_string(f, r[i].text);
-    const char *src = source_of(m, r[i].field);
-    fputs(",\"source\":", f);
-    src ? tf_json_write_string(f, src) : (void)fputs("null", f);
-    fputc('}', f);
+    tf_json_out_object(&w);
+    tf_json_out_key_string(&w, "field", r[i].field);
+    tf_json_out_key(&w, "value");
+    row_value(&w, &r[i]);
+    tf_json_out_key_string(&w, "source", source_of(m, r[i].field)); /* NULL: null */
+    tf_json_out_end(&w);
   }
+  tf_json_out_end(&w);
   char path[4200];
-  fputs("],\"sources_file\":", f);
-  sources_file(m, path, sizeof path) ? tf_json_write_string(f, path) : (void)fputs("null", f);
-  fputs("}\n", f);
+  tf_json_out_key_string(&w, "sources_file", sources_file(m, path, sizeof path) ? path : NULL);
+  tf_json_out_end(&w);
+  tf_json_out_line(&w);
 }
 
 /* ------------------------------------------------------- several machines */
@@ -159,33 +166,43 @@ static void compare_json(FILE *f, tf_machine *const *m, size_t n) {
   size_t rows = 0;
   for (size_t k = 0; k < n; k++)
     rows = machine_rows(m[k], r[k]);
-  fputs("{\"schema\":\"" TF_REPORT_SCHEMA "\",\"machines\":[", f);
+  tf_json_out w;
+  tf_json_out_init(&w, f);
+  tf_json_out_object(&w);
+  tf_json_out_key_string(&w, "schema", TF_REPORT_SCHEMA);
+  tf_json_out_key_array(&w, "machines");
   for (size_t k = 0; k < n; k++)
-    fputs(k ? "," : "", f), tf_json_write_string(f, m[k]->name);
-  fputs("],\"fields\":[", f);
+    tf_json_out_string(&w, m[k]->name);
+  tf_json_out_end(&w);
+  tf_json_out_key_array(&w, "fields");
   for (size_t i = 0; i < rows; i++) {
     int differs = 0;
-    fputs(i ? ",{\"field\":" : "{\"field\":", f);
-    tf_json_write_string(f, r[0][i].field);
-    fputs(",\"values\":[", f);
+    tf_json_out_object(&w);
+    tf_json_out_key_string(&w, "field", r[0][i].field);
+    tf_json_out_key_array(&w, "values");
     for (size_t k = 0; k < n; k++) {
       differs |= strcmp(r[k][i].text, r[0][i].text) != 0;
-      fputs(k ? "," : "", f);
-      if (r[k][i].number || r[k][i].absent)
-        fputs(r[k][i].absent ? "null" : r[k][i].text, f);
-      else
-        tf_json_write_string(f, r[k][i].text);
+      row_value(&w, &r[k][i]);
     }
-    fprintf(f, "],\"differs\":%s}", differs ? "true" : "false");
+    tf_json_out_end(&w);
+    tf_json_out_key_bool(&w, "differs", differs);
+    tf_json_out_end(&w);
   }
-  fputs("]}\n", f);
+  tf_json_out_end(&w);
+  tf_json_out_end(&w);
+  tf_json_out_line(&w);
 }
 
 /* Every source that says UNCONFIRMED, machine by machine. */
 static void unconfirmed(FILE *f, int json, tf_machine *const *m, size_t n) {
   size_t count = 0;
-  if (json)
-    fputs("{\"schema\":\"" TF_REPORT_SCHEMA "\",\"unconfirmed\":[", f);
+  tf_json_out w;
+  tf_json_out_init(&w, f);
+  if (json) {
+    tf_json_out_object(&w);
+    tf_json_out_key_string(&w, "schema", TF_REPORT_SCHEMA);
+    tf_json_out_key_array(&w, "unconfirmed");
+  }
   for (size_t k = 0; k < n; k++)
     for (size_t i = 0; i < m[k]->nsources; i++) {
       const tf_machine_source *s = &m[k]->sources[i];
@@ -194,40 +211,47 @@ static void unconfirmed(FILE *f, int json, tf_machine *const *m, size_t n) {
       if (!json) {
         fprintf(f, "%-14s %-28s %s\n", m[k]->name, s->field, s->text);
       } else {
-        fputs(count ? ",{\"machine\":" : "{\"machine\":", f);
-        tf_json_write_string(f, m[k]->name);
-        fputs(",\"field\":", f);
-        tf_json_write_string(f, s->field);
-        fputs(",\"source\":", f);
-        tf_json_write_string(f, s->text);
-        fputc('}', f);
+        tf_json_out_object(&w);
+        tf_json_out_key_string(&w, "machine", m[k]->name);
+        tf_json_out_key_string(&w, "field", s->field);
+        tf_json_out_key_string(&w, "source", s->text);
+        tf_json_out_end(&w);
       }
       count++;
     }
-  if (json)
-    fputs("]}\n", f);
-  else
+  if (json) {
+    tf_json_out_end(&w);
+    tf_json_out_end(&w);
+    tf_json_out_line(&w);
+  } else
     fprintf(f, "%zu unconfirmed number%s in %zu machine%s\n", count, count == 1 ? "" : "s", n, n == 1 ? "" : "s");
 }
 
 /* ---------------------------------------------------------------- command */
 
 static void list(FILE *f, int json, tf_machine *const *m, char *const *names, size_t n) {
-  if (json)
-    fputs("{\"schema\":\"" TF_REPORT_SCHEMA "\",\"machines\":[", f);
+  tf_json_out w;
+  tf_json_out_init(&w, f);
+  if (json) {
+    tf_json_out_object(&w);
+    tf_json_out_key_string(&w, "schema", TF_REPORT_SCHEMA);
+    tf_json_out_key_array(&w, "machines");
+  }
   for (size_t i = 0; i < n; i++) {
     if (!json) {
       fprintf(f, "%-14s %s\n", names[i], m[i] ? m[i]->description : "(does not load)");
       continue;
     }
-    fputs(i ? ",{\"name\":" : "{\"name\":", f);
-    tf_json_write_string(f, names[i]);
-    fputs(",\"description\":", f);
-    m[i] ? tf_json_write_string(f, m[i]->description) : (void)fputs("null", f);
-    fputc('}', f);
+    tf_json_out_object(&w);
+    tf_json_out_key_string(&w, "name", names[i]);
+    tf_json_out_key_string(&w, "description", m[i] ? m[i]->description : NULL);
+    tf_json_out_end(&w);
   }
-  if (json)
-    fputs("]}\n", f);
+  if (json) {
+    tf_json_out_end(&w);
+    tf_json_out_end(&w);
+    tf_json_out_line(&w);
+  }
 }
 
 /* Loads the machines named (all shipped ones when none is); on bad input

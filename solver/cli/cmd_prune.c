@@ -6,6 +6,7 @@
 #include "model/alloc.h"
 #include "model/configs.h"
 #include "model/json.h"
+#include "model/json_out.h"
 #include "model/text.h"
 #include "solver/cli/cli.h"
 #include "solver/cli/options.h"
@@ -193,7 +194,6 @@ static void write_csv(FILE *f, const prune_run *r) {
 /* The configurations that fit, in the input's own form. */
 static void write_kept(FILE *f, const prune_run *r) {
   int array = r->batch.list.form == TF_CONFIGS_ARRAY;
-  size_t n = 0;
   if (r->batch.list.form == TF_CONFIGS_PYTHON) { /* the calls as written, in a list */
     fputs("import triton\n\nconfigs = [\n", f);
     for (size_t i = 0; i < r->batch.list.n; i++)
@@ -202,13 +202,23 @@ static void write_kept(FILE *f, const prune_run *r) {
     fputs("]\n", f);
     return;
   }
+  tf_json_out w; /* a JSON array: the objects that fit, as written, in one */
+  tf_json_out_init(&w, f);
   if (array)
-    fputc('[', f);
-  for (size_t i = 0; i < r->batch.list.n; i++)
-    if (fits(&r->batch.verdicts[i]))
-      fprintf(f, array ? "%s%s" : "%.0s%s\n", n++ ? "," : "", r->batch.list.items[i].text);
-  if (array)
-    fputs("]\n", f);
+    tf_json_out_array(&w);
+  for (size_t i = 0; i < r->batch.list.n; i++) {
+    const char *text = r->batch.list.items[i].text;
+    if (!fits(&r->batch.verdicts[i]))
+      continue;
+    if (array)
+      tf_json_out_raw(&w, text, strlen(text));
+    else
+      fprintf(f, "%s\n", text); /* a line of the list, as written */
+  }
+  if (array) {
+    tf_json_out_end(&w);
+    tf_json_out_line(&w);
+  }
 }
 
 static int read_list(prune_run *r) {
@@ -230,7 +240,7 @@ static void write_results(FILE *f, const prune_run *r) {
   if (r->args.keep)
     write_kept(f, r);
   else if (r->args.format == TF_FORMAT_JSON)
-    tf_prune_batch_json(f, &r->batch), fputc('\n', f);
+    tf_prune_batch_json(f, &r->batch), fputc('\n', f); /* the array's line ends */
   else if (r->args.format == TF_FORMAT_CSV)
     write_csv(f, r);
   else if (r->batch.list.n)

@@ -7,6 +7,7 @@
 #include "solver/batch/cache.h"
 #include "solver/cli/cli.h"
 #include "solver/cli/options.h"
+#include "model/json_out.h"
 #include "model/text.h"
 #include "solver/report.h"
 #include "solver/validate.h"
@@ -33,14 +34,23 @@ static void write_all(FILE *f, int format, const char *rows, size_t nrows, const
   char tally[128];
   snprintf(tally, sizeof tally, "%zu passed, %zu failed, %zu skipped", t->passed, t->failed, t->skipped);
   if (format == TF_FORMAT_JSON) {
-    fputs("{\"schema\":\"" TF_REPORT_SCHEMA "\",\"cases\":[\n", f);
-    for (size_t i = 0; i < nrows; i++) { /* the rows are lines: a comma ends each but the last */
-      if (rows[i] == '\n' && i + 1 < nrows)
-        fputc(',', f);
-      fputc(rows[i], f);
+    tf_json_out w;
+    tf_json_out_init(&w, f);
+    tf_json_out_object(&w);
+    tf_json_out_key_string(&w, "schema", TF_REPORT_SCHEMA);
+    tf_json_out_key_array_lines(&w, "cases");
+    for (size_t i = 0, n; i < nrows; i += n + 1) { /* the rows are lines, each one a case's JSON */
+      const char *nl = memchr(rows + i, '\n', nrows - i);
+      n = nl ? (size_t)(nl - (rows + i)) : nrows - i;
+      tf_json_out_raw(&w, rows + i, n);
     }
-    fprintf(f, "],\"passed\":%zu,\"failed\":%zu,\"skipped\":%zu,\"summary\":\"%s\"}\n", t->passed, t->failed,
-            t->skipped, tally);
+    tf_json_out_end(&w);
+    tf_json_out_key_int(&w, "passed", (int64_t)t->passed);
+    tf_json_out_key_int(&w, "failed", (int64_t)t->failed);
+    tf_json_out_key_int(&w, "skipped", (int64_t)t->skipped);
+    tf_json_out_key_string(&w, "summary", tally);
+    tf_json_out_end(&w);
+    tf_json_out_line(&w);
     return;
   }
   fwrite(rows, 1, nrows, f);

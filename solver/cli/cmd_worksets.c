@@ -4,7 +4,7 @@
 
 #include "model/catalog.h"
 #include "model/workset.h"
-#include "model/json.h"
+#include "model/json_out.h"
 #include "solver/cli/catalog.h"
 #include "solver/workset_json.h"
 
@@ -96,16 +96,12 @@ static int show(FILE *f, const char *path, tf_error *err) {
   return w ? 0 : -1;
 }
 
-/* ,"description":"..." (the whole comment; null when it does not load) */
-static void json_item(FILE *f, const char *path) {
+/* "description":"..." (the whole comment; null when it does not load) */
+static void json_item(tf_json_out *o, const char *path) {
   tf_error err;
   tf_error_init(&err);
   tf_workset *w = tf_workset_load(path, &err);
-  fputs(",\"description\":", f);
-  if (w)
-    tf_json_write_string(f, w->comment);
-  else
-    fputs("null", f);
+  tf_json_out_key_string(o, "description", w ? w->comment : NULL);
   tf_workset_free(w);
 }
 

@@ -4,7 +4,7 @@
 #include <string.h>
 
 #include "model/alloc.h"
-#include "model/json.h"
+#include "model/json_out.h"
 #include "model/text.h"
 #include "solver/report.h"
 #include "solver/solve.h"
@@ -81,17 +81,21 @@ static int collect_top(const tf_problem *p, const tf_solve_opts *o, int want, tf
 }
 
 static void write_json(FILE *f, int target, const char *text, const tf_problem *p, const tf_answer *a, int n) {
-  fprintf(f, "{\"schema\":\"" TF_REPORT_SCHEMA "\",\"for\":\"%s\",\"text\":", targets[target].name);
-  tf_json_write_string(f, text ? text : "");
-  fputs(",\"answers\":[", f);
+  tf_json_out w;
+  tf_json_out_init(&w, f);
+  tf_json_out_object(&w);
+  tf_json_out_key_string(&w, "schema", TF_REPORT_SCHEMA);
+  tf_json_out_key_string(&w, "for", targets[target].name);
+  tf_json_out_key_string(&w, "text", text ? text : "");
+  tf_json_out_key_array(&w, "answers");
   tf_request none;
   tf_request_init(&none);
-  for (int i = 0; i < n; i++) {
-    fputs(i ? "," : "", f);
-    tf_report_json_object(f, &none, p, &a[i]);
-  }
+  for (int i = 0; i < n; i++)
+    tf_report_json_write(&w, &none, p, &a[i], 0);
   tf_request_release(&none);
-  fputs("]}\n", f);
+  tf_json_out_end(&w);
+  tf_json_out_end(&w);
+  tf_json_out_line(&w);
 }
 
 static int write_answers(FILE *f, const tf_problem *p, int target, tf_answer *a, int n, int json, tf_error *err) {

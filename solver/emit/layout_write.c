@@ -1,6 +1,6 @@
 #include "layout_write.h"
 
-#include "model/json.h"
+#include "model/json_out.h"
 #include "solver/emit/struct_write.h"
 #include "solver/report.h"
 #include "solver/solve.h"
@@ -72,69 +72,71 @@ void tf_layout_write_text(FILE *f, const tf_problem *p, const tf_answer *a, cons
       text_memory(f, p, l, m);
 }
 
-static void json_slot(FILE *f, const tf_problem *p, const tf_layout_slot *s) {
-  fputs("{\"name\":", f);
-  tf_json_write_string(f, p->workset->buffers[s->buffer].name);
-  fprintf(f, ",\"offset\":%lld,\"size\":%lld,\"allocated\":%lld,\"align\":%lld,\"aligned\":%s", (long long)s->offset,
-          (long long)s->size, (long long)s->allocated, (long long)s->align, s->aligned ? "true" : "false");
+static void json_slot(tf_json_out *w, const tf_problem *p, const tf_layout_slot *s) {
+  tf_json_out_object(w);
+  tf_json_out_key_string(w, "name", p->workset->buffers[s->buffer].name);
+  tf_json_out_key_int(w, "offset", s->offset);
+  tf_json_out_key_int(w, "size", s->size);
+  tf_json_out_key_int(w, "allocated", s->allocated);
+  tf_json_out_key_int(w, "align", s->align);
+  tf_json_out_key_bool(w, "aligned", s->aligned);
   if (s->host >= 0) {
-    fputs(",\"shares\":", f);
-    tf_json_write_string(f, p->workset->buffers[s->host].name);
-    fprintf(f, ",\"extra_offset\":%lld", (long long)s->extra_offset);
+    tf_json_out_key_string(w, "shares", p->workset->buffers[s->host].name);
+    tf_json_out_key_int(w, "extra_offset", s->extra_offset);
   }
-  fputs(",\"lifetime\":", f);
-  if (s->lifetime >= 0)
-    tf_json_write_string(f, p->workset->lifetimes[s->lifetime]);
-  else
-    fputs("null", f);
-  fputc('}', f);
+  tf_json_out_key_string(w, "lifetime", s->lifetime >= 0 ? p->workset->lifetimes[s->lifetime] : NULL);
+  tf_json_out_end(w);
 }
 
-/* ,"union":{"offset","size","lifetimes":[{"name","size"}]} */
-static void json_union(FILE *f, const tf_problem *p, const tf_layout *l, int m) {
-  int64_t size = union_size(p, l, m);
-  fprintf(f, ",\"union\":{\"offset\":%lld,\"size\":%lld,\"lifetimes\":[", (long long)l->phase_base[m],
-          (long long)size);
+/* "union":{"offset","size","lifetimes":[{"name","size"}]} */
+static void json_union(tf_json_out *w, const tf_problem *p, const tf_layout *l, int m) {
+  tf_json_out_key_object(w, "union");
+  tf_json_out_key_int(w, "offset", l->phase_base[m]);
+  tf_json_out_key_int(w, "size", union_size(p, l, m));
+  tf_json_out_key_array(w, "lifetimes");
   for (int q = 0; q < (int)p->workset->nlifetimes; q++) {
-    fputs(q ? ",{\"name\":" : "{\"name\":", f);
-    tf_json_write_string(f, p->workset->lifetimes[q]);
-    fprintf(f, ",\"size\":%lld}", (long long)l->phase_size[m][q]);
+    tf_json_out_object(w);
+    tf_json_out_key_string(w, "name", p->workset->lifetimes[q]);
+    tf_json_out_key_int(w, "size", l->phase_size[m][q]);
+    tf_json_out_end(w);
   }
-  fputs("]}", f);
+  tf_json_out_end(w);
+  tf_json_out_end(w);
 }
 
-void tf_layout_write_json_value(FILE *f, const tf_problem *p, const tf_layout *l) {
-  fputc('{', f);
-  const char *sep = "";
+void tf_layout_json_value(tf_json_out *w, const tf_problem *p, const tf_layout *l) {
+  tf_json_out_object(w);
   for (int m = 0; m < TF_NMEM; m++) {
     if (!l->shown[m])
       continue;
-    fprintf(f, "%s\"%s\":{\"unit\":\"%s\",\"total\":%lld,\"capacity\":%lld,\"buffers\":[", sep, tf_memory_name(m),
-            tf_memory_unit(m), (long long)l->end[m], (long long)l->capacity[m]);
-    const char *bsep = "";
+    tf_json_out_key_object(w, tf_memory_name(m));
+    tf_json_out_key_string(w, "unit", tf_memory_unit(m));
+    tf_json_out_key_int(w, "total", l->end[m]);
+    tf_json_out_key_int(w, "capacity", l->capacity[m]);
+    tf_json_out_key_array(w, "buffers");
     for (size_t i = 0; i < l->nslots; i++)
-      if (l->slots[i].memory == m) {
-        fputs(bsep, f);
-        json_slot(f, p, &l->slots[i]);
-        bsep = ",";
-      }
-    fputc(']', f);
+      if (l->slots[i].memory == m)
+        json_slot(w, p, &l->slots[i]);
+    tf_json_out_end(w);
     if (l->phased[m])
-      json_union(f, p, l, m);
-    fputc('}', f);
-    sep = ",";
+      json_union(w, p, l, m);
+    tf_json_out_end(w);
   }
-  fputc('}', f);
+  tf_json_out_end(w);
 }
 
 void tf_layout_write_json(FILE *f, const tf_problem *p, const tf_answer *a, const tf_layout *l) {
-  fputs("{\"schema\":\"" TF_REPORT_SCHEMA "\",", f);
-  tf_report_json_fields(f, p, a);
+  tf_json_out w;
+  tf_json_out_init(&w, f);
+  tf_json_out_object(&w);
+  tf_json_out_key_string(&w, "schema", TF_REPORT_SCHEMA);
+  tf_report_json_members(&w, p, a);
   if (l) {
-    fputs(",\"layout\":", f);
-    tf_layout_write_json_value(f, p, l);
+    tf_json_out_key(&w, "layout");
+    tf_layout_json_value(&w, p, l);
   }
-  fputs("}\n", f);
+  tf_json_out_end(&w);
+  tf_json_out_line(&w);
 }
 
 int tf_layout_run(FILE *f, const tf_problem *p, const tf_solve_opts *o, int form, tf_answer *a, tf_error *err) {

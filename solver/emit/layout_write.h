@@ -8,6 +8,7 @@
 #include <stdio.h>
 
 #include "encode/decode.h"
+#include "model/json_out.h"
 #include "model/layout.h"
 #include "model/problem.h"
 #include "solver/backend.h"
@@ -16,8 +17,8 @@ void tf_layout_write_text(FILE *f, const tf_problem *p, const tf_answer *a, cons
 /* One JSON object, newline-terminated; without "layout" when l is NULL
  * (an infeasible answer). */
 void tf_layout_write_json(FILE *f, const tf_problem *p, const tf_answer *a, const tf_layout *l);
-/* Its "layout" value alone: {"smem": {...}, ...}. */
-void tf_layout_write_json_value(FILE *f, const tf_problem *p, const tf_layout *l);
+/* Its "layout" value alone, {"smem": {...}, ...}, as a value of w. */
+void tf_layout_json_value(tf_json_out *w, const tf_problem *p, const tf_layout *l);
 
 /* What `tilefit layout` and tf_call_json's "layout" do: answer the problem
  * (tf_solve_or_check), lay the answer out and write it in `form`.  An
