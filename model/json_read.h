@@ -20,6 +20,10 @@ int tf_read_domain(tf_choose *c, const struct cJSON *v, const char *path, tf_err
  * unbound.  NULL with *err naming `path`. */
 tf_expr *tf_read_expr(const struct cJSON *v, const char *path, tf_error *err);
 
+/* The same read as its source text (the caller frees *out), checked to
+ * parse: for lets a loader writes from declared expressions. */
+int tf_read_expr_text(const struct cJSON *v, const char *path, char **out, tf_error *err);
+
 /* Reads the root's optional "mma" and "edges" objects into *dp (zeroed by
  * the caller).  Errors name the JSON path.  Memory names are the
  * memory module's (smem, tmem, rf); `has_tmem` 0 refuses tmem in the table. */

@@ -7,6 +7,7 @@
 #include <string.h>
 
 #include "alloc.h"
+#include "names.h"
 #include "json.h"
 #include "json_read.h"
 #include "text.h"
@@ -25,24 +26,6 @@ __attribute__((format(printf, 3, 4))) static int add(tf_workset *w, tf_error *er
   int r = tf_workset_add_let(w, text, eq + 1, PATH, err);
   free(text);
   return r;
-}
-
-/* An expression's source text, checked to parse. */
-static int text_of(const cJSON *v, const char *path, char **out, tf_error *err) {
-  tf_expr *e = tf_read_expr(v, path, err);
-  if (!e)
-    return -1;
-  *out = tf_strdup(tf_expr_text(e));
-  tf_expr_free(e);
-  return 0;
-}
-
-/* A count's name: letters, digits and _. */
-static int plain_name(const char *s) {
-  for (const char *c = s; *c; c++)
-    if (!((*c >= 'a' && *c <= 'z') || (*c >= 'A' && *c <= 'Z') || (*c >= '0' && *c <= '9') || *c == '_'))
-      return 0;
-  return *s != 0;
 }
 
 static int write_lets(tf_workset *w, const char *bytes, const char *stages, const char *iter, tf_error *err) {
@@ -70,12 +53,12 @@ int tf_latency_read(tf_workset *w, const cJSON *root, tf_error *err) {
     return tf_error_set(err, TF_EINPUT, PATH, "expected an object {\"bytes\": EXPR, \"stages\": COUNT}");
   if (tf_json_keys(l, PATH, keys, req, err) || tf_json_string(tf_json_member(l, "stages"), PATH ".stages", &stages, err))
     return -1;
-  if (!plain_name(stages))
+  if (!tf_name_is_plain(stages))
     return tf_error_set(err, TF_EINPUT, PATH ".stages", "expected the name of a count, got '%.40s'", stages);
   char *bytes = NULL, *iter = NULL;
   const cJSON *it = tf_json_member(r, "iterations");
-  int rc = text_of(tf_json_member(l, "bytes"), PATH ".bytes", &bytes, err) ||
-                   (it && text_of(it, "$.roofline.iterations", &iter, err)) ||
+  int rc = tf_read_expr_text(tf_json_member(l, "bytes"), PATH ".bytes", &bytes, err) ||
+                   (it && tf_read_expr_text(it, "$.roofline.iterations", &iter, err)) ||
                    write_lets(w, bytes, stages, iter ? iter : "1", err)
                ? -1
                : 0;

@@ -62,3 +62,10 @@ void tf_names_release(tf_names *t) {
   free(t->value);
   memset(t, 0, sizeof *t);
 }
+
+int tf_name_is_plain(const char *s) {
+  for (const char *c = s; *c; c++)
+    if (!((*c >= 'a' && *c <= 'z') || (*c >= 'A' && *c <= 'Z') || (*c >= '0' && *c <= '9') || *c == '_'))
+      return 0;
+  return *s != 0;
+}

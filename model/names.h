@@ -21,4 +21,8 @@ int tf_names_get(const tf_names *t, const char *name);
 
 void tf_names_release(tf_names *t);
 
+/* 1 when s is a plain name: letters, digits and _, not empty (what an
+ * expression reads as one name, placed() and a count reference). */
+int tf_name_is_plain(const char *s);
+
 #endif

@@ -7,6 +7,7 @@
 #include <string.h>
 
 #include "alloc.h"
+#include "names.h"
 #include "datapath.h"
 #include "json.h"
 #include "json_read.h"
@@ -57,16 +58,6 @@ static void decl_release(struct decl *d, size_t nflows) {
   free(d->exp);
 }
 
-/* An expression's source text, checked to parse. */
-static int text_of(const cJSON *v, const char *path, char **out, tf_error *err) {
-  tf_expr *e = tf_read_expr(v, path, err);
-  if (!e)
-    return -1;
-  *out = tf_strdup(tf_expr_text(e));
-  tf_expr_free(e);
-  return 0;
-}
-
 static int read_end(const cJSON *v, const char *path, int allow_mma, int *out, tf_error *err) {
   const char *s;
   if (tf_json_string(v, path, &s, err))
@@ -76,14 +67,6 @@ static int read_end(const cJSON *v, const char *path, int allow_mma, int *out, t
     return tf_error_set(err, TF_EINPUT, path, "unknown endpoint '%.40s' (expected %s)", s,
                         allow_mma ? "mma, smem, tmem or rf" : "smem, tmem or rf");
   return 0;
-}
-
-/* A buffer name must be one placed() can read when the buffer is placed. */
-static int plain_name(const char *s) {
-  for (const char *c = s; *c; c++)
-    if (!((*c >= 'a' && *c <= 'z') || (*c >= 'A' && *c <= 'Z') || (*c >= '0' && *c <= '9') || *c == '_'))
-      return 0;
-  return *s != 0;
 }
 
 static int read_flow(tf_workset *w, struct decl *d, size_t b, const cJSON *t, const char *path, tf_error *err) {
@@ -99,7 +82,7 @@ static int read_flow(tf_workset *w, struct decl *d, size_t b, const cJSON *t, co
   tf_flow f = {.buffer = (int)b, .toward = to != NULL};
   if (read_end(to ? to : from, sub, to != NULL, &f.end, err))
     return -1;
-  if (w->buffers[b].nplace && !plain_name(w->buffers[b].name))
+  if (w->buffers[b].nplace && !tf_name_is_plain(w->buffers[b].name))
     return tf_error_set(err, TF_EINPUT, path, "a placed buffer with traffic needs a name of letters, digits and _");
   size_t k = w->nflows;
   TF_NREALLOC(w->flows, k + 1);
@@ -110,7 +93,7 @@ static int read_flow(tf_workset *w, struct decl *d, size_t b, const cJSON *t, co
   d->paths[k] = tf_strdup(sub);
   w->flows[k] = f;
   w->nflows++;
-  return text_of(tf_json_member(t, "bytes"), sub, &d->bytes[k], err);
+  return tf_read_expr_text(tf_json_member(t, "bytes"), sub, &d->bytes[k], err);
 }
 
 static int read_traffic(tf_workset *w, struct decl *d, const cJSON *buffers, tf_error *err) {
@@ -151,10 +134,10 @@ static int read_mma(struct decl *d, const cJSON *list, tf_error *err) {
       return -1;
     size_t i = d->nmma++;
     tf_path_key(sub, sizeof sub, path, "ops");
-    if (text_of(tf_json_member(m, "ops"), sub, &d->mma_ops[i], err))
+    if (tf_read_expr_text(tf_json_member(m, "ops"), sub, &d->mma_ops[i], err))
       return -1;
     tf_path_key(sub, sizeof sub, path, "bits");
-    if (text_of(tf_json_member(m, "bits"), sub, &d->mma_bits[i], err))
+    if (tf_read_expr_text(tf_json_member(m, "bits"), sub, &d->mma_bits[i], err))
       return -1;
   }
   return 0;
@@ -167,9 +150,9 @@ static int read_compute(struct decl *d, const cJSON *r, tf_error *err) {
   if (tf_json_keys(r, "$.roofline", keys, NULL, err))
     return -1;
   if (tf_json_member(r, "iterations") &&
-      text_of(tf_json_member(r, "iterations"), "$.roofline.iterations", &d->iterations, err))
+      tf_read_expr_text(tf_json_member(r, "iterations"), "$.roofline.iterations", &d->iterations, err))
     return -1;
-  if (tf_json_member(r, "exp") && text_of(tf_json_member(r, "exp"), "$.roofline.exp", &d->exp, err))
+  if (tf_json_member(r, "exp") && tf_read_expr_text(tf_json_member(r, "exp"), "$.roofline.exp", &d->exp, err))
     return -1;
   return read_mma(d, tf_json_member(r, "mma"), err);
 }

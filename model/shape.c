@@ -22,12 +22,7 @@ static int text_of(const cJSON *s, const char *key, char **out, tf_error *err) {
   const cJSON *v = tf_json_member(s, key);
   if (!v)
     return *out = tf_strdup("1"), 0;
-  tf_expr *e = tf_read_expr(v, path, err);
-  if (!e)
-    return -1;
-  *out = tf_strdup(tf_expr_text(e));
-  tf_expr_free(e);
-  return 0;
+  return tf_read_expr_text(v, path, out, err);
 }
 
 /* A let from a printf format (model/text.h grows the text). */

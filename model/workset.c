@@ -225,6 +225,15 @@ tf_expr *tf_read_expr(const cJSON *v, const char *path, tf_error *err) {
   return e;
 }
 
+int tf_read_expr_text(const cJSON *v, const char *path, char **out, tf_error *err) {
+  tf_expr *e = tf_read_expr(v, path, err);
+  if (!e)
+    return -1;
+  *out = tf_strdup(tf_expr_text(e));
+  tf_expr_free(e);
+  return 0;
+}
+
 static int check_new_name(const tf_workset *w, const char *name, const char *path, tf_error *err) {
   if (!valid_name(name))
     return tf_error_set(err, TF_EINPUT, path, "'%.64s' is not a valid name (letters, digits, _; at most %d)", name,

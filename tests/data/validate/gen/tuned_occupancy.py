@@ -12,23 +12,19 @@ else the most that fit one.
 
 Reads nothing but the shipped case files and the tilefit binary."""
 import argparse
-import glob
 import json
 import os
 import subprocess
+import sys
+
+sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
+from tuned_latency import cases as tuned_cases  # noqa: E402  (the shared reader of the case files)
 
 STAGE_WORKSETS = ("cutlass-sm80-gemm", "cutlass-sm90-gemm")
 
 
 def cases(root):
-    for path in sorted(glob.glob(os.path.join(root, "tests/data/validate/*.jsonl"))):
-        with open(path) as f:
-            for line in f:
-                line = line.strip()
-                if line and not line.startswith("//"):
-                    c = json.loads(line)
-                    if c.get("kind") == "tuned" and c["workset"] in STAGE_WORKSETS:
-                        yield c
+    return (c for c in tuned_cases(root) if c["workset"] in STAGE_WORKSETS)
 
 
 def solve(tool, case):
