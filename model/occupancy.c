@@ -42,6 +42,22 @@ static int sm_fits(const tf_problem *p, int mem, int64_t ctas, int64_t use, int6
   return 0;
 }
 
+/* A workset's "cta_registers" let (model/problem.c find_threads): the
+ * registers one CTA holds, its warpgroups' setmaxnreg split, against the
+ * SM's register file: 1 fits, 0 not (why), -1 the workset has none (or it
+ * is 0: registers not modelled), and the per-thread rule applies. */
+static int launch_registers_fit(const tf_problem *p, int64_t ctas, char *why, size_t size) {
+  int64_t per_cta = p->cta_regs_sym >= 0 ? p->syms[p->cta_regs_sym].c : 0;
+  if (per_cta <= 0)
+    return -1;
+  int64_t need = sat_mul(ctas, per_cta), cap = tf_memory_sm_capacity(p->machine, TF_MEM_RF);
+  if (need <= cap)
+    return 1;
+  snprintf(why, size, "occupancy %lld needs %lld registers per SM, above %lld (cta_registers %lld per CTA)",
+           (long long)ctas, (long long)need, (long long)cap, (long long)per_cta);
+  return 0;
+}
+
 /* The memories occupancy checks per SM, each with a use that must not
  * depend on a count: 0 they fit, 1 one does not (why), -1 a use depends on
  * a count. */
@@ -51,8 +67,12 @@ static int sm_memories_fit(const tf_problem *p, const int64_t *choose, const int
   for (int mem = 0; mem < TF_NMEM; mem++)
     if (tf_memory_sm_use(mem) && count_free_use(p, choose, sizes, mem, &use[mem]))
       return -1;
+  int launch = launch_registers_fit(p, ctas, why, size);
+  if (launch == 0)
+    return 1;
   for (int mem = 0; mem < TF_NMEM; mem++)
-    if (tf_memory_sm_use(mem) && use[mem] > 0 && !sm_fits(p, mem, ctas, use[mem], threads, why, size))
+    if (tf_memory_sm_use(mem) && use[mem] > 0 && !(mem == TF_MEM_RF && launch == 1) && /* charged at launch */
+        !sm_fits(p, mem, ctas, use[mem], threads, why, size))
       return 1;
   return 0;
 }

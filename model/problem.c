@@ -152,9 +152,15 @@ static int eval_param(struct param_state *st, size_t i, tf_error *err) {
 
 /* The workset's CTA size, for the register and thread limits of
  * occupancy: a "threads" param, or a "threads" let when the CTA size
- * depends on the tile (FA2's 4 or 8 warps). */
+ * depends on the tile (FA2's 4 or 8 warps); and a "cta_registers" let:
+ * the registers a CTA holds while it runs, when its warpgroups hold
+ * different counts (a setmaxnreg split), which occupancy then charges
+ * instead of the per-thread use times threads. */
 static void find_threads(tf_problem *p) {
-  p->threads_sym = -1;
+  p->threads_sym = p->cta_regs_sym = -1;
+  for (size_t i = 0; i < p->workset->nlets; i++)
+    if (!strcmp(p->workset->lets[i].name, "cta_registers"))
+      p->cta_regs_sym = tf_workset_sym_let(p->workset, i);
   for (size_t i = 0; i < p->workset->nparams; i++)
     if (!strcmp(p->workset->params[i].name, "threads"))
       p->threads = p->param_values[i];
@@ -484,6 +490,10 @@ static void find_reached_lets(tf_problem *p) {
     tf_expr_each_symbol(p->require[i], mark_let, &r);
   for (size_t o = 0; o < p->nobjective; o++)
     tf_expr_each_symbol(p->objective[o].expr, mark_let, &r);
+  if (p->threads_sym >= 0) /* occupancy reads these by name (find_threads) */
+    mark_let(&r, p->threads_sym);
+  if (p->cta_regs_sym >= 0)
+    mark_let(&r, p->cta_regs_sym);
   for (size_t k = w->nlets; k-- > 0;) {
     size_t i = (size_t)g->order[k];
     for (size_t u = g->use_start[i]; r.let[i] && u < g->use_start[i] + g->use_count[i]; u++)

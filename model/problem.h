@@ -44,6 +44,7 @@ typedef struct tf_problem {
   int occupancy;                /* index of the occupancy variable, or -1 */
   int64_t threads;              /* the workset's "threads" param, or 0 */
   int threads_sym;              /* or its "threads" let (a size per combination): its symbol, else -1 */
+  int cta_regs_sym;             /* its "cta_registers" let (what a CTA holds at launch), else -1 */
   /* Placement (model/place_bind.c): each placed buffer is one more choose
    * variable, after the workset's and occupancy, whose values are memory
    * ids in preference order; choose_sym is -1 for them. */

@@ -289,6 +289,26 @@ START_TEST(test_register_budget_top10) {
 }
 END_TEST
 
+/* A CTA's registers at launch (a workset's cta_registers let) limit
+ * occupancy: FA3 forward's setmaxnreg split holds 39936, 64512 or 65536
+ * registers for 1, 2 or 3 MMA warpgroups, so two CTAs never share an
+ * H100 SM; rf_model=0 drops it and SMEM alone decides. */
+START_TEST(test_launch_registers_occupancy) {
+  int rc = tf_test_run("solve -m h100-sxm -w fa3-fwd -p d=128 --domain occupancy=2", out, sizeof out, err, sizeof err);
+  ck_assert_int_eq(rc, 1);
+  ck_assert_msg(strstr(err, "occupancy 2 needs 79872 registers per SM, above 65536 (cta_registers 39936 per CTA)"), "%s",
+                err);
+  rc = tf_test_run("solve -m h100-sxm -w fa3-fwd -p d=128 --domain occupancy=1,2 --objective 'max occupancy'", out,
+                   sizeof out, err, sizeof err);
+  ck_assert_int_eq(rc, 0);
+  ck_assert_msg(strstr(out, "  occupancy    1\n"), "%s", out);
+  rc = tf_test_run("solve -m h100-sxm -w fa3-fwd -p d=128 -p rf_model=0 --domain occupancy=2", out, sizeof out, err,
+                   sizeof err);
+  ck_assert_int_eq(rc, 0);
+  ck_assert_msg(strstr(out, "  occupancy    2\n"), "%s", out);
+}
+END_TEST
+
 /* Backward registers: FA2's dK/dV accumulators across the loop plus the
  * peak of S+dP and dQ (and V's fragment when in registers) against the 255
  * a thread may have; FA3's per consumer thread against the setmaxnreg
@@ -663,6 +683,7 @@ Suite *e2e_suite(void) {
   tcase_add_loop_test(tc, test_register_footprints, 0, 21);
   tcase_add_loop_test(tc, test_register_budget_top10, 0, 2);
   tcase_add_loop_test(tc, test_bwd_register_footprints, 0, 11);
+  tcase_add_test(tc, test_launch_registers_occupancy);
   tcase_add_loop_test(tc, test_bwd_top5_within_budget, 0, 9);
   tcase_add_test(tc, test_top_five);
   tcase_add_test(tc, test_lp_mps_round_trip);

@@ -94,12 +94,13 @@ END_TEST
 
 /* Capacity and slack are the ones the engine enforces: under occupancy 2
  * an H100 CTA gets 115712 B (228 KiB per SM halved, less 1 KiB reserved),
- * so fa3-fwd d=128's 114688 B leave 1024 B, not the opt-in 232448's. */
+ * so fa3-fwd d=128's 114688 B leave 1024 B, not the opt-in 232448's
+ * (rf_model=0: with its registers the kernel holds one CTA per SM). */
 START_TEST(test_slack_at_the_occupancy) {
   static const char *const text[] = {"\n  smem           114688     115712       1024  B\n", NULL};
   static const char *const json[] = {"\"smem\":{\"used\":114688,\"capacity\":115712,\"slack\":1024,\"unit\":\"B\"}", NULL};
   static const char *const csv[] = {",114688,115712,", NULL};
-  all_formats_contain("solve -m h100-sxm -w fa3-fwd -p d=128 --domain occupancy=2", text, json, csv);
+  all_formats_contain("solve -m h100-sxm -w fa3-fwd -p d=128 -p rf_model=0 --domain occupancy=2", text, json, csv);
 }
 END_TEST
 
@@ -141,7 +142,8 @@ START_TEST(test_explain_numbers_in_json) {
                       "--fix tile_k=64 --explain", none, gemm, none);
   static const char *const occ[] = {"\"violated\":{\"kind\":\"memory\",\"memory\":\"smem\",\"unit\":\"B\","
                                     "\"needs\":135168,\"capacity\":115712,\"over\":19456,\"occupancy\":2}", NULL};
-  all_formats_contain("solve -m h100-sxm -w fa3-fwd -p d=128 --domain occupancy=2 --explain", none, occ, none);
+  all_formats_contain("solve -m h100-sxm -w fa3-fwd -p d=128 -p rf_model=0 --domain occupancy=2 --explain", none, occ,
+                      none);
   static const char *const req[] = {"\"candidate\":4,\"violated\":{\"kind\":\"require\",\"require\":\"stages <= 3\","
                                     "\"lhs\":4,\"rhs\":3}", NULL};
   all_formats_contain("solve -m h100-sxm -w cutlass-sm90-gemm -p epilogue_bytes=33792 --fix tile_m=128 --fix tile_n=256 "
