@@ -12,7 +12,11 @@
  *   3. --top K on cutlass-sm90-gemm (h100-sxm) for K = 10, 50, 200: the
  *      search against the oracle's K best (tf_oracle_top), rankings
  *      compared point by point, and the whole `tilefit solve --top K`.
- * Usage: bench-engine OUT.md [MAX_KEPT] [BUDGET_S] [TILEFIT_BIN]. */
+ *   4. small problems (no counts, counts in 1..2, shipped worksets with few
+ *      count values): the solve path against the oracle, which has little
+ *      to do there.
+ * Usage: bench-engine OUT.md [MAX_KEPT] [BUDGET_S] [TILEFIT_BIN];
+ * BENCH_ENGINE_ONLY=growth|hard|small|process|top writes that table alone. */
 #include <math.h>
 #include <stdarg.h>
 #include <stdio.h>
@@ -92,7 +96,7 @@ static int agree(const struct bcase *b) {
 }
 
 struct timing {
-  size_t kept;
+  size_t kept, points;
   double search, oracle, search_only;
   int agrees;
 };
@@ -118,6 +122,9 @@ static int measure(const char *machine, const char *workset, int k, double budge
     for (size_t i = 0; i < n; i++)
       tf_answer_init(&b.a[i], b.p);
     t->kept = b.p->ncombos;
+    t->points = b.p->ncombos;
+    for (int c = 0; c < b.p->ncounts; c++)
+      t->points *= (size_t)(b.p->count_hi[c] - b.p->count_lo[c] + 1);
     t->search = median_time(run_search, &b, budget, 3, NULL);
     t->oracle = median_time(run_oracle, &b, budget, 3, NULL);
     t->search_only = k ? median_time(run_search_only, &b, budget, 3, NULL) : -1;
@@ -235,6 +242,50 @@ static void growth_table(const char *dir, size_t max_kept, double budget, int ha
   both("\n");
 }
 
+static const char *const shipped_small[][2] = {
+    {"fa2-fwd", "a100"},         {"fa2-bwd", "a100"},  {"flashinfer-prefill", "a100"},
+    {"flashmla-sm90-decode", "h100-sxm"}, {"fa3-bwd", "h100-sxm"}, {"fa3-fwd", "h100-sxm"},
+};
+
+static void small_row(const char *what, const char *machine, const char *workset, double budget) {
+  struct timing t;
+  char x[32], y[32];
+  if (measure(machine, workset, 0, budget, &t))
+    return;
+  both("| %s | %zu | %zu | %s | %s | %.2f | %s |\n", what, t.kept, t.points, us(t.search, x, sizeof x),
+       us(t.oracle, y, sizeof y), t.search / t.oracle, t.agrees ? "yes" : "**no**");
+}
+
+/* Problems with few points: no counts, counts in 1..2, the shipped
+ * worksets whose counts are fixed or few. */
+static void small_table(const char *dir, size_t max_kept, double budget) {
+  both("## Small problems: the solve path against a scan\n\n"
+       "Where a combination has few count values the exhaustive oracle has little to do, and the solve path must "
+       "not cost more.  Generated worksets on b200 as in the first family (the same tiles, rings, fixed buffers "
+       "and objectives) with no counts (the tile term alone) or with 1 or 3 counts, each in 1..2; then the "
+       "shipped worksets whose counts are fixed or few, each on its machine.  *Solve* is `tf_solve` (the exact "
+       "search, which scans a problem of at most 16 count values per combination point by point, and the "
+       "certification of its answer); *oracle* is `tf_oracle_solve`; medians of this process's CPU time; "
+       "*agrees*: the same point and values.\n\n"
+       "| workset | kept | points | solve | oracle | solve / oracle | agrees |\n"
+       "|---|---:|---:|---:|---:|---:|---|\n");
+  char path[512], what[64];
+  snprintf(path, sizeof path, "%s/ws.json", dir);
+  static const int ncounts[] = {0, 1, 3};
+  for (int g = 0; g < 3; g++)
+    for (int i = 0; i < NSIZES && sizes[i] <= max_kept; i++) {
+      snprintf(what, sizeof what, ncounts[g] ? "%d count%s in 1..2" : "no counts", ncounts[g], ncounts[g] > 1 ? "s" : "");
+      if (!bench_workset_small(path, ncounts[g], sizes[i]))
+        small_row(what, "b200", path, budget);
+    }
+  for (size_t i = 0; i < sizeof shipped_small / sizeof *shipped_small; i++) {
+    snprintf(what, sizeof what, "%s on %s", shipped_small[i][0], shipped_small[i][1]);
+    small_row(what, shipped_small[i][1], shipped_small[i][0], budget);
+  }
+  remove(path);
+  both("\n");
+}
+
 static void process_table(const char *dir, const char *bin, size_t max_kept) {
   both("## The whole process, three counts\n\n"
        "`tilefit solve -m b200 -w W.json --json` on the generated 3-count worksets above, against the same command "
@@ -300,10 +351,17 @@ int main(int argc, char **argv) {
   getloadavg(load, 1);
   fprintf(md, "# Engine benchmark\n\nWritten by `make bench-engine` (bench/engine.c); every figure below was measured "
               "in that one run, on a machine with load average %.2f at the start.\n\n", load[0]);
-  growth_table(dir, max_kept, budget, 0);
-  growth_table(dir, max_kept < 100000 ? max_kept : 100000, budget, 1);
-  process_table(dir, bin, max_kept);
-  top_table(bin, budget);
+  const char *only = getenv("BENCH_ENGINE_ONLY"); /* one table: growth, hard, small, process or top */
+  if (!only || !strcmp(only, "growth"))
+    growth_table(dir, max_kept, budget, 0);
+  if (!only || !strcmp(only, "hard"))
+    growth_table(dir, max_kept < 100000 ? max_kept : 100000, budget, 1);
+  if (!only || !strcmp(only, "small"))
+    small_table(dir, max_kept, budget);
+  if (!only || !strcmp(only, "process"))
+    process_table(dir, bin, max_kept);
+  if (!only || !strcmp(only, "top"))
+    top_table(bin, budget);
   char path[600];
   snprintf(path, sizeof path, "%s/w.json", dir);
   remove(path);

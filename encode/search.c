@@ -345,23 +345,107 @@ static void values_text(const tf_problem *p, const tf_wide *score, char *buf, si
     snprintf(buf + n, size - n, ")");
 }
 
-static int timed_out(const struct search *s, tf_error *err) {
+/* bound: the best open box's scores, or NULL; best: the k-th best
+ * point's, or NULL when none was found. */
+static int timed_out(const struct search *s, const tf_wide *bound_score, const tf_wide *best_score, tf_error *err) {
   char bound[120] = "no bound known", best[120];
-  if (s->open.n)
-    values_text(s->p, s->score + s->open.v[0] * s->nobj, bound, sizeof bound);
-  if (!s->nbest)
+  if (bound_score)
+    values_text(s->p, bound_score, bound, sizeof bound);
+  if (!best_score)
     return tf_error_set(err, TF_ESOLVER, "--time-limit",
                         "time limit of %g s reached before any feasible solution; best bound %s (%zu boxes bounded)",
                         s->limit, bound, s->st.nodes);
-  values_text(s->p, s->score + s->best[s->nbest - 1] * s->nobj, best, sizeof best);
+  values_text(s->p, best_score, best, sizeof best);
   return tf_error_set(err, TF_ESOLVER, "--time-limit",
                       "time limit of %g s reached before the optimum was proven: best found %s, best bound %s "
                       "(%zu boxes bounded)",
                       s->limit, best, bound, s->st.nodes);
 }
 
-int tf_search(const tf_problem *p, size_t k, double time_limit_s, tf_found *found, size_t *n,
-              tf_search_stats *stats, tf_error *err) {
+/* ----------------------------------------------------------------- scan */
+
+/* A problem with few count values per combination is scanned point by
+ * point, in the order of the total order's ties (combinations in
+ * enumeration order, counts lexicographically), as the oracle meets them:
+ * a point's score is exact, so it is classified only when it beats the
+ * k-th best kept, and a later point never displaces an earlier one of the
+ * same score.  On such problems the boxes, the pool and the heap cost more
+ * than the points themselves. */
+#define SCAN_BOX 16 /* points per combination, at most */
+#define SCAN_K 64   /* answers wanted, at most */
+#define SCAN_OBJ 16 /* objectives, at most */
+
+/* Points per combination, or 0 when more than SCAN_BOX. */
+static size_t scan_box(const tf_problem *p) {
+  size_t box = 1;
+  for (int i = 0; i < p->ncounts; i++) {
+    uint64_t n = (uint64_t)p->count_hi[i] - (uint64_t)p->count_lo[i] + 1;
+    if (!n || n > SCAN_BOX || (box *= (size_t)n) > SCAN_BOX)
+      return 0;
+  }
+  return box;
+}
+
+/* Files point (c, at) with score sc among the n kept, best first; the
+ * caller knows it beats the k-th. */
+static void scan_keep(struct search *s, tf_found *kept, tf_wide *kept_score, size_t c, const int64_t *at,
+                      const tf_wide *sc) {
+  size_t i = s->nbest < s->k ? s->nbest++ : s->k - 1;
+  for (; i > 0; i--) {
+    struct key a = {sc, c, at}, b = {kept_score + (i - 1) * s->nobj, kept[i - 1].combo, kept[i - 1].counts};
+    if (cmp_key(s, a, b) >= 0)
+      break;
+    kept[i] = kept[i - 1];
+    memcpy(kept_score + i * s->nobj, kept_score + (i - 1) * s->nobj, s->nobj * sizeof *sc);
+  }
+  kept[i].combo = c;
+  memset(kept[i].counts, 0, sizeof kept[i].counts);
+  memcpy(kept[i].counts, at, (size_t)s->nc * sizeof *at);
+  memcpy(kept_score + i * s->nobj, sc, s->nobj * sizeof *sc);
+}
+
+/* Does the point beat the k-th best kept? */
+static int scan_wins(const struct search *s, const tf_found *kept, const tf_wide *kept_score, struct key k) {
+  if (s->nbest < s->k)
+    return 1;
+  struct key last = {kept_score + (s->k - 1) * s->nobj, kept[s->k - 1].combo, kept[s->k - 1].counts};
+  return cmp_key(s, k, last) < 0;
+}
+
+/* Every point of the problem; the best into found[0..*n-1], best first. */
+static int scan(struct search *s, tf_found *found, size_t *n, tf_search_stats *stats, tf_error *err) {
+  const tf_problem *p = s->p;
+  tf_wide sc[SCAN_OBJ + 1], *kept_score = tf_nalloc(s->k * s->nobj + 1, sizeof *kept_score);
+  for (size_t c = 0; c < p->ncombos && !s->timed_out; c++) {
+    tf_box pt;
+    tf_box_full(p, &pt);
+    memcpy(pt.hi, pt.lo, sizeof pt.lo);
+    for (;;) {
+      check_time(s);
+      s->st.nodes++;
+      tf_box_score_bound(p, c, &pt, sc);
+      struct key k = {sc, c, pt.lo};
+      if (scan_wins(s, found, kept_score, k) && tf_box_classify(p, c, &pt) != TF_BOX_NONE)
+        scan_keep(s, found, kept_score, c, pt.lo, sc);
+      int i = s->nc - 1; /* the next point, lexicographically */
+      while (i >= 0 && pt.lo[i] == p->count_hi[i])
+        pt.lo[i] = pt.hi[i] = p->count_lo[i], i--;
+      if (i < 0)
+        break;
+      pt.hi[i] = ++pt.lo[i];
+    }
+  }
+  *n = s->timed_out ? 0 : s->nbest;
+  s->st.scanned = 1;
+  int rc = s->timed_out ? timed_out(s, NULL, s->nbest ? kept_score + (s->nbest - 1) * s->nobj : NULL, err) : 0;
+  free(kept_score);
+  if (stats)
+    *stats = s->st;
+  return rc;
+}
+
+static int search(const tf_problem *p, size_t k, double time_limit_s, int may_scan, tf_found *found, size_t *n,
+                  tf_search_stats *stats, tf_error *err) {
   struct search s;
   memset(&s, 0, sizeof s);
   s.p = p;
@@ -370,11 +454,15 @@ int tf_search(const tf_problem *p, size_t k, double time_limit_s, tf_found *foun
   s.open.key_of = node_key;
   s.k = k ? k : 1;
   s.limit = time_limit_s;
-  s.best = tf_nalloc(s.k, sizeof *s.best);
   clock_gettime(CLOCK_MONOTONIC, &s.start);
+  if (may_scan && s.k <= SCAN_K && s.nobj <= SCAN_OBJ && scan_box(p))
+    return scan(&s, found, n, stats, err);
+  s.best = tf_nalloc(s.k, sizeof *s.best);
   run(&s);
   *n = 0;
-  int rc = s.timed_out ? timed_out(&s, err) : 0;
+  int rc = s.timed_out ? timed_out(&s, s.open.n ? s.score + s.open.v[0] * s.nobj : NULL,
+                                   s.nbest ? s.score + s.best[s.nbest - 1] * s.nobj : NULL, err)
+                       : 0;
   for (size_t i = 0; !rc && i < s.nbest; i++, ++*n) {
     found[i].combo = s.combo[s.best[i]];
     memset(found[i].counts, 0, sizeof found[i].counts);
@@ -390,4 +478,14 @@ int tf_search(const tf_problem *p, size_t k, double time_limit_s, tf_found *foun
   free(s.open.v);
   free(s.best);
   return rc;
+}
+
+int tf_search(const tf_problem *p, size_t k, double time_limit_s, tf_found *found, size_t *n,
+              tf_search_stats *stats, tf_error *err) {
+  return search(p, k, time_limit_s, 1, found, n, stats, err);
+}
+
+int tf_search_boxes(const tf_problem *p, size_t k, double time_limit_s, tf_found *found, size_t *n,
+                    tf_search_stats *stats, tf_error *err) {
+  return search(p, k, time_limit_s, 0, found, n, stats, err);
 }

@@ -15,13 +15,6 @@
 
 /* ---------------------------------------------------------------- symbols */
 
-tf_affine tf_affine_constant(int64_t c) {
-  tf_affine a;
-  memset(&a, 0, sizeof a);
-  a.c = c;
-  return a;
-}
-
 tf_eval_env tf_problem_env(const tf_problem *p) {
   tf_eval_env env = {p->syms, p->ncounts, p->count_names};
   return env;
