@@ -83,7 +83,7 @@ static size_t new_node(struct search *s, size_t combo, const tf_box *b, int all)
     id = s->freed[--s->nfreed];
   } else {
     if (s->nnode == s->capnode) {
-      s->capnode = s->capnode ? 2 * s->capnode : 1024;
+      s->capnode = s->capnode ? 2 * s->capnode : 64; /* most problems need a few dozen */
       TF_NREALLOC(s->combo, s->capnode);
       TF_NREALLOC(s->all, s->capnode);
       s->box = tf_nrealloc(s->box, s->capnode * w + 1, sizeof *s->box);
