@@ -46,17 +46,22 @@ struct search {
 
 /* ------------------------------------------------------------ the order */
 
-static int cmp_key(const struct search *s, struct key a, struct key b) {
+/* By pointer: keys passed by value were copied through the stack in
+ * halves and read back whole, a store-forwarding stall at every compare
+ * (a third of a small problem's search). */
+static int cmp_key_at(const struct search *s, const struct key *a, const struct key *b) {
   for (size_t o = 0; o < s->nobj; o++)
-    if (a.score[o] != b.score[o])
-      return a.score[o] > b.score[o] ? -1 : 1;
-  if (a.combo != b.combo)
-    return a.combo < b.combo ? -1 : 1;
+    if (a->score[o] != b->score[o])
+      return a->score[o] > b->score[o] ? -1 : 1;
+  if (a->combo != b->combo)
+    return a->combo < b->combo ? -1 : 1;
   for (int i = 0; i < s->nc; i++)
-    if (a.lo[i] != b.lo[i])
-      return a.lo[i] < b.lo[i] ? -1 : 1;
+    if (a->lo[i] != b->lo[i])
+      return a->lo[i] < b->lo[i] ? -1 : 1;
   return 0;
 }
+
+static inline int cmp_key(const struct search *s, struct key a, struct key b) { return cmp_key_at(s, &a, &b); }
 
 static struct key node_key(const struct search *s, size_t id) {
   struct key k = {s->score + id * s->nobj, s->combo[id], s->box + id * 2 * (size_t)s->nc};
@@ -417,22 +422,21 @@ static int scan(struct search *s, tf_found *found, size_t *n, tf_search_stats *s
   const tf_problem *p = s->p;
   tf_wide sc[SCAN_OBJ + 1], *kept_score = tf_nalloc(s->k * s->nobj + 1, sizeof *kept_score);
   for (size_t c = 0; c < p->ncombos && !s->timed_out; c++) {
-    tf_box pt;
-    tf_box_full(p, &pt);
-    memcpy(pt.hi, pt.lo, sizeof pt.lo);
+    int64_t at[TF_MAX_COUNTS];
+    memcpy(at, p->count_lo, (size_t)s->nc * sizeof *at);
     for (;;) {
       check_time(s);
       s->st.nodes++;
-      tf_box_score_bound(p, c, &pt, sc);
-      struct key k = {sc, c, pt.lo};
-      if (scan_wins(s, found, kept_score, k) && tf_box_classify(p, c, &pt) != TF_BOX_NONE)
-        scan_keep(s, found, kept_score, c, pt.lo, sc);
+      tf_point_score(p, c, at, sc);
+      struct key k = {sc, c, at};
+      if (scan_wins(s, found, kept_score, k) && tf_point_classify(p, c, at) != TF_BOX_NONE)
+        scan_keep(s, found, kept_score, c, at, sc);
       int i = s->nc - 1; /* the next point, lexicographically */
-      while (i >= 0 && pt.lo[i] == p->count_hi[i])
-        pt.lo[i] = pt.hi[i] = p->count_lo[i], i--;
+      while (i >= 0 && at[i] == p->count_hi[i])
+        at[i] = p->count_lo[i], i--;
       if (i < 0)
         break;
-      pt.hi[i] = ++pt.lo[i];
+      at[i]++;
     }
   }
   *n = s->timed_out ? 0 : s->nbest;
