@@ -124,10 +124,12 @@ int bench_workset(const char *path, int ncounts, size_t kept, int loose, int har
   return fclose(f);
 }
 
-/* The small family: the first family's rings and objectives (its first
- * `ncounts` counts; none: the tile term alone), every count in 1..2. */
-int bench_workset_small(const char *path, int ncounts, size_t kept) {
+/* The small family: the first family's rings and fixed buffers, the
+ * first family's objectives or (counts_first) the second's, every count in
+ * 1..2; no counts: the tile term alone. */
+int bench_workset_small(const char *path, int ncounts, size_t kept, int counts_first) {
   const struct family *fm = &families[0];
+  const char *const *objective = families[counts_first ? 1 : 0].objective[ncounts ? ncounts - 1 : 0];
   size_t nb = kept < 100 ? kept : 100, na = kept / nb;
   FILE *f = fopen(path, "w");
   if (!f)
@@ -146,8 +148,8 @@ int bench_workset_small(const char *path, int ncounts, size_t kept) {
              "\"objective\": [");
   if (ncounts == 0)
     fprintf(f, "\"max (a * 31 + b * 17) %% 1000\"");
-  for (int o = 0; ncounts && o < 3 && fm->objective[ncounts - 1][o]; o++)
-    fprintf(f, "%s\"%s\"", o ? ", " : "", fm->objective[ncounts - 1][o]);
+  for (int o = 0; ncounts && o < 3 && objective[o]; o++)
+    fprintf(f, "%s\"%s\"", o ? ", " : "", objective[o]);
   fprintf(f, "]}\n");
   return fclose(f);
 }

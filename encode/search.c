@@ -417,27 +417,49 @@ static int scan_wins(const struct search *s, const tf_found *kept, const tf_wide
   return cmp_key(s, k, last) < 0;
 }
 
-/* Every point of the problem; the best into found[0..*n-1], best first. */
+/* Every point of combination c, lexicographically. */
+static void scan_combo(struct search *s, size_t c, tf_found *found, tf_wide *kept_score) {
+  const tf_problem *p = s->p;
+  tf_wide sc[SCAN_OBJ + 1];
+  int64_t at[TF_MAX_COUNTS];
+  memcpy(at, p->count_lo, (size_t)s->nc * sizeof *at);
+  for (;;) {
+    check_time(s);
+    s->st.nodes++;
+    tf_point_score(p, c, at, sc);
+    struct key k = {sc, c, at};
+    if (scan_wins(s, found, kept_score, k) && tf_point_classify(p, c, at) != TF_BOX_NONE)
+      scan_keep(s, found, kept_score, c, at, sc);
+    int i = s->nc - 1; /* the next point, lexicographically */
+    while (i >= 0 && at[i] == p->count_hi[i])
+      at[i] = p->count_lo[i], i--;
+    if (i < 0)
+      return;
+    at[i]++;
+  }
+}
+
+/* Every point of the problem that can win; the best into found[0..*n-1],
+ * best first.  As the box search does, the combination with the best
+ * bound over its full box comes first, for an incumbent, and then each
+ * other one is scanned only when that bound can still beat the k-th best
+ * kept. */
 static int scan(struct search *s, tf_found *found, size_t *n, tf_search_stats *stats, tf_error *err) {
   const tf_problem *p = s->p;
-  tf_wide sc[SCAN_OBJ + 1], *kept_score = tf_nalloc(s->k * s->nobj + 1, sizeof *kept_score);
+  tf_wide *kept_score = tf_nalloc(s->k * s->nobj + 2 * s->nobj + 1, sizeof *kept_score);
+  tf_wide *bound = kept_score + s->k * s->nobj, *scratch = bound + s->nobj;
+  tf_box full;
+  tf_box_full(p, &full);
+  size_t first = best_root(s, &full, NULL, 0, bound, scratch);
+  if (first < p->ncombos)
+    scan_combo(s, first, found, kept_score);
   for (size_t c = 0; c < p->ncombos && !s->timed_out; c++) {
-    int64_t at[TF_MAX_COUNTS];
-    memcpy(at, p->count_lo, (size_t)s->nc * sizeof *at);
-    for (;;) {
-      check_time(s);
-      s->st.nodes++;
-      tf_point_score(p, c, at, sc);
-      struct key k = {sc, c, at};
-      if (scan_wins(s, found, kept_score, k) && tf_point_classify(p, c, at) != TF_BOX_NONE)
-        scan_keep(s, found, kept_score, c, at, sc);
-      int i = s->nc - 1; /* the next point, lexicographically */
-      while (i >= 0 && at[i] == p->count_hi[i])
-        at[i] = p->count_lo[i], i--;
-      if (i < 0)
-        break;
-      at[i]++;
-    }
+    if (c == first)
+      continue;
+    tf_box_score_bound(p, c, &full, bound);
+    struct key k = {bound, c, p->count_lo};
+    if (scan_wins(s, found, kept_score, k))
+      scan_combo(s, c, found, kept_score);
   }
   *n = s->timed_out ? 0 : s->nbest;
   s->st.scanned = 1;
