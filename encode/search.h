@@ -19,11 +19,11 @@
  * name the same point.
  *
  * A problem of at most 16 count values per combination (no counts, or
- * ranges of a few values) is scanned instead, point by point in that
- * order, each point scored exactly and classified only when it beats the
- * K-th best so far: there the boxes cost more than the points (the oracle
- * used to beat the search on them; bench/engine.md).  Both give the same
- * points. */
+ * ranges of a few values) is scanned instead: the same best-bounded
+ * combination first and the same pass, but an opened combination's points
+ * are visited one by one in that order, each scored exactly and classified
+ * only when it beats the K-th best so far: there the boxes cost more than
+ * the points (bench/engine.md).  Both give the same points. */
 #ifndef TF_ENCODE_SEARCH_H
 #define TF_ENCODE_SEARCH_H
 
