@@ -417,6 +417,9 @@ int main(int argc, char **argv) {
   getloadavg(load, 1);
   fprintf(md, "# Engine benchmark\n\nWritten by `make bench-engine` (bench/engine.c); every figure below was measured "
               "in that one run, on a machine with load average %.2f at the start.\n\n", load[0]);
+  if (max_kept < 1000000)
+    fprintf(md, "This run stops at %zu kept combinations (`BENCH_MAX_KEPT=%zu make bench-engine`; the default, "
+                "10^6, takes the oracle minutes per row on a shared machine).\n\n", max_kept, max_kept);
   const char *only = getenv("BENCH_ENGINE_ONLY"); /* one table: growth, hard, small, process or top */
   if (!only || !strcmp(only, "growth"))
     growth_table(dir, max_kept, budget, 0);
