@@ -417,25 +417,65 @@ static int scan_wins(const struct search *s, const tf_found *kept, const tf_wide
   return cmp_key(s, k, last) < 0;
 }
 
-/* Every point of combination c, lexicographically. */
-static void scan_combo(struct search *s, size_t c, tf_found *found, tf_wide *kept_score) {
+/* The order a combination's points are visited in: each count from the
+ * end the first objective that depends on it prefers, so that the best
+ * points come early and the rest lose on their score alone.  Any order
+ * gives the same points: a point is compared by its whole key (score,
+ * combination, counts), ties included. */
+static void scan_order(const struct search *s, size_t c, const tf_box *b, int64_t *from, int64_t *to, int64_t *step) {
+  for (int i = 0; i < s->nc; i++)
+    step[i] = 0;
+  for (size_t o = 0; o < s->nobj; o++) {
+    const int64_t *a = tf_problem_obj(s->p, c, o);
+    for (int i = 0; i < s->nc; i++)
+      if (!step[i] && a[1 + i])
+        step[i] = (a[1 + i] > 0) == (s->p->objective[o].maximize != 0) ? -1 : 1;
+  }
+  for (int i = 0; i < s->nc; i++) {
+    step[i] = step[i] ? step[i] : 1;
+    from[i] = step[i] > 0 ? b->lo[i] : b->hi[i];
+    to[i] = step[i] > 0 ? b->hi[i] : b->lo[i];
+  }
+}
+
+/* Every point of combination c that may fit (scan_order): the box
+ * narrowed first, as the box search narrows it (removing only points that
+ * cannot fit); for one answer, a box every point of which fits gives its
+ * best point directly, as the box search takes it. */
+static void scan_combo(struct search *s, size_t c, const tf_box *full, tf_found *found, tf_wide *kept_score) {
   const tf_problem *p = s->p;
   tf_wide sc[SCAN_OBJ + 1];
+  tf_box b = *full;
+  int kind = s->nc ? tf_box_classify(p, c, &b) : TF_BOX_SOME;
+  if (kind == TF_BOX_SOME && s->nc && (!tf_box_narrow(p, c, &b) || (kind = tf_box_classify(p, c, &b)) == TF_BOX_NONE))
+    return;
+  if (kind == TF_BOX_NONE)
+    return;
   int64_t at[TF_MAX_COUNTS];
-  memcpy(at, p->count_lo, (size_t)s->nc * sizeof *at);
+  if (kind == TF_BOX_ALL && s->k == 1) {
+    tf_box_best_point(p, c, &b, at);
+    tf_point_score(p, c, at, sc);
+    struct key k = {sc, c, at};
+    if (scan_wins(s, found, kept_score, k))
+      scan_keep(s, found, kept_score, c, at, sc);
+    return;
+  }
+  int64_t from[TF_MAX_COUNTS], to[TF_MAX_COUNTS], step[TF_MAX_COUNTS];
+  scan_order(s, c, &b, from, to, step);
+  memcpy(at, from, (size_t)s->nc * sizeof *at);
   for (;;) {
     check_time(s);
     s->st.nodes++;
     tf_point_score(p, c, at, sc);
     struct key k = {sc, c, at};
-    if (scan_wins(s, found, kept_score, k) && tf_point_classify(p, c, at) != TF_BOX_NONE)
+    if (scan_wins(s, found, kept_score, k) && (kind == TF_BOX_ALL || tf_point_classify(p, c, at) != TF_BOX_NONE))
       scan_keep(s, found, kept_score, c, at, sc);
-    int i = s->nc - 1; /* the next point, lexicographically */
-    while (i >= 0 && at[i] == p->count_hi[i])
-      at[i] = p->count_lo[i], i--;
+    int i = s->nc - 1; /* the next point */
+    while (i >= 0 && at[i] == to[i])
+      at[i] = from[i], i--;
     if (i < 0)
       return;
-    at[i]++;
+    at[i] += step[i];
   }
 }
 
@@ -452,14 +492,14 @@ static int scan(struct search *s, tf_found *found, size_t *n, tf_search_stats *s
   tf_box_full(p, &full);
   size_t first = best_root(s, &full, NULL, 0, bound, scratch);
   if (first < p->ncombos)
-    scan_combo(s, first, found, kept_score);
+    scan_combo(s, first, &full, found, kept_score);
   for (size_t c = 0; c < p->ncombos && !s->timed_out; c++) {
     if (c == first)
       continue;
     tf_box_score_bound(p, c, &full, bound);
     struct key k = {bound, c, p->count_lo};
     if (scan_wins(s, found, kept_score, k))
-      scan_combo(s, c, found, kept_score);
+      scan_combo(s, c, &full, found, kept_score);
   }
   *n = s->timed_out ? 0 : s->nbest;
   s->st.scanned = 1;

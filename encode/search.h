@@ -20,10 +20,12 @@
  *
  * A problem of at most 16 count values per combination (no counts, or
  * ranges of a few values) is scanned instead: the same best-bounded
- * combination first and the same pass, but an opened combination's points
- * are visited one by one in that order, each scored exactly and classified
- * only when it beats the K-th best so far: there the boxes cost more than
- * the points (bench/engine.md).  Both give the same points. */
+ * combination first and the same pass, but an opened combination's box is
+ * narrowed once and its points visited one by one, each scored exactly and
+ * classified only when it beats the K-th best so far (compared by the
+ * whole key, so the order of the visit does not matter): there the boxes
+ * cost more than the points (bench/engine.md).  Both give the same
+ * points. */
 #ifndef TF_ENCODE_SEARCH_H
 #define TF_ENCODE_SEARCH_H
 

@@ -69,13 +69,15 @@ int tf_problem_eval_point(const tf_problem *cp, const int64_t *choose, const int
   pt->occupancy_why[0] = 0;
   if (!rc && p->occupancy >= 0) {
     /* the point's sizes as count-free affine forms, as occupancy_fits reads them */
-    size_t stride = tf_problem_stride(p);
-    int64_t *sizes = tf_nalloc(p->nbuffers * stride + 1, sizeof *sizes);
+    size_t stride = tf_problem_stride(p), n = p->nbuffers * stride;
+    int64_t small[256], *sizes = n <= 256 ? small : tf_nalloc(n + 1, sizeof *sizes);
+    memset(sizes, 0, n * sizeof *sizes);
     for (size_t b = 0; b < p->nbuffers; b++)
       sizes[b * stride] = pt->size[b];
     if (tf_occupancy_fits(p, choose, sizes, pt->occupancy_why, sizeof pt->occupancy_why, err) < 0)
       rc = -1;
-    free(sizes);
+    if (sizes != small)
+      free(sizes);
   }
   tf_eval_env env = tf_problem_env(p);
   for (size_t r = 0; r < p->nrequire && !rc; r++) {
