@@ -12,7 +12,11 @@
  *   3. --top K on cutlass-sm90-gemm (h100-sxm) for K = 10, 50, 200: the
  *      search against the oracle's K best (tf_oracle_top), rankings
  *      compared point by point, and the whole `tilefit solve --top K`.
- * Usage: bench-engine OUT.md [MAX_KEPT] [BUDGET_S] [TILEFIT_BIN]. */
+ *   4. small problems (no counts, counts in 1..2, shipped worksets with few
+ *      count values): the solve path against the oracle, which has little
+ *      to do there.
+ * Usage: bench-engine OUT.md [MAX_KEPT] [BUDGET_S] [TILEFIT_BIN];
+ * BENCH_ENGINE_ONLY=growth|hard|small|process|top writes that table alone. */
 #include <math.h>
 #include <stdarg.h>
 #include <stdio.h>
@@ -92,7 +96,7 @@ static int agree(const struct bcase *b) {
 }
 
 struct timing {
-  size_t kept;
+  size_t kept, points;
   double search, oracle, search_only;
   int agrees;
 };
@@ -118,6 +122,9 @@ static int measure(const char *machine, const char *workset, int k, double budge
     for (size_t i = 0; i < n; i++)
       tf_answer_init(&b.a[i], b.p);
     t->kept = b.p->ncombos;
+    t->points = b.p->ncombos;
+    for (int c = 0; c < b.p->ncounts; c++)
+      t->points *= (size_t)(b.p->count_hi[c] - b.p->count_lo[c] + 1);
     t->search = median_time(run_search, &b, budget, 3, NULL);
     t->oracle = median_time(run_oracle, &b, budget, 3, NULL);
     t->search_only = k ? median_time(run_search_only, &b, budget, 3, NULL) : -1;
@@ -138,25 +145,73 @@ static int measure(const char *machine, const char *workset, int k, double budge
 
 /* ------------------------------------------------------- whole process */
 
-/* Runs `bin args` with stdout to /dev/null; wall seconds, and its CPU
- * seconds (user + system) and peak RSS (KiB). */
-static double process(const char *bin, char *const *argv, double *cpu, long *rss_kib) {
+/* How a process's peak RSS is measured.  A forked copy of this process
+ * would report this process's own peak: ru_maxrss survives exec (the
+ * kernel keeps the larger of the old image's high-water mark and the new
+ * one's), and a fork starts from every page this process has touched.  So
+ * the benchmark runs itself again as a helper (a fresh, small image),
+ * which forks and execs `bin` and reports its child's wall time and
+ * rusage: that child's peak starts from the helper's small image, not
+ * from this benchmark's (the helper's resident set, about 1 MiB, is a
+ * floor of the figure). */
+#define HELPER_ARG "--rusage-of"
+
+/* The helper: argv = {self, HELPER_ARG, FD, bin, args...}; writes "wall
+ * cpu maxrss_kib status" to FD. */
+static int rusage_helper(char **argv) {
+  int fd = atoi(argv[2]);
   double t0 = now();
   pid_t pid = fork();
   if (pid == 0) {
+    close(fd);
     if (!freopen("/dev/null", "w", stdout))
       _exit(127);
-    execv(bin, argv);
+    execv(argv[3], argv + 3);
     _exit(127);
   }
-  int status;
+  int status = 0;
   struct rusage ru;
-  if (pid < 0 || wait4(pid, &status, 0, &ru) < 0 || !WIFEXITED(status) || WEXITSTATUS(status) > 1)
+  if (pid < 0 || wait4(pid, &status, 0, &ru) < 0)
+    return 1;
+  double wall = now() - t0, cpu = (double)ru.ru_utime.tv_sec + 1e-6 * (double)ru.ru_utime.tv_usec +
+                                  (double)ru.ru_stime.tv_sec + 1e-6 * (double)ru.ru_stime.tv_usec;
+  char line[128];
+  int n = snprintf(line, sizeof line, "%.9f %.9f %ld %d\n", wall, cpu, ru.ru_maxrss,
+                   WIFEXITED(status) ? WEXITSTATUS(status) : 128);
+  return write(fd, line, (size_t)n) == n ? 0 : 1;
+}
+
+/* Runs `bin args` with stdout to /dev/null, through the helper; wall
+ * seconds, and its CPU seconds (user + system) and peak RSS (KiB). */
+static double process(const char *bin, char *const *argv, double *cpu, long *rss_kib) {
+  int fds[2];
+  if (pipe(fds))
     return -1;
-  *rss_kib = ru.ru_maxrss;
-  *cpu = (double)ru.ru_utime.tv_sec + 1e-6 * (double)ru.ru_utime.tv_usec + (double)ru.ru_stime.tv_sec +
-         1e-6 * (double)ru.ru_stime.tv_usec;
-  return now() - t0;
+  char fd[16], *hargv[64] = {"/proc/self/exe", HELPER_ARG, fd};
+  snprintf(fd, sizeof fd, "%d", fds[1]);
+  int n = 3;
+  hargv[n++] = (char *)bin;
+  for (int i = 1; argv[i] && n < 63; i++)
+    hargv[n++] = argv[i];
+  hargv[n] = NULL;
+  pid_t pid = fork();
+  if (pid == 0) {
+    close(fds[0]);
+    execv(hargv[0], hargv);
+    _exit(127);
+  }
+  close(fds[1]);
+  char line[128] = "";
+  ssize_t got = pid < 0 ? -1 : read(fds[0], line, sizeof line - 1);
+  close(fds[0]);
+  int status, code = -1;
+  double wall = -1;
+  if (pid < 0 || waitpid(pid, &status, 0) < 0 || !WIFEXITED(status) || WEXITSTATUS(status) || got <= 0)
+    return -1;
+  line[got] = 0;
+  if (sscanf(line, "%lf %lf %ld %d", &wall, cpu, rss_kib, &code) != 4 || code > 1)
+    return -1;
+  return wall;
 }
 
 /* Medians of 5 runs: wall, and CPU in *cpu. */
@@ -235,13 +290,66 @@ static void growth_table(const char *dir, size_t max_kept, double budget, int ha
   both("\n");
 }
 
+static const char *const shipped_small[][2] = {
+    {"fa2-fwd", "a100"},         {"fa2-bwd", "a100"},  {"flashinfer-prefill", "a100"},
+    {"flashmla-sm90-decode", "h100-sxm"}, {"fa3-bwd", "h100-sxm"}, {"fa3-fwd", "h100-sxm"},
+};
+
+static void small_row(const char *what, const char *machine, const char *workset, double budget) {
+  struct timing t;
+  char x[32], y[32];
+  if (measure(machine, workset, 0, budget, &t))
+    return;
+  both("| %s | %zu | %zu | %s | %s | %.2f | %s |\n", what, t.kept, t.points, us(t.search, x, sizeof x),
+       us(t.oracle, y, sizeof y), t.search / t.oracle, t.agrees ? "yes" : "**no**");
+}
+
+/* Problems with few points: no counts, counts in 1..2, the shipped
+ * worksets whose counts are fixed or few. */
+static void small_table(const char *dir, size_t max_kept, double budget) {
+  both("## Small problems: the solve path against a scan\n\n"
+       "Where a combination has few count values the exhaustive oracle has little to do, and the solve path must "
+       "not cost more.  Generated worksets on b200 as in the first family (the same tiles, rings, fixed buffers "
+       "and objectives) with no counts (the tile term alone) or with 1 or 3 counts, each in 1..2, the tile term first or (*counts "
+       "first*) the second family's objectives; then the "
+       "shipped worksets whose counts are fixed or few, each on its machine.  *Solve* is `tf_solve` (the exact "
+       "search, which scans a problem of at most 16 count values per combination point by point, and the "
+       "certification of its answer); *oracle* is `tf_oracle_solve`; medians of this process's CPU time; "
+       "*agrees*: the same point and values.\n\n"
+       "| workset | kept | points | solve | oracle | solve / oracle | agrees |\n"
+       "|---|---:|---:|---:|---:|---:|---|\n");
+  char path[512], what[64];
+  snprintf(path, sizeof path, "%s/ws.json", dir);
+  static const int ncounts[] = {0, 1, 3, 1, 3};
+  for (int g = 0; g < 5; g++)
+    for (int i = 0; i < NSIZES && sizes[i] <= max_kept; i++) {
+      if (ncounts[g])
+        snprintf(what, sizeof what, "%d count%s in 1..2%s", ncounts[g], ncounts[g] > 1 ? "s" : "",
+                 g >= 3 ? ", counts first" : "");
+      else
+        snprintf(what, sizeof what, "no counts");
+      if (!bench_workset_small(path, ncounts[g], sizes[i], g >= 3))
+        small_row(what, "b200", path, budget);
+    }
+  for (size_t i = 0; i < sizeof shipped_small / sizeof *shipped_small; i++) {
+    snprintf(what, sizeof what, "%s on %s", shipped_small[i][0], shipped_small[i][1]);
+    small_row(what, shipped_small[i][1], shipped_small[i][0], budget);
+  }
+  remove(path);
+  both("\n");
+}
+
 static void process_table(const char *dir, const char *bin, size_t max_kept) {
   both("## The whole process, three counts\n\n"
        "`tilefit solve -m b200 -w W.json --json` on the generated 3-count worksets above, against the same command "
        "with `--fix a=1 --fix b=1` (one combination), in the same run; medians of 5 of the wall time and of the "
-       "process's CPU time (user + system); peak RSS of the process; the ratio is of CPU times.\n\n"
-       "| kept | loosening require | solve, wall | solve, CPU | peak RSS | fixed-tile solve, wall | fixed-tile, CPU | ratio |\n"
-       "|---:|---|---:|---:|---:|---:|---:|---:|\n");
+       "process's CPU time (user + system); peak RSS of the process (`tilefit`'s own: the benchmark runs itself "
+       "again as a small helper that forks and execs `tilefit` and reads its child's `ru_maxrss` from `wait4`; a "
+       "fork of the benchmark itself would report the benchmark's peak, which `ru_maxrss` carries across exec); "
+       "the ratio is of CPU times.\n\n"
+       "| kept | loosening require | solve, wall | solve, CPU | peak RSS | fixed-tile solve, wall | fixed-tile, CPU | "
+       "fixed-tile peak RSS | ratio |\n"
+       "|---:|---|---:|---:|---:|---:|---:|---:|---:|\n");
   char path[512], x[32], y[32], xc[32], yc[32];
   snprintf(path, sizeof path, "%s/w3.json", dir);
   for (size_t kept = 10000; kept <= 100000 && kept <= max_kept; kept *= 10)
@@ -252,9 +360,16 @@ static void process_table(const char *dir, const char *bin, size_t max_kept) {
       char *fixed_argv[] = {(char *)bin, "solve", "-m", "b200", "-w", path, "--json", "--fix", "a=1", "--fix", "b=1", NULL};
       long rss = 0, rss_fixed = 0;
       double c, cf, t = process_median(bin, free_argv, &c, &rss), tf = process_median(bin, fixed_argv, &cf, &rss_fixed);
-      both("| %zu | %s | %s | %s | %.1f MiB | %s | %s | %.1f |\n", kept, loose ? bench_loosening[2] : "-", us(t, x, sizeof x),
-           us(c, xc, sizeof xc), (double)rss / 1024, us(tf, y, sizeof y), us(cf, yc, sizeof yc), c / cf);
+      both("| %zu | %s | %s | %s | %.1f MiB | %s | %s | %.1f MiB | %.1f |\n", kept, loose ? bench_loosening[2] : "-",
+           us(t, x, sizeof x), us(c, xc, sizeof xc), (double)rss / 1024, us(tf, y, sizeof y), us(cf, yc, sizeof yc),
+           (double)rss_fixed / 1024, c / cf);
     }
+  char *true_argv[] = {"/bin/true", NULL};
+  long rss_true = 0;
+  double c_true;
+  if (process_median("/bin/true", true_argv, &c_true, &rss_true) >= 0)
+    both("\nThe same measurement of `/bin/true` reads %.1f MiB: the floor the helper's image sets.\n",
+         (double)rss_true / 1024);
 }
 
 static void top_table(const char *bin, double budget) {
@@ -281,6 +396,8 @@ static void top_table(const char *bin, double budget) {
 }
 
 int main(int argc, char **argv) {
+  if (argc > 3 && !strcmp(argv[1], HELPER_ARG))
+    return rusage_helper(argv);
   const char *out = argc > 1 ? argv[1] : "bench/engine.md";
   size_t max_kept = argc > 2 ? (size_t)atol(argv[2]) : 1000000;
   double budget = argc > 3 ? atof(argv[3]) : 0.3;
@@ -300,10 +417,20 @@ int main(int argc, char **argv) {
   getloadavg(load, 1);
   fprintf(md, "# Engine benchmark\n\nWritten by `make bench-engine` (bench/engine.c); every figure below was measured "
               "in that one run, on a machine with load average %.2f at the start.\n\n", load[0]);
-  growth_table(dir, max_kept, budget, 0);
-  growth_table(dir, max_kept < 100000 ? max_kept : 100000, budget, 1);
-  process_table(dir, bin, max_kept);
-  top_table(bin, budget);
+  if (max_kept < 1000000)
+    fprintf(md, "This run stops at %zu kept combinations (`BENCH_MAX_KEPT=%zu make bench-engine`; the default, "
+                "10^6, takes the oracle minutes per row on a shared machine).\n\n", max_kept, max_kept);
+  const char *only = getenv("BENCH_ENGINE_ONLY"); /* one table: growth, hard, small, process or top */
+  if (!only || !strcmp(only, "growth"))
+    growth_table(dir, max_kept, budget, 0);
+  if (!only || !strcmp(only, "hard"))
+    growth_table(dir, max_kept < 100000 ? max_kept : 100000, budget, 1);
+  if (!only || !strcmp(only, "small"))
+    small_table(dir, max_kept, budget);
+  if (!only || !strcmp(only, "process"))
+    process_table(dir, bin, max_kept);
+  if (!only || !strcmp(only, "top"))
+    top_table(bin, budget);
   char path[600];
   snprintf(path, sizeof path, "%s/w.json", dir);
   remove(path);

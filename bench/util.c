@@ -123,3 +123,33 @@ int bench_workset(const char *path, int ncounts, size_t kept, int loose, int har
   fprintf(f, "]}\n");
   return fclose(f);
 }
+
+/* The small family: the first family's rings and fixed buffers, the
+ * first family's objectives or (counts_first) the second's, every count in
+ * 1..2; no counts: the tile term alone. */
+int bench_workset_small(const char *path, int ncounts, size_t kept, int counts_first) {
+  const struct family *fm = &families[0];
+  const char *const *objective = families[counts_first ? 1 : 0].objective[ncounts ? ncounts - 1 : 0];
+  size_t nb = kept < 100 ? kept : 100, na = kept / nb;
+  FILE *f = fopen(path, "w");
+  if (!f)
+    return -1;
+  fprintf(f, "{\"name\": \"engine-small-%dc-%zu\", \"choose\": {\"a\": {\"from\": 1, \"to\": %zu}, \"b\": "
+             "{\"from\": 1, \"to\": %zu}},\n \"count\": {",
+          ncounts, kept, na, nb);
+  for (int k = 0; k < ncounts; k++)
+    fprintf(f, "%s\"s%d\": {\"min\": 1, \"max\": 2}", k ? ", " : "", k);
+  fprintf(f, "},\n \"buffers\": [");
+  for (int k = 0; k < ncounts; k++)
+    fprintf(f, "{\"name\": \"r%d\", \"memory\": \"smem\", \"size\": \"%s\", \"align\": %d}, ", k, fm->ring[k],
+            k == 2 ? 1024 : 128);
+  fprintf(f, "\n  {\"name\": \"fixed\", \"memory\": \"smem\", \"size\": \"(a %% 97) * 64 + (b %% 89) * 32 + 4096\", "
+             "\"align\": 1024}, {\"name\": \"acc\", \"memory\": \"rf\", \"size\": \"(a * b) %% 100 + 32\"}],\n "
+             "\"objective\": [");
+  if (ncounts == 0)
+    fprintf(f, "\"max (a * 31 + b * 17) %% 1000\"");
+  for (int o = 0; ncounts && o < 3 && objective[o]; o++)
+    fprintf(f, "%s\"%s\"", o ? ", " : "", objective[o]);
+  fprintf(f, "]}\n");
+  return fclose(f);
+}

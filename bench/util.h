@@ -33,6 +33,10 @@ int cmp_double(const void *a, const void *b);
  * count grows; `hard`: the family whose counts come first and never reach
  * their maxima.  Written to `path`; 0, or -1 when it cannot be. */
 int bench_workset(const char *path, int ncounts, size_t kept, int loose, int hard);
+/* The small family of bench/engine.md: the same tiles and rings with
+ * `ncounts` counts (0 to 3), each in 1..2; the first family's objectives,
+ * or with `counts_first` the second's (the counts first). */
+int bench_workset_small(const char *path, int ncounts, size_t kept, int counts_first);
 /* The loosening require of `ncounts` counts, at [ncounts - 1]. */
 extern const char *const bench_loosening[3];
 

@@ -100,6 +100,54 @@ int tf_box_classify(const tf_problem *p, size_t c, const tf_box *b) {
   return kind;
 }
 
+/* ------------------------------------------------------------ a point */
+
+/* An affine form's value at x. */
+static tf_wide value_at(const int64_t *a, int n, const int64_t *x) {
+  tf_wide v = a[0];
+  for (int i = 0; i < n; i++)
+    if (a[1 + i])
+      v += (tf_wide)a[1 + i] * x[i];
+  return v;
+}
+
+/* tf_box_classify at a box of one point, with one value per form where
+ * the box's bounds take two. */
+int tf_point_classify(const tf_problem *p, size_t c, const int64_t *x) {
+  tf_wide w[TF_MEMORY_SLOTS];
+  int64_t slot[TF_MEMORY_SLOTS], use[TF_NMEM];
+  for (int m = 0; m < TF_NMEM; m++)
+    for (int r = 0; r < tf_memory_nrows(p); r++)
+      w[TF_MEMORY_SLOT(m, r)] = 0;
+  for (size_t i = 0; i < p->nbuffers; i++) {
+    tf_wide v = value_at(tf_problem_buf(p, c, i), p->ncounts, x);
+    if (v < 0)
+      return TF_BOX_NONE;
+    size_t s = tf_memory_slot(p, i, tf_memory_of(p, i, c));
+    w[s] = sat(w[s] + charge(p, i, v));
+  }
+  for (int m = 0; m < TF_NMEM; m++)
+    for (int r = 0; r < tf_memory_nrows(p); r++)
+      slot[TF_MEMORY_SLOT(m, r)] = narrow_slot(w[TF_MEMORY_SLOT(m, r)]);
+  tf_memory_total(p, slot, 1, use);
+  for (int m = 0; m < TF_NMEM; m++)
+    if (use[m] > limit_of(p, c, m))
+      return TF_BOX_NONE;
+  for (size_t r = 0; r < p->nrequire; r++) {
+    tf_wide v = value_at(tf_problem_row(p, c, r), p->ncounts, x);
+    if (row_kind(p, r, v, v) == TF_BOX_NONE)
+      return TF_BOX_NONE;
+  }
+  return TF_BOX_ALL;
+}
+
+void tf_point_score(const tf_problem *p, size_t c, const int64_t *x, tf_wide *score) {
+  for (size_t o = 0; o < p->nobjective; o++) {
+    tf_wide v = value_at(tf_problem_obj(p, c, o), p->ncounts, x);
+    score[o] = p->objective[o].maximize ? v : -v;
+  }
+}
+
 /* ----------------------------------------------------------- narrowing */
 
 static tf_wide floor_div(tf_wide a, tf_wide b) {

@@ -41,6 +41,12 @@ int tf_box_narrow(const tf_problem *p, size_t c, tf_box *b);
 /* Exactly which of the three the box is, at combination c. */
 int tf_box_classify(const tf_problem *p, size_t c, const tf_box *b);
 
+/* The same two at a box of one point, x: TF_BOX_NONE or TF_BOX_ALL (what
+ * tf_box_classify and tf_box_score_bound give at lo = hi = x), for the
+ * search's scan of small problems. */
+int tf_point_classify(const tf_problem *p, size_t c, const int64_t *x);
+void tf_point_score(const tf_problem *p, size_t c, const int64_t *x, tf_wide *score);
+
 /* Per objective, the best value over the box, each level on its own
  * (larger is better: a min objective's value is negated). */
 void tf_box_score_bound(const tf_problem *p, size_t c, const tf_box *b, tf_wide *score);

@@ -46,17 +46,22 @@ struct search {
 
 /* ------------------------------------------------------------ the order */
 
-static int cmp_key(const struct search *s, struct key a, struct key b) {
+/* By pointer: keys passed by value were copied through the stack in
+ * halves and read back whole, a store-forwarding stall at every compare
+ * (a third of a small problem's search). */
+static int cmp_key_at(const struct search *s, const struct key *a, const struct key *b) {
   for (size_t o = 0; o < s->nobj; o++)
-    if (a.score[o] != b.score[o])
-      return a.score[o] > b.score[o] ? -1 : 1;
-  if (a.combo != b.combo)
-    return a.combo < b.combo ? -1 : 1;
+    if (a->score[o] != b->score[o])
+      return a->score[o] > b->score[o] ? -1 : 1;
+  if (a->combo != b->combo)
+    return a->combo < b->combo ? -1 : 1;
   for (int i = 0; i < s->nc; i++)
-    if (a.lo[i] != b.lo[i])
-      return a.lo[i] < b.lo[i] ? -1 : 1;
+    if (a->lo[i] != b->lo[i])
+      return a->lo[i] < b->lo[i] ? -1 : 1;
   return 0;
 }
+
+static inline int cmp_key(const struct search *s, struct key a, struct key b) { return cmp_key_at(s, &a, &b); }
 
 static struct key node_key(const struct search *s, size_t id) {
   struct key k = {s->score + id * s->nobj, s->combo[id], s->box + id * 2 * (size_t)s->nc};
@@ -83,7 +88,7 @@ static size_t new_node(struct search *s, size_t combo, const tf_box *b, int all)
     id = s->freed[--s->nfreed];
   } else {
     if (s->nnode == s->capnode) {
-      s->capnode = s->capnode ? 2 * s->capnode : 1024;
+      s->capnode = s->capnode ? 2 * s->capnode : 64; /* most problems need a few dozen */
       TF_NREALLOC(s->combo, s->capnode);
       TF_NREALLOC(s->all, s->capnode);
       s->box = tf_nrealloc(s->box, s->capnode * w + 1, sizeof *s->box);
@@ -345,23 +350,168 @@ static void values_text(const tf_problem *p, const tf_wide *score, char *buf, si
     snprintf(buf + n, size - n, ")");
 }
 
-static int timed_out(const struct search *s, tf_error *err) {
+/* bound: the best open box's scores, or NULL; best: the k-th best
+ * point's, or NULL when none was found. */
+static int timed_out(const struct search *s, const tf_wide *bound_score, const tf_wide *best_score, tf_error *err) {
   char bound[120] = "no bound known", best[120];
-  if (s->open.n)
-    values_text(s->p, s->score + s->open.v[0] * s->nobj, bound, sizeof bound);
-  if (!s->nbest)
+  if (bound_score)
+    values_text(s->p, bound_score, bound, sizeof bound);
+  if (!best_score)
     return tf_error_set(err, TF_ESOLVER, "--time-limit",
                         "time limit of %g s reached before any feasible solution; best bound %s (%zu boxes bounded)",
                         s->limit, bound, s->st.nodes);
-  values_text(s->p, s->score + s->best[s->nbest - 1] * s->nobj, best, sizeof best);
+  values_text(s->p, best_score, best, sizeof best);
   return tf_error_set(err, TF_ESOLVER, "--time-limit",
                       "time limit of %g s reached before the optimum was proven: best found %s, best bound %s "
                       "(%zu boxes bounded)",
                       s->limit, best, bound, s->st.nodes);
 }
 
-int tf_search(const tf_problem *p, size_t k, double time_limit_s, tf_found *found, size_t *n,
-              tf_search_stats *stats, tf_error *err) {
+/* ----------------------------------------------------------------- scan */
+
+/* A problem with few count values per combination is scanned point by
+ * point, in the order of the total order's ties (combinations in
+ * enumeration order, counts lexicographically), as the oracle meets them:
+ * a point's score is exact, so it is classified only when it beats the
+ * k-th best kept, and a later point never displaces an earlier one of the
+ * same score.  On such problems the boxes, the pool and the heap cost more
+ * than the points themselves. */
+#define SCAN_BOX 16 /* points per combination, at most */
+#define SCAN_K 64   /* answers wanted, at most */
+#define SCAN_OBJ 16 /* objectives, at most */
+
+/* Points per combination, or 0 when more than SCAN_BOX. */
+static size_t scan_box(const tf_problem *p) {
+  size_t box = 1;
+  for (int i = 0; i < p->ncounts; i++) {
+    uint64_t n = (uint64_t)p->count_hi[i] - (uint64_t)p->count_lo[i] + 1;
+    if (!n || n > SCAN_BOX || (box *= (size_t)n) > SCAN_BOX)
+      return 0;
+  }
+  return box;
+}
+
+/* Files point (c, at) with score sc among the n kept, best first; the
+ * caller knows it beats the k-th. */
+static void scan_keep(struct search *s, tf_found *kept, tf_wide *kept_score, size_t c, const int64_t *at,
+                      const tf_wide *sc) {
+  size_t i = s->nbest < s->k ? s->nbest++ : s->k - 1;
+  for (; i > 0; i--) {
+    struct key a = {sc, c, at}, b = {kept_score + (i - 1) * s->nobj, kept[i - 1].combo, kept[i - 1].counts};
+    if (cmp_key(s, a, b) >= 0)
+      break;
+    kept[i] = kept[i - 1];
+    memcpy(kept_score + i * s->nobj, kept_score + (i - 1) * s->nobj, s->nobj * sizeof *sc);
+  }
+  kept[i].combo = c;
+  memset(kept[i].counts, 0, sizeof kept[i].counts);
+  memcpy(kept[i].counts, at, (size_t)s->nc * sizeof *at);
+  memcpy(kept_score + i * s->nobj, sc, s->nobj * sizeof *sc);
+}
+
+/* Does the point beat the k-th best kept? */
+static int scan_wins(const struct search *s, const tf_found *kept, const tf_wide *kept_score, struct key k) {
+  if (s->nbest < s->k)
+    return 1;
+  struct key last = {kept_score + (s->k - 1) * s->nobj, kept[s->k - 1].combo, kept[s->k - 1].counts};
+  return cmp_key(s, k, last) < 0;
+}
+
+/* The order a combination's points are visited in: each count from the
+ * end the first objective that depends on it prefers, so that the best
+ * points come early and the rest lose on their score alone.  Any order
+ * gives the same points: a point is compared by its whole key (score,
+ * combination, counts), ties included. */
+static void scan_order(const struct search *s, size_t c, const tf_box *b, int64_t *from, int64_t *to, int64_t *step) {
+  for (int i = 0; i < s->nc; i++)
+    step[i] = 0;
+  for (size_t o = 0; o < s->nobj; o++) {
+    const int64_t *a = tf_problem_obj(s->p, c, o);
+    for (int i = 0; i < s->nc; i++)
+      if (!step[i] && a[1 + i])
+        step[i] = (a[1 + i] > 0) == (s->p->objective[o].maximize != 0) ? -1 : 1;
+  }
+  for (int i = 0; i < s->nc; i++) {
+    step[i] = step[i] ? step[i] : 1;
+    from[i] = step[i] > 0 ? b->lo[i] : b->hi[i];
+    to[i] = step[i] > 0 ? b->hi[i] : b->lo[i];
+  }
+}
+
+/* Every point of combination c that may fit (scan_order): the box
+ * narrowed first, as the box search narrows it (removing only points that
+ * cannot fit); for one answer, a box every point of which fits gives its
+ * best point directly, as the box search takes it. */
+static void scan_combo(struct search *s, size_t c, const tf_box *full, tf_found *found, tf_wide *kept_score) {
+  const tf_problem *p = s->p;
+  tf_wide sc[SCAN_OBJ + 1];
+  tf_box b = *full;
+  int kind = s->nc ? tf_box_classify(p, c, &b) : TF_BOX_SOME;
+  if (kind == TF_BOX_SOME && s->nc && (!tf_box_narrow(p, c, &b) || (kind = tf_box_classify(p, c, &b)) == TF_BOX_NONE))
+    return;
+  if (kind == TF_BOX_NONE)
+    return;
+  int64_t at[TF_MAX_COUNTS];
+  if (kind == TF_BOX_ALL && s->k == 1) {
+    tf_box_best_point(p, c, &b, at);
+    tf_point_score(p, c, at, sc);
+    struct key k = {sc, c, at};
+    if (scan_wins(s, found, kept_score, k))
+      scan_keep(s, found, kept_score, c, at, sc);
+    return;
+  }
+  int64_t from[TF_MAX_COUNTS], to[TF_MAX_COUNTS], step[TF_MAX_COUNTS];
+  scan_order(s, c, &b, from, to, step);
+  memcpy(at, from, (size_t)s->nc * sizeof *at);
+  for (;;) {
+    check_time(s);
+    s->st.nodes++;
+    tf_point_score(p, c, at, sc);
+    struct key k = {sc, c, at};
+    if (scan_wins(s, found, kept_score, k) && (kind == TF_BOX_ALL || tf_point_classify(p, c, at) != TF_BOX_NONE))
+      scan_keep(s, found, kept_score, c, at, sc);
+    int i = s->nc - 1; /* the next point */
+    while (i >= 0 && at[i] == to[i])
+      at[i] = from[i], i--;
+    if (i < 0)
+      return;
+    at[i] += step[i];
+  }
+}
+
+/* Every point of the problem that can win; the best into found[0..*n-1],
+ * best first.  As the box search does, the combination with the best
+ * bound over its full box comes first, for an incumbent, and then each
+ * other one is scanned only when that bound can still beat the k-th best
+ * kept. */
+static int scan(struct search *s, tf_found *found, size_t *n, tf_search_stats *stats, tf_error *err) {
+  const tf_problem *p = s->p;
+  tf_wide *kept_score = tf_nalloc(s->k * s->nobj + 2 * s->nobj + 1, sizeof *kept_score);
+  tf_wide *bound = kept_score + s->k * s->nobj, *scratch = bound + s->nobj;
+  tf_box full;
+  tf_box_full(p, &full);
+  size_t first = best_root(s, &full, NULL, 0, bound, scratch);
+  if (first < p->ncombos)
+    scan_combo(s, first, &full, found, kept_score);
+  for (size_t c = 0; c < p->ncombos && !s->timed_out; c++) {
+    if (c == first)
+      continue;
+    tf_box_score_bound(p, c, &full, bound);
+    struct key k = {bound, c, p->count_lo};
+    if (scan_wins(s, found, kept_score, k))
+      scan_combo(s, c, &full, found, kept_score);
+  }
+  *n = s->timed_out ? 0 : s->nbest;
+  s->st.scanned = 1;
+  int rc = s->timed_out ? timed_out(s, NULL, s->nbest ? kept_score + (s->nbest - 1) * s->nobj : NULL, err) : 0;
+  free(kept_score);
+  if (stats)
+    *stats = s->st;
+  return rc;
+}
+
+static int search(const tf_problem *p, size_t k, double time_limit_s, int may_scan, tf_found *found, size_t *n,
+                  tf_search_stats *stats, tf_error *err) {
   struct search s;
   memset(&s, 0, sizeof s);
   s.p = p;
@@ -370,11 +520,15 @@ int tf_search(const tf_problem *p, size_t k, double time_limit_s, tf_found *foun
   s.open.key_of = node_key;
   s.k = k ? k : 1;
   s.limit = time_limit_s;
-  s.best = tf_nalloc(s.k, sizeof *s.best);
   clock_gettime(CLOCK_MONOTONIC, &s.start);
+  if (may_scan && s.k <= SCAN_K && s.nobj <= SCAN_OBJ && scan_box(p))
+    return scan(&s, found, n, stats, err);
+  s.best = tf_nalloc(s.k, sizeof *s.best);
   run(&s);
   *n = 0;
-  int rc = s.timed_out ? timed_out(&s, err) : 0;
+  int rc = s.timed_out ? timed_out(&s, s.open.n ? s.score + s.open.v[0] * s.nobj : NULL,
+                                   s.nbest ? s.score + s.best[s.nbest - 1] * s.nobj : NULL, err)
+                       : 0;
   for (size_t i = 0; !rc && i < s.nbest; i++, ++*n) {
     found[i].combo = s.combo[s.best[i]];
     memset(found[i].counts, 0, sizeof found[i].counts);
@@ -390,4 +544,14 @@ int tf_search(const tf_problem *p, size_t k, double time_limit_s, tf_found *foun
   free(s.open.v);
   free(s.best);
   return rc;
+}
+
+int tf_search(const tf_problem *p, size_t k, double time_limit_s, tf_found *found, size_t *n,
+              tf_search_stats *stats, tf_error *err) {
+  return search(p, k, time_limit_s, 1, found, n, stats, err);
+}
+
+int tf_search_boxes(const tf_problem *p, size_t k, double time_limit_s, tf_found *found, size_t *n,
+                    tf_search_stats *stats, tf_error *err) {
+  return search(p, k, time_limit_s, 0, found, n, stats, err);
 }

@@ -16,7 +16,16 @@
  * its own sense), then, on ties, the combination that comes first in
  * enumeration order, then the lexicographically smallest counts -- the
  * order in which the exhaustive oracle (oracle.c) meets points, so both
- * name the same point. */
+ * name the same point.
+ *
+ * A problem of at most 16 count values per combination (no counts, or
+ * ranges of a few values) is scanned instead: the same best-bounded
+ * combination first and the same pass, but an opened combination's box is
+ * narrowed once and its points visited one by one, each scored exactly and
+ * classified only when it beats the K-th best so far (compared by the
+ * whole key, so the order of the visit does not matter): there the boxes
+ * cost more than the points (bench/engine.md).  Both give the same
+ * points. */
 #ifndef TF_ENCODE_SEARCH_H
 #define TF_ENCODE_SEARCH_H
 
@@ -34,6 +43,7 @@ typedef struct tf_found {
 typedef struct tf_search_stats {
   size_t nodes;     /* boxes bounded */
   size_t opened;    /* boxes taken from the queue */
+  int scanned;      /* 1: scanned point by point (nodes: points scored) */
 } tf_search_stats;
 
 /* Finds the k best points (k >= 1) into found[0..*n-1], best first; *n is
@@ -43,5 +53,10 @@ typedef struct tf_search_stats {
  * may be NULL. */
 int tf_search(const tf_problem *p, size_t k, double time_limit_s, tf_found *found, size_t *n,
               tf_search_stats *stats, tf_error *err);
+
+/* The same, by boxes whatever the problem's size (no scan): what tests
+ * hold the scan to. */
+int tf_search_boxes(const tf_problem *p, size_t k, double time_limit_s, tf_found *found, size_t *n,
+                    tf_search_stats *stats, tf_error *err);
 
 #endif

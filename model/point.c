@@ -11,25 +11,25 @@
  * counts as constants: a path independent of the affine forms the ILP and
  * the oracle use, which is what makes it a check of them. */
 
+/* One block for every per-buffer, per-require and per-objective array
+ * (size, raw, alloc, require_lhs, require_rhs, objective, then
+ * require_ok): a point is made for every "why not" message, and seven
+ * allocations were most of its cost. */
 void tf_point_init(tf_point *pt, const tf_problem *p) {
   memset(pt, 0, sizeof *pt);
-  pt->size = tf_nalloc(p->nbuffers + 1, sizeof *pt->size);
-  pt->alloc = tf_nalloc(p->nbuffers + 1, sizeof *pt->alloc);
-  pt->raw = tf_nalloc(p->nbuffers + 1, sizeof *pt->raw);
-  pt->require_lhs = tf_nalloc(p->nrequire + 1, sizeof *pt->require_lhs);
-  pt->require_rhs = tf_nalloc(p->nrequire + 1, sizeof *pt->require_rhs);
-  pt->require_ok = tf_nalloc(p->nrequire + 1, sizeof *pt->require_ok);
-  pt->objective = tf_nalloc(p->nobjective + 1, sizeof *pt->objective);
+  size_t nb = p->nbuffers, nr = p->nrequire, words = 3 * nb + 2 * nr + p->nobjective;
+  int64_t *v = tf_nalloc(words + (nr * sizeof(int) + sizeof(int64_t) - 1) / sizeof(int64_t) + 1, sizeof *v);
+  pt->size = v;
+  pt->raw = v + nb;
+  pt->alloc = v + 2 * nb;
+  pt->require_lhs = v + 3 * nb;
+  pt->require_rhs = v + 3 * nb + nr;
+  pt->objective = v + 3 * nb + 2 * nr;
+  pt->require_ok = (int *)(v + words);
 }
 
 void tf_point_release(tf_point *pt) {
   free(pt->size);
-  free(pt->alloc);
-  free(pt->raw);
-  free(pt->require_lhs);
-  free(pt->require_rhs);
-  free(pt->require_ok);
-  free(pt->objective);
   memset(pt, 0, sizeof *pt);
 }
 
@@ -69,13 +69,15 @@ int tf_problem_eval_point(const tf_problem *cp, const int64_t *choose, const int
   pt->occupancy_why[0] = 0;
   if (!rc && p->occupancy >= 0) {
     /* the point's sizes as count-free affine forms, as occupancy_fits reads them */
-    size_t stride = tf_problem_stride(p);
-    int64_t *sizes = tf_nalloc(p->nbuffers * stride + 1, sizeof *sizes);
+    size_t stride = tf_problem_stride(p), n = p->nbuffers * stride;
+    int64_t small[256], *sizes = n <= 256 ? small : tf_nalloc(n + 1, sizeof *sizes);
+    memset(sizes, 0, n * sizeof *sizes);
     for (size_t b = 0; b < p->nbuffers; b++)
       sizes[b * stride] = pt->size[b];
     if (tf_occupancy_fits(p, choose, sizes, pt->occupancy_why, sizeof pt->occupancy_why, err) < 0)
       rc = -1;
-    free(sizes);
+    if (sizes != small)
+      free(sizes);
   }
   tf_eval_env env = tf_problem_env(p);
   for (size_t r = 0; r < p->nrequire && !rc; r++) {
@@ -159,8 +161,12 @@ int tf_point_violation(const tf_problem *p, const tf_point *pt, tf_violation *v)
 int tf_point_fits(const tf_problem *p, const tf_point *pt, char *why, size_t size) {
   tf_violation v;
   int fits = tf_point_violation(p, pt, &v);
-  if (why && size)
-    snprintf(why, size, "%s", v.text);
+  if (why && size) { /* a copy, truncated as snprintf would: this runs for every certified point */
+    size_t n = strlen(v.text);
+    n = n < size ? n : size - 1;
+    memcpy(why, v.text, n);
+    why[n] = 0;
+  }
   return fits;
 }
 
@@ -185,7 +191,12 @@ int tf_problem_violation(const tf_problem *p, const int64_t *choose, const int64
 int tf_problem_why(const tf_problem *p, const int64_t *choose, const int64_t *counts, char *why, size_t size) {
   tf_violation v;
   int rc = tf_problem_violation(p, choose, counts, &v);
-  snprintf(why, size, "%s", v.text);
+  if (size) {
+    size_t n = strlen(v.text);
+    n = n < size ? n : size - 1;
+    memcpy(why, v.text, n);
+    why[n] = 0;
+  }
   return rc;
 }
 

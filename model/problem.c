@@ -15,13 +15,6 @@
 
 /* ---------------------------------------------------------------- symbols */
 
-tf_affine tf_affine_constant(int64_t c) {
-  tf_affine a;
-  memset(&a, 0, sizeof a);
-  a.c = c;
-  return a;
-}
-
 tf_eval_env tf_problem_env(const tf_problem *p) {
   tf_eval_env env = {p->syms, p->ncounts, p->count_names};
   return env;
@@ -654,10 +647,16 @@ struct pruning {
   int64_t best_excess;
 };
 
+/* A memory over its capacity at the smallest counts. */
+struct overflow {
+  int memory;
+  int64_t used, cap, excess;
+};
+
 /* A memory that cannot fit even at the smallest counts rules the
- * combination out before any ILP is built: returns 0 with its excess and
- * why, else 1. */
-static int fits_at_minimum(tf_problem *p, size_t c, const int64_t *choose, int64_t *excess, char *why, size_t size) {
+ * combination out before any ILP is built: returns 0 with what overflows
+ * (overflow_text says it), else 1. */
+static int fits_at_minimum(tf_problem *p, size_t c, const int64_t *choose, struct overflow *ov) {
   int64_t least[TF_NMEM];
   if (tf_memory_least_use(p, c, p->count_lo, p->count_hi, least))
     return 1; /* let the ILP and the verifier decide */
@@ -665,14 +664,21 @@ static int fits_at_minimum(tf_problem *p, size_t c, const int64_t *choose, int64
     int64_t used = least[m], cap = tf_memory_capacity_at(p, m, choose);
     if (used <= cap)
       continue;
-    char combo[160];
-    combo_text(p, choose, combo, sizeof combo);
-    *excess = used - cap;
-    snprintf(why, size, "%s needs %lld %s of %s at the smallest counts, %lld over %lld", combo[0] ? combo : "the workset",
-             (long long)used, tf_memory_unit(m), tf_memory_name(m), (long long)*excess, (long long)cap);
+    ov->memory = m, ov->used = used, ov->cap = cap, ov->excess = used - cap;
     return 0;
   }
   return 1;
+}
+
+/* Formatted only for the overflow a message names (most combinations of
+ * a large workset overflow; formatting each was a sixth of a sweep). */
+static void overflow_text(const tf_problem *p, const int64_t *choose, const struct overflow *ov, char *why,
+                          size_t size) {
+  char combo[160];
+  combo_text(p, choose, combo, sizeof combo);
+  snprintf(why, size, "%s needs %lld %s of %s at the smallest counts, %lld over %lld", combo[0] ? combo : "the workset",
+           (long long)ov->used, tf_memory_unit(ov->memory), tf_memory_name(ov->memory), (long long)ov->excess,
+           (long long)ov->cap);
 }
 
 static int require_violation(tf_problem *p, size_t r, const int64_t *choose, const tf_affine *lhs,
@@ -763,16 +769,15 @@ static int enumerate_one(tf_problem *p, const int64_t *choose, struct pruning *p
   int rc = enumerate_buffers(p, c, choose, &env, sz, err);
   if (rc == 1 && p->occupancy >= 0)
     rc = enumerate_occupancy(p, c, choose, err);
-  char over_why[sizeof p->pruned_why];
-  int64_t excess = 0;
-  int over = rc == 1 && !fits_at_minimum(p, c, choose, &excess, over_why, sizeof over_why);
+  struct overflow ov = {0, 0, 0, 0};
+  int over = rc == 1 && !fits_at_minimum(p, c, choose, &ov);
   if (rc == 1 && set_derived(p, choose, sz, err))
     rc = -1;
   for (size_t r = 0; r < p->nrequire && rc == 1; r++)
     rc = enumerate_row(p, c, r, choose, &env, pr, err);
   if (over && rc == 1) { /* the smallest overflow names a combination its requires allow */
-    if (excess < pr->best_excess)
-      snprintf(p->pruned_why, sizeof p->pruned_why, "%s", over_why), pr->best_excess = excess;
+    if (ov.excess < pr->best_excess)
+      overflow_text(p, choose, &ov, p->pruned_why, sizeof p->pruned_why), pr->best_excess = ov.excess;
     rc = 0;
   }
   for (size_t o = 0; o < p->nobjective && rc == 1; o++) {

@@ -101,6 +101,12 @@ char *tf_text_close(tf_text *t, size_t *len) {
   return text;
 }
 
+const char *tf_text_peek(tf_text *t, size_t *len) {
+  fflush(t->f); /* text_write does not fail */
+  *len = t->b->len;
+  return t->b->buf ? t->b->buf : "";
+}
+
 size_t tf_utf8_char(const char *s, size_t avail) {
   const unsigned char *u = (const unsigned char *)s;
   if (!avail)

@@ -57,5 +57,8 @@ typedef struct tf_text {
 FILE *tf_text_open(tf_text *t);
 /* Returns the text (the caller frees it) and its length in *len (may be NULL). */
 char *tf_text_close(tf_text *t, size_t *len);
+/* The text so far (the stream flushed), still the stream's; its length in
+ * *len.  Valid until the next write. */
+const char *tf_text_peek(tf_text *t, size_t *len);
 
 #endif

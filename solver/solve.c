@@ -112,13 +112,14 @@ int tf_solve(const tf_problem *p, const tf_solve_opts *o, const tf_solve_out *ou
                           "no model to write: every combination was ruled out before the ILP (%s)", a->why);
     return 0;
   }
-  struct timespec t0;
-  clock_gettime(CLOCK_MONOTONIC, &t0);
+  struct timespec t0 = {0, 0};
+  if (o->backend) /* only the ILP solver's share of the limit needs it */
+    clock_gettime(CLOCK_MONOTONIC, &t0);
   tf_found found;
   size_t n;
   if (tf_search(p, 1, o->time_limit_s, &found, &n, NULL, err) || tf_solve_found(p, &found, n, a, err))
     return -1;
-  double left = o->time_limit_s > 0 ? o->time_limit_s - seconds_since(&t0) : 0;
+  double left = o->backend && o->time_limit_s > 0 ? o->time_limit_s - seconds_since(&t0) : 0;
   if (o->backend && tf_solve_ilp(p, o, o->time_limit_s > 0 && left < 0.001 ? 0.001 : left, a, err))
     return -1;
   return want_model ? tf_export_model(p, a, out->lp_file, out->mps_file, err) : 0;

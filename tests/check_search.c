@@ -261,10 +261,31 @@ static int random_workset(char *buf, size_t size, int *ncounts) {
   return n < size ? 0 : -1;
 }
 
+/* The scan (tf_search on a problem of few count values) and the box
+ * search find the same k points, in the same order. */
+static int scan_is_boxes(const tf_problem *p, size_t k, const char *what) {
+  tf_found a[8], b[8];
+  size_t na = 0, nb = 0;
+  tf_search_stats st;
+  tf_error e;
+  tf_error_init(&e);
+  ck_assert_msg(tf_search(p, k, 0, a, &na, &st, &e) == 0, "%s: %s", what, e.msg);
+  ck_assert_msg(tf_search_boxes(p, k, 0, b, &nb, NULL, &e) == 0, "%s: %s", what, e.msg);
+  ck_assert_msg(na == nb, "%s: %zu points against the boxes' %zu", what, na, nb);
+  for (size_t i = 0; i < na; i++) {
+    ck_assert_msg(a[i].combo == b[i].combo, "%s: rank %zu: combination %zu, the boxes' %zu", what, i, a[i].combo,
+                  b[i].combo);
+    for (int c = 0; c < p->ncounts; c++)
+      ck_assert_msg(a[i].counts[c] == b[i].counts[c], "%s: rank %zu: count %d is %lld, the boxes' %lld", what, i, c,
+                    (long long)a[i].counts[c], (long long)b[i].counts[c]);
+  }
+  return st.scanned;
+}
+
 /* 1000 generated problems per loop iteration: the search's top 5 equals the oracle's,
  * rank by rank (infeasible ones included: both find nothing). */
 START_TEST(test_generated_against_oracle) {
-  int solved = 0, infeasible = 0, ranked = 0;
+  int solved = 0, infeasible = 0, ranked = 0, scanned = 0;
   for (int i = 0; i < 1000; i++) {
     rng_state = 0x9e3779b97f4a7c15ULL * (unsigned long long)(_i * 1000 + i + 1);
     char text[4096];
@@ -281,6 +302,7 @@ START_TEST(test_generated_against_oracle) {
       char what[4200];
       snprintf(what, sizeof what, "problem %d (smem %lld): %s", i, (long long)m.smem.capacity, text);
       int n = check_against_oracle(p, 5, what);
+      scanned += scan_is_boxes(p, 1, what) & scan_is_boxes(p, 5, what);
       solved++;
       infeasible += n == 0;
       ranked += n == 5;
@@ -289,8 +311,8 @@ START_TEST(test_generated_against_oracle) {
     tf_request_release(&req);
     tf_workset_free(w);
   }
-  ck_assert_msg(solved > 800 && infeasible > 50 && ranked > 250, "solved %d, infeasible %d, five ranked %d", solved,
-                infeasible, ranked);
+  ck_assert_msg(solved > 800 && infeasible > 50 && ranked > 250 && scanned > 100 && scanned < solved - 100,
+                "solved %d, infeasible %d, five ranked %d, scanned %d", solved, infeasible, ranked, scanned);
 }
 END_TEST
 

@@ -50,10 +50,12 @@ struct run {
   struct slot *ring;     /* window slots, by position mod window */
   size_t window;
   size_t next, written;  /* positions in todo */
+  size_t ready;          /* positions [written, ready) are done, in a row */
+  double signalled;      /* when a worker last woke the writer */
   int stop;
   int oom;               /* a worker ran out of memory: the sweep stops, exit 3 */
   pthread_mutex_t lock;
-  pthread_cond_t ready, room;
+  pthread_cond_t ready_cond, room;
   tf_memo answers, ilps;
   /* progress */
   double start, last;
@@ -154,12 +156,12 @@ static int solve_point(struct run *r, const tf_request *req, const tf_problem *p
   return rc ? -1 : tf_solve_found(p, &mine, n, a, err);
 }
 
-static int solved_body(FILE *f, struct run *r, const tf_request *req, const tf_problem *p, int check,
+static int solved_body(tf_text *t, struct run *r, const tf_request *req, const tf_problem *p, int check,
                        tf_memo_entry *e);
 
 struct body_args {
   struct held held;
-  FILE *f;
+  tf_text *t;
   struct run *r;
   const tf_request *req;
   const tf_problem *p;
@@ -168,12 +170,12 @@ struct body_args {
 
 static void *body_of(void *arg) {
   struct body_args *a = arg;
-  a->status = solved_body(a->f, a->r, a->req, a->p, a->check, a->held.entry);
+  a->status = solved_body(a->t, a->r, a->req, a->p, a->check, a->held.entry);
   return NULL;
 }
 
 /* The body of a bound problem's line, from the answer memo or solved. */
-static int problem_body(FILE *f, struct run *r, const tf_request *req, const tf_problem *p, int check) {
+static int problem_body(tf_text *t, struct run *r, const tf_request *req, const tf_problem *p, int check) {
   tf_memo_entry *e = NULL;
   int own = 0;
   if (r->o.reuse & TF_REUSE_ANSWER) {
@@ -182,7 +184,7 @@ static int problem_body(FILE *f, struct run *r, const tf_request *req, const tf_
     e = tf_memo_get(&r->answers, key, klen, &own);
     free(key);
     if (!own && e->state == TF_MEMO_DONE) {
-      fwrite(e->text, 1, e->tlen, f);
+      fwrite(e->text, 1, e->tlen, t->f);
       int status = e->status;
       tf_memo_put(&r->answers, e);
       return status;
@@ -193,41 +195,44 @@ static int problem_body(FILE *f, struct run *r, const tf_request *req, const tf_
     }
   }
   if (!own)
-    return solved_body(f, r, req, p, check, NULL);
-  struct body_args ba = {{&r->answers, e}, f, r, req, p, check, 0};
+    return solved_body(t, r, req, p, check, NULL);
+  struct body_args ba = {{&r->answers, e}, t, r, req, p, check, 0};
   tf_alloc_guarded(body_of, release_held, &ba);
   return ba.status;
 }
 
-/* A line's body solved (and kept in entry e when the worker owns it). */
-static int solved_body(FILE *f, struct run *r, const tf_request *req, const tf_problem *p, int check,
+/* A line's body solved into the line's text t (and kept in entry e when
+ * the worker owns it: a copy of what it added to t; no stream of its own,
+ * which cost allocations at every point). */
+static int solved_body(tf_text *t, struct run *r, const tf_request *req, const tf_problem *p, int check,
                        tf_memo_entry *e) {
   tf_answer a;
   tf_answer_init(&a, p);
   tf_error err;
   tf_error_init(&err);
-  tf_text t;
-  FILE *g = tf_text_open(&t);
+  size_t start = 0, len;
+  if (e)
+    tf_text_peek(t, &start);
   int status;
   if (solve_point(r, req, p, check, &a, &err)) {
     status = TF_SWEEP_ERROR;
-    error_body(g, r, req, p, &err);
+    error_body(t->f, r, req, p, &err);
   } else {
     status = a.status;
-    answer_body(g, r, req, p, &a);
+    answer_body(t->f, r, req, p, &a);
   }
   tf_answer_release(&a);
-  size_t len;
-  char *body = tf_text_close(&t, &len);
-  fwrite(body, 1, len, f);
   if (e) {
     int ok = status != TF_SWEEP_ERROR; /* solver failures (time limits) are not reused */
-    if (ok)
-      e->text = body, e->tlen = len, e->status = status, body = NULL;
+    if (ok) {
+      const char *text = tf_text_peek(t, &len);
+      e->text = tf_nalloc(len - start + 1, 1);
+      memcpy(e->text, text + start, len - start);
+      e->tlen = len - start, e->status = status;
+    }
     tf_memo_finish(&r->answers, e, ok);
     tf_memo_put(&r->answers, e);
   }
-  free(body);
   return status;
 }
 
@@ -258,7 +263,7 @@ static void run_point(struct run *r, size_t pos, struct slot *out) {
       !(p = tf_problem_new_timed(m, w, &req, r->o.solve.time_limit_s, &err)))
     error_body(f, r, &req, NULL, &err);
   else
-    status = problem_body(f, r, &req, p, check);
+    status = problem_body(&t, r, &req, p, check);
   tf_sweep_line_end(&line, r->o.format);
   tf_problem_free(p);
   tf_request_release(&req);
@@ -284,8 +289,30 @@ static void stop_for_memory(struct run *r) {
   pthread_mutex_lock(&r->lock);
   r->stop = r->oom = 1;
   pthread_cond_broadcast(&r->room);
-  pthread_cond_broadcast(&r->ready);
+  pthread_cond_broadcast(&r->ready_cond);
   pthread_mutex_unlock(&r->lock);
+}
+
+/* The writer is woken once per batch of lines, not per line: a wake-up
+ * per point (a futex call and a switch of threads each) was a fifth of a
+ * sweep's CPU at -j 1.  A line waits at most WRITE_LATENCY_S for its batch
+ * to fill: slow points are written as they come. */
+#define WRITE_BATCH 64
+#define WRITE_LATENCY_S 0.05
+
+/* Position pos is done (r->lock held): the run of done positions from
+ * `written` grows, and the writer is woken when a batch is ready, when the
+ * last point is, or when it has waited long enough. */
+static void mark_ready(struct run *r, size_t pos) {
+  if (pos != r->ready)
+    return;
+  while (r->ready < r->ntodo && r->ready - r->written < r->window && r->ring[r->ready % r->window].text)
+    r->ready++;
+  double t = r->ready - r->written >= WRITE_BATCH || r->ready == r->ntodo ? 0 : now();
+  if (t == 0 || t - r->signalled >= WRITE_LATENCY_S) {
+    r->signalled = t ? t : r->signalled;
+    pthread_cond_signal(&r->ready_cond);
+  }
 }
 
 static void *worker(void *arg) {
@@ -309,8 +336,7 @@ static void *worker(void *arg) {
     }
     pthread_mutex_lock(&r->lock);
     r->ring[pos % r->window] = done;
-    if (pos == r->written)
-      pthread_cond_signal(&r->ready);
+    mark_ready(r, pos);
     pthread_mutex_unlock(&r->lock);
   }
   tf_backend_thread_done(); /* GLPK 5 keeps an environment per thread */
@@ -361,13 +387,13 @@ static int writer(struct run *r, tf_output *out, tf_sweep_stats *st, tf_error *e
   int rc = 0;
   while (r->written < r->ntodo) {
     pthread_mutex_lock(&r->lock);
-    while (!r->ring[r->written % r->window].text && !r->oom) {
+    while (r->ready == r->written && !r->oom) {
       struct timespec ts;
       clock_gettime(CLOCK_REALTIME, &ts);
       ts.tv_nsec += 200 * 1000 * 1000;
       if (ts.tv_nsec >= 1000000000)
         ts.tv_sec++, ts.tv_nsec -= 1000000000;
-      if (pthread_cond_timedwait(&r->ready, &r->lock, &ts) == ETIMEDOUT) {
+      if (pthread_cond_timedwait(&r->ready_cond, &r->lock, &ts) == ETIMEDOUT) {
         pthread_mutex_unlock(&r->lock);
         progress(r, 0);
         pthread_mutex_lock(&r->lock);
@@ -379,9 +405,7 @@ static int writer(struct run *r, tf_output *out, tf_sweep_stats *st, tf_error *e
                         r->ntodo);
       break;
     }
-    size_t end = r->written;
-    while (end < r->ntodo && end - r->written < r->window && r->ring[end % r->window].text)
-      end++;
+    size_t end = r->ready;
     pthread_mutex_unlock(&r->lock);
     /* positions [written, end) belong to this thread until `written` moves */
     size_t len = 0;
@@ -501,7 +525,7 @@ static void run_init(struct run *r) {
   r->window = 1024 + 64 * (size_t)r->o.jobs;
   r->ring = tf_nalloc(r->window, sizeof *r->ring);
   pthread_mutex_init(&r->lock, NULL);
-  pthread_cond_init(&r->ready, NULL);
+  pthread_cond_init(&r->ready_cond, NULL);
   pthread_cond_init(&r->room, NULL);
   tf_memo_init(&r->answers, r->o.memo_max);
   tf_memo_init(&r->ilps, r->o.memo_max);
@@ -519,7 +543,7 @@ static void run_release(struct run *r, tf_sweep_stats *st) {
   tf_memo_release(&r->answers);
   tf_memo_release(&r->ilps);
   pthread_mutex_destroy(&r->lock);
-  pthread_cond_destroy(&r->ready);
+  pthread_cond_destroy(&r->ready_cond);
   pthread_cond_destroy(&r->room);
 }
 
