@@ -292,7 +292,8 @@ END_TEST
 /* A CTA's registers at launch (a workset's cta_registers let) limit
  * occupancy: FA3 forward's setmaxnreg split holds 39936, 64512 or 65536
  * registers for 1, 2 or 3 MMA warpgroups, so two CTAs never share an
- * H100 SM; rf_model=0 drops it and SMEM alone decides. */
+ * H100 SM (nor does fa3-bwd's, 64512); rf_model=0 drops it and SMEM alone
+ * decides. */
 START_TEST(test_launch_registers_occupancy) {
   int rc = tf_test_run("solve -m h100-sxm -w fa3-fwd -p d=128 --domain occupancy=2", out, sizeof out, err, sizeof err);
   ck_assert_int_eq(rc, 1);
@@ -306,6 +307,10 @@ START_TEST(test_launch_registers_occupancy) {
                    sizeof err);
   ck_assert_int_eq(rc, 0);
   ck_assert_msg(strstr(out, "  occupancy    2\n"), "%s", out);
+  rc = tf_test_run("solve -m h100-sxm -w fa3-bwd -p d=128 --domain occupancy=2", out, sizeof out, err, sizeof err);
+  ck_assert_int_eq(rc, 1);
+  ck_assert_msg(strstr(err, "occupancy 2 needs 129024 registers per SM, above 65536 (cta_registers 64512 per CTA)"), "%s",
+                err);
 }
 END_TEST
 
