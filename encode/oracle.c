@@ -4,22 +4,13 @@
 
 /* Does combination c fit at these counts?  1 yes, 0 no, -1 on overflow.
  * The oracle's own test, on purpose not the reduction's (encode/fits.c):
- * it sums the memory module's charges itself, by the module's lifetime
- * rule (tf_memory_total). */
+ * the memory module's use of the point (tf_memory_use: each buffer's
+ * charge, by its lifetime rule), then the requires. */
 static int oracle_fits(const tf_problem *p, size_t c, const int64_t *counts) {
-  int64_t slots[TF_MEMORY_SLOTS] = {0}, used[TF_NMEM];
-  for (size_t b = 0; b < p->nbuffers; b++) {
-    int64_t v;
-    if (tf_problem_form_at(p, tf_problem_buf(p, c, b), counts, &v))
-      return -1;
-    if (v < 0)
-      return 0;
-    size_t s = tf_memory_slot(p, b, tf_memory_of(p, b, c));
-    if (tf_memory_charge(p, b, v, &v) || tf_checked_add(slots[s], v, &slots[s]))
-      return -1;
-  }
-  if (tf_memory_total(p, slots, 0, used)) /* the lifetime rule: always-live + the largest phase */
-    return -1;
+  int64_t used[TF_NMEM];
+  int use = tf_memory_use(p, c, counts, used);
+  if (use <= 0) /* -1 overflow, 0 a negative size */
+    return use;
   for (int m = 0; m < TF_NMEM; m++)
     if (used[m] > tf_memory_capacity(p, m, c))
       return 0;
