@@ -259,6 +259,21 @@ START_TEST(test_register_footprints) {
        "does not fit: rf needs 271 registers/thread of 255, 16 over", 1},
       {"check --cutlass-name cutlass3x_sm120_tensorop_gemm_e4m3_e4m3_f32_bf16_bf16_128x256x64_1x1x1_0_tnn_align16",
        "cutlass-sm120-gemm on rtx5090: fits", 0},
+      /* CuTe DSL Hopper: the accumulator per MMA thread (two warpgroups when cooperative), against 255
+       * non-persistent and the persistent kernel's 232; rf_model 0 is the shared-memory-only model */
+      {"check -m h100-sxm -w cutedsl-sm90-gemm -p persistent=1 --fix tile_m=128 --fix tile_n=256 --fix tile_k=64 "
+       "--fix ab_stage=3",
+       "  rf                151        255        104  registers/thread", 0},
+      {"check -m h100-sxm -w cutedsl-sm90-gemm --fix tile_m=128 --fix tile_n=128 --fix tile_k=64 --fix ab_stage=7",
+       "  acc                rf            128        128      1", 0},
+      {"check -m h100-sxm -w cutedsl-sm90-gemm --fix tile_m=128 --fix tile_n=512 --fix tile_k=64 --fix ab_stage=1",
+       "does not fit: rf needs 256 registers/thread of 255, 1 over", 1},
+      {"check -m h100-sxm -w cutedsl-sm90-gemm -p persistent=1 --fix tile_m=64 --fix tile_n=512 --fix tile_k=64 "
+       "--fix ab_stage=1",
+       "does not fit: rf needs 279 registers/thread of 255, 24 over", 1},
+      {"check -m h100-sxm -w cutedsl-sm90-gemm -p rf_model=0 --fix tile_m=128 --fix tile_n=512 --fix tile_k=64 "
+       "--fix ab_stage=1",
+       "cutedsl-sm90-gemm on h100-sxm: fits", 0},
   };
   int rc = tf_test_run(cases[_i].args, out, sizeof out, err, sizeof err);
   ck_assert_msg(rc == cases[_i].rc, "%s: exit %d: %s", cases[_i].args, rc, err);
@@ -685,7 +700,7 @@ Suite *e2e_suite(void) {
   tcase_add_test(tc, test_infeasible_exit);
   tcase_add_loop_test(tc, test_fa2_occupancy_rule, 0, 5);
   tcase_add_loop_test(tc, test_fa2_kernel_traits, 0, 6);
-  tcase_add_loop_test(tc, test_register_footprints, 0, 21);
+  tcase_add_loop_test(tc, test_register_footprints, 0, 26);
   tcase_add_loop_test(tc, test_register_budget_top10, 0, 2);
   tcase_add_loop_test(tc, test_bwd_register_footprints, 0, 11);
   tcase_add_test(tc, test_launch_registers_occupancy);
