@@ -45,15 +45,15 @@ START_TEST(test_triton_per_target) {
        "fits    smem  131072 of 232448 B              mma_version 3, ab_buffers 4"},
       {"h100-sxm", "{\"BLOCK_M\": 32, \"BLOCK_N\": 128, \"BLOCK_K\": 64, \"num_stages\": 4}",
        "fits    smem   61440 of 232448 B              mma_version 2, ab_buffers 3"},
-      {"h100-sxm", "{\"BLOCK_M\": 128, \"BLOCK_N\": 128, \"BLOCK_K\": 64, \"num_stages\": 4, \"num_warps\": 2}",
-       "fits    smem   98304 of 232448 B              mma_version 2, ab_buffers 3"},
+      {"h100-sxm", "{\"BLOCK_M\": 128, \"BLOCK_N\": 64, \"BLOCK_K\": 64, \"num_stages\": 4, \"num_warps\": 2}",
+       "fits    smem   73728 of 232448 B              mma_version 2, ab_buffers 3"},
       {"mi355x", "{\"BLOCK_M\": 128, \"BLOCK_N\": 128, \"BLOCK_K\": 64, \"num_stages\": 4}",
        "fits    smem  131072 of 163840 B              mma_version 0, ab_buffers 4"},
       {"mi300x", "{\"BLOCK_M\": 128, \"BLOCK_N\": 128, \"BLOCK_K\": 64, \"num_stages\": 2}",
        "fits    smem   32768 of 65536 B              mma_version 0, ab_buffers 1"},
       {"a100", "{\"BLOCK_M\": 128, \"BLOCK_N\": 128, \"BLOCK_K\": 64, \"num_stages\": 1}",
        "fits    smem   32768 of 166912 B              mma_version 2, ab_buffers 0"},
-      {"a100", "{\"BLOCK_M\": 256, \"BLOCK_N\": 256, \"BLOCK_K\": 16, \"num_stages\": 2}",
+      {"a100", "{\"BLOCK_M\": 256, \"BLOCK_N\": 256, \"BLOCK_K\": 16, \"num_stages\": 2, \"num_warps\": 16}",
        "fits    smem  131072 of 166912 B              mma_version 2, ab_buffers 1"},
   };
   char dir[256], file[300];
@@ -87,6 +87,21 @@ START_TEST(test_triton_per_target) {
                    1);
   ck_assert_msg(strstr(out, "violates '(compiled == 0 || fp8 == 0 || cc == 0 || cc >= 89) == 1'") != NULL, "%s", out);
   ck_assert_int_eq(tf_test_run("check -m a100 -w triton-matmul -p dt_bits=8 -p fp8=0 --fix BLOCK_M=64 --fix BLOCK_N=64 "
+                               "--fix BLOCK_K=64 --fix num_stages=3",
+                               out, sizeof out, err, sizeof err),
+                   0);
+  /* the fp32 accumulator in registers: 128 x 256 over 4 warps is 256 a thread, over ptxas's 255; 8 warps, 128 */
+  ck_assert_int_eq(tf_test_run("check -m h100-sxm -w triton-matmul --fix BLOCK_M=128 --fix BLOCK_N=256 --fix BLOCK_K=64 "
+                               "--fix num_stages=3",
+                               out, sizeof out, err, sizeof err),
+                   1);
+  ck_assert_msg(strstr(out, "does not fit: rf needs 256 registers/thread of 255, 1 over") != NULL, "%s", out);
+  ck_assert_int_eq(tf_test_run("check -m h100-sxm -w triton-matmul -p num_warps=8 --fix BLOCK_M=128 --fix BLOCK_N=256 "
+                               "--fix BLOCK_K=64 --fix num_stages=3",
+                               out, sizeof out, err, sizeof err),
+                   0);
+  ck_assert_msg(strstr(out, "  rf                128        255        127  registers/thread") != NULL, "%s", out);
+  ck_assert_int_eq(tf_test_run("check -m h100-sxm -w triton-matmul -p rf_model=0 --fix BLOCK_M=128 --fix BLOCK_N=256 "
                                "--fix BLOCK_K=64 --fix num_stages=3",
                                out, sizeof out, err, sizeof err),
                    0);
