@@ -281,6 +281,73 @@ START_TEST(test_register_footprints) {
 }
 END_TEST
 
+/* Registers of the attention worksets beside FlashAttention's: FlashInfer's
+ * prefill (o_frag, s_frag, m/d, rope_freq per thread of its 128) and
+ * FlashMLA's sm90 decode (rO's half, rP, rPb, rQ8, rL per thread of each of
+ * its two warpgroups), both against the 255 a thread may have; a shipped
+ * configuration fits with its rf row, an oversized one is refused for
+ * registers, and rf_model=0 drops them. */
+START_TEST(test_attn_register_footprints) {
+  static const struct {
+    const char *args, *want;
+    int rc;
+  } cases[] = {
+      {"solve -m a100 -w flashinfer-prefill -p d=128 -p cta_tile_q=128", "  rf                200        255         55", 0},
+      {"solve -m a100 -w flashinfer-prefill -p d=128 -p cta_tile_q=128 --explain", "  O_acc              rf            128", 0},
+      {"solve -m h100-sxm -w flashinfer-prefill -p d=256 -p cta_tile_q=64 -p rope_llama=1 --explain",
+       "  rope_freq          rf             32", 0},
+      {"check -m h100-sxm -w flashinfer-prefill -p d=256 -p cta_tile_q=128 --fix num_mma_kv=1",
+       "does not fit: rf needs 280 registers/thread of 255, 25 over", 1},
+      {"check -m h100-sxm -w flashinfer-prefill -p d=256 -p cta_tile_q=128 --fix num_mma_kv=1 -p rf_model=0",
+       "flashinfer-prefill on h100-sxm: fits", 0},
+      {"check -m h100-sxm -w flashmla-sm90-decode --fix k_buffers=2", "  rf                194        255         61", 0},
+      {"check -m h100-sxm -w flashmla-sm90-decode --fix k_buffers=2", "  Q_tail             rf             16", 0},
+      {"check -m h100-sxm -w flashmla-sm90-decode -p in_bits=8 --domain B_r=128 --fix k_buffers=2",
+       "does not fit: rf needs 356 registers/thread of 255, 101 over", 1},
+      {"check -m h100-sxm -w flashmla-sm90-decode -p in_bits=8 --domain B_r=128 --fix k_buffers=2 -p rf_model=0",
+       "flashmla-sm90-decode on h100-sxm: fits", 0},
+  };
+  int rc = tf_test_run(cases[_i].args, out, sizeof out, err, sizeof err);
+  ck_assert_msg(rc == cases[_i].rc, "%s: exit %d: %s", cases[_i].args, rc, err);
+  ck_assert_msg(strstr(out, cases[_i].want), "%s: want '%s' in\n%s", cases[_i].args, cases[_i].want, out);
+}
+END_TEST
+
+/* FlashInfer's free answers, their O and S accumulators counted here from
+ * num_mma_kv (NUM_MMA_Q x (8 x dv/16 + 8 x NUM_MMA_KV), fp32): within 255
+ * per thread for every answer --top gives; with rf_model=0 the d=256,
+ * cta_tile_q=128 answer needs more (the check can fail), with it none fits. */
+START_TEST(test_flashinfer_top_within_budget) {
+  static const struct {
+    const char *args;
+    long d, nmq;
+    int rc, over;
+  } cases[] = {
+      {"-m h100-sxm -p d=64 -p cta_tile_q=128", 64, 2, 0, 0},
+      {"-m h100-sxm -p d=128 -p cta_tile_q=128", 128, 2, 0, 0},
+      {"-m h100-sxm -p d=128 -p cta_tile_q=128 -p rope_llama=1", 128, 2, 0, 0},
+      {"-m h100-sxm -p d=256 -p cta_tile_q=64 -p rope_llama=1", 256, 1, 0, 0},
+      {"-m a100 -p d=256 -p cta_tile_q=16", 256, 1, 0, 0},
+      {"-m h100-sxm -p d=256 -p cta_tile_q=128 -p rf_model=0", 256, 2, 0, 1},
+      {"-m h100-sxm -p d=256 -p cta_tile_q=128", 256, 2, 1, 0},
+  };
+  char args[512];
+  snprintf(args, sizeof args, "solve -w flashinfer-prefill %s --top 4 --jsonl", cases[_i].args);
+  ck_assert_int_eq(tf_test_run(args, out, sizeof out, err, sizeof err), cases[_i].rc);
+  int n = 0, over = 0;
+  for (const char *v = strstr(out, "\"values\":{\"num_mma_kv\":"); v; v = strstr(v + 1, "\"values\":{\"num_mma_kv\":")) {
+    long kv = 0;
+    ck_assert_int_eq(sscanf(v, "\"values\":{\"num_mma_kv\":%ld", &kv), 1);
+    long acc = cases[_i].nmq * (8 * (cases[_i].d / 16) + 8 * kv);
+    over |= acc > 255;
+    ck_assert_msg(cases[_i].over || acc <= 255, "%s: %ld accumulator registers of 255", args, acc);
+    n++;
+  }
+  ck_assert_int_eq(over, cases[_i].over);
+  ck_assert_int_eq(n > 0, cases[_i].rc == 0);
+}
+END_TEST
+
 /* The ten largest tiles of the CUTLASS worksets that count registers: each
  * answer's registers per thread are counted (more than 0) and within the
  * budget, and no tile the register file refuses (sm80 256x256, sm120
@@ -701,6 +768,8 @@ Suite *e2e_suite(void) {
   tcase_add_loop_test(tc, test_fa2_occupancy_rule, 0, 5);
   tcase_add_loop_test(tc, test_fa2_kernel_traits, 0, 6);
   tcase_add_loop_test(tc, test_register_footprints, 0, 26);
+  tcase_add_loop_test(tc, test_attn_register_footprints, 0, 9);
+  tcase_add_loop_test(tc, test_flashinfer_top_within_budget, 0, 7);
   tcase_add_loop_test(tc, test_register_budget_top10, 0, 2);
   tcase_add_loop_test(tc, test_bwd_register_footprints, 0, 11);
   tcase_add_test(tc, test_launch_registers_occupancy);
