@@ -252,7 +252,7 @@ def sm120_blockwise(c):
 
 
 # Registers per consumer thread of the SM90 worksets that count them, as the
-# worksets do (acc, the mixed-input converted A, sparse metadata) against the
+# worksets do (acc, the mixed-input A as loaded and converted, sparse metadata) against the
 # consumers' budget: setmaxnreg 232, or 240 from 208 accumulator elements a
 # thread; the conv kernel (one MMA warpgroup, no setmaxnreg) 255.
 def sm90_registers(workset, c):
@@ -265,7 +265,7 @@ def sm90_registers(workset, c):
     copies = 2 if workset == "cutlass-sm90-gemm-blockwise" or (workset == "cutlass-sm90-gemm-sparse" and fp8) else 1
     need = copies * -(-m * n // threads)
     if workset == "cutlass-sm90-gemm-mixed":
-        need += -(-m * k * c["b_bits"] // (32 * threads))
+        need += -(-m * k * c["b_bits"] // (32 * threads)) + -(-m * k * c["a_bits"] // (32 * threads))
     if workset == "cutlass-sm90-gemm-sparse":
         need += -(-c.get("e_bits", 2 if c["a_bits"] == 32 else 1) * m * k // (32 * threads))
     return need, 240 if m * n >= 208 * threads else 232
