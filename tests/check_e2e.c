@@ -208,6 +208,11 @@ END_TEST
  * softmax statistics, Q when asked) per thread over the dispatch's warps,
  * against the 255 a thread may have; the register file limits occupancy;
  * FA3's fp8 hdim-64 192x160 tile fits its warpgroups' setmaxnreg budget. */
+#define T128x128x64 "--fix tile_m=128 --fix tile_n=128 --fix tile_k=64 --fix stages=2"
+#define T128x256x64 "--fix tile_m=128 --fix tile_n=256 --fix tile_k=64 --fix stages=2"
+#define T128x128x128 "--fix tile_m=128 --fix tile_n=128 --fix tile_k=128 --fix stages=2"
+#define T128x256x128 "--fix tile_m=128 --fix tile_n=256 --fix tile_k=128 --fix stages=2"
+#define T256x256x64 "--fix tile_m=256 --fix tile_n=256 --fix tile_k=64 --fix stages=2"
 START_TEST(test_register_footprints) {
   static const struct {
     const char *args, *want;
@@ -274,6 +279,30 @@ START_TEST(test_register_footprints) {
       {"check -m h100-sxm -w cutedsl-sm90-gemm -p rf_model=0 --fix tile_m=128 --fix tile_n=512 --fix tile_k=64 "
        "--fix ab_stage=1",
        "cutedsl-sm90-gemm on h100-sxm: fits", 0},
+      /* SM90 conv: one MMA warpgroup without setmaxnreg holds the whole accumulator against 255 */
+      {"check -m h100-sxm -w cutlass-sm90-conv " T128x128x64, "  rf                128        255        127  registers/thread", 0},
+      {"check -m h100-sxm -w cutlass-sm90-conv " T128x256x64, "does not fit: rf needs 256 registers/thread of 255, 1 over", 1},
+      {"check -m h100-sxm -w cutlass-sm90-conv -p rf_model=0 " T128x256x64, "cutlass-sm90-conv on h100-sxm: fits", 0},
+      /* SM90 blockwise: two accumulator copies (the promotion one), cooperative or pingpong */
+      {"check -m h100-sxm -w cutlass-sm90-gemm-blockwise " T128x128x128, "  rf                151        255        104  registers/thread", 0},
+      {"check -m h100-sxm -w cutlass-sm90-gemm-blockwise " T128x256x128, "does not fit: rf needs 279 registers/thread of 255, 24 over", 1},
+      {"check -m h100-sxm -w cutlass-sm90-gemm-blockwise -p schedule=2 " T128x128x128, "does not fit: rf needs 279 registers/thread", 1},
+      {"check -m h100-sxm -w cutlass-sm90-gemm-blockwise -p rf_model=0 " T128x256x128, "cutlass-sm90-gemm-blockwise on h100-sxm: fits", 0},
+      /* SM90 mixed input: the accumulator and the A fragment as loaded and converted */
+      {"check -m h100-sxm -w cutlass-sm90-gemm-mixed " T128x256x128, "  A_converted        rf             32", 0},
+      {"check -m h100-sxm -w cutlass-sm90-gemm-mixed " T128x256x128, "  A_load             rf              8", 0},
+      {"check -m h100-sxm -w cutlass-sm90-gemm-mixed " T128x256x128, "  rf                191        255         64  registers/thread", 0},
+      {"check -m h100-sxm -w cutlass-sm90-gemm-mixed " T256x256x64, "does not fit: rf needs 311 registers/thread of 255, 56 over", 1},
+      {"check -m h100-sxm -w cutlass-sm90-gemm-mixed -p rf_model=0 " T256x256x64, "cutlass-sm90-gemm-mixed on h100-sxm: fits", 0},
+      /* SM90 sparse: the metadata fragment, and FP8's second accumulator unless fast-accumulating */
+      {"check -m h100-sxm -w cutlass-sm90-gemm-sparse " T128x256x128, "  E_frag             rf              2", 0},
+      {"check -m h100-sxm -w cutlass-sm90-gemm-sparse " T128x256x128, "  rf                153        255        102  registers/thread", 0},
+      {"check -m h100-sxm -w cutlass-sm90-gemm-sparse -p a_bits=8 -p b_bits=8 " T128x256x128,
+       "does not fit: rf needs 281 registers/thread of 255, 26 over", 1},
+      {"check -m h100-sxm -w cutlass-sm90-gemm-sparse -p a_bits=8 -p b_bits=8 -p fp8_fastaccum=1 " T128x256x128,
+       "cutlass-sm90-gemm-sparse on h100-sxm: fits", 0},
+      {"check -m h100-sxm -w cutlass-sm90-gemm-sparse -p a_bits=8 -p b_bits=8 -p rf_model=0 " T128x256x128,
+       "cutlass-sm90-gemm-sparse on h100-sxm: fits", 0},
   };
   int rc = tf_test_run(cases[_i].args, out, sizeof out, err, sizeof err);
   ck_assert_msg(rc == cases[_i].rc, "%s: exit %d: %s", cases[_i].args, rc, err);
@@ -351,11 +380,17 @@ END_TEST
 /* The ten largest tiles of the CUTLASS worksets that count registers: each
  * answer's registers per thread are counted (more than 0) and within the
  * budget, and no tile the register file refuses (sm80 256x256, sm120
- * 256x256's 256 accumulators per cooperative thread) is among them. */
+ * 256x256's 256 accumulators per cooperative thread, the SM90 conv,
+ * blockwise, mixed-input and sparse tiles over their warpgroups' budget)
+ * is among them. */
 START_TEST(test_register_budget_top10) {
   static const char *const args[] = {
       "solve -m a100 -w cutlass-sm80-gemm --objective 'max tile_m*tile_n' --top 10 --jsonl",
       "solve -m rtx5090 -w cutlass-sm120-gemm --objective 'max tile_m*tile_n' --top 10 --jsonl",
+      "solve -m h100-sxm -w cutlass-sm90-conv --objective 'max tile_m*tile_n' --top 10 --jsonl",
+      "solve -m h100-sxm -w cutlass-sm90-gemm-blockwise -p scale_gran_n=64 --objective 'max tile_m*tile_n' --top 10 --jsonl",
+      "solve -m h100-sxm -w cutlass-sm90-gemm-mixed --objective 'max tile_m*tile_n' --top 10 --jsonl",
+      "solve -m h100-sxm -w cutlass-sm90-gemm-sparse --objective 'max tile_m*tile_n' --top 10 --jsonl",
   };
   int rc = tf_test_run(args[_i], out, sizeof out, err, sizeof err);
   ck_assert_msg(rc == 0, "%s: exit %d: %s", args[_i], rc, err);
@@ -767,10 +802,10 @@ Suite *e2e_suite(void) {
   tcase_add_test(tc, test_infeasible_exit);
   tcase_add_loop_test(tc, test_fa2_occupancy_rule, 0, 5);
   tcase_add_loop_test(tc, test_fa2_kernel_traits, 0, 6);
-  tcase_add_loop_test(tc, test_register_footprints, 0, 26);
+  tcase_add_loop_test(tc, test_register_footprints, 0, 45);
   tcase_add_loop_test(tc, test_attn_register_footprints, 0, 9);
   tcase_add_loop_test(tc, test_flashinfer_top_within_budget, 0, 7);
-  tcase_add_loop_test(tc, test_register_budget_top10, 0, 2);
+  tcase_add_loop_test(tc, test_register_budget_top10, 0, 6);
   tcase_add_loop_test(tc, test_bwd_register_footprints, 0, 11);
   tcase_add_test(tc, test_launch_registers_occupancy);
   tcase_add_loop_test(tc, test_bwd_top5_within_budget, 0, 9);

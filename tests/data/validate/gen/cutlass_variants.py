@@ -251,6 +251,42 @@ def sm120_blockwise(c):
     return {"stages": (SM120_CAP - c["epilogue_bytes"]) // stage}
 
 
+# Registers per consumer thread of the SM90 worksets that count them, as the
+# worksets do (acc, the mixed-input A as loaded and converted, sparse metadata) against the
+# consumers' budget: setmaxnreg 232, or 240 from 208 accumulator elements a
+# thread; the conv kernel (one MMA warpgroup, no setmaxnreg) 255.
+def sm90_registers(workset, c):
+    m, n, k = c["tile_m"], c["tile_n"], c["tile_k"]
+    if workset == "cutlass-sm90-conv":
+        return -(-m * n // 128), 255
+    sched = c.get("schedule", 0)
+    threads = 128 if (m < 128 if sched == 0 else sched == 2) else 256
+    fp8 = c["a_bits"] == 8 and c["b_bits"] == 8 and not c.get("fp8_fastaccum", 0)
+    copies = 2 if workset == "cutlass-sm90-gemm-blockwise" or (workset == "cutlass-sm90-gemm-sparse" and fp8) else 1
+    need = copies * -(-m * n // threads)
+    if workset == "cutlass-sm90-gemm-mixed":
+        need += -(-m * k * c["b_bits"] // (32 * threads)) + -(-m * k * c["a_bits"] // (32 * threads))
+    if workset == "cutlass-sm90-gemm-sparse":
+        need += -(-c.get("e_bits", 2 if c["a_bits"] == 32 else 1) * m * k // (32 * threads))
+    return need, 240 if m * n >= 208 * threads else 232
+
+
+REGISTER_WORKSETS = ("cutlass-sm90-conv", "cutlass-sm90-gemm-blockwise", "cutlass-sm90-gemm-mixed",
+                     "cutlass-sm90-gemm-sparse")
+
+
+def builder_count_only(out):
+    """A builder-formula case whose tile the registers refuse checks the
+    builder's SMEM count: rf_model 0, as check --cutlass-name counts it."""
+    if out["workset"] not in REGISTER_WORKSETS or out["params"].get("rf_model") == 0:
+        return out
+    need, budget = sm90_registers(out["workset"], dict(out["params"], **out["fix"]))
+    if need > budget:
+        out["params"]["rf_model"] = 0
+        out["comment"] += "; rf_model 0: the builder's SMEM count (the tile needs %d registers per consumer thread of %d)" % (need, budget)
+    return out
+
+
 TILE_KEYS = ("tile_m", "tile_n", "tile_k")
 # The builder of each family (the number in FAMILIES), inside include/cutlass/ @ 7107b055.
 CITE = {2: "gemm/collective/builders/sm100_umma_builder.inl:84-98 and sm100_pipeline_carveout.inl:37-85",
@@ -339,7 +375,7 @@ def case(cid, machine, workset, c, kind, expect, comment, stages=None, sf_stages
     if kind == "formula":
         out["objective"] = ["max stages", "max sf_stages"] if "sf_stages" in expect else ["max stages"]
     out.update({"expect": expect, "kind": kind, "comment": comment})
-    return out
+    return builder_count_only(out)
 
 
 SHORT = {"a_bits": "a", "b_bits": "b", "e_bits": "e", "scale_bits": "s", "zero_bits": "z",
@@ -420,7 +456,7 @@ def shared(path):
             if got != c["expect"]["stages"]:
                 sys.exit("%s: builder formula gives %d, the case expects %d" % (c["id"], got, c["expect"]["stages"]))
             c["comment"] = "shared case (nvcc-printed builder count)"
-            yield c
+            yield builder_count_only(c)
 
 
 def main():
