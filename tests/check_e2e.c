@@ -279,6 +279,19 @@ START_TEST(test_register_footprints) {
       {"check -m h100-sxm -w cutedsl-sm90-gemm -p rf_model=0 --fix tile_m=128 --fix tile_n=512 --fix tile_k=64 "
        "--fix ab_stage=1",
        "cutedsl-sm90-gemm on h100-sxm: fits", 0},
+      /* CuTe DSL SM120: opt-in registers (the accumulator and two k-blocks of A/B fragments against 232);
+       * off by default, the example's own 128x256x64 spills */
+      {"check -m rtx5090 -w cutedsl-sm120-gemm -p rf_model=1 --fix tile_m=128 --fix tile_n=128 --fix tile_k=64 "
+       "--fix ab_stage=2",
+       "  rf                215        255         40  registers/thread", 0},
+      {"check -m rtx5090 -w cutedsl-sm120-gemm -p rf_model=1 --fix tile_m=128 --fix tile_n=256 --fix tile_k=64 "
+       "--fix ab_stage=1",
+       "does not fit: rf needs 375 registers/thread of 255, 120 over", 1},
+      {"check -m rtx5090 -w cutedsl-sm120-gemm --fix tile_m=128 --fix tile_n=256 --fix tile_k=64 --fix ab_stage=1",
+       "cutedsl-sm120-gemm on rtx5090: fits", 0},
+      {"check -m rtx5090 -w cutedsl-sm120-gemm -p rf_model=1 -p rf_budget=255 --fix tile_m=64 --fix tile_n=256 "
+       "--fix tile_k=64 --fix ab_stage=1",
+       "  rf                208        255         47  registers/thread", 0},
       /* SM90 conv: one MMA warpgroup without setmaxnreg holds the whole accumulator against 255 */
       {"check -m h100-sxm -w cutlass-sm90-conv " T128x128x64, "  rf                128        255        127  registers/thread", 0},
       {"check -m h100-sxm -w cutlass-sm90-conv " T128x256x64, "does not fit: rf needs 256 registers/thread of 255, 1 over", 1},
@@ -802,7 +815,7 @@ Suite *e2e_suite(void) {
   tcase_add_test(tc, test_infeasible_exit);
   tcase_add_loop_test(tc, test_fa2_occupancy_rule, 0, 5);
   tcase_add_loop_test(tc, test_fa2_kernel_traits, 0, 6);
-  tcase_add_loop_test(tc, test_register_footprints, 0, 45);
+  tcase_add_loop_test(tc, test_register_footprints, 0, 49);
   tcase_add_loop_test(tc, test_attn_register_footprints, 0, 9);
   tcase_add_loop_test(tc, test_flashinfer_top_within_budget, 0, 7);
   tcase_add_loop_test(tc, test_register_budget_top10, 0, 6);
