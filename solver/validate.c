@@ -224,12 +224,8 @@ static int run_case(const struct run *r, const tf_case *c, size_t lineno, tf_err
   if (tf_cache_get(cache, &c->req, mwhere, wwhere, &m, &w, err))
     return tf_error_set_file(err, file), -1;
   tf_problem *p = tf_problem_new(m, w, &c->req, err);
-  if (!p) {
-    /* a field of this line (its path starts "line N: "), not of the workset */
-    if (!strncmp(err->path, "line ", 5))
-      snprintf(err->file, sizeof err->file, "%s", file);
+  if (!p)
     return -1;
-  }
   tf_answer a;
   tf_answer_init(&a, p);
   tf_solve_opts o;
@@ -265,6 +261,10 @@ static int run_line(void *ctx, const char *line, size_t len, size_t lineno, tf_e
   int rc = tf_case_parse(line, len, r->file, lineno, &c, err);
   if (!rc)
     rc = run_case(r, &c, lineno, err);
+  /* an error in a field of this line (its path starts "line N: "), not of
+   * a workset or machine file, is reported against the cases file */
+  if (rc && !err->file[0] && !strncmp(err->path, "line ", 5))
+    snprintf(err->file, sizeof err->file, "%s", r->file);
   tf_case_release(&c);
   return rc;
 }

@@ -663,6 +663,19 @@ START_TEST(test_validate_tuned_nofit) {
 }
 END_TEST
 
+/* A case whose expectation names no variable or let of its workset is bad
+ * input: exit 2, and the error names the cases file, its line and the
+ * JSON path (not the workset's file). */
+START_TEST(test_validate_bad_expect) {
+  int rc = tf_test_run("validate tests/data/validate-fail/bad-expect.jsonl", out, sizeof out, err, sizeof err);
+  ck_assert_msg(rc == 2, "exit %d: %s", rc, err);
+  ck_assert_msg(strstr(err, "tests/data/validate-fail/bad-expect.jsonl: line 1: $.expect.no_such_let: workset 'fa2-fwd' "
+                            "has no variable 'no_such_let'"),
+                "%s", err);
+  ck_assert_str_eq(out, "");
+}
+END_TEST
+
 /* An explanation describes only points the model allows: check shows a
  * legal placement when none fits (fa3-bwd d=256 keeps dQaccum out of smem:
  * 235008 B, not the 300288 of the forbidden layout), and an infeasible
@@ -827,6 +840,7 @@ Suite *e2e_suite(void) {
   tcase_add_test(tc, test_explain_next_better);
   tcase_add_test(tc, test_placement);
   tcase_add_test(tc, test_validate_tuned_nofit);
+  tcase_add_test(tc, test_validate_bad_expect);
   tcase_add_loop_test(tc, test_explain_legal_points, 0, 5);
   tcase_add_test(tc, test_top_configurations);
   tcase_add_loop_test(tc, test_validate_shipped_cases, 0,
