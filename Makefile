@@ -95,7 +95,8 @@ lint: symbols
 	@sh tests/lint/citations.sh
 	@awk -f tests/lint/timeouts.awk tests/*.c
 	@sh tests/lint/hidden_state.sh
-	@echo "lint: no function over 60 lines; no citation a clone cannot follow; every test case sets its timeout; no hidden state in the library"
+	@sh tests/lint/case_ids.sh
+	@echo "lint: no function over 60 lines; no citation a clone cannot follow; every test case sets its timeout; no hidden state in the library; one id per validation case"
 
 asan:
 	@$(MAKE) --no-print-directory BUILD=build/asan CC=clang \

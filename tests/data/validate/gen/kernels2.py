@@ -350,13 +350,13 @@ def triton_cases():
                                     {"BLOCK_M": bm, "BLOCK_N": bn, "BLOCK_K": bk, "num_stages": s}, None,
                                     {"fits": triton_prune_fits(cap, bm, bn, bk, s, bits)}, "fits",
                                     "early_config_prune shared-memory test"))
-                # the most stages the prune keeps (within Triton's 1..32)
-                best = max([s for s in range(1, 33) if triton_prune_fits(cap, bm, bn, bk, s, 16)], default=0)
-                if best:
-                    out.append(case(f"G-triton-{mach}-{bm}x{bn}x{bk}-maxstages", mach, "triton-matmul",
-                                    {"dt_bits": 16, "buffer_offset": 0},
-                                    {"BLOCK_M": bm, "BLOCK_N": bn, "BLOCK_K": bk}, ["max num_stages"],
-                                    {"num_stages": best}, "formula", "largest num_stages early_config_prune keeps"))
+            # the most stages the prune keeps (within Triton's 1..32), once per tile
+            best = max([s for s in range(1, 33) if triton_prune_fits(cap, bm, bn, bk, s, 16)], default=0)
+            if best:
+                out.append(case(f"G-triton-{mach}-{bm}x{bn}x{bk}-maxstages", mach, "triton-matmul",
+                                {"dt_bits": 16, "buffer_offset": 0},
+                                {"BLOCK_M": bm, "BLOCK_N": bn, "BLOCK_K": bk}, ["max num_stages"],
+                                {"num_stages": best}, "formula", "largest num_stages early_config_prune keeps"))
     # AMD stream pipeliner (third_party/amd/lib/TritonAMDGPUTransforms/StreamPipeline.cpp
     # initSchedule): max(1, num_stages - 1) LDS buffers without async copy.
     for mach in ["mi300x", "mi355x"]:
