@@ -3,7 +3,8 @@
  *
  * Input is either a spec (a JSON object, model/spec.h; any file not ending
  * in .jsonl) or a problem list (a file ending in .jsonl: one problem per
- * line, the lines `validate` reads, model/case.h).
+ * line, the lines `validate` reads, model/case.h; or such lines held in
+ * memory).
  *
  * Point ids are stable: "b200/fa4-fwd/d=64,dv=64/fix:B_r=128/o2" (segments
  * left out when the spec has none), or a problem line's "id" ("line-N"
@@ -42,6 +43,17 @@ typedef struct tf_sweep tf_sweep;
  * does not load is not an error: its points become error lines, and a
  * warning says so.  Returns a sweep owned by the caller (tf_sweep_free). */
 tf_sweep *tf_sweep_load(const char *file, tf_error *err);
+/* A problem list held in memory: lines[i] (lens[i] bytes, one problem
+ * object) is point i, read by the file loader's own code as line i + 1 of
+ * a file called `name` ("" for none) would be: its id "line-<i+1>" when it
+ * has none, the paths of its fields "line <i+1>: $...." in the errors of
+ * solving it, the line length limit of model/lines.h (a line may end in
+ * its newline, as a file's reader hands it over).  where NULL: a line that
+ * does not parse is an error point, as in a file.  Else it is bad input
+ * and the load fails, the error's path where[i] and then the path inside
+ * the object, as of the object on its own ("$.problems[1].params.d"). */
+tf_sweep *tf_sweep_load_lines(const char *const *lines, const size_t *lens, size_t n, const char *name,
+                              const char *where, tf_error *err);
 /* A spec from text; `file` names it in errors. */
 tf_sweep *tf_sweep_parse_spec(const char *text, size_t len, const char *file, tf_error *err);
 void tf_sweep_free(tf_sweep *s);
