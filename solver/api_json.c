@@ -4,11 +4,9 @@
  * (already checked for its keys) and a FILE * on the answer. */
 #include "api_json.h"
 
-#include <errno.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
-#include <unistd.h>
 
 #include "model/alloc.h"
 #include "model/case.h"
@@ -567,53 +565,28 @@ static int api_plot(const cJSON *req, FILE *out, api_ctx *x) {
 
 /* ----------------------------------------------------------------- sweep */
 
-/* A temporary file in $TMPDIR (or /tmp) whose name ends in `suffix`;
- * the caller unlinks it.  Returns an open descriptor, or -1. */
-static int temp_file(char *path, size_t size, const char *suffix, tf_error *err) {
-  const char *dir = getenv("TMPDIR");
-  snprintf(path, size, "%s/tilefit-XXXXXX%s", dir && *dir ? dir : "/tmp", suffix);
-  int fd = mkstemps(path, (int)strlen(suffix));
-  if (fd < 0)
-    tf_error_set(err, TF_EINTERNAL, NULL, "cannot create a temporary file in %s: %s", dir && *dir ? dir : "/tmp",
-                 strerror(errno));
-  return fd;
-}
-
-/* "problems": every problem is checked here first (a bad one is bad input,
- * before any work), then the list is written as the .jsonl file the sweep
- * reads. */
-static int write_problems(const cJSON *list, char *path, size_t size, tf_error *err) {
+/* "problems": each problem object as the text of a problem line, read by
+ * the sweep's own loader; a bad one is bad input at $.problems[i], before
+ * any work. */
+static tf_sweep *load_problems(const cJSON *list, tf_error *err) {
   if (!cJSON_IsArray(list))
-    return tf_error_set(err, TF_EINPUT, "$.problems", "expected an array of problem objects");
-  int fd = temp_file(path, size, ".jsonl", err);
-  FILE *f = fd < 0 ? NULL : fdopen(fd, "w");
-  if (!f) {
-    if (fd >= 0)
-      close(fd), unlink(path);
-    return tf_error_set(err, TF_EINTERNAL, NULL, "cannot write the problem list: %s", strerror(errno));
+    return tf_error_set(err, TF_EINPUT, "$.problems", "expected an array of problem objects"), NULL;
+  size_t n = (size_t)cJSON_GetArraySize(list), i = 0;
+  char **lines = tf_nalloc(n + 1, sizeof *lines);
+  size_t *lens = tf_nalloc(n + 1, sizeof *lens);
+  for (const cJSON *p = list->child; p && i < n; p = p->next, i++) {
+    lines[i] = cJSON_PrintUnformatted(p);
+    if (!lines[i])
+      break;
+    lens[i] = strlen(lines[i]);
   }
-  size_t i = 0;
-  int rc = 0;
-  for (const cJSON *p = list->child; p && !rc; p = p->next, i++) {
-    char *text = cJSON_PrintUnformatted(p);
-    tf_case c;
-    tf_case_init(&c);
-    if (!text || tf_case_parse(text, strlen(text), "", 0, &c, err)) {
-      char where[160];
-      snprintf(where, sizeof where, "$.problems[%zu]%s", i, err->path[0] == '$' ? err->path + 1 : "");
-      snprintf(err->path, sizeof err->path, "%s", where);
-      rc = -1;
-    } else {
-      fprintf(f, "%s\n", text);
-    }
-    tf_case_release(&c);
-    cJSON_free(text);
-  }
-  if (fclose(f) && !rc)
-    rc = tf_error_set(err, TF_EINTERNAL, NULL, "cannot write the problem list %s: %s", path, strerror(errno));
-  if (rc)
-    unlink(path);
-  return rc;
+  tf_sweep *s = i < n ? (tf_error_set(err, TF_EINTERNAL, "$.problems", "out of memory"), NULL)
+                      : tf_sweep_load_lines((const char *const *)lines, lens, n, "", "$.problems", err);
+  for (size_t k = 0; k < i; k++)
+    cJSON_free(lines[k]);
+  free(lines);
+  free(lens);
+  return s;
 }
 
 /* The sweep the request names: exactly one of "spec", "file", "problems". */
@@ -632,12 +605,7 @@ static tf_sweep *load_sweep(const cJSON *req, tf_error *err) {
     cJSON_free(text);
     return s;
   }
-  char path[4096];
-  if (write_problems(problems, path, sizeof path, err))
-    return NULL;
-  tf_sweep *s = tf_sweep_load(path, err);
-  unlink(path);
-  return s;
+  return load_problems(problems, err);
 }
 
 /* JSON lines (each a whole object, newline-terminated) as one array, a
@@ -652,15 +620,10 @@ static void lines_array(tf_json_out *w, const char *text, size_t len) {
   tf_json_out_end(w);
 }
 
-/* The sweep's JSON lines, read back from `path`, as one array. */
-static int points_array(tf_json_out *w, const char *path, tf_error *err) {
-  size_t len;
-  char *text = tf_read_file_limit(path, 0, &len, err);
-  if (!text)
-    return -1;
-  tf_json_out_key(w, "points");
-  lines_array(w, text, len);
-  free(text);
+/* A sweep line (o.line) as the next value of the "points" array. */
+static int point_value(void *ctx, const char *line, size_t len, tf_error *err) {
+  (void)err;
+  tf_json_out_raw(ctx, line, len && line[len - 1] == '\n' ? len - 1 : len);
   return 0;
 }
 
@@ -675,32 +638,25 @@ static void sweep_warnings(tf_json_out *w, const tf_sweep *s) {
  * the caller reads while the sweep runs) and the answer is
  * {"written": N, "warnings": [...]}; else {"points": [...], "warnings"}. */
 static int run_sweep(tf_sweep *s, const tf_sweep_opts *o, FILE *out, tf_error *err) {
-  char path[4096];
   tf_sweep_stats st;
   tf_json_out w;
   tf_json_out_init(&w, out);
+  tf_json_out_object(&w);
   if (o->out_fd >= 0) {
     if (tf_sweep_run(s, o, NULL, &st, err))
       return -1;
-    tf_json_out_object(&w);
     tf_json_out_key_int(&w, "written", (int64_t)st.written);
-    sweep_warnings(&w, s);
-    tf_json_out_end(&w);
-    return 0;
-  }
-  int fd = temp_file(path, sizeof path, ".jsonl", err);
-  if (fd < 0)
-    return -1;
-  close(fd);
-  int rc = tf_sweep_run(s, o, path, &st, err);
-  if (!rc) {
-    tf_json_out_object(&w);
-    rc = points_array(&w, path, err);
-    sweep_warnings(&w, s);
+  } else { /* the lines into the answer as they come: an answer that fails is thrown away */
+    tf_sweep_opts lines = *o;
+    lines.line = point_value, lines.line_ctx = &w;
+    tf_json_out_key_array(&w, "points");
+    if (tf_sweep_run(s, &lines, NULL, &st, err))
+      return -1;
     tf_json_out_end(&w);
   }
-  unlink(path);
-  return rc;
+  sweep_warnings(&w, s);
+  tf_json_out_end(&w);
+  return 0;
 }
 
 /* "shard": [I, N], 1 <= I <= N: points i with i mod N = I - 1, as --shard I/N. */

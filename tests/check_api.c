@@ -3,7 +3,9 @@
  * request's field, and concurrent calls from several threads. */
 #include <check.h>
 #include <cjson/cJSON.h>
+#include <dirent.h>
 #include <pthread.h>
+#include <signal.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -315,6 +317,87 @@ START_TEST(sweep_to_a_descriptor) {
 }
 END_TEST
 
+/* A sweep's answer is built in memory: no file is written, none made in
+ * $TMPDIR (a temporary problem list and output file were before).  Run
+ * with TMPDIR a fresh directory and no file allowed to grow (RLIMIT_FSIZE
+ * 0, which binds root too), then the directory must still be empty. */
+START_TEST(sweep_writes_no_file) {
+  static const char *const requests[] = {
+      "{\"cmd\": \"sweep\", \"jobs\": 2, \"problems\": [" FA4_PROBLEM ", {\"machine\": \"h100-sxm\", \"workset\": "
+      "\"fa3-fwd\"}, {\"machine\": \"b200\", \"workset\": \"no-such-workset\"}]}",
+      "{\"cmd\": \"sweep\", \"spec\": {\"machines\": [\"h100-sxm\"], \"worksets\": [\"fa3-fwd\"], \"params\": {\"d\": "
+      "[64, 128]}}}",
+  };
+  char dir[] = "/tmp/tf_api_tmpdirXXXXXX";
+  ck_assert_ptr_nonnull(mkdtemp(dir));
+  const char *old = getenv("TMPDIR");
+  char *saved = old ? strdup(old) : NULL;
+  char *want[2];
+  for (int i = 0; i < 2; i++)
+    want[i] = call(requests[i], 0);
+  setenv("TMPDIR", dir, 1);
+  struct rlimit was, none;
+  ck_assert_int_eq(getrlimit(RLIMIT_FSIZE, &was), 0);
+  none = was;
+  none.rlim_cur = 0;
+  void (*xfsz)(int) = signal(SIGXFSZ, SIG_IGN); /* a write past the limit fails (EFBIG), it does not kill */
+  ck_assert_int_eq(setrlimit(RLIMIT_FSIZE, &none), 0);
+  char *got[2];
+  int status[2];
+  for (int i = 0; i < 2; i++)
+    got[i] = tf_call_json(requests[i], &status[i]);
+  setrlimit(RLIMIT_FSIZE, &was);
+  signal(SIGXFSZ, xfsz);
+  saved ? setenv("TMPDIR", saved, 1) : unsetenv("TMPDIR");
+  free(saved);
+  for (int i = 0; i < 2; i++) {
+    ck_assert_msg(status[i] == 0, "status %d: %s", status[i], got[i]);
+    ck_assert_str_eq(got[i], want[i]);
+    tf_free(got[i]), tf_free(want[i]);
+  }
+  DIR *d = opendir(dir);
+  ck_assert_ptr_nonnull(d);
+  for (struct dirent *e; (e = readdir(d));)
+    ck_assert_msg(!strcmp(e->d_name, ".") || !strcmp(e->d_name, ".."), "%s/%s was made", dir, e->d_name);
+  closedir(d);
+  ck_assert_int_eq(rmdir(dir), 0);
+}
+END_TEST
+
+/* A bad problem of a sweep's list: the whole answer, its path in the
+ * request, as it was when the list went through a file. */
+START_TEST(sweep_bad_problem_answers) {
+  static const char *const bad[][2] = {
+      {"{\"machine\": \"b200\"}",
+       "{\"error\":\"$.problems[1]: missing required key 'workset'\",\"status\":2,\"message\":\"missing required key "
+       "'workset'\",\"path\":\"$.problems[1]\",\"field\":\"problems\"}"},
+      {"{\"machine\": \"b200\", \"workset\": \"fa4-fwd\", \"params\": {\"d\": true}}",
+       "{\"error\":\"$.problems[1].params.d: expected an integer from -9007199254740992 to 9007199254740992, got "
+       "true\",\"status\":2,\"message\":\"expected an integer from -9007199254740992 to 9007199254740992, got "
+       "true\",\"path\":\"$.problems[1].params.d\",\"field\":\"problems\"}"},
+      {"3", "{\"error\":\"$.problems[1]: expected an object\",\"status\":2,\"message\":\"expected an "
+            "object\",\"path\":\"$.problems[1]\",\"field\":\"problems\"}"},
+      {"{\"machine\": \"b200\", \"workset\": \"fa4-fwd\", \"fixx\": {}}",
+       "{\"error\":\"$.problems[1].fixx: unknown key 'fixx'; did you mean 'fix'?\",\"status\":2,\"message\":\"unknown "
+       "key 'fixx'; did you mean 'fix'?\",\"path\":\"$.problems[1].fixx\",\"field\":\"problems\"}"},
+  };
+  for (size_t i = 0; i < sizeof bad / sizeof *bad; i++) {
+    char request[512];
+    snprintf(request, sizeof request, "{\"cmd\": \"sweep\", \"problems\": [" FA4_PROBLEM ", %s]}", bad[i][0]);
+    char *got = call(request, 2);
+    ck_assert_str_eq(got, bad[i][1]);
+    tf_free(got);
+  }
+  char *got = call("{\"cmd\": \"sweep\", \"problems\": {}}", 2);
+  ck_assert_str_eq(got, "{\"error\":\"$.problems: expected an array of problem objects\",\"status\":2,\"message\":"
+                        "\"expected an array of problem objects\",\"path\":\"$.problems\",\"field\":\"problems\"}");
+  tf_free(got);
+  got = call("{\"cmd\": \"sweep\", \"problems\": []}", 0);
+  ck_assert_str_eq(got, "{\"points\":[],\"warnings\":[]}");
+  tf_free(got);
+}
+END_TEST
+
 /* "machine" is `machines NAME --json`; "workset" is `worksets NAME --json`
  * and names its params. */
 START_TEST(machine_and_workset_in_full) {
@@ -623,6 +706,8 @@ Suite *api_suite(void) {
   tcase_add_test(tc, explain_is_the_command_lines);
   tcase_add_test(tc, handle_calls_are_plain_calls);
   tcase_add_test(tc, sweep_to_a_descriptor);
+  tcase_add_test(tc, sweep_writes_no_file);
+  tcase_add_test(tc, sweep_bad_problem_answers);
   tcase_add_test(tc, machine_and_workset_in_full);
   tcase_add_test(tc, plot_map_is_the_command_lines_svg);
   tcase_add_test(tc, cutlass_name_is_the_command_lines);

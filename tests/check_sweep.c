@@ -14,6 +14,7 @@
 
 #include "model/case.h"
 #include "model/catalog.h"
+#include "model/lines.h"
 #include "solver/report.h"
 #include "solver/batch/sweep.h"
 #include "solver/batch/memo.h"
@@ -658,6 +659,179 @@ START_TEST(test_resume_refuses) {
 }
 END_TEST
 
+/* ------------------------------------------------- lines in memory */
+
+/* A line callback's lines, joined: the bytes a file would hold. */
+struct collected {
+  char *text;
+  size_t len, calls, stop_at; /* stop_at: fail that call (1-based); 0: never */
+  int set_error;
+};
+
+static int collect(void *ctx, const char *line, size_t len, tf_error *err) {
+  struct collected *c = ctx;
+  if (++c->calls == c->stop_at)
+    return c->set_error ? tf_error_set(err, TF_EOUTPUT, "$.sink", "the reader went away") : 1;
+  ck_assert_msg(len > 0 && line[len - 1] == '\n', "a line without its newline: %.*s", (int)len, line);
+  c->text = realloc(c->text, c->len + len + 1);
+  memcpy(c->text + c->len, line, len);
+  c->len += len;
+  c->text[c->len] = 0;
+  return 0;
+}
+
+static int run_lines(tf_sweep *s, struct runopts r, struct collected *c, tf_sweep_stats *st, tf_error *e) {
+  tf_sweep_opts o;
+  tf_sweep_opts_init(&o);
+  o.jobs = r.jobs ? r.jobs : 1;
+  o.format = r.format ? r.format : TF_FORMAT_JSON;
+  o.shard_index = r.shard_index;
+  o.shard_count = r.shard_count;
+  o.line = collect, o.line_ctx = c;
+  tf_error_init(e);
+  return tf_sweep_run(s, &o, NULL, st, e);
+}
+
+/* PROBLEMS' lines that are not blank, in memory and in a file of their
+ * own. */
+static size_t list_lines(char **lines, size_t *lens, size_t max) {
+  char *text = slurp(PROBLEMS, NULL);
+  size_t n = 0;
+  FILE *f = fopen(tmp("list.jsonl"), "w");
+  for (char *line = strtok(text, "\n"); line && n < max; line = strtok(NULL, "\n")) {
+    lens[n] = strlen(line) + 1; /* with its newline, as the file's reader hands it over */
+    lines[n] = malloc(lens[n] + 1);
+    snprintf(lines[n], lens[n] + 1, "%s\n", line);
+    fputs(lines[n++], f);
+  }
+  fclose(f);
+  free(text);
+  return n;
+}
+
+/* A list in memory is the same list in a file (tf_sweep_load_lines shares
+ * the file loader's line rule), and the line callback gets the bytes the
+ * file writer writes: JSON and CSV, threads, a shard. */
+START_TEST(test_lines_in_memory) {
+  char *lines[16];
+  size_t lens[16], n = list_lines(lines, lens, 16);
+  ck_assert_uint_eq(n, 7);
+  tf_error e;
+  tf_error_init(&e);
+  tf_sweep *file = load(tmp("list.jsonl"));
+  tf_sweep *mem = tf_sweep_load_lines((const char *const *)lines, lens, n, tmp("list.jsonl"), NULL, &e);
+  ck_assert_msg(mem != NULL, "%s: %s", e.path, e.msg);
+  ck_assert_uint_eq(tf_sweep_npoints(mem), 7);
+  static const struct runopts how[] = {
+      {.jobs = 1}, {.jobs = 3, .format = TF_FORMAT_CSV}, {.jobs = 2, .shard_index = 2, .shard_count = 3}};
+  for (size_t k = 0; k < sizeof how / sizeof *how; k++) {
+    run_ok(file, how[k], tmp("file.out"), NULL);
+    struct collected c = {0};
+    tf_sweep_stats st;
+    ck_assert_msg(run_lines(mem, how[k], &c, &st, &e) == 0, "%s", e.msg);
+    size_t len;
+    char *want = slurp(tmp("file.out"), &len);
+    size_t at = 0;
+    while (at < len && at < c.len && c.text[at] == want[at])
+      at++;
+    ck_assert_msg(c.len == len && at == len, "case %zu: %zu bytes, not %zu, from byte %zu: %.80s", k, c.len, len, at,
+                  c.text ? c.text + at : "");
+    ck_assert_uint_eq(c.calls, count_lines(want)); /* a call per line, the CSV header one of them */
+    ck_assert_uint_eq(st.written, how[k].shard_count ? 2 : 7);
+    free(want), free(c.text);
+  }
+  tf_sweep_free(file);
+  tf_sweep_free(mem);
+  for (size_t i = 0; i < n; i++)
+    free(lines[i]);
+}
+END_TEST
+
+/* With `where`, a line that does not parse is bad input at where[i]: its
+ * path inside the object as the object's own, no file, no line number. */
+START_TEST(test_lines_bad_input) {
+  static const struct {
+    const char *line, *path, *msg;
+  } bad[] = {
+      {"{\"machine\": \"b200\", \"workset\": \"fa4-fwd\", \"params\": {\"d\": true}}", "$.list[1].params.d",
+       "expected an integer from -9007199254740992 to 9007199254740992, got true"},
+      {"{\"machine\": \"b200\"}", "$.list[1]", "missing required key 'workset'"},
+      {"{\"id\": \"broken\", \"machine\": \"b200\", \"workset\": ", "$.list[1]", "line 1, column"},
+  };
+  for (size_t k = 0; k < sizeof bad / sizeof *bad; k++) {
+    const char *lines[] = {"{\"machine\": \"b200\", \"workset\": \"fa4-fwd\"}", bad[k].line};
+    size_t lens[] = {strlen(lines[0]), strlen(lines[1])};
+    tf_error e;
+    tf_error_init(&e);
+    ck_assert_ptr_null(tf_sweep_load_lines(lines, lens, 2, "", "$.list", &e));
+    ck_assert_int_eq(e.code, TF_EINPUT);
+    ck_assert_str_eq(e.path, bad[k].path);
+    ck_assert_str_eq(e.file, "");
+    ck_assert_msg(!strncmp(e.msg, bad[k].msg, strlen(bad[k].msg)), "%s", e.msg);
+    /* where NULL: an error point, as a file's line is */
+    tf_error_init(&e);
+    tf_sweep *s = tf_sweep_load_lines(lines, lens, 2, "", NULL, &e);
+    ck_assert_ptr_nonnull(s);
+    struct collected c = {0};
+    tf_sweep_stats st;
+    ck_assert_int_eq(run_lines(s, (struct runopts){0}, &c, &st, &e), 0);
+    ck_assert_uint_eq(st.status[TF_SWEEP_ERROR], 1);
+    ck_assert_msg(strstr(c.text, "{\"index\":1,\"total\":2,\"id\":"), "%s", c.text);
+    free(c.text);
+    tf_sweep_free(s);
+  }
+  /* the longest line a file may have (model/lines.h), and not a byte more */
+  size_t len = TF_MAX_LINE_BYTES + 1;
+  char *huge = malloc(len + 1);
+  memset(huge, ' ', len);
+  huge[0] = '{', huge[len - 1] = '}', huge[len] = 0;
+  const char *lines[] = {"{\"machine\": \"b200\", \"workset\": \"fa4-fwd\"}", huge};
+  size_t lens[] = {strlen(lines[0]), len};
+  tf_error e;
+  tf_error_init(&e);
+  ck_assert_ptr_null(tf_sweep_load_lines(lines, lens, 2, "", "$.list", &e));
+  ck_assert_str_eq(e.path, "$.list[1]");
+  ck_assert_msg(strstr(e.msg, "line 2: longer than 16777216 bytes"), "%s", e.msg);
+  huge[len - 2] = '}', huge[len - 1] = '\n'; /* a newline does not count */
+  tf_error_init(&e);
+  ck_assert_ptr_null(tf_sweep_load_lines(lines, lens, 2, "", "$.list", &e));
+  ck_assert_msg(strstr(e.msg, "missing required key 'machine'"), "%s", e.msg);
+  free(huge);
+}
+END_TEST
+
+/* A callback that fails stops the sweep with its error (or one saying so);
+ * a callback does not go with a file, a descriptor or resume. */
+START_TEST(test_line_callback_stops) {
+  tf_sweep *s = load(SMALL);
+  tf_error e;
+  tf_sweep_stats st;
+  for (int set = 0; set < 2; set++) {
+    struct collected c = {.stop_at = 3, .set_error = set};
+    ck_assert_int_eq(run_lines(s, (struct runopts){.jobs = 2}, &c, &st, &e), -1);
+    ck_assert_uint_eq(st.written, 2);
+    ck_assert_uint_eq(count_lines(c.text), 2);
+    ck_assert_str_eq(e.msg, set ? "the reader went away" : "the line callback stopped the sweep");
+    free(c.text);
+  }
+  tf_sweep_opts o;
+  tf_sweep_opts_init(&o);
+  struct collected c = {0};
+  o.line = collect, o.line_ctx = &c;
+  tf_error_init(&e);
+  ck_assert_int_eq(tf_sweep_run(s, &o, tmp("x.jsonl"), &st, &e), -1);
+  ck_assert_int_eq(e.code, TF_EINPUT);
+  o.out_fd = 1;
+  ck_assert_int_eq(tf_sweep_run(s, &o, NULL, &st, &e), -1);
+  o.out_fd = -1, o.resume = 1;
+  ck_assert_int_eq(tf_sweep_run(s, &o, NULL, &st, &e), -1);
+  ck_assert_uint_eq(c.calls, 0);
+  struct stat sb;
+  ck_assert_int_ne(stat(tmp("x.jsonl"), &sb), 0);
+  tf_sweep_free(s);
+}
+END_TEST
+
 /* ------------------------------------------------------- shards, merge */
 
 START_TEST(test_shards_merge) {
@@ -892,6 +1066,9 @@ Suite *sweep_suite(void) {
   tcase_add_loop_test(core, test_resume_torn, 0, 2);
   tcase_add_test(core, test_resume_refuses);
   tcase_add_loop_test(core, test_shards_merge, 0, 2);
+  tcase_add_test(core, test_lines_in_memory);
+  tcase_add_test(core, test_lines_bad_input);
+  tcase_add_test(core, test_line_callback_stops);
   suite_add_tcase(s, core);
   TCase *cli = tcase_create("CLI");
   tcase_add_checked_fixture(cli, setup, teardown);

@@ -3,7 +3,9 @@
  *
  * Input is either a spec (a JSON object, model/spec.h; any file not ending
  * in .jsonl) or a problem list (a file ending in .jsonl: one problem per
- * line, the lines `validate` reads, model/case.h).
+ * line, the lines `validate` reads, model/case.h; or such lines held in
+ * memory).  Output goes to a file or descriptor, or line by line to a
+ * callback (the library's JSON entry point builds its answer so).
  *
  * Point ids are stable: "b200/fa4-fwd/d=64,dv=64/fix:B_r=128/o2" (segments
  * left out when the spec has none), or a problem line's "id" ("line-N"
@@ -42,6 +44,17 @@ typedef struct tf_sweep tf_sweep;
  * does not load is not an error: its points become error lines, and a
  * warning says so.  Returns a sweep owned by the caller (tf_sweep_free). */
 tf_sweep *tf_sweep_load(const char *file, tf_error *err);
+/* A problem list held in memory: lines[i] (lens[i] bytes, one problem
+ * object) is point i, read by the file loader's own code as line i + 1 of
+ * a file called `name` ("" for none) would be: its id "line-<i+1>" when it
+ * has none, the paths of its fields "line <i+1>: $...." in the errors of
+ * solving it, the line length limit of model/lines.h (a line may end in
+ * its newline, as a file's reader hands it over).  where NULL: a line that
+ * does not parse is an error point, as in a file.  Else it is bad input
+ * and the load fails, the error's path where[i] and then the path inside
+ * the object, as of the object on its own ("$.problems[1].params.d"). */
+tf_sweep *tf_sweep_load_lines(const char *const *lines, const size_t *lens, size_t n, const char *name,
+                              const char *where, tf_error *err);
 /* A spec from text; `file` names it in errors. */
 tf_sweep *tf_sweep_parse_spec(const char *text, size_t len, const char *file, tf_error *err);
 void tf_sweep_free(tf_sweep *s);
@@ -78,6 +91,14 @@ enum tf_sweep_reuse {
 #define TF_SWEEP_ERROR 4
 #define TF_SWEEP_NSTATUS 5
 
+/* The lines' way out instead of a file (tf_sweep_opts.line): called on
+ * the thread that called tf_sweep_run, once per line and in order (the
+ * CSV header first), with the line as a file would hold it, its newline
+ * counted in len; the text is the sweep's, valid during the call.  A
+ * non-zero return stops the sweep: tf_sweep_run fails with err as the
+ * callback set it. */
+typedef int (*tf_sweep_line_fn)(void *ctx, const char *line, size_t len, tf_error *err);
+
 typedef struct tf_sweep_opts {
   int jobs;                      /* worker threads, >= 1 */
   int format;                    /* TF_FORMAT_JSON (JSONL) or TF_FORMAT_CSV */
@@ -85,6 +106,9 @@ typedef struct tf_sweep_opts {
   int resume;                    /* continue the output file */
   int out_fd;                    /* >= 0: write to this open descriptor (not
                                     closed; out_file must be NULL); -1: none */
+  tf_sweep_line_fn line;         /* non-NULL: every line to line(line_ctx, ...), not
+                                    written (out_file NULL, out_fd -1, no resume) */
+  void *line_ctx;
   unsigned reuse;                /* enum tf_sweep_reuse bits */
   size_t memo_max;               /* answers (and search optima) kept at most; 0: none kept */
   tf_solve_opts solve;
@@ -110,13 +134,15 @@ typedef struct tf_sweep_stats {
 const char *tf_sweep_status_name(int status);
 
 /* Runs the sweep (this shard of it) and writes one line per point to
- * `out_file`, or to standard output when it is NULL (no resume then).
- * Each line is built whole in memory and written with one write(2) call
- * (several complete lines per call), in point order.  With resume, the
- * file's complete lines must be this sweep's first points (by index and
- * id); a torn last line is cut off and the sweep continues after them.
- * A point that fails becomes a line with "status": "error".  Returns -1 on
- * bad input (TF_EINPUT) or when the output cannot be written. */
+ * `out_file`, to standard output when it is NULL (no resume then), or
+ * hands each to o->line.  Each line is built whole in memory and written
+ * with one write(2) call (several complete lines per call) or handed over
+ * in one callback call, in point order, by one writer thread.  With
+ * resume, the file's complete lines must be this sweep's first points (by
+ * index and id); a torn last line is cut off and the sweep continues
+ * after them.  A point that fails becomes a line with "status": "error".
+ * Returns -1 on bad input (TF_EINPUT), when the output cannot be written
+ * or when the callback stops the sweep. */
 int tf_sweep_run(tf_sweep *s, const tf_sweep_opts *o, const char *out_file,
                  tf_sweep_stats *st, tf_error *err);
 

@@ -25,6 +25,7 @@
 #include "model/case.h"
 #include "model/catalog.h"
 #include "model/json.h"
+#include "model/lines.h"
 #include "model/place.h"
 #include "solver/batch/memo.h"
 #include "model/text.h"
@@ -93,17 +94,58 @@ static int has_suffix(const char *s, const char *suffix) {
   return n >= k && !strcmp(s + n - k, suffix);
 }
 
+/* A problem list's lines, from a file or from memory (tf_sweep_load_lines):
+ * one rule for both, load_line. */
 struct list_ctx {
   tf_sweep *sweep;
   const char *file;
+  const char *where; /* NULL: a file's line, which may fail as an error point;
+                        else a line in memory, bad input at where[i] */
 };
 
-/* One problem line; a line that does not parse becomes an error point. */
+/* An in-memory line's error, under where[i]: where[i] and then the path
+ * inside the object. */
+static void under_where(const struct list_ctx *x, size_t i, tf_error *err) {
+  char path[sizeof err->path];
+  snprintf(path, sizeof path, "%s[%zu]%s", x->where, i, err->path[0] == '$' ? err->path + 1 : "");
+  snprintf(err->path, sizeof err->path, "%s", path);
+}
+
+/* Line `lineno` into c.  A file's line that does not parse keeps its id
+ * and says why (*why); an in-memory one fails, with its error as the
+ * object's on its own: parsed again with line 0, for paths without the
+ * "line N: " the request's own paths carry, under where[lineno - 1]. */
+static int parse_line(const struct list_ctx *x, const char *line, size_t len, size_t lineno, tf_case *c,
+                      char **why, tf_error *err) {
+  tf_error e;
+  tf_error_init(&e);
+  if (!tf_case_parse(line, len, x->file, lineno, c, &e))
+    return 0;
+  if (x->where) {
+    tf_case_release(c);
+    tf_case_init(c);
+    if (!tf_case_parse(line, len, x->file, 0, c, err))
+      *err = e; /* not expected: the line's error, then */
+    tf_case_release(c);
+    under_where(x, lineno - 1, err);
+    return -1;
+  }
+  char msg[1024];
+  tf_error_format(&e, msg, sizeof msg);
+  char *id = c->req.id ? tf_strdup(c->req.id) : NULL; /* keep the id if it was read */
+  tf_case_release(c);
+  c->req.id = id;
+  *why = tf_strdup(msg);
+  return 0;
+}
+
+/* One problem line; a file's line that does not parse becomes an error
+ * point. */
 static int load_line(void *ctx, const char *line, size_t len, size_t lineno, tf_error *err) {
   struct list_ctx *x = ctx;
   tf_sweep *s = x->sweep;
   if (s->npoints >= TF_SPEC_MAX_POINTS) {
-    tf_error_set(err, TF_EINPUT, NULL, "more than %d problems", TF_SPEC_MAX_POINTS);
+    tf_error_set(err, TF_EINPUT, x->where, "more than %d problems", TF_SPEC_MAX_POINTS);
     tf_error_set_file(err, x->file);
     return -1;
   }
@@ -115,16 +157,8 @@ static int load_line(void *ctx, const char *line, size_t len, size_t lineno, tf_
   tf_case *c = &s->cases[s->npoints];
   tf_case_init(c);
   s->case_error[s->npoints] = NULL;
-  tf_error e;
-  tf_error_init(&e);
-  if (tf_case_parse(line, len, x->file, lineno, c, &e)) {
-    char msg[1024];
-    tf_error_format(&e, msg, sizeof msg);
-    char *id = c->req.id ? tf_strdup(c->req.id) : NULL; /* keep the id if it was read */
-    tf_case_release(c);
-    c->req.id = id;
-    s->case_error[s->npoints] = tf_strdup(msg);
-  }
+  if (parse_line(x, line, len, lineno, c, &s->case_error[s->npoints], err))
+    return -1;
   if (!c->req.id) {
     char id[32];
     snprintf(id, sizeof id, "line-%zu", lineno);
@@ -137,7 +171,7 @@ static int load_line(void *ctx, const char *line, size_t len, size_t lineno, tf_
 }
 
 static int load_list(tf_sweep *s, const char *file, tf_error *err) {
-  struct list_ctx x = {s, file};
+  struct list_ctx x = {s, file, NULL};
   return tf_jsonl_each(file, load_line, &x, err);
 }
 
@@ -259,7 +293,7 @@ static tf_sweep *load_stdin(tf_error *err) {
     s = tf_sweep_parse_spec(text, len, "-", err);
   } else {
     s = sweep_new("-");
-    struct list_ctx x = {s, "-"};
+    struct list_ctx x = {s, "-", NULL};
     if (tf_jsonl_each_text(text, len, load_line, &x, err)) {
       tf_error_set_file(err, "-");
       tf_sweep_free(s);
@@ -290,6 +324,25 @@ tf_sweep *tf_sweep_load(const char *file, tf_error *err) {
     return NULL;
   tf_sweep *s = tf_sweep_parse_spec(text, len, file, err);
   free(text);
+  return s;
+}
+
+tf_sweep *tf_sweep_load_lines(const char *const *lines, const size_t *lens, size_t n, const char *name,
+                              const char *where, tf_error *err) {
+  tf_sweep *s = sweep_new(name);
+  struct list_ctx x = {s, name, where};
+  for (size_t i = 0; i < n; i++) {
+    size_t first; /* the length a file's reader sees, its limit checked (model/lines.h) */
+    int too_long = tf_line_in_text(lines[i], lines[i] + lens[i], i + 1, &first, err);
+    if (too_long && where)
+      under_where(&x, i, err);
+    if (too_long || load_line(&x, lines[i], lens[i], i + 1, err)) {
+      tf_error_set_file(err, name);
+      tf_sweep_free(s);
+      return NULL;
+    }
+  }
+  csv_columns(s);
   return s;
 }
 

@@ -380,66 +380,100 @@ static void progress(struct run *r, int final) {
   fflush(f);
 }
 
+/* Where the lines go: a file or descriptor (tf_output), or the caller's
+ * callback (o.line).  The writer is the same for both; only the last
+ * step, deliver, differs. */
+struct sink {
+  tf_output out;       /* unless fn */
+  tf_sweep_line_fn fn; /* the callback, or NULL */
+  void *ctx;
+  char *buf;           /* a file's ready lines, joined */
+  size_t cap;
+};
+
+static int sink_write(struct sink *k, const char *text, size_t len, tf_error *err) {
+  if (!k->fn)
+    return tf_output_write(&k->out, text, len, err);
+  if (!k->fn(k->ctx, text, len, err))
+    return 0;
+  if (!err->msg[0])
+    tf_error_set(err, TF_EOUTPUT, NULL, "the line callback stopped the sweep");
+  return -1;
+}
+
+/* Positions [r->written, end) belong to the writer until `written` moves:
+ * their lines go out in order, each counted and freed.  A file's are
+ * joined into one write(2) call (a call per line cost as much as the
+ * lines' text); a callback gets a call per line.  *upto: the end of the
+ * lines that went out. */
+static int deliver(struct run *r, struct sink *k, size_t end, tf_sweep_stats *st, size_t *upto, tf_error *err) {
+  size_t len = 0;
+  *upto = r->written;
+  for (size_t i = r->written; !k->fn && i < end; i++)
+    len += r->ring[i % r->window].len;
+  if (len > k->cap) {
+    k->cap = 2 * len;
+    TF_NREALLOC(k->buf, k->cap);
+  }
+  len = 0;
+  for (size_t i = r->written; i < end; i++) {
+    struct slot *sl = &r->ring[i % r->window];
+    if (k->fn && sink_write(k, sl->text, sl->len, err))
+      return -1;
+    if (!k->fn)
+      memcpy(k->buf + len, sl->text, sl->len), len += sl->len;
+    else
+      *upto = i + 1;
+    st->status[sl->status]++;
+    free(sl->text);
+    sl->text = NULL;
+  }
+  if (!k->fn && sink_write(k, k->buf, len, err))
+    return -1;
+  *upto = end;
+  return 0;
+}
+
+/* Waits (r->lock held) for lines ready to write, drawing progress while
+ * none come; 0 when there are, -1 when a worker ran out of memory. */
+static int wait_ready(struct run *r) {
+  while (r->ready == r->written && !r->oom) {
+    struct timespec ts;
+    clock_gettime(CLOCK_REALTIME, &ts);
+    ts.tv_nsec += 200 * 1000 * 1000;
+    if (ts.tv_nsec >= 1000000000)
+      ts.tv_sec++, ts.tv_nsec -= 1000000000;
+    if (pthread_cond_timedwait(&r->ready_cond, &r->lock, &ts) == ETIMEDOUT) {
+      pthread_mutex_unlock(&r->lock);
+      progress(r, 0);
+      pthread_mutex_lock(&r->lock);
+    }
+  }
+  return r->oom ? -1 : 0;
+}
+
 /* Writes ready lines in order until every position is written. */
-static int writer(struct run *r, tf_output *out, tf_sweep_stats *st, tf_error *err) {
-  char *buf = NULL;
-  size_t cap = 0;
-  int rc = 0;
+static int writer(struct run *r, struct sink *k, tf_sweep_stats *st, tf_error *err) {
   while (r->written < r->ntodo) {
     pthread_mutex_lock(&r->lock);
-    while (r->ready == r->written && !r->oom) {
-      struct timespec ts;
-      clock_gettime(CLOCK_REALTIME, &ts);
-      ts.tv_nsec += 200 * 1000 * 1000;
-      if (ts.tv_nsec >= 1000000000)
-        ts.tv_sec++, ts.tv_nsec -= 1000000000;
-      if (pthread_cond_timedwait(&r->ready_cond, &r->lock, &ts) == ETIMEDOUT) {
-        pthread_mutex_unlock(&r->lock);
-        progress(r, 0);
-        pthread_mutex_lock(&r->lock);
-      }
-    }
-    if (r->oom) {
+    if (wait_ready(r)) {
       pthread_mutex_unlock(&r->lock);
-      rc = tf_error_set(err, TF_EINTERNAL, NULL, "out of memory in a worker after %zu of %zu points", r->written,
-                        r->ntodo);
-      break;
+      return tf_error_set(err, TF_EINTERNAL, NULL, "out of memory in a worker after %zu of %zu points", r->written,
+                          r->ntodo);
     }
-    size_t end = r->ready;
+    size_t end = r->ready, upto;
     pthread_mutex_unlock(&r->lock);
-    /* positions [written, end) belong to this thread until `written` moves */
-    size_t len = 0;
-    for (size_t k = r->written; k < end; k++)
-      len += r->ring[k % r->window].len;
-    if (len > cap) {
-      cap = 2 * len;
-      TF_NREALLOC(buf, cap);
-    }
-    len = 0;
-    for (size_t k = r->written; k < end; k++) {
-      struct slot *sl = &r->ring[k % r->window];
-      memcpy(buf + len, sl->text, sl->len);
-      len += sl->len;
-      st->status[sl->status]++;
-      free(sl->text);
-      sl->text = NULL;
-    }
-    if (tf_output_write(out, buf, len, err)) {
-      rc = -1;
-      pthread_mutex_lock(&r->lock);
-      r->stop = 1;
-      pthread_cond_broadcast(&r->room);
-      pthread_mutex_unlock(&r->lock);
-      break;
-    }
+    int failed = deliver(r, k, end, st, &upto, err);
     pthread_mutex_lock(&r->lock);
-    r->written = end;
+    r->written = upto;
+    r->stop |= failed; /* the workers stop: nothing more goes out */
     pthread_cond_broadcast(&r->room);
     pthread_mutex_unlock(&r->lock);
+    if (failed)
+      return -1;
     progress(r, 0);
   }
-  free(buf);
-  return rc;
+  return 0;
 }
 
 void tf_sweep_opts_init(tf_sweep_opts *o) {
@@ -465,19 +499,49 @@ static void plan(struct run *r, const tf_sweep_opts *o, tf_sweep_stats *st) {
 
 /* What an earlier run wrote (resume) or the CSV header; *done points of
  * todo are already in the file. */
-static int start_output(struct run *r, tf_output *out, size_t *done, tf_sweep_stats *st, tf_error *err) {
+static int start_output(struct run *r, struct sink *k, size_t *done, tf_sweep_stats *st, tf_error *err) {
   *done = 0;
   if (r->o.resume)
-    return tf_sweep_resume_scan(r->s, r->o.format, r->todo, r->ntodo, out->fd, out->name, done, &st->torn_bytes,
-                                err);
+    return tf_sweep_resume_scan(r->s, r->o.format, r->todo, r->ntodo, k->out.fd, k->out.name, done,
+                                &st->torn_bytes, err);
   if (r->o.format == TF_FORMAT_CSV)
-    return tf_output_write(out, r->s->csv_header, strlen(r->s->csv_header), err);
+    return sink_write(k, r->s->csv_header, strlen(r->s->csv_header), err);
   return 0;
+}
+
+/* The sink o names: its callback, its descriptor, or out_file. */
+static int sink_open(struct sink *k, const tf_sweep_opts *o, const char *out_file, tf_error *err) {
+  memset(k, 0, sizeof *k);
+  k->out.fd = -1;
+  if (o->line && (o->out_fd >= 0 || o->resume || out_file))
+    return tf_error_set(err, TF_EINPUT, NULL, "a line callback takes every line: no output file, descriptor or resume");
+  k->fn = o->line, k->ctx = o->line_ctx;
+  if (o->line)
+    return 0;
+  if (o->resume && !out_file)
+    return tf_error_set(err, TF_EINPUT, "--resume", "needs the output file (-o FILE)");
+  if (o->out_fd >= 0 && (o->resume || out_file))
+    return tf_error_set(err, TF_EINPUT, "--resume", "an output descriptor is written through, neither resumed nor named");
+  if (o->out_fd >= 0)
+    return tf_output_open_fd(&k->out, o->out_fd, "-o", err);
+  return tf_output_open(&k->out, out_file, o->resume ? TF_OUTPUT_RESUME : TF_OUTPUT_WHOLE, "-o", err);
+}
+
+/* A file committed (rc 0) or abandoned. */
+static int sink_close(struct sink *k, int rc, tf_error *err) {
+  free(k->buf);
+  if (k->fn)
+    return rc;
+  if (rc) {
+    tf_output_abandon(&k->out);
+    return rc;
+  }
+  return tf_output_commit(&k->out, err);
 }
 
 struct writer_args {
   struct run *r;
-  tf_output *out;
+  struct sink *out;
   tf_sweep_stats *st;
   tf_error *err;
   pthread_t *threads;
@@ -505,7 +569,7 @@ static void stop_workers(void *arg) {
 }
 
 /* The workers and the writer, until every point of todo is written. */
-static int solve_all(struct run *r, tf_output *out, tf_sweep_stats *st, tf_error *err) {
+static int solve_all(struct run *r, struct sink *out, tf_sweep_stats *st, tf_error *err) {
   size_t nthreads = (size_t)r->o.jobs < r->ntodo ? (size_t)r->o.jobs : r->ntodo;
   struct writer_args a = {r, out, st, err, tf_nalloc(nthreads, sizeof(pthread_t)), 0, 0};
   for (; a.started < nthreads; a.started++)
@@ -561,21 +625,12 @@ int tf_sweep_run(tf_sweep *s, const tf_sweep_opts *o, const char *out_file, tf_s
     r.o.jobs = 1;
   if (!r.o.memo_max)
     r.o.reuse = 0; /* --memo-max 0: nothing kept, nothing reused */
-  if (o->resume && !out_file)
-    return tf_error_set(err, TF_EINPUT, "--resume", "needs the output file (-o FILE)");
-  plan(&r, o, st);
   /* Whole or nothing (an existing result stays until the new one is
    * complete), except with --resume: then the file is its own checkpoint. */
-  tf_output out;
-  if (o->out_fd >= 0 && (o->resume || out_file)) {
-    free(r.todo);
-    return tf_error_set(err, TF_EINPUT, "--resume", "an output descriptor is written through, neither resumed nor named");
-  }
-  if (o->out_fd >= 0 ? tf_output_open_fd(&out, o->out_fd, "-o", err)
-                     : tf_output_open(&out, out_file, o->resume ? TF_OUTPUT_RESUME : TF_OUTPUT_WHOLE, "-o", err)) {
-    free(r.todo);
+  struct sink out;
+  if (sink_open(&out, o, out_file, err))
     return -1;
-  }
+  plan(&r, o, st);
   size_t done;
   int rc = start_output(&r, &out, &done, st, err);
   st->resumed = r.resumed = done;
@@ -586,9 +641,5 @@ int tf_sweep_run(tf_sweep *s, const tf_sweep_opts *o, const char *out_file, tf_s
     rc = solve_all(&r, &out, st, err);
   run_release(&r, st);
   free(r.todo - done);
-  if (rc)
-    tf_output_abandon(&out);
-  else
-    rc = tf_output_commit(&out, err);
-  return rc;
+  return sink_close(&out, rc, err);
 }
