@@ -262,8 +262,9 @@ static int run_line(void *ctx, const char *line, size_t len, size_t lineno, tf_e
   if (!rc)
     rc = run_case(r, &c, lineno, err);
   /* an error in a field of this line (its path starts "line N: "), not of
-   * a workset or machine file, is reported against the cases file */
-  if (rc && !err->file[0] && !strncmp(err->path, "line ", 5))
+   * a workset or machine file, is reported against the cases file (even
+   * where binding named the workset's file) */
+  if (rc && !strncmp(err->path, "line ", 5))
     snprintf(err->file, sizeof err->file, "%s", r->file);
   tf_case_release(&c);
   return rc;
