@@ -234,8 +234,10 @@ START_TEST(test_shown_lets) {
                                            "arch_cc 103, arch_gfx 0, twice 128  {\"B\": 64}\n", NULL};
   static const char *const prune_json[] = {"\"rule\":\"the test's rule: a buffer of B bytes\"",
                                            "\"shown\":{\"arch_cc\":103,\"arch_gfx\":0,\"twice\":128}", NULL};
+  static const char *const prune_csv[] = {",fits,machine,workset,status,rank,objectives,B,shown_arch_cc,", ",64,103,0,128,64,",
+                                          NULL};
   all_formats_contain("prune -m b300 -w tests/data/show/arch.json tests/data/show/configs.jsonl", prune_text,
-                      prune_json, none);
+                      prune_json, prune_csv);
 }
 END_TEST
 
