@@ -2,6 +2,8 @@
  * answers in a format. */
 #include "report.h"
 
+#include <string.h>
+
 #include "model/json_out.h"
 #include "model/value.h"
 
@@ -63,10 +65,18 @@ void tf_report_answers(FILE *f, int format, const tf_request *req, const tf_prob
       tf_report_top_text(f, req, p, a, n);
     return;
   }
-  if (format == TF_FORMAT_CSV) {
-    tf_report_csv_header(f, p);
-    for (int i = 0; i < n; i++)
-      tf_report_csv_row(f, req, p, &a[i]);
+  if (format == TF_FORMAT_CSV) { /* "id," then the one answer layout, as a sweep's line after its index and total */
+    tf_csv_columns c;
+    memset(&c, 0, sizeof c);
+    tf_csv_columns_add_problem(&c, p);
+    fputs("id,", f);
+    tf_csv_columns_write_header(f, &c);
+    for (int i = 0; i < n; i++) {
+      tf_csv_field(f, req->id ? req->id : "");
+      fputc(',', f);
+      tf_csv_columns_row(f, &c, req, p, &a[i]);
+    }
+    tf_csv_columns_release(&c);
     return;
   }
   int array = format == TF_FORMAT_JSON && (n > 1 || a[0].rank); /* --top: one array, an answer a line */

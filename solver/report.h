@@ -75,28 +75,45 @@ void tf_report_json_error_members(tf_json_out *w, const char *machine, const cha
 void tf_csv_field(FILE *f, const char *s);
 /* ",V", or "," when !ok. */
 void tf_csv_int(FILE *f, int ok, int64_t v);
-/* An answer with its problem's own columns. */
-void tf_report_csv_header(FILE *f, const tf_problem *p);
-void tf_report_csv_row(FILE *f, const tf_request *req, const tf_problem *p, const tf_answer *a);
-
-/* A sweep's columns: the union over its worksets, so every line of a
- * sweep has the same cells. */
+/* The one row layout of an answer, whichever command writes it
+ * (docs/using.md#output):
+ *   machine,workset,status,rank,objectives,param_P...,VAR...,place_B...,
+ *   shown_L...,MEM_used,MEM_capacity...,objectiveN...,closed_C,
+ *   closed_C_agrees...,reason
+ * Its columns are a union over worksets (a sweep's, prune's kernel names),
+ * so every row of one output has the same cells; a cell that does not
+ * apply to a row is empty.  The command's own columns come first: solve
+ * and check "id", a sweep "index,total,id", prune "where,config,KEY...,fits". */
 typedef struct tf_csv_columns {
   char **params;  size_t nparams, capparams;
-  char **vars;    size_t nvars, capvars;
-  char **counts;  size_t ncounts, capcounts;
+  char **vars;    size_t nvars, capvars;     /* choose, occupancy, counts, place_NAME */
+  char **counts;  size_t ncounts, capcounts; /* for the closed-form columns */
+  char **shown;   size_t nshown, capshown;   /* the worksets' shown lets (model/show.h) */
   int mem[TF_NMEM];
   size_t nobjectives;
 } tf_csv_columns;
 
-void tf_csv_columns_add_workset(tf_csv_columns *c, const tf_workset *w);
+/* A workset's columns; `occupancy`: some problem of it chooses one
+ * (a fix, domain, require or objective names it). */
+void tf_csv_columns_add_workset(tf_csv_columns *c, const tf_workset *w, int occupancy);
+/* A bound problem's: its workset's, its occupancy and objectives. */
+void tf_csv_columns_add_problem(tf_csv_columns *c, const tf_problem *p);
 void tf_csv_columns_add_objectives(tf_csv_columns *c, size_t n);
+/* Is the identifier "occupancy" in this name or expression? */
+int tf_csv_names_occupancy(const char *text);
 void tf_csv_columns_release(tf_csv_columns *c);
-/* "index,total,id,machine,...,reason\n"; the caller frees it. */
-char *tf_csv_columns_header(const tf_csv_columns *c);
-/* The row after "index,total,id,": `a` NULL for an error (the reason its
- * message), `p` NULL for an error before binding. */
+/* "machine,...,reason\n", after the command's own columns and a comma. */
+void tf_csv_columns_write_header(FILE *f, const tf_csv_columns *c);
+/* "PREFIX,machine,...,reason\n"; the caller frees it. */
+char *tf_csv_columns_header(const tf_csv_columns *c, const char *prefix);
+/* An answer's row after the command's own cells and a comma; the reason
+ * is why it is infeasible or does not fit, empty when it is solved or fits. */
 void tf_csv_columns_row(FILE *f, const tf_csv_columns *c, const tf_request *req, const tf_problem *p,
-                        const tf_answer *a, const char *reason);
+                        const tf_answer *a);
+/* A row without an answer: `status` ("error"; prune's "skipped") and why;
+ * `p` NULL when it failed before binding (machine, workset and params as
+ * the request gives them). */
+void tf_csv_columns_error_row(FILE *f, const tf_csv_columns *c, const tf_request *req, const tf_problem *p,
+                              const char *status, const char *msg);
 
 #endif

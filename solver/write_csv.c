@@ -1,9 +1,12 @@
 /* The CSV writer (RFC 4180): every string cell goes through tf_csv_field,
- * which quotes it when it must.  Two row layouts share it: an answer with
- * its problem's own columns (solve, check) and a sweep line with the
- * union of its worksets' columns. */
+ * which quotes it when it must.  One row layout for an answer, whichever
+ * command writes it (solve, check, sweep, prune): the columns of
+ * tf_csv_columns, a union over worksets, so that every row of one output
+ * has the same cells.  Commands put their own columns before it: solve
+ * and check "id", a sweep "index,total,id", prune the configuration's. */
 #include "solver/report.h"
 
+#include <ctype.h>
 #include <stdlib.h>
 #include <string.h>
 
@@ -42,75 +45,7 @@ static void name_cell(FILE *f, const char *prefix, const char *name, const char 
   free(s);
 }
 
-static void closed_cells(FILE *f, const char *name) {
-  name_cell(f, "closed_", name, "");
-  name_cell(f, "closed_", name, "_agrees");
-}
-
-static void memory_cells(FILE *f, int m) {
-  fprintf(f, ",%s_used,%s_capacity", tf_memory_name(m), tf_memory_name(m));
-}
-
-/* ------------------------------------------------ an answer's own columns */
-
-void tf_report_csv_header(FILE *f, const tf_problem *p) {
-  fputs("id,machine,workset,status,rank", f);
-  for (size_t i = 0; i < p->place_first; i++)
-    name_cell(f, "", p->choose_names[i], "");
-  for (int k = 0; k < p->ncounts; k++)
-    name_cell(f, "", p->count_names[k], "");
-  for (size_t i = p->place_first; i < p->nchoose; i++) /* after the counts, as a sweep's columns are */
-    name_cell(f, "place_", p->choose_names[i], "");
-  for (int m = 0; m < TF_NMEM; m++)
-    if (tf_memory_in_use(p, m))
-      memory_cells(f, m);
-  for (size_t o = 0; o < p->nobjective_shown; o++)
-    fprintf(f, ",objective%zu", o + 1);
-  for (int k = 0; k < p->ncounts; k++)
-    closed_cells(f, p->count_names[k]);
-  fputs(",reason\n", f);
-}
-
-static void closed_value(FILE *f, int ok, const tf_closed *c) {
-  if (ok && c->applies)
-    fprintf(f, ",%lld,%s", (long long)c->value, c->agrees ? "yes" : "no");
-  else
-    fputs(",,", f);
-}
-
-void tf_report_csv_row(FILE *f, const tf_request *req, const tf_problem *p, const tf_answer *a) {
-  tf_csv_field(f, req->id ? req->id : "");
-  fputc(',', f);
-  tf_csv_field(f, p->machine->name);
-  fputc(',', f);
-  tf_csv_field(f, p->workset->name);
-  fprintf(f, ",%s,", tf_answer_status_name(a->status));
-  if (a->rank)
-    fprintf(f, "%d", a->rank);
-  int ok = tf_report_has_answer(a), opt = a->status == TF_ANSWER_OPTIMAL;
-  for (size_t i = 0; i < p->place_first; i++)
-    tf_csv_int(f, ok, a->choose[i]);
-  for (int k = 0; k < p->ncounts; k++)
-    tf_csv_int(f, ok, a->counts[k]);
-  for (size_t i = p->place_first; i < p->nchoose; i++)
-    fprintf(f, ",%s", ok ? tf_memory_name((int)a->choose[i]) : "");
-  for (int m = 0; m < TF_NMEM; m++) {
-    tf_memory_row r = tf_memory_report(p, m, ok ? a->choose : NULL, a->point.used);
-    if (r.shown) {
-      tf_csv_int(f, ok, r.used);
-      tf_csv_int(f, 1, r.capacity);
-    }
-  }
-  for (size_t o = 0; o < p->nobjective_shown; o++)
-    tf_csv_int(f, opt, a->point.objective[o]);
-  for (int k = 0; k < p->ncounts; k++)
-    closed_value(f, opt, &a->closed[k]);
-  fputc(',', f); /* why it is infeasible or does not fit; empty when it is solved or fits */
-  tf_csv_field(f, a->status == TF_ANSWER_OPTIMAL || a->status == TF_ANSWER_FITS ? "" : a->why);
-  fputc('\n', f);
-}
-
-/* ------------------------------------------------- a sweep's union columns */
+/* ------------------------------------------------------------- columns */
 
 static void add_name(char ***v, size_t *n, size_t *cap, const char *name) {
   for (size_t i = 0; i < *n; i++)
@@ -120,29 +55,43 @@ static void add_name(char ***v, size_t *n, size_t *cap, const char *name) {
   TF_PUSH(*v, *n, *cap, copy);
 }
 
-void tf_csv_columns_add_workset(tf_csv_columns *c, const tf_workset *w) {
-  for (size_t k = 0; k < w->nparams; k++)
-    add_name(&c->params, &c->nparams, &c->capparams, w->params[k].name);
-  for (size_t k = 0; k < w->nchoose; k++)
-    add_name(&c->vars, &c->nvars, &c->capvars, w->choose[k].name);
-  for (size_t k = 0; k < w->ncounts; k++) {
-    add_name(&c->vars, &c->nvars, &c->capvars, w->counts[k].name);
-    add_name(&c->counts, &c->ncounts, &c->capcounts, w->counts[k].name);
-  }
-  for (size_t b = 0; b < w->nbuffers; b++) {
-    for (int k = 0; k < w->buffers[b].nplace; k++)
-      c->mem[w->buffers[b].place[k]] = 1;
-    c->mem[w->buffers[b].memory] = 1;
-  }
+/* place_NAME for each placed buffer, after the counts. */
+static void add_places(tf_csv_columns *c, const tf_workset *w) {
   for (size_t b = 0; b < w->nbuffers; b++)
-    if (w->buffers[b].nplace) { /* place_NAME, as a single answer's header has it */
+    if (w->buffers[b].nplace) {
       size_t n = strlen(w->buffers[b].name) + 7;
       char *col = tf_nalloc(n, 1);
       snprintf(col, n, "place_%s", w->buffers[b].name);
       add_name(&c->vars, &c->nvars, &c->capvars, col);
       free(col);
     }
+}
+
+void tf_csv_columns_add_workset(tf_csv_columns *c, const tf_workset *w, int occupancy) {
+  for (size_t k = 0; k < w->nparams; k++)
+    add_name(&c->params, &c->nparams, &c->capparams, w->params[k].name);
+  for (size_t k = 0; k < w->nchoose; k++)
+    add_name(&c->vars, &c->nvars, &c->capvars, w->choose[k].name);
+  if (occupancy) /* the problem's choose variable after the workset's (model/problem.h) */
+    add_name(&c->vars, &c->nvars, &c->capvars, "occupancy");
+  for (size_t k = 0; k < w->ncounts; k++) {
+    add_name(&c->vars, &c->nvars, &c->capvars, w->counts[k].name);
+    add_name(&c->counts, &c->ncounts, &c->capcounts, w->counts[k].name);
+  }
+  add_places(c, w);
+  for (size_t k = 0; k < w->nshow; k++)
+    add_name(&c->shown, &c->nshown, &c->capshown, w->lets[w->show[k]].name);
+  for (size_t b = 0; b < w->nbuffers; b++) { /* a memory a buffer may be placed in, too */
+    for (int k = 0; k < w->buffers[b].nplace; k++)
+      c->mem[w->buffers[b].place[k]] = 1;
+    c->mem[w->buffers[b].memory] = 1;
+  }
   tf_csv_columns_add_objectives(c, w->nobjective);
+}
+
+void tf_csv_columns_add_problem(tf_csv_columns *c, const tf_problem *p) {
+  tf_csv_columns_add_workset(c, p->workset, p->occupancy >= 0);
+  tf_csv_columns_add_objectives(c, p->nobjective_shown);
 }
 
 void tf_csv_columns_add_objectives(tf_csv_columns *c, size_t n) {
@@ -150,10 +99,23 @@ void tf_csv_columns_add_objectives(tf_csv_columns *c, size_t n) {
     c->nobjectives = n;
 }
 
+/* The identifier "occupancy" in a name or an expression's text. */
+int tf_csv_names_occupancy(const char *text) {
+  const char *word = "occupancy";
+  size_t n = strlen(word);
+  for (const char *s = text; (s = strstr(s, word)); s += n) {
+    int before = s > text && (s[-1] == '_' || isalnum((unsigned char)s[-1]));
+    int after = s[n] == '_' || isalnum((unsigned char)s[n]);
+    if (!before && !after)
+      return 1;
+  }
+  return 0;
+}
+
 void tf_csv_columns_release(tf_csv_columns *c) {
-  char **names[] = {c->params, c->vars, c->counts};
-  size_t nnames[] = {c->nparams, c->nvars, c->ncounts};
-  for (int l = 0; l < 3; l++) {
+  char **names[] = {c->params, c->vars, c->counts, c->shown};
+  size_t nnames[] = {c->nparams, c->nvars, c->ncounts, c->nshown};
+  for (int l = 0; l < 4; l++) {
     for (size_t i = 0; i < nnames[l]; i++)
       free(names[l][i]);
     free(names[l]);
@@ -161,24 +123,35 @@ void tf_csv_columns_release(tf_csv_columns *c) {
   memset(c, 0, sizeof *c);
 }
 
-char *tf_csv_columns_header(const tf_csv_columns *c) {
-  tf_text t;
-  FILE *f = tf_text_open(&t);
-  fputs("index,total,id,machine,workset,status,objectives", f);
+void tf_csv_columns_write_header(FILE *f, const tf_csv_columns *c) {
+  fputs("machine,workset,status,rank,objectives", f);
   for (size_t i = 0; i < c->nparams; i++)
     name_cell(f, "param_", c->params[i], "");
   for (size_t i = 0; i < c->nvars; i++)
     name_cell(f, "", c->vars[i], "");
+  for (size_t i = 0; i < c->nshown; i++)
+    name_cell(f, "shown_", c->shown[i], "");
   for (int m = 0; m < TF_NMEM; m++)
     if (c->mem[m])
-      memory_cells(f, m);
+      fprintf(f, ",%s_used,%s_capacity", tf_memory_name(m), tf_memory_name(m));
   for (size_t o = 0; o < c->nobjectives; o++)
     fprintf(f, ",objective%zu", o + 1);
-  for (size_t k = 0; k < c->ncounts; k++)
-    closed_cells(f, c->counts[k]);
+  for (size_t k = 0; k < c->ncounts; k++) {
+    name_cell(f, "closed_", c->counts[k], "");
+    name_cell(f, "closed_", c->counts[k], "_agrees");
+  }
   fputs(",reason\n", f);
+}
+
+char *tf_csv_columns_header(const tf_csv_columns *c, const char *prefix) {
+  tf_text t;
+  FILE *f = tf_text_open(&t);
+  fprintf(f, "%s,", prefix);
+  tf_csv_columns_write_header(f, c);
   return tf_text_close(&t, NULL);
 }
+
+/* ---------------------------------------------------------------- rows */
 
 /* ",d; e" -- the objectives, bound or as the request gives them */
 static void objectives_cell(FILE *f, const tf_request *req, const tf_problem *p) {
@@ -215,35 +188,57 @@ static const char *place_cell(const char *col, const tf_problem *p, const tf_ans
   return NULL;
 }
 
-static void var_cells(FILE *f, const tf_csv_columns *c, const tf_problem *p, const tf_answer *a, int has) {
+/* The choose variables (occupancy among them), counts and placements. */
+static void var_cells(FILE *f, const tf_csv_columns *c, const tf_problem *p, const tf_answer *a) {
   for (size_t i = 0; i < c->nvars; i++) {
     int found = 0;
     int64_t v = 0;
-    const char *mem = has ? place_cell(c->vars[i], p, a) : NULL;
+    const char *mem = a ? place_cell(c->vars[i], p, a) : NULL;
     if (mem) {
       fprintf(f, ",%s", mem);
       continue;
     }
-    for (size_t k = 0; has && k < p->workset->nchoose && !found; k++)
-      if (!strcmp(p->workset->choose[k].name, c->vars[i]))
+    for (size_t k = 0; a && k < p->place_first && !found; k++)
+      if (!strcmp(p->choose_names[k], c->vars[i]))
         found = 1, v = a->choose[k];
-    for (int k = 0; has && k < p->ncounts && !found; k++)
+    for (int k = 0; a && k < p->ncounts && !found; k++)
       if (!strcmp(p->count_names[k], c->vars[i]))
         found = 1, v = a->counts[k];
     tf_csv_int(f, found, v);
   }
 }
 
-static void result_cells(FILE *f, const tf_csv_columns *c, const tf_problem *p, const tf_answer *a) {
-  int has = a && tf_report_has_answer(a), opt = a && a->status == TF_ANSWER_OPTIMAL;
-  var_cells(f, c, p, a, has);
+/* The workset's shown lets at the answer (model/show.h); empty where one
+ * cannot be evaluated. */
+static void shown_cells(FILE *f, const tf_csv_columns *c, const tf_problem *p, const tf_answer *a) {
+  for (size_t i = 0; i < c->nshown; i++) {
+    int64_t v = 0;
+    int ok = 0;
+    for (size_t k = 0; a && k < p->workset->nshow && !ok; k++)
+      if (!strcmp(p->workset->lets[p->workset->show[k]].name, c->shown[i]))
+        ok = !tf_report_shown(p, a, k, &v);
+    tf_csv_int(f, ok, v);
+  }
+}
+
+static void closed_value(FILE *f, int ok, const tf_closed *c) {
+  if (ok && c->applies)
+    fprintf(f, ",%lld,%s", (long long)c->value, c->agrees ? "yes" : "no");
+  else
+    fputs(",,", f);
+}
+
+/* `a` NULL: no values (infeasible, or no answer at all). */
+static void result_cells(FILE *f, const tf_csv_columns *c, const tf_problem *p, const tf_answer *a, int opt) {
+  var_cells(f, c, p, a);
+  shown_cells(f, c, p, a);
   for (int m = 0; m < TF_NMEM; m++) {
     if (!c->mem[m])
       continue;
     tf_memory_row r = {0, 0, 0, 0};
     if (p)
-      r = tf_memory_report(p, m, has ? a->choose : NULL, has ? a->point.used : NULL);
-    tf_csv_int(f, r.shown && has, r.used);
+      r = tf_memory_report(p, m, a ? a->choose : NULL, a ? a->point.used : NULL);
+    tf_csv_int(f, r.shown && a, r.used);
     tf_csv_int(f, r.shown, r.capacity);
   }
   for (size_t o = 0; o < c->nobjectives; o++)
@@ -257,16 +252,32 @@ static void result_cells(FILE *f, const tf_csv_columns *c, const tf_problem *p, 
   }
 }
 
-void tf_csv_columns_row(FILE *f, const tf_csv_columns *c, const tf_request *req, const tf_problem *p,
-                        const tf_answer *a, const char *reason) {
+static void row(FILE *f, const tf_csv_columns *c, const tf_request *req, const tf_problem *p, const tf_answer *a,
+                const char *status, const char *reason) {
   tf_csv_field(f, p ? p->machine->name : req->machine ? req->machine : "");
   fputc(',', f);
   tf_csv_field(f, p ? p->workset->name : req->workset ? req->workset : "");
-  fprintf(f, ",%s", a ? tf_answer_status_name(a->status) : "error");
-  objectives_cell(f, req, p);
+  fprintf(f, ",%s,", a ? tf_answer_status_name(a->status) : status);
+  if (a && a->rank)
+    fprintf(f, "%d", a->rank);
+  if (a && (a->status == TF_ANSWER_FITS || a->status == TF_ANSWER_NO_FIT))
+    fputc(',', f); /* a check: nothing was optimised */
+  else
+    objectives_cell(f, req, p);
   param_cells(f, c, req, p);
-  result_cells(f, c, p, a);
+  result_cells(f, c, p, a && tf_report_has_answer(a) ? a : NULL, a && a->status == TF_ANSWER_OPTIMAL);
   fputc(',', f);
   tf_csv_field(f, reason ? reason : "");
   fputc('\n', f);
+}
+
+void tf_csv_columns_row(FILE *f, const tf_csv_columns *c, const tf_request *req, const tf_problem *p,
+                        const tf_answer *a) {
+  int solved = a->status == TF_ANSWER_OPTIMAL || a->status == TF_ANSWER_FITS;
+  row(f, c, req, p, a, NULL, solved ? NULL : a->why); /* why it is infeasible or does not fit */
+}
+
+void tf_csv_columns_error_row(FILE *f, const tf_csv_columns *c, const tf_request *req, const tf_problem *p,
+                              const char *status, const char *msg) {
+  row(f, c, req, p, NULL, status, msg);
 }

@@ -139,11 +139,27 @@ START_TEST(test_json_and_csv) {
   ck_assert_msg(strstr(out, "\"machine\":\"rtx4090\"") != NULL, "%.600s", out);
   ck_assert_msg(strstr(out, "\"shown\":{\"mma_version\":2,\"ab_buffers\":3}") != NULL, "%.600s", out);
   ck_assert_int_eq(tf_test_run(TRITON " --csv", out, sizeof out, err, sizeof err), 0);
-  ck_assert_msg(strstr(out, "where,config,BLOCK_M,BLOCK_N,BLOCK_K,num_stages,num_warps,fits,machine,workset,memory,used,"
-                            "capacity,over\n") == out,
-                "%s", out);
-  ck_assert_msg(strstr(out, "\nline 5,\"{\"\"BLOCK_M\"\": 128,") != NULL, "%s", out);
-  ck_assert_msg(strstr(out, ",128,128,64,4,4,no,rtx4090,triton-matmul,smem,131072,101376,29696\n") != NULL, "%s", out);
+  /* the configuration's own columns, then the answer's as solve --csv has them after its id */
+  ck_assert_msg(strstr(out, "where,config,config_BLOCK_M,config_BLOCK_N,config_BLOCK_K,config_num_stages,config_num_warps,"
+                            "fits,machine,workset,status,rank,objectives,param_dt_bits,") == out,
+                "%.300s", out);
+  ck_assert_msg(strstr(out, ",BLOCK_M,BLOCK_N,BLOCK_K,num_stages,shown_mma_version,shown_ab_buffers,smem_used,"
+                            "smem_capacity,rf_used,rf_capacity,objective1,closed_num_stages,closed_num_stages_agrees,"
+                            "reason\n"),
+                "%.600s", out);
+  ck_assert_msg(strstr(out, "\nline 5,\"{\"\"BLOCK_M\"\": 128,") != NULL, "%.300s", out);
+  ck_assert_msg(strstr(out, ",128,128,64,4,4,no,rtx4090,triton-matmul,does_not_fit,,,16,16,4,0,0,1,128,128,64,4,2,4,"
+                            "131072,101376,") != NULL,
+                "%.3000s", out);
+  ck_assert_msg(strstr(out, ",\"smem needs 131072 B of 101376, 29696 over\"\n") != NULL, "%.3000s", out);
+  char solve[1 << 12]; /* line 5 as check --csv writes it: the same cells after the id */
+  ck_assert_int_eq(tf_test_run("check -m rtx4090 -w triton-matmul -p buffer_offset=0 -p num_warps=4 --fix BLOCK_M=128 "
+                               "--fix BLOCK_N=128 --fix BLOCK_K=64 --fix num_stages=4 --csv",
+                               solve, sizeof solve, err, sizeof err),
+                   1);
+  char *row = strchr(solve, '\n') + 1;
+  ck_assert_int_eq(row[0], ',');
+  ck_assert_msg(strstr(out, row + 1) != NULL, "%s\nnot in\n%.3000s", row + 1, out);
 }
 END_TEST
 
@@ -235,10 +251,11 @@ START_TEST(test_triton_as_written) {
   ck_assert_int_eq(tf_test_run("prune -m h100-sxm -w triton-matmul tests/data/prune/triton-tutorial.jsonl --csv", out,
                                sizeof out, err, sizeof err),
                    0);
-  ck_assert_msg(strstr(out, "where,config,BLOCK_SIZE_M,BLOCK_SIZE_N,BLOCK_SIZE_K,GROUP_SIZE_M,num_stages,num_warps,num_ctas,"
-                            "fits,")
-                    == out, "%s", out);
-  ck_assert_msg(strstr(out, ",128,256,64,8,3,8,1,yes,h100-sxm,") != NULL, "%s", out);
+  ck_assert_msg(strstr(out, "where,config,config_BLOCK_SIZE_M,config_BLOCK_SIZE_N,config_BLOCK_SIZE_K,config_GROUP_SIZE_M,"
+                            "config_num_stages,config_num_warps,config_num_ctas,fits,")
+                    == out, "%.300s", out);
+  ck_assert_msg(strstr(out, ",128,256,64,8,3,8,1,yes,h100-sxm,") != NULL, "%.3000s", out);
+  ck_assert_msg(strstr(out, ",1,no,h100-sxm,triton-matmul,error,,,,") != NULL, "%.3000s", out); /* line 3 */
   fails("prune -m rtx4090 -w triton-matmul tests/data/prune/all-bad.jsonl", "line 1: $.BLOCK_N");
   /* a torn last line: its position in the file, once (not "line 2: line 1, column 26") */
   ck_assert_int_eq(tf_test_run("prune -m rtx4090 -w triton-matmul tests/data/prune/torn.jsonl", out, sizeof out, err,

@@ -92,6 +92,73 @@ START_TEST(test_placed_memory_is_shown) {
 }
 END_TEST
 
+/* fa2-fwd's Q placed in registers (-p q_in_regs=1 pins it, --place Q=rf
+ * asks for it): the placement and the rf row, Q's 32 registers/thread on
+ * top of the accumulators' 132, in every format, the same either way. */
+START_TEST(test_placed_rf_every_format) {
+  static const char *const text[] = {"placement    Q rf\n", "\n  rf                164        255         91  registers/thread\n",
+                                     NULL};
+  static const char *const json[] = {"\"placement\":{\"Q\":\"rf\"}",
+                                     "\"rf\":{\"used\":164,\"capacity\":255,\"slack\":91,\"unit\":\"registers/thread\"}",
+                                     "{\"name\":\"Q\",\"memory\":\"rf\",\"size\":32,", NULL};
+  static const char *const csv[] = {",stages,place_Q,smem_used,smem_capacity,rf_used,rf_capacity,objective1,",
+                                    ",64,128,1,rf,81920,232448,164,255,8192,", NULL};
+  all_formats_contain("solve -m h100-sxm -w fa2-fwd -p d=128 -p q_in_regs=1", text, json, csv);
+  all_formats_contain("solve -m h100-sxm -w fa2-fwd -p d=128 --place Q=rf", text, json, csv);
+  static const char *const smem_csv[] = {",64,128,1,smem,81920,232448,132,255,8192,", NULL}; /* Q in smem: 132 */
+  all_formats_contain("solve -m h100-sxm -w fa2-fwd -p d=128", (const char *const[]){"placement    Q smem\n", NULL},
+                      (const char *const[]){"\"rf\":{\"used\":132,", NULL}, smem_csv);
+}
+END_TEST
+
+/* solve --csv is a sweep's CSV line of the same problem: the same header
+ * after the sweep's index and total, the same row after its index, total
+ * and id (solve's id is empty).  Placement, an occupancy the objective
+ * asks for, a check, an infeasible problem. */
+START_TEST(test_csv_solve_is_a_sweep_line) {
+  static const struct {
+    const char *solve, *line;
+  } cases[] = {
+      {"solve -m h100-sxm -w fa2-fwd -p d=128 -p q_in_regs=1",
+       "\"machine\":\"h100-sxm\",\"workset\":\"fa2-fwd\",\"params\":{\"d\":128,\"q_in_regs\":1}"},
+      {"solve -m h100-sxm -w fa3-fwd -p d=128 --place Q=smem --place P=rf",
+       "\"machine\":\"h100-sxm\",\"workset\":\"fa3-fwd\",\"params\":{\"d\":128},\"place\":{\"Q\":\"smem\",\"P\":\"rf\"}"},
+      {"solve -m h100-sxm -w fa2-fwd -p d=256 --objective 'max occupancy' --objective 'max B_r*B_c'",
+       "\"machine\":\"h100-sxm\",\"workset\":\"fa2-fwd\",\"params\":{\"d\":256},"
+       "\"objective\":[\"max occupancy\",\"max B_r*B_c\"]"},
+      {"check -m rtx4090 -w triton-matmul -p buffer_offset=0 --fix BLOCK_M=128 --fix BLOCK_N=128 --fix BLOCK_K=64 "
+       "--fix num_stages=4",
+       "\"kind\":\"fits\",\"machine\":\"rtx4090\",\"workset\":\"triton-matmul\",\"params\":{\"buffer_offset\":0},"
+       "\"fix\":{\"BLOCK_M\":128,\"BLOCK_N\":128,\"BLOCK_K\":64,\"num_stages\":4}"},
+      {"solve -m b200 -w fa4-fwd -p d=128 -p dv=128 --require 'stages >= 41'",
+       "\"machine\":\"b200\",\"workset\":\"fa4-fwd\",\"params\":{\"d\":128,\"dv\":128},\"require\":[\"stages >= 41\"]"},
+  };
+  static char solve[1 << 14], sweep[1 << 14], err[1 << 12];
+  char dir[256], file[320], cmd[1024];
+  tf_test_temp_dir(dir, sizeof dir, "csv-line");
+  snprintf(file, sizeof file, "%s/one.jsonl", dir);
+  for (size_t i = 0; i < sizeof cases / sizeof *cases; i++) {
+    FILE *f = fopen(file, "w");
+    ck_assert_ptr_nonnull(f);
+    fprintf(f, "{\"id\":\"p\",%s}\n", cases[i].line);
+    fclose(f);
+    snprintf(cmd, sizeof cmd, "%s --csv", cases[i].solve);
+    int rc = tf_test_run(cmd, solve, sizeof solve, err, sizeof err);
+    ck_assert_msg(rc == 0 || rc == 1, "%s: exit %d: %s", cmd, rc, err);
+    snprintf(cmd, sizeof cmd, "sweep -q --format csv %s", file);
+    ck_assert_msg(tf_test_run(cmd, sweep, sizeof sweep, err, sizeof err) == 0, "%s: %s", cmd, err);
+    char *row = strchr(sweep, '\n');
+    ck_assert_ptr_nonnull(row);
+    ck_assert_msg(!strncmp(sweep, "index,total,", 12) && !strncmp(row + 1, "0,1,p,", 6), "%s", sweep);
+    *row = 0;
+    char want[sizeof sweep];
+    snprintf(want, sizeof want, "%s\n,%s", sweep + 12, row + 7); /* solve's empty id */
+    ck_assert_msg(!strcmp(solve, want), "%s:\n%s\nwant (the sweep's line):\n%s", cases[i].solve, solve, want);
+  }
+  tf_test_remove_dir(dir);
+}
+END_TEST
+
 /* Capacity and slack are the ones the engine enforces: under occupancy 2
  * an H100 CTA gets 115712 B (228 KiB per SM halved, less 1 KiB reserved),
  * so fa3-fwd d=128's 114688 B leave 1024 B, not the opt-in 232448's
@@ -152,13 +219,14 @@ START_TEST(test_explain_numbers_in_json) {
 END_TEST
 
 /* A workset's shown lets (model/show.h) are in the text and the JSON of
- * an answer, and of prune's entries, whose text names the rule; the
+ * an answer (CSV: shown_NAME columns), and of prune's entries, whose text names the rule; the
  * machine constants cc and gfx read the arch. */
 START_TEST(test_shown_lets) {
   static const char *const text[] = {"  B            128\nshown        arch_cc 90, arch_gfx 0, twice 256\n", NULL};
   static const char *const json[] = {"\"shown\":{\"arch_cc\":90,\"arch_gfx\":0,\"twice\":256}", NULL};
   static const char *const none[] = {NULL};
-  all_formats_contain("solve -m h100-sxm -w tests/data/show/arch.json", text, json, none);
+  static const char *const csv[] = {",B,shown_arch_cc,shown_arch_gfx,shown_twice,smem_used,", ",128,90,0,256,128,", NULL};
+  all_formats_contain("solve -m h100-sxm -w tests/data/show/arch.json", text, json, csv);
   static const char *const amd[] = {"shown        arch_cc 0, arch_gfx 942, twice 256\n", NULL};
   all_formats_contain("solve -m mi300x -w tests/data/show/arch.json", amd, none, none);
   static const char *const prune_text[] = {"arch-numbers on b300: 1 of 1 configurations fit\n"
@@ -166,8 +234,10 @@ START_TEST(test_shown_lets) {
                                            "arch_cc 103, arch_gfx 0, twice 128  {\"B\": 64}\n", NULL};
   static const char *const prune_json[] = {"\"rule\":\"the test's rule: a buffer of B bytes\"",
                                            "\"shown\":{\"arch_cc\":103,\"arch_gfx\":0,\"twice\":128}", NULL};
+  static const char *const prune_csv[] = {",fits,machine,workset,status,rank,objectives,B,shown_arch_cc,", ",64,103,0,128,64,",
+                                          NULL};
   all_formats_contain("prune -m b300 -w tests/data/show/arch.json tests/data/show/configs.jsonl", prune_text,
-                      prune_json, none);
+                      prune_json, prune_csv);
 }
 END_TEST
 
@@ -179,6 +249,8 @@ Suite *report_suite(void) {
   tcase_add_test(tc, test_strbuf_never_passes_its_end);
   tcase_add_test(tc, test_csv_same_everywhere);
   tcase_add_test(tc, test_placed_memory_is_shown);
+  tcase_add_test(tc, test_placed_rf_every_format);
+  tcase_add_test(tc, test_csv_solve_is_a_sweep_line);
   tcase_add_test(tc, test_slack_at_the_occupancy);
   tcase_add_test(tc, test_explain_same_in_json);
   tcase_add_test(tc, test_explain_numbers_in_json);

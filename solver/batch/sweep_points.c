@@ -177,16 +177,60 @@ static int load_list(tf_sweep *s, const char *file, tf_error *err) {
 
 /* ----------------------------------------------------------- CSV header */
 
+static int assigns_occupancy(const tf_assign *a, size_t n) {
+  for (size_t i = 0; i < n; i++)
+    if (tf_csv_names_occupancy(a[i].name))
+      return 1;
+  return 0;
+}
+
+static int texts_occupancy(const tf_text_req *t, size_t n) {
+  for (size_t i = 0; i < n; i++)
+    if (tf_csv_names_occupancy(t[i].text))
+      return 1;
+  return 0;
+}
+
+/* A problem line that may choose an occupancy (model/problem.c binds one
+ * when a fix, domain, require or objective names it). */
+static int case_occupancy(const tf_request *r) {
+  for (size_t i = 0; i < r->ndomains; i++)
+    if (tf_csv_names_occupancy(r->domains[i].name))
+      return 1;
+  return assigns_occupancy(r->fixes, r->nfixes) || texts_occupancy(r->requires, r->nrequires) ||
+         texts_occupancy(r->objectives, r->nobjectives);
+}
+
+/* The same of a spec's lists: some of its points may. */
+static int spec_occupancy(const tf_spec *sp) {
+  int yes = 0;
+  for (size_t i = 0; i < sp->nfixes; i++)
+    yes |= tf_csv_names_occupancy(sp->fixes[i].name);
+  for (size_t i = 0; i < sp->ndomains; i++)
+    yes |= tf_csv_names_occupancy(sp->domains[i].name);
+  for (size_t i = 0; i < sp->nrequires; i++)
+    yes |= tf_csv_names_occupancy(sp->requires[i]);
+  for (size_t i = 0; i < sp->nobjectives; i++)
+    for (size_t k = 0; k < sp->objectives[i].n; k++)
+      yes |= tf_csv_names_occupancy(sp->objectives[i].texts[k]);
+  return yes;
+}
+
+/* The union of the points' answer columns (solver/report.h), after the
+ * line's index, total and id. */
 static void csv_columns(tf_sweep *s) {
   tf_csv_columns *c = &s->csv;
+  int occupancy = s->is_spec && spec_occupancy(&s->spec);
+  for (size_t i = 0; s->cases && i < s->npoints && !occupancy; i++)
+    occupancy = case_occupancy(&s->cases[i].req);
   for (size_t i = 0; i < s->nws; i++)
     if (s->ws[i].w)
-      tf_csv_columns_add_workset(c, s->ws[i].w);
+      tf_csv_columns_add_workset(c, s->ws[i].w, occupancy);
   for (size_t i = 0; i < s->spec.nobjectives; i++)
     tf_csv_columns_add_objectives(c, s->spec.objectives[i].n);
   for (size_t i = 0; s->cases && i < s->npoints; i++)
     tf_csv_columns_add_objectives(c, s->cases[i].req.nobjectives);
-  s->csv_header = tf_csv_columns_header(c);
+  s->csv_header = tf_csv_columns_header(c, "index,total,id");
 }
 
 /* ---------------------------------------------------------------- load */

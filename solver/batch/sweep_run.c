@@ -66,7 +66,7 @@ static void error_body(FILE *f, const struct run *r, const tf_request *req, cons
   char msg[1024];
   tf_error_format(err, msg, sizeof msg);
   if (r->o.format == TF_FORMAT_CSV) {
-    tf_csv_columns_row(f, &r->s->csv, req, p, NULL, msg);
+    tf_csv_columns_error_row(f, &r->s->csv, req, p, "error", msg);
     return;
   }
   tf_json_out w; /* members after the line's prefix */
@@ -76,8 +76,7 @@ static void error_body(FILE *f, const struct run *r, const tf_request *req, cons
 
 static void answer_body(FILE *f, const struct run *r, const tf_request *req, const tf_problem *p, const tf_answer *a) {
   if (r->o.format == TF_FORMAT_CSV) {
-    int why = a->status == TF_ANSWER_INFEASIBLE || a->status == TF_ANSWER_NO_FIT;
-    tf_csv_columns_row(f, &r->s->csv, req, p, a, why ? a->why : NULL);
+    tf_csv_columns_row(f, &r->s->csv, req, p, a);
     return;
   }
   tf_json_out w; /* members after the line's prefix, where the id is */

@@ -160,34 +160,53 @@ static void csv_key_cells(FILE *f, const tf_config *c, const char **keys, size_t
   }
 }
 
+/* The answer columns of every configuration's problem (solver/report.h):
+ * kernel names bind worksets of their own. */
+static void csv_columns(const prune_run *r, tf_csv_columns *c) {
+  memset(c, 0, sizeof *c);
+  if (r->batch.loaded.workset)
+    tf_csv_columns_add_workset(c, r->batch.loaded.workset, 0);
+  for (size_t i = 0; i < r->batch.list.n; i++)
+    if (r->batch.verdicts[i].problem)
+      tf_csv_columns_add_problem(c, r->batch.verdicts[i].problem);
+}
+
+/* ",config_KEY": distinct from the answer's variable columns of the same name. */
+static void name_cell(FILE *f, const char *key) {
+  tf_text t;
+  FILE *g = tf_text_open(&t);
+  fprintf(g, "config_%s", key);
+  char *s = tf_text_close(&t, NULL);
+  fputc(',', f);
+  tf_csv_field(f, s);
+  free(s);
+}
+
+/* where,config,config_KEY...,fits, then the answer's row as solve --csv writes it
+ * after its id (an error line: status error or skipped, the reason why). */
 static void write_csv(FILE *f, const prune_run *r) {
   size_t nkeys;
   const char **keys = csv_keys(&r->batch.list, &nkeys);
+  tf_csv_columns c;
+  csv_columns(r, &c);
   fputs("where,config", f);
   for (size_t k = 0; k < nkeys; k++)
-    fputc(',', f), tf_csv_field(f, keys[k]);
-  fputs(",fits,machine,workset,memory,used,capacity,over\n", f);
+    name_cell(f, keys[k]);
+  fputs(",fits,", f);
+  tf_csv_columns_write_header(f, &c);
   for (size_t i = 0; i < r->batch.list.n; i++) {
     const tf_pruned *v = &r->batch.verdicts[i];
     tf_csv_field(f, r->batch.list.items[i].where);
     fputc(',', f);
     tf_csv_field(f, r->batch.list.items[i].text);
     csv_key_cells(f, &r->batch.list.items[i], keys, nkeys);
-    if (v->error[0]) { /* the reason where the machine would be */
-      fprintf(f, ",%s,", v->skipped ? "skipped" : "error");
-      tf_csv_field(f, v->error);
-      fputs(",,,,,\n", f);
-      continue;
-    }
-    int m;
-    tf_memory_row row = shown_memory(v, &m);
     fprintf(f, ",%s,", fits(v) ? "yes" : "no");
-    tf_csv_field(f, v->problem->machine->name);
-    fputc(',', f);
-    tf_csv_field(f, v->problem->workset->name);
-    fprintf(f, ",%s,%lld,%lld,%lld\n", tf_memory_name(m), (long long)row.used, (long long)row.capacity,
-            (long long)(row.slack < 0 ? row.used - row.capacity : 0));
+    if (v->error[0])
+      tf_csv_columns_error_row(f, &c, &r->args.req, v->problem, v->skipped ? "skipped" : "error", v->error);
+    else
+      tf_csv_columns_row(f, &c, &r->args.req, v->problem, &v->answer);
   }
+  tf_csv_columns_release(&c);
   free(keys);
 }
 
