@@ -345,6 +345,7 @@ install: $(BIN) $(LIB) shared $(HEADER) $(BUILD)/tilefit.pc
 	install -d $(DESTDIR)$(DATADIR)/validate $(DESTDIR)$(DATADIR)/examples
 	install -m 644 tests/data/validate/*.jsonl $(DESTDIR)$(DATADIR)/validate/
 	install -m 644 python/examples/*.py $(DESTDIR)$(DATADIR)/examples/
+	install -m 644 docs/examples/solve.c $(DESTDIR)$(DATADIR)/examples/
 
 # The directories install may have made, deepest first: uninstall removes
 # each when it is empty (never PREFIX itself, nor one holding other files).

@@ -12,8 +12,9 @@
  *
  * Two ways in.  From any language: tf_call_json, a request as JSON text
  * in, the answer as JSON text out (the second half of this file).  From
- * C, opaque handles, the flow `tilefit solve` runs (docs/examples/solve.c
- * is a whole program):
+ * C, opaque handles, the flow `tilefit solve` runs (a whole program:
+ * PREFIX/share/tilefit/examples/solve.c, docs/examples/solve.c in the
+ * source tree):
  *
  *   tf_error *err = NULL;
  *   tf_machine *m = tf_machine_open("b200", &err);      // a shipped name or a path

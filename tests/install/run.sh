@@ -25,7 +25,7 @@ $MAKE --no-print-directory $INST install >"$W/make.log" 2>&1 || { cat "$W/make.l
 for f in bin/tilefit lib/libtilefit.a lib/libtilefit.so lib/pkgconfig/tilefit.pc include/tilefit/tilefit.h \
          share/tilefit/machines/b200.json share/tilefit/model/worksets/fa4-fwd.json share/man/man1/tilefit.1 \
          share/bash-completion/completions/tilefit lib/python3/dist-packages/tilefit/__init__.py \
-         share/tilefit/validate/cutlass.jsonl share/tilefit/examples/head_dims.py; do
+         share/tilefit/validate/cutlass.jsonl share/tilefit/examples/head_dims.py share/tilefit/examples/solve.c; do
   [ -e "$P/$f" ] || fail "make install did not install $f"
 done
 soname=$(readlink "$P/lib/libtilefit.so")
@@ -40,9 +40,11 @@ ok
 
 # A C program from another directory: pkg-config, the one header, the
 # shared library found through LD_LIBRARY_PATH, the data through the
-# directory compiled in.  The program is docs/library.md's example.
+# directory compiled in.  The program is docs/library.md's example, as
+# installed beside the Python ones.
 cd "$W"
-cp "$TOP/docs/examples/solve.c" prog.c
+cmp -s "$P/share/tilefit/examples/solve.c" "$TOP/docs/examples/solve.c" || fail "the installed solve.c is not docs/examples/solve.c"
+cp "$P/share/tilefit/examples/solve.c" prog.c
 FLAGS=$(PKG_CONFIG_PATH=$P/lib/pkgconfig pkg-config --cflags --libs tilefit) || fail "pkg-config --cflags --libs tilefit"
 cc prog.c $FLAGS -o prog || fail "cc prog.c \$(pkg-config --cflags --libs tilefit)"
 $CC -std=c11 -Wall -Wextra -pedantic -Werror prog.c $FLAGS -o prog || fail "$CC -std=c11 -pedantic -Werror prog.c"
