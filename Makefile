@@ -17,10 +17,6 @@ SOLVER_SRC := $(filter-out solver/main.c,$(wildcard solver/*.c solver/*/*.c))
 LIB_SRC    := $(MODEL_SRC) $(ENCODE_SRC) $(SOLVER_SRC)
 TEST_SRC   := $(wildcard tests/*.c)
 
-# The public header, solver/tilefit.h, and what it includes: what the one
-# installed header is made of (cli/, batch/ and *_internal.h stay here).
-PUBLIC_HEADERS = $(sort $(filter %.h,$(shell $(CC) $(CPPFLAGS) -MM solver/tilefit.h)))
-
 LIB_OBJ  := $(LIB_SRC:%.c=$(BUILD)/%.o)
 TEST_OBJ := $(TEST_SRC:%.c=$(BUILD)/%.o)
 LIB      := $(BUILD)/libtilefit.a
@@ -78,8 +74,8 @@ check: $(BIN) $(BUILD)/check_tilefit
 
 # The house rules a compiler does not check: every exported symbol of the
 # library starts with tf_; <glpk.h> is included by solver/glpk.c alone;
-# libtilefit.so exports only what the installed header declares, and that
-# header has no cJSON (tests/lint/public.sh).
+# libtilefit.so exports exactly the functions the installed header declares,
+# each documented there, and that header has no cJSON (tests/lint/public.sh).
 symbols: $(LIB) shared $(HEADER)
 	@nm -g $(LIB) | awk '$$2 ~ /^[TDBRCVG]$$/ && $$3 !~ /^tf_/ { print "not tf_: " $$3; bad = 1 } END { exit bad }'
 	@test "$$(grep -rl --include='*.[ch]' '<glpk.h>' model encode solver tests bench)" = solver/glpk.c || \
@@ -259,13 +255,17 @@ valgrind: $(BIN) $(BUILD)/check_tilefit
 #
 # libtilefit.so is linked from a second set of objects compiled with -fPIC
 # under $(BUILD)/pic/; its soname carries the major number of
-# TF_LIBRARY_VERSION in solver/tilefit.h, the one place the version is
+# TF_LIBRARY_VERSION in solver/api.h, the one place the version is
 # written.  The data directory $(PREFIX)/share/tilefit is compiled into
 # model/catalog.c (both object sets): $(BUILD)/datadir.stamp changes when
 # PREFIX does, so `make install PREFIX=P` rebuilds what depends on it.
-# The installed header is solver/tilefit.h with the headers it includes
-# put in their place (dist/public-header.sh).
-VERSION  := $(shell sed -n 's/^\#define TF_LIBRARY_VERSION "\(.*\)"/\1/p' solver/tilefit.h)
+# The installed header is solver/api.h as it is: opaque handles and the
+# JSON entry point, nothing of the internal headers (solver/tilefit.h and
+# what it includes, for the binary, the tests and static linking inside
+# the tree).  libtilefit.a is installed too, for static linking against
+# the same header: it has the same public functions (and the internal
+# ones, each tf_, undocumented).
+VERSION  := $(shell sed -n 's/^\#define TF_LIBRARY_VERSION "\(.*\)"/\1/p' solver/api.h)
 SOMAJOR  := $(firstword $(subst ., ,$(VERSION)))
 SONAME   := libtilefit.so.$(SOMAJOR)
 SHLIB    := $(BUILD)/libtilefit.so.$(VERSION)
@@ -299,7 +299,7 @@ $(BUILD)/model/catalog.o $(BUILD)/pic/model/catalog.o: CPPFLAGS += -DTF_DATADIR=
 
 # Only what the installed header declares is exported (dist/version-script.sh).
 SYMBOL_MAP := $(BUILD)/libtilefit.map
-$(SYMBOL_MAP): dist/version-script.sh $(HEADER) $(PIC_OBJ)
+$(SYMBOL_MAP): dist/version-script.sh dist/declared.awk $(HEADER) $(PIC_OBJ)
 	sh dist/version-script.sh $(HEADER) $(PIC_OBJ) > $@.tmp && mv $@.tmp $@
 
 $(SHLIB): $(PIC_OBJ) $(SYMBOL_MAP)
@@ -310,9 +310,18 @@ $(BUILD)/$(SONAME): $(SHLIB)
 $(BUILD)/libtilefit.so: $(BUILD)/$(SONAME)
 	ln -sf $(notdir $<) $@
 
-$(HEADER): dist/public-header.sh $(PUBLIC_HEADERS)
+$(HEADER): solver/api.h
 	@mkdir -p $(dir $@)
-	sh dist/public-header.sh solver/tilefit.h > $@.tmp && mv $@.tmp $@
+	cp solver/api.h $@
+
+# The C example of docs/library.md, built against the installed header's
+# copy and the shared library alone, as a program outside the tree is
+# (the doc test runs it; the install test builds it against an installation).
+EXAMPLE := $(BUILD)/examples/solve
+$(EXAMPLE): docs/examples/solve.c $(HEADER) $(BUILD)/libtilefit.so
+	@mkdir -p $(dir $@)
+	$(CC) -std=c11 -Wall -Wextra -pedantic -Werror $(CFLAGS) -I$(BUILD)/include -o $@ $< \
+	  -L$(BUILD) -ltilefit -Wl,-rpath,'$$ORIGIN/..'
 
 $(BUILD)/tilefit.pc: dist/tilefit.pc.in $(BUILD)/datadir.stamp
 	sed -e 's|@PREFIX@|$(PREFIX)|g' -e 's|@VERSION@|$(VERSION)|g' dist/tilefit.pc.in > $@
@@ -337,6 +346,7 @@ install: $(BIN) $(LIB) shared $(HEADER) $(BUILD)/tilefit.pc
 	install -d $(DESTDIR)$(DATADIR)/validate $(DESTDIR)$(DATADIR)/examples
 	install -m 644 tests/data/validate/*.jsonl $(DESTDIR)$(DATADIR)/validate/
 	install -m 644 python/examples/*.py $(DESTDIR)$(DATADIR)/examples/
+	install -m 644 docs/examples/solve.c $(DESTDIR)$(DATADIR)/examples/
 
 # The directories install may have made, deepest first: uninstall removes
 # each when it is empty (never PREFIX itself, nor one holding other files).
@@ -360,7 +370,7 @@ check-install:
 # The doc test (docs/testing.md): every `$ tilefit ...` example of README.md
 # and docs/*.md rerun and compared with the output shown; first the checker's
 # own test, which must fail on deliberately stale blocks.
-check-doc: $(BIN) shared $(CUDA_STUB)
+check-doc: $(BIN) shared $(CUDA_STUB) $(EXAMPLE)
 	@if [ -x "$(PYTHON)" ]; then \
 	  TILEFIT_LIB=$(CURDIR)/$(SHLIB) $(PYTHON) tests/doc/run.py --self-test --bin ./$(BIN) && \
 	  TILEFIT_LIB=$(CURDIR)/$(SHLIB) $(PYTHON) tests/doc/run.py --bin ./$(BIN); \

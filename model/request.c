@@ -108,8 +108,10 @@ void tf_request_add(tf_request *r, size_t i, const void *src) {
     *cap = *cap ? 2 * *cap : 4;
     *items = tf_nrealloc(*items, *cap, list_of(i)->size);
   }
+  /* counted once copied: a copy that runs out of memory (model/alloc.h)
+   * leaves the request as it was, which its release can still free */
+  list_of(i)->copy(item(r, i, *n), src);
   (*n)++;
-  list_of(i)->copy(item(r, i, *n - 1), src);
 }
 
 /* ------------------------------------------------------------ requests */

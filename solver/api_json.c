@@ -2,7 +2,7 @@
  * the answer with the command line's own JSON writer into memory.  The
  * commands are in one table at the end; each gets the request object
  * (already checked for its keys) and a FILE * on the answer. */
-#include "api_json.h"
+#include "api.h"
 
 #include <stdio.h>
 #include <stdlib.h>

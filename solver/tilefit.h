@@ -1,5 +1,9 @@
-/* tilefit — the library behind the `tilefit` command (libtilefit.so and
- * libtilefit.a).
+/* tilefit — the library behind the `tilefit` command, in full: every
+ * module's header, for the binary, the tests, the benchmarks and programs
+ * built inside the tree (-I. and build/libtilefit.a -lglpk -lcjson -lm
+ * -pthread).  Not installed: `make install` installs the small public
+ * header solver/api.h as <tilefit/tilefit.h> (opaque handles and the JSON
+ * entry point), and libtilefit.so exports only what that declares.
  *
  * Derives GPU kernel parameters (tile sizes, pipeline stages, buffer
  * placement) from a machine model and a kernel's working set, by integer
@@ -9,15 +13,11 @@
  * against the exact optimum (solver/solve_ilp.h); solver/export.h writes
  * the program for other solvers.
  *
- * `make install` installs this header as <tilefit/tilefit.h>, one file
- * with every header below put in its place (dist/public-header.sh), and
- * tilefit.pc, so a program builds with
- *   cc prog.c $(pkg-config --cflags --libs tilefit)
- * Inside the tree: -I. and build/libtilefit.a -lglpk -lcjson -lm -pthread.
- *
- * Two ways in.  From any language: tf_call_json (solver/api_json.h), a
- * request as JSON text in, the answer as JSON text out.  From C, the
- * structures themselves, the flow as `tilefit solve` runs it:
+ * Three ways in.  From any language: tf_call_json (solver/api.h), a
+ * request as JSON text in, the answer as JSON text out.  From C outside
+ * the tree, the opaque handles of solver/api.h (solver/api.c wraps the
+ * calls below).  Inside it, the structures themselves, the flow as
+ * `tilefit solve` runs it:
  *
  *   tf_error err;          tf_error_init(&err);
  *   tf_request req;        tf_request_init(&req);
@@ -65,7 +65,8 @@
  *   solver/backend.h  the solver interface       solver/solve.h   the pipeline
  *   solver/solve_ilp.h --solver glpk, certified  solver/export.h  --lp / --mps files
  *   solver/report.h   the writers: text, JSON, CSV    solver/explain.h why not better
- *   solver/api_json.h the JSON entry point (tf_call_json), for any language
+ *   solver/api.h      the public header: tf_call_json (solver/api_json.c), for
+ *                     any language, and opaque handles (solver/api.c)
  *
  * Where to add things:
  *   a command      solver/cli/cmd_NAME.c, a tf_command in the table of
@@ -78,10 +79,10 @@
  *                  and a row in solver/backend.c's table of solver names
  *   a memory kind  model/memory.[ch], the one module that knows how a memory
  *                  charges, rounds and caps buffers
- *   a binding      on tf_call_json (solver/api_json.h), as the Python module
+ *   a binding      on tf_call_json (solver/api.h), as the Python module
  *                  python/tilefit/ is; a request is a row of its command table
  * The batch engine (sweeps, resume, memo, merge) is solver/batch/; a sweep
- * spec is read in model/spec.c.  Those and solver/cli/ are not installed.
+ * spec is read in model/spec.c.
  */
 #ifndef TF_SOLVER_TILEFIT_H
 #define TF_SOLVER_TILEFIT_H
@@ -98,14 +99,12 @@
 #include "model/machine.h"
 #include "model/problem.h"
 #include "model/workset.h"
-#include "solver/api_json.h"
+#include "solver/api.h"
 #include "solver/explain.h"
 #include "solver/export.h"
 #include "solver/backend.h"
 #include "solver/report.h"
 #include "solver/solve.h"
 #include "solver/solve_ilp.h"
-
-#define TF_LIBRARY_VERSION "0.1.0"
 
 #endif

@@ -1,4 +1,4 @@
-/* The JSON entry point (solver/api_json.h): the same JSON as the command
+/* The JSON entry point (solver/api.h): the same JSON as the command
  * line for the same problem, exit-code statuses, one-line errors naming the
  * request's field, and concurrent calls from several threads. */
 #include <check.h>
@@ -12,7 +12,7 @@
 #include <sys/resource.h>
 #include <unistd.h>
 
-#include "solver/api_json.h"
+#include "solver/api.h"
 #include "model/request.h"
 #include "tests/suites.h"
 #include "tests/testutil.h"

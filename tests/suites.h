@@ -27,6 +27,7 @@ Suite *configs_suite(void);
 Suite *prune_suite(void);
 Suite *search_suite(void);
 Suite *api_suite(void);
+Suite *public_suite(void);
 Suite *solve_ilp_suite(void);
 Suite *output_suite(void);
 Suite *roofline_suite(void);

@@ -2,7 +2,7 @@
 buffer placement) from a machine model and a kernel's working set.
 
 A thin layer over the shared library's JSON entry points (tf_call_json and
-the tf_json_handle_* functions, solver/api_json.h), called through ctypes:
+the tf_json_handle_* functions, solver/api.h), called through ctypes:
 every answer is the JSON the command line writes, parsed into dicts, so
 ``solve(...)`` returns what ``tilefit solve --json`` prints and ``sweep(...)``
 yields the lines ``tilefit sweep`` writes.

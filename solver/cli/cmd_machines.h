@@ -1,5 +1,5 @@
 /* tilefit machines: the one-machine JSON document, shared with the
- * library's "machine" request (solver/api_json.h). */
+ * library's "machine" request (solver/api.h). */
 #ifndef TF_SOLVER_CLI_CMD_MACHINES_H
 #define TF_SOLVER_CLI_CMD_MACHINES_H
 

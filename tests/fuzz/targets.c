@@ -21,7 +21,7 @@
 #include "model/machine.h"
 #include "model/problem.h"
 #include "model/workset.h"
-#include "solver/api_json.h"
+#include "solver/api.h"
 #include "solver/cli/cli.h"
 #include "solver/solve.h"
 

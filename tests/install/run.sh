@@ -25,7 +25,7 @@ $MAKE --no-print-directory $INST install >"$W/make.log" 2>&1 || { cat "$W/make.l
 for f in bin/tilefit lib/libtilefit.a lib/libtilefit.so lib/pkgconfig/tilefit.pc include/tilefit/tilefit.h \
          share/tilefit/machines/b200.json share/tilefit/model/worksets/fa4-fwd.json share/man/man1/tilefit.1 \
          share/bash-completion/completions/tilefit lib/python3/dist-packages/tilefit/__init__.py \
-         share/tilefit/validate/cutlass.jsonl share/tilefit/examples/head_dims.py; do
+         share/tilefit/validate/cutlass.jsonl share/tilefit/examples/head_dims.py share/tilefit/examples/solve.c; do
   [ -e "$P/$f" ] || fail "make install did not install $f"
 done
 soname=$(readlink "$P/lib/libtilefit.so")
@@ -40,23 +40,31 @@ ok
 
 # A C program from another directory: pkg-config, the one header, the
 # shared library found through LD_LIBRARY_PATH, the data through the
-# directory compiled in.
+# directory compiled in.  The program is docs/library.md's example, as
+# installed beside the Python ones.
 cd "$W"
-cp "$TOP/tests/install/prog.c" .
+cmp -s "$P/share/tilefit/examples/solve.c" "$TOP/docs/examples/solve.c" || fail "the installed solve.c is not docs/examples/solve.c"
+cp "$P/share/tilefit/examples/solve.c" prog.c
 FLAGS=$(PKG_CONFIG_PATH=$P/lib/pkgconfig pkg-config --cflags --libs tilefit) || fail "pkg-config --cflags --libs tilefit"
 cc prog.c $FLAGS -o prog || fail "cc prog.c \$(pkg-config --cflags --libs tilefit)"
 $CC -std=c11 -Wall -Wextra -pedantic -Werror prog.c $FLAGS -o prog || fail "$CC -std=c11 -pedantic -Werror prog.c"
 LD_LIBRARY_PATH=$P/lib ./prog >out.txt || { cat out.txt >&2; fail "prog exited $?"; }
-grep -qx 'fa4-fwd on b200: optimal, stages = 3 (smem 232448 of 232448 B)' out.txt || { cat out.txt >&2; fail "prog: not 3 stages"; }
-grep -q '^tf_call_json: status 0, "values":{"B_r":128,"B_c":128,"q_stage":2,"stages":3}$' out.txt ||
-  { cat out.txt >&2; fail "prog: tf_call_json"; }
+grep -qx 'fa4-fwd on b200: optimal, stages = 3' out.txt || { cat out.txt >&2; fail "prog: not 3 stages"; }
+grep -qx '  smem           232448     232448          0  B' out.txt || { cat out.txt >&2; fail "prog: no text report"; }
+grep -q '^JSON, [0-9]* bytes: {"schema":"tilefit/1","machine":"b200","workset":"fa4-fwd","status":"opt' out.txt ||
+  { cat out.txt >&2; fail "prog: no JSON report"; }
+grep -qx "status 2: workset: unknown workset 'fa5-fwd' .*" out.txt || { cat out.txt >&2; fail "prog: the error"; }
+grep -q '^tilefit [0-9.]*, tf_call_json: {"version":"[0-9.]*"}$' out.txt || { cat out.txt >&2; fail "prog: tf_call_json"; }
+# the installed header alone: no internal declaration is reachable from it
+printf '#include <tilefit/tilefit.h>\nint main(void) { tf_solve_opts o; (void)o; return 0; }\n' > internal.c
+$CC -std=c11 -c internal.c $FLAGS -o internal.o 2>/dev/null && fail "the installed header declares tf_solve_opts"
 ok
 
 # The static library links on its own: the program runs with no LD_LIBRARY_PATH.
 $CC prog.c $(PKG_CONFIG_PATH=$P/lib/pkgconfig pkg-config --cflags tilefit) "$P/lib/libtilefit.a" \
   $(PKG_CONFIG_PATH=$P/lib/pkgconfig pkg-config --static --libs-only-l tilefit | sed 's/-ltilefit//') -o prog-static ||
   fail "linking prog.c with libtilefit.a"
-./prog-static | grep -q 'stages = 3 ' || fail "prog linked statically"
+./prog-static | grep -qx 'fa4-fwd on b200: optimal, stages = 3' || fail "prog linked statically"
 ok
 
 # TILEFIT_DATA still comes first: a B200 with 199680 B per CTA fits 2 stages.
@@ -64,7 +72,7 @@ mkdir -p data/machines
 sed '10s/"capacity": 232448/"capacity": 199680/' "$P/share/tilefit/machines/b200.json" >data/machines/b200.json
 grep -q '"capacity": 199680' data/machines/b200.json || fail "could not make the test machine"
 TILEFIT_DATA=$W/data LD_LIBRARY_PATH=$P/lib ./prog >out2.txt || true
-grep -q 'stages = 2 (smem [0-9]* of 199680 B)' out2.txt || { cat out2.txt >&2; fail "TILEFIT_DATA does not override"; }
+grep -qx 'fa4-fwd on b200: optimal, stages = 2' out2.txt && grep -q '^  smem  *[0-9]*     199680 ' out2.txt || { cat out2.txt >&2; fail "TILEFIT_DATA does not override"; }
 ok
 
 # Python, found through PYTHONPATH alone.
