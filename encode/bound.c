@@ -1,5 +1,7 @@
 #include "bound.h"
 
+#include "model/memory.h"
+
 #define WIDE_CAP ((tf_wide)1 << 120)
 
 static tf_wide sat(tf_wide v) { return v > WIDE_CAP ? WIDE_CAP : v < -WIDE_CAP ? -WIDE_CAP : v; }

@@ -7,6 +7,7 @@
 
 #include "model/alloc.h"
 #include "model/json.h"
+#include "model/memory.h"
 #include "model/text.h"
 
 static int exact(int64_t v, const char *what, tf_error *err) {

@@ -1,5 +1,7 @@
 #include "closed.h"
 
+#include "model/memory.h"
+
 #include <stdio.h>
 #include <string.h>
 

@@ -1,5 +1,7 @@
 #include "oracle.h"
 
+#include "model/memory.h"
+
 #include <string.h>
 
 /* Does combination c fit at these counts?  1 yes, 0 no, -1 on overflow.

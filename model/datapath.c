@@ -10,7 +10,7 @@
 #include "alloc.h"
 #include "json.h"
 #include "json_read.h"
-#include "memory.h"
+#include "memory_kind.h"
 
 const char *const tf_mma_operand_names[TF_MMA_NOPERANDS] = {"A", "B", "D"};
 

@@ -5,6 +5,7 @@
 
 #include "alloc.h"
 #include "machine.h"
+#include "memory.h"
 
 /* The buffers of memory m with lifetime `phase` (-1: always live), in
  * layout order, from the cursor: each takes its charge there (an aliased

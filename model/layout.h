@@ -23,7 +23,7 @@
 #include <stddef.h>
 #include <stdint.h>
 
-#include "memory.h"
+#include "memory_kind.h"
 #include "problem.h"
 
 typedef struct tf_layout_slot {

@@ -15,7 +15,7 @@
 #include "alloc.h"
 #include "json.h"
 #include "json_read.h"
-#include "memory.h"
+#include "memory_kind.h"
 #include "text.h"
 
 #define COUNT_MAX ((int64_t)1 << 24) /* SMs, threads, registers, FLOP/clk */

@@ -3,6 +3,7 @@
 #include <stdio.h>
 #include <string.h>
 
+#include "memory.h"
 #include "problem_internal.h"
 
 /* Occupancy: how many CTAs of a combination fit on one SM.  SMEM is a

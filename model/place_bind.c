@@ -6,6 +6,7 @@
 
 #include "alloc.h"
 #include "datapath.h"
+#include "memory.h"
 #include "place.h"
 #include "problem_internal.h"
 #include "text.h"

@@ -5,6 +5,7 @@
 #include <string.h>
 
 #include "alloc.h"
+#include "memory.h"
 #include "problem_internal.h"
 
 /* A concrete point, evaluated from the workset's expressions with the

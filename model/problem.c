@@ -1,4 +1,5 @@
 #include "problem.h"
+#include "memory.h"
 #include "roofline.h"
 #include "place.h"
 #include "place_bind.h"

@@ -7,7 +7,7 @@
 #include "alloc.h"
 #include "json.h"
 #include "json_out.h"
-#include "memory.h"
+#include "memory_kind.h"
 
 /* ------------------------------------------------------------ the table */
 

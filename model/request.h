@@ -10,7 +10,7 @@
 #include <stdio.h>
 
 #include "json_out.h"
-#include "memory.h"
+#include "memory_kind.h"
 
 typedef struct tf_assign {
   char *name;

@@ -11,7 +11,7 @@
 #include "datapath.h"
 #include "json.h"
 #include "json_read.h"
-#include "memory.h"
+#include "memory_kind.h"
 #include "text.h"
 
 const char *const tf_roofline_terms[TF_ROOFLINE_NTERMS] = {"mma", "exp", "smem"};

@@ -14,10 +14,12 @@
 
 #include "error.h"
 #include "expr.h"
-#include "memory.h" /* enum tf_memory */
+#include "memory_kind.h" /* enum tf_memory */
 #include "lets.h"
 #include "names.h"
 
+/* Phases (lifetimes) a workset's buffers may name (model/lifetime.h). */
+#define TF_MAX_LIFETIMES 16
 
 /* Constants every expression may use, taken from the machine model. */
 #define TF_MACHINE_CONSTANTS(X)                                                \

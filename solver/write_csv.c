@@ -11,6 +11,7 @@
 #include <string.h>
 
 #include "model/alloc.h"
+#include "model/memory.h"
 #include "model/text.h"
 
 void tf_csv_field(FILE *f, const char *s) {

@@ -7,6 +7,7 @@
 
 #include "model/json.h"
 #include "model/json_out.h"
+#include "model/memory.h"
 #include "model/text.h"
 
 /* The bound params: every param of the workset, defaults filled, in the

@@ -7,6 +7,7 @@
 #include "model/configs.h"
 #include "model/json.h"
 #include "model/json_out.h"
+#include "model/memory.h"
 #include "model/text.h"
 #include "solver/cli/cli.h"
 #include "solver/cli/options.h"

@@ -5,6 +5,7 @@
 #include <string.h>
 
 #include "model/alloc.h"
+#include "model/memory.h"
 #include "model/value.h"
 #include "solver/plot/scale.h"
 
