@@ -727,6 +727,66 @@ START_TEST(test_top_configurations) {
 }
 END_TEST
 
+/* Grouped-query heads: K and V are read once per KV head (docs/cost-model.md).
+ * kv_heads = heads is the default; fewer KV heads cut the HBM bytes and, where
+ * HBM binds (decode, PackGQA), the time. */
+static long objective_value(const char *text, const char *name) {
+  const char *at = strstr(text, name);
+  long v = -1;
+  ck_assert_msg(at && sscanf(at + strlen(name), " = %ld", &v) == 1, "no '%s' in\n%s", name, text);
+  return v;
+}
+
+START_TEST(test_gqa_kv_heads) {
+  static const struct {
+    const char *args;
+    int heads, kv_heads;
+    long hbm_mha, hbm_gqa, time_mha, time_gqa;
+  } cases[] = {
+      {"-m h100-sxm -w fa3-fwd --fix B_r=128 --fix B_c=128", 32, 8, 268435456, 201326592, 1060, 1060},
+      {"-m h100-sxm -w fa3-fwd --fix B_r=128 --fix B_c=128 -p seqlen_q=1 -p seqlen_k=65536 -p batch=8", 32, 8,
+       8590065664, 2147614720, 2565, 642},
+      {"-m a100 -w fa2-fwd --fix B_r=128 --fix B_c=64 -p seqlen_q=1 -p seqlen_k=16384 -p batch=16", 32, 8, 4295229440,
+       1074003968, 2107, 744},
+      {"-m b200 -w fa4-fwd --fix B_c=128 --fix q_stage=2", 32, 8, 268435456, 167772160, 467, 467},
+      {"-m b200 -w fa4-fwd --fix B_c=128 --fix q_stage=1 -p seqlen_q=1 -p seqlen_k=16384 -p batch=16", 32, 8,
+       4295229440, 1074003968, 537, 135},
+  };
+  long hbm[2], time[2];
+  for (int g = 0; g < 2; g++) {
+    char args[512];
+    snprintf(args, sizeof args, "solve %s -p heads=%d -p kv_heads=%d --objective 'min hbm_bytes' --objective "
+             "'min time_us'", cases[_i].args, cases[_i].heads, g ? cases[_i].kv_heads : cases[_i].heads);
+    int rc = tf_test_run(args, out, sizeof out, err, sizeof err);
+    ck_assert_msg(rc == 0, "%s: exit %d: %s", args, rc, err);
+    hbm[g] = objective_value(out, "min hbm_bytes");
+    time[g] = objective_value(out, "min time_us");
+  }
+  ck_assert_msg(hbm[1] < hbm[0] && time[1] <= time[0], "%s: hbm %ld -> %ld, time %ld -> %ld", cases[_i].args, hbm[0],
+                hbm[1], time[0], time[1]);
+  ck_assert_int_eq(hbm[0], cases[_i].hbm_mha);
+  ck_assert_int_eq(hbm[1], cases[_i].hbm_gqa);
+  ck_assert_int_eq(time[0], cases[_i].time_mha);
+  ck_assert_int_eq(time[1], cases[_i].time_gqa);
+}
+END_TEST
+
+/* kv_heads must divide heads; FA2's packing is its seqlen_q == 1 reshape. */
+START_TEST(test_gqa_errors) {
+  static const struct {
+    const char *args, *want;
+  } cases[] = {
+      {"solve -m h100-sxm -w fa3-fwd -p heads=32 -p kv_heads=5", "violates 'heads % max(kv_heads, 1) == 0'"},
+      {"solve -m b200 -w fa4-fwd -p kv_heads=0", "violates 'kv_heads >= 1'"},
+      {"solve -m a100 -w fa2-fwd -p heads=32 -p kv_heads=8 -p pack_gqa=1", "violates '(packed == 0 || seqlen_q == 1) == 1'"},
+      {"solve -m h100-sxm -w fa3-fwd -p pack_gqa=2", "violates '(pack_gqa >= -1 && pack_gqa <= 1) == 1'"},
+  };
+  int rc = tf_test_run(cases[_i].args, out, sizeof out, err, sizeof err);
+  ck_assert_msg(rc == 1, "%s: exit %d: %s", cases[_i].args, rc, err);
+  ck_assert_msg(strstr(err, cases[_i].want), "%s: want '%s' in\n%s", cases[_i].args, cases[_i].want, err);
+}
+END_TEST
+
 /* Placement end to end: the decision in JSON, text and CSV, pins, the
  * register limit of the sm90 GEMM, and the architecture check. */
 START_TEST(test_placement) {
@@ -829,6 +889,8 @@ Suite *e2e_suite(void) {
   tcase_add_test(tc, test_validate_tuned_nofit);
   tcase_add_loop_test(tc, test_explain_legal_points, 0, 5);
   tcase_add_test(tc, test_top_configurations);
+  tcase_add_loop_test(tc, test_gqa_kv_heads, 0, 5);
+  tcase_add_loop_test(tc, test_gqa_errors, 0, 4);
   tcase_add_loop_test(tc, test_validate_shipped_cases, 0,
                       (int)(sizeof validation_files / sizeof validation_files[0]));
   suite_add_tcase(s, tc);
