@@ -77,7 +77,7 @@ START_TEST(test_sm90_stages) {
   int rc = tf_test_run(args, out, sizeof out, err, sizeof err);
   ck_assert_msg(rc == 0, "exit %d: %s", rc, err);
   char row[64];
-  snprintf(row, sizeof row, ",128,128,64,%d,", want[_i].stages);
+  snprintf(row, sizeof row, ",128,128,64,1,%d,", want[_i].stages); /* tile, splits, stages */
   ck_assert_msg(strstr(out, row), "epilogue %d: want '%s' in\n%s", want[_i].epilogue, row, out);
 }
 END_TEST
@@ -787,6 +787,58 @@ START_TEST(test_gqa_errors) {
 }
 END_TEST
 
+/* Split-K on the sm90 GEMM (docs/cost-model.md): the domain is [1] unless
+ * widened.  The fastest with the fewest splits: a skinny large-K GEMM takes
+ * splits, a big square one gains nothing, and a fixed tile that fills the
+ * machine pays the partial sums' HBM traffic. */
+#define SPLITK "solve -m h100-sxm -w cutlass-sm90-gemm --objective 'min time_us' --objective 'min splits' " \
+               "--objective 'min hbm_bytes' "
+
+START_TEST(test_split_k) {
+  static const struct {
+    const char *args, *domain;
+    long splits, time_one, time_split, hbm_one, hbm_split;
+  } cases[] = {
+      {"-p M=256 -p N=256 -p K=65536", "1,2,4,8,16,32", 8, 50, 22, 67239936, 70909952},
+      {"-p M=8192 -p N=8192 -p K=8192", "1,2,4,8,16,32", 1, 1043, 1043, 3128950784, 3128950784},
+      {"--fix tile_m=128 --fix tile_n=128 --fix tile_k=64", "4", 4, 133, 223, 343932928, 746586112},
+  };
+  long time[2], hbm[2], splits = -1;
+  for (int g = 0; g < 2; g++) {
+    char args[512];
+    snprintf(args, sizeof args, SPLITK "%s%s%s", cases[_i].args, g ? " --domain splits=" : "", g ? cases[_i].domain : "");
+    int rc = tf_test_run(args, out, sizeof out, err, sizeof err);
+    ck_assert_msg(rc == 0, "%s: exit %d: %s", args, rc, err);
+    time[g] = objective_value(out, "min time_us");
+    hbm[g] = objective_value(out, "min hbm_bytes");
+    const char *at = strstr(out, "\n  splits ");
+    ck_assert_msg(at && sscanf(at, " splits %ld", &splits) == 1, "%s", out);
+    ck_assert_msg(g || splits == 1, "%s", out); /* without --domain: [1] */
+  }
+  ck_assert_int_eq(splits, cases[_i].splits);
+  ck_assert_int_eq(time[0], cases[_i].time_one);
+  ck_assert_int_eq(time[1], cases[_i].time_split);
+  ck_assert_int_eq(hbm[0], cases[_i].hbm_one);
+  ck_assert_int_eq(hbm[1], cases[_i].hbm_split);
+  if (splits > 1 && strstr(cases[_i].domain, ","))
+    ck_assert_msg(time[1] < time[0], "splits %ld chosen but not faster", splits);
+  else if (splits > 1) /* a fixed split of a tile that filled the machine: more HBM bytes, no faster */
+    ck_assert_msg(hbm[1] > hbm[0] && time[1] >= time[0], "hbm %ld -> %ld", hbm[0], hbm[1]);
+}
+END_TEST
+
+START_TEST(test_split_k_errors) {
+  static const char *const cases[][2] = {
+      {SPLITK "--fix tile_m=64 --domain splits=2", "violates '(splits == 1 || pingpong == 0) == 1'"},
+      {SPLITK "--domain splits=0", "violates 'splits >= 1'"},
+      {SPLITK "-p K=64 --fix tile_k=64 --domain splits=2", "violates 'splits <= k_tiles'"},
+  };
+  int rc = tf_test_run(cases[_i][0], out, sizeof out, err, sizeof err);
+  ck_assert_msg(rc == 1, "%s: exit %d: %s", cases[_i][0], rc, err);
+  ck_assert_msg(strstr(err, cases[_i][1]), "%s: want '%s' in\n%s", cases[_i][0], cases[_i][1], err);
+}
+END_TEST
+
 /* Placement end to end: the decision in JSON, text and CSV, pins, the
  * register limit of the sm90 GEMM, and the architecture check. */
 START_TEST(test_placement) {
@@ -891,6 +943,8 @@ Suite *e2e_suite(void) {
   tcase_add_test(tc, test_top_configurations);
   tcase_add_loop_test(tc, test_gqa_kv_heads, 0, 5);
   tcase_add_loop_test(tc, test_gqa_errors, 0, 4);
+  tcase_add_loop_test(tc, test_split_k, 0, 3);
+  tcase_add_loop_test(tc, test_split_k_errors, 0, 3);
   tcase_add_loop_test(tc, test_validate_shipped_cases, 0,
                       (int)(sizeof validation_files / sizeof validation_files[0]));
   suite_add_tcase(s, tc);
