@@ -787,21 +787,24 @@ START_TEST(test_gqa_errors) {
 }
 END_TEST
 
-/* Split-K on the sm90 GEMM (docs/cost-model.md): the domain is [1] unless
+/* Split-K on the sm90 and sm100 GEMMs (docs/cost-model.md): the domain is [1] unless
  * widened.  The fastest with the fewest splits: a skinny large-K GEMM takes
  * splits, a big square one gains nothing, and a fixed tile that fills the
  * machine pays the partial sums' HBM traffic. */
-#define SPLITK "solve -m h100-sxm -w cutlass-sm90-gemm --objective 'min time_us' --objective 'min splits' " \
-               "--objective 'min hbm_bytes' "
+#define SPLITK "solve --objective 'min time_us' --objective 'min splits' --objective 'min hbm_bytes' "
+#define SM90_SPLITK SPLITK "-m h100-sxm -w cutlass-sm90-gemm "
 
 START_TEST(test_split_k) {
   static const struct {
     const char *args, *domain;
     long splits, time_one, time_split, hbm_one, hbm_split;
   } cases[] = {
-      {"-p M=256 -p N=256 -p K=65536", "1,2,4,8,16,32", 8, 50, 22, 67239936, 70909952},
-      {"-p M=8192 -p N=8192 -p K=8192", "1,2,4,8,16,32", 1, 1043, 1043, 3128950784, 3128950784},
-      {"--fix tile_m=128 --fix tile_n=128 --fix tile_k=64", "4", 4, 133, 223, 343932928, 746586112},
+      {"-m h100-sxm -w cutlass-sm90-gemm -p M=256 -p N=256 -p K=65536", "1,2,4,8,16,32", 8, 50, 22, 67239936, 70909952},
+      {"-m h100-sxm -w cutlass-sm90-gemm -p M=8192 -p N=8192 -p K=8192", "1,2,4,8,16,32", 1, 1043, 1043, 3128950784,
+       3128950784},
+      {"-m h100-sxm -w cutlass-sm90-gemm --fix tile_m=128 --fix tile_n=128 --fix tile_k=64", "4", 4, 133, 223, 343932928,
+       746586112},
+      {"-m b200 -w cutlass-sm100-gemm -p M=256 -p N=256 -p K=65536", "1,2,4,8,16,32", 8, 51, 9, 67239936, 70909952},
   };
   long time[2], hbm[2], splits = -1;
   for (int g = 0; g < 2; g++) {
@@ -829,9 +832,10 @@ END_TEST
 
 START_TEST(test_split_k_errors) {
   static const char *const cases[][2] = {
-      {SPLITK "--fix tile_m=64 --domain splits=2", "violates '(splits == 1 || pingpong == 0) == 1'"},
-      {SPLITK "--domain splits=0", "violates 'splits >= 1'"},
-      {SPLITK "-p K=64 --fix tile_k=64 --domain splits=2", "violates 'splits <= k_tiles'"},
+      {SM90_SPLITK "--fix tile_m=64 --domain splits=2", "violates '(splits == 1 || pingpong == 0) == 1'"},
+      {SM90_SPLITK "--domain splits=0", "violates 'splits >= 1'"},
+      {SM90_SPLITK "-p K=64 --fix tile_k=64 --domain splits=2", "violates 'splits <= k_tiles'"},
+      {SPLITK "-m b200 -w cutlass-sm100-gemm --fix tile_n=192 --domain splits=2", "violates '(splits == 1 || tile_n != 192) == 1'"},
   };
   int rc = tf_test_run(cases[_i][0], out, sizeof out, err, sizeof err);
   ck_assert_msg(rc == 1, "%s: exit %d: %s", cases[_i][0], rc, err);
@@ -943,8 +947,8 @@ Suite *e2e_suite(void) {
   tcase_add_test(tc, test_top_configurations);
   tcase_add_loop_test(tc, test_gqa_kv_heads, 0, 5);
   tcase_add_loop_test(tc, test_gqa_errors, 0, 4);
-  tcase_add_loop_test(tc, test_split_k, 0, 3);
-  tcase_add_loop_test(tc, test_split_k_errors, 0, 3);
+  tcase_add_loop_test(tc, test_split_k, 0, 4);
+  tcase_add_loop_test(tc, test_split_k_errors, 0, 4);
   tcase_add_loop_test(tc, test_validate_shipped_cases, 0,
                       (int)(sizeof validation_files / sizeof validation_files[0]));
   suite_add_tcase(s, tc);
