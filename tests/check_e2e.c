@@ -77,7 +77,7 @@ START_TEST(test_sm90_stages) {
   int rc = tf_test_run(args, out, sizeof out, err, sizeof err);
   ck_assert_msg(rc == 0, "exit %d: %s", rc, err);
   char row[64];
-  snprintf(row, sizeof row, ",128,128,64,%d,", want[_i].stages);
+  snprintf(row, sizeof row, ",128,128,64,1,%d,", want[_i].stages); /* tile, splits, stages */
   ck_assert_msg(strstr(out, row), "epilogue %d: want '%s' in\n%s", want[_i].epilogue, row, out);
 }
 END_TEST
@@ -740,6 +740,122 @@ START_TEST(test_top_configurations) {
 }
 END_TEST
 
+/* Grouped-query heads: K and V are read once per KV head (docs/cost-model.md).
+ * kv_heads = heads is the default; fewer KV heads cut the HBM bytes and, where
+ * HBM binds (decode, PackGQA), the time. */
+static long objective_value(const char *text, const char *name) {
+  const char *at = strstr(text, name);
+  long v = -1;
+  ck_assert_msg(at && sscanf(at + strlen(name), " = %ld", &v) == 1, "no '%s' in\n%s", name, text);
+  return v;
+}
+
+START_TEST(test_gqa_kv_heads) {
+  static const struct {
+    const char *args;
+    int heads, kv_heads;
+    long hbm_mha, hbm_gqa, time_mha, time_gqa;
+  } cases[] = {
+      {"-m h100-sxm -w fa3-fwd --fix B_r=128 --fix B_c=128", 32, 8, 268435456, 201326592, 1060, 1060},
+      {"-m h100-sxm -w fa3-fwd --fix B_r=128 --fix B_c=128 -p seqlen_q=1 -p seqlen_k=65536 -p batch=8", 32, 8,
+       8590065664, 2147614720, 2565, 642},
+      {"-m a100 -w fa2-fwd --fix B_r=128 --fix B_c=64 -p seqlen_q=1 -p seqlen_k=16384 -p batch=16", 32, 8, 4295229440,
+       1074003968, 2107, 744},
+      {"-m b200 -w fa4-fwd --fix B_c=128 --fix q_stage=2", 32, 8, 268435456, 167772160, 467, 467},
+      {"-m b200 -w fa4-fwd --fix B_c=128 --fix q_stage=1 -p seqlen_q=1 -p seqlen_k=16384 -p batch=16", 32, 8,
+       4295229440, 1074003968, 537, 135},
+  };
+  long hbm[2], time[2];
+  for (int g = 0; g < 2; g++) {
+    char args[512];
+    snprintf(args, sizeof args, "solve %s -p heads=%d -p kv_heads=%d --objective 'min hbm_bytes' --objective "
+             "'min time_us'", cases[_i].args, cases[_i].heads, g ? cases[_i].kv_heads : cases[_i].heads);
+    int rc = tf_test_run(args, out, sizeof out, err, sizeof err);
+    ck_assert_msg(rc == 0, "%s: exit %d: %s", args, rc, err);
+    hbm[g] = objective_value(out, "min hbm_bytes");
+    time[g] = objective_value(out, "min time_us");
+  }
+  ck_assert_msg(hbm[1] < hbm[0] && time[1] <= time[0], "%s: hbm %ld -> %ld, time %ld -> %ld", cases[_i].args, hbm[0],
+                hbm[1], time[0], time[1]);
+  ck_assert_int_eq(hbm[0], cases[_i].hbm_mha);
+  ck_assert_int_eq(hbm[1], cases[_i].hbm_gqa);
+  ck_assert_int_eq(time[0], cases[_i].time_mha);
+  ck_assert_int_eq(time[1], cases[_i].time_gqa);
+}
+END_TEST
+
+/* kv_heads must divide heads; FA2's packing is its seqlen_q == 1 reshape. */
+START_TEST(test_gqa_errors) {
+  static const struct {
+    const char *args, *want;
+  } cases[] = {
+      {"solve -m h100-sxm -w fa3-fwd -p heads=32 -p kv_heads=5", "violates 'heads % max(kv_heads, 1) == 0'"},
+      {"solve -m b200 -w fa4-fwd -p kv_heads=0", "violates 'kv_heads >= 1'"},
+      {"solve -m a100 -w fa2-fwd -p heads=32 -p kv_heads=8 -p pack_gqa=1", "violates '(packed == 0 || seqlen_q == 1) == 1'"},
+      {"solve -m h100-sxm -w fa3-fwd -p pack_gqa=2", "violates '(pack_gqa >= -1 && pack_gqa <= 1) == 1'"},
+  };
+  int rc = tf_test_run(cases[_i].args, out, sizeof out, err, sizeof err);
+  ck_assert_msg(rc == 1, "%s: exit %d: %s", cases[_i].args, rc, err);
+  ck_assert_msg(strstr(err, cases[_i].want), "%s: want '%s' in\n%s", cases[_i].args, cases[_i].want, err);
+}
+END_TEST
+
+/* Split-K on the sm90 and sm100 GEMMs (docs/cost-model.md): the domain is [1] unless
+ * widened.  The fastest with the fewest splits: a skinny large-K GEMM takes
+ * splits, a big square one gains nothing, and a fixed tile that fills the
+ * machine pays the partial sums' HBM traffic. */
+#define SPLITK "solve --objective 'min time_us' --objective 'min splits' --objective 'min hbm_bytes' "
+#define SM90_SPLITK SPLITK "-m h100-sxm -w cutlass-sm90-gemm "
+
+START_TEST(test_split_k) {
+  static const struct {
+    const char *args, *domain;
+    long splits, time_one, time_split, hbm_one, hbm_split;
+  } cases[] = {
+      {"-m h100-sxm -w cutlass-sm90-gemm -p M=256 -p N=256 -p K=65536", "1,2,4,8,16,32", 8, 50, 22, 67239936, 70909952},
+      {"-m h100-sxm -w cutlass-sm90-gemm -p M=8192 -p N=8192 -p K=8192", "1,2,4,8,16,32", 1, 1043, 1043, 3128950784,
+       3128950784},
+      {"-m h100-sxm -w cutlass-sm90-gemm --fix tile_m=128 --fix tile_n=128 --fix tile_k=64", "4", 4, 133, 223, 343932928,
+       746586112},
+      {"-m b200 -w cutlass-sm100-gemm -p M=256 -p N=256 -p K=65536", "1,2,4,8,16,32", 8, 51, 9, 67239936, 70909952},
+  };
+  long time[2], hbm[2], splits = -1;
+  for (int g = 0; g < 2; g++) {
+    char args[512];
+    snprintf(args, sizeof args, SPLITK "%s%s%s", cases[_i].args, g ? " --domain splits=" : "", g ? cases[_i].domain : "");
+    int rc = tf_test_run(args, out, sizeof out, err, sizeof err);
+    ck_assert_msg(rc == 0, "%s: exit %d: %s", args, rc, err);
+    time[g] = objective_value(out, "min time_us");
+    hbm[g] = objective_value(out, "min hbm_bytes");
+    const char *at = strstr(out, "\n  splits ");
+    ck_assert_msg(at && sscanf(at, " splits %ld", &splits) == 1, "%s", out);
+    ck_assert_msg(g || splits == 1, "%s", out); /* without --domain: [1] */
+  }
+  ck_assert_int_eq(splits, cases[_i].splits);
+  ck_assert_int_eq(time[0], cases[_i].time_one);
+  ck_assert_int_eq(time[1], cases[_i].time_split);
+  ck_assert_int_eq(hbm[0], cases[_i].hbm_one);
+  ck_assert_int_eq(hbm[1], cases[_i].hbm_split);
+  if (splits > 1 && strstr(cases[_i].domain, ","))
+    ck_assert_msg(time[1] < time[0], "splits %ld chosen but not faster", splits);
+  else if (splits > 1) /* a fixed split of a tile that filled the machine: more HBM bytes, no faster */
+    ck_assert_msg(hbm[1] > hbm[0] && time[1] >= time[0], "hbm %ld -> %ld", hbm[0], hbm[1]);
+}
+END_TEST
+
+START_TEST(test_split_k_errors) {
+  static const char *const cases[][2] = {
+      {SM90_SPLITK "--fix tile_m=64 --domain splits=2", "violates '(splits == 1 || pingpong == 0) == 1'"},
+      {SM90_SPLITK "--domain splits=0", "violates 'splits >= 1'"},
+      {SM90_SPLITK "-p K=64 --fix tile_k=64 --domain splits=2", "violates 'splits <= k_tiles'"},
+      {SPLITK "-m b200 -w cutlass-sm100-gemm --fix tile_n=192 --domain splits=2", "violates '(splits == 1 || tile_n != 192) == 1'"},
+  };
+  int rc = tf_test_run(cases[_i][0], out, sizeof out, err, sizeof err);
+  ck_assert_msg(rc == 1, "%s: exit %d: %s", cases[_i][0], rc, err);
+  ck_assert_msg(strstr(err, cases[_i][1]), "%s: want '%s' in\n%s", cases[_i][0], cases[_i][1], err);
+}
+END_TEST
+
 /* Placement end to end: the decision in JSON, text and CSV, pins, the
  * register limit of the sm90 GEMM, and the architecture check. */
 START_TEST(test_placement) {
@@ -843,6 +959,10 @@ Suite *e2e_suite(void) {
   tcase_add_test(tc, test_validate_bad_expect);
   tcase_add_loop_test(tc, test_explain_legal_points, 0, 5);
   tcase_add_test(tc, test_top_configurations);
+  tcase_add_loop_test(tc, test_gqa_kv_heads, 0, 5);
+  tcase_add_loop_test(tc, test_gqa_errors, 0, 4);
+  tcase_add_loop_test(tc, test_split_k, 0, 4);
+  tcase_add_loop_test(tc, test_split_k_errors, 0, 4);
   tcase_add_loop_test(tc, test_validate_shipped_cases, 0,
                       (int)(sizeof validation_files / sizeof validation_files[0]));
   suite_add_tcase(s, tc);

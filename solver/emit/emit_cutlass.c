@@ -284,6 +284,18 @@ static int stage_index(const tf_problem *p) {
   return -1;
 }
 
+/* Split-K is a runtime argument of the stream-K tile scheduler, not part of
+ * the collectives or the library name: say how to ask for it. */
+static void write_splits(FILE *f, const tf_problem *p, const tf_answer *a, int arch) {
+  int64_t splits = value_of(p, a, "splits");
+  if (splits > 1)
+    fprintf(f,
+            "// split-K: splits = %lld is the stream-K scheduler's runtime argument: GemmUniversal with\n"
+            "// cutlass::gemm::StreamKScheduler as its tile scheduler and arguments.scheduler.splits = %lld\n"
+            "// (include/cutlass/gemm/kernel/sm%d_tile_scheduler_stream_k.hpp, Arguments::splits)\n",
+            (long long)splits, (long long)splits, arch == 90 ? 90 : 100);
+}
+
 static void write_one(FILE *f, const tf_problem *p, const tf_answer *a, int k) {
   char name[256], autoname[256], why[320], shape[96], cluster[96], stages[256];
   candidate c, c0;
@@ -309,6 +321,7 @@ static void write_one(FILE *f, const tf_problem *p, const tf_answer *a, int k) {
   if (found)
     write_epilogue(f, &c, shape, cluster, param_or(p, "epilogue_bytes", 0));
   write_mainloop(f, &c, shape, cluster, stages, a->counts[k]);
+  write_splits(f, p, a, c.arch);
 }
 
 int tf_emit_write_cutlass(FILE *f, const tf_problem *p, const tf_answer *a, int n, tf_error *err) {
