@@ -11,7 +11,7 @@ LDLIBS  := -lglpk $(shell pkg-config --libs $(PKGS) 2>/dev/null || echo -lcjson)
 CHECK_LIBS = $(shell pkg-config --libs check 2>/dev/null || echo -lcheck)
 CHECK_CFLAGS = $(shell pkg-config --cflags check 2>/dev/null)
 
-MODEL_SRC  := $(wildcard model/*.c)
+MODEL_SRC  := $(wildcard model/*/*.c)
 ENCODE_SRC := $(wildcard encode/*.c)
 SOLVER_SRC := $(filter-out solver/main.c,$(wildcard solver/*.c solver/*/*.c))
 LIB_SRC    := $(MODEL_SRC) $(ENCODE_SRC) $(SOLVER_SRC)
@@ -87,12 +87,13 @@ symbols: $(LIB) shared $(HEADER)
 # line, citations a clone cannot follow (tests/lint/citations.sh), and a
 # Check test case without its own timeout.  Part of `make check`.
 lint: symbols
-	@awk -f tests/lint/fnlen.awk model/*.c encode/*.c solver/*.c solver/*/*.c
+	@awk -f tests/lint/fnlen.awk model/*/*.c encode/*.c solver/*.c solver/*/*.c
 	@sh tests/lint/citations.sh
 	@awk -f tests/lint/timeouts.awk tests/*.c
 	@sh tests/lint/hidden_state.sh
 	@sh tests/lint/case_ids.sh
-	@echo "lint: no function over 60 lines; no citation a clone cannot follow; every test case sets its timeout; no hidden state in the library; one id per validation case"
+	@sh tests/lint/layers.sh
+	@echo "lint: no function over 60 lines; no citation a clone cannot follow; every test case sets its timeout; no hidden state in the library; one id per validation case; includes point down the layers"
 
 asan:
 	@$(MAKE) --no-print-directory BUILD=build/asan CC=clang \
@@ -257,7 +258,7 @@ valgrind: $(BIN) $(BUILD)/check_tilefit
 # under $(BUILD)/pic/; its soname carries the major number of
 # TF_LIBRARY_VERSION in solver/api.h, the one place the version is
 # written.  The data directory $(PREFIX)/share/tilefit is compiled into
-# model/catalog.c (both object sets): $(BUILD)/datadir.stamp changes when
+# model/input/catalog.c (both object sets): $(BUILD)/datadir.stamp changes when
 # PREFIX does, so `make install PREFIX=P` rebuilds what depends on it.
 # The installed header is solver/api.h as it is: opaque handles and the
 # JSON entry point, nothing of the internal headers (solver/tilefit.h and
@@ -294,8 +295,8 @@ $(BUILD)/pic/%.o: %.c
 $(BUILD)/datadir.stamp: FORCE
 	@mkdir -p $(BUILD)
 	@echo '$(DATADIR)' | cmp -s - $@ || echo '$(DATADIR)' > $@
-$(BUILD)/model/catalog.o $(BUILD)/pic/model/catalog.o: $(BUILD)/datadir.stamp
-$(BUILD)/model/catalog.o $(BUILD)/pic/model/catalog.o: CPPFLAGS += -DTF_DATADIR='"$(DATADIR)"'
+$(BUILD)/model/input/catalog.o $(BUILD)/pic/model/input/catalog.o: $(BUILD)/datadir.stamp
+$(BUILD)/model/input/catalog.o $(BUILD)/pic/model/input/catalog.o: CPPFLAGS += -DTF_DATADIR='"$(DATADIR)"'
 
 # Only what the installed header declares is exported (dist/version-script.sh).
 SYMBOL_MAP := $(BUILD)/libtilefit.map

@@ -24,7 +24,7 @@
 #include "encode/closed.h"
 #include "encode/oracle.h"
 #include "encode/verify.h"
-#include "model/catalog.h"
+#include "model/input/catalog.h"
 #include "solver/batch/cache.h"
 #include "solver/report.h"
 #include "solver/solve.h"

@@ -23,7 +23,7 @@
 #include <unistd.h>
 
 #include "encode/oracle.h"
-#include "model/catalog.h"
+#include "model/input/catalog.h"
 #include "solver/solve.h"
 
 #include "bench/util.h"

@@ -1,6 +1,6 @@
 #include "bound.h"
 
-#include "model/memory.h"
+#include "model/bind/memory.h"
 
 #define WIDE_CAP ((tf_wide)1 << 120)
 
@@ -26,7 +26,7 @@ static void range(const int64_t *a, int n, const tf_box *b, tf_wide *mn, tf_wide
 }
 
 /* What a buffer of size v >= 0 takes in its memory: the memory module's
- * charge (model/memory.h) where v is an int64; a larger size is past every
+ * charge (model/bind/memory.h) where v is an int64; a larger size is past every
  * capacity whatever its rounding, and stays as it is. */
 static tf_wide charge(const tf_problem *p, size_t b, tf_wide v) {
   int64_t charged;
@@ -212,7 +212,7 @@ static int narrow_rows(const tf_problem *p, size_t c, tf_box *b, int *changed) {
   return 1;
 }
 
-/* Each row of each memory (model/memory.h, lifetimes): sum of its sizes (a
+/* Each row of each memory (model/bind/memory.h, lifetimes): sum of its sizes (a
  * count-free one as charged) minus the memory's bound <= 0, implied
  * because a charge is never below its size and the use is the largest
  * row. */

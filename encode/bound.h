@@ -1,7 +1,7 @@
 /* Exact bounds over a box of counts, for the exact search (search.c).
  *
  * At a kept combination every buffer size, require row and objective is an
- * affine form in the counts (model/problem.h), and a buffer's charge,
+ * affine form in the counts (model/bind/problem.h), and a buffer's charge,
  * align * ceil(size / align), is monotone in its size.  So over a box
  * lo <= x <= hi the least and greatest value of each is reached at a corner
  * chosen per coordinate by the sign of its coefficient: the bounds below are
@@ -16,7 +16,7 @@
 #include <stddef.h>
 #include <stdint.h>
 
-#include "model/problem.h"
+#include "model/bind/problem.h"
 
 __extension__ typedef __int128 tf_wide;
 

@@ -5,10 +5,10 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "model/alloc.h"
-#include "model/json.h"
-#include "model/memory.h"
-#include "model/text.h"
+#include "model/core/alloc.h"
+#include "model/core/json.h"
+#include "model/bind/memory.h"
+#include "model/core/text.h"
 
 static int exact(int64_t v, const char *what, tf_error *err) {
   if (v > TF_JSON_EXACT || v < -TF_JSON_EXACT)
@@ -163,7 +163,7 @@ static int add_term(tf_model *m, const tf_problem *p, tf_lin *lin, const struct 
 }
 
 /* capacity(MEM): the memory's rounded total <= its capacity; with
- * lifetimes, capacity(MEM,PHASE) for each row of the memory (model/memory.h:
+ * lifetimes, capacity(MEM,PHASE) for each row of the memory (model/bind/memory.h:
  * the use is the largest row, so each row <= capacity is the max's).  When
  * the capacity depends on the combination (SMEM under an occupancy), it
  * moves to the left: total - sum_c limit(c) pick(c) <= 0. */

@@ -1,6 +1,6 @@
 #include "closed.h"
 
-#include "model/memory.h"
+#include "model/bind/memory.h"
 
 #include <stdio.h>
 #include <string.h>

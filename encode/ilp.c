@@ -3,7 +3,7 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "model/alloc.h"
+#include "model/core/alloc.h"
 
 void tf_ilp_init(tf_ilp *ilp) { memset(ilp, 0, sizeof *ilp); }
 

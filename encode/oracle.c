@@ -1,6 +1,6 @@
 #include "oracle.h"
 
-#include "model/memory.h"
+#include "model/bind/memory.h"
 
 #include <string.h>
 

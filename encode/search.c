@@ -6,7 +6,7 @@
 #include <time.h>
 
 #include "encode/bound.h"
-#include "model/alloc.h"
+#include "model/core/alloc.h"
 
 /* A key of the total order (search.h): objective scores (larger is
  * better), combination, smallest counts. */

@@ -32,8 +32,8 @@
 #include <stddef.h>
 #include <stdint.h>
 
-#include "model/error.h"
-#include "model/problem.h"
+#include "model/core/error.h"
+#include "model/bind/problem.h"
 
 typedef struct tf_found {
   size_t combo;

@@ -1,7 +1,7 @@
 /* The opaque C interface of the installed header (solver/api.h): thin
  * wrappers over the modules `tilefit solve` and `check` use (the catalog,
  * requests, binding, tf_solve / tf_check, tf_report_answers).  Each call
- * runs under a recovery point of its own (model/alloc.h), so running out
+ * runs under a recovery point of its own (model/core/alloc.h), so running out
  * of memory is an error like any other, and hands a failure back as a
  * tf_error on the heap.  The JSON half of the header is solver/api_json.c. */
 #include "api.h"
@@ -9,13 +9,13 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "model/alloc.h"
-#include "model/catalog.h"
-#include "model/error.h"
-#include "model/place.h"
-#include "model/problem.h"
-#include "model/request.h"
-#include "model/text.h"
+#include "model/core/alloc.h"
+#include "model/input/catalog.h"
+#include "model/core/error.h"
+#include "model/input/place.h"
+#include "model/bind/problem.h"
+#include "model/input/request.h"
+#include "model/core/text.h"
 #include "solver/backend.h"
 #include "solver/report.h"
 #include "solver/solve.h"
@@ -65,7 +65,7 @@ static void *run_body(void *g) { return ((guard *)g)->body(((guard *)g)->arg, ((
 
 /* body(arg) under a recovery point: what it returns, or NULL with the
  * error in *err (out of memory when an allocation failed; what the body
- * had allocated is lost, as model/alloc.h says). */
+ * had allocated is lost, as model/core/alloc.h says). */
 static void *guarded(body_fn body, void *arg, tf_error **err) {
   tf_error e;
   tf_error_init(&e);

@@ -8,15 +8,15 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "model/alloc.h"
-#include "model/case.h"
-#include "model/catalog.h"
-#include "model/cutlass_name.h"
-#include "model/json.h"
-#include "model/json_out.h"
-#include "model/machine.h"
-#include "model/place.h"
-#include "model/text.h"
+#include "model/core/alloc.h"
+#include "model/formats/case.h"
+#include "model/input/catalog.h"
+#include "model/formats/cutlass_name.h"
+#include "model/core/json.h"
+#include "model/core/json_out.h"
+#include "model/input/machine.h"
+#include "model/input/place.h"
+#include "model/core/text.h"
 #include "solver/backend.h"
 #include "solver/emit/emit.h"
 #include "solver/emit/layout_write.h"
@@ -110,7 +110,7 @@ static void request_error(tf_error *err) {
     err->file[0] = 0;
 }
 
-/* A problem object as a problem line (model/case.h), so that it means
+/* A problem object as a problem line (model/formats/case.h), so that it means
  * what the same object means in a validation file or a sweep; `relocated`
  * names its paths in the request ("$.problem.params.d"). */
 static int parse_problem(const cJSON *p, int relocated, tf_case *c, tf_error *err) {

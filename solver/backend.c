@@ -3,8 +3,8 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "model/suggest.h"
-#include "model/text.h"
+#include "model/core/suggest.h"
+#include "model/core/text.h"
 
 void tf_solve_opts_init(tf_solve_opts *o) {
   memset(o, 0, sizeof *o);

@@ -21,7 +21,7 @@
 #include <stddef.h>
 
 #include "encode/ilp.h"
-#include "model/error.h"
+#include "model/core/error.h"
 
 typedef struct tf_backend tf_backend;
 

@@ -3,7 +3,7 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "model/alloc.h"
+#include "model/core/alloc.h"
 #include "solver/solve.h"
 
 /* A candidate point: choose values and counts, and what it evaluates to. */

@@ -10,10 +10,10 @@
 #include <stdio.h>
 #include <string.h>
 
-#include "model/alloc.h"
-#include "model/text.h"
-#include "model/value.h"
-#include "model/workset.h"
+#include "model/core/alloc.h"
+#include "model/core/text.h"
+#include "model/bind/value.h"
+#include "model/input/workset.h"
 
 /* The answer's placement with variable v moved to memory m, at the
  * answer's counts or, when those do not fit there, the most of the one

@@ -5,8 +5,8 @@
 #include <string.h>
 
 #include "encode/build.h"
-#include "model/alloc.h"
-#include "model/json.h"
+#include "model/core/alloc.h"
+#include "model/core/json.h"
 #include "solver/backend.h"
 
 int tf_export_level_name(const char *file, size_t level, char *buf, size_t size) {

@@ -14,7 +14,7 @@
 #include <stddef.h>
 
 #include "encode/decode.h"
-#include "model/problem.h"
+#include "model/bind/problem.h"
 
 /* Level `level`'s file name (0-based: 0 is FILE itself); 0, or -1 when it
  * does not fit in size. */

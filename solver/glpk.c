@@ -19,7 +19,7 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "model/alloc.h"
+#include "model/core/alloc.h"
 #include "solver/output.h"
 
 /* State shared with GLPK's hooks, one per solving thread. */

@@ -10,7 +10,7 @@
 #include <sys/stat.h>
 #include <unistd.h>
 
-#include "model/alloc.h"
+#include "model/core/alloc.h"
 
 enum how { HOW_STDOUT, HOW_WHOLE, HOW_IN_PLACE };
 

@@ -16,7 +16,7 @@
 
 #include <stddef.h>
 
-#include "model/error.h"
+#include "model/core/error.h"
 
 typedef struct tf_output {
   int fd;           /* -1 once closed */

@@ -4,10 +4,10 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "model/alloc.h"
-#include "model/json_out.h"
-#include "model/show.h"
-#include "model/text.h"
+#include "model/core/alloc.h"
+#include "model/core/json_out.h"
+#include "model/input/show.h"
+#include "model/core/text.h"
 #include "solver/report.h"
 
 void tf_prune_map_release(tf_prune_map *m) {

@@ -7,15 +7,15 @@
  * (BLOCK_M=tile_m): a key naming a choose or count variable fixes it, one
  * naming a param sets it, and any other key (num_warps on a workset without
  * warps) is ignored and reported.  A CUTLASS kernel name binds its own
- * workset, types and tile (model/cutlass_name.h); stage count 0 is the
+ * workset, types and tile (model/formats/cutlass_name.h); stage count 0 is the
  * builder's automatic count. */
 #ifndef TF_SOLVER_PRUNE_H
 #define TF_SOLVER_PRUNE_H
 
 #include <stdio.h>
 
-#include "model/configs.h"
-#include "model/cutlass_name.h"
+#include "model/formats/configs.h"
+#include "model/formats/cutlass_name.h"
 #include "solver/solve.h"
 
 typedef struct tf_prune_pair { char *from, *to; } tf_prune_pair;

@@ -14,8 +14,8 @@
 #include <stdio.h>
 
 #include "encode/decode.h"
-#include "model/json_out.h"
-#include "model/problem.h"
+#include "model/core/json_out.h"
+#include "model/bind/problem.h"
 
 /* JSON: one document; JSONL: one object per line (a sweep's JSON). */
 enum tf_format { TF_FORMAT_TEXT, TF_FORMAT_JSON, TF_FORMAT_CSV, TF_FORMAT_JSONL };
@@ -37,7 +37,7 @@ void tf_report_text(FILE *f, const tf_request *req, const tf_problem *p, const t
 /* The values block of the text report: each variable and its value, and
  * the placement when there is one. */
 void tf_report_text_values(FILE *f, const tf_problem *p, const tf_answer *a);
-/* The workset's shown lets (model/show.h) at an answer: 0 with *value, -1
+/* The workset's shown lets (model/input/show.h) at an answer: 0 with *value, -1
  * when one cannot be evaluated there.  Text: "shown        mma_version 3,
  * ab_buffers 3"; JSON: "shown":{"mma_version":3,"ab_buffers":3} (null for
  * one that cannot be evaluated). */
@@ -60,7 +60,7 @@ void tf_report_json_object(FILE *f, const tf_request *req, const tf_problem *p, 
 /* The object with "explain" (binding counts and each level's next-better
  * candidate) when `explain` and the answer is optimal. */
 void tf_report_json_answer(FILE *f, const tf_request *req, const tf_problem *p, const tf_answer *a, int explain);
-/* The same object as a value of the JSON writer w (model/json_out.h). */
+/* The same object as a value of the JSON writer w (model/core/json_out.h). */
 void tf_report_json_write(tf_json_out *w, const tf_request *req, const tf_problem *p, const tf_answer *a,
                           int explain);
 /* Its members after "id", in the object w stands in, for a caller that
@@ -88,7 +88,7 @@ typedef struct tf_csv_columns {
   char **params;  size_t nparams, capparams;
   char **vars;    size_t nvars, capvars;     /* choose, occupancy, counts, place_NAME */
   char **counts;  size_t ncounts, capcounts; /* for the closed-form columns */
-  char **shown;   size_t nshown, capshown;   /* the worksets' shown lets (model/show.h) */
+  char **shown;   size_t nshown, capshown;   /* the worksets' shown lets (model/input/show.h) */
   int mem[TF_NMEM];
   size_t nobjectives;
 } tf_csv_columns;

@@ -4,13 +4,13 @@
 #include <stdint.h>
 #include <string.h>
 
-#include "model/datapath.h"
-#include "model/json.h"
-#include "model/json_out.h"
-#include "model/machine.h"
-#include "model/memory.h"
-#include "model/value.h"
-#include "model/workset.h"
+#include "model/input/datapath.h"
+#include "model/core/json.h"
+#include "model/core/json_out.h"
+#include "model/input/machine.h"
+#include "model/bind/memory.h"
+#include "model/bind/value.h"
+#include "model/input/workset.h"
 
 int tf_roofline_value(const tf_problem *p, const int64_t *choose, const int64_t *counts, const char *name,
                       int64_t *out) {
@@ -113,7 +113,7 @@ static void term_lines(FILE *f, const tf_problem *p, const int64_t *choose, cons
             (long long)p->machine->smem.bytes_per_clk, (long long)v->term[2]);
 }
 
-/* The latency lets (model/roofline.h) at a point; 0 when the workset
+/* The latency lets (model/input/roofline.h) at a point; 0 when the workset
  * declares no loads.  v[]: load_bytes, load_cycles, iteration_cycles,
  * stages_needed, pipeline_stages, latency_bound, compute_cycles. */
 static const char *const latency_names[] = {"load_bytes",    "load_cycles",     "iteration_cycles", "stages_needed",

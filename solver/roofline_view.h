@@ -1,14 +1,14 @@
 /* The roofline terms of one point, as --explain, --top rows and plots
- * show them (the lets model/roofline.h writes, evaluated at a point). */
+ * show them (the lets model/input/roofline.h writes, evaluated at a point). */
 #ifndef TF_SOLVER_ROOFLINE_VIEW_H
 #define TF_SOLVER_ROOFLINE_VIEW_H
 
 #include <stdint.h>
 #include <stdio.h>
 
-#include "model/json_out.h"
-#include "model/problem.h"
-#include "model/roofline.h"
+#include "model/core/json_out.h"
+#include "model/bind/problem.h"
+#include "model/input/roofline.h"
 
 #define TF_VIEW_MAX_FLOWS 32
 
@@ -35,7 +35,7 @@ void tf_roofline_view_at(const tf_problem *p, const int64_t *choose, const int64
 int tf_roofline_value(const tf_problem *p, const int64_t *choose, const int64_t *counts, const char *name,
                       int64_t *out);
 
-/* The whole-kernel estimate of a point (model/shape.h): ok 0 when the
+/* The whole-kernel estimate of a point (model/input/shape.h): ok 0 when the
  * workset declares no shape. */
 typedef struct tf_estimate {
   int ok;

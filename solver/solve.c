@@ -8,12 +8,12 @@
 
 #include "encode/search.h"
 #include "encode/verify.h"
-#include "model/alloc.h"
-#include "model/catalog.h"
+#include "model/core/alloc.h"
+#include "model/input/catalog.h"
 #include "solver/explain.h"
 #include "solver/export.h"
 #include "solver/solve_ilp.h"
-#include "model/text.h"
+#include "model/core/text.h"
 
 int tf_load_names(const tf_request *req, const char *mwhere, const char *wwhere, tf_error *err) {
   if (!req->machine)

@@ -10,9 +10,9 @@
 
 #include "encode/decode.h"
 #include "encode/search.h"
-#include "model/machine.h"
-#include "model/problem.h"
-#include "model/workset.h"
+#include "model/input/machine.h"
+#include "model/bind/problem.h"
+#include "model/input/workset.h"
 #include "solver/backend.h"
 
 /* A loaded machine and workset, resolved from a request's names. */

@@ -7,8 +7,8 @@
 
 #include "encode/build.h"
 #include "encode/verify.h"
-#include "model/alloc.h"
-#include "model/text.h"
+#include "model/core/alloc.h"
+#include "model/core/text.h"
 
 /* "max stages = 6, min placement_order = 0" */
 static void put_levels(tf_strbuf *b, const tf_problem *p, const double *v, size_t n) {

@@ -12,7 +12,7 @@
 #define TF_SOLVER_SOLVE_ILP_H
 
 #include "encode/decode.h"
-#include "model/problem.h"
+#include "model/bind/problem.h"
 #include "solver/backend.h"
 
 /* `a` holds the exact search's certified answer (optimal or infeasible);

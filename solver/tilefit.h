@@ -52,14 +52,14 @@
  * before a solving thread ends.
  *
  * The headers, one concern each:
- *   model/error.h     tf_error, status codes
- *   model/expr.h      the expression language (int64, overflow-checked)
- *   model/machine.h   machine models            model/workset.h  worksets
- *   model/problem.h   requests and bound problems, points
- *   model/memory.h    every memory rule: capacity, charge, which buffers
- *   model/lets.h      a workset's lets: order, uses, what a point evaluates
- *   model/case.h      a problem as one JSON line (validate, sweep)
- *   model/catalog.h   shipped names -> files
+ *   model/core/error.h     tf_error, status codes
+ *   model/expr/expr.h      the expression language (int64, overflow-checked)
+ *   model/input/machine.h   machine models            model/input/workset.h  worksets
+ *   model/bind/problem.h   requests and bound problems, points
+ *   model/bind/memory.h    every memory rule: capacity, charge, which buffers
+ *   model/input/lets.h      a workset's lets: order, uses, what a point evaluates
+ *   model/formats/case.h      a problem as one JSON line (validate, sweep)
+ *   model/input/catalog.h   shipped names -> files
  *   encode/build.h    problem -> ILP             encode/oracle.h  exhaustive search
  *   encode/verify.h   exact verification         encode/closed.h  closed-form depth
  *   solver/backend.h  the solver interface       solver/solve.h   the pipeline
@@ -77,12 +77,12 @@
  *   a backend      a file defining a tf_backend {name, solve, write, thread_done}
  *                  (solver/backend.h), the only includer of its solver's header,
  *                  and a row in solver/backend.c's table of solver names
- *   a memory kind  model/memory.[ch], the one module that knows how a memory
+ *   a memory kind  model/bind/memory.[ch], the one module that knows how a memory
  *                  charges, rounds and caps buffers
  *   a binding      on tf_call_json (solver/api.h), as the Python module
  *                  python/tilefit/ is; a request is a row of its command table
  * The batch engine (sweeps, resume, memo, merge) is solver/batch/; a sweep
- * spec is read in model/spec.c.
+ * spec is read in model/formats/spec.c.
  */
 #ifndef TF_SOLVER_TILEFIT_H
 #define TF_SOLVER_TILEFIT_H
@@ -92,13 +92,13 @@
 #include "encode/decode.h"
 #include "encode/oracle.h"
 #include "encode/verify.h"
-#include "model/case.h"
-#include "model/catalog.h"
-#include "model/error.h"
-#include "model/expr.h"
-#include "model/machine.h"
-#include "model/problem.h"
-#include "model/workset.h"
+#include "model/formats/case.h"
+#include "model/input/catalog.h"
+#include "model/core/error.h"
+#include "model/expr/expr.h"
+#include "model/input/machine.h"
+#include "model/bind/problem.h"
+#include "model/input/workset.h"
 #include "solver/api.h"
 #include "solver/explain.h"
 #include "solver/export.h"

@@ -1,5 +1,5 @@
 /* Validation against known answers: each line of a cases file is a problem
- * (model/case.h) with "expect" and a kind -- formula and fits cases must
+ * (model/formats/case.h) with "expect" and a kind -- formula and fits cases must
  * agree, tuned cases are reported beside the limit tilefit finds.  What
  * `tilefit validate` runs and the library's JSON entry point calls. */
 #ifndef TF_SOLVER_VALIDATE_H
@@ -8,7 +8,7 @@
 #include <stddef.h>
 #include <stdio.h>
 
-#include "model/error.h"
+#include "model/core/error.h"
 #include "solver/backend.h"
 #include "solver/batch/cache.h"
 

@@ -3,8 +3,8 @@
 #include <errno.h>
 #include <stdlib.h>
 
-#include "model/json_out.h"
-#include "model/memory.h"
+#include "model/core/json_out.h"
+#include "model/bind/memory.h"
 #include "solver/report.h"
 
 /* An expression: a number when its text is an integer literal, else the text. */
@@ -70,7 +70,7 @@ static void buffer(tf_json_out *o, const tf_buffer *b) {
   tf_json_out_end(o);
 }
 
-/* "show":["LET",..],"rule":{"ARCH":"LINE",..} (model/show.h) */
+/* "show":["LET",..],"rule":{"ARCH":"LINE",..} (model/input/show.h) */
 static void shown(tf_json_out *o, const tf_workset *w) {
   tf_json_out_key_array(o, "show");
   for (size_t i = 0; i < w->nshow; i++)

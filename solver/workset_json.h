@@ -13,7 +13,7 @@
 
 #include <stdio.h>
 
-#include "model/workset.h"
+#include "model/input/workset.h"
 
 void tf_workset_write_json(FILE *f, const tf_workset *w);
 

@@ -10,9 +10,9 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "model/alloc.h"
-#include "model/memory.h"
-#include "model/text.h"
+#include "model/core/alloc.h"
+#include "model/bind/memory.h"
+#include "model/core/text.h"
 
 void tf_csv_field(FILE *f, const char *s) {
   if (!s[strcspn(s, ",\"\n\r")]) {
@@ -73,7 +73,7 @@ void tf_csv_columns_add_workset(tf_csv_columns *c, const tf_workset *w, int occu
     add_name(&c->params, &c->nparams, &c->capparams, w->params[k].name);
   for (size_t k = 0; k < w->nchoose; k++)
     add_name(&c->vars, &c->nvars, &c->capvars, w->choose[k].name);
-  if (occupancy) /* the problem's choose variable after the workset's (model/problem.h) */
+  if (occupancy) /* the problem's choose variable after the workset's (model/bind/problem.h) */
     add_name(&c->vars, &c->nvars, &c->capvars, "occupancy");
   for (size_t k = 0; k < w->ncounts; k++) {
     add_name(&c->vars, &c->nvars, &c->capvars, w->counts[k].name);
@@ -209,7 +209,7 @@ static void var_cells(FILE *f, const tf_csv_columns *c, const tf_problem *p, con
   }
 }
 
-/* The workset's shown lets at the answer (model/show.h); empty where one
+/* The workset's shown lets at the answer (model/input/show.h); empty where one
  * cannot be evaluated. */
 static void shown_cells(FILE *f, const tf_csv_columns *c, const tf_problem *p, const tf_answer *a) {
   for (size_t i = 0; i < c->nshown; i++) {

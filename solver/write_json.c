@@ -1,9 +1,9 @@
 /* The JSON writer: one object per answer (and the members of one, for
  * callers that frame them: a sweep line, a validation row), written
- * through model/json_out.h. */
+ * through model/core/json_out.h. */
 #include "solver/report.h"
 
-#include "model/json_out.h"
+#include "model/core/json_out.h"
 #include "solver/explain.h"
 #include "solver/backend.h"
 #include "solver/roofline_view.h"

@@ -13,7 +13,7 @@
 #include <unistd.h>
 
 #include "solver/api.h"
-#include "model/request.h"
+#include "model/input/request.h"
 #include "tests/suites.h"
 #include "tests/testutil.h"
 
@@ -44,7 +44,7 @@ static void cli_json(const char *args, int want_rc, char *out, size_t size) {
 }
 
 /* The entry point's problem object takes every request field (it is a
- * problem line, read by model/request.h's table). */
+ * problem line, read by model/input/request.h's table). */
 START_TEST(every_request_field) {
   for (size_t i = 0; i < TF_NREQUEST_FIELDS; i++) {
     const char *key = tf_request_fields[i].key, *member = tf_test_request_variant(key);

@@ -6,9 +6,9 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "model/request.h"
-#include "model/error.h"
-#include "model/text.h"
+#include "model/input/request.h"
+#include "model/core/error.h"
+#include "model/core/text.h"
 #include "solver/cli/cli.h"
 #include "solver/tilefit.h"
 #include "tests/suites.h"
@@ -234,7 +234,7 @@ START_TEST(test_worksets_listing_columns) {
 }
 END_TEST
 
-/* Every request field with a command-line flag (model/request.h's table)
+/* Every request field with a command-line flag (model/input/request.h's table)
  * is an option of solve. */
 START_TEST(test_every_request_flag) {
   static char out[1 << 15], err[1 << 12];

@@ -3,7 +3,7 @@
 #include <check.h>
 #include <string.h>
 
-#include "model/configs.h"
+#include "model/formats/configs.h"
 #include "tests/suites.h"
 
 static void parse_ok(const char *text, tf_config_list *l) {

@@ -12,7 +12,7 @@
 #include <string.h>
 #include <unistd.h>
 
-#include "model/json.h"
+#include "model/core/json.h"
 #include "tests/suites.h"
 #include "tests/testutil.h"
 

@@ -7,8 +7,8 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "model/cutlass_epilogue.h"
-#include "model/cutlass_name.h"
+#include "model/formats/cutlass_epilogue.h"
+#include "model/formats/cutlass_name.h"
 #include "tests/suites.h"
 #include "tests/testutil.h"
 

@@ -1,4 +1,4 @@
-/* The expression language (model/expr.h): parsing, binding, evaluation,
+/* The expression language (model/expr/expr.h): parsing, binding, evaluation,
  * the affine rules, overflow checks and the limits on depth and length.
  *
  * Every expression is parsed, bound against a small symbol table and
@@ -12,7 +12,7 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "model/expr.h"
+#include "model/expr/expr.h"
 #include "tests/suites.h"
 
 #define BIG INT64_MAX

@@ -1,4 +1,4 @@
-/* JSON input (model/json.h): syntax errors with line and column, trailing
+/* JSON input (model/core/json.h): syntax errors with line and column, trailing
  * characters, duplicate keys with their JSON path, NUL bytes, the integer
  * and key-set getters, and reading files. */
 #define _POSIX_C_SOURCE 200809L
@@ -11,8 +11,8 @@
 #include <sys/resource.h>
 #include <unistd.h>
 
-#include "model/json.h"
-#include "model/lines.h"
+#include "model/core/json.h"
+#include "model/core/lines.h"
 #include "tests/suites.h"
 #include "tests/testutil.h"
 

@@ -1,4 +1,4 @@
-/* The JSON writer (model/json_out.h): nesting and commas, string escapes
+/* The JSON writer (model/core/json_out.h): nesting and commas, string escapes
  * (control characters, non-ASCII, bytes that are not UTF-8), int64
  * extremes, doubles, raw values, records, and misuse reported instead of
  * written.  Every output that should be JSON is parsed back. */
@@ -10,8 +10,8 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "model/json.h"
-#include "model/json_out.h"
+#include "model/core/json.h"
+#include "model/core/json_out.h"
 #include "tests/suites.h"
 
 /* A writer over memory: out() closes it and returns the text written. */

@@ -1,4 +1,4 @@
-/* The layout (model/layout.h) and its writers (solver/emit/layout_write.h,
+/* The layout (model/bind/layout.h) and its writers (solver/emit/layout_write.h,
  * solver/emit/struct_write.h): offsets that tile each memory from 0 to its
  * used figure, sizes rounded as the capacity rows charge them, an aliased
  * buffer inside its host; `tilefit layout` on the sm90 GEMM and on every
@@ -13,9 +13,9 @@
 #include <string.h>
 #include <unistd.h>
 
-#include "model/catalog.h"
-#include "model/json.h"
-#include "model/layout.h"
+#include "model/input/catalog.h"
+#include "model/core/json.h"
+#include "model/bind/layout.h"
 #include "solver/tilefit.h"
 #include "tests/propgen.h"
 #include "tests/suites.h"

@@ -15,9 +15,9 @@
 #include <sys/stat.h>
 #include <unistd.h>
 
-#include "model/expr.h"
-#include "model/json.h"
-#include "model/problem.h"
+#include "model/expr/expr.h"
+#include "model/core/json.h"
+#include "model/bind/problem.h"
 #include "solver/cli/options.h"
 #include "tests/suites.h"
 #include "tests/testutil.h"

@@ -1,4 +1,4 @@
-/* The memory module (model/memory.h): units, the charge rule, capacity at
+/* The memory module (model/bind/memory.h): units, the charge rule, capacity at
  * a combination (occupancy included), the per-SM footprints occupancy
  * compares, and the sums and bounds the encoder and the engine build on.
  * Each figure is worked out by hand in the comment beside it. */
@@ -6,8 +6,8 @@
 #include <stdint.h>
 #include <string.h>
 
-#include "model/memory.h"
-#include "model/problem.h"
+#include "model/bind/memory.h"
+#include "model/bind/problem.h"
 #include "tests/suites.h"
 #include "tests/testutil.h"
 
@@ -311,7 +311,7 @@ START_TEST(test_occupancy_tmem) {
 }
 END_TEST
 
-/* Lifetimes (model/memory.h): a header of 100 B live throughout; the
+/* Lifetimes (model/bind/memory.h): a header of 100 B live throughout; the
  * main loop's ring, stages x 1000 B, and its 300 B bias; the epilogue's
  * 2500 B tile rounded to 256 (2560).  At 3 stages the main loop holds
  * 3300 and the epilogue 2560, so smem is 100 + 3300 = 3400; at 2 stages

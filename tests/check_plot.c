@@ -8,7 +8,7 @@
 #include <string.h>
 #include <unistd.h>
 
-#include "model/workset.h"
+#include "model/input/workset.h"
 #include "solver/plot/map.h"
 #include "solver/plot/scale.h"
 #include "solver/plot/style.h"

@@ -8,7 +8,7 @@
 #include <string.h>
 #include <unistd.h>
 
-#include "model/machine.h"
+#include "model/input/machine.h"
 #include "tests/suites.h"
 #include "tests/testutil.h"
 

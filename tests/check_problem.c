@@ -5,7 +5,7 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "model/problem.h"
+#include "model/bind/problem.h"
 #include "tests/suites.h"
 #include "tests/testutil.h"
 

@@ -6,7 +6,7 @@
 #include <string.h>
 
 #include "solver/report.h"
-#include "model/text.h"
+#include "model/core/text.h"
 #include "tests/suites.h"
 #include "tests/testutil.h"
 
@@ -218,7 +218,7 @@ START_TEST(test_explain_numbers_in_json) {
 }
 END_TEST
 
-/* A workset's shown lets (model/show.h) are in the text and the JSON of
+/* A workset's shown lets (model/input/show.h) are in the text and the JSON of
  * an answer (CSV: shown_NAME columns), and of prune's entries, whose text names the rule; the
  * machine constants cc and gfx read the arch. */
 START_TEST(test_shown_lets) {

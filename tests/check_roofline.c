@@ -1,4 +1,4 @@
-/* The roofline the program computes (model/roofline.c): it reproduces
+/* The roofline the program computes (model/input/roofline.c): it reproduces
  * every shipped workset's former hand-written cycle lets at every point of
  * its domain, the FA4 paper's per-tile numbers, and its errors name the
  * JSON path. */
@@ -7,11 +7,11 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "model/machine.h"
-#include "model/problem.h"
-#include "model/request.h"
-#include "model/value.h"
-#include "model/workset.h"
+#include "model/input/machine.h"
+#include "model/bind/problem.h"
+#include "model/input/request.h"
+#include "model/bind/value.h"
+#include "model/input/workset.h"
 #include "tests/suites.h"
 #include "tests/testutil.h"
 
@@ -310,7 +310,7 @@ START_TEST(test_placement_moves_traffic) {
 }
 END_TEST
 
-/* The shape lets (model/shape.h) on FA4 at its defaults (128 heads,
+/* The shape lets (model/input/shape.h) on FA4 at its defaults (128 heads,
  * seqlen 8192, d = 128), 128 x 128, two Q stages, P in tmem: 4096 CTAs
  * in 28 waves of 148, 2 x 64 iterations of 1024 cycles each at 1965 MHz;
  * K and V read once per head (32 Q tiles in a wave of 148). */
@@ -345,7 +345,7 @@ START_TEST(test_shape_errors) {
 }
 END_TEST
 
-/* Latency hiding (model/roofline.h) on tests/data/worksets/latency-mini.json
+/* Latency hiding (model/input/roofline.h) on tests/data/worksets/latency-mini.json
  * and an A100 given a latency of 1000 clocks: 4 iterations of 2048 n MMA
  * operations at 2048 per clock, n^2 / 8 load bytes per iteration at one
  * SM's HBM share, 2039 GB/s over 108 SMs at 1410 MHz.

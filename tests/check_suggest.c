@@ -1,7 +1,7 @@
-/* model/suggest: the edit distance and the one nearest name. */
+/* model/core/suggest: the edit distance and the one nearest name. */
 #include <check.h>
 
-#include "model/suggest.h"
+#include "model/core/suggest.h"
 #include "tests/suites.h"
 
 START_TEST(test_distance) {

@@ -12,9 +12,9 @@
 #include <time.h>
 #include <unistd.h>
 
-#include "model/case.h"
-#include "model/catalog.h"
-#include "model/lines.h"
+#include "model/formats/case.h"
+#include "model/input/catalog.h"
+#include "model/core/lines.h"
 #include "solver/report.h"
 #include "solver/batch/sweep.h"
 #include "solver/batch/memo.h"
@@ -780,7 +780,7 @@ START_TEST(test_lines_bad_input) {
     free(c.text);
     tf_sweep_free(s);
   }
-  /* the longest line a file may have (model/lines.h), and not a byte more */
+  /* the longest line a file may have (model/core/lines.h), and not a byte more */
   size_t len = TF_MAX_LINE_BYTES + 1;
   char *huge = malloc(len + 1);
   memset(huge, ' ', len);

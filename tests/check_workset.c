@@ -1,4 +1,4 @@
-/* Worksets (model/workset.h): every shipped workset loads; every bad
+/* Worksets (model/input/workset.h): every shipped workset loads; every bad
  * fixture in tests/data/worksets/bad fails with TF_EINPUT, its file, the
  * JSON path at fault and a message that shows which check fired.  Some
  * mistakes (a count used non-affinely, cyclic params) are found only when
@@ -15,12 +15,12 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "model/json.h"
-#include "model/json_read.h"
-#include "model/machine.h"
-#include "model/problem.h"
-#include "model/place.h"
-#include "model/workset.h"
+#include "model/core/json.h"
+#include "model/input/json_read.h"
+#include "model/input/machine.h"
+#include "model/bind/problem.h"
+#include "model/input/place.h"
+#include "model/input/workset.h"
 #include "tests/suites.h"
 
 #define SHIPPED_GLOB "model/worksets/*.json"
@@ -543,7 +543,7 @@ END_TEST
 
 /* Many names: each resolves to its own symbol, and a repeat of any kind is
  * found, naming where it is repeated.  (Names are looked up in a hash
- * table, model/names.h.) */
+ * table, model/core/names.h.) */
 #define NLETS 20000
 static char *many_lets(const char *last_let, const char *last_buffer) {
   size_t cap = (size_t)NLETS * 96 + 4096, k = 0;

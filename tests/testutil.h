@@ -4,9 +4,9 @@
 
 #include <stddef.h>
 
-#include "model/machine.h"
-#include "model/problem.h"
-#include "model/workset.h"
+#include "model/input/machine.h"
+#include "model/bind/problem.h"
+#include "model/input/workset.h"
 
 /* A machine with the given capacities, not loaded from a file; its
  * strings are static, so do not pass it to tf_machine_free. */
@@ -18,7 +18,7 @@ tf_workset *tf_test_workset(const char *json);
 /* Runs the built binary (TILEFIT_BIN, default ./tilefit) with a shell
  * command line after "tilefit "; captures stdout and stderr (each up to
  * `size` bytes) and returns the exit code. */
-/* One value of request field `key` (a problem-line key of model/request.h's
+/* One value of request field `key` (a problem-line key of model/input/request.h's
  * table) as a problem-line member, "\"place\":{\"Q\":\"rf\"}", that
  * differs from a100 / fa2-fwd's defaults and binds there; NULL for a key
  * this list lacks (a test then fails: a new field needs a row). */

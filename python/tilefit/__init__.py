@@ -202,7 +202,7 @@ def _string(value, keyword):
     return os.fspath(value)
 
 
-# The request's fields after machine and workset, as model/request.h's
+# The request's fields after machine and workset, as model/input/request.h's
 # TF_REQUEST_FIELDS table names them, and how a value is written: every
 # function below takes each as a keyword of the same name, and a test
 # checks this table against the C one, so a field cannot be missing here.

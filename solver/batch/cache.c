@@ -3,8 +3,8 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "model/alloc.h"
-#include "model/catalog.h"
+#include "model/core/alloc.h"
+#include "model/input/catalog.h"
 #include "solver/solve.h"
 
 void tf_cache_init(tf_cache *c) {

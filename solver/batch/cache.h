@@ -6,9 +6,9 @@
 
 #include <pthread.h>
 
-#include "model/machine.h"
-#include "model/problem.h"
-#include "model/workset.h"
+#include "model/input/machine.h"
+#include "model/bind/problem.h"
+#include "model/input/workset.h"
 
 typedef struct tf_cache_entry {
   int kind;           /* enum tf_catalog_kind */

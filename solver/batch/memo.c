@@ -3,7 +3,7 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "model/alloc.h"
+#include "model/core/alloc.h"
 
 static uint64_t fnv1a(const char *p, size_t n) {
   uint64_t h = 1469598103934665603ull;

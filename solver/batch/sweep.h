@@ -1,9 +1,9 @@
 /* Batch sweeps: many problems, one output line each (JSONL or CSV), in the
  * order of the points whatever the number of worker threads.
  *
- * Input is either a spec (a JSON object, model/spec.h; any file not ending
+ * Input is either a spec (a JSON object, model/formats/spec.h; any file not ending
  * in .jsonl) or a problem list (a file ending in .jsonl: one problem per
- * line, the lines `validate` reads, model/case.h; or such lines held in
+ * line, the lines `validate` reads, model/formats/case.h; or such lines held in
  * memory).  Output goes to a file or descriptor, or line by line to a
  * callback (the library's JSON entry point builds its answer so).
  *
@@ -28,9 +28,9 @@
 #include <stddef.h>
 #include <stdio.h>
 
-#include "model/error.h"
-#include "model/problem.h"
-#include "model/spec.h"
+#include "model/core/error.h"
+#include "model/bind/problem.h"
+#include "model/formats/spec.h"
 #include "solver/batch/cache.h"
 #include "solver/backend.h"
 
@@ -48,7 +48,7 @@ tf_sweep *tf_sweep_load(const char *file, tf_error *err);
  * object) is point i, read by the file loader's own code as line i + 1 of
  * a file called `name` ("" for none) would be: its id "line-<i+1>" when it
  * has none, the paths of its fields "line <i+1>: $...." in the errors of
- * solving it, the line length limit of model/lines.h (a line may end in
+ * solving it, the line length limit of model/core/lines.h (a line may end in
  * its newline, as a file's reader hands it over).  where NULL: a line that
  * does not parse is an error point, as in a file.  Else it is bad input
  * and the load fails, the error's path where[i] and then the path inside

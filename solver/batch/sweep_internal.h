@@ -1,5 +1,5 @@
 /* Internal to the batch engine: the sweep's own structure (a spec from
- * model/spec.h, or a problem list of model/case.h lines; the worksets and
+ * model/formats/spec.h, or a problem list of model/formats/case.h lines; the worksets and
  * machines they name, loaded once) and what its files share: sweep_points.c
  * (loading, ids, requests), sweep_key.c, sweep_line.c, sweep_resume.c,
  * sweep_run.c, sweep_merge.c. */
@@ -9,10 +9,10 @@
 #include <stdint.h>
 #include <stdio.h>
 
-#include "model/case.h"
-#include "model/spec.h"
-#include "model/expr.h"
-#include "model/workset.h"
+#include "model/formats/case.h"
+#include "model/formats/spec.h"
+#include "model/expr/expr.h"
+#include "model/input/workset.h"
 #include "encode/ilp.h"
 #include "solver/batch/cache.h"
 #include "solver/batch/sweep.h"

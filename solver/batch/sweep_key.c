@@ -5,10 +5,10 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "model/json.h"
-#include "model/json_out.h"
-#include "model/memory.h"
-#include "model/text.h"
+#include "model/core/json.h"
+#include "model/core/json_out.h"
+#include "model/bind/memory.h"
+#include "model/core/text.h"
 
 /* The bound params: every param of the workset, defaults filled, in the
  * workset's order, so that "d=64" and "d=64 dv=64" (dv defaulting to d)
@@ -20,7 +20,7 @@ static void bound_params(tf_json_out *w, const tf_problem *p) {
   tf_json_out_end(w);
 }
 
-/* The canonical serialisation of the whole request (model/request.h's
+/* The canonical serialisation of the whole request (model/input/request.h's
  * table): every field the table puts in the memo key, as a problem line
  * writes it, params as bound; then whether it is a check.  A field added
  * to the table is in the key unless its row says it must not be. */
@@ -61,7 +61,7 @@ char *tf_sweep_search_key(const tf_problem *p, size_t *len) {
   fwrite(p->count_hi, sizeof *p->count_hi, (size_t)p->ncounts, f);
   fwrite(p->align, sizeof *p->align, p->nbuffers, f);
   fwrite(p->count_dependent, sizeof *p->count_dependent, p->nbuffers, f);
-  for (size_t b = 0; b < p->nbuffers; b++) /* lifetimes change what a memory is charged (model/memory.h) */
+  for (size_t b = 0; b < p->nbuffers; b++) /* lifetimes change what a memory is charged (model/bind/memory.h) */
     fwrite(&p->workset->buffers[b].lifetime, sizeof p->workset->buffers[b].lifetime, 1, f);
   fwrite(p->row_kind, sizeof *p->row_kind, p->nrequire, f);
   for (size_t o = 0; o < p->nobjective; o++)

@@ -6,7 +6,7 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "model/json_out.h"
+#include "model/core/json_out.h"
 
 void tf_sweep_line_prefix(tf_json_out *w, FILE *f, int format, size_t index, size_t total, const char *id) {
   tf_json_out_init(w, f);

@@ -14,8 +14,8 @@
 #include <sys/stat.h>
 #include <unistd.h>
 
-#include "model/alloc.h"
-#include "model/json.h"
+#include "model/core/alloc.h"
+#include "model/core/json.h"
 #include "solver/output.h"
 #include "solver/report.h"
 

@@ -1,4 +1,4 @@
-/* What a sweep's points are: a spec's (model/spec.c expands it) or a
+/* What a sweep's points are: a spec's (model/formats/spec.c expands it) or a
  * problem list's lines, their stable ids, the request each point makes,
  * the worksets and machines they name (loaded once), and the CSV header
  * they share. */
@@ -21,14 +21,14 @@
 #include "encode/build.h"
 #include "encode/decode.h"
 #include "encode/verify.h"
-#include "model/alloc.h"
-#include "model/case.h"
-#include "model/catalog.h"
-#include "model/json.h"
-#include "model/lines.h"
-#include "model/place.h"
+#include "model/core/alloc.h"
+#include "model/formats/case.h"
+#include "model/input/catalog.h"
+#include "model/core/json.h"
+#include "model/core/lines.h"
+#include "model/input/place.h"
 #include "solver/batch/memo.h"
-#include "model/text.h"
+#include "model/core/text.h"
 #include "solver/output.h"
 #include "solver/report.h"
 #include "solver/solve.h"
@@ -191,7 +191,7 @@ static int texts_occupancy(const tf_text_req *t, size_t n) {
   return 0;
 }
 
-/* A problem line that may choose an occupancy (model/problem.c binds one
+/* A problem line that may choose an occupancy (model/bind/problem.c binds one
  * when a fix, domain, require or objective names it). */
 static int case_occupancy(const tf_request *r) {
   for (size_t i = 0; i < r->ndomains; i++)
@@ -376,7 +376,7 @@ tf_sweep *tf_sweep_load_lines(const char *const *lines, const size_t *lens, size
   tf_sweep *s = sweep_new(name);
   struct list_ctx x = {s, name, where};
   for (size_t i = 0; i < n; i++) {
-    size_t first; /* the length a file's reader sees, its limit checked (model/lines.h) */
+    size_t first; /* the length a file's reader sees, its limit checked (model/core/lines.h) */
     int too_long = tf_line_in_text(lines[i], lines[i] + lens[i], i + 1, &first, err);
     if (too_long && where)
       under_where(&x, i, err);

@@ -9,7 +9,7 @@
 
 #include "solver/output.h"
 #include "solver/report.h"
-#include "model/text.h"
+#include "model/core/text.h"
 
 struct scan {
   const tf_sweep *s;

@@ -3,8 +3,8 @@
 #include <stdio.h>
 #include <string.h>
 
-#include "model/catalog.h"
-#include "model/json_out.h"
+#include "model/input/catalog.h"
+#include "model/core/json_out.h"
 #include "solver/report.h"
 #include "solver/cli/options.h"
 

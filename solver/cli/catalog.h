@@ -5,8 +5,8 @@
 
 #include <stdio.h>
 
-#include "model/error.h"
-#include "model/json_out.h"
+#include "model/core/error.h"
+#include "model/core/json_out.h"
 #include "solver/cli/cli.h"
 
 typedef struct tf_catalog_view {

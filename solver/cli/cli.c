@@ -2,8 +2,8 @@
 
 #include <string.h>
 
-#include "model/suggest.h"
-#include "model/text.h"
+#include "model/core/suggest.h"
+#include "model/core/text.h"
 #include "solver/cli/options.h"
 #include "solver/tilefit.h"
 

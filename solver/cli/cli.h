@@ -11,7 +11,7 @@
 
 #include <stdio.h>
 
-#include "model/error.h"
+#include "model/core/error.h"
 
 enum tf_exit { TF_EXIT_OK = 0, TF_EXIT_NO = 1, TF_EXIT_USAGE = 2, TF_EXIT_INTERNAL = 3 };
 

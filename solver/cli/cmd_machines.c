@@ -7,9 +7,9 @@
 #include <string.h>
 #include <sys/stat.h>
 
-#include "model/catalog.h"
-#include "model/json_out.h"
-#include "model/machine.h"
+#include "model/input/catalog.h"
+#include "model/core/json_out.h"
+#include "model/input/machine.h"
 #include "solver/cli/cmd_machines.h"
 #include "solver/cli/options.h"
 #include "solver/report.h"

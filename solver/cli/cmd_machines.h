@@ -5,7 +5,7 @@
 
 #include <stdio.h>
 
-#include "model/machine.h"
+#include "model/input/machine.h"
 
 /* `tilefit machines NAME --json`: name, description, file, every field
  * with its value and source, the sources file; newline-terminated. */

@@ -3,7 +3,7 @@
 #ifndef TF_SOLVER_CLI_CMD_PROBLEM_H
 #define TF_SOLVER_CLI_CMD_PROBLEM_H
 
-#include "model/cutlass_name.h"
+#include "model/formats/cutlass_name.h"
 #include "solver/cli/options.h"
 #include "solver/solve.h"
 

@@ -2,13 +2,13 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "model/show.h"
-#include "model/alloc.h"
-#include "model/configs.h"
-#include "model/json.h"
-#include "model/json_out.h"
-#include "model/memory.h"
-#include "model/text.h"
+#include "model/input/show.h"
+#include "model/core/alloc.h"
+#include "model/formats/configs.h"
+#include "model/core/json.h"
+#include "model/core/json_out.h"
+#include "model/bind/memory.h"
+#include "model/core/text.h"
 #include "solver/cli/cli.h"
 #include "solver/cli/options.h"
 #include "solver/prune.h"
@@ -69,7 +69,7 @@ static void text_verdict(FILE *f, const tf_pruned *v) {
           (long long)r.capacity, tf_memory_unit(m), over);
 }
 
-/* "mma_version 3, ab_buffers 3  ": the workset's shown lets (model/show.h). */
+/* "mma_version 3, ab_buffers 3  ": the workset's shown lets (model/input/show.h). */
 static void text_shown(FILE *f, const tf_pruned *v) {
   if (!v->problem->workset->nshow)
     return;

@@ -1,7 +1,7 @@
 #include <stdio.h>
 #include <stdlib.h>
 
-#include "model/alloc.h"
+#include "model/core/alloc.h"
 
 #include "solver/cli/cli.h"
 #include "solver/cli/cmd_problem.h"

@@ -7,8 +7,8 @@
 #include "solver/batch/cache.h"
 #include "solver/cli/cli.h"
 #include "solver/cli/options.h"
-#include "model/json_out.h"
-#include "model/text.h"
+#include "model/core/json_out.h"
+#include "model/core/text.h"
 #include "solver/report.h"
 #include "solver/validate.h"
 

@@ -4,9 +4,9 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "model/alloc.h"
-#include "model/suggest.h"
-#include "model/text.h"
+#include "model/core/alloc.h"
+#include "model/core/suggest.h"
+#include "model/core/text.h"
 #include "solver/output.h"
 #include "solver/report.h"
 
@@ -184,7 +184,7 @@ enum opt_value {
 static const char *const value_kinds[] = {"none", "text", "machine", "workset", "param", "fix", "domain",
                                           "place", "file", "words", "axis"};
 
-/* A problem option's row names its request field (model/request.h), whose
+/* A problem option's row names its request field (model/input/request.h), whose
  * flag is its long name and whose kind says how its value is read, so the
  * option table and the problem-line reader share one vocabulary; NO_RQ:
  * an option of the command line alone. */
@@ -467,7 +467,7 @@ static int apply_plot(tf_args *a, enum opt_id id, const char *v) {
 }
 
 /* A problem option's value into its request field, read as the field's
- * kind (model/request.h): the kinds the problem-line reader takes, one
+ * kind (model/input/request.h): the kinds the problem-line reader takes, one
  * arm each.  arg is the whole argument, "--fix B_r=128", for errors
  * binding it later. */
 static int apply_request(tf_args *a, int field, const char *v, const char *where, const char *arg, tf_error *err) {

@@ -9,9 +9,9 @@
 
 #include <stdio.h>
 
-#include "model/error.h"
-#include "model/problem.h"
-#include "model/text.h"
+#include "model/core/error.h"
+#include "model/bind/problem.h"
+#include "model/core/text.h"
 #include "solver/backend.h"
 #include "solver/cli/cli.h"
 

@@ -4,7 +4,7 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "model/json.h"
+#include "model/core/json.h"
 
 /* The spec key each kind of option fills, and where its items go. */
 static const char *const spec_keys[] = {

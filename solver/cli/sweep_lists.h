@@ -4,11 +4,11 @@
  * made into the spec they stand for ("machines", "worksets", "params",
  * "fix", "domain", "require", one "objectives" list, "any_arch"), so the
  * command line and a spec file follow one set of Cartesian rules: the
- * spec reader's (model/spec.h). */
+ * spec reader's (model/formats/spec.h). */
 #ifndef TF_SOLVER_CLI_SWEEP_LISTS_H
 #define TF_SOLVER_CLI_SWEEP_LISTS_H
 
-#include "model/error.h"
+#include "model/core/error.h"
 #include "solver/batch/sweep.h"
 #include "solver/cli/options.h"
 

@@ -3,9 +3,9 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "model/alloc.h"
-#include "model/json_out.h"
-#include "model/text.h"
+#include "model/core/alloc.h"
+#include "model/core/json_out.h"
+#include "model/core/text.h"
 #include "solver/report.h"
 #include "solver/solve.h"
 

@@ -19,7 +19,7 @@
 #include <stdio.h>
 
 #include "encode/decode.h"
-#include "model/problem.h"
+#include "model/bind/problem.h"
 #include "solver/backend.h"
 
 enum tf_emit_target { TF_EMIT_CUTLASS, TF_EMIT_CUTE_DSL, TF_EMIT_TRITON, TF_EMIT_FA, TF_EMIT_NTARGETS };

@@ -1,6 +1,6 @@
 /* emit --for cutlass: the cutlass_library kernel name of an answer, found
  * among the names its params allow and proved by reading it back with the
- * parser `check --cutlass-name` uses (model/cutlass_name.c), and the
+ * parser `check --cutlass-name` uses (model/formats/cutlass_name.c), and the
  * CollectiveBuilder types of that kernel. */
 #include "emit.h"
 
@@ -8,9 +8,9 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "model/cutlass_epilogue.h"
-#include "model/cutlass_name.h"
-#include "model/machine.h"
+#include "model/formats/cutlass_epilogue.h"
+#include "model/formats/cutlass_name.h"
+#include "model/input/machine.h"
 #include "solver/emit/fragment.h"
 
 /* cutlass_library's type names and CUTLASS's element types. */

@@ -3,7 +3,7 @@
 #include <ctype.h>
 #include <string.h>
 
-#include "model/value.h"
+#include "model/bind/value.h"
 #include "solver/report.h"
 #include "solver/tilefit.h"
 

@@ -11,7 +11,7 @@
 #include <stdio.h>
 
 #include "encode/decode.h"
-#include "model/problem.h"
+#include "model/bind/problem.h"
 
 /* The provenance comment, each line begun with `lead` ("// ", "# ", " * "),
  * for n answers (a[0] the first): one answer's values and bytes, or for

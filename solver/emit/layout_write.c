@@ -1,6 +1,6 @@
 #include "layout_write.h"
 
-#include "model/json_out.h"
+#include "model/core/json_out.h"
 #include "solver/emit/struct_write.h"
 #include "solver/report.h"
 #include "solver/solve.h"

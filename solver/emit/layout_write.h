@@ -1,4 +1,4 @@
-/* The layout of an answer (model/layout.h) for people and programs: a
+/* The layout of an answer (model/bind/layout.h) for people and programs: a
  * table per memory in text, or one JSON object (the answer's members, as
  * `solve --json` writes them, and "layout").  The C header and the CuTe
  * DSL struct are solver/emit/struct_write.h's. */
@@ -8,9 +8,9 @@
 #include <stdio.h>
 
 #include "encode/decode.h"
-#include "model/json_out.h"
-#include "model/layout.h"
-#include "model/problem.h"
+#include "model/core/json_out.h"
+#include "model/bind/layout.h"
+#include "model/bind/problem.h"
 #include "solver/backend.h"
 
 void tf_layout_write_text(FILE *f, const tf_problem *p, const tf_answer *a, const tf_layout *l);

@@ -1,4 +1,4 @@
-/* A layout (model/layout.h) as code: a C/C++ header whose struct puts
+/* A layout (model/bind/layout.h) as code: a C/C++ header whose struct puts
  * every SMEM buffer at the offset tilefit laid it out at, with a
  * static_assert on each offset, each size, the total against the used
  * figure and the total against the capacity (C11 and C++17 alike); TMEM
@@ -11,8 +11,8 @@
 #include <stdio.h>
 
 #include "encode/decode.h"
-#include "model/layout.h"
-#include "model/problem.h"
+#include "model/bind/layout.h"
+#include "model/bind/problem.h"
 
 void tf_struct_write_c(FILE *f, const tf_problem *p, const tf_answer *a, const tf_layout *l);
 void tf_struct_write_cute_dsl(FILE *f, const tf_problem *p, const tf_answer *a, const tf_layout *l);

@@ -25,7 +25,7 @@ typedef struct tf_plot_cell {
 typedef struct tf_plot_map {
   char x_name[64], y_name[64];
   char color_label[192];         /* "stages" or the --color expression */
-  int categorical;               /* 1: the colour is bound_by or time_bound_by, a term code (model/roofline.h) */
+  int categorical;               /* 1: the colour is bound_by or time_bound_by, a term code (model/input/roofline.h) */
   int bytes;                     /* 1: the colour is a size in bytes (used(smem), a name ending in "bytes") */
   int scale;                     /* the colour scale asked for (scale.h; TF_SCALE_AUTO: by its rule) */
   int64_t xs[TF_PLOT_MAX_AXIS], ys[TF_PLOT_MAX_AXIS];

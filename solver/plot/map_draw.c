@@ -4,9 +4,9 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "model/alloc.h"
+#include "model/core/alloc.h"
 
-#include "model/roofline.h"
+#include "model/input/roofline.h"
 #include "solver/plot/map.h"
 #include "solver/plot/map_draw.h"
 #include "solver/plot/style.h"

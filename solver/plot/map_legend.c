@@ -3,7 +3,7 @@
 #include <stdio.h>
 #include <string.h>
 
-#include "model/roofline.h"
+#include "model/input/roofline.h"
 #include "solver/plot/map_draw.h"
 #include "solver/plot/style.h"
 

@@ -4,7 +4,7 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "model/alloc.h"
+#include "model/core/alloc.h"
 
 static const char *const names[] = {"auto", "linear", "log", "rank"};
 

@@ -10,7 +10,7 @@
 
 #include <stddef.h>
 
-#include "model/error.h"
+#include "model/core/error.h"
 
 enum tf_plot_scale_kind { TF_SCALE_AUTO, TF_SCALE_LINEAR, TF_SCALE_LOG, TF_SCALE_RANK };
 

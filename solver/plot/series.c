@@ -4,9 +4,9 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "model/alloc.h"
-#include "model/json.h"
-#include "model/text.h"
+#include "model/core/alloc.h"
+#include "model/core/json.h"
+#include "model/core/text.h"
 
 struct reading {
   tf_plot_series *s;

@@ -6,7 +6,7 @@
 
 #include <stddef.h>
 
-#include "model/error.h"
+#include "model/core/error.h"
 #include "solver/plot/svg.h"
 
 #define TF_PLOT_MAX_GROUPS 64

@@ -7,7 +7,7 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "model/alloc.h"
+#include "model/core/alloc.h"
 #include "solver/plot/scale.h"
 #include "solver/plot/series.h"
 #include "solver/plot/style.h"

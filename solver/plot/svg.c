@@ -6,8 +6,8 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "model/alloc.h"
-#include "model/text.h"
+#include "model/core/alloc.h"
+#include "model/core/text.h"
 #include "solver/output.h"
 
 #if defined(__GNUC__)

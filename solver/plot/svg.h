@@ -6,7 +6,7 @@
 
 #include <stddef.h>
 
-#include "model/error.h"
+#include "model/core/error.h"
 
 typedef struct tf_svg {
   char *buf;

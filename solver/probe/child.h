@@ -7,7 +7,7 @@
 
 #include <stddef.h>
 
-#include "model/error.h"
+#include "model/core/error.h"
 
 /* What the child runs: fills out[0..size) or *err, returns 0 or -1. */
 typedef int (*tf_child_fn)(void *ctx, void *out, tf_error *err);

@@ -5,11 +5,11 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "model/alloc.h"
-#include "model/catalog.h"
-#include "model/json.h"
-#include "model/machine.h"
-#include "model/text.h"
+#include "model/core/alloc.h"
+#include "model/input/catalog.h"
+#include "model/core/json.h"
+#include "model/input/machine.h"
+#include "model/core/text.h"
 #include "solver/probe/child.h"
 #include "solver/probe/cuda.h"
 

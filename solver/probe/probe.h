@@ -7,7 +7,7 @@
 #ifndef TF_SOLVER_PROBE_PROBE_H
 #define TF_SOLVER_PROBE_PROBE_H
 
-#include "model/error.h"
+#include "model/core/error.h"
 
 /* Probes CUDA device 0 through `lib` (NULL: $TILEFIT_CUDA_LIB or
  * libcuda.so.1) and returns the machine JSON (malloc'd, loadable by

@@ -1,7 +1,7 @@
 # Functions longer than MAX (default 60) body lines, in the C files given:
 # a definition starts at column 0, its body is everything between the line
 # that ends in "{" and the "}" at column 0.  Prints FILE:LINE: N lines: and
-# exits 1 if any.  Usage: awk -f tests/lint/fnlen.awk model/*.c ...
+# exits 1 if any.  Usage: awk -f tests/lint/fnlen.awk model/*/*.c ...
 BEGIN { if (!MAX) MAX = 60 }
 FNR == 1 { head = 0; open = 0 }
 !open && !head && /^[A-Za-z_].*\(/ && !/;[ \t]*$/ && !/^(typedef|#)/ { head = FNR; name = $0 }

@@ -5,7 +5,7 @@
 # const.  solver/cli/ is the command line's own (one thread) and exempt.
 # Prints each offence by file and line; exits 1 if there is one.
 set -u
-files=$(ls model/*.c encode/*.c solver/*.c solver/*/*.c | grep -v '^solver/cli/')
+files=$(ls model/*/*.c encode/*.c solver/*.c solver/*/*.c | grep -v '^solver/cli/')
 bad=0
 if grep -nE '\b(strtok|asctime|ctime|gmtime|localtime|rand|srand|drand48|lrand48|mrand48|getpwnam|getpwuid|setlocale|strsignal|getlogin|ttyname|ecvt|fcvt|gcvt|tmpnam)\(' $files; then
   echo "hidden_state: a libc call that keeps state between calls (use the _r form or no state)"

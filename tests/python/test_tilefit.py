@@ -28,8 +28,8 @@ def cli(*args):
 
 
 def request_keys():
-    """The problem-line keys of model/request.h's field table."""
-    path = os.path.join(os.environ.get("TILEFIT_DATA", "."), "model", "request.h")
+    """The problem-line keys of model/input/request.h's field table."""
+    path = os.path.join(os.environ.get("TILEFIT_DATA", "."), "model", "input", "request.h")
     with open(path) as f:
         return re.findall(r'^  X\(\w+, "(\w+)"', f.read(), re.M)
 

@@ -1,0 +1,207 @@
+/* A bound problem: machine + workset + the user's request (param values,
+ * fixes, narrowed domains, extra constraints, objectives), with every
+ * combination of choose variables enumerated and filtered.
+ *
+ * For each surviving combination c the problem stores, as affine forms in
+ * the count variables (stride 1 + ncounts: constant, then coefficients):
+ *   - every buffer's unaligned size,
+ *   - every constraint row, normalised to  form {<=, >=, ==} 0,
+ *   - every objective.
+ * encode/ builds the ILP and the oracle from these; verify re-evaluates the
+ * workset's expressions at a concrete point (tf_problem_eval_point), a path
+ * independent of the stored forms. */
+#ifndef TF_MODEL_PROBLEM_H
+#define TF_MODEL_PROBLEM_H
+
+#include <stddef.h>
+#include <stdint.h>
+
+#include "model/core/error.h"
+#include "model/expr/expr.h"
+#include "model/input/machine.h"
+#include "model/input/request.h"
+#include "model/input/workset.h"
+
+#define TF_MAX_COMBINATIONS 1000000 /* choose combinations before filtering */
+#define TF_MAX_STORED (1 << 27)     /* int64 coefficients a problem stores (1 GiB) */
+
+/* ---------------------------------------------------------------- problem */
+
+enum tf_row_kind { TF_ROW_LE, TF_ROW_GE, TF_ROW_EQ };
+
+typedef struct tf_problem {
+  const tf_machine *machine;    /* borrowed: must outlive the problem */
+  const tf_workset *workset;    /* borrowed */
+
+  int64_t capacity[TF_NMEM];    /* the machine's, before occupancy: ask tf_memory_capacity */
+  int64_t *param_values;        /* bound value of every workset param */
+  int uses_derived[TF_NMEM];    /* used(MEM) / slack(MEM) appear in a row or objective */
+  char *derived_where[TF_NMEM]; /* the first that does, for errors (owned) */
+
+  size_t nchoose;               /* the workset's, plus "occupancy" when used */
+  const char *choose_names[TF_MAX_CHOOSE];
+  int choose_sym[TF_MAX_CHOOSE];
+  int occupancy;                /* index of the occupancy variable, or -1 */
+  int64_t threads;              /* the workset's "threads" param, or 0 */
+  int threads_sym;              /* or its "threads" let (a size per combination): its symbol, else -1 */
+  int cta_regs_sym;             /* its "cta_registers" let (what a CTA holds at launch), else -1 */
+  /* Placement (model/bind/place_bind.c): each placed buffer is one more choose
+   * variable, after the workset's and occupancy, whose values are memory
+   * ids in preference order; choose_sym is -1 for them. */
+  size_t place_first;           /* the first placement variable (== nchoose: none) */
+  int *place_var;               /* per buffer: its placement variable, or -1 (fixed memory) */
+  int placed_fixed_set;         /* placed() of the fixed-memory buffers is in syms (set once) */
+  int64_t place_weight[TF_MAX_CHOOSE]; /* per placement variable, in placement_order */
+  int64_t **domain;             /* after --fix / --domain */
+  size_t *ndomain;
+
+  int ncounts;
+  int64_t count_lo[TF_MAX_COUNTS], count_hi[TF_MAX_COUNTS];
+  const char *count_names[TF_MAX_COUNTS];
+
+  size_t nbuffers;
+  int64_t *align;               /* per buffer, >= 1 */
+  int *count_dependent;         /* per buffer: size depends on a count in some combination */
+
+  size_t nrequire;              /* workset requires, then the request's */
+  tf_expr **require;            /* borrowed (workset) or owned (request) */
+  const char **require_where;   /* borrowed (workset) or owned copies (request) */
+  int *require_owned;
+  int *row_kind;                /* enum tf_row_kind, per require */
+
+  size_t nobjective;
+  tf_objective *objective;      /* owned copies */
+  size_t nobjective_shown;      /* the first ones; a last "min placement_order" breaks placement ties */
+
+  size_t ncandidates;           /* combinations before filtering */
+  double time_limit_s;          /* the request's, binding included; 0: none */
+  double bind_seconds;          /* what binding took of it */
+  size_t ncombos;               /* combinations kept */
+  int64_t *combo;               /* ncombos x nchoose */
+  int64_t *buf;                 /* ncombos x nbuffers x stride */
+  int64_t *row;                 /* ncombos x nrequire x stride */
+  int64_t *obj;                 /* ncombos x nobjective x stride */
+
+  /* Why the smallest candidate was dropped, for an infeasible report. */
+  char pruned_why[256];
+  /* Why nothing can fit whatever the candidates: a memory the machine
+   * lacks ("h100-sxm has no tensor memory; ..."), or "". */
+  char hopeless[192];
+
+  tf_affine *syms;              /* scratch symbol values */
+  const int *let_order;         /* lets in dependency order (the workset's) */
+  int *let_eval;                /* the lets a point evaluates: those its buffers, */
+  size_t nlet_eval;             /* requires and objectives reach, in that order */
+  int *let_fixed;               /* the reached lets that are the same at every */
+  size_t nlet_fixed;            /* point, evaluated once when bound */
+  int lets_valid;               /* the let values in syms are those at lets_at */
+  int64_t lets_at[TF_MAX_CHOOSE]; /* the choose values they were evaluated at */
+  uint64_t choose_changed;      /* the workset's choose variables that differ from lets_at */
+} tf_problem;
+
+/* Binds and enumerates.  Returns a problem owned by the caller
+ * (tf_problem_free); errors name the request field or workset path.  The
+ * machine and workset must outlive the problem; the request need not: what
+ * the problem keeps of it (constraints, objectives, where they came from)
+ * it copies. */
+/* The time the request's limit leaves the search after binding: 0 (none)
+ * without a limit, else at least a millisecond. */
+double tf_problem_time_left(const tf_problem *p, double limit_s);
+
+/* tf_problem_new with --time-limit counted from the start of binding:
+ * past it (checked every 1,024 combinations) TF_ESOLVER, exit 3.
+ * tf_problem_new binds without a limit. */
+tf_problem *tf_problem_new_timed(const tf_machine *m, const tf_workset *w, const tf_request *req, double time_limit_s,
+                                 tf_error *err);
+
+tf_problem *tf_problem_new(const tf_machine *m, const tf_workset *w, const tf_request *req,
+                           tf_error *err);
+void tf_problem_free(tf_problem *p);
+
+static inline size_t tf_problem_stride(const tf_problem *p) { return 1 + (size_t)p->ncounts; }
+static inline const int64_t *tf_problem_buf(const tf_problem *p, size_t c, size_t b) {
+  return p->buf + (c * p->nbuffers + b) * tf_problem_stride(p);
+}
+static inline const int64_t *tf_problem_row(const tf_problem *p, size_t c, size_t r) {
+  return p->row + (c * p->nrequire + r) * tf_problem_stride(p);
+}
+static inline const int64_t *tf_problem_obj(const tf_problem *p, size_t c, size_t o) {
+  return p->obj + (c * p->nobjective + o) * tf_problem_stride(p);
+}
+
+/* The value of a stored form (a buffer, row or objective of a kept
+ * combination) at concrete counts: 0 ok, -1 on overflow. */
+static inline int tf_problem_form_at(const tf_problem *p, const int64_t *a, const int64_t *counts, int64_t *out) {
+  int64_t v = a[0], t;
+  for (int i = 0; i < p->ncounts; i++)
+    if (tf_checked_mul(a[1 + i], counts[i], &t) || tf_checked_add(v, t, &v))
+      return -1;
+  *out = v;
+  return 0;
+}
+
+/* Choose variable i's value v as text: the memory's name for a placement
+ * variable, else the integer (in buf, room for 24). */
+const char *tf_problem_value_text(const tf_problem *p, size_t i, int64_t v, char *buf);
+
+/* A concrete point, evaluated from the workset's expressions. */
+typedef struct tf_point {
+  int64_t choose[TF_MAX_CHOOSE];
+  int64_t counts[TF_MAX_COUNTS];
+  int64_t *size;        /* per buffer, unaligned; an aliased buffer's what it adds to its host */
+  int64_t *raw;         /* per buffer, its own size before aliasing (== size when it aliases none) */
+  int64_t *alloc;       /* per buffer, aligned */
+  int64_t used[TF_NMEM];
+  int64_t smem_limit;   /* capacity, or less when an occupancy is asked for */
+  char occupancy_why[160]; /* set when a count-free occupancy limit fails */
+  int64_t *require_lhs, *require_rhs; /* per require */
+  int *require_ok;
+  int64_t *objective;   /* per objective */
+} tf_point;
+
+void tf_point_init(tf_point *pt, const tf_problem *p);
+void tf_point_release(tf_point *pt);
+
+/* Evaluates every buffer, constraint and objective at (choose, counts).
+ * Returns -1 with *err on an evaluation error (overflow, remainder). */
+int tf_problem_eval_point(const tf_problem *p, const int64_t *choose, const int64_t *counts,
+                          tf_point *pt, tf_error *err);
+
+/* Evaluates a point only to say whether it fits: 1 it does, 0 it does not
+ * (`why`: the first violation), -1 it cannot be evaluated (`why`: the
+ * error).  What every "why not this point" message is built on. */
+int tf_problem_why(const tf_problem *p, const int64_t *choose, const int64_t *counts, char *why, size_t size);
+
+/* Does a point satisfy everything?  Fills `why` with the first violation. */
+int tf_point_fits(const tf_problem *p, const tf_point *pt, char *why, size_t size);
+
+/* The first violation of a point as data, for reports that print numbers
+ * (explain's JSON) beside the sentence tf_point_fits writes (`text`). */
+enum tf_miss {
+  TF_MISS_NONE,      /* the point fits */
+  TF_MISS_OCCUPANCY, /* a count-free occupancy limit (CTAs, threads, per-SM use): text only */
+  TF_MISS_MEMORY,    /* memory needs more than capacity (the per-CTA limit when occupancy lowers it) */
+  TF_MISS_REQUIRE,   /* require `index` does not hold: lhs against rhs */
+  TF_MISS_RANGE,     /* count `index` is outside its bounds: value against [lhs, rhs] */
+  TF_MISS_EVAL       /* the point cannot be evaluated: text is the error */
+};
+typedef struct tf_violation {
+  int kind;                /* enum tf_miss */
+  int memory;              /* TF_MISS_MEMORY */
+  int64_t needs, capacity; /* TF_MISS_MEMORY: over is needs - capacity */
+  int64_t occupancy;       /* TF_MISS_MEMORY: the occupancy that lowered capacity, else 0 */
+  size_t index;            /* TF_MISS_REQUIRE, TF_MISS_RANGE */
+  int64_t value, lhs, rhs; /* TF_MISS_REQUIRE: lhs, rhs; TF_MISS_RANGE: value, lhs..rhs */
+  char text[256];
+} tf_violation;
+
+/* Returns 1 when the point fits (kind TF_MISS_NONE), else 0 with *v. */
+int tf_point_violation(const tf_problem *p, const tf_point *pt, tf_violation *v);
+
+/* tf_problem_why as data: 1 fits, 0 does not, -1 cannot be evaluated (TF_MISS_EVAL). */
+int tf_problem_violation(const tf_problem *p, const int64_t *choose, const int64_t *counts, tf_violation *v);
+
+/* The kind's name as reports write it: "memory", "occupancy", ... */
+const char *tf_miss_name(int kind);
+
+#endif

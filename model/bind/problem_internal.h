@@ -1,0 +1,34 @@
+/* Internal to model/: what problem.c, point.c and occupancy.c share.
+ * Not part of the documented API (solver/tilefit.h). */
+#ifndef TF_MODEL_PROBLEM_INTERNAL_H
+#define TF_MODEL_PROBLEM_INTERNAL_H
+
+#include "model/bind/problem.h"
+
+/* Inline, and built in place: a memset-then-copy out of line cost a
+ * store-forwarding stall per symbol, a fifth of certifying a point. */
+static inline tf_affine tf_affine_constant(int64_t c) {
+  tf_affine a = {c, {0}};
+  return a;
+}
+tf_eval_env tf_problem_env(const tf_problem *p);
+
+/* e's value where it may use only params and machine constants (an
+ * alignment, a count bound, a placement pin); the error names `where`. */
+int tf_problem_param_const(const tf_problem *p, const tf_expr *e, const char *where, const char *what, int64_t *out,
+                           tf_error *err);
+
+/* Sets the choose variables' symbols, then evaluates the lets in order. */
+void tf_problem_set_choose(tf_problem *p, const int64_t *choose);
+int tf_problem_eval_lets(tf_problem *p, tf_error *err);
+/* Every let an expression reaches, at the point now in p->syms. */
+int tf_problem_eval_lets_of(tf_problem *p, const tf_expr *e, tf_error *err);
+
+/* The count-free limits on CTAs per SM (registers, threads, TMEM, the CTA
+ * limit): 1 when the combination's occupancy fits, 0 with a reason, -1 on
+ * an error.  `sizes` holds each buffer's size as an affine form (stride
+ * 1 + ncounts). */
+int tf_occupancy_fits(const tf_problem *p, const int64_t *choose, const int64_t *sizes, char *why, size_t size,
+                      tf_error *err);
+
+#endif

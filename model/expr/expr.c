@@ -1,0 +1,802 @@
+#include "model/expr/expr.h"
+
+#include <stddef.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "model/core/alloc.h"
+
+/* Operators, in one list so that names, arities and printing agree. */
+#define TF_OPS(X)                                                              \
+  X(NUM, "number") X(NAME, "name") X(NEG, "-") X(NOT, "!") X(ADD, "+")        \
+  X(SUB, "-") X(MUL, "*") X(DIV, "/") X(MOD, "%") X(LT, "<") X(LE, "<=")       \
+  X(GT, ">") X(GE, ">=") X(EQ, "==") X(NE, "!=") X(AND, "&&") X(OR, "||")      \
+  X(CDIV, "cdiv") X(FDIV, "fdiv") X(ALIGN, "align") X(MIN, "min")              \
+  X(MAX, "max") X(IF, "if") X(POW2, "pow2")
+#define TF_OP_ENUM(n, s) OP_##n,
+enum op { TF_OPS(TF_OP_ENUM) OP_COUNT };
+#define TF_OP_TEXT(n, s) s,
+static const char *const op_text[] = {TF_OPS(TF_OP_TEXT)};
+
+struct tf_expr {
+  enum op op;
+  int64_t num;
+  int sym;           /* OP_NAME: bound symbol id, -1 before binding */
+  char *name;        /* OP_NAME */
+  int nargs;
+  struct tf_expr **args;
+  char *text;        /* the whole source text, owned by the root */
+  int is_root;
+  int count_free;    /* 1: no count can reach this node (tf_expr_mark_count_free) */
+  struct chunk *arena; /* the root's: every node, argument list and name of the tree */
+};
+
+/* An expression's nodes, argument lists, names and text come from one
+ * arena that its root owns: a parse makes a handful of allocations instead
+ * of three per node, and freeing the tree frees the chunks.  Memory from
+ * a chunk is zeroed and never handed out twice. */
+struct chunk {
+  struct chunk *next;
+  size_t used, cap;
+  max_align_t data[];
+};
+
+static void *arena_alloc(struct chunk **arena, size_t size, size_t hint) {
+  size = (size + sizeof(max_align_t) - 1) / sizeof(max_align_t) * sizeof(max_align_t);
+  if (!*arena || (*arena)->cap - (*arena)->used < size) {
+    size_t cap = size > hint ? size : hint;
+    struct chunk *c = tf_nalloc(1, sizeof *c + cap);
+    c->cap = cap;
+    c->next = *arena;
+    *arena = c;
+  }
+  void *r = (char *)(*arena)->data + (*arena)->used;
+  (*arena)->used += size;
+  return r;
+}
+
+static void arena_free(struct chunk *c) {
+  while (c) {
+    struct chunk *next = c->next;
+    free(c);
+    c = next;
+  }
+}
+
+static char *arena_strndup(struct chunk **arena, const char *s, size_t n) {
+  char *d = arena_alloc(arena, n + 1, 1024);
+  memcpy(d, s, n);
+  return d;
+}
+
+/* ---------------------------------------------------------------- parse */
+
+struct parser {
+  const char *s;
+  size_t pos;
+  int depth;
+  const char *why; /* first error, static */
+  char whybuf[160];
+  size_t wherepos;
+  char *text;
+  struct chunk *arena;
+};
+
+static struct tf_expr *node_new(struct parser *p, enum op op, int nargs) {
+  struct tf_expr *e = arena_alloc(&p->arena, sizeof *e, 1024);
+  e->op = op;
+  e->sym = -1;
+  e->nargs = nargs;
+  if (nargs)
+    e->args = arena_alloc(&p->arena, (size_t)nargs * sizeof *e->args, 1024);
+  e->text = p->text;
+  return e;
+}
+
+/* Only a root frees: the rest of a tree lives in the root's arena (a
+ * subtree dropped on a parse error goes with the parser's). */
+static void node_free(struct tf_expr *e) {
+  if (e && e->is_root)
+    arena_free(e->arena);
+}
+
+/* The C locale's character classes, without a call per character (the
+ * program never changes locale, so these are what <ctype.h> answers). */
+static int is_space(char c) { return c == ' ' || (c >= '\t' && c <= '\r'); }
+static int is_digit(char c) { return c >= '0' && c <= '9'; }
+static int is_alpha(char c) { return (c >= 'a' && c <= 'z') || (c >= 'A' && c <= 'Z'); }
+static int is_alnum(char c) { return is_alpha(c) || is_digit(c); }
+
+static void skip_space(struct parser *p) {
+  while (is_space(p->s[p->pos]))
+    p->pos++;
+}
+
+/* The next character after white space, NUL at the end: each level of
+ * the grammar looks at it before trying its operators one by one. */
+static int next_is(struct parser *p, const char *chars) {
+  skip_space(p);
+  char c = p->s[p->pos];
+  return c && strchr(chars, c);
+}
+
+static struct tf_expr *fail(struct parser *p, const char *why) {
+  if (!p->why) {
+    p->why = why;
+    p->wherepos = p->pos;
+  }
+  return NULL;
+}
+
+static int accept(struct parser *p, const char *tok) {
+  skip_space(p);
+  const char *s = p->s + p->pos;
+  size_t n = 0;
+  while (tok[n] && s[n] == tok[n]) /* a prefix compare without strlen: parsing tries many tokens */
+    n++;
+  if (tok[n])
+    return 0;
+  /* "<" must not match the first half of "<=", "!" not of "!=" */
+  if (n == 1 && (tok[0] == '<' || tok[0] == '>' || tok[0] == '!' || tok[0] == '=') &&
+      p->s[p->pos + 1] == '=')
+    return 0;
+  p->pos += n;
+  return 1;
+}
+
+static struct tf_expr *parse_or(struct parser *p);
+
+static struct tf_expr *binary(struct parser *p, enum op op, struct tf_expr *a,
+                              struct tf_expr *b) {
+  if (!a || !b)
+    return NULL; /* what was parsed stays in the parser's arena */
+  struct tf_expr *e = node_new(p, op, 2);
+  e->args[0] = a;
+  e->args[1] = b;
+  return e;
+}
+
+static const struct {
+  const char *name;
+  enum op op;
+  int min_args, max_args;
+} functions[] = {
+    {"cdiv", OP_CDIV, 2, 2}, {"fdiv", OP_FDIV, 2, 2}, {"align", OP_ALIGN, 2, 2},
+    {"min", OP_MIN, 2, 16},  {"max", OP_MAX, 2, 16},  {"if", OP_IF, 3, 3},
+    {"pow2", OP_POW2, 1, 1},
+};
+
+/* used(smem), slack(tmem): a derived quantity, bound like any name. */
+static int is_derived_form(const char *fn) { return !strcmp(fn, "used") || !strcmp(fn, "slack"); }
+
+static size_t parse_ident(struct parser *p) {
+  skip_space(p);
+  size_t start = p->pos;
+  while (is_alnum(p->s[p->pos]) || p->s[p->pos] == '_')
+    p->pos++;
+  return p->pos - start;
+}
+
+/* placed(BUFFER, MEM): 1 when the buffer is placed in that memory, a name
+ * "placed(B,M)" bound like any other. */
+static struct tf_expr *parse_placed(struct parser *p) {
+  size_t nb = parse_ident(p), b0 = p->pos - nb;
+  if (!nb || !accept(p, ","))
+    return fail(p, "expected placed(BUFFER, MEMORY)");
+  size_t nm = parse_ident(p), m0 = p->pos - nm;
+  if (!nm || !accept(p, ")"))
+    return fail(p, "expected placed(BUFFER, MEMORY)");
+  struct tf_expr *e = node_new(p, OP_NAME, 0);
+  e->name = arena_alloc(&p->arena, nb + nm + 10, 1024);
+  sprintf(e->name, "placed(%.*s,%.*s)", (int)nb, p->s + b0, (int)nm, p->s + m0);
+  return e;
+}
+
+/* cycles(TERM), bound_by(TERM): a roofline term (model/input/roofline.h) or an
+ * edge "smem->mma", a name "cycles(smem->mma)" bound like any other. */
+static struct tf_expr *parse_term(struct parser *p, const char *fn) {
+  char term[64];
+  size_t n = 0;
+  skip_space(p);
+  while (is_alnum(p->s[p->pos]) || p->s[p->pos] == '_' || p->s[p->pos] == '-' || p->s[p->pos] == '>' ||
+         p->s[p->pos] == ' ')
+    if (p->s[p->pos++] != ' ' && n + 1 < sizeof term)
+      term[n++] = p->s[p->pos - 1];
+  term[n] = 0;
+  if (!n || !accept(p, ")"))
+    return fail(p, "expected cycles(TERM) or bound_by(TERM): a unit (mma, exp), a port (smem) or an edge (smem->mma)");
+  struct tf_expr *e = node_new(p, OP_NAME, 0);
+  e->name = arena_alloc(&p->arena, strlen(fn) + n + 3, 1024);
+  sprintf(e->name, "%s(%s)", fn, term);
+  return e;
+}
+
+static struct tf_expr *parse_call(struct parser *p, char *fn) {
+  if (!strcmp(fn, "placed"))
+    return parse_placed(p);
+  if (!strcmp(fn, "cycles") || !strcmp(fn, "bound_by"))
+    return parse_term(p, fn);
+  if (is_derived_form(fn)) {
+    skip_space(p);
+    size_t start = p->pos;
+    while (is_alnum(p->s[p->pos]) || p->s[p->pos] == '_')
+      p->pos++;
+    size_t len = p->pos - start;
+    if (!len || !accept(p, ")"))
+      return fail(p, "expected a memory name and ')'");
+    struct tf_expr *e = node_new(p, OP_NAME, 0);
+    e->name = arena_alloc(&p->arena, strlen(fn) + len + 3, 1024);
+    sprintf(e->name, "%s(%.*s)", fn, (int)len, p->s + start);
+    return e;
+  }
+  size_t k = 0, nf = sizeof functions / sizeof *functions;
+  while (k < nf && strcmp(functions[k].name, fn))
+    k++;
+  if (k == nf)
+    return fail(p, "unknown function");
+  struct tf_expr *args[16];
+  int n = 0;
+  do {
+    if (n == 16)
+      return fail(p, "too many arguments");
+    struct tf_expr *a = parse_or(p);
+    if (!a)
+      return NULL;
+    args[n++] = a;
+  } while (accept(p, ","));
+  if (!accept(p, ")") || n < functions[k].min_args || n > functions[k].max_args) {
+    snprintf(p->whybuf, sizeof p->whybuf, "%s() takes %d%s argument%s", functions[k].name,
+             functions[k].min_args, functions[k].max_args > functions[k].min_args ? " or more" : "",
+             functions[k].min_args == 1 ? "" : "s");
+    return fail(p, p->whybuf);
+  }
+  struct tf_expr *e = node_new(p, functions[k].op, n);
+  memcpy(e->args, args, (size_t)n * sizeof *args);
+  return e;
+}
+
+static struct tf_expr *parse_number(struct parser *p) {
+  int64_t v = 0;
+  while (is_digit(p->s[p->pos])) {
+    int d = p->s[p->pos++] - '0';
+    if (tf_checked_mul(v, 10, &v) || tf_checked_add(v, d, &v))
+      return fail(p, "integer literal out of the int64 range");
+  }
+  if (is_alpha(p->s[p->pos]) || p->s[p->pos] == '_' || p->s[p->pos] == '.')
+    return fail(p, "expected an integer");
+  struct tf_expr *e = node_new(p, OP_NUM, 0);
+  e->num = v;
+  return e;
+}
+
+static struct tf_expr *parse_unary(struct parser *p);
+
+static struct tf_expr *parse_primary(struct parser *p) {
+  skip_space(p);
+  char c = p->s[p->pos];
+  if (is_digit(c))
+    return parse_number(p);
+  if (is_alpha(c) || c == '_') {
+    size_t start = p->pos;
+    while (is_alnum(p->s[p->pos]) || p->s[p->pos] == '_')
+      p->pos++;
+    char *name = arena_strndup(&p->arena, p->s + start, p->pos - start);
+    if (accept(p, "("))
+      return parse_call(p, name);
+    struct tf_expr *e = node_new(p, OP_NAME, 0);
+    e->name = name;
+    return e;
+  }
+  if (accept(p, "(")) {
+    struct tf_expr *e = parse_or(p);
+    if (e && !accept(p, ")"))
+      return fail(p, "expected ')'");
+    return e;
+  }
+  return fail(p, c ? "expected a number, a name or '('" : "unexpected end of expression");
+}
+
+static struct tf_expr *parse_unary(struct parser *p) {
+  if (++p->depth > TF_MAX_EXPR_DEPTH)
+    return fail(p, "expression nested too deeply");
+  struct tf_expr *e;
+  enum op op = OP_COUNT;
+  if (!next_is(p, "-!+"))
+    ; /* no prefix operator: the usual case, found with one look */
+  else if (accept(p, "-"))
+    op = OP_NEG;
+  else if (accept(p, "!"))
+    op = OP_NOT;
+  else if (accept(p, "+"))
+    op = OP_ADD; /* unary plus: the operand itself */
+  if (op == OP_COUNT) {
+    e = parse_primary(p);
+  } else {
+    struct tf_expr *a = parse_unary(p);
+    if (!a || op == OP_ADD) {
+      e = a;
+    } else {
+      e = node_new(p, op, 1);
+      e->args[0] = a;
+    }
+  }
+  p->depth--;
+  return e;
+}
+
+static struct tf_expr *parse_mul(struct parser *p) {
+  struct tf_expr *e = parse_unary(p);
+  for (;;) {
+    if (!next_is(p, "*/%"))
+      return e;
+    enum op op = accept(p, "*") ? OP_MUL : accept(p, "/") ? OP_DIV : accept(p, "%") ? OP_MOD : OP_COUNT;
+    if (op == OP_COUNT || !e)
+      return e;
+    e = binary(p, op, e, parse_unary(p));
+  }
+}
+
+static struct tf_expr *parse_add(struct parser *p) {
+  struct tf_expr *e = parse_mul(p);
+  for (;;) {
+    if (!next_is(p, "+-"))
+      return e;
+    enum op op = accept(p, "+") ? OP_ADD : accept(p, "-") ? OP_SUB : OP_COUNT;
+    if (op == OP_COUNT || !e)
+      return e;
+    e = binary(p, op, e, parse_mul(p));
+  }
+}
+
+static struct tf_expr *parse_cmp(struct parser *p) {
+  struct tf_expr *e = parse_add(p);
+  static const struct {
+    const char *tok;
+    enum op op;
+  } rel[] = {{"<=", OP_LE}, {">=", OP_GE}, {"==", OP_EQ}, {"!=", OP_NE}, {"<", OP_LT}, {">", OP_GT}};
+  for (size_t i = 0; e && next_is(p, "<>=!") && i < sizeof rel / sizeof *rel; i++)
+    if (accept(p, rel[i].tok)) {
+      e = binary(p, rel[i].op, e, parse_add(p));
+      skip_space(p);
+      if (e && strchr("<>=!", p->s[p->pos]) && p->s[p->pos] && p->s[p->pos + 1] != '&')
+        return fail(p, "comparisons do not chain; use &&");
+      break;
+    }
+  return e;
+}
+
+static struct tf_expr *parse_and(struct parser *p) {
+  struct tf_expr *e = parse_cmp(p);
+  while (e && next_is(p, "&") && accept(p, "&&"))
+    e = binary(p, OP_AND, e, parse_cmp(p));
+  return e;
+}
+
+static struct tf_expr *parse_or(struct parser *p) {
+  if (++p->depth > TF_MAX_EXPR_DEPTH)
+    return fail(p, "expression nested too deeply");
+  struct tf_expr *e = parse_and(p);
+  while (e && next_is(p, "|") && accept(p, "||"))
+    e = binary(p, OP_OR, e, parse_and(p));
+  p->depth--;
+  return e;
+}
+
+tf_expr *tf_expr_parse(const char *text, tf_error *err) {
+  size_t len = strlen(text);
+  if (len > TF_MAX_EXPR_CHARS) {
+    tf_error_set(err, TF_EINPUT, NULL, "expression longer than %d characters", TF_MAX_EXPR_CHARS);
+    return NULL;
+  }
+  struct parser p = {.s = text};
+  /* a first chunk in proportion to the text: a node per character or two */
+  p.text = arena_alloc(&p.arena, len + 1, 256 + 24 * len);
+  memcpy(p.text, text, len);
+  struct tf_expr *e = parse_or(&p);
+  skip_space(&p);
+  if (e && p.s[p.pos])
+    e = fail(&p, "unexpected character");
+  if (!e) {
+    arena_free(p.arena);
+    tf_error_set(err, TF_EINPUT, NULL, "in expression '%.120s%s': %s at column %zu", text, len > 120 ? "..." : "",
+                 p.why ? p.why : "syntax error", p.wherepos + 1);
+    return NULL;
+  }
+  e->is_root = 1;
+  e->arena = p.arena;
+  return e;
+}
+
+void tf_expr_free(tf_expr *e) { node_free(e); }
+
+static struct tf_expr *copy_node(const struct tf_expr *e, char *text, struct chunk **arena) {
+  struct tf_expr *c = arena_alloc(arena, sizeof *c, 1024);
+  *c = *e;
+  c->text = text;
+  c->is_root = 0;
+  c->arena = NULL;
+  c->name = e->name ? arena_strndup(arena, e->name, strlen(e->name)) : NULL;
+  if (e->nargs) {
+    c->args = arena_alloc(arena, (size_t)e->nargs * sizeof *c->args, 1024);
+    for (int i = 0; i < e->nargs; i++)
+      c->args[i] = copy_node(e->args[i], text, arena);
+  }
+  return c;
+}
+
+tf_expr *tf_expr_copy(const tf_expr *e) {
+  struct chunk *arena = NULL;
+  size_t len = strlen(e->text);
+  char *text = arena_alloc(&arena, len + 1, 256 + 24 * len);
+  memcpy(text, e->text, len);
+  struct tf_expr *c = copy_node(e, text, &arena);
+  c->is_root = 1;
+  c->arena = arena;
+  return c;
+}
+
+const char *tf_expr_text(const tf_expr *e) { return e->text; }
+
+/* ----------------------------------------------------------------- names */
+
+int tf_expr_bind_hint(tf_expr *e, tf_resolve_fn resolve, tf_hint_fn hint, void *ctx, tf_error *err) {
+  if (e->op == OP_NAME) {
+    e->sym = resolve(ctx, e->name);
+    if (e->sym >= 0)
+      return 0;
+    const char *near = hint ? hint(ctx, e->name) : NULL;
+    if (near)
+      return tf_error_set(err, TF_EINPUT, NULL, "in expression '%s': unknown name '%s'; did you mean '%s'?", e->text,
+                          e->name, near);
+    return tf_error_set(err, TF_EINPUT, NULL, "in expression '%s': unknown name '%s'", e->text, e->name);
+  }
+  for (int i = 0; i < e->nargs; i++)
+    if (tf_expr_bind_hint(e->args[i], resolve, hint, ctx, err))
+      return -1;
+  return 0;
+}
+
+int tf_expr_bind(tf_expr *e, tf_resolve_fn resolve, void *ctx, tf_error *err) {
+  return tf_expr_bind_hint(e, resolve, NULL, ctx, err);
+}
+
+static void collect_once(void *ctx, int sym) {
+  tf_symbols *s = ctx;
+  for (size_t i = 0; i < s->n; i++)
+    if (s->v[i] == sym)
+      return;
+  TF_PUSH(s->v, s->n, s->cap, sym);
+}
+
+void tf_expr_symbols(const tf_expr *e, tf_symbols *s) { tf_expr_each_symbol(e, collect_once, s); }
+
+void tf_symbols_release(tf_symbols *s) {
+  free(s->v);
+  memset(s, 0, sizeof *s);
+}
+
+int tf_expr_mark_count_free(tf_expr *e, int (*affine)(void *ctx, int sym), void *ctx) {
+  int free_of_counts = e->op != OP_NAME || (e->sym >= 0 && !affine(ctx, e->sym));
+  for (int i = 0; i < e->nargs; i++)
+    free_of_counts &= tf_expr_mark_count_free(e->args[i], affine, ctx);
+  e->count_free = free_of_counts;
+  return free_of_counts;
+}
+
+void tf_expr_each_symbol(const tf_expr *e, void (*fn)(void *ctx, int sym), void *ctx) {
+  if (e->op == OP_NAME && e->sym >= 0)
+    fn(ctx, e->sym);
+  for (int i = 0; i < e->nargs; i++)
+    tf_expr_each_symbol(e->args[i], fn, ctx);
+}
+
+/* ------------------------------------------------------------ arithmetic */
+
+int tf_checked_add(int64_t a, int64_t b, int64_t *out) { return __builtin_add_overflow(a, b, out) ? -1 : 0; }
+int tf_checked_mul(int64_t a, int64_t b, int64_t *out) { return __builtin_mul_overflow(a, b, out) ? -1 : 0; }
+
+int64_t tf_fdiv(int64_t a, int64_t b) {
+  int64_t q = a / b;
+  if ((a % b != 0) && ((a < 0) != (b < 0)))
+    q--;
+  return q;
+}
+
+int64_t tf_cdiv(int64_t a, int64_t b) {
+  int64_t q = a / b;
+  if ((a % b != 0) && ((a < 0) == (b < 0)))
+    q++;
+  return q;
+}
+
+int tf_affine_add(tf_affine *out, const tf_affine *a, const tf_affine *b, int sign) {
+  tf_affine r;
+  int64_t t;
+  if (tf_checked_mul(b->c, sign, &t) || tf_checked_add(a->c, t, &r.c))
+    return -1;
+  for (int i = 0; i < TF_MAX_COUNTS; i++)
+    if (tf_checked_mul(b->k[i], sign, &t) || tf_checked_add(a->k[i], t, &r.k[i]))
+      return -1;
+  *out = r;
+  return 0;
+}
+
+int tf_affine_scale(tf_affine *out, const tf_affine *a, int64_t s) {
+  tf_affine r;
+  if (tf_checked_mul(a->c, s, &r.c))
+    return -1;
+  for (int i = 0; i < TF_MAX_COUNTS; i++)
+    if (tf_checked_mul(a->k[i], s, &r.k[i]))
+      return -1;
+  *out = r;
+  return 0;
+}
+
+int tf_affine_is_const(const tf_affine *a, int ncounts) {
+  for (int i = 0; i < ncounts; i++)
+    if (a->k[i])
+      return 0;
+  return 1;
+}
+
+int tf_affine_at(const tf_affine *a, const int64_t *counts, int ncounts, int64_t *out) {
+  int64_t v = a->c, t;
+  for (int i = 0; i < ncounts; i++)
+    if (a->k[i] && (tf_checked_mul(a->k[i], counts[i], &t) || tf_checked_add(v, t, &v)))
+      return -1;
+  *out = v;
+  return 0;
+}
+
+/* ------------------------------------------------------------ evaluation */
+
+static int overflow(const tf_expr *e, tf_error *err) {
+  return tf_error_set(err, TF_EINPUT, NULL, "in expression '%s': integer overflow", e->text);
+}
+
+static int not_affine(const tf_expr *e, const tf_eval_env *env, const tf_affine *v, tf_error *err) {
+  int i = 0;
+  while (i < env->ncounts && !v->k[i])
+    i++;
+  const char *name = env->count_names && i < env->ncounts ? env->count_names[i] : "?";
+  return tf_error_set(err, TF_EINPUT, NULL,
+                      "in expression '%s': not affine in count variable '%s' ('%s' of a value that depends on it)",
+                      e->text, name, op_text[e->op]);
+}
+
+static tf_affine constant(int64_t c) {
+  tf_affine a;
+  memset(&a, 0, sizeof a);
+  a.c = c;
+  return a;
+}
+
+static int eval(const tf_expr *e, const tf_eval_env *env, tf_affine *out, tf_error *err);
+
+/* Operators whose operands must not depend on counts. */
+static int eval_scalar(const tf_expr *e, const int64_t *x, int64_t *out, tf_error *err) {
+  int64_t a = x[0], b = e->nargs > 1 ? x[1] : 0;
+  switch (e->op) {
+  case OP_NOT: *out = !a; return 0;
+  case OP_LT: *out = a < b; return 0;
+  case OP_LE: *out = a <= b; return 0;
+  case OP_GT: *out = a > b; return 0;
+  case OP_GE: *out = a >= b; return 0;
+  case OP_EQ: *out = a == b; return 0;
+  case OP_NE: *out = a != b; return 0;
+  case OP_AND: *out = a && b; return 0;
+  case OP_OR: *out = a || b; return 0;
+  case OP_MIN:
+  case OP_MAX:
+    *out = a;
+    for (int i = 1; i < e->nargs; i++)
+      if (e->op == OP_MIN ? x[i] < *out : x[i] > *out)
+        *out = x[i];
+    return 0;
+  case OP_POW2:
+    *out = 1;
+    while (*out < a)
+      if (tf_checked_mul(*out, 2, out))
+        return overflow(e, err);
+    return 0;
+  default: break;
+  }
+  /* the division family */
+  if (b == 0)
+    return tf_error_set(err, TF_EINPUT, NULL, "in expression '%s': division by zero", e->text);
+  switch (e->op) {
+  case OP_MOD: /* the remainder takes the divisor's sign; INT64_MIN % -1 would trap */
+    *out = b == -1 ? 0 : a % b;
+    if (*out && (*out < 0) != (b < 0))
+      *out += b;
+    return 0;
+  default: break;
+  }
+  if (b == -1 && a == INT64_MIN)
+    return overflow(e, err);
+  switch (e->op) {
+  case OP_CDIV: *out = tf_cdiv(a, b); return 0;
+  case OP_FDIV: *out = tf_fdiv(a, b); return 0;
+  case OP_ALIGN:
+    if (b < 0)
+      return tf_error_set(err, TF_EINPUT, NULL, "in expression '%s': align() to a negative value", e->text);
+    return tf_checked_mul(tf_cdiv(a, b), b, out) ? overflow(e, err) : 0;
+  default: break;
+  }
+  return tf_error_set(err, TF_EINTERNAL, NULL, "in expression '%s': unknown operator", e->text);
+}
+
+static int eval_div(const tf_expr *e, const tf_eval_env *env, const tf_affine *a, const tf_affine *b,
+                    tf_affine *out, tf_error *err) {
+  if (!tf_affine_is_const(b, env->ncounts))
+    return not_affine(e, env, b, err);
+  if (b->c == 0)
+    return tf_error_set(err, TF_EINPUT, NULL, "in expression '%s': division by zero", e->text);
+  if (b->c == -1 && a->c == INT64_MIN)
+    return overflow(e, err);
+  *out = *a;
+  if (a->c % b->c)
+    return tf_error_set(err, TF_EINPUT, NULL,
+                        "in expression '%s': %lld / %lld leaves a remainder (use fdiv or cdiv)", e->text,
+                        (long long)a->c, (long long)b->c);
+  out->c = a->c / b->c;
+  for (int i = 0; i < env->ncounts; i++) {
+    if (b->c == -1 && a->k[i] == INT64_MIN)
+      return overflow(e, err);
+    if (a->k[i] % b->c)
+      return tf_error_set(err, TF_EINPUT, NULL,
+                          "in expression '%s': dividing the coefficient %lld of count '%s' by %lld leaves a remainder",
+                          e->text, (long long)a->k[i], env->count_names ? env->count_names[i] : "?", (long long)b->c);
+    out->k[i] = a->k[i] / b->c;
+  }
+  return 0;
+}
+
+static int eval_args(const tf_expr *e, const tf_eval_env *env, tf_affine *v, tf_error *err) {
+  for (int i = 0; i < e->nargs; i++)
+    if (eval(e->args[i], env, &v[i], err))
+      return -1;
+  return 0;
+}
+
+/* A count-free node in int64 alone: the same results and the same errors
+ * as the affine evaluation below gives it, without carrying coefficients
+ * that are all zero. */
+/* A number or a bound name: its value without a call (half of all nodes). */
+static int leaf(const tf_expr *e, const tf_eval_env *env, int64_t *out) {
+  if (e->op == OP_NUM)
+    return *out = e->num, 1;
+  if (e->op == OP_NAME && e->sym >= 0)
+    return *out = env->syms[e->sym].c, 1;
+  return 0;
+}
+
+static int eval_const(const tf_expr *e, const tf_eval_env *env, int64_t *out, tf_error *err) {
+  int64_t x[16], t;
+  switch (e->op) {
+  case OP_NUM: *out = e->num; return 0;
+  case OP_NAME:
+    if (e->sym < 0)
+      return tf_error_set(err, TF_EINTERNAL, NULL, "in expression '%s': name '%s' is not bound", e->text, e->name);
+    *out = env->syms[e->sym].c;
+    return 0;
+  case OP_IF:
+    return eval_const(e->args[0], env, &x[0], err) ? -1 : eval_const(e->args[x[0] ? 1 : 2], env, out, err);
+  default: break;
+  }
+  for (int i = 0; i < e->nargs; i++)
+    if (!leaf(e->args[i], env, &x[i]) && eval_const(e->args[i], env, &x[i], err))
+      return -1;
+  switch (e->op) {
+  case OP_NEG: return tf_checked_mul(x[0], -1, out) ? overflow(e, err) : 0;
+  case OP_ADD: return tf_checked_add(x[0], x[1], out) ? overflow(e, err) : 0;
+  case OP_SUB: return tf_checked_mul(x[1], -1, &t) || tf_checked_add(x[0], t, out) ? overflow(e, err) : 0;
+  case OP_MUL: return tf_checked_mul(x[1], x[0], out) ? overflow(e, err) : 0;
+  case OP_DIV:
+    if (x[1] == 0)
+      return tf_error_set(err, TF_EINPUT, NULL, "in expression '%s': division by zero", e->text);
+    if (x[1] == -1 && x[0] == INT64_MIN)
+      return overflow(e, err);
+    if (x[0] % x[1])
+      return tf_error_set(err, TF_EINPUT, NULL, "in expression '%s': %lld / %lld leaves a remainder (use fdiv or cdiv)",
+                          e->text, (long long)x[0], (long long)x[1]);
+    *out = x[0] / x[1];
+    return 0;
+  default: return eval_scalar(e, x, out, err);
+  }
+}
+
+static int eval(const tf_expr *e, const tf_eval_env *env, tf_affine *out, tf_error *err) {
+  tf_affine v[16];
+  if (e->count_free) {
+    int64_t c;
+    if (eval_const(e, env, &c, err))
+      return -1;
+    *out = constant(c);
+    return 0;
+  }
+  switch (e->op) {
+  case OP_NUM: *out = constant(e->num); return 0;
+  case OP_NAME:
+    if (e->sym < 0)
+      return tf_error_set(err, TF_EINTERNAL, NULL, "in expression '%s': name '%s' is not bound", e->text, e->name);
+    *out = env->syms[e->sym];
+    return 0;
+  case OP_IF: {
+    /* only the condition must be count-free; the branch taken may be affine */
+    if (eval(e->args[0], env, &v[0], err))
+      return -1;
+    if (!tf_affine_is_const(&v[0], env->ncounts))
+      return not_affine(e, env, &v[0], err);
+    return eval(e->args[v[0].c ? 1 : 2], env, out, err);
+  }
+  default: break;
+  }
+  if (eval_args(e, env, v, err))
+    return -1;
+  switch (e->op) {
+  case OP_NEG: return tf_affine_scale(out, &v[0], -1) ? overflow(e, err) : 0;
+  case OP_ADD: return tf_affine_add(out, &v[0], &v[1], 1) ? overflow(e, err) : 0;
+  case OP_SUB: return tf_affine_add(out, &v[0], &v[1], -1) ? overflow(e, err) : 0;
+  case OP_MUL:
+    if (tf_affine_is_const(&v[0], env->ncounts))
+      return tf_affine_scale(out, &v[1], v[0].c) ? overflow(e, err) : 0;
+    if (tf_affine_is_const(&v[1], env->ncounts))
+      return tf_affine_scale(out, &v[0], v[1].c) ? overflow(e, err) : 0;
+    return not_affine(e, env, &v[1], err);
+  case OP_DIV: return eval_div(e, env, &v[0], &v[1], out, err);
+  default: break;
+  }
+  int64_t x[16];
+  for (int i = 0; i < e->nargs; i++) {
+    if (!tf_affine_is_const(&v[i], env->ncounts))
+      return not_affine(e, env, &v[i], err);
+    x[i] = v[i].c;
+  }
+  int64_t r = 0;
+  if (eval_scalar(e, x, &r, err))
+    return -1;
+  *out = constant(r);
+  return 0;
+}
+
+int tf_expr_eval(const tf_expr *e, const tf_eval_env *env, tf_affine *out, tf_error *err) {
+  return eval(e, env, out, err);
+}
+
+int tf_expr_eval_const(const tf_expr *e, const tf_eval_env *env, int64_t *out, tf_error *err) {
+  tf_affine v;
+  if (eval(e, env, &v, err))
+    return -1;
+  if (!tf_affine_is_const(&v, env->ncounts)) {
+    int i = 0;
+    while (!v.k[i])
+      i++;
+    return tf_error_set(err, TF_EINPUT, NULL, "expression '%s' must not depend on count variable '%s'", e->text,
+                        env->count_names ? env->count_names[i] : "?");
+  }
+  *out = v.c;
+  return 0;
+}
+
+enum tf_rel tf_expr_relation(const tf_expr *e, const tf_expr **lhs, const tf_expr **rhs) {
+  enum tf_rel rel;
+  switch (e->op) {
+  case OP_LE: rel = TF_REL_LE; break;
+  case OP_LT: rel = TF_REL_LT; break;
+  case OP_GE: rel = TF_REL_GE; break;
+  case OP_GT: rel = TF_REL_GT; break;
+  case OP_EQ: rel = TF_REL_EQ; break;
+  case OP_NE: rel = TF_REL_NE; break;
+  default: return TF_REL_NONE;
+  }
+  *lhs = e->args[0];
+  *rhs = e->args[1];
+  return rel;
+}
+
+const char *tf_rel_text(enum tf_rel rel) {
+  static const char *const t[] = {"", "<=", "<", ">=", ">", "==", "!="};
+  return t[rel];
+}

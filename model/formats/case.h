@@ -1,0 +1,51 @@
+/* A problem written as one JSON object (a line of a validation file or of
+ * a sweep's problem list):
+ *   {"id": "fa4-d128", "machine": "b200", "workset": "fa4-fwd",
+ *    "params": {"d": 128}, "fix": {"B_r": 128}, "domain": {"B_c": [64, 128]},
+ *    "require": ["stages <= 32"], "objective": ["max stages"],
+ *    "place": {"P": "smem", "Q": ["smem", "rf"]}, "any_arch": true,
+ *    "expect": {"stages": 3, "placement": {"P": "rf"}} | {"fits": false},
+ *    "kind": "formula|tuned|fits",
+ *    "comment": "..."}
+ * Only id, machine and workset are required. */
+#ifndef TF_MODEL_CASE_H
+#define TF_MODEL_CASE_H
+
+#include <stddef.h>
+#include <stdio.h>
+
+#include "model/core/error.h"
+#include "model/core/json_out.h"
+#include "model/bind/problem.h"
+
+enum tf_case_kind { TF_KIND_FORMULA, TF_KIND_TUNED, TF_KIND_FITS };
+
+typedef struct tf_case {
+  tf_request req;
+  int has_kind;
+  int kind;            /* enum tf_case_kind; default: fits when expect has "fits", else formula */
+  int expect_fits;     /* -1: none; 0 or 1 */
+  tf_assign *expect;   /* expected variable values */
+  size_t nexpect;
+  tf_place_req *expect_place; /* "expect": {"placement": {"P": "rf"}}: one memory each */
+  size_t nexpect_place, capexpect_place;
+  char *comment;
+} tf_case;
+
+void tf_case_init(tf_case *c);
+void tf_case_release(tf_case *c);
+
+/* Parses one object.  `line` (1-based) prefixes every JSON path in errors
+ * ("line 12: $.params.d"); 0 leaves the paths bare.  `file` names the file. */
+int tf_case_parse(const char *text, size_t len, const char *file, size_t line, tf_case *c, tf_error *err);
+
+const char *tf_case_kind_name(int kind);
+
+/* The other direction: a request as the object tf_case_parse reads back
+ * (params, fix, domain, require, objective, place, any_arch, and "kind":
+ * "fits" when `fits`),
+ * keys that are empty left out; no id, machine or workset. */
+/* The object is a value of w. */
+void tf_case_write_input(tf_json_out *w, const tf_request *req, int fits);
+
+#endif

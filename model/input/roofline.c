@@ -1,0 +1,369 @@
+/* The roofline lets (roofline.h): reading the declarations and writing
+ * the lets that compute the terms.  Every error names the JSON path. */
+#include "model/input/roofline.h"
+
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "model/core/alloc.h"
+#include "model/core/names.h"
+#include "model/input/datapath.h"
+#include "model/core/json.h"
+#include "model/input/json_read.h"
+#include "model/input/memory_kind.h"
+#include "model/core/text.h"
+
+const char *const tf_roofline_terms[TF_ROOFLINE_NTERMS] = {"mma", "exp", "smem"};
+
+const char *tf_roofline_term_name(int64_t code) {
+  return code == TF_TERM_HBM ? "hbm" : code >= 1 && code <= TF_ROOFLINE_NTERMS ? tf_roofline_terms[code - 1] : NULL;
+}
+
+static const char *end_name(int end) { return end == TF_END_MMA ? "mma" : tf_memory_name(end); }
+
+static void flow_ends(const tf_flow *f, int mem, int *from, int *to) {
+  *from = f->toward ? mem : f->end;
+  *to = f->toward ? f->end : mem;
+}
+
+int tf_flow_edge(const tf_flow *f, int mem, char *buf, size_t size) {
+  int from, to;
+  flow_ends(f, mem, &from, &to);
+  if (from == to)
+    return 0;
+  snprintf(buf, size, "%s->%s", end_name(from), end_name(to));
+  return 1;
+}
+
+/* What the declarations say, as expression texts, until the lets are
+ * written. */
+struct decl {
+  char *iterations; /* NULL: one iteration per tile */
+  char **bytes;     /* per flow */
+  char **paths;     /* per flow: its JSON path */
+  char *mma_ops[8], *mma_bits[8];
+  size_t nmma;
+  char *exp;
+};
+
+static void decl_release(struct decl *d, size_t nflows) {
+  free(d->iterations);
+  for (size_t k = 0; k < nflows; k++)
+    free(d->bytes[k]), free(d->paths[k]);
+  free(d->bytes);
+  free(d->paths);
+  for (size_t i = 0; i < d->nmma; i++)
+    free(d->mma_ops[i]), free(d->mma_bits[i]);
+  free(d->exp);
+}
+
+static int read_end(const cJSON *v, const char *path, int allow_mma, int *out, tf_error *err) {
+  const char *s;
+  if (tf_json_string(v, path, &s, err))
+    return -1;
+  *out = allow_mma && !strcmp(s, "mma") ? TF_END_MMA : tf_memory_find(s);
+  if (*out < 0)
+    return tf_error_set(err, TF_EINPUT, path, "unknown endpoint '%.40s' (expected %s)", s,
+                        allow_mma ? "mma, smem, tmem or rf" : "smem, tmem or rf");
+  return 0;
+}
+
+static int read_flow(tf_workset *w, struct decl *d, size_t b, const cJSON *t, const char *path, tf_error *err) {
+  static const char *const keys[] = {"to", "from", "bytes", "comment", NULL};
+  static const char *const req[] = {"bytes", NULL};
+  if (tf_json_keys(t, path, keys, req, err))
+    return -1;
+  const cJSON *to = tf_json_member(t, "to"), *from = tf_json_member(t, "from");
+  if (!to == !from)
+    return tf_error_set(err, TF_EINPUT, path, "expected exactly one of \"to\" (mma, smem, tmem, rf) and \"from\"");
+  char sub[200];
+  tf_path_key(sub, sizeof sub, path, to ? "to" : "from");
+  tf_flow f = {.buffer = (int)b, .toward = to != NULL};
+  if (read_end(to ? to : from, sub, to != NULL, &f.end, err))
+    return -1;
+  if (w->buffers[b].nplace && !tf_name_is_plain(w->buffers[b].name))
+    return tf_error_set(err, TF_EINPUT, path, "a placed buffer with traffic needs a name of letters, digits and _");
+  size_t k = w->nflows;
+  TF_NREALLOC(w->flows, k + 1);
+  TF_NREALLOC(d->bytes, k + 1);
+  TF_NREALLOC(d->paths, k + 1);
+  d->bytes[k] = NULL;
+  tf_path_key(sub, sizeof sub, path, "bytes");
+  d->paths[k] = tf_strdup(sub);
+  w->flows[k] = f;
+  w->nflows++;
+  return tf_read_expr_text(tf_json_member(t, "bytes"), sub, &d->bytes[k], err);
+}
+
+static int read_traffic(tf_workset *w, struct decl *d, const cJSON *buffers, tf_error *err) {
+  size_t b = 0;
+  const cJSON *buf;
+  cJSON_ArrayForEach(buf, buffers) {
+    char path[160];
+    tf_path_index(path, sizeof path, "$.buffers", b);
+    tf_path_key(path, sizeof path, path, "traffic");
+    const cJSON *list = tf_json_member(buf, "traffic");
+    if (list && !cJSON_IsArray(list))
+      return tf_error_set(err, TF_EINPUT, path, "expected a list of {\"to\" or \"from\", \"bytes\"}");
+    size_t i = 0;
+    const cJSON *t;
+    cJSON_ArrayForEach(t, list) {
+      char sub[200];
+      tf_path_index(sub, sizeof sub, path, i++);
+      if (read_flow(w, d, b, t, sub, err))
+        return -1;
+    }
+    b++;
+  }
+  return 0;
+}
+
+static int read_mma(struct decl *d, const cJSON *list, tf_error *err) {
+  if (!list)
+    return 0;
+  if (!cJSON_IsArray(list) || (size_t)cJSON_GetArraySize(list) > sizeof d->mma_ops / sizeof *d->mma_ops)
+    return tf_error_set(err, TF_EINPUT, "$.roofline.mma", "expected a list of at most 8 {\"ops\", \"bits\"}");
+  static const char *const keys[] = {"ops", "bits", "comment", NULL};
+  static const char *const req[] = {"ops", "bits", NULL};
+  const cJSON *m;
+  cJSON_ArrayForEach(m, list) {
+    char path[160], sub[200];
+    tf_path_index(path, sizeof path, "$.roofline.mma", d->nmma);
+    if (tf_json_keys(m, path, keys, req, err))
+      return -1;
+    size_t i = d->nmma++;
+    tf_path_key(sub, sizeof sub, path, "ops");
+    if (tf_read_expr_text(tf_json_member(m, "ops"), sub, &d->mma_ops[i], err))
+      return -1;
+    tf_path_key(sub, sizeof sub, path, "bits");
+    if (tf_read_expr_text(tf_json_member(m, "bits"), sub, &d->mma_bits[i], err))
+      return -1;
+  }
+  return 0;
+}
+
+static int read_compute(struct decl *d, const cJSON *r, tf_error *err) {
+  static const char *const keys[] = {"iterations", "mma", "exp", "loads", "comment", NULL}; /* loads: latency.h */
+  if (!cJSON_IsObject(r))
+    return tf_error_set(err, TF_EINPUT, "$.roofline", "expected an object {\"iterations\", \"mma\", \"exp\"}");
+  if (tf_json_keys(r, "$.roofline", keys, NULL, err))
+    return -1;
+  if (tf_json_member(r, "iterations") &&
+      tf_read_expr_text(tf_json_member(r, "iterations"), "$.roofline.iterations", &d->iterations, err))
+    return -1;
+  if (tf_json_member(r, "exp") && tf_read_expr_text(tf_json_member(r, "exp"), "$.roofline.exp", &d->exp, err))
+    return -1;
+  return read_mma(d, tf_json_member(r, "mma"), err);
+}
+
+/* ------------------------------------------------------------ the lets */
+
+static int add(tf_workset *w, const char *name, tf_text *t, const char *path, tf_error *err) {
+  char *text = tf_text_close(t, NULL);
+  int r = tf_workset_add_let(w, name, text, path, err);
+  free(text);
+  return r;
+}
+
+/* (ITER) * (X), or X with one iteration per tile. */
+static void times_iterations(FILE *f, const struct decl *d, const char *x) {
+  if (d->iterations)
+    fprintf(f, "(%s) * (%s)", d->iterations, x);
+  else
+    fprintf(f, "%s", x);
+}
+
+static int flow_lets(tf_workset *w, const struct decl *d, tf_error *err) {
+  for (size_t k = 0; k < w->nflows; k++) {
+    char name[40];
+    tf_text t;
+    times_iterations(tf_text_open(&t), d, d->bytes[k]);
+    snprintf(name, sizeof name, "flow_bytes_%zu", k);
+    if (add(w, name, &t, d->paths[k], err))
+      return -1;
+    w->flows[k].let = w->nlets - 1;
+  }
+  return 0;
+}
+
+/* The memories a buffer may be in: its candidates, or its fixed memory. */
+static int memories(const tf_buffer *b, int *out) {
+  if (!b->nplace)
+    return out[0] = b->memory, 1;
+  memcpy(out, b->place, (size_t)b->nplace * sizeof *out);
+  return b->nplace;
+}
+
+/* edge_bytes_X_Y and cycles(X->Y) when some flow may cross X->Y; 1 then. */
+static int edge_lets(tf_workset *w, int x, int y, tf_error *err) {
+  tf_text t;
+  FILE *f = tf_text_open(&t);
+  int n = 0;
+  for (size_t k = 0; k < w->nflows; k++) {
+    const tf_buffer *b = &w->buffers[w->flows[k].buffer];
+    int mems[TF_NMEM];
+    for (int i = 0, nm = memories(b, mems); i < nm; i++) {
+      int from, to;
+      flow_ends(&w->flows[k], mems[i], &from, &to);
+      if (from != x || to != y)
+        continue;
+      fprintf(f, "%s", n++ ? " + " : "");
+      if (b->nplace)
+        fprintf(f, "placed(%s, %s) * ", b->name, tf_memory_name(mems[i]));
+      fprintf(f, "flow_bytes_%zu", k);
+    }
+  }
+  char name[64], cyc[64], *text = tf_text_close(&t, NULL);
+  snprintf(name, sizeof name, "edge_bytes_%s_%s", end_name(x), end_name(y));
+  int r = 0;
+  if (n && !(r = tf_workset_add_let(w, name, text, "$.roofline", err))) {
+    snprintf(cyc, sizeof cyc, "cycles(%s->%s)", end_name(x), end_name(y));
+    tf_text c;
+    fprintf(tf_text_open(&c), "smem_port_%s_%s * cdiv(%s, smem_bytes_per_clk)", end_name(x), end_name(y), name);
+    r = add(w, cyc, &c, "$.roofline", err);
+  }
+  free(text);
+  return r ? -1 : n > 0;
+}
+
+/* cycles(smem): the bytes of every edge on the SMEM port, over its rate. */
+static int port_lets(tf_workset *w, int *has_smem, tf_error *err) {
+  tf_text t;
+  FILE *f = tf_text_open(&t);
+  fprintf(f, "cdiv(0");
+  *has_smem = 0;
+  for (int x = 0; x < TF_NMEM; x++)
+    for (int y = 0; y <= TF_END_MMA; y++) {
+      if (x == y)
+        continue;
+      int r = edge_lets(w, x, y, err);
+      if (r < 0) {
+        free(tf_text_close(&t, NULL));
+        return -1;
+      }
+      if (r)
+        fprintf(f, " + smem_port_%s_%s * edge_bytes_%s_%s", end_name(x), end_name(y), end_name(x), end_name(y));
+      *has_smem |= r;
+    }
+  fprintf(f, ", smem_bytes_per_clk)");
+  if (!*has_smem)
+    return free(tf_text_close(&t, NULL)), 0;
+  return add(w, "cycles(smem)", &t, "$.roofline", err);
+}
+
+/* The MMA's rate at an operand width: what the machine's throughput table
+ * gives for 4, 8 and 16 bits (a wider operand, tf32, at half the 16-bit
+ * rate; a width the machine lacks at the next wider one). */
+static void mma_rate(FILE *f, const char *bits) {
+  fprintf(f,
+          "if((%s) <= 4 && mma_f4_per_clk > 0, mma_f4_per_clk, if((%s) <= 8 && mma_f8_per_clk > 0, mma_f8_per_clk, "
+          "if((%s) <= 16, mma_f16_per_clk, mma_f16_per_clk / 2)))",
+          bits, bits, bits);
+}
+
+/* mma_ops_I, mma_rate_I per MMA entry and cycles(mma) over them;
+ * exp_ops and cycles(exp). */
+static int mma_lets(tf_workset *w, const struct decl *d, tf_error *err) {
+  tf_text c;
+  FILE *fc = tf_text_open(&c);
+  for (size_t i = 0; i < d->nmma; i++) {
+    char ops[32], rate[32];
+    snprintf(ops, sizeof ops, "mma_ops_%zu", i);
+    snprintf(rate, sizeof rate, "mma_rate_%zu", i);
+    tf_text o, r;
+    times_iterations(tf_text_open(&o), d, d->mma_ops[i]);
+    mma_rate(tf_text_open(&r), d->mma_bits[i]);
+    int bad = add(w, ops, &o, "$.roofline.mma", err);
+    bad = add(w, rate, &r, "$.roofline.mma", err) || bad; /* each add closes its text */
+    if (bad) {
+      free(tf_text_close(&c, NULL));
+      return -1;
+    }
+    fprintf(fc, "%scdiv(%s, %s)", i ? " + " : "", ops, rate);
+  }
+  return add(w, "cycles(mma)", &c, "$.roofline.mma", err);
+}
+
+static int compute_lets(tf_workset *w, const struct decl *d, tf_error *err) {
+  if (d->nmma && mma_lets(w, d, err))
+    return -1;
+  if (d->exp) {
+    tf_text t, c;
+    times_iterations(tf_text_open(&t), d, d->exp);
+    fprintf(tf_text_open(&c), "cdiv(exp_ops, exp_per_clk)");
+    int bad = add(w, "exp_ops", &t, "$.roofline.exp", err);
+    if (add(w, "cycles(exp)", &c, "$.roofline.exp", err) || bad)
+      return -1;
+  }
+  return 0;
+}
+
+/* cycles, bound_by and bound_by(TERM) over the terms present. */
+static int max_lets(tf_workset *w, const int *present, tf_error *err) {
+  tf_text c, b;
+  FILE *fc = tf_text_open(&c), *fb = tf_text_open(&b);
+  int n = 0, last = 0;
+  for (int i = 0; i < TF_ROOFLINE_NTERMS; i++)
+    if (present[i]) {
+      fprintf(fc, "%scycles(%s)", n ? ", " : "", tf_roofline_terms[i]);
+      fprintf(fb, "if(cycles(%s) == cycles, %d, ", tf_roofline_terms[i], i + 1);
+      n++, last = i;
+    }
+  char *text = tf_text_close(&c, NULL);
+  tf_text m;
+  fprintf(tf_text_open(&m), n > 1 ? "max(%s)" : "%s", text);
+  free(text);
+  fprintf(fb, "%d", last + 1);
+  for (int i = 0; i < n; i++)
+    fputc(')', fb);
+  int bad = add(w, "cycles", &m, "$.roofline", err);
+  if (add(w, "bound_by", &b, "$.roofline", err) || bad)
+    return -1;
+  for (int i = 0; i < TF_ROOFLINE_NTERMS; i++)
+    if (present[i]) {
+      char name[40];
+      tf_text t;
+      fprintf(tf_text_open(&t), "bound_by == %d", i + 1);
+      snprintf(name, sizeof name, "bound_by(%s)", tf_roofline_terms[i]);
+      if (add(w, name, &t, "$.roofline", err))
+        return -1;
+    }
+  return 0;
+}
+
+static int write_lets(tf_workset *w, const struct decl *d, tf_error *err) {
+  int present[TF_ROOFLINE_NTERMS] = {d->nmma > 0, d->exp != NULL, 0};
+  if (flow_lets(w, d, err) || port_lets(w, &present[2], err) || compute_lets(w, d, err))
+    return -1;
+  if (!present[0] && !present[1] && !present[2])
+    return tf_error_set(err, TF_EINPUT, "$.roofline", "declares no MMA, no exponentials and no traffic");
+  return max_lets(w, present, err);
+}
+
+int tf_roofline_read(tf_workset *w, const cJSON *root, tf_error *err) {
+  struct decl d;
+  memset(&d, 0, sizeof d);
+  const cJSON *r = tf_json_member(root, "roofline");
+  int rc = (r && read_compute(&d, r, err)) || read_traffic(w, &d, tf_json_member(root, "buffers"), err) ? -1 : 0;
+  if (!rc && (r || w->nflows)) {
+    w->roofline = 1;
+    rc = write_lets(w, &d, err);
+  }
+  decl_release(&d, w->nflows);
+  return rc;
+}
+
+/* Edge X->Y on the SMEM port of this machine: its `edges` entry says
+ * "port": "smem"; an X->mma the table lacks is read through registers
+ * (X->rf: mma.sync loads SMEM operands with ldmatrix). */
+int tf_roofline_smem_port(const tf_datapath *dp, int from, int to) {
+  char name[32];
+  snprintf(name, sizeof name, "%s->%s", end_name(from), end_name(to));
+  const tf_edge *e = tf_datapath_edge(dp, name);
+  if (!e && to == TF_END_MMA && from != TF_MEM_RF) {
+    snprintf(name, sizeof name, "%s->rf", end_name(from));
+    e = tf_datapath_edge(dp, name);
+  }
+  return e && e->kind == TF_EDGE_PORT;
+}

@@ -1,0 +1,764 @@
+#include "model/input/workset.h"
+
+#include <ctype.h>
+#include <pthread.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "model/core/alloc.h"
+#include "model/core/json.h"
+#include "model/input/json_read.h"
+#include "model/input/lifetime.h"
+#include "model/input/place.h"
+#include "model/core/suggest.h"
+#include "model/core/text.h"
+#include "model/input/latency.h"
+#include "model/input/roofline.h"
+#include "model/input/shape.h"
+#include "model/input/show.h"
+
+#define TF_MC_NAME(n) #n,
+const char *const tf_machine_constant_names[TF_NMC] = {TF_MACHINE_CONSTANTS(TF_MC_NAME)};
+
+/* ---------------------------------------------------------------- symbols */
+
+int tf_workset_sym_machine(const tf_workset *w, int c) { return (int)w->nparams + c; }
+int tf_workset_sym_choose(const tf_workset *w, size_t i) { return (int)(w->nparams + TF_NMC + i); }
+int tf_workset_sym_count(const tf_workset *w, size_t i) { return (int)(w->nparams + TF_NMC + w->nchoose + i); }
+int tf_workset_sym_let(const tf_workset *w, size_t i) {
+  return (int)(w->nparams + TF_NMC + w->nchoose + w->ncounts + i);
+}
+int tf_workset_sym_derived(const tf_workset *w, int kind, int mem) {
+  return tf_workset_sym_let(w, w->nlets) + kind * TF_NMEM + mem;
+}
+int tf_workset_sym_occupancy(const tf_workset *w) { return tf_workset_sym_derived(w, 2, 0); }
+int tf_workset_sym_placed(const tf_workset *w, size_t b, int mem) {
+  return tf_workset_sym_occupancy(w) + 1 + (int)(b * TF_NMEM) + mem;
+}
+int tf_workset_sym_placement_order(const tf_workset *w) { return tf_workset_sym_placed(w, w->nbuffers, 0); }
+int tf_workset_nsymbols(const tf_workset *w) { return tf_workset_sym_placement_order(w) + 1; }
+
+/* Every name an expression may use resolves through two hash tables of
+ * (kind, index): the workset's own names, added as they are read, and the
+ * fixed ones (machine constants, occupancy, placement_order, used() and
+ * slack()), the same for every workset, built once for the process. */
+enum name_kind {
+  NAME_PARAM, NAME_CHOOSE, NAME_COUNT, NAME_LET, NAME_MACHINE, NAME_OCCUPANCY, NAME_USED, NAME_SLACK,
+  NAME_PLACEMENT_ORDER
+};
+#define NAME_KINDS 9
+
+#define TF_MEM_USED(e, n, u) "used(" n ")",
+#define TF_MEM_SLACK(e, n, u) "slack(" n ")",
+static const char *const derived_names[2][TF_NMEM] = {{TF_MEMORIES(TF_MEM_USED)}, {TF_MEMORIES(TF_MEM_SLACK)}};
+
+static int add_name(tf_names *t, const char *name, enum name_kind kind, size_t i) {
+  return tf_names_put(t, name, (int)(i * NAME_KINDS + kind));
+}
+
+static tf_names fixed_names; /* written once, under fixed_once; read-only after */
+static pthread_once_t fixed_once = PTHREAD_ONCE_INIT;
+
+static void add_fixed_names(void) {
+  for (int c = 0; c < TF_NMC; c++)
+    add_name(&fixed_names, tf_machine_constant_names[c], NAME_MACHINE, (size_t)c);
+  add_name(&fixed_names, "occupancy", NAME_OCCUPANCY, 0);
+  add_name(&fixed_names, "placement_order", NAME_PLACEMENT_ORDER, 0);
+  for (int m = 0; m < TF_NMEM; m++) {
+    add_name(&fixed_names, derived_names[0][m], NAME_USED, (size_t)m);
+    add_name(&fixed_names, derived_names[1][m], NAME_SLACK, (size_t)m);
+  }
+}
+
+static int lookup(const tf_workset *w, const char *name) {
+  int v = tf_names_get(&w->symbols, name);
+  if (v >= 0)
+    return v;
+  pthread_once(&fixed_once, add_fixed_names);
+  return tf_names_get(&fixed_names, name);
+}
+
+int tf_workset_resolve(const tf_workset *w, const char *name) {
+  if (!strncmp(name, "placed(", 7))
+    return tf_place_resolve(w, name);
+  int v = lookup(w, name);
+  if (v < 0)
+    return -1;
+  size_t i = (size_t)v / NAME_KINDS;
+  switch ((enum name_kind)(v % NAME_KINDS)) {
+  case NAME_PARAM:
+    return (int)i;
+  case NAME_CHOOSE:
+    return tf_workset_sym_choose(w, i);
+  case NAME_COUNT:
+    return tf_workset_sym_count(w, i);
+  case NAME_LET:
+    return tf_workset_sym_let(w, i);
+  case NAME_MACHINE:
+    return tf_workset_sym_machine(w, (int)i);
+  case NAME_OCCUPANCY:
+    return tf_workset_sym_occupancy(w);
+  case NAME_PLACEMENT_ORDER:
+    return tf_workset_sym_placement_order(w);
+  case NAME_USED:
+    return tf_workset_sym_derived(w, 0, (int)i);
+  default:
+    return tf_workset_sym_derived(w, 1, (int)i);
+  }
+}
+
+const char *tf_workset_sym_name(const tf_workset *w, int sym, char *buf, size_t size) {
+  size_t s = (size_t)sym;
+  if (s < w->nparams)
+    return w->params[s].name;
+  s -= w->nparams;
+  if (s < TF_NMC)
+    return tf_machine_constant_names[s];
+  s -= TF_NMC;
+  if (s < w->nchoose)
+    return w->choose[s].name;
+  s -= w->nchoose;
+  if (s < w->ncounts)
+    return w->counts[s].name;
+  s -= w->ncounts;
+  if (s < w->nlets)
+    return w->lets[s].name;
+  s -= w->nlets;
+  if (s == 2 * TF_NMEM)
+    return "occupancy";
+  if (sym == tf_workset_sym_placement_order(w))
+    return "placement_order";
+  if (s > 2 * TF_NMEM)
+    return tf_place_sym_name(w, sym, buf, size);
+  return derived_names[s >= TF_NMEM][s % TF_NMEM];
+}
+
+enum tf_sym_kind tf_workset_sym_kind(const tf_workset *w, int sym) {
+  if (sym < tf_workset_sym_machine(w, 0))
+    return TF_SYM_PARAM;
+  if (sym < tf_workset_sym_choose(w, 0))
+    return TF_SYM_MACHINE;
+  if (sym < tf_workset_sym_count(w, 0))
+    return TF_SYM_CHOOSE;
+  if (sym < tf_workset_sym_let(w, 0))
+    return TF_SYM_COUNT;
+  if (sym < tf_workset_sym_derived(w, 0, 0))
+    return TF_SYM_LET;
+  if (sym == tf_workset_sym_occupancy(w))
+    return TF_SYM_OCCUPANCY;
+  return sym > tf_workset_sym_occupancy(w) ? TF_SYM_PLACED : TF_SYM_DERIVED;
+}
+
+static int resolve_cb(void *ctx, const char *name) { return tf_workset_resolve(ctx, name); }
+
+/* The workset's name nearest to a misspelt one (params, machine constants,
+ * variables, lets, occupancy, used()/slack()), for "did you mean". */
+static const char *hint_cb(void *ctx, const char *name) {
+  const tf_workset *w = ctx;
+  int n = tf_workset_sym_placed(w, 0, 0); /* the placed() names are long: not offered */
+  const char **names = calloc((size_t)n, sizeof *names);
+  char buf[8];
+  if (!names)
+    return NULL; /* no memory for a suggestion: the error goes without one */
+  for (int i = 0; i < n; i++)
+    names[i] = tf_workset_sym_name(w, i, buf, sizeof buf);
+  const char *near = tf_suggest(name, names, (size_t)n);
+  free(names);
+  return near;
+}
+
+static int bind(const tf_workset *w, tf_expr *e, tf_error *err) {
+  return tf_expr_bind_hint(e, resolve_cb, hint_cb, (void *)w, err);
+}
+
+/* Marks a bound expression of this workset for int64 evaluation. */
+static void mark_count_free(const tf_workset *w, tf_expr *e) { tf_expr_mark_count_free(e, tf_lets_affine, (void *)w); }
+
+static void mark_workset(tf_workset *w) {
+  tf_lets_analyse(w); /* the lets first: the rest may use them */
+  for (size_t i = 0; i < w->nparams; i++)
+    mark_count_free(w, w->params[i].expr);
+  for (size_t i = 0; i < w->ncounts; i++) {
+    mark_count_free(w, w->counts[i].min);
+    mark_count_free(w, w->counts[i].max);
+  }
+  for (size_t i = 0; i < w->nbuffers; i++) {
+    tf_expr *sizes[TF_NMEM];
+    for (int k = 0, n = tf_buffer_sizes(&w->buffers[i], sizes); k < n; k++)
+      mark_count_free(w, sizes[k]);
+    if (w->buffers[i].align)
+      mark_count_free(w, w->buffers[i].align);
+  }
+}
+
+/* ---------------------------------------------------------------- loading */
+
+static int valid_name(const char *s) {
+  if ((!isalpha((unsigned char)*s) && *s != '_') || strlen(s) > TF_MAX_NAME_BYTES)
+    return 0;
+  for (; *s; s++)
+    if (!isalnum((unsigned char)*s) && *s != '_')
+      return 0;
+  return 1;
+}
+
+/* An expression in JSON: a string, or an integer written as a number. */
+tf_expr *tf_read_expr(const cJSON *v, const char *path, tf_error *err) {
+  char buf[32];
+  const char *text;
+  if (cJSON_IsNumber(v)) {
+    int64_t x;
+    if (tf_json_int(v, path, -TF_JSON_EXACT, TF_JSON_EXACT, &x, err))
+      return NULL;
+    snprintf(buf, sizeof buf, "%lld", (long long)x);
+    text = buf;
+  } else if (cJSON_IsString(v)) {
+    text = v->valuestring;
+  } else {
+    tf_error_set(err, TF_EINPUT, path, "expected an integer or an expression string");
+    return NULL;
+  }
+  tf_expr *e = tf_expr_parse(text, err);
+  if (!e)
+    tf_error_set_path(err, path);
+  return e;
+}
+
+int tf_read_expr_text(const cJSON *v, const char *path, char **out, tf_error *err) {
+  tf_expr *e = tf_read_expr(v, path, err);
+  if (!e)
+    return -1;
+  *out = tf_strdup(tf_expr_text(e));
+  tf_expr_free(e);
+  return 0;
+}
+
+static int check_new_name(const tf_workset *w, const char *name, const char *path, tf_error *err) {
+  if (!valid_name(name))
+    return tf_error_set(err, TF_EINPUT, path, "'%.64s' is not a valid name (letters, digits, _; at most %d)", name,
+                        TF_MAX_NAME_BYTES);
+  if (tf_workset_resolve(w, name) >= 0)
+    return tf_error_set(err, TF_EINPUT, path, "name '%s' is defined twice or shadows a machine constant", name);
+  return 0;
+}
+
+static int read_params(tf_workset *w, const cJSON *obj, tf_error *err) {
+  if (!obj)
+    return 0;
+  if (!cJSON_IsObject(obj))
+    return tf_error_set(err, TF_EINPUT, "$.params", "expected an object of NAME: value");
+  w->params = tf_nalloc((size_t)cJSON_GetArraySize(obj), sizeof *w->params);
+  const cJSON *m;
+  cJSON_ArrayForEach(m, obj) {
+    char path[160];
+    tf_path_key(path, sizeof path, "$.params", m->string);
+    if (check_new_name(w, m->string, path, err))
+      return -1;
+    tf_named_expr *p = &w->params[w->nparams];
+    if (!(p->expr = tf_read_expr(m, path, err)))
+      return -1;
+    p->name = tf_strdup(m->string);
+    p->path = tf_strdup(path);
+    add_name(&w->symbols, p->name, NAME_PARAM, w->nparams++);
+  }
+  return 0;
+}
+
+static int read_range(tf_choose *c, const cJSON *v, const char *path, tf_error *err) {
+  static const char *const keys[] = {"from", "to", "step", NULL};
+  static const char *const req[] = {"from", "to", NULL};
+  if (tf_json_keys(v, path, keys, req, err))
+    return -1;
+  int64_t from, to, step = 1;
+  char sub[160];
+  tf_path_key(sub, sizeof sub, path, "from");
+  if (tf_json_int(tf_json_member(v, "from"), sub, -TF_JSON_EXACT, TF_JSON_EXACT, &from, err))
+    return -1;
+  tf_path_key(sub, sizeof sub, path, "to");
+  if (tf_json_int(tf_json_member(v, "to"), sub, from, TF_JSON_EXACT, &to, err))
+    return -1;
+  tf_path_key(sub, sizeof sub, path, "step");
+  if (tf_json_member(v, "step") &&
+      tf_json_int(tf_json_member(v, "step"), sub, 1, TF_JSON_EXACT, &step, err))
+    return -1;
+  if ((to - from) / step + 1 > TF_MAX_DOMAIN)
+    return tf_error_set(err, TF_EINPUT, path, "domain has more than %d values", TF_MAX_DOMAIN);
+  c->nvalues = (size_t)((to - from) / step + 1);
+  c->values = tf_nalloc(c->nvalues, sizeof *c->values);
+  for (size_t i = 0; i < c->nvalues; i++)
+    c->values[i] = from + (int64_t)i * step;
+  return 0;
+}
+
+/* Values in list order, for finding the first repeated one by sorting. */
+struct indexed {
+  int64_t value;
+  size_t index;
+};
+
+static int by_value(const void *a, const void *b) {
+  const struct indexed *x = a, *y = b;
+  if (x->value != y->value)
+    return x->value < y->value ? -1 : 1;
+  return x->index < y->index ? -1 : x->index > y->index;
+}
+
+/* The index of the first value that repeats an earlier one, or n: sorted
+ * by (value, index), the second of each run is where it repeats. */
+static size_t first_repeat(const int64_t *v, size_t n) {
+  struct indexed *s = tf_nalloc(n + 1, sizeof *s);
+  for (size_t i = 0; i < n; i++)
+    s[i] = (struct indexed){v[i], i};
+  qsort(s, n, sizeof *s, by_value);
+  size_t first = n;
+  for (size_t i = 1; i < n; i++)
+    if (s[i].value == s[i - 1].value && (i < 2 || s[i - 2].value != s[i].value) && s[i].index < first)
+      first = s[i].index;
+  free(s);
+  return first;
+}
+
+/* A list of distinct integers, or {"from", "to", "step"}.  Errors name the
+ * first bad element: a repeat before a non-integer is reported first. */
+int tf_read_domain(tf_choose *c, const cJSON *v, const char *path, tf_error *err) {
+  if (cJSON_IsObject(v))
+    return read_range(c, v, path, err);
+  if (!cJSON_IsArray(v) || cJSON_GetArraySize(v) == 0)
+    return tf_error_set(err, TF_EINPUT, path, "expected a non-empty list of integers or {\"from\", \"to\", \"step\"}");
+  int n = cJSON_GetArraySize(v);
+  if (n > TF_MAX_DOMAIN)
+    return tf_error_set(err, TF_EINPUT, path, "domain has more than %d values", TF_MAX_DOMAIN);
+  c->values = tf_nalloc((size_t)n, sizeof *c->values);
+  tf_error bad;
+  tf_error_init(&bad);
+  const cJSON *x;
+  cJSON_ArrayForEach(x, v) {
+    char sub[160];
+    tf_path_index(sub, sizeof sub, path, c->nvalues);
+    if (tf_json_int(x, sub, -TF_JSON_EXACT, TF_JSON_EXACT, &c->values[c->nvalues], &bad))
+      break;
+    c->nvalues++;
+  }
+  size_t k = first_repeat(c->values, c->nvalues);
+  if (k < c->nvalues) {
+    char sub[160];
+    tf_path_index(sub, sizeof sub, path, k);
+    return tf_error_set(err, TF_EINPUT, sub, "value %lld appears twice", (long long)c->values[k]);
+  }
+  if (bad.code) {
+    if (err && err->code == TF_OK)
+      *err = bad;
+    return -1;
+  }
+  return 0;
+}
+
+static int read_choose(tf_workset *w, const cJSON *obj, tf_error *err) {
+  if (!obj)
+    return 0;
+  if (!cJSON_IsObject(obj))
+    return tf_error_set(err, TF_EINPUT, "$.choose", "expected an object of NAME: domain");
+  /* Refused here, before the let graph keeps a bit per choose variable. */
+  if (cJSON_GetArraySize(obj) + 1 > TF_MAX_CHOOSE)
+    return tf_error_set(err, TF_EINPUT, "$.choose", "at most %d choose variables (one of the %d slots is kept for occupancy)",
+                        TF_MAX_CHOOSE - 1, TF_MAX_CHOOSE);
+  w->choose = tf_nalloc((size_t)cJSON_GetArraySize(obj), sizeof *w->choose);
+  const cJSON *m;
+  cJSON_ArrayForEach(m, obj) {
+    char path[160];
+    tf_path_key(path, sizeof path, "$.choose", m->string);
+    if (check_new_name(w, m->string, path, err))
+      return -1;
+    tf_choose *c = &w->choose[w->nchoose];
+    c->name = tf_strdup(m->string);
+    add_name(&w->symbols, c->name, NAME_CHOOSE, w->nchoose++);
+    if (tf_read_domain(c, m, path, err))
+      return -1;
+  }
+  return 0;
+}
+
+static int read_counts(tf_workset *w, const cJSON *obj, tf_error *err) {
+  if (!obj)
+    return 0;
+  if (!cJSON_IsObject(obj))
+    return tf_error_set(err, TF_EINPUT, "$.count", "expected an object of NAME: {\"min\", \"max\"}");
+  if (cJSON_GetArraySize(obj) > TF_MAX_COUNTS)
+    return tf_error_set(err, TF_EINPUT, "$.count", "at most %d count variables", TF_MAX_COUNTS);
+  w->counts = tf_nalloc((size_t)cJSON_GetArraySize(obj), sizeof *w->counts);
+  const cJSON *m;
+  cJSON_ArrayForEach(m, obj) {
+    static const char *const keys[] = {"min", "max", NULL};
+    char path[160], sub[160];
+    tf_path_key(path, sizeof path, "$.count", m->string);
+    if (check_new_name(w, m->string, path, err) || tf_json_keys(m, path, keys, keys, err))
+      return -1;
+    tf_count *c = &w->counts[w->ncounts];
+    c->name = tf_strdup(m->string);
+    add_name(&w->symbols, c->name, NAME_COUNT, w->ncounts++);
+    tf_path_key(sub, sizeof sub, path, "min");
+    if (!(c->min = tf_read_expr(tf_json_member(m, "min"), sub, err)))
+      return -1;
+    tf_path_key(sub, sizeof sub, path, "max");
+    if (!(c->max = tf_read_expr(tf_json_member(m, "max"), sub, err)))
+      return -1;
+  }
+  return 0;
+}
+
+static int read_lets(tf_workset *w, const cJSON *obj, tf_error *err) {
+  if (!obj)
+    return 0;
+  if (!cJSON_IsObject(obj))
+    return tf_error_set(err, TF_EINPUT, "$.let", "expected an object of NAME: expression");
+  size_t n = (size_t)cJSON_GetArraySize(obj);
+  w->lets = tf_nalloc(n, sizeof *w->lets);
+  /* Names first, so that a let may use one defined further down. */
+  const cJSON *m;
+  cJSON_ArrayForEach(m, obj) {
+    char path[160];
+    tf_path_key(path, sizeof path, "$.let", m->string);
+    if (check_new_name(w, m->string, path, err))
+      return -1;
+    w->lets[w->nlets].name = tf_strdup(m->string);
+    w->lets[w->nlets].path = tf_strdup(path);
+    add_name(&w->symbols, w->lets[w->nlets].name, NAME_LET, w->nlets);
+    w->nlets++;
+  }
+  size_t i = 0;
+  cJSON_ArrayForEach(m, obj) {
+    if (!(w->lets[i].expr = tf_read_expr(m, w->lets[i].path, err)))
+      return -1;
+    i++;
+  }
+  return 0;
+}
+
+int tf_workset_add_let(tf_workset *w, const char *name, const char *text, const char *path, tf_error *err) {
+  if (tf_workset_resolve(w, name) >= 0)
+    return tf_error_set(err, TF_EINPUT, path, "'%s' is computed from the roofline declaration; remove the let", name);
+  tf_expr *e = tf_expr_parse(text, err);
+  if (!e)
+    return tf_error_set_path(err, path), -1;
+  TF_NREALLOC(w->lets, w->nlets + 1);
+  tf_named_expr *l = &w->lets[w->nlets];
+  l->name = tf_strdup(name);
+  l->path = tf_strdup(path);
+  l->expr = e;
+  add_name(&w->symbols, l->name, NAME_LET, w->nlets);
+  w->nlets++;
+  return 0;
+}
+
+static int read_buffer(tf_workset *w, const cJSON *b, const char *path, tf_error *err) {
+  static const char *const keys[] = {"name", "memory", "place", "size", "align", "alias", "pin", "traffic", "lifetime", "comment", NULL};
+  static const char *const req[] = {"name", "size", NULL};
+  if (tf_json_keys(b, path, keys, req, err))
+    return -1;
+  char sub[160];
+  const char *name;
+  tf_path_key(sub, sizeof sub, path, "name");
+  if (tf_json_string(tf_json_member(b, "name"), sub, &name, err))
+    return -1;
+  /* the name reaches GLPK's column and row names, which refuse control characters */
+  const char *why = tf_text_unfit(name, TF_MAX_NAME_BYTES);
+  if (why && !strcmp(why, "holds a control character"))
+    return tf_error_set(err, TF_EINPUT, sub, "a buffer name must not contain control characters");
+  if (why)
+    return tf_error_set(err, TF_EINPUT, sub, "a buffer name of at most %d bytes of UTF-8 text; this one %s",
+                        TF_MAX_NAME_BYTES, why);
+  if (!*name)
+    return tf_error_set(err, TF_EINPUT, sub, "expected a non-empty buffer name");
+  if (tf_names_get(&w->buffer_names, name) >= 0)
+    return tf_error_set(err, TF_EINPUT, sub, "buffer '%s' is defined twice", name);
+  tf_buffer *buf = &w->buffers[w->nbuffers];
+  tf_path_key(sub, sizeof sub, path, "size");
+  buf->path = tf_strdup(sub);
+  buf->name = tf_strdup(name);
+  tf_names_put(&w->buffer_names, buf->name, (int)w->nbuffers);
+  w->nbuffers++; /* owned by w from here on, even if its size does not parse */
+  if (tf_place_read_buffer(buf, b, path, err) || tf_lifetime_read_buffer(buf, b, path, err))
+    return -1;
+  if (tf_json_member(b, "align")) {
+    tf_path_key(sub, sizeof sub, path, "align");
+    if (!(buf->align = tf_read_expr(tf_json_member(b, "align"), sub, err)))
+      return -1;
+  }
+  const cJSON *c = tf_json_member(b, "comment");
+  tf_path_key(sub, sizeof sub, path, "comment");
+  if (c && !cJSON_IsString(c))
+    return tf_error_set(err, TF_EINPUT, sub, "expected a string");
+  return 0;
+}
+
+static int read_buffers(tf_workset *w, const cJSON *arr, tf_error *err) {
+  if (!cJSON_IsArray(arr) || cJSON_GetArraySize(arr) == 0)
+    return tf_error_set(err, TF_EINPUT, "$.buffers", "expected a non-empty list of buffers");
+  w->buffers = tf_nalloc((size_t)cJSON_GetArraySize(arr), sizeof *w->buffers);
+  size_t i = 0;
+  const cJSON *b;
+  cJSON_ArrayForEach(b, arr) {
+    char path[160];
+    tf_path_index(path, sizeof path, "$.buffers", i++);
+    if (read_buffer(w, b, path, err))
+      return -1;
+  }
+  return 0;
+}
+
+static int read_string_list(const cJSON *arr, const char *path, tf_error *err) {
+  if (!cJSON_IsArray(arr))
+    return tf_error_set(err, TF_EINPUT, path, "expected a list of strings");
+  size_t i = 0;
+  const cJSON *x;
+  cJSON_ArrayForEach(x, arr) {
+    if (!cJSON_IsString(x)) {
+      char sub[160];
+      tf_path_index(sub, sizeof sub, path, i);
+      return tf_error_set(err, TF_EINPUT, sub, "expected a string");
+    }
+    i++;
+  }
+  return 0;
+}
+
+static int read_requires(tf_workset *w, const cJSON *arr, tf_error *err) {
+  if (!arr)
+    return 0;
+  if (read_string_list(arr, "$.require", err))
+    return -1;
+  w->require = tf_nalloc((size_t)cJSON_GetArraySize(arr), sizeof *w->require);
+  const cJSON *x;
+  cJSON_ArrayForEach(x, arr) {
+    char path[160];
+    tf_path_index(path, sizeof path, "$.require", w->nrequire);
+    tf_named_expr *r = &w->require[w->nrequire];
+    if (!(r->expr = tf_workset_parse_require(w, x->valuestring, path, err)))
+      return -1;
+    r->path = tf_strdup(path);
+    w->nrequire++;
+  }
+  return 0;
+}
+
+static int read_objectives(tf_workset *w, const cJSON *arr, tf_error *err) {
+  if (!arr)
+    return 0;
+  if (read_string_list(arr, "$.objective", err))
+    return -1;
+  w->objective = tf_nalloc((size_t)cJSON_GetArraySize(arr), sizeof *w->objective);
+  const cJSON *x;
+  cJSON_ArrayForEach(x, arr) {
+    char path[160];
+    tf_path_index(path, sizeof path, "$.objective", w->nobjective);
+    if (tf_workset_parse_objective(w, x->valuestring, path, &w->objective[w->nobjective], err))
+      return -1;
+    w->nobjective++;
+  }
+  return 0;
+}
+
+static int bind_all(tf_workset *w, tf_error *err) {
+  for (size_t i = 0; i < w->nparams; i++)
+    if (bind(w, w->params[i].expr, err))
+      return tf_error_set_path(err, w->params[i].path), -1;
+  for (size_t i = 0; i < w->ncounts; i++)
+    if (bind(w, w->counts[i].min, err) || bind(w, w->counts[i].max, err)) {
+      char path[160];
+      tf_path_key(path, sizeof path, "$.count", w->counts[i].name);
+      return tf_error_set_path(err, path), -1;
+    }
+  for (size_t i = 0; i < w->nlets; i++)
+    if (bind(w, w->lets[i].expr, err))
+      return tf_error_set_path(err, w->lets[i].path), -1;
+  for (size_t i = 0; i < w->nbuffers; i++) {
+    tf_expr *sizes[TF_NMEM];
+    for (int k = 0, n = tf_buffer_sizes(&w->buffers[i], sizes); k < n; k++)
+      if (bind(w, sizes[k], err))
+        return tf_error_set_path(err, w->buffers[i].path), -1;
+    if (w->buffers[i].align && bind(w, w->buffers[i].align, err)) {
+      char path[160];
+      snprintf(path, sizeof path, "$.buffers[%zu].align", i);
+      return tf_error_set_path(err, path), -1;
+    }
+    if (w->buffers[i].pin && tf_expr_bind(w->buffers[i].pin, resolve_cb, w, err)) {
+      char path[160];
+      snprintf(path, sizeof path, "$.buffers[%zu].pin", i);
+      return tf_error_set_path(err, path), -1;
+    }
+  }
+  mark_workset(w);
+  return 0;
+}
+
+static int read_workset(tf_workset *w, const cJSON *root, tf_error *err) {
+  static const char *const keys[] = {"name", "comment", "params", "choose", "count", "let",
+                                     "buffers", "require", "objective", "mma", "arch", "roofline", "shape", "show", "rule",
+                                     "lifetimes", "layout_order", NULL};
+  static const char *const req[] = {"name", "buffers", NULL};
+  const char *name, *comment = "";
+  /* A machine model given where a workset belongs fails on its first
+   * section; say what it is instead of naming that key. */
+  if (cJSON_IsObject(root) && !tf_json_member(root, "buffers") && tf_json_member(root, "smem") &&
+      tf_json_member(root, "sm_count"))
+    return tf_error_set(err, TF_EINPUT, "$", "this is a machine model, not a workset (give it with -m)");
+  if (tf_json_keys(root, "$", keys, req, err) ||
+      tf_json_string(tf_json_member(root, "name"), "$.name", &name, err))
+    return -1;
+  if (tf_json_member(root, "comment") &&
+      tf_json_string(tf_json_member(root, "comment"), "$.comment", &comment, err))
+    return -1;
+  const char *why = tf_text_unfit(name, TF_MAX_NAME_BYTES);
+  if (why || !*name)
+    return tf_error_set(err, TF_EINPUT, "$.name", "a workset name of 1 to %d bytes of UTF-8 text; this one %s",
+                        TF_MAX_NAME_BYTES, why ? why : "is empty");
+  w->name = tf_strdup(name);
+  w->comment = tf_strdup(comment);
+  if (read_params(w, tf_json_member(root, "params"), err) ||
+      read_choose(w, tf_json_member(root, "choose"), err) ||
+      read_counts(w, tf_json_member(root, "count"), err) ||
+      read_lets(w, tf_json_member(root, "let"), err) ||
+      read_buffers(w, tf_json_member(root, "buffers"), err) || tf_place_finish(w, root, err) ||
+      tf_lifetime_finish(w, root, err) ||
+      tf_roofline_read(w, root, err) || tf_shape_read(w, root, err) || tf_latency_read(w, root, err) || tf_show_read(w, root, err) ||
+      bind_all(w, err))
+    return -1;
+  return read_requires(w, tf_json_member(root, "require"), err) ||
+                 read_objectives(w, tf_json_member(root, "objective"), err)
+             ? -1
+             : 0;
+}
+
+tf_workset *tf_workset_parse(const char *text, size_t len, const char *file, tf_error *err) {
+  cJSON *root = tf_json_parse(text, len, file, err);
+  if (!root)
+    return NULL;
+  tf_workset *w = tf_nalloc(1, sizeof *w);
+  w->file = tf_strdup(file);
+  int bad = read_workset(w, root, err);
+  cJSON_Delete(root);
+  if (bad) {
+    tf_error_set_file(err, file);
+    tf_workset_free(w);
+    return NULL;
+  }
+  return w;
+}
+
+tf_workset *tf_workset_load(const char *file, tf_error *err) {
+  size_t len;
+  char *text = tf_read_file(file, &len, err);
+  if (!text)
+    return NULL;
+  tf_workset *w = tf_workset_parse(text, len, file, err);
+  free(text);
+  return w;
+}
+
+static void release_named(tf_named_expr *v, size_t n) {
+  for (size_t i = 0; i < n; i++) {
+    free(v[i].name);
+    free(v[i].path);
+    tf_expr_free(v[i].expr);
+  }
+  free(v);
+}
+
+void tf_objective_release(tf_objective *o) {
+  tf_expr_free(o->expr);
+  free(o->text);
+  o->expr = NULL;
+  o->text = NULL;
+}
+
+void tf_workset_free(tf_workset *w) {
+  if (!w)
+    return;
+  free(w->show);
+  for (size_t i = 0; i < w->nrules; i++)
+    free(w->rules[i]), free(w->rule_archs[i]);
+  free(w->rules);
+  free(w->rule_archs);
+  release_named(w->params, w->nparams);
+  release_named(w->lets, w->nlets);
+  release_named(w->require, w->nrequire);
+  for (size_t i = 0; i < w->nchoose; i++) {
+    free(w->choose[i].name);
+    free(w->choose[i].values);
+  }
+  free(w->choose);
+  for (size_t i = 0; i < w->ncounts; i++) {
+    free(w->counts[i].name);
+    tf_expr_free(w->counts[i].min);
+    tf_expr_free(w->counts[i].max);
+  }
+  free(w->counts);
+  tf_lifetime_release(w);
+  for (size_t i = 0; i < w->nbuffers; i++) {
+    free(w->buffers[i].name);
+    free(w->buffers[i].path);
+    tf_place_release_buffer(&w->buffers[i]);
+    tf_expr_free(w->buffers[i].align);
+  }
+  free(w->buffers);
+  tf_place_release(w);
+  free(w->flows);
+  for (size_t i = 0; i < w->nobjective; i++)
+    tf_objective_release(&w->objective[i]);
+  free(w->objective);
+  free(w->name);
+  free(w->comment);
+  free(w->file);
+  tf_lets_release(&w->let_graph);
+  tf_names_release(&w->symbols);
+  tf_names_release(&w->buffer_names);
+  free(w);
+}
+
+/* ------------------------------------------------ constraints, objectives */
+
+tf_expr *tf_workset_parse_require(const tf_workset *w, const char *text, const char *where, tf_error *err) {
+  tf_expr *e = tf_expr_parse(text, err);
+  if (!e)
+    return tf_error_set_path(err, where), NULL;
+  const tf_expr *l, *r;
+  if (tf_expr_relation(e, &l, &r) == TF_REL_NONE) {
+    tf_expr_free(e);
+    tf_error_set(err, TF_EINPUT, where, "expected a comparison 'EXPR <= EXPR' (or <, >=, >, ==, !=), got '%s'",
+                 text);
+    return NULL;
+  }
+  if (bind(w, e, err)) {
+    tf_expr_free(e);
+    tf_error_set_path(err, where);
+    return NULL;
+  }
+  mark_count_free(w, e);
+  return e;
+}
+
+int tf_workset_parse_objective(const tf_workset *w, const char *text, const char *where, tf_objective *out,
+                               tf_error *err) {
+  while (isspace((unsigned char)*text))
+    text++;
+  int maximize;
+  if (!strncmp(text, "max", 3) && isspace((unsigned char)text[3]))
+    maximize = 1;
+  else if (!strncmp(text, "min", 3) && isspace((unsigned char)text[3]))
+    maximize = 0;
+  else
+    return tf_error_set(err, TF_EINPUT, where, "expected 'max EXPR' or 'min EXPR', got '%s'", text);
+  tf_expr *e = tf_expr_parse(text + 4, err);
+  if (!e)
+    return tf_error_set_path(err, where), -1;
+  if (bind(w, e, err)) {
+    tf_expr_free(e);
+    return tf_error_set_path(err, where), -1;
+  }
+  mark_count_free(w, e);
+  out->maximize = maximize;
+  out->expr = e;
+  out->text = tf_strdup(text);
+  return 0;
+}

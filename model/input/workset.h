@@ -1,0 +1,180 @@
+/* A workset: what one CTA of a kernel holds, as data.  Loaded from
+ * model/worksets/NAME.json; the schema is in model/worksets/README.md.
+ *
+ * Every expression is parsed and bound at load time, so a misspelt name is
+ * an error that names the file and JSON path before anything is solved.
+ * Symbol ids are laid out in this order, which problem.c relies on:
+ *   params | machine constants | choose | counts | lets | derived | occupancy
+ *   | placed(B, MEM) per buffer and memory | placement_order */
+#ifndef TF_MODEL_WORKSET_H
+#define TF_MODEL_WORKSET_H
+
+#include <stddef.h>
+#include <stdint.h>
+
+#include "model/core/error.h"
+#include "model/expr/expr.h"
+#include "model/input/memory_kind.h" /* enum tf_memory */
+#include "model/input/lets.h"
+#include "model/core/names.h"
+
+/* Phases (lifetimes) a workset's buffers may name (model/input/lifetime.h). */
+#define TF_MAX_LIFETIMES 16
+
+/* Constants every expression may use, taken from the machine model. */
+#define TF_MACHINE_CONSTANTS(X)                                                \
+  X(smem_capacity) X(smem_per_sm) X(smem_reserved) X(smem_granule)             \
+  X(smem_bytes_per_clk) X(tmem_columns) X(tmem_lanes) X(rf_per_sm)             \
+  X(rf_per_thread) X(rf_warp_granule) X(sm_count) X(clock_mhz) X(hbm_gbps)     \
+  X(l2_bytes) X(threads_per_sm) X(ctas_per_sm) X(threads_per_cta)              \
+  X(mma_f16_per_clk) X(mma_f8_per_clk) X(mma_f4_per_clk) X(exp_per_clk)     \
+  X(smem_port_smem_tmem) X(smem_port_smem_rf) X(smem_port_smem_mma)           \
+  X(smem_port_tmem_smem) X(smem_port_tmem_rf) X(smem_port_tmem_mma)           \
+  X(smem_port_rf_smem) X(smem_port_rf_tmem) X(smem_port_rf_mma) X(cc) X(gfx)    \
+  X(latency_hbm_clk)
+/* smem_port_X_Y: 1 when the machine's `edges` table charges edge X->Y to
+ * the SMEM port (an X->mma edge the table lacks goes through registers,
+ * X->rf, as mma.sync's operands do), else 0 (unmetered or absent).  cc:
+ * the compute capability times ten on an sm_ arch (90 on sm_90a), else 0;
+ * gfx: the number of a gfx arch (942 on gfx942), else 0.  latency_hbm_clk:
+ * the machine's global-memory load latency in SM clocks, 0 when it gives
+ * none (docs/cost-model.md). */
+#define TF_MC_ENUM(n) TF_MC_##n,
+enum tf_machine_constant { TF_MACHINE_CONSTANTS(TF_MC_ENUM) TF_NMC };
+extern const char *const tf_machine_constant_names[TF_NMC];
+
+#define TF_MAX_DOMAIN 100000       /* values in one choose domain */
+#define TF_MAX_NAME_BYTES 64       /* a workset's, a buffer's or a variable's name */
+#define TF_MAX_CHOOSE 32           /* choose variables per workset, occupancy and placements included */
+
+typedef struct tf_named_expr {
+  char *name;
+  tf_expr *expr;
+  char *path;  /* JSON path of the expression, for errors */
+} tf_named_expr;
+
+typedef struct tf_choose {
+  char *name;
+  int64_t *values;
+  size_t nvalues;
+} tf_choose;
+
+typedef struct tf_count {
+  char *name;
+  tf_expr *min, *max;  /* constant expressions over params and machine constants */
+} tf_count;
+
+typedef struct tf_buffer {
+  char *name;
+  int memory;        /* enum tf_memory, as declared (a placed buffer's first candidate): ask tf_memory_of */
+  tf_expr *size;     /* bytes, columns or registers per thread, in `memory` */
+  tf_expr *align;    /* NULL: 1; constant over params and machine constants */
+  char *path;
+  /* Placement (model/input/place.h).  nplace 0: `memory` is fixed.  Otherwise
+   * the candidates in order of preference (`place`, or for a buffer with
+   * neither `memory` nor `place` the memories its sizes name, narrowed by
+   * the machine's MMA table), the size in each (sizes[memory] is `size`),
+   * and the buffer it may share space with. */
+  int nplace;
+  int place[TF_NMEM];
+  int from_table;    /* neither memory nor place: the MMA table decides */
+  tf_expr *sizes[TF_NMEM];
+  char *alias_name;
+  int alias;         /* buffer index, or -1 */
+  /* `pin`: an expression over params; -1 leaves the placement free, 1
+   * pins the buffer to rf, 0 to its other candidates.  A --place pin of
+   * the buffer replaces it.  NULL: none. */
+  tf_expr *pin;
+  /* `lifetime` (model/input/lifetime.h): the phase it is live in, an index into
+   * the workset's lifetimes, or -1: live throughout. */
+  char *lifetime_name;
+  int lifetime;
+} tf_buffer;
+
+/* One MMA of the kernel: which machine instruction, and which buffer is
+ * each operand (-1: not a buffer of this workset's). */
+#define TF_MMA_OPERANDS 3 /* A, B, D: datapath.h's TF_MMA_NOPERANDS */
+typedef struct tf_mma_use {
+  char *name;        /* "pv" */
+  char *inst;        /* "wgmma" */
+  int operand[TF_MMA_OPERANDS];
+  char *path;        /* $.mma.pv */
+} tf_mma_use;
+
+/* One transfer a buffer makes per main-loop iteration (model/input/roofline.h):
+ * its bytes from the buffer's memory to `end` (toward 1) or from `end`
+ * into the buffer's memory (toward 0).  Which edge carries it depends on
+ * the buffer's memory at a combination. */
+#define TF_END_MMA TF_NMEM /* the MMA unit as an endpoint */
+typedef struct tf_flow {
+  int buffer;
+  int toward;
+  int end;     /* enum tf_memory, or TF_END_MMA */
+  size_t let;  /* the let holding its bytes per tile (iterations included) */
+} tf_flow;
+
+typedef struct tf_objective {
+  int maximize;      /* 1: max, 0: min */
+  tf_expr *expr;
+  char *text;        /* "max B_r*B_c" */
+} tf_objective;
+
+typedef struct tf_workset {
+  char *name, *comment, *file;
+  tf_named_expr *params;  size_t nparams;   /* defaults */
+  tf_choose *choose;      size_t nchoose;
+  tf_count *counts;       size_t ncounts;
+  tf_named_expr *lets;    size_t nlets;
+  tf_buffer *buffers;     size_t nbuffers;
+  tf_named_expr *require; size_t nrequire;  /* name unused */
+  tf_objective *objective; size_t nobjective;
+  tf_let_graph let_graph;  /* the lets' order, uses, affinity (model/input/lets.h) */
+  tf_names symbols;       /* param, choose, count and let names (see resolve) */
+  tf_names buffer_names;
+  tf_mma_use *mma;        size_t nmma;
+  char **arch;            size_t narch;     /* patterns (tf_machine_arch_matches); none: any */
+  tf_flow *flows;         size_t nflows;    /* model/input/roofline.h */
+  int roofline;           /* 1: cycles, cycles(TERM), bound_by are computed (model/input/roofline.h) */
+  size_t *show;           size_t nshow;     /* lets reports show (model/input/show.h) */
+  char **rules, **rule_archs; size_t nrules; /* one line per arch pattern (model/input/show.h) */
+  char **lifetimes;       size_t nlifetimes; /* phase names (model/input/lifetime.h) */
+  size_t *layout_order;   /* every buffer once, in the order layouts place them */
+} tf_workset;
+
+/* Appends a let parsed from `text` (unbound), named `name`, which need not
+ * be an identifier ("cycles(smem)"); its errors name `path`.  For lets the
+ * program writes (model/input/roofline.c), before the workset is bound. */
+int tf_workset_add_let(tf_workset *w, const char *name, const char *text, const char *path, tf_error *err);
+
+tf_workset *tf_workset_load(const char *file, tf_error *err);
+tf_workset *tf_workset_parse(const char *text, size_t len, const char *file, tf_error *err);
+void tf_workset_free(tf_workset *w);
+
+/* Symbol ids (see the layout above). */
+int tf_workset_nsymbols(const tf_workset *w);
+int tf_workset_sym_machine(const tf_workset *w, int constant);
+int tf_workset_sym_choose(const tf_workset *w, size_t i);
+int tf_workset_sym_count(const tf_workset *w, size_t i);
+int tf_workset_sym_let(const tf_workset *w, size_t i);
+int tf_workset_sym_derived(const tf_workset *w, int used_or_slack, int mem); /* 0 used, 1 slack */
+int tf_workset_sym_occupancy(const tf_workset *w); /* "occupancy": CTAs per SM */
+int tf_workset_sym_placed(const tf_workset *w, size_t b, int mem); /* placed(B, MEM): 0 or 1 */
+/* "placement_order": 0 when every placed buffer is in its first candidate,
+ * growing with the place-list order, buffers in workset order (the
+ * tie-break; docs/placement.md). */
+int tf_workset_sym_placement_order(const tf_workset *w);
+const char *tf_workset_sym_name(const tf_workset *w, int sym, char *buf, size_t size);
+enum tf_sym_kind { TF_SYM_PARAM, TF_SYM_MACHINE, TF_SYM_CHOOSE, TF_SYM_COUNT, TF_SYM_LET, TF_SYM_DERIVED, TF_SYM_OCCUPANCY,
+                   TF_SYM_PLACED };
+enum tf_sym_kind tf_workset_sym_kind(const tf_workset *w, int sym);
+
+int tf_workset_resolve(const tf_workset *w, const char *name); /* -1 if unknown */
+
+/* Parses and binds a constraint ("EXPR <= EXPR") or objective ("max EXPR")
+ * given on the command line or in a problem; `where` names it in errors. */
+tf_expr *tf_workset_parse_require(const tf_workset *w, const char *text, const char *where, tf_error *err);
+int tf_workset_parse_objective(const tf_workset *w, const char *text, const char *where, tf_objective *out,
+                               tf_error *err);
+void tf_objective_release(tf_objective *o);
+
+#endif
