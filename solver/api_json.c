@@ -19,6 +19,7 @@
 #include "model/core/text.h"
 #include "solver/backend.h"
 #include "solver/emit/emit.h"
+#include "solver/machine_json.h"
 #include "solver/emit/layout_write.h"
 #include "solver/plot/map.h"
 #include "solver/plot/scale.h"
@@ -29,7 +30,6 @@
 #include "solver/solve.h"
 #include "solver/batch/cache.h"
 #include "solver/batch/sweep.h"
-#include "solver/cli/cmd_machines.h"
 #include "solver/tilefit.h"
 #include "solver/validate.h"
 #include "solver/workset_json.h"
@@ -775,7 +775,7 @@ static int api_machine(const cJSON *req, FILE *out, api_ctx *x) {
     return -1;
   tf_machine *m = tf_catalog_load(TF_CATALOG_MACHINES, name, "$.name", err);
   if (m)
-    tf_cli_machine_json(out, m);
+    tf_machine_write_json(out, m);
   tf_machine_free(m);
   return m ? API_OK : -1;
 }

@@ -5,62 +5,13 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
-#include <sys/stat.h>
 
 #include "model/input/catalog.h"
 #include "model/core/json_out.h"
 #include "model/input/machine.h"
-#include "solver/cli/cmd_machines.h"
 #include "solver/cli/options.h"
+#include "solver/machine_json.h"
 #include "solver/report.h"
-
-#define MAX_ROWS 64
-
-/* One number of a machine, by its source key, as text ("-": the machine
- * has no such field); `number` when it is a JSON number. */
-struct row {
-  char field[48];
-  char text[128];
-  int number, absent;
-};
-
-/* arch, every integer field in the loader's order, the carveouts. */
-static size_t machine_rows(const tf_machine *m, struct row *r) {
-  size_t n = 0;
-  snprintf(r[n].field, sizeof r[n].field, "arch");
-  snprintf(r[n].text, sizeof r[n].text, "%s", m->arch);
-  r[n].number = r[n].absent = 0;
-  n++;
-  int64_t v;
-  int rc;
-  for (size_t i = 0; n < MAX_ROWS - 1 && (rc = tf_machine_field(m, i, r[n].field, sizeof r[n].field, &v)) >= 0; i++) {
-    snprintf(r[n].text, sizeof r[n].text, rc ? "-" : "%lld", (long long)v);
-    r[n].number = !rc, r[n].absent = rc;
-    n++;
-  }
-  tf_strbuf b = tf_strbuf_of(r[n].text, sizeof r[n].text);
-  for (int c = 0; c < m->smem.ncarveouts; c++)
-    tf_strbuf_item(&b, ",", "%lld", (long long)m->smem.carveouts_kb[c]);
-  snprintf(r[n].field, sizeof r[n].field, "smem.carveouts_kb");
-  r[n].number = r[n].absent = 0;
-  return n + 1;
-}
-
-static const char *source_of(const tf_machine *m, const char *field) {
-  for (size_t i = 0; i < m->nsources; i++)
-    if (!strcmp(m->sources[i].field, field))
-      return m->sources[i].text;
-  return NULL;
-}
-
-/* SOURCES.md beside the machine's file, which lists the source keys the
- * files cite (S1, S9, ...); 0 when there is none. */
-static int sources_file(const tf_machine *m, char *buf, size_t size) {
-  const char *slash = strrchr(m->file, '/');
-  snprintf(buf, size, "%.*sSOURCES.md", slash ? (int)(slash - m->file + 1) : 0, m->file);
-  struct stat st;
-  return !stat(buf, &st) && S_ISREG(st.st_mode);
-}
 
 /* ------------------------------------------------------------ one machine */
 
@@ -96,44 +47,8 @@ static void show_text(FILE *f, const tf_machine *m) {
   for (size_t i = 0; i < m->nsources; i++)
     fprintf(f, "  %-26s %s\n", m->sources[i].field, m->sources[i].text);
   char path[4200];
-  if (sources_file(m, path, sizeof path))
+  if (tf_machine_sources_file(m, path, sizeof path))
     fprintf(f, "the source keys (S1, S9, ...) are listed in %s\n", path);
-}
-
-/* A row's value: its number as written, null when absent, else its text. */
-static void row_value(tf_json_out *w, const struct row *r) {
-  if (r->absent)
-    tf_json_out_null(w);
-  else if (r->number)
-    tf_json_out_raw(w, r->text, strlen(r->text));
-  else
-    tf_json_out_string(w, r->text);
-}
-
-void tf_cli_machine_json(FILE *f, const tf_machine *m) {
-  struct row r[MAX_ROWS];
-  size_t n = machine_rows(m, r);
-  tf_json_out w;
-  tf_json_out_init(&w, f);
-  tf_json_out_object(&w);
-  tf_json_out_key_string(&w, "schema", TF_REPORT_SCHEMA);
-  tf_json_out_key_string(&w, "name", m->name);
-  tf_json_out_key_string(&w, "description", m->description);
-  tf_json_out_key_string(&w, "file", m->file);
-  tf_json_out_key_array(&w, "fields");
-  for (size_t i = 0; i < n; i++) {
-    tf_json_out_object(&w);
-    tf_json_out_key_string(&w, "field", r[i].field);
-    tf_json_out_key(&w, "value");
-    row_value(&w, &r[i]);
-    tf_json_out_key_string(&w, "source", source_of(m, r[i].field)); /* NULL: null */
-    tf_json_out_end(&w);
-  }
-  tf_json_out_end(&w);
-  char path[4200];
-  tf_json_out_key_string(&w, "sources_file", sources_file(m, path, sizeof path) ? path : NULL);
-  tf_json_out_end(&w);
-  tf_json_out_line(&w);
 }
 
 /* ------------------------------------------------------- several machines */
@@ -141,10 +56,10 @@ void tf_cli_machine_json(FILE *f, const tf_machine *m) {
 /* Every field a row, every machine a column; '*' marks a field whose
  * values differ. */
 static void compare_text(FILE *f, tf_machine *const *m, size_t n) {
-  static struct row r[16][MAX_ROWS]; /* n <= 16: the command's max_operands; static, too big for a stack */
+  static tf_machine_row r[16][TF_MACHINE_ROWS_MAX]; /* n <= 16: the command's max_operands; static, too big for a stack */
   size_t rows = 0;
   for (size_t k = 0; k < n; k++)
-    rows = machine_rows(m[k], r[k]); /* the same fields, in the same order, for every machine */
+    rows = tf_machine_rows(m[k], r[k]); /* the same fields, in the same order, for every machine */
   fprintf(f, "  %-28s", "field");
   for (size_t k = 0; k < n; k++)
     fprintf(f, " %16s", m[k]->name);
@@ -162,10 +77,10 @@ static void compare_text(FILE *f, tf_machine *const *m, size_t n) {
 }
 
 static void compare_json(FILE *f, tf_machine *const *m, size_t n) {
-  static struct row r[16][MAX_ROWS];
+  static tf_machine_row r[16][TF_MACHINE_ROWS_MAX];
   size_t rows = 0;
   for (size_t k = 0; k < n; k++)
-    rows = machine_rows(m[k], r[k]);
+    rows = tf_machine_rows(m[k], r[k]);
   tf_json_out w;
   tf_json_out_init(&w, f);
   tf_json_out_object(&w);
@@ -182,7 +97,7 @@ static void compare_json(FILE *f, tf_machine *const *m, size_t n) {
     tf_json_out_key_array(&w, "values");
     for (size_t k = 0; k < n; k++) {
       differs |= strcmp(r[k][i].text, r[0][i].text) != 0;
-      row_value(&w, &r[k][i]);
+      tf_machine_row_value(&w, &r[k][i]);
     }
     tf_json_out_end(&w);
     tf_json_out_key_bool(&w, "differs", differs);
@@ -301,7 +216,7 @@ static int run(int argc, char **argv) {
     else if (!a.npositional)
       list(f, json, m, names, n), rc = TF_EXIT_OK;
     else if (n == 1)
-      (json ? tf_cli_machine_json : show_text)(f, m[0]), rc = TF_EXIT_OK;
+      (json ? tf_machine_write_json : show_text)(f, m[0]), rc = TF_EXIT_OK;
     else
       (json ? compare_json : compare_text)(f, m, n), rc = TF_EXIT_OK;
     rc = tf_cli_finish(&a, rc);

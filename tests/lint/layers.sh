@@ -1,7 +1,8 @@
 #!/bin/sh
 # Dependencies point one way (docs/design.md): solver/ -> encode/ -> model/,
 # and inside model/ down the folders core <- expr <- input <- bind <- formats:
-# a file includes only its own layer and the layers below it.
+# a file includes only its own layer and the layers below it; solver/cli/,
+# the command line, is above all of them.
 rank() {
   case $1 in
     model/core) echo 1 ;; model/expr) echo 2 ;; model/input) echo 3 ;;
@@ -22,5 +23,12 @@ for f in model/*/*.[ch] encode/*.[ch] solver/*.[ch] solver/*/*.[ch]; do
       status=1
     fi
   done
+done
+# the command line (solver/cli/) is the top: only main.c includes it
+for f in $(ls model/*/*.[ch] encode/*.[ch] solver/*.[ch] solver/*/*.[ch] | grep -v '^solver/cli/\|^solver/main.c$'); do
+  if grep -q '^#include "solver/cli/' "$f"; then
+    echo "lint: $f includes the command line (solver/cli/), which only solver/main.c may" >&2
+    status=1
+  fi
 done
 exit $status
