@@ -26,9 +26,9 @@
 #include "encode/verify.h"
 #include "model/input/catalog.h"
 #include "solver/batch/cache.h"
+#include "solver/batch/sweep.h"
 #include "solver/report.h"
 #include "solver/solve.h"
-#include "solver/batch/sweep.h"
 
 #include "bench/util.h"
 

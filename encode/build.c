@@ -5,9 +5,9 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "model/bind/memory.h"
 #include "model/core/alloc.h"
 #include "model/core/json.h"
-#include "model/bind/memory.h"
 #include "model/core/text.h"
 
 static int exact(int64_t v, const char *what, tf_error *err) {

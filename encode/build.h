@@ -11,8 +11,8 @@
 #define TF_ENCODE_BUILD_H
 
 #include "encode/ilp.h"
-#include "model/core/error.h"
 #include "model/bind/problem.h"
+#include "model/core/error.h"
 
 #define TF_NO_COL ((size_t)-1)
 

@@ -9,8 +9,8 @@
 
 #include <stdint.h>
 
-#include "model/core/error.h"
 #include "model/bind/problem.h"
+#include "model/core/error.h"
 
 typedef struct tf_closed {
   int applies;         /* the count uses some memory per unit */

@@ -9,8 +9,8 @@
 
 #include "encode/build.h"
 #include "encode/closed.h"
-#include "model/core/error.h"
 #include "model/bind/problem.h"
+#include "model/core/error.h"
 
 enum tf_answer_status { TF_ANSWER_OPTIMAL, TF_ANSWER_INFEASIBLE, TF_ANSWER_FITS, TF_ANSWER_NO_FIT };
 

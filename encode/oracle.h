@@ -10,8 +10,8 @@
 #include <stddef.h>
 #include <stdint.h>
 
-#include "model/core/error.h"
 #include "model/bind/problem.h"
+#include "model/core/error.h"
 
 #define TF_MAX_OBJECTIVES 16
 

@@ -32,8 +32,8 @@
 #include <stddef.h>
 #include <stdint.h>
 
-#include "model/core/error.h"
 #include "model/bind/problem.h"
+#include "model/core/error.h"
 
 typedef struct tf_found {
   size_t combo;

@@ -9,13 +9,13 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "model/core/alloc.h"
-#include "model/input/catalog.h"
-#include "model/core/error.h"
-#include "model/input/place.h"
 #include "model/bind/problem.h"
-#include "model/input/request.h"
+#include "model/core/alloc.h"
+#include "model/core/error.h"
 #include "model/core/text.h"
+#include "model/input/catalog.h"
+#include "model/input/place.h"
+#include "model/input/request.h"
 #include "solver/backend.h"
 #include "solver/report.h"
 #include "solver/solve.h"

@@ -7,9 +7,9 @@
 #include <stdio.h>
 
 #include "encode/decode.h"
-#include "model/input/datapath.h"
 #include "model/bind/memory.h"
 #include "model/bind/problem.h"
+#include "model/input/datapath.h"
 
 #define TF_EXPLAIN_MAX_CANDIDATES 200000 /* larger candidate spaces are not searched */
 

@@ -10,9 +10,9 @@
 #include <stdio.h>
 #include <string.h>
 
+#include "model/bind/value.h"
 #include "model/core/alloc.h"
 #include "model/core/text.h"
-#include "model/bind/value.h"
 #include "model/input/workset.h"
 
 /* The answer's placement with variable v moved to memory m, at the

@@ -6,8 +6,8 @@
 
 #include "model/core/alloc.h"
 #include "model/core/json_out.h"
-#include "model/input/show.h"
 #include "model/core/text.h"
+#include "model/input/show.h"
 #include "solver/report.h"
 
 void tf_prune_map_release(tf_prune_map *m) {

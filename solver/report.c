@@ -4,8 +4,8 @@
 
 #include <string.h>
 
-#include "model/core/json_out.h"
 #include "model/bind/value.h"
+#include "model/core/json_out.h"
 
 const char *tf_answer_status_name(int status) {
   static const char *const names[] = {"optimal", "infeasible", "fits", "does_not_fit"};

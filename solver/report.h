@@ -14,8 +14,8 @@
 #include <stdio.h>
 
 #include "encode/decode.h"
-#include "model/core/json_out.h"
 #include "model/bind/problem.h"
+#include "model/core/json_out.h"
 
 /* JSON: one document; JSONL: one object per line (a sweep's JSON). */
 enum tf_format { TF_FORMAT_TEXT, TF_FORMAT_JSON, TF_FORMAT_CSV, TF_FORMAT_JSONL };

@@ -4,12 +4,12 @@
 #include <stdint.h>
 #include <string.h>
 
-#include "model/input/datapath.h"
-#include "model/core/json.h"
-#include "model/core/json_out.h"
-#include "model/input/machine.h"
 #include "model/bind/memory.h"
 #include "model/bind/value.h"
+#include "model/core/json.h"
+#include "model/core/json_out.h"
+#include "model/input/datapath.h"
+#include "model/input/machine.h"
 #include "model/input/workset.h"
 
 int tf_roofline_value(const tf_problem *p, const int64_t *choose, const int64_t *counts, const char *name,

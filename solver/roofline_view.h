@@ -6,8 +6,8 @@
 #include <stdint.h>
 #include <stdio.h>
 
-#include "model/core/json_out.h"
 #include "model/bind/problem.h"
+#include "model/core/json_out.h"
 #include "model/input/roofline.h"
 
 #define TF_VIEW_MAX_FLOWS 32

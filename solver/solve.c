@@ -9,11 +9,11 @@
 #include "encode/search.h"
 #include "encode/verify.h"
 #include "model/core/alloc.h"
+#include "model/core/text.h"
 #include "model/input/catalog.h"
 #include "solver/explain.h"
 #include "solver/export.h"
 #include "solver/solve_ilp.h"
-#include "model/core/text.h"
 
 int tf_load_names(const tf_request *req, const char *mwhere, const char *wwhere, tf_error *err) {
   if (!req->machine)

@@ -10,8 +10,8 @@
 
 #include "encode/decode.h"
 #include "encode/search.h"
-#include "model/input/machine.h"
 #include "model/bind/problem.h"
+#include "model/input/machine.h"
 #include "model/input/workset.h"
 #include "solver/backend.h"
 

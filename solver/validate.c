@@ -6,11 +6,11 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "model/formats/case.h"
 #include "model/core/json.h"
 #include "model/core/json_out.h"
-#include "model/input/place.h"
 #include "model/core/text.h"
+#include "model/formats/case.h"
+#include "model/input/place.h"
 #include "solver/explain.h"
 #include "solver/report.h"
 #include "solver/solve.h"

@@ -3,8 +3,8 @@
 #include <errno.h>
 #include <stdlib.h>
 
-#include "model/core/json_out.h"
 #include "model/bind/memory.h"
+#include "model/core/json_out.h"
 #include "solver/report.h"
 
 /* An expression: a number when its text is an integer literal, else the text. */

@@ -10,8 +10,8 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "model/core/alloc.h"
 #include "model/bind/memory.h"
+#include "model/core/alloc.h"
 #include "model/core/text.h"
 
 void tf_csv_field(FILE *f, const char *s) {

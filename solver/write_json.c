@@ -4,8 +4,8 @@
 #include "solver/report.h"
 
 #include "model/core/json_out.h"
-#include "solver/explain.h"
 #include "solver/backend.h"
+#include "solver/explain.h"
 #include "solver/roofline_view.h"
 #include "solver/solve.h"
 

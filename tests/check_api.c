@@ -12,8 +12,8 @@
 #include <sys/resource.h>
 #include <unistd.h>
 
-#include "solver/api.h"
 #include "model/input/request.h"
+#include "solver/api.h"
 #include "tests/suites.h"
 #include "tests/testutil.h"
 

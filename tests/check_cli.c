@@ -6,9 +6,9 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "model/input/request.h"
 #include "model/core/error.h"
 #include "model/core/text.h"
+#include "model/input/request.h"
 #include "solver/cli/cli.h"
 #include "solver/tilefit.h"
 #include "tests/suites.h"

@@ -13,9 +13,9 @@
 #include <string.h>
 #include <unistd.h>
 
-#include "model/input/catalog.h"
-#include "model/core/json.h"
 #include "model/bind/layout.h"
+#include "model/core/json.h"
+#include "model/input/catalog.h"
 #include "solver/tilefit.h"
 #include "tests/propgen.h"
 #include "tests/suites.h"

@@ -15,9 +15,9 @@
 #include <sys/stat.h>
 #include <unistd.h>
 
-#include "model/expr/expr.h"
-#include "model/core/json.h"
 #include "model/bind/problem.h"
+#include "model/core/json.h"
+#include "model/expr/expr.h"
 #include "solver/cli/options.h"
 #include "tests/suites.h"
 #include "tests/testutil.h"

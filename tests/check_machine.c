@@ -9,8 +9,8 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "model/input/machine.h"
 #include "model/bind/memory.h"
+#include "model/input/machine.h"
 
 #define MACHINES_DIR "machines"
 #define BAD_DIR "tests/data/machines/bad"

@@ -5,8 +5,8 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "solver/report.h"
 #include "model/core/text.h"
+#include "solver/report.h"
 #include "tests/suites.h"
 #include "tests/testutil.h"
 

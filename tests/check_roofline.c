@@ -7,10 +7,10 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "model/input/machine.h"
 #include "model/bind/problem.h"
-#include "model/input/request.h"
 #include "model/bind/value.h"
+#include "model/input/machine.h"
+#include "model/input/request.h"
 #include "model/input/workset.h"
 #include "tests/suites.h"
 #include "tests/testutil.h"

@@ -12,12 +12,12 @@
 #include <time.h>
 #include <unistd.h>
 
+#include "model/core/lines.h"
 #include "model/formats/case.h"
 #include "model/input/catalog.h"
-#include "model/core/lines.h"
-#include "solver/report.h"
-#include "solver/batch/sweep.h"
 #include "solver/batch/memo.h"
+#include "solver/batch/sweep.h"
+#include "solver/report.h"
 #include "tests/suites.h"
 #include "tests/testutil.h"
 

@@ -15,10 +15,10 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "model/bind/problem.h"
 #include "model/core/json.h"
 #include "model/input/json_read.h"
 #include "model/input/machine.h"
-#include "model/bind/problem.h"
 #include "model/input/place.h"
 #include "model/input/workset.h"
 #include "tests/suites.h"

@@ -4,8 +4,8 @@
 
 #include <stddef.h>
 
-#include "model/input/machine.h"
 #include "model/bind/problem.h"
+#include "model/input/machine.h"
 #include "model/input/workset.h"
 
 /* A machine with the given capacities, not loaded from a file; its

@@ -3,9 +3,9 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "model/bind/memory.h"
 #include "model/core/alloc.h"
 #include "model/input/machine.h"
-#include "model/bind/memory.h"
 
 /* The buffers of memory m with lifetime `phase` (-1: always live), in
  * layout order, from the cursor: each takes its charge there (an aliased

@@ -23,8 +23,8 @@
 #include <stddef.h>
 #include <stdint.h>
 
-#include "model/input/memory_kind.h"
 #include "model/bind/problem.h"
+#include "model/input/memory_kind.h"
 
 typedef struct tf_layout_slot {
   size_t buffer;       /* index into the workset's buffers */

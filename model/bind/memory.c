@@ -4,11 +4,11 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "model/core/alloc.h"
-#include "model/input/machine.h"
 #include "model/bind/problem.h"
 #include "model/bind/problem_internal.h"
+#include "model/core/alloc.h"
 #include "model/core/text.h"
+#include "model/input/machine.h"
 
 /* -------------------------------------------------- at a combination */
 

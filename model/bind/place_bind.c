@@ -4,12 +4,12 @@
 #include <stdio.h>
 #include <string.h>
 
-#include "model/core/alloc.h"
-#include "model/input/datapath.h"
 #include "model/bind/memory.h"
-#include "model/input/place.h"
 #include "model/bind/problem_internal.h"
+#include "model/core/alloc.h"
 #include "model/core/text.h"
+#include "model/input/datapath.h"
+#include "model/input/place.h"
 
 /* "rf, smem" */
 static void mem_list(unsigned mask, char *buf, size_t size) {

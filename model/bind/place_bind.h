@@ -11,8 +11,8 @@
 #ifndef TF_MODEL_PLACE_BIND_H
 #define TF_MODEL_PLACE_BIND_H
 
-#include "model/core/error.h"
 #include "model/bind/problem.h"
+#include "model/core/error.h"
 
 /* Adds the placement variables after the others, and, when some buffer
  * has more than one candidate, the last objective "min placement_order"

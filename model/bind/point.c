@@ -4,9 +4,9 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "model/core/alloc.h"
 #include "model/bind/memory.h"
 #include "model/bind/problem_internal.h"
+#include "model/core/alloc.h"
 
 /* A concrete point, evaluated from the workset's expressions with the
  * counts as constants: a path independent of the affine forms the ILP and

@@ -1,16 +1,16 @@
-#include "model/bind/problem.h"
 #include "model/bind/memory.h"
-#include "model/input/roofline.h"
-#include "model/input/place.h"
 #include "model/bind/place_bind.h"
+#include "model/bind/problem.h"
+#include "model/input/place.h"
+#include "model/input/roofline.h"
 
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 #include <time.h>
 
-#include "model/core/alloc.h"
 #include "model/bind/problem_internal.h"
+#include "model/core/alloc.h"
 #include "model/core/suggest.h"
 #include "model/core/text.h"
 

@@ -7,8 +7,8 @@
 #include "model/core/alloc.h"
 #include "model/core/json.h"
 #include "model/core/json_out.h"
-#include "model/input/json_read.h"
 #include "model/core/suggest.h"
+#include "model/input/json_read.h"
 
 void tf_case_init(tf_case *c) {
   memset(c, 0, sizeof *c);

@@ -14,9 +14,9 @@
 #include <stddef.h>
 #include <stdio.h>
 
+#include "model/bind/problem.h"
 #include "model/core/error.h"
 #include "model/core/json_out.h"
-#include "model/bind/problem.h"
 
 enum tf_case_kind { TF_KIND_FORMULA, TF_KIND_TUNED, TF_KIND_FITS };
 

@@ -6,9 +6,9 @@
 #include <string.h>
 
 #include "model/core/alloc.h"
-#include "model/formats/configs_py.h"
 #include "model/core/json.h"
 #include "model/core/text.h"
+#include "model/formats/configs_py.h"
 
 void tf_configs_init(tf_config_list *l) { memset(l, 0, sizeof *l); }
 

@@ -9,10 +9,10 @@
 #include <string.h>
 
 #include "model/core/alloc.h"
-#include "model/input/catalog.h"
 #include "model/core/json.h"
-#include "model/input/json_read.h"
 #include "model/core/text.h"
+#include "model/input/catalog.h"
+#include "model/input/json_read.h"
 
 static int has_param(const tf_workset *w, const char *name) {
   for (size_t i = 0; w && i < w->nparams; i++)

@@ -11,9 +11,9 @@
 #include <unistd.h>
 
 #include "model/core/alloc.h"
+#include "model/core/suggest.h"
 #include "model/input/machine.h"
 #include "model/input/workset.h"
-#include "model/core/suggest.h"
 
 #define TF_CATALOG_NDIRS 7
 

@@ -5,8 +5,8 @@
 #ifndef TF_MODEL_JSON_READ_H
 #define TF_MODEL_JSON_READ_H
 
-#include "model/input/datapath.h"
 #include "model/core/error.h"
+#include "model/input/datapath.h"
 #include "model/input/workset.h"
 
 struct cJSON;

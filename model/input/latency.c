@@ -7,10 +7,10 @@
 #include <string.h>
 
 #include "model/core/alloc.h"
-#include "model/core/names.h"
 #include "model/core/json.h"
-#include "model/input/json_read.h"
+#include "model/core/names.h"
 #include "model/core/text.h"
+#include "model/input/json_read.h"
 
 #define PATH "$.roofline.loads"
 

@@ -6,9 +6,9 @@
 
 #include "model/core/alloc.h"
 #include "model/core/json.h"
-#include "model/input/place.h"
 #include "model/core/suggest.h"
 #include "model/core/text.h"
+#include "model/input/place.h"
 
 int tf_lifetime_read_buffer(tf_buffer *buf, const cJSON *b, const char *path, tf_error *err) {
   buf->lifetime = -1;

@@ -14,9 +14,9 @@
 
 #include "model/core/alloc.h"
 #include "model/core/json.h"
+#include "model/core/text.h"
 #include "model/input/json_read.h"
 #include "model/input/memory_kind.h"
-#include "model/core/text.h"
 
 #define COUNT_MAX ((int64_t)1 << 24) /* SMs, threads, registers, FLOP/clk */
 #define BYTES_MAX ((int64_t)1 << 40) /* any size in bytes; 1 TiB */

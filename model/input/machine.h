@@ -6,8 +6,8 @@
 
 #include <stdint.h>
 
-#include "model/input/datapath.h"
 #include "model/core/error.h"
+#include "model/input/datapath.h"
 
 #define TF_MAX_CARVEOUTS 16
 

@@ -5,9 +5,9 @@
 #include <string.h>
 
 #include "model/core/alloc.h"
+#include "model/core/text.h"
 #include "model/expr/expr.h"
 #include "model/input/machine.h"
-#include "model/core/text.h"
 
 /* ----------------------------------------------------- machine rules */
 

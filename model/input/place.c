@@ -9,11 +9,11 @@
 #include <string.h>
 
 #include "model/core/alloc.h"
-#include "model/input/datapath.h"
 #include "model/core/json.h"
+#include "model/core/text.h"
+#include "model/input/datapath.h"
 #include "model/input/json_read.h"
 #include "model/input/machine.h"
-#include "model/core/text.h"
 
 static int read_memory(const cJSON *v, const char *path, int *out, tf_error *err) {
   const char *s;

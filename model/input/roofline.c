@@ -7,12 +7,12 @@
 #include <string.h>
 
 #include "model/core/alloc.h"
-#include "model/core/names.h"
-#include "model/input/datapath.h"
 #include "model/core/json.h"
+#include "model/core/names.h"
+#include "model/core/text.h"
+#include "model/input/datapath.h"
 #include "model/input/json_read.h"
 #include "model/input/memory_kind.h"
-#include "model/core/text.h"
 
 const char *const tf_roofline_terms[TF_ROOFLINE_NTERMS] = {"mma", "exp", "smem"};
 

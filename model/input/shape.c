@@ -8,9 +8,9 @@
 
 #include "model/core/alloc.h"
 #include "model/core/json.h"
+#include "model/core/text.h"
 #include "model/input/json_read.h"
 #include "model/input/roofline.h"
-#include "model/core/text.h"
 
 static const char *const shape_keys[] = {"ctas", "iterations", "hbm_bytes", "flops", "comment", NULL};
 static const char *const shape_required[] = {"ctas", "hbm_bytes", "flops", NULL};

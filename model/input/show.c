@@ -7,8 +7,8 @@
 #include "model/core/alloc.h"
 #include "model/core/json.h"
 #include "model/core/suggest.h"
-#include "model/input/machine.h"
 #include "model/core/text.h"
+#include "model/input/machine.h"
 
 /* The let named `name`, or -1 with the error (and the nearest let's name). */
 static int let_index(const tf_workset *w, const char *name, const char *path, tf_error *err) {

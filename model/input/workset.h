@@ -13,10 +13,10 @@
 #include <stdint.h>
 
 #include "model/core/error.h"
-#include "model/expr/expr.h"
-#include "model/input/memory_kind.h" /* enum tf_memory */
-#include "model/input/lets.h"
 #include "model/core/names.h"
+#include "model/expr/expr.h"
+#include "model/input/lets.h"
+#include "model/input/memory_kind.h" /* enum tf_memory */
 
 /* Phases (lifetimes) a workset's buffers may name (model/input/lifetime.h). */
 #define TF_MAX_LIFETIMES 16

@@ -6,8 +6,8 @@
 
 #include <pthread.h>
 
-#include "model/input/machine.h"
 #include "model/bind/problem.h"
+#include "model/input/machine.h"
 #include "model/input/workset.h"
 
 typedef struct tf_cache_entry {

@@ -28,11 +28,11 @@
 #include <stddef.h>
 #include <stdio.h>
 
-#include "model/core/error.h"
 #include "model/bind/problem.h"
+#include "model/core/error.h"
 #include "model/formats/spec.h"
-#include "solver/batch/cache.h"
 #include "solver/backend.h"
+#include "solver/batch/cache.h"
 
 #define TF_SWEEP_MAX_POINTS TF_SPEC_MAX_POINTS /* larger sweeps are refused */
 

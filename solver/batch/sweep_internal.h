@@ -9,11 +9,11 @@
 #include <stdint.h>
 #include <stdio.h>
 
+#include "encode/ilp.h"
+#include "model/expr/expr.h"
 #include "model/formats/case.h"
 #include "model/formats/spec.h"
-#include "model/expr/expr.h"
 #include "model/input/workset.h"
-#include "encode/ilp.h"
 #include "solver/batch/cache.h"
 #include "solver/batch/sweep.h"
 #include "solver/report.h"

@@ -5,9 +5,9 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "model/bind/memory.h"
 #include "model/core/json.h"
 #include "model/core/json_out.h"
-#include "model/bind/memory.h"
 #include "model/core/text.h"
 
 /* The bound params: every param of the workset, defaults filled, in the

@@ -7,9 +7,9 @@
 #include <string.h>
 #include <unistd.h>
 
+#include "model/core/text.h"
 #include "solver/output.h"
 #include "solver/report.h"
-#include "model/core/text.h"
 
 struct scan {
   const tf_sweep *s;

@@ -3,10 +3,10 @@
 #include <stdio.h>
 #include <string.h>
 
-#include "model/input/catalog.h"
 #include "model/core/json_out.h"
-#include "solver/report.h"
+#include "model/input/catalog.h"
 #include "solver/cli/options.h"
+#include "solver/report.h"
 
 /* The listing: one line per entry, or with --json
  * {"schema":..,"worksets":[{"name":..,"description":..},..]}. */

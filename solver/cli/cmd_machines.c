@@ -6,8 +6,8 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "model/input/catalog.h"
 #include "model/core/json_out.h"
+#include "model/input/catalog.h"
 #include "model/input/machine.h"
 #include "solver/cli/options.h"
 #include "solver/machine_json.h"

@@ -2,10 +2,10 @@
  * the file one run of the whole sweep writes. */
 #include <stdio.h>
 
-#include "solver/cli/options.h"
-#include "solver/cli/cli.h"
-#include "solver/report.h"
 #include "solver/batch/sweep.h"
+#include "solver/cli/cli.h"
+#include "solver/cli/options.h"
+#include "solver/report.h"
 
 static int run(int argc, char **argv);
 

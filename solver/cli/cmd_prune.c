@@ -2,13 +2,13 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "model/input/show.h"
+#include "model/bind/memory.h"
 #include "model/core/alloc.h"
-#include "model/formats/configs.h"
 #include "model/core/json.h"
 #include "model/core/json_out.h"
-#include "model/bind/memory.h"
 #include "model/core/text.h"
+#include "model/formats/configs.h"
+#include "model/input/show.h"
 #include "solver/cli/cli.h"
 #include "solver/cli/options.h"
 #include "solver/prune.h"

@@ -5,12 +5,12 @@
 #include <string.h>
 #include <unistd.h>
 
-#include "solver/cli/options.h"
 #include "solver/batch/cache.h"
-#include "solver/cli/cli.h"
-#include "solver/report.h"
 #include "solver/batch/sweep.h"
+#include "solver/cli/cli.h"
+#include "solver/cli/options.h"
 #include "solver/cli/sweep_lists.h"
+#include "solver/report.h"
 
 static int run(int argc, char **argv);
 

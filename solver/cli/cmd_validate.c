@@ -4,11 +4,11 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "model/core/json_out.h"
+#include "model/core/text.h"
 #include "solver/batch/cache.h"
 #include "solver/cli/cli.h"
 #include "solver/cli/options.h"
-#include "model/core/json_out.h"
-#include "model/core/text.h"
 #include "solver/report.h"
 #include "solver/validate.h"
 

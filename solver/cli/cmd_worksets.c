@@ -2,9 +2,9 @@
 #include <stdio.h>
 #include <string.h>
 
+#include "model/core/json_out.h"
 #include "model/input/catalog.h"
 #include "model/input/workset.h"
-#include "model/core/json_out.h"
 #include "solver/cli/catalog.h"
 #include "solver/workset_json.h"
 

@@ -9,8 +9,8 @@
 
 #include <stdio.h>
 
-#include "model/core/error.h"
 #include "model/bind/problem.h"
+#include "model/core/error.h"
 #include "model/core/text.h"
 #include "solver/backend.h"
 #include "solver/cli/cli.h"

@@ -8,9 +8,9 @@
 #include <stdio.h>
 
 #include "encode/decode.h"
-#include "model/core/json_out.h"
 #include "model/bind/layout.h"
 #include "model/bind/problem.h"
+#include "model/core/json_out.h"
 #include "solver/backend.h"
 
 void tf_layout_write_text(FILE *f, const tf_problem *p, const tf_answer *a, const tf_layout *l);

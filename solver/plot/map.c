@@ -4,9 +4,9 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "model/core/alloc.h"
 #include "model/bind/memory.h"
 #include "model/bind/value.h"
+#include "model/core/alloc.h"
 #include "solver/plot/scale.h"
 
 static int find_choose(const tf_problem *p, const char *name, const char *where, tf_error *err) {

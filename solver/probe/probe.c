@@ -6,10 +6,10 @@
 #include <string.h>
 
 #include "model/core/alloc.h"
-#include "model/input/catalog.h"
 #include "model/core/json.h"
-#include "model/input/machine.h"
 #include "model/core/text.h"
+#include "model/input/catalog.h"
+#include "model/input/machine.h"
 #include "solver/probe/child.h"
 #include "solver/probe/cuda.h"
 
