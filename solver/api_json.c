@@ -29,6 +29,7 @@
 #include "solver/plot/svg.h"
 #include "solver/prune.h"
 #include "solver/report.h"
+#include "solver/run.h"
 #include "solver/solve.h"
 #include "solver/tilefit.h"
 #include "solver/validate.h"
@@ -41,9 +42,8 @@ enum { API_OK = 0, API_NO = 1, API_USAGE = 2, API_INTERNAL = 3 };
  * read it. */
 struct tf_json_handle {
   cJSON *problem; /* the problem object it was made from */
-  tf_loaded loaded;
   tf_case base;   /* that problem, parsed */
-  tf_problem *bound;
+  tf_run run;     /* its machine and workset, and the problem bound from them */
 };
 
 /* One call: its error, the handle it runs on (NULL: none), and what an
@@ -129,19 +129,6 @@ static int parse_problem(const cJSON *p, int relocated, tf_case *c, tf_error *er
   return rc;
 }
 
-/* The architecture check, as an error in the request's "any_arch" (the
- * field that lifts it), before binding. */
-static int arch_check(const tf_loaded *l, const tf_request *req, const char *where, tf_error *err) {
-  tf_error e;
-  tf_error_init(&e);
-  if (!tf_place_check_machine(l->machine, l->workset, req->any_arch, &e))
-    return 0;
-  char *hint = strstr(e.msg, " (--any-arch"); /* the command line's hint: the answer gives its own */
-  if (hint)
-    *hint = 0;
-  return tf_error_set(err, TF_EINPUT, where, "%s", e.msg);
-}
-
 /* A handle call's "problem" adds to the handle's: fix, domain and place
  * merge by key (the call's win), require appends, objective and solver
  * replace.  What the handle bound (machine, workset, params, any_arch)
@@ -190,8 +177,7 @@ static cJSON *merged_problem(const cJSON *base, const cJSON *call, tf_error *err
  * anew from the handle's loaded files when the call adds to the problem). */
 typedef struct bound {
   tf_case own;
-  tf_loaded loaded;
-  tf_problem *made;
+  tf_run run; /* own: loaded and bound here (a handle's call: bound only) */
   const tf_case *c;
   const tf_problem *p;
   int auto_stages; /* a CUTLASS name without a stage count: the builder's count */
@@ -252,19 +238,18 @@ static int bind_own(const cJSON *req, bound *b, double time_limit_s, tf_error *e
     return tf_error_set(err, TF_EINPUT, "$.problem", "expected a problem object with machine and workset");
   int rc = parse_problem(p, 1, &b->own, err);
   cJSON_Delete(made);
-  if (rc ||
-      tf_load(&b->own.req, "$.problem.machine", "$.problem.workset", &b->loaded, err) ||
-      arch_check(&b->loaded, &b->own.req, "$.problem.any_arch", err))
-    return -1;
   b->c = &b->own;
-  b->made = tf_problem_new_timed(b->loaded.machine, b->loaded.workset, &b->own.req, time_limit_s, err);
-  return (b->p = b->made) ? 0 : -1;
+  if (rc || tf_run_bind(&b->own.req, "$.problem.machine", "$.problem.workset", "$.problem.any_arch", time_limit_s,
+                        &b->run, err))
+    return -1;
+  b->p = b->run.problem;
+  return 0;
 }
 
 static int bind_on_handle(const cJSON *req, const tf_json_handle *h, bound *b, double time_limit_s, tf_error *err) {
   const cJSON *p = tf_json_member(req, "problem");
   if (!p || (cJSON_IsObject(p) && !p->child)) {
-    b->c = &h->base, b->p = h->bound;
+    b->c = &h->base, b->p = h->run.problem;
     return 0;
   }
   cJSON *m = merged_problem(h->problem, p, err);
@@ -273,8 +258,8 @@ static int bind_on_handle(const cJSON *req, const tf_json_handle *h, bound *b, d
   if (rc)
     return -1;
   b->c = &b->own;
-  b->made = tf_problem_new_timed(h->loaded.machine, h->loaded.workset, &b->own.req, time_limit_s, err);
-  return (b->p = b->made) ? 0 : -1;
+  b->run.problem = tf_problem_new_timed(h->run.loaded.machine, h->run.loaded.workset, &b->own.req, time_limit_s, err);
+  return (b->p = b->run.problem) ? 0 : -1;
 }
 
 /* Binds the call's problem: released by bound_release, even on failure. */
@@ -292,36 +277,27 @@ static int bind_problem(const cJSON *req, const api_ctx *x, bound *b, tf_error *
 }
 
 static void bound_release(bound *b) {
-  tf_problem_free(b->made);
-  tf_loaded_release(&b->loaded);
+  tf_run_release(&b->run); /* a handle call's loaded files are the handle's: empty here */
   tf_case_release(&b->own);
 }
 
 /* ------------------------------------------------------- solve and check */
 
-/* "top": the K best configurations ("top_points": every point, as
- * --top-points), as an array of solve objects in rank order. */
-static int solve_top(FILE *out, const bound *b, const tf_solve_opts *o, int k, int points, int explain,
-                     tf_error *err) {
-  int n = 0, rc;
-  tf_answer *a = tf_nalloc((size_t)k, sizeof *a);
-  for (int i = 0; i < k; i++)
-    tf_answer_init(&a[i], b->p);
-  rc = (points ? tf_solve_top : tf_solve_configs)(b->p, o, k, a, &n, err) ? -1 : n ? API_OK : API_NO;
-  if (rc >= 0) {
-    tf_json_out w;
-    tf_json_out_init(&w, out);
-    tf_json_out_array(&w);
-    for (int i = 0; i < (n ? n : 1); i++) {
-      a[i].rank = n ? i + 1 : 0;
-      tf_report_json_write(&w, &b->c->req, b->p, &a[i], explain);
-    }
-    tf_json_out_end(&w);
+/* The answers as the call frames them: one solve object, or with "top"
+ * an array of them in rank order (a single infeasible one when nothing
+ * fits).  API_OK, or API_NO when nothing is optimal. */
+static int write_answers(FILE *out, const bound *b, const tf_ranked *r, int top, int explain) {
+  if (!top) {
+    tf_report_json_answer(out, &b->c->req, b->p, &r->a[0], explain);
+    return r->a[0].status == TF_ANSWER_OPTIMAL ? API_OK : API_NO;
   }
-  for (int i = 0; i < k; i++)
-    tf_answer_release(&a[i]);
-  free(a);
-  return rc;
+  tf_json_out w;
+  tf_json_out_init(&w, out);
+  tf_json_out_array(&w);
+  for (int i = 0; i < (r->n ? r->n : 1); i++)
+    tf_report_json_write(&w, &b->c->req, b->p, &r->a[i], explain);
+  tf_json_out_end(&w);
+  return r->n ? API_OK : API_NO;
 }
 
 /* "explain": true, as --explain. */
@@ -350,16 +326,10 @@ static int api_solve(const cJSON *req, FILE *out, api_ctx *x) {
   int rc = bind_problem(req, x, &b, err);
   if (!rc)
     rc = tf_solve_opts_for(&o, &b.c->req, "$.problem.solver", &o, err);
-  if (!rc && top) {
-    rc = solve_top(out, &b, &o, (int)top, (int)points, explain, err);
-  } else if (!rc) {
-    tf_answer a;
-    tf_answer_init(&a, b.p);
-    rc = tf_solve(b.p, &o, NULL, &a, err) ? -1 : a.status == TF_ANSWER_OPTIMAL ? API_OK : API_NO;
-    if (rc >= 0)
-      tf_report_json_answer(out, &b.c->req, b.p, &a, explain);
-    tf_answer_release(&a);
-  }
+  tf_ranked r = {0};
+  if (!rc)
+    rc = tf_run_solve(b.p, &o, NULL, (int)top, (int)points, &r, err) ? -1 : write_answers(out, &b, &r, (int)top, explain);
+  tf_ranked_release(&r);
   bound_release(&b);
   return rc;
 }
@@ -372,7 +342,7 @@ static int api_check(const cJSON *req, FILE *out, api_ctx *x) {
   tf_solve_opts o;
   int rc = bind_problem(req, x, &b, err) || read_solve_opts(req, &o, err) ? -1 : 0;
   if (!rc && b.auto_stages) /* as check --cutlass-name: the largest stage count that fits */
-    rc = tf_fix_builder_stages(&b.own.req, &b.loaded, &o, &b.made, err), b.p = b.made;
+    rc = tf_fix_builder_stages(&b.own.req, &b.run.loaded, &o, &b.run.problem, err), b.p = b.run.problem;
   if (!rc && tf_check_free_variables(b.p, x->free_vars, sizeof x->free_vars))
     rc = tf_error_set(err, TF_EINPUT, "$.problem.fix", "check needs every variable fixed; still free: %s", x->free_vars);
   if (!rc) {
@@ -1101,10 +1071,8 @@ static int make_handle(const char *problem, FILE *out, api_ctx *x, void *arg) {
   h->problem = tf_json_parse(problem, strlen(problem), "", err);
   int rc = !h->problem ? -1
            : !cJSON_IsObject(h->problem) ? tf_error_set(err, TF_EINPUT, "$", "expected a problem object with machine and workset")
-           : parse_problem(h->problem, 0, &h->base, err) || tf_load(&h->base.req, "$.machine", "$.workset", &h->loaded, err) ||
-                     arch_check(&h->loaded, &h->base.req, "$.any_arch", err);
-  if (!rc && !(h->bound = tf_problem_new(h->loaded.machine, h->loaded.workset, &h->base.req, err)))
-    rc = -1;
+           : parse_problem(h->problem, 0, &h->base, err) ||
+                     tf_run_bind(&h->base.req, "$.machine", "$.workset", "$.any_arch", 0, &h->run, err);
   if (rc) {
     if (!strncmp(err->path, "$.", 2))
       err->file[0] = 0;
@@ -1115,8 +1083,8 @@ static int make_handle(const char *problem, FILE *out, api_ctx *x, void *arg) {
   tf_json_out_init(&w, out);
   tf_json_out_object(&w);
   tf_json_out_key_string(&w, "schema", TF_REPORT_SCHEMA);
-  tf_json_out_key_string(&w, "machine", h->loaded.machine->name);
-  tf_json_out_key_string(&w, "workset", h->loaded.workset->name);
+  tf_json_out_key_string(&w, "machine", h->run.loaded.machine->name);
+  tf_json_out_key_string(&w, "workset", h->run.loaded.workset->name);
   tf_json_out_end(&w);
   *(tf_json_handle **)arg = h;
   return API_OK;
@@ -1137,8 +1105,7 @@ tf_json_handle *tf_json_handle_new(const char *problem, char **answer_out, int *
 void tf_json_handle_free(tf_json_handle *h) {
   if (!h)
     return;
-  tf_problem_free(h->bound);
-  tf_loaded_release(&h->loaded);
+  tf_run_release(&h->run);
   tf_case_release(&h->base);
   cJSON_Delete(h->problem);
   free(h);

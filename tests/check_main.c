@@ -31,6 +31,7 @@ int main(void) {
   srunner_add_suite(sr, suggest_suite());
   srunner_add_suite(sr, api_suite());
   srunner_add_suite(sr, public_suite());
+  srunner_add_suite(sr, run_suite());
   srunner_add_suite(sr, solve_ilp_suite());
   srunner_add_suite(sr, output_suite());
   srunner_add_suite(sr, roofline_suite());

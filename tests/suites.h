@@ -28,6 +28,7 @@ Suite *prune_suite(void);
 Suite *search_suite(void);
 Suite *api_suite(void);
 Suite *public_suite(void);
+Suite *run_suite(void);
 Suite *solve_ilp_suite(void);
 Suite *output_suite(void);
 Suite *roofline_suite(void);

@@ -16,7 +16,7 @@ const tf_command tf_cmd_check = {
     "0 fits, 1 does not fit, 2 bad input, 3 internal failure", 0, NULL, TF_OPERANDS_NONE};
 
 static void print_binding(const tf_cmd_problem *c) {
-  fprintf(stdout, "%s\n  binds %s on %s", c->args.cutlass_name, c->loaded.workset->name, c->loaded.machine->name);
+  fprintf(stdout, "%s\n  binds %s on %s", c->args.cutlass_name, c->run.loaded.workset->name, c->run.loaded.machine->name);
   for (size_t i = 0; i < c->args.req.nparams; i++)
     fprintf(stdout, ", %s %lld", c->args.req.params[i].name, (long long)c->args.req.params[i].value);
   fprintf(stdout, "\n  stages: %s\n\n", c->kernel.stages ? "as named" : "the builder's automatic count");
@@ -29,16 +29,16 @@ static int run(int argc, char **argv) {
     return tf_cmd_problem_close(&c), rc;
   tf_solve_opts opts; /* --solver, --time-limit: where check solves, for a builder's stage count */
   tf_args_solve_opts(&c.args, &opts);
-  if (c.args.cutlass_name && !c.kernel.stages && tf_fix_builder_stages(&c.args.req, &c.loaded, &opts, &c.problem, &c.err))
+  if (c.args.cutlass_name && !c.kernel.stages && tf_fix_builder_stages(&c.args.req, &c.run.loaded, &opts, &c.run.problem, &c.err))
     return rc = tf_cli_fail(&c.err), tf_cmd_problem_close(&c), rc;
   if (c.args.cutlass_name && c.args.format == TF_FORMAT_TEXT)
     print_binding(&c);
   tf_answer a;
-  tf_answer_init(&a, c.problem);
-  if (tf_check(c.problem, &a, &c.err)) {
+  tf_answer_init(&a, c.run.problem);
+  if (tf_check(c.run.problem, &a, &c.err)) {
     rc = tf_cli_fail(&c.err);
   } else {
-    tf_report_answers(tf_cli_out(&c.args), c.args.format, &c.args.req, c.problem, &a, 1, 1);
+    tf_report_answers(tf_cli_out(&c.args), c.args.format, &c.args.req, c.run.problem, &a, 1, 1);
     rc = tf_cli_finish(&c.args, a.status == TF_ANSWER_FITS ? TF_EXIT_OK : TF_EXIT_NO);
   }
   tf_answer_release(&a);

@@ -30,12 +30,12 @@ static int emit(tf_cmd_problem *c) {
   tf_solve_opts opts;
   tf_args_solve_opts(&c->args, &opts);
   int status = TF_ANSWER_OPTIMAL;
-  if (tf_emit_run(tf_cli_out(&c->args), c->problem, &opts, tf_emit_target(c->args.emit_for), c->args.top,
+  if (tf_emit_run(tf_cli_out(&c->args), c->run.problem, &opts, tf_emit_target(c->args.emit_for), c->args.top,
                   c->args.format == TF_FORMAT_JSON, &status, &c->err))
     return tf_cli_fail(&c->err);
   if (status == TF_ANSWER_INFEASIBLE || status == TF_ANSWER_NO_FIT) {
     fprintf(stderr, "tilefit: %s: %s on %s: nothing to emit\n", status == TF_ANSWER_NO_FIT ? "does not fit" : "infeasible",
-            c->loaded.workset->name, c->loaded.machine->name);
+            c->run.loaded.workset->name, c->run.loaded.machine->name);
     return TF_EXIT_NO;
   }
   return TF_EXIT_OK;

@@ -30,11 +30,11 @@ static int lay_out(tf_cmd_problem *c, tf_answer *a) {
   const char *e = c->args.emit_form;
   int form = e ? (!strcmp(e, "c") ? TF_LAYOUT_C : TF_LAYOUT_CUTE_DSL)
                : c->args.format == TF_FORMAT_JSON ? TF_LAYOUT_JSON : TF_LAYOUT_TEXT;
-  if (tf_layout_run(tf_cli_out(&c->args), c->problem, &opts, form, a, &c->err))
+  if (tf_layout_run(tf_cli_out(&c->args), c->run.problem, &opts, form, a, &c->err))
     return tf_cli_fail(&c->err);
   if (a->status == TF_ANSWER_INFEASIBLE)
-    fprintf(stderr, "tilefit: infeasible: %s: %s on %s: %s\n", c->loaded.workset->file, c->loaded.workset->name,
-            c->loaded.machine->name, a->why);
+    fprintf(stderr, "tilefit: infeasible: %s: %s on %s: %s\n", c->run.loaded.workset->file, c->run.loaded.workset->name,
+            c->run.loaded.machine->name, a->why);
   return a->status == TF_ANSWER_INFEASIBLE || a->status == TF_ANSWER_NO_FIT ? TF_EXIT_NO : TF_EXIT_OK;
 }
 
@@ -43,7 +43,7 @@ static int run(int argc, char **argv) {
   int rc = tf_cmd_problem_open(&c, argc, argv, &tf_cmd_layout);
   if (rc == TF_CLI_GO) {
     tf_answer a;
-    tf_answer_init(&a, c.problem);
+    tf_answer_init(&a, c.run.problem);
     rc = tf_cli_finish(&c.args, lay_out(&c, &a));
     tf_answer_release(&a);
   }

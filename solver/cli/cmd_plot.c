@@ -63,14 +63,14 @@ static int run_map(int argc, char **argv) {
   tf_svg svg = {0};
   if (need(o.x, "--x", &c.err) || need(o.y, "--y", &c.err) ||
       (o.scale = tf_plot_scale_parse(c.args.plot_scale, "--scale", &c.err)) < 0 ||
-      tf_plot_map_compute(c.problem, &c.args.req, &o, &m, &c.err)) {
+      tf_plot_map_compute(c.run.problem, &c.args.req, &o, &m, &c.err)) {
     rc = tf_cli_fail(&c.err);
   } else {
     tf_plot_map_draw(&m, &svg);
     rc = tf_svg_write(&svg, c.args.out_file, "-o", &c.err) ? tf_cli_fail(&c.err) : TF_EXIT_OK;
     if (rc == TF_EXIT_OK && !m.has_best) {
-      fprintf(stderr, "tilefit: infeasible: %s on %s: no cell fits (the picture shows why)\n", c.loaded.workset->name,
-              c.loaded.machine->name);
+      fprintf(stderr, "tilefit: infeasible: %s on %s: no cell fits (the picture shows why)\n", c.run.loaded.workset->name,
+              c.run.loaded.machine->name);
       rc = TF_EXIT_NO;
     }
   }

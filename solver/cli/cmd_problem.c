@@ -29,18 +29,16 @@ int tf_cmd_problem_open(tf_cmd_problem *c, int argc, char **argv, const tf_comma
     return rc;
   if (c->args.cutlass_name && apply_cutlass_name(c))
     return tf_cli_fail(&c->err);
-  if (tf_load(&c->args.req, "-m", "-w", &c->loaded, &c->err))
-    return tf_cli_fail(&c->err);
-  c->problem = tf_problem_new_timed(c->loaded.machine, c->loaded.workset, &c->args.req, c->args.time_limit, &c->err);
+  if (!tf_run_bind(&c->args.req, "-m", "-w", NULL, c->args.time_limit, &c->run, &c->err))
+    return TF_CLI_GO;
   /* an error about a value given on the command line ("--fix B_r=128")
    * names the argument, not the workset file it was bound against */
-  if (!c->problem && is_value_argument(c->err.path))
+  if (is_value_argument(c->err.path))
     c->err.file[0] = 0;
-  return c->problem ? TF_CLI_GO : tf_cli_fail(&c->err);
+  return tf_cli_fail(&c->err);
 }
 
 void tf_cmd_problem_close(tf_cmd_problem *c) {
-  tf_problem_free(c->problem);
-  tf_loaded_release(&c->loaded);
+  tf_run_release(&c->run);
   tf_args_release(&c->args);
 }

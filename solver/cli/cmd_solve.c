@@ -1,10 +1,8 @@
 #include <stdio.h>
-#include <stdlib.h>
-
-#include "model/core/alloc.h"
 
 #include "solver/cli/cli.h"
 #include "solver/cli/cmd_problem.h"
+#include "solver/run.h"
 #include "solver/tilefit.h"
 
 static int run(int argc, char **argv);
@@ -17,53 +15,33 @@ const tf_command tf_cmd_solve = {
     "0 solved, 1 infeasible, 2 bad input, 3 solver or internal failure", 0, NULL, TF_OPERANDS_NONE};
 
 static void infeasible(tf_cmd_problem *c, const tf_answer *a) {
-  fprintf(stderr, "tilefit: infeasible: %s: %s on %s: %s\n", c->loaded.workset->file, c->loaded.workset->name,
-          c->loaded.machine->name, a->why);
+  fprintf(stderr, "tilefit: infeasible: %s: %s on %s: %s\n", c->run.loaded.workset->file, c->run.loaded.workset->name,
+          c->run.loaded.machine->name, a->why);
   if (c->args.format != TF_FORMAT_TEXT) /* the reason, machine-readable */
-    tf_report_answers(tf_cli_out(&c->args), c->args.format, &c->args.req, c->problem, a, 1, 0);
+    tf_report_answers(tf_cli_out(&c->args), c->args.format, &c->args.req, c->run.problem, a, 1, 0);
 }
 
-static int solve_top(tf_cmd_problem *c, const tf_solve_opts *opts) {
-  int k = c->args.top, n = 0, rc;
-  tf_answer *a = tf_nalloc((size_t)k, sizeof *a);
-  for (int i = 0; i < k; i++)
-    tf_answer_init(&a[i], c->problem);
-  if (c->args.lp_file || c->args.mps_file) {
-    tf_error_set(&c->err, TF_EINPUT, "--top", "cannot be combined with --lp or --mps");
-    rc = tf_cli_fail(&c->err);
-  } else if ((c->args.top_points ? tf_solve_top : tf_solve_configs)(c->problem, opts, k, a, &n, &c->err)) {
-    rc = tf_cli_fail(&c->err);
-  } else if (n == 0) {
-    a[0].rank = 1; /* framed as --top frames its answers: a JSON array of one */
-    infeasible(c, &a[0]);
-    rc = TF_EXIT_NO;
-  } else {
-    for (int i = 0; i < n; i++)
-      a[i].rank = i + 1;
-    tf_report_answers(tf_cli_out(&c->args), c->args.format, &c->args.req, c->problem, a, n, c->args.explain);
-    rc = TF_EXIT_OK;
-  }
-  for (int i = 0; i < k; i++)
-    tf_answer_release(&a[i]);
-  free(a);
-  return rc;
-}
-
-static int solve_one(tf_cmd_problem *c, const tf_solve_opts *opts) {
+/* One answer, or with --top K the K best configurations (--top-points:
+ * points), reported in the chosen format; nothing fits: the reason. */
+static int solve(tf_cmd_problem *c, const tf_solve_opts *opts) {
+  int top = c->args.top;
+  if (top && (c->args.lp_file || c->args.mps_file))
+    return tf_error_set(&c->err, TF_EINPUT, "--top", "cannot be combined with --lp or --mps"), tf_cli_fail(&c->err);
   tf_solve_out out = {c->args.lp_file, c->args.mps_file};
-  tf_answer a;
-  tf_answer_init(&a, c->problem);
+  tf_ranked r;
   int rc;
-  if (tf_solve(c->problem, opts, &out, &a, &c->err)) {
+  if (tf_run_solve(c->run.problem, opts, &out, top, c->args.top_points, &r, &c->err)) {
     rc = tf_cli_fail(&c->err);
-  } else if (a.status == TF_ANSWER_INFEASIBLE) {
-    infeasible(c, &a);
+  } else if (r.n == 0 || r.a[0].status == TF_ANSWER_INFEASIBLE) {
+    if (top)
+      r.a[0].rank = 1; /* framed as --top frames its answers: a JSON array of one */
+    infeasible(c, &r.a[0]);
     rc = TF_EXIT_NO;
   } else {
-    tf_report_answers(tf_cli_out(&c->args), c->args.format, &c->args.req, c->problem, &a, 1, c->args.explain);
+    tf_report_answers(tf_cli_out(&c->args), c->args.format, &c->args.req, c->run.problem, r.a, r.n, c->args.explain);
     rc = TF_EXIT_OK;
   }
-  tf_answer_release(&a);
+  tf_ranked_release(&r);
   return rc;
 }
 
@@ -73,7 +51,7 @@ static int run(int argc, char **argv) {
   if (rc == TF_CLI_GO) {
     tf_solve_opts opts;
     tf_args_solve_opts(&c.args, &opts);
-    rc = tf_cli_finish(&c.args, c.args.top ? solve_top(&c, &opts) : solve_one(&c, &opts));
+    rc = tf_cli_finish(&c.args, solve(&c, &opts));
   }
   tf_cmd_problem_close(&c);
   return rc;
