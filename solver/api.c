@@ -14,9 +14,9 @@
 #include "model/core/error.h"
 #include "model/core/text.h"
 #include "model/input/catalog.h"
-#include "model/input/place.h"
 #include "model/input/request.h"
 #include "solver/backend.h"
+#include "solver/run.h"
 #include "solver/report.h"
 #include "solver/solve.h"
 
@@ -198,24 +198,13 @@ typedef struct binding {
   const tf_request *r;
 } binding;
 
-/* The architecture check, as the command line's before binding, with the
- * hint this interface has for it. */
-static int arch_check(const binding *b, tf_error *e) {
-  tf_error why;
-  tf_error_init(&why);
-  if (!tf_place_check_machine(b->m, b->w, b->r->any_arch, &why))
-    return 0;
-  char *hint = strstr(why.msg, " (--any-arch"); /* the command line's hint */
-  if (hint)
-    *hint = 0;
-  return tf_error_set(e, TF_EINPUT, "any_arch", "%s (tf_request_any_arch solves it anyway)", why.msg);
-}
-
 static void *bind_problem(void *arg, tf_error *e) {
   binding *b = arg;
   if (!b->m || !b->w || !b->r)
     return missing(e, !b->m ? "machine" : !b->w ? "workset" : "request");
-  return arch_check(b, e) ? NULL : tf_problem_new(b->m, b->w, b->r, e);
+  return tf_run_arch_check(b->m, b->w, b->r, "any_arch", " (tf_request_any_arch solves it anyway)", e)
+             ? NULL
+             : tf_problem_new(b->m, b->w, b->r, e);
 }
 
 tf_problem *tf_problem_bind(const tf_machine *m, const tf_workset *w, const tf_request *r, tf_error **err) {

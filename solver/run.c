@@ -6,23 +6,22 @@
 #include "model/core/alloc.h"
 #include "model/input/place.h"
 
-/* The architecture check before binding, as an error at `where` (the
- * field that lifts it) instead of the command line's --any-arch hint. */
-static int arch_check(const tf_loaded *l, const tf_request *req, const char *where, tf_error *err) {
+int tf_run_arch_check(const tf_machine *m, const tf_workset *w, const tf_request *req, const char *where,
+                      const char *hint, tf_error *err) {
   tf_error e;
   tf_error_init(&e);
-  if (!tf_place_check_machine(l->machine, l->workset, req->any_arch, &e))
+  if (!tf_place_check_machine(m, w, req->any_arch, &e))
     return 0;
-  char *hint = strstr(e.msg, " (--any-arch"); /* the command line's hint: the caller gives its own */
-  if (hint)
-    *hint = 0;
-  return tf_error_set(err, TF_EINPUT, where, "%s", e.msg);
+  char *cli_hint = strstr(e.msg, " (--any-arch"); /* the command line's hint: the caller gives its own */
+  if (cli_hint)
+    *cli_hint = 0;
+  return tf_error_set(err, TF_EINPUT, where, "%s%s", e.msg, hint ? hint : "");
 }
 
 int tf_run_bind(const tf_request *req, const char *mwhere, const char *wwhere, const char *arch_where,
                 double time_limit_s, tf_run *r, tf_error *err) {
   memset(r, 0, sizeof *r);
-  if (tf_load(req, mwhere, wwhere, &r->loaded, err) || (arch_where && arch_check(&r->loaded, req, arch_where, err)))
+  if (tf_load(req, mwhere, wwhere, &r->loaded, err) || (arch_where && tf_run_arch_check(r->loaded.machine, r->loaded.workset, req, arch_where, NULL, err)))
     return -1;
   r->problem = tf_problem_new_timed(r->loaded.machine, r->loaded.workset, req, time_limit_s, err);
   return r->problem ? 0 : -1;

@@ -25,6 +25,12 @@ int tf_run_bind(const tf_request *req, const char *mwhere, const char *wwhere, c
                 double time_limit_s, tf_run *r, tf_error *err);
 void tf_run_release(tf_run *r);
 
+/* The architecture check alone, for a front end that loaded the machine
+ * and workset itself: 0, or -1 with an error at `where` whose message ends
+ * in `hint` (NULL: none) instead of the command line's --any-arch. */
+int tf_run_arch_check(const tf_machine *m, const tf_workset *w, const tf_request *req, const char *where,
+                      const char *hint, tf_error *err);
+
 /* A solve's answers in rank order.  top == 0: one answer (tf_solve, any
  * status), n = 1.  top = K: up to K distinct configurations (`points`:
  * every point, as --top-points), ranked 1..n; n = 0 when nothing fits,
