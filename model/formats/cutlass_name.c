@@ -1,6 +1,7 @@
 #include "model/formats/cutlass_name.h"
 
 #include "model/core/alloc.h"
+#include "model/core/text.h"
 #include "model/formats/cutlass_epilogue.h"
 
 #include <ctype.h>
@@ -63,6 +64,56 @@ static int split(const char *name, parts *s, tf_error *err) {
 }
 
 static const char *next(parts *s) { return s->at < s->n ? s->p[s->at++] : NULL; }
+
+/* What a name's architecture maps to: the machine a name without -m runs
+ * on and, per operation class (enum tf_cutlass_opclass: tensorop,
+ * bstensorop, sptensorop), the shipped workset, or NULL and why such names
+ * are refused; `mixed`, when set, refuses A and B of different widths.
+ * The architectures a name may have are this table's. */
+typedef struct cl_arch {
+  int arch;
+  const char *machine;
+  const char *workset[3], *refused[3];
+  const char *mixed;
+} cl_arch;
+
+#define CL_SPARSE(sm) "'sptensorop': sparse kernel names are not mapped; use -w cutlass-" sm "-gemm-sparse"
+static const cl_arch arches[] = {
+    {90, "h100-sxm", {"cutlass-sm90-gemm", NULL, NULL},
+     {NULL, "'bstensorop': SM90 has no block-scaled kernels", CL_SPARSE("sm90")},
+     "A and B of different widths: mixed-input names are not mapped; use -w cutlass-sm90-gemm-mixed"},
+    {100, "b200", {"cutlass-sm100-gemm", "cutlass-sm100-gemm-blockscaled", NULL}, {NULL, NULL, CL_SPARSE("sm100")},
+     NULL},
+    {103, "b300", {"cutlass-sm100-gemm", "cutlass-sm100-gemm-blockscaled", NULL}, {NULL, NULL, CL_SPARSE("sm100")},
+     NULL},
+    {120, "rtx5090", {"cutlass-sm120-gemm", "cutlass-sm120-gemm-blockscaled", NULL},
+     {NULL, NULL, CL_SPARSE("sm120")}, NULL},
+};
+#define NARCHES (sizeof arches / sizeof *arches)
+
+/* The row of architecture `arch` (every parsed name has one). */
+static const cl_arch *arch_row(int arch) {
+  for (size_t i = 0; i < NARCHES; i++)
+    if (arches[i].arch == arch)
+      return &arches[i];
+  return NULL;
+}
+
+/* "smNN" as the architecture of a row, or 0. */
+static int arch_of(const char *t) {
+  if (!t || strncmp(t, "sm", 2) || !t[2] || strspn(t + 2, "0123456789") != strlen(t + 2) || strlen(t) > 6)
+    return 0;
+  return arch_row(atoi(t + 2)) ? atoi(t + 2) : 0;
+}
+
+/* "an architecture tilefit models: sm90, sm100, sm103 or sm120", from the table. */
+static const char *arch_list(char *buf, size_t size) {
+  tf_strbuf b = tf_strbuf_of(buf, size);
+  tf_strbuf_item(&b, "", "an architecture tilefit models: ");
+  for (size_t i = 0; i < NARCHES; i++)
+    tf_strbuf_item(&b, i == 0 ? "" : i + 1 == NARCHES ? " or " : ", ", "sm%d", arches[i].arch);
+  return buf;
+}
 
 static int expected(const char *got, const char *what, tf_error *err) {
   return tf_error_set(err, TF_EINPUT, WHERE, "'%s' where the name should have %s", got ? got : "(end of name)",
@@ -128,9 +179,10 @@ static int read_head(parts *s, tf_cutlass_kernel *k, tf_error *err) {
   if (!t || strcmp(t, "cutlass3x"))
     return expected(t, "'cutlass3x'", err);
   t = next(s);
-  if (!t || (strcmp(t, "sm90") && strcmp(t, "sm100") && strcmp(t, "sm103") && strcmp(t, "sm120")))
-    return expected(t, "an architecture tilefit models: sm90, sm100, sm103 or sm120", err);
-  k->arch = atoi(t + 2);
+  if (!(k->arch = arch_of(t))) {
+    char list[128];
+    return expected(t, arch_list(list, sizeof list), err);
+  }
   t = next(s);
   if (t && !strcmp(t, "tensorop"))
     k->opclass = TF_CL_TENSOROP;
@@ -296,32 +348,15 @@ int tf_cutlass_name_parse(const char *name, tf_cutlass_kernel *k, tf_error *err)
 
 /* ------------------------------------------------------------ mapping */
 
-const char *tf_cutlass_machine(const tf_cutlass_kernel *k) {
-  switch (k->arch) {
-  case 90: return "h100-sxm";
-  case 100: return "b200";
-  case 103: return "b300";
-  default: return "rtx5090";
-  }
-}
+const char *tf_cutlass_machine(const tf_cutlass_kernel *k) { return arch_row(k->arch)->machine; }
 
 const char *tf_cutlass_workset(const tf_cutlass_kernel *k, tf_error *err) {
-  if (k->opclass == TF_CL_SPARSE)
-    return tf_error_set(err, TF_EINPUT, WHERE,
-                        "'sptensorop': sparse kernel names are not mapped; use -w cutlass-sm%d-gemm-sparse",
-                        k->arch == 103 ? 100 : k->arch), NULL;
-  if (k->arch == 90) {
-    if (k->opclass == TF_CL_BLOCKSCALED)
-      return tf_error_set(err, TF_EINPUT, WHERE, "'bstensorop': SM90 has no block-scaled kernels"), NULL;
-    if (k->a_bits != k->b_bits)
-      return tf_error_set(err, TF_EINPUT, WHERE,
-                          "A and B of different widths: mixed-input names are not mapped; use -w cutlass-sm90-gemm-mixed"),
-             NULL;
-    return "cutlass-sm90-gemm";
-  }
-  if (k->arch == 120)
-    return k->opclass == TF_CL_BLOCKSCALED ? "cutlass-sm120-gemm-blockscaled" : "cutlass-sm120-gemm";
-  return k->opclass == TF_CL_BLOCKSCALED ? "cutlass-sm100-gemm-blockscaled" : "cutlass-sm100-gemm";
+  const cl_arch *a = arch_row(k->arch);
+  if (!a->workset[k->opclass])
+    return tf_error_set(err, TF_EINPUT, WHERE, "%s", a->refused[k->opclass]), NULL;
+  if (a->mixed && k->a_bits != k->b_bits)
+    return tf_error_set(err, TF_EINPUT, WHERE, "%s", a->mixed), NULL;
+  return a->workset[k->opclass];
 }
 
 static void add_params(const tf_cutlass_kernel *k, tf_request *req) {
