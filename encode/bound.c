@@ -214,26 +214,30 @@ static int narrow_rows(const tf_problem *p, size_t c, tf_box *b, int *changed) {
  * count-free one as charged) minus the memory's bound <= 0, implied
  * because a charge is never below its size and the use is the largest
  * row. */
-static int narrow_memories(const tf_problem *p, size_t c, tf_box *b, int *changed) {
-  int n = p->ncounts;
-  for (int mr = 0; mr < TF_NMEM * tf_memory_nrows(p); mr++) {
-    int m = mr / tf_memory_nrows(p), r = mr % tf_memory_nrows(p);
-    tf_wide f[1 + TF_MAX_COUNTS] = {0};
-    int dependent = 0, usable = 1;
-    for (size_t i = 0; i < p->nbuffers; i++) {
-      if (tf_memory_of(p, i, c) != m || !tf_memory_in_row(p, i, r))
-        continue;
-      const int64_t *a = tf_problem_buf(p, c, i);
-      f[0] += p->count_dependent[i] ? a[0] : a[0] > 0 ? charge(p, i, a[0]) : 0;
-      for (int k = 0; k < n; k++)
-        f[1 + k] += a[1 + k], dependent |= a[1 + k] != 0;
-    }
-    for (int k = 0; k <= n; k++)
-      usable &= f[k] < ((tf_wide)1 << 70) && f[k] > -((tf_wide)1 << 70);
-    f[0] -= limit_of(p, c, m);
-    if (dependent && usable && !narrow_le(f, n, b, changed))
-      return 0;
+int tf_box_memory_row(const tf_problem *p, size_t c, int mr, tf_wide *f) {
+  int n = p->ncounts, m = mr / tf_memory_nrows(p), r = mr % tf_memory_nrows(p);
+  int dependent = 0, usable = 1;
+  for (int k = 0; k <= n; k++)
+    f[k] = 0;
+  for (size_t i = 0; i < p->nbuffers; i++) {
+    if (tf_memory_of(p, i, c) != m || !tf_memory_in_row(p, i, r))
+      continue;
+    const int64_t *a = tf_problem_buf(p, c, i);
+    f[0] += p->count_dependent[i] ? a[0] : a[0] > 0 ? charge(p, i, a[0]) : 0;
+    for (int k = 0; k < n; k++)
+      f[1 + k] += a[1 + k], dependent |= a[1 + k] != 0;
   }
+  for (int k = 0; k <= n; k++)
+    usable &= f[k] < ((tf_wide)1 << 70) && f[k] > -((tf_wide)1 << 70);
+  f[0] -= limit_of(p, c, m);
+  return dependent && usable;
+}
+
+static int narrow_memories(const tf_problem *p, size_t c, tf_box *b, int *changed) {
+  tf_wide f[1 + TF_MAX_COUNTS];
+  for (int mr = 0; mr < TF_NMEM * tf_memory_nrows(p); mr++)
+    if (tf_box_memory_row(p, c, mr, f) && !narrow_le(f, p->ncounts, b, changed))
+      return 0;
   return 1;
 }
 

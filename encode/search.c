@@ -6,6 +6,7 @@
 #include <time.h>
 
 #include "encode/bound.h"
+#include "encode/relax.h"
 #include "model/alloc.h"
 
 /* A key of the total order (search.h): objective scores (larger is
@@ -41,6 +42,7 @@ struct search {
   double limit;
   size_t ticks;        /* boxes considered, for looking at the clock now and then */
   int timed_out;
+  tf_rows rows;        /* the relaxation's rows of the combination last bounded */
   tf_search_stats st;
 };
 
@@ -100,7 +102,7 @@ static size_t new_node(struct search *s, size_t combo, const tf_box *b, int all)
   s->all[id] = (unsigned char)all;
   for (int i = 0; i < s->nc; i++)
     s->box[id * w + (size_t)i] = b->lo[i], s->box[id * w + (size_t)(s->nc + i)] = b->hi[i];
-  tf_box_score_bound(s->p, combo, b, s->score + id * s->nobj);
+  tf_box_score_relaxed(s->p, combo, &s->rows, b, s->score + id * s->nobj);
   s->st.nodes++;
   return id;
 }
@@ -265,9 +267,10 @@ static void open_box(struct search *s) {
     split(s, combo, &b); /* a single point is never mixed, so the box is wider */
 }
 
-/* The combination with the best bound over its full box, other than
- * those in tried[0..ntried-1]; ncombos when none is left. */
-static size_t best_root(const struct search *s, const tf_box *full, const size_t *tried, int ntried,
+/* The combination with the best bound over its full box (relaxed, so
+ * usually the one that wins), other than those in tried[0..ntried-1];
+ * ncombos when none is left. */
+static size_t best_root(struct search *s, const tf_box *full, const size_t *tried, int ntried,
                         tf_wide *score, tf_wide *scratch) {
   size_t best = s->p->ncombos;
   for (size_t c = 0; c < s->p->ncombos; c++) {
@@ -276,7 +279,7 @@ static size_t best_root(const struct search *s, const tf_box *full, const size_t
       seen |= tried[t] == c;
     if (seen)
       continue;
-    tf_box_score_bound(s->p, c, full, scratch);
+    tf_box_score_relaxed(s->p, c, &s->rows, full, scratch);
     struct key k = {scratch, c, s->p->count_lo}, b = {score, best, s->p->count_lo};
     if (best == s->p->ncombos || cmp_key(s, k, b) < 0) {
       best = c;
@@ -296,9 +299,11 @@ static void drain(struct search *s) {
 }
 
 /* Opens combination c when its objective bound over the full box can still
- * win, and searches it to the end. */
+ * win, and searches it to the end.  The bound is the relaxation's
+ * (relax.h): where the counts' maxima are out of reach it prunes most
+ * combinations here, before any narrowing. */
 static void open_root(struct search *s, size_t c, const tf_box *full, tf_wide *score) {
-  tf_box_score_bound(s->p, c, full, score);
+  tf_box_score_relaxed(s->p, c, &s->rows, full, score);
   struct key k = {score, c, s->p->count_lo};
   if (!can_win(s, k))
     return;
@@ -520,9 +525,13 @@ static int search(const tf_problem *p, size_t k, double time_limit_s, int may_sc
   s.open.key_of = node_key;
   s.k = k ? k : 1;
   s.limit = time_limit_s;
+  tf_rows_init(&s.rows);
   clock_gettime(CLOCK_MONOTONIC, &s.start);
-  if (may_scan && s.k <= SCAN_K && s.nobj <= SCAN_OBJ && scan_box(p))
-    return scan(&s, found, n, stats, err);
+  if (may_scan && s.k <= SCAN_K && s.nobj <= SCAN_OBJ && scan_box(p)) {
+    int rc = scan(&s, found, n, stats, err);
+    tf_rows_release(&s.rows);
+    return rc;
+  }
   s.best = tf_nalloc(s.k, sizeof *s.best);
   run(&s);
   *n = 0;
@@ -543,6 +552,7 @@ static int search(const tf_problem *p, size_t k, double time_limit_s, int may_sc
   free(s.freed);
   free(s.open.v);
   free(s.best);
+  tf_rows_release(&s.rows);
   return rc;
 }
 
