@@ -119,6 +119,8 @@ static tf_wide relaxed(const tf_wide *c, const tf_wide *f, int n, const tf_box *
 void tf_box_score_relaxed(const tf_problem *p, size_t c, tf_rows *r, const tf_box *b, tf_wide *score) {
   int n = p->ncounts;
   tf_box_score_bound(p, c, b, score);
+  if (!n)
+    return; /* the box's bound is exact */
   tf_rows_of(p, c, r);
   tf_wide obj[1 + TF_MAX_COUNTS];
   for (size_t o = 0; o < p->nobjective && r->n; o++) {

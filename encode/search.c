@@ -267,10 +267,10 @@ static void open_box(struct search *s) {
     split(s, combo, &b); /* a single point is never mixed, so the box is wider */
 }
 
-/* The combination with the best bound over its full box (relaxed, so
- * usually the one that wins), other than those in tried[0..ntried-1];
- * ncombos when none is left. */
-static size_t best_root(struct search *s, const tf_box *full, const size_t *tried, int ntried,
+/* The combination with the best bound over its full box (with `relax`
+ * the relaxation's, relax.h, so usually the one that wins), other than
+ * those in tried[0..ntried-1]; ncombos when none is left. */
+static size_t best_root(struct search *s, const tf_box *full, const size_t *tried, int ntried, int relax,
                         tf_wide *score, tf_wide *scratch) {
   size_t best = s->p->ncombos;
   for (size_t c = 0; c < s->p->ncombos; c++) {
@@ -279,7 +279,10 @@ static size_t best_root(struct search *s, const tf_box *full, const size_t *trie
       seen |= tried[t] == c;
     if (seen)
       continue;
-    tf_box_score_relaxed(s->p, c, &s->rows, full, scratch);
+    if (relax)
+      tf_box_score_relaxed(s->p, c, &s->rows, full, scratch);
+    else
+      tf_box_score_bound(s->p, c, full, scratch);
     struct key k = {scratch, c, s->p->count_lo}, b = {score, best, s->p->count_lo};
     if (best == s->p->ncombos || cmp_key(s, k, b) < 0) {
       best = c;
@@ -326,7 +329,7 @@ static void run(struct search *s) {
   int ntried = 0;
   tf_wide *score = tf_nalloc(2 * s->nobj + 1, sizeof *score), *scratch = score + s->nobj;
   while (ntried < 4 && s->nbest < s->k && !s->timed_out) {
-    size_t c = best_root(s, &full, tried, ntried, score, scratch);
+    size_t c = best_root(s, &full, tried, ntried, 1, score, scratch);
     if (c == s->p->ncombos)
       break;
     tried[ntried++] = c;
@@ -495,7 +498,7 @@ static int scan(struct search *s, tf_found *found, size_t *n, tf_search_stats *s
   tf_wide *bound = kept_score + s->k * s->nobj, *scratch = bound + s->nobj;
   tf_box full;
   tf_box_full(p, &full);
-  size_t first = best_root(s, &full, NULL, 0, bound, scratch);
+  size_t first = best_root(s, &full, NULL, 0, 0, bound, scratch); /* few points: the box's bound is enough */
   if (first < p->ncombos)
     scan_combo(s, first, &full, found, kept_score);
   for (size_t c = 0; c < p->ncombos && !s->timed_out; c++) {
