@@ -45,12 +45,13 @@ void tf_rows_of(const tf_problem *p, size_t c, tf_rows *r) {
   if (r->combo == c)
     return;
   int n = p->ncounts;
-  tf_wide f[1 + TF_MAX_COUNTS];
+  tf_wide f[1 + TF_MAX_COUNTS], mf[TF_MEMORY_SLOTS][1 + TF_MAX_COUNTS];
+  unsigned char ok[TF_MEMORY_SLOTS];
   r->combo = c;
   r->n = 0;
-  for (int mr = 0; mr < TF_NMEM * tf_memory_nrows(p); mr++)
-    if (tf_box_memory_row(p, c, mr, f))
-      add_row(r, n, f, 0);
+  for (int mr = 0, nmr = tf_box_memory_rows(p, c, mf, ok); mr < nmr; mr++)
+    if (ok[mr])
+      add_row(r, n, mf[mr], 0);
   for (size_t q = 0; q < p->nrequire; q++) {
     const int64_t *a = tf_problem_row(p, c, q);
     for (int k = 0; k <= n; k++)
@@ -117,8 +118,12 @@ static tf_wide relaxed(const tf_wide *c, const tf_wide *f, int n, const tf_box *
 }
 
 void tf_box_score_relaxed(const tf_problem *p, size_t c, tf_rows *r, const tf_box *b, tf_wide *score) {
-  int n = p->ncounts;
   tf_box_score_bound(p, c, b, score);
+  tf_box_score_tighten(p, c, r, b, score);
+}
+
+void tf_box_score_tighten(const tf_problem *p, size_t c, tf_rows *r, const tf_box *b, tf_wide *score) {
+  int n = p->ncounts;
   if (!n)
     return; /* the box's bound is exact */
   tf_rows_of(p, c, r);

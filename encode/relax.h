@@ -45,4 +45,8 @@ void tf_rows_of(const tf_problem *p, size_t c, tf_rows *r);
  * the box (no point fits). */
 void tf_box_score_relaxed(const tf_problem *p, size_t c, tf_rows *r, const tf_box *b, tf_wide *score);
 
+/* The same where score already holds tf_box_score_bound's: a caller
+ * that can drop the box on that bound alone need not pay for this. */
+void tf_box_score_tighten(const tf_problem *p, size_t c, tf_rows *r, const tf_box *b, tf_wide *score);
+
 #endif

@@ -279,12 +279,12 @@ static size_t best_root(struct search *s, const tf_box *full, const size_t *trie
       seen |= tried[t] == c;
     if (seen)
       continue;
-    if (relax)
-      tf_box_score_relaxed(s->p, c, &s->rows, full, scratch);
-    else
-      tf_box_score_bound(s->p, c, full, scratch);
+    tf_box_score_bound(s->p, c, full, scratch);
     struct key k = {scratch, c, s->p->count_lo}, b = {score, best, s->p->count_lo};
-    if (best == s->p->ncombos || cmp_key(s, k, b) < 0) {
+    int first = best == s->p->ncombos;
+    if (relax && (first || cmp_key(s, k, b) < 0)) /* the relaxation is never above the box's bound */
+      tf_box_score_tighten(s->p, c, &s->rows, full, scratch);
+    if (first || cmp_key(s, k, b) < 0) {
       best = c;
       memcpy(score, scratch, s->nobj * sizeof *score);
     }
@@ -306,8 +306,11 @@ static void drain(struct search *s) {
  * (relax.h): where the counts' maxima are out of reach it prunes most
  * combinations here, before any narrowing. */
 static void open_root(struct search *s, size_t c, const tf_box *full, tf_wide *score) {
-  tf_box_score_relaxed(s->p, c, &s->rows, full, score);
+  tf_box_score_bound(s->p, c, full, score);
   struct key k = {score, c, s->p->count_lo};
+  if (!can_win(s, k))
+    return; /* the box's bound is enough: the relaxation is never above it */
+  tf_box_score_tighten(s->p, c, &s->rows, full, score);
   if (!can_win(s, k))
     return;
   s->st.opened++;
