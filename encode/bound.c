@@ -162,7 +162,7 @@ static tf_wide ceil_div(tf_wide a, tf_wide b) {
 /* f[0] + sum f[1+i] x_i <= 0 over the box: tightens each coordinate by
  * what the others leave it.  Returns 0 when no point can satisfy it.
  * Coefficients must stay below 2^70 in magnitude (the caller checks). */
-static int narrow_le(const tf_wide *f, int n, tf_box *b, int *changed) {
+int tf_box_narrow_le(const tf_wide *f, int n, tf_box *b, int *changed) {
   tf_wide part[TF_MAX_COUNTS], least = f[0];
   for (int i = 0; i < n; i++) {
     part[i] = f[1 + i] > 0 ? f[1 + i] * b->lo[i] : f[1 + i] * b->hi[i];
@@ -199,13 +199,13 @@ static int narrow_rows(const tf_problem *p, size_t c, tf_box *b, int *changed) {
   for (size_t r = 0; r < p->nrequire; r++) {
     const int64_t *a = tf_problem_row(p, c, r);
     int kind = p->row_kind[r];
-    if (kind != TF_ROW_GE && (widen(a, n, 0, f), !narrow_le(f, n, b, changed)))
+    if (kind != TF_ROW_GE && (widen(a, n, 0, f), !tf_box_narrow_le(f, n, b, changed)))
       return 0;
-    if (kind != TF_ROW_LE && (widen(a, n, 1, f), !narrow_le(f, n, b, changed)))
+    if (kind != TF_ROW_LE && (widen(a, n, 1, f), !tf_box_narrow_le(f, n, b, changed)))
       return 0;
   }
   for (size_t i = 0; i < p->nbuffers; i++) /* -size <= 0 */
-    if (p->count_dependent[i] && (widen(tf_problem_buf(p, c, i), n, 1, f), !narrow_le(f, n, b, changed)))
+    if (p->count_dependent[i] && (widen(tf_problem_buf(p, c, i), n, 1, f), !tf_box_narrow_le(f, n, b, changed)))
       return 0;
   return 1;
 }
@@ -250,7 +250,7 @@ int tf_box_narrow(const tf_problem *p, size_t c, tf_box *b) {
     if (!narrow_rows(p, c, b, &changed))
       return 0;
     for (int mr = 0; mr < nmr; mr++)
-      if (ok[mr] && !narrow_le(f[mr], p->ncounts, b, &changed))
+      if (ok[mr] && !tf_box_narrow_le(f[mr], p->ncounts, b, &changed))
         return 0;
     if (!changed)
       break;

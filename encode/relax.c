@@ -10,7 +10,7 @@
 
 void tf_rows_init(tf_rows *r) {
   r->combo = SIZE_MAX;
-  r->n = r->cap = 0;
+  r->n = r->nall = r->cap = 0;
   r->f = NULL;
 }
 
@@ -32,11 +32,11 @@ static void add_row(tf_rows *r, int n, const tf_wide *f, int neg) {
   }
   if (!dependent)
     return;
-  if (r->n == r->cap) {
+  if (r->nall == r->cap) {
     r->cap = r->cap ? 2 * r->cap : 8;
     r->f = tf_nrealloc(r->f, (size_t)r->cap * (size_t)(1 + n), sizeof *r->f);
   }
-  tf_wide *to = r->f + (size_t)r->n++ * (size_t)(1 + n);
+  tf_wide *to = r->f + (size_t)r->nall++ * (size_t)(1 + n);
   for (int k = 0; k <= n; k++)
     to[k] = neg ? -f[k] : f[k];
 }
@@ -48,7 +48,7 @@ void tf_rows_of(const tf_problem *p, size_t c, tf_rows *r) {
   tf_wide f[1 + TF_MAX_COUNTS], mf[TF_MEMORY_SLOTS][1 + TF_MAX_COUNTS];
   unsigned char ok[TF_MEMORY_SLOTS];
   r->combo = c;
-  r->n = 0;
+  r->nall = 0;
   for (int mr = 0, nmr = tf_box_memory_rows(p, c, mf, ok); mr < nmr; mr++)
     if (ok[mr])
       add_row(r, n, mf[mr], 0);
@@ -61,6 +61,27 @@ void tf_rows_of(const tf_problem *p, size_t c, tf_rows *r) {
     if (p->row_kind[q] != TF_ROW_LE)
       add_row(r, n, f, 1);
   }
+  r->n = r->nall;
+  for (size_t i = 0; i < p->nbuffers; i++) { /* -size <= 0 */
+    const int64_t *a = tf_problem_buf(p, c, i);
+    for (int k = 0; k <= n; k++)
+      f[k] = a[k];
+    if (p->count_dependent[i])
+      add_row(r, n, f, 1);
+  }
+}
+
+int tf_rows_narrow(const tf_problem *p, size_t c, tf_rows *r, tf_box *b) {
+  tf_rows_of(p, c, r);
+  for (int pass = 0; pass < 8; pass++) { /* as tf_box_narrow: a few passes reach a fixed point */
+    int changed = 0;
+    for (int q = 0; q < r->nall; q++)
+      if (!tf_box_narrow_le(r->f + (size_t)q * (size_t)(1 + p->ncounts), p->ncounts, b, &changed))
+        return 0;
+    if (!changed)
+      break;
+  }
+  return 1;
 }
 
 /* A count the relaxation may move off the objective's preferred end:

@@ -27,8 +27,9 @@
 /* The rows of one combination, kept while the search stays on it. */
 typedef struct tf_rows {
   size_t combo; /* whose rows; SIZE_MAX: none yet */
-  int n, cap;
-  tf_wide *f;   /* n rows of 1 + ncounts: f[0] + sum f[1 + i] x_i <= 0 */
+  int n, nall, cap;
+  tf_wide *f;   /* nall rows of 1 + ncounts: f[0] + sum f[1 + i] x_i <= 0; the n first
+                   relax, the others (each count-dependent size >= 0) only narrow */
 } tf_rows;
 
 void tf_rows_init(tf_rows *r);
@@ -39,6 +40,11 @@ void tf_rows_release(tf_rows *r);
  * depend on a count; the others are left out, which only loosens the
  * bound. */
 void tf_rows_of(const tf_problem *p, size_t c, tf_rows *r);
+
+/* tf_box_narrow by these rows (the same rows but those left out above),
+ * which the search builds once per combination rather than once per box:
+ * removes only points that cannot fit; 0 when nothing is left. */
+int tf_rows_narrow(const tf_problem *p, size_t c, tf_rows *r, tf_box *b);
 
 /* tf_box_score_bound, each level with a count lowered to the least of its
  * rows' relaxations; every level -2^120 when some row holds at no point of

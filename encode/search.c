@@ -102,7 +102,12 @@ static size_t new_node(struct search *s, size_t combo, const tf_box *b, int all)
   s->all[id] = (unsigned char)all;
   for (int i = 0; i < s->nc; i++)
     s->box[id * w + (size_t)i] = b->lo[i], s->box[id * w + (size_t)(s->nc + i)] = b->hi[i];
-  tf_box_score_relaxed(s->p, combo, &s->rows, b, s->score + id * s->nobj);
+  tf_box_score_bound(s->p, combo, b, s->score + id * s->nobj);
+  /* Where every point fits the relaxation is the box's bound (relax.h);
+   * with one count a narrowed box ends where each row's relaxation would
+   * (consider narrows every box it files that is not a point). */
+  if (!all && s->nc > 1)
+    tf_box_score_tighten(s->p, combo, &s->rows, b, s->score + id * s->nobj);
   s->st.nodes++;
   return id;
 }
@@ -222,7 +227,7 @@ static void consider(struct search *s, size_t combo, tf_box b) {
   int point = 1;
   for (int i = 0; i < s->nc; i++)
     point &= b.lo[i] == b.hi[i];
-  if (!point && !tf_box_narrow(s->p, combo, &b)) /* a point's bounds are exact already */
+  if (!point && !tf_rows_narrow(s->p, combo, &s->rows, &b)) /* a point's bounds are exact already */
     return;
   int kind = tf_box_classify(s->p, combo, &b);
   if (kind == TF_BOX_NONE)
