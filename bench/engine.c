@@ -261,7 +261,8 @@ static const char *const family_text[2] = {
     "The same, but rings of 6 KB and more per stage, s0 in 1..32, s1 in 1..16 (three and five counts: s0 in "
     "1..16, the others in 1..8), and the counts first: `max s0`, `max s0 + s1`, `max s0 + s1 + s2`, "
     "`max s0 + s1 + s2 + s3 + s4` (rings s3, s4 of 8 KB and more), then the tile term.  No combination "
-    "reaches the counts' maxima, so the search must narrow every combination before it knows the best.  The "
+    "reaches the counts' maxima, so the box's corner bounds every combination alike and is never reached: the "
+    "search tells them apart by the linear relaxation of the count subproblem (docs/design.md).  The "
     "oracle is run up to 10^9 points (kept times the points of a box: 65,536 with five counts); past that a row "
     "times the solve path alone and its oracle columns read -.",
 };
