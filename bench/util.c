@@ -2,6 +2,7 @@
 
 #include <stdarg.h>
 #include <stdlib.h>
+#include <string.h>
 #include <time.h>
 
 FILE *md;
@@ -72,11 +73,13 @@ const char *us(double s, char *buf, size_t size) {
 /* Two families of generated worksets.  In the first the best-bounded
  * combination reaches its bound; in the second ("hard") the objectives put
  * the counts first and no combination can reach the counts' maxima, so
- * every combination has to be narrowed before the best is known. */
+ * every combination has to be narrowed before the best is known.  The hard
+ * family also has five counts (BENCH_MAX_COUNTS), the first family at
+ * most three. */
 struct family {
-  const char *max[3];        /* count bounds' "max" of s0, s1, s2 */
-  const char *ring[3];       /* their rings' sizes */
-  const char *objective[3][3];
+  const char *max[BENCH_MAX_COUNTS];  /* count bounds' "max" of s0 .. s4 */
+  const char *ring[BENCH_MAX_COUNTS]; /* their rings' sizes */
+  const char *objective[BENCH_MAX_COUNTS][3];
 };
 
 static const struct family families[2] = {
@@ -85,21 +88,48 @@ static const struct family families[2] = {
      {{"max (a * 31 + b * 17) % 1000", "max s0", NULL},
       {"max s0 + s1", "max (a * 31 + b * 17) % 1000", NULL},
       {"max (a * 31 + b * 17) % 1000", "max s0 + s2", "min s1"}}},
-    {{"32", "16", "8"},
-     {"s0 * ((a * 7 + b) % 13 + 2) * 4096", "s1 * ((a + b * 3) % 11 + 2) * 3072", "s2 * ((a * b) % 7 + 2) * 4096"},
+    {{"32", "16", "8", "8", "8"},
+     {"s0 * ((a * 7 + b) % 13 + 2) * 4096", "s1 * ((a + b * 3) % 11 + 2) * 3072", "s2 * ((a * b) % 7 + 2) * 4096",
+      "s3 * ((a * 5 + b * 2) % 9 + 2) * 4096", "s4 * ((a + b) % 5 + 2) * 4096"},
      {{"max s0", "max (a * 31 + b * 17) % 1000", NULL},
       {"max s0 + s1", "max (a * 31 + b * 17) % 1000", NULL},
-      {"max s0 + s1 + s2", "max (a * 31 + b * 17) % 1000", NULL}}},
+      {"max s0 + s1 + s2", "max (a * 31 + b * 17) % 1000", NULL},
+      {NULL},
+      {"max s0 + s1 + s2 + s3 + s4", "max (a * 31 + b * 17) % 1000", NULL}}},
 };
-const char *const bench_loosening[3] = {"s0 >= 4", "s0 + s1 >= 5", "s0 + s2 >= 5"};
+const char *const bench_loosening[BENCH_MAX_COUNTS] = {"s0 >= 4", "s0 + s1 >= 5", "s0 + s2 >= 5", NULL,
+                                                       "s0 + s1 >= 5, s2 + s3 + s4 >= 6"};
+
+/* A count's "max": the family's, but with three or five counts in the hard
+ * family s0 in 1..16 and the others in 1..8. */
+static const char *count_max(const struct family *fm, int ncounts, int k, int hard) {
+  if (hard && ncounts >= 3)
+    return k ? "8" : "16";
+  return fm->max[k];
+}
+
+/* The loosening require of `ncounts` counts as JSON strings: its rows
+ * are separated by ", " in bench_loosening. */
+static void write_loosening(FILE *f, int ncounts) {
+  const char *s = bench_loosening[ncounts - 1];
+  fprintf(f, ",\n \"require\": [\"");
+  for (; *s; s++)
+    if (!strncmp(s, ", ", 2))
+      fprintf(f, "\", \""), s++;
+    else
+      fputc(*s, f);
+  fprintf(f, "\"]");
+}
 
 /* A workset of `kept` combinations (a x b, every one fits at the smallest
  * counts) with `ncounts` counts, each a ring of SMEM whose per-stage size
- * depends on the tile; written to `path`.  In the hard family the third
- * count's range is 1..8 with three counts, 1..16 for s0 then. */
+ * depends on the tile; written to `path`.  In the hard family the counts'
+ * ranges are count_max's. */
 int bench_workset(const char *path, int ncounts, size_t kept, int loose, int hard) {
   const struct family *fm = &families[hard];
   size_t nb = kept < 100 ? kept : 100, na = kept / nb;
+  if (ncounts < 1 || ncounts > BENCH_MAX_COUNTS || !fm->ring[ncounts - 1] || !fm->objective[ncounts - 1][0])
+    return -1;
   FILE *f = fopen(path, "w");
   if (!f)
     return -1;
@@ -107,8 +137,7 @@ int bench_workset(const char *path, int ncounts, size_t kept, int loose, int har
              "\"to\": %zu}},\n \"count\": {",
           ncounts, kept, na, nb);
   for (int k = 0; k < ncounts; k++)
-    fprintf(f, "%s\"s%d\": {\"min\": 1, \"max\": %s}", k ? ", " : "", k,
-            hard && ncounts == 3 && k == 0 ? "16" : hard && ncounts == 3 && k == 1 ? "8" : fm->max[k]);
+    fprintf(f, "%s\"s%d\": {\"min\": 1, \"max\": %s}", k ? ", " : "", k, count_max(fm, ncounts, k, hard));
   fprintf(f, "},\n \"buffers\": [");
   for (int k = 0; k < ncounts; k++)
     fprintf(f, "{\"name\": \"r%d\", \"memory\": \"smem\", \"size\": \"%s\", \"align\": %d}, ", k, fm->ring[k],
@@ -116,7 +145,7 @@ int bench_workset(const char *path, int ncounts, size_t kept, int loose, int har
   fprintf(f, "\n  {\"name\": \"fixed\", \"memory\": \"smem\", \"size\": \"(a %% 97) * 64 + (b %% 89) * 32 + 4096\", "
              "\"align\": 1024}, {\"name\": \"acc\", \"memory\": \"rf\", \"size\": \"(a * b) %% 100 + 32\"}]");
   if (loose)
-    fprintf(f, ",\n \"require\": [\"%s\"]", bench_loosening[ncounts - 1]);
+    write_loosening(f, ncounts);
   fprintf(f, ",\n \"objective\": [");
   for (int o = 0; o < 3 && fm->objective[ncounts - 1][o]; o++)
     fprintf(f, "%s\"%s\"", o ? ", " : "", fm->objective[ncounts - 1][o]);

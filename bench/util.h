@@ -27,17 +27,20 @@ void both(const char *fmt, ...) __attribute__((format(printf, 1, 2)));
 
 int cmp_double(const void *a, const void *b);
 
+#define BENCH_MAX_COUNTS 5 /* counts of the generated worksets, at most */
+
 /* The generated worksets of bench/engine.md: `kept` combinations a x b
  * (every one fits at the smallest counts), `ncounts` counts, each a ring
  * of SMEM sized by the tile; with `loose` a require that loosens as a
  * count grows; `hard`: the family whose counts come first and never reach
- * their maxima.  Written to `path`; 0, or -1 when it cannot be. */
+ * their maxima (1, 2, 3 or 5 counts; the first family 1 to 3).  Written to `path`; 0, or -1 when it cannot be. */
 int bench_workset(const char *path, int ncounts, size_t kept, int loose, int hard);
 /* The small family of bench/engine.md: the same tiles and rings with
  * `ncounts` counts (0 to 3), each in 1..2; the first family's objectives,
  * or with `counts_first` the second's (the counts first). */
 int bench_workset_small(const char *path, int ncounts, size_t kept, int counts_first);
-/* The loosening require of `ncounts` counts, at [ncounts - 1]. */
-extern const char *const bench_loosening[3];
+/* The loosening require of `ncounts` counts, at [ncounts - 1] (NULL for
+ * 4); its rows separated by ", ". */
+extern const char *const bench_loosening[BENCH_MAX_COUNTS];
 
 #endif

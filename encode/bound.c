@@ -164,7 +164,7 @@ static tf_wide ceil_div(tf_wide a, tf_wide b) {
 /* f[0] + sum f[1+i] x_i <= 0 over the box: tightens each coordinate by
  * what the others leave it.  Returns 0 when no point can satisfy it.
  * Coefficients must stay below 2^70 in magnitude (the caller checks). */
-static int narrow_le(const tf_wide *f, int n, tf_box *b, int *changed) {
+int tf_box_narrow_le(const tf_wide *f, int n, tf_box *b, int *changed) {
   tf_wide part[TF_MAX_COUNTS], least = f[0];
   for (int i = 0; i < n; i++) {
     part[i] = f[1 + i] > 0 ? f[1 + i] * b->lo[i] : f[1 + i] * b->hi[i];
@@ -201,13 +201,13 @@ static int narrow_rows(const tf_problem *p, size_t c, tf_box *b, int *changed) {
   for (size_t r = 0; r < p->nrequire; r++) {
     const int64_t *a = tf_problem_row(p, c, r);
     int kind = p->row_kind[r];
-    if (kind != TF_ROW_GE && (widen(a, n, 0, f), !narrow_le(f, n, b, changed)))
+    if (kind != TF_ROW_GE && (widen(a, n, 0, f), !tf_box_narrow_le(f, n, b, changed)))
       return 0;
-    if (kind != TF_ROW_LE && (widen(a, n, 1, f), !narrow_le(f, n, b, changed)))
+    if (kind != TF_ROW_LE && (widen(a, n, 1, f), !tf_box_narrow_le(f, n, b, changed)))
       return 0;
   }
   for (size_t i = 0; i < p->nbuffers; i++) /* -size <= 0 */
-    if (p->count_dependent[i] && (widen(tf_problem_buf(p, c, i), n, 1, f), !narrow_le(f, n, b, changed)))
+    if (p->count_dependent[i] && (widen(tf_problem_buf(p, c, i), n, 1, f), !tf_box_narrow_le(f, n, b, changed)))
       return 0;
   return 1;
 }
@@ -215,35 +215,45 @@ static int narrow_rows(const tf_problem *p, size_t c, tf_box *b, int *changed) {
 /* Each row of each memory (model/bind/memory.h, lifetimes): sum of its sizes (a
  * count-free one as charged) minus the memory's bound <= 0, implied
  * because a charge is never below its size and the use is the largest
- * row. */
-static int narrow_memories(const tf_problem *p, size_t c, tf_box *b, int *changed) {
-  int n = p->ncounts;
-  for (int mr = 0; mr < TF_NMEM * tf_memory_nrows(p); mr++) {
-    int m = mr / tf_memory_nrows(p), r = mr % tf_memory_nrows(p);
-    tf_wide f[1 + TF_MAX_COUNTS] = {0};
-    int dependent = 0, usable = 1;
-    for (size_t i = 0; i < p->nbuffers; i++) {
-      if (tf_memory_of(p, i, c) != m || !tf_memory_in_row(p, i, r))
-        continue;
-      const int64_t *a = tf_problem_buf(p, c, i);
-      f[0] += p->count_dependent[i] ? a[0] : a[0] > 0 ? charge(p, i, a[0]) : 0;
-      for (int k = 0; k < n; k++)
-        f[1 + k] += a[1 + k], dependent |= a[1 + k] != 0;
-    }
+ * row.  One pass over the buffers fills every row. */
+int tf_box_memory_rows(const tf_problem *p, size_t c, tf_wide (*f)[1 + TF_MAX_COUNTS], unsigned char *ok) {
+  int n = p->ncounts, nrows = tf_memory_nrows(p), nmr = TF_NMEM * nrows;
+  for (int mr = 0; mr < nmr; mr++) {
+    ok[mr] = 0; /* 1 once a coefficient is nonzero */
     for (int k = 0; k <= n; k++)
-      usable &= f[k] < ((tf_wide)1 << 70) && f[k] > -((tf_wide)1 << 70);
-    f[0] -= limit_of(p, c, m);
-    if (dependent && usable && !narrow_le(f, n, b, changed))
-      return 0;
+      f[mr][k] = 0;
   }
-  return 1;
+  for (size_t i = 0; i < p->nbuffers; i++) {
+    int m = tf_memory_of(p, i, c);
+    const int64_t *a = tf_problem_buf(p, c, i);
+    for (int r = 0; m >= 0 && m < TF_NMEM && r < nrows; r++) {
+      if (!tf_memory_in_row(p, i, r))
+        continue;
+      tf_wide *to = f[m * nrows + r];
+      to[0] += p->count_dependent[i] ? a[0] : a[0] > 0 ? charge(p, i, a[0]) : 0;
+      for (int k = 0; k < n; k++)
+        to[1 + k] += a[1 + k], ok[m * nrows + r] |= a[1 + k] != 0;
+    }
+  }
+  for (int mr = 0; mr < nmr; mr++) {
+    for (int k = 0; k <= n; k++)
+      ok[mr] &= f[mr][k] < ((tf_wide)1 << 70) && f[mr][k] > -((tf_wide)1 << 70);
+    f[mr][0] -= limit_of(p, c, mr / nrows);
+  }
+  return nmr;
 }
 
 int tf_box_narrow(const tf_problem *p, size_t c, tf_box *b) {
+  tf_wide f[TF_MEMORY_SLOTS][1 + TF_MAX_COUNTS];
+  unsigned char ok[TF_MEMORY_SLOTS];
+  int nmr = tf_box_memory_rows(p, c, f, ok); /* the same in every pass: the box does not enter them */
   for (int pass = 0; pass < 8; pass++) { /* a few passes reach a fixed point in practice */
     int changed = 0;
-    if (!narrow_rows(p, c, b, &changed) || !narrow_memories(p, c, b, &changed))
+    if (!narrow_rows(p, c, b, &changed))
       return 0;
+    for (int mr = 0; mr < nmr; mr++)
+      if (ok[mr] && !tf_box_narrow_le(f[mr], p->ncounts, b, &changed))
+        return 0;
     if (!changed)
       break;
   }

@@ -38,6 +38,21 @@ void tf_box_full(const tf_problem *p, tf_box *b);
  * points that cannot fit.  Returns 0 when nothing is left, 1 otherwise. */
 int tf_box_narrow(const tf_problem *p, size_t c, tf_box *b);
 
+/* Tightens box b by one row f[0] + sum f[1 + i] x_i <= 0 (coefficients
+ * below 2^70 in magnitude): each count by what the others leave it;
+ * *changed set when a bound moved.  Returns 0 when no point of the box
+ * satisfies the row. */
+int tf_box_narrow_le(const tf_wide *f, int n, tf_box *b, int *changed);
+
+/* Every memory row at combination c, f[mr] for mr < TF_NMEM *
+ * tf_memory_nrows(p) (memory mr / nrows, row mr % nrows; the count is
+ * returned), as f[0] + sum f[1 + i] x_i <= 0: its unrounded total, a
+ * count-free size as charged, minus the memory's bound, which every point
+ * that fits satisfies; ok[mr] is 1 when the row depends on a count and its
+ * coefficients stay below 2^70 in magnitude, else 0.  f and ok hold
+ * TF_MEMORY_SLOTS rows. */
+int tf_box_memory_rows(const tf_problem *p, size_t c, tf_wide (*f)[1 + TF_MAX_COUNTS], unsigned char *ok);
+
 /* Exactly which of the three the box is, at combination c. */
 int tf_box_classify(const tf_problem *p, size_t c, const tf_box *b);
 

@@ -6,6 +6,7 @@
 #include <time.h>
 
 #include "encode/bound.h"
+#include "encode/relax.h"
 #include "model/core/alloc.h"
 
 /* A key of the total order (search.h): objective scores (larger is
@@ -41,6 +42,7 @@ struct search {
   double limit;
   size_t ticks;        /* boxes considered, for looking at the clock now and then */
   int timed_out;
+  tf_rows rows;        /* the relaxation's rows of the combination last bounded */
   tf_search_stats st;
 };
 
@@ -101,6 +103,11 @@ static size_t new_node(struct search *s, size_t combo, const tf_box *b, int all)
   for (int i = 0; i < s->nc; i++)
     s->box[id * w + (size_t)i] = b->lo[i], s->box[id * w + (size_t)(s->nc + i)] = b->hi[i];
   tf_box_score_bound(s->p, combo, b, s->score + id * s->nobj);
+  /* Where every point fits the relaxation is the box's bound (relax.h);
+   * with one count a narrowed box ends where each row's relaxation would
+   * (consider narrows every box it files that is not a point). */
+  if (!all && s->nc > 1)
+    tf_box_score_tighten(s->p, combo, &s->rows, b, s->score + id * s->nobj);
   s->st.nodes++;
   return id;
 }
@@ -220,7 +227,7 @@ static void consider(struct search *s, size_t combo, tf_box b) {
   int point = 1;
   for (int i = 0; i < s->nc; i++)
     point &= b.lo[i] == b.hi[i];
-  if (!point && !tf_box_narrow(s->p, combo, &b)) /* a point's bounds are exact already */
+  if (!point && !tf_rows_narrow(s->p, combo, &s->rows, &b)) /* a point's bounds are exact already */
     return;
   int kind = tf_box_classify(s->p, combo, &b);
   if (kind == TF_BOX_NONE)
@@ -265,9 +272,10 @@ static void open_box(struct search *s) {
     split(s, combo, &b); /* a single point is never mixed, so the box is wider */
 }
 
-/* The combination with the best bound over its full box, other than
+/* The combination with the best bound over its full box (with `relax`
+ * the relaxation's, relax.h, so usually the one that wins), other than
  * those in tried[0..ntried-1]; ncombos when none is left. */
-static size_t best_root(const struct search *s, const tf_box *full, const size_t *tried, int ntried,
+static size_t best_root(struct search *s, const tf_box *full, const size_t *tried, int ntried, int relax,
                         tf_wide *score, tf_wide *scratch) {
   size_t best = s->p->ncombos;
   for (size_t c = 0; c < s->p->ncombos; c++) {
@@ -278,7 +286,10 @@ static size_t best_root(const struct search *s, const tf_box *full, const size_t
       continue;
     tf_box_score_bound(s->p, c, full, scratch);
     struct key k = {scratch, c, s->p->count_lo}, b = {score, best, s->p->count_lo};
-    if (best == s->p->ncombos || cmp_key(s, k, b) < 0) {
+    int first = best == s->p->ncombos;
+    if (relax && (first || cmp_key(s, k, b) < 0)) /* the relaxation is never above the box's bound */
+      tf_box_score_tighten(s->p, c, &s->rows, full, scratch);
+    if (first || cmp_key(s, k, b) < 0) {
       best = c;
       memcpy(score, scratch, s->nobj * sizeof *score);
     }
@@ -296,10 +307,15 @@ static void drain(struct search *s) {
 }
 
 /* Opens combination c when its objective bound over the full box can still
- * win, and searches it to the end. */
+ * win, and searches it to the end.  The bound is the relaxation's
+ * (relax.h): where the counts' maxima are out of reach it prunes most
+ * combinations here, before any narrowing. */
 static void open_root(struct search *s, size_t c, const tf_box *full, tf_wide *score) {
   tf_box_score_bound(s->p, c, full, score);
   struct key k = {score, c, s->p->count_lo};
+  if (!can_win(s, k))
+    return; /* the box's bound is enough: the relaxation is never above it */
+  tf_box_score_tighten(s->p, c, &s->rows, full, score);
   if (!can_win(s, k))
     return;
   s->st.opened++;
@@ -321,7 +337,7 @@ static void run(struct search *s) {
   int ntried = 0;
   tf_wide *score = tf_nalloc(2 * s->nobj + 1, sizeof *score), *scratch = score + s->nobj;
   while (ntried < 4 && s->nbest < s->k && !s->timed_out) {
-    size_t c = best_root(s, &full, tried, ntried, score, scratch);
+    size_t c = best_root(s, &full, tried, ntried, 1, score, scratch);
     if (c == s->p->ncombos)
       break;
     tried[ntried++] = c;
@@ -490,7 +506,7 @@ static int scan(struct search *s, tf_found *found, size_t *n, tf_search_stats *s
   tf_wide *bound = kept_score + s->k * s->nobj, *scratch = bound + s->nobj;
   tf_box full;
   tf_box_full(p, &full);
-  size_t first = best_root(s, &full, NULL, 0, bound, scratch);
+  size_t first = best_root(s, &full, NULL, 0, 0, bound, scratch); /* few points: the box's bound is enough */
   if (first < p->ncombos)
     scan_combo(s, first, &full, found, kept_score);
   for (size_t c = 0; c < p->ncombos && !s->timed_out; c++) {
@@ -520,9 +536,13 @@ static int search(const tf_problem *p, size_t k, double time_limit_s, int may_sc
   s.open.key_of = node_key;
   s.k = k ? k : 1;
   s.limit = time_limit_s;
+  tf_rows_init(&s.rows);
   clock_gettime(CLOCK_MONOTONIC, &s.start);
-  if (may_scan && s.k <= SCAN_K && s.nobj <= SCAN_OBJ && scan_box(p))
-    return scan(&s, found, n, stats, err);
+  if (may_scan && s.k <= SCAN_K && s.nobj <= SCAN_OBJ && scan_box(p)) {
+    int rc = scan(&s, found, n, stats, err);
+    tf_rows_release(&s.rows);
+    return rc;
+  }
   s.best = tf_nalloc(s.k, sizeof *s.best);
   run(&s);
   *n = 0;
@@ -543,6 +563,7 @@ static int search(const tf_problem *p, size_t k, double time_limit_s, int may_sc
   free(s.freed);
   free(s.open.v);
   free(s.best);
+  tf_rows_release(&s.rows);
   return rc;
 }
 

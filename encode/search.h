@@ -2,7 +2,7 @@
  * problem, proven in integers.
  *
  * Nodes are (combination, box of counts).  Every node carries exact
- * bounds (bound.c): a node no point of which fits is dropped; a node whose
+ * bounds (bound.c; its objective levels lowered by relax.c's relaxation): a node no point of which fits is dropped; a node whose
  * every point fits yields its best point directly; any other node is split
  * in two along its widest count range.  Each objective level is bounded on
  * its own, so a node's bound vector is lexicographically at least as good
@@ -47,10 +47,10 @@ typedef struct tf_search_stats {
 } tf_search_stats;
 
 /* Finds the k best points (k >= 1) into found[0..*n-1], best first; *n is
- * 0 when no point fits.  time_limit_s > 0 bounds the whole search, the
- * problem's binding (p->bind_seconds) included: past it
- * the search stops with TF_ESOLVER (nothing unproven is returned).  stats
- * may be NULL. */
+ * 0 when no point fits.  time_limit_s > 0 bounds the whole search in
+ * wall-clock seconds (CLOCK_MONOTONIC), the problem's binding
+ * (p->bind_seconds) included: past it the search stops with TF_ESOLVER
+ * (nothing unproven is returned).  stats may be NULL. */
 int tf_search(const tf_problem *p, size_t k, double time_limit_s, tf_found *found, size_t *n,
               tf_search_stats *stats, tf_error *err);
 

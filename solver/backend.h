@@ -27,7 +27,7 @@ typedef struct tf_backend tf_backend;
 
 typedef struct tf_solve_opts {
   const tf_backend *backend; /* NULL: the exact search; else this ILP solver, certified */
-  double time_limit_s;       /* for the whole solve of a problem; <= 0: no limit */
+  double time_limit_s;       /* wall-clock s for the whole solve of a problem; <= 0: no limit */
   int presolve;              /* 1: the ILP solver's MIP presolver on (the default) */
   int fault;                 /* tests only: 1 makes the solver fail inside its error guard */
 } tf_solve_opts;

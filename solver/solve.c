@@ -119,7 +119,8 @@ int tf_solve(const tf_problem *p, const tf_solve_opts *o, const tf_solve_out *ou
   size_t n;
   if (tf_search(p, 1, o->time_limit_s, &found, &n, NULL, err) || tf_solve_found(p, &found, n, a, err))
     return -1;
-  double left = o->backend && o->time_limit_s > 0 ? o->time_limit_s - seconds_since(&t0) : 0;
+  /* what binding and the search left of the limit (both wall-clock, as GLPK's own) */
+  double left = o->backend && o->time_limit_s > 0 ? o->time_limit_s - p->bind_seconds - seconds_since(&t0) : 0;
   if (o->backend && tf_solve_ilp(p, o, o->time_limit_s > 0 && left < 0.001 ? 0.001 : left, a, err))
     return -1;
   return want_model ? tf_export_model(p, a, out->lp_file, out->mps_file, err) : 0;

@@ -7,7 +7,9 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "encode/bound.h"
 #include "encode/oracle.h"
+#include "encode/relax.h"
 #include "encode/search.h"
 #include "solver/cli/cli.h"
 #include "solver/cli/options.h"
@@ -316,6 +318,121 @@ START_TEST(test_generated_against_oracle) {
 }
 END_TEST
 
+/* ------------------------------------------------------ the relaxation */
+
+static tf_problem *bind_text(const char *text, long smem, tf_machine *m, tf_workset **w) {
+  *m = tf_test_machine(smem, 512, 255);
+  *w = tf_test_workset(text);
+  tf_request req;
+  tf_request_init(&req);
+  tf_error e;
+  tf_error_init(&e);
+  tf_problem *p = tf_problem_new(m, *w, &req, &e);
+  tf_request_release(&req);
+  return p;
+}
+
+/* max s0 + s1 with 3 s0 + 5 s1 <= 17 over 0..10: the box bound is 20, the
+ * relaxation's 17 / 3 rounded down (s1 first: 1/5 of a unit lost per
+ * byte, s0 then 1/3), and a min level with no count keeps its value. */
+START_TEST(test_relaxed_knapsack) {
+  tf_machine m;
+  tf_workset *w;
+  tf_problem *p = bind_text("{\"name\": \"k\", \"choose\": {\"x\": [1]}, \"count\": {\"s0\": {\"min\": 0, \"max\": 10}, "
+                            "\"s1\": {\"min\": 0, \"max\": 10}}, \"buffers\": [{\"name\": \"b\", \"memory\": \"smem\", "
+                            "\"size\": \"3 * s0 + 5 * s1\"}], \"objective\": [\"max s0 + s1\", \"min x\"]}",
+                            17, &m, &w);
+  ck_assert(p);
+  tf_box b;
+  tf_box_full(p, &b);
+  tf_wide box[2], relaxed[2];
+  tf_rows r;
+  tf_rows_init(&r);
+  tf_box_score_bound(p, 0, &b, box);
+  tf_box_score_relaxed(p, 0, &r, &b, relaxed);
+  ck_assert(box[0] == 20 && relaxed[0] == 5 && relaxed[1] == -1 && box[1] == -1);
+  b.lo[1] = b.hi[1] = 4; /* 3 s0 <= -3: no point */
+  tf_box_score_relaxed(p, 0, &r, &b, relaxed);
+  ck_assert(relaxed[0] < -((tf_wide)1 << 100));
+  tf_rows_release(&r);
+  tf_problem_free(p);
+  tf_workset_free(w);
+}
+END_TEST
+
+/* One random box inside the full box of combination c: the relaxation
+ * is at most the box's bound, at least every fitting point's value, level
+ * by level, equal to it at a fitting point, and says "no point" only
+ * where none fits; narrowing by the rows keeps every fitting point. */
+static void check_relaxed_box(const tf_problem *p, size_t c, tf_rows *r, const char *what) {
+  tf_box b;
+  tf_box_full(p, &b);
+  for (int k = 0; k < p->ncounts; k++) {
+    b.lo[k] += rnd(b.hi[k] - b.lo[k] + 1);
+    b.hi[k] -= rnd(b.hi[k] - b.lo[k] + 1);
+  }
+  tf_wide box[8], relaxed[8], at[8];
+  tf_box_score_bound(p, c, &b, box);
+  tf_box_score_relaxed(p, c, r, &b, relaxed);
+  tf_box narrowed = b;
+  int none = relaxed[0] < -((tf_wide)1 << 100), fits = 0, left = tf_rows_narrow(p, c, r, &narrowed);
+  for (size_t o = 0; o < p->nobjective; o++)
+    ck_assert_msg(relaxed[o] <= box[o], "%s: level %zu above the box bound", what, o);
+  int64_t x[TF_MAX_COUNTS];
+  memcpy(x, b.lo, sizeof x);
+  for (;;) {
+    if (tf_point_classify(p, c, x) == TF_BOX_ALL) {
+      fits = 1;
+      ck_assert_msg(left, "%s: combination %zu: narrowed to nothing, yet a point fits", what, c);
+      for (int k = 0; k < p->ncounts; k++)
+        ck_assert_msg(narrowed.lo[k] <= x[k] && x[k] <= narrowed.hi[k], "%s: narrowing lost a fitting point", what);
+      tf_point_score(p, c, x, at);
+      for (size_t o = 0; o < p->nobjective; o++)
+        ck_assert_msg(at[o] <= relaxed[o], "%s: combination %zu: a fitting point beats level %zu", what, c, o);
+      tf_box one;
+      memcpy(one.lo, x, sizeof x);
+      memcpy(one.hi, x, sizeof x);
+      tf_box_score_relaxed(p, c, r, &one, relaxed + 4);
+      for (size_t o = 0; o < p->nobjective && o < 4; o++)
+        ck_assert_msg(relaxed[4 + o] == at[o], "%s: a fitting point's relaxation is not its value", what);
+      tf_box_score_relaxed(p, c, r, &b, relaxed);
+    }
+    int k = p->ncounts - 1;
+    while (k >= 0 && x[k] == b.hi[k])
+      x[k] = b.lo[k], k--;
+    if (k < 0)
+      break;
+    x[k]++;
+  }
+  ck_assert_msg(!none || !fits, "%s: combination %zu: no point by the relaxation, yet one fits", what, c);
+}
+
+START_TEST(test_relaxed_generated) {
+  int relaxed = 0;
+  for (int i = 0; i < 300; i++) {
+    rng_state = 0x2545f4914f6cdd1dULL * (unsigned long long)(_i * 300 + i + 1);
+    char text[4096];
+    int nc;
+    ck_assert_int_eq(random_workset(text, sizeof text, &nc), 0);
+    tf_machine m;
+    tf_workset *w;
+    tf_problem *p = bind_text(text, 200 + rnd(2000), &m, &w);
+    if (p && p->nobjective <= 4) {
+      tf_rows r;
+      tf_rows_init(&r);
+      for (size_t c = 0; c < p->ncombos; c++)
+        for (int t = 0; t < 4; t++)
+          check_relaxed_box(p, c, &r, text);
+      relaxed += r.n > 0;
+      tf_rows_release(&r);
+    }
+    tf_problem_free(p);
+    tf_workset_free(w);
+  }
+  ck_assert_msg(relaxed > 100, "only %d problems had a row to relax", relaxed);
+}
+END_TEST
+
 Suite *search_suite(void) {
   Suite *s = suite_create("search");
   TCase *tc = tcase_create("Engine cases");
@@ -327,5 +444,10 @@ Suite *search_suite(void) {
   tcase_set_timeout(gen, 120);
   tcase_add_loop_test(gen, test_generated_against_oracle, 0, 5);
   suite_add_tcase(s, gen);
+  TCase *rel = tcase_create("Relaxation");
+  tcase_set_timeout(rel, 60);
+  tcase_add_test(rel, test_relaxed_knapsack);
+  tcase_add_loop_test(rel, test_relaxed_generated, 0, 3);
+  suite_add_tcase(s, rel);
   return s;
 }

@@ -252,7 +252,7 @@ static const struct option_spec {
     {O_RESUME, NO_RQ, V_NONE, 0, "resume", NULL, TF_CMD_SWEEP, ONCE,
      "continue FILE after an interrupted run; the result is the file an uninterrupted run writes"},
     {O_SHARD, NO_RQ, V_TEXT, 0, "shard", "I/N", TF_CMD_SWEEP, ONCE, "solve points i with i mod N = I - 1 ('tilefit merge' joins shards)"},
-    {O_TIME, NO_RQ, V_TEXT, 0, "time-limit", "SECONDS", SOLVING | TF_CMD_PRUNE, ONCE, "for the whole solve of a problem (default 60)"},
+    {O_TIME, NO_RQ, V_TEXT, 0, "time-limit", "SECONDS", SOLVING | TF_CMD_PRUNE, ONCE, "wall-clock seconds for the whole solve of a problem, binding included (default 60)"},
     {O_SOLVER, NO_RQ, V_WORDS, 0, "solver", "exact|glpk", SOLVING | TF_CMD_CHECK | TF_CMD_VALIDATE, ONCE,
      "exact: the exact search (the default); glpk: GLPK solves the whole integer program, its answer certified "
      "against the exact optimum (exit 3 when they differ)"},
