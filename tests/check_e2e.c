@@ -419,6 +419,18 @@ START_TEST(test_register_budget_top10) {
 }
 END_TEST
 
+/* Occupancy compares a CTA's per-SM footprint of registers and TMEM, so
+ * their use must not depend on a count: the refusal names the memory. */
+START_TEST(test_occupancy_count_dependent_use) {
+  int rc = tf_test_run("solve -m a100 -w tests/data/worksets/occupancy-count-rf.json --domain occupancy=1,2", out,
+                       sizeof out, err, sizeof err);
+  ck_assert_int_eq(rc, 2);
+  ck_assert_msg(strstr(err, "occupancy: occupancy checks rf per SM, so its use must not depend on a count variable"),
+                "%s", err);
+  ck_assert_str_eq(out, "");
+}
+END_TEST
+
 /* A CTA's registers at launch (a workset's cta_registers let) limit
  * occupancy: FA3 forward's setmaxnreg split holds 39936, 64512 or 65536
  * registers for 1, 2 or 3 MMA warpgroups, so two CTAs never share an
@@ -950,6 +962,7 @@ Suite *e2e_suite(void) {
   tcase_add_loop_test(tc, test_register_budget_top10, 0, 6);
   tcase_add_loop_test(tc, test_bwd_register_footprints, 0, 11);
   tcase_add_test(tc, test_launch_registers_occupancy);
+  tcase_add_test(tc, test_occupancy_count_dependent_use);
   tcase_add_loop_test(tc, test_bwd_top5_within_budget, 0, 9);
   tcase_add_test(tc, test_top_five);
   tcase_add_test(tc, test_lp_mps_round_trip);

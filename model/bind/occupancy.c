@@ -61,13 +61,13 @@ static int launch_registers_fit(const tf_problem *p, int64_t ctas, char *why, si
 
 /* The memories occupancy checks per SM, each with a use that must not
  * depend on a count: 0 they fit, 1 one does not (why), -1 a use depends on
- * a count. */
+ * a count (why: that memory's name). */
 static int sm_memories_fit(const tf_problem *p, const int64_t *choose, const int64_t *sizes, int64_t threads,
                            char *why, size_t size) {
   int64_t ctas = choose[p->occupancy], use[TF_NMEM];
   for (int mem = 0; mem < TF_NMEM; mem++)
     if (tf_memory_sm_use(mem) && count_free_use(p, choose, sizes, mem, &use[mem]))
-      return -1;
+      return snprintf(why, size, "%s", tf_memory_name(mem)), -1;
   int launch = launch_registers_fit(p, ctas, why, size);
   if (launch == 0)
     return 1;
@@ -88,7 +88,7 @@ int tf_occupancy_fits(const tf_problem *p, const int64_t *choose, const int64_t 
   int sm = sm_memories_fit(p, choose, sizes, threads, why_all, sizeof why_all);
   if (sm < 0)
     return tf_error_set(err, TF_EINPUT, "occupancy",
-                        "occupancy needs register and TMEM use that does not depend on a count variable");
+                        "occupancy checks %s per SM, so its use must not depend on a count variable", why_all);
   if (ctas < 1)
     return snprintf(why, size, "occupancy %lld: at least one CTA must fit on an SM", (long long)ctas), 0;
   if (ctas > m->limits.ctas_per_sm)

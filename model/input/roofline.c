@@ -64,8 +64,8 @@ static int read_end(const cJSON *v, const char *path, int allow_mma, int *out, t
     return -1;
   *out = allow_mma && !strcmp(s, "mma") ? TF_END_MMA : tf_memory_find(s);
   if (*out < 0)
-    return tf_error_set(err, TF_EINPUT, path, "unknown endpoint '%.40s' (expected %s)", s,
-                        allow_mma ? "mma, smem, tmem or rf" : "smem, tmem or rf");
+    return tf_error_set(err, TF_EINPUT, path, "unknown endpoint '%.40s' (expected %s%s)", s, allow_mma ? "mma, " : "",
+                        TF_MEMORY_LIST(" or "));
   return 0;
 }
 
@@ -76,7 +76,7 @@ static int read_flow(tf_workset *w, struct decl *d, size_t b, const cJSON *t, co
     return -1;
   const cJSON *to = tf_json_member(t, "to"), *from = tf_json_member(t, "from");
   if (!to == !from)
-    return tf_error_set(err, TF_EINPUT, path, "expected exactly one of \"to\" (mma, smem, tmem, rf) and \"from\"");
+    return tf_error_set(err, TF_EINPUT, path, "expected exactly one of \"to\" (mma, %s) and \"from\"", TF_MEMORY_LIST(", "));
   char sub[200];
   tf_path_key(sub, sizeof sub, path, to ? "to" : "from");
   tf_flow f = {.buffer = (int)b, .toward = to != NULL};
