@@ -488,7 +488,7 @@ int main(int argc, char **argv) {
 
   both("## Per problem: solve, exhaustive oracle, closed form\n\n"
        "Median wall time per problem (a bound problem in, an answer out).  *Solve* is `tf_solve`: the exact "
-       "search (encode/search.c), then certification in integers.  *GLPK, full model*: the whole ILP of "
+       "search (solver/search/search.c), then certification in integers.  *GLPK, full model*: the whole ILP of "
        "encode/build.c with the count columns bounded by the count's own range, solved by GLPK with presolve, "
        "decoded and verified (what the solve path was before the exact search).  *Oracle*: every kept combination "
        "and every count value.  *Closed form*: `tf_closed_form` at every kept combination, the best by the "

@@ -4,7 +4,7 @@
  * solver's own header.  GLPK (solver/glpk.c) is the one implementation.
  *
  * Two solvers answer a problem (tf_solve_opts.backend):
- *   exact  (NULL, the default)  the exact search (encode/search.h)
+ *   exact  (NULL, the default)  the exact search (solver/search/search.h)
  *   glpk   the whole integer program (encode/build.h) solved by GLPK, its
  *          point decoded and certified against the exact optimum
  *          (solver/solve_ilp.c)

@@ -6,13 +6,13 @@
 #include <string.h>
 #include <time.h>
 
-#include "encode/search.h"
 #include "encode/verify.h"
 #include "model/core/alloc.h"
 #include "model/core/text.h"
 #include "model/input/catalog.h"
 #include "solver/explain.h"
 #include "solver/export.h"
+#include "solver/search/search.h"
 #include "solver/solve_ilp.h"
 
 int tf_load_names(const tf_request *req, const char *mwhere, const char *wwhere, tf_error *err) {
@@ -72,7 +72,7 @@ static void infeasible(const tf_problem *p, tf_answer *a) {
   }
 }
 
-/* The answers of an exact search (encode/search.h), each certified from
+/* The answers of an exact search (solver/search/search.h), each certified from
  * the workset's expressions; no point found: infeasible. */
 int tf_solve_found(const tf_problem *p, const tf_found *found, size_t n, tf_answer *answers, tf_error *err) {
   if (n == 0) {

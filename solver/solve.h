@@ -1,6 +1,6 @@
 /* The solving pipeline shared by every command:
  *   load machine + workset -> bind a problem -> the exact search
- *   (encode/search.h) -> certify in integers -> closed form;
+ *   (solver/search/search.h) -> certify in integers -> closed form;
  *   with --solver glpk, GLPK solves the whole integer program and its
  *   point is certified against the exact one (solver/solve_ilp.h);
  *   with --lp / --mps, the integer program is written (solver/export.h).
@@ -9,11 +9,11 @@
 #define TF_SOLVER_SOLVE_H
 
 #include "encode/decode.h"
-#include "encode/search.h"
 #include "model/bind/problem.h"
 #include "model/input/machine.h"
 #include "model/input/workset.h"
 #include "solver/backend.h"
+#include "solver/search/search.h"
 
 /* A loaded machine and workset, resolved from a request's names. */
 typedef struct tf_loaded {
@@ -35,7 +35,7 @@ typedef struct tf_solve_out {
   const char *mps_file;  /* write the model here (free MPS), or NULL */
 } tf_solve_out;
 
-/* Solves a bound problem exactly (encode/search.h; o->time_limit_s bounds
+/* Solves a bound problem exactly (solver/search/search.h; o->time_limit_s bounds
  * the whole solve), then, when o->backend is set, by that ILP solver,
  * certified (solver/solve_ilp.h).  An infeasible problem is a result
  * (a->status == TF_ANSWER_INFEASIBLE with a->why), not an error.  With
@@ -49,7 +49,7 @@ int tf_solve(const tf_problem *p, const tf_solve_opts *o, const tf_solve_out *ou
 int tf_solve_opts_for(const tf_solve_opts *o, const tf_request *req, const char *where, tf_solve_opts *out,
                       tf_error *err);
 
-/* The k best distinct points in the exact search's order (encode/search.h):
+/* The k best distinct points in the exact search's order (solver/search/search.h):
  * fills answers[0..*n-1] (each initialised by the caller with
  * tf_answer_init); *n < k when fewer exist, 0 when none (answers[0] then
  * says why). */

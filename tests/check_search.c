@@ -1,18 +1,18 @@
-/* The exact search (encode/search.h): every engine case (tests/data/engine-cases) run
+/* The exact search (solver/search/search.h): every engine case (tests/data/engine-cases) run
  * through the binary with the exhaustive answer and the exit status it
  * must give, and the search's --top rankings held to the exhaustive
- * oracle's (encode/oracle.c), which shares no code with encode/bound.c. */
+ * oracle's (encode/oracle.c), which shares no code with solver/search/bound.c. */
 #include <check.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 
-#include "encode/bound.h"
 #include "encode/oracle.h"
-#include "encode/relax.h"
-#include "encode/search.h"
 #include "solver/cli/cli.h"
 #include "solver/cli/options.h"
+#include "solver/search/bound.h"
+#include "solver/search/relax.h"
+#include "solver/search/search.h"
 #include "solver/solve.h"
 #include "tests/suites.h"
 #include "tests/testutil.h"

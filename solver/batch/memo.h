@@ -14,7 +14,7 @@
 #include <stddef.h>
 #include <stdint.h>
 
-#include "encode/search.h"
+#include "solver/search/search.h"
 
 enum { TF_MEMO_PENDING, TF_MEMO_DONE, TF_MEMO_FAILED };
 

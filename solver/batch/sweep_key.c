@@ -45,7 +45,7 @@ char *tf_sweep_key(const tf_request *req, const tf_problem *p, int check, size_t
 }
 
 /* The exact content of a search problem: what the exact search reads
- * (encode/search.h), without the choose values, which name its answer's
+ * (solver/search/search.h), without the choose values, which name its answer's
  * combination but do not change which index wins. */
 char *tf_sweep_search_key(const tf_problem *p, size_t *len) {
   tf_text t;

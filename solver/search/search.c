@@ -1,13 +1,13 @@
-#include "search.h"
+#include "solver/search/search.h"
 
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 #include <time.h>
 
-#include "encode/bound.h"
-#include "encode/relax.h"
 #include "model/core/alloc.h"
+#include "solver/search/bound.h"
+#include "solver/search/relax.h"
 
 /* A key of the total order (search.h): objective scores (larger is
  * better), combination, smallest counts. */

@@ -1,4 +1,4 @@
-#include "bound.h"
+#include "solver/search/bound.h"
 
 #include "model/bind/memory.h"
 

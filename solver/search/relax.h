@@ -22,7 +22,7 @@
 
 #include <stddef.h>
 
-#include "encode/bound.h"
+#include "solver/search/bound.h"
 
 /* The rows of one combination, kept while the search stays on it. */
 typedef struct tf_rows {

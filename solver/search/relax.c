@@ -1,4 +1,4 @@
-#include "relax.h"
+#include "solver/search/relax.h"
 
 #include <stdint.h>
 #include <stdlib.h>
