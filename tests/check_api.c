@@ -395,6 +395,12 @@ START_TEST(sweep_bad_problem_answers) {
   got = call("{\"cmd\": \"sweep\", \"problems\": []}", 0);
   ck_assert_str_eq(got, "{\"points\":[],\"warnings\":[]}");
   tf_free(got);
+  /* a problem that binding refuses is an error point named by its place in the list */
+  got = call("{\"cmd\": \"sweep\", \"problems\": [" FA4_PROBLEM ", {\"machine\": \"b200\", \"workset\": "
+             "\"fa4-fwd\", \"fix\": {\"B_q\": 1}}]}",
+             0);
+  ck_assert_msg(strstr(got, "\"error\":\"$.problems[1].fix.B_q: workset 'fa4-fwd' has no variable 'B_q'"), "%s", got);
+  tf_free(got);
 }
 END_TEST
 

@@ -35,11 +35,13 @@ const char *tf_case_kind_name(int kind) {
 
 struct ctx {
   char prefix[32]; /* "line 12: " */
+  char root[64];   /* what "$" stands for: "$", or "$.problems[3]" for an object inside another */
   tf_error *err;
 };
 
+/* prefix + sub, with sub's leading "$" (every sub has one) read as root. */
 static void path_of(const struct ctx *x, char *buf, size_t size, const char *sub) {
-  snprintf(buf, size, "%s%s", x->prefix, sub);
+  snprintf(buf, size, "%s%s%s", x->prefix, x->root, sub[0] == '$' ? sub + 1 : sub);
 }
 
 /* The path of a request field: "line 12: $.params". */
@@ -274,20 +276,34 @@ static int read_case(const struct ctx *x, const cJSON *root, tf_case *c) {
   return 0;
 }
 
+/* Parses text into c with paths under x (its prefix and root set). */
+static int parse(struct ctx *x, const char *text, size_t len, const char *file, size_t line, tf_case *c,
+                 tf_error *err) {
+  x->err = err;
+  cJSON *root = line ? tf_json_parse_line(text, len, file, line, err) : tf_json_parse(text, len, file, err);
+  if (!root)
+    return -1;
+  int rc = read_case(x, root, c);
+  cJSON_Delete(root);
+  if (rc)
+    tf_error_set_file(err, file);
+  return rc;
+}
+
 int tf_case_parse(const char *text, size_t len, const char *file, size_t line, tf_case *c, tf_error *err) {
   struct ctx x;
   x.prefix[0] = 0; /* line 0: an object on its own (the library's JSON entry point) */
   if (line)
     snprintf(x.prefix, sizeof x.prefix, "line %zu: ", line);
-  x.err = err;
-  cJSON *root = line ? tf_json_parse_line(text, len, file, line, err) : tf_json_parse(text, len, file, err);
-  if (!root)
-    return -1;
-  int rc = read_case(&x, root, c);
-  cJSON_Delete(root);
-  if (rc)
-    tf_error_set_file(err, file);
-  return rc;
+  snprintf(x.root, sizeof x.root, "$");
+  return parse(&x, text, len, file, line, c, err);
+}
+
+int tf_case_parse_at(const char *text, size_t len, const char *file, const char *root, tf_case *c, tf_error *err) {
+  struct ctx x;
+  x.prefix[0] = 0;
+  snprintf(x.root, sizeof x.root, "%s", root);
+  return parse(&x, text, len, file, 0, c, err);
 }
 
 /* ---------------------------------------------------------------- writing */

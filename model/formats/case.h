@@ -38,6 +38,10 @@ void tf_case_release(tf_case *c);
 /* Parses one object.  `line` (1-based) prefixes every JSON path in errors
  * ("line 12: $.params.d"); 0 leaves the paths bare.  `file` names the file. */
 int tf_case_parse(const char *text, size_t len, const char *file, size_t line, tf_case *c, tf_error *err);
+/* The same for an object inside another (a problem of a list the library
+ * was given): every path is under `root` ("$.problems[3]"), with no line,
+ * so errors found when the request is bound name it too. */
+int tf_case_parse_at(const char *text, size_t len, const char *file, const char *root, tf_case *c, tf_error *err);
 
 const char *tf_case_kind_name(int kind);
 

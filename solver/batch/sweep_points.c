@@ -103,33 +103,26 @@ struct list_ctx {
                         else a line in memory, bad input at where[i] */
 };
 
-/* An in-memory line's error, under where[i]: where[i] and then the path
- * inside the object. */
-static void under_where(const struct list_ctx *x, size_t i, tf_error *err) {
-  char path[sizeof err->path];
-  snprintf(path, sizeof path, "%s[%zu]%s", x->where, i, err->path[0] == '$' ? err->path + 1 : "");
-  snprintf(err->path, sizeof err->path, "%s", path);
-}
-
 /* Line `lineno` into c.  A file's line that does not parse keeps its id
- * and says why (*why); an in-memory one fails, with its error as the
- * object's on its own: parsed again with line 0, for paths without the
- * "line N: " the request's own paths carry, under where[lineno - 1]. */
+ * and says why (*why); an in-memory one is the object where[lineno - 1],
+ * whose paths (its own, and those binding reports later) start there, and
+ * fails: bad input. */
 static int parse_line(const struct list_ctx *x, const char *line, size_t len, size_t lineno, tf_case *c,
                       char **why, tf_error *err) {
+  if (x->where) {
+    char root[64];
+    snprintf(root, sizeof root, "%s[%zu]", x->where, lineno - 1);
+    if (!tf_case_parse_at(line, len, x->file, root, c, err))
+      return 0;
+    if (strncmp(err->path, root, strlen(root))) /* not a field's: the text itself */
+      snprintf(err->path, sizeof err->path, "%s", root);
+    tf_case_release(c);
+    return -1;
+  }
   tf_error e;
   tf_error_init(&e);
   if (!tf_case_parse(line, len, x->file, lineno, c, &e))
     return 0;
-  if (x->where) {
-    tf_case_release(c);
-    tf_case_init(c);
-    if (!tf_case_parse(line, len, x->file, 0, c, err))
-      *err = e; /* not expected: the line's error, then */
-    tf_case_release(c);
-    under_where(x, lineno - 1, err);
-    return -1;
-  }
   char msg[1024];
   tf_error_format(&e, msg, sizeof msg);
   char *id = c->req.id ? tf_strdup(c->req.id) : NULL; /* keep the id if it was read */
@@ -378,8 +371,11 @@ tf_sweep *tf_sweep_load_lines(const char *const *lines, const size_t *lens, size
   for (size_t i = 0; i < n; i++) {
     size_t first; /* the length a file's reader sees, its limit checked (model/core/lines.h) */
     int too_long = tf_line_in_text(lines[i], lines[i] + lens[i], i + 1, &first, err);
-    if (too_long && where)
-      under_where(&x, i, err);
+    if (too_long && where) { /* the line as a whole: where[i] */
+      char root[64];
+      snprintf(root, sizeof root, "%s[%zu]", where, i);
+      snprintf(err->path, sizeof err->path, "%s", root);
+    }
     if (too_long || load_line(&x, lines[i], lens[i], i + 1, err)) {
       tf_error_set_file(err, name);
       tf_sweep_free(s);

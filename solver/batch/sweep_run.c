@@ -259,8 +259,13 @@ static void run_point(struct run *r, size_t pos, struct slot *out) {
   const tf_workset *w;
   tf_problem *p = NULL;
   if (bad || tf_cache_get(r->cache, &req, "$.machine", "$.workset", &m, &w, &err) ||
-      !(p = tf_problem_new_timed(m, w, &req, r->o.solve.time_limit_s, &err)))
+      !(p = tf_problem_new_timed(m, w, &req, r->o.solve.time_limit_s, &err))) {
+    /* a field of the problem line ("line 2: $.fix", "$.problems[1].fix"),
+     * not of the workset: the problem list's file, if it has one */
+    if (!strncmp(err.path, "line ", 5) || !strncmp(err.path, "$.problems[", 11))
+      snprintf(err.file, sizeof err.file, "%s", s->file ? s->file : "");
     error_body(f, r, &req, NULL, &err);
+  }
   else
     status = problem_body(&t, r, &req, p, check);
   tf_sweep_line_end(&line, r->o.format);

@@ -295,11 +295,19 @@ class Sweep(unittest.TestCase):
         self.assertEqual([p["id"] for p in points], ["fa4", "line-2"])
         self.assertEqual(points[0]["values"]["stages"], 3)
         self.assertEqual(points[1]["status"], "error")  # a point that fails is a line, as in the command line
+        # the list's error names the problem by its place in the list; the file's by its line
+        self.assertEqual(points[1]["error"], "$.problems[1].fix.B_q: workset 'fa4-fwd' has no variable 'B_q' "
+                         "(variables: B_r, B_c, q_stage, occupancy, stages)")
         with tempfile.TemporaryDirectory() as d:
             path = os.path.join(d, "problems.jsonl")
             with open(path, "w") as f:
                 f.writelines(json.dumps(p) + "\n" for p in problems)
-            self.assertEqual(points, self.cli_sweep(path))
+            cli = self.cli_sweep(path)
+            self.assertEqual(cli[1]["error"], path + ": line 2: $.fix.B_q: workset 'fa4-fwd' has no variable 'B_q' "
+                             "(variables: B_r, B_c, q_stage, occupancy, stages)")
+            for p in (points, cli):
+                del p[1]["error"]
+            self.assertEqual(points, cli)
 
     def test_a_bad_spec_raises(self):
         with self.assertRaises(tilefit.Error) as cm:
