@@ -46,6 +46,11 @@ cd "$W"
 cmp -s "$P/share/tilefit/examples/solve.c" "$TOP/docs/examples/solve.c" || fail "the installed solve.c is not docs/examples/solve.c"
 cp "$P/share/tilefit/examples/solve.c" prog.c
 FLAGS=$(PKG_CONFIG_PATH=$P/lib/pkgconfig pkg-config --cflags --libs tilefit) || fail "pkg-config --cflags --libs tilefit"
+# the header needs nothing of cJSON, so neither do a user's compile flags
+case $(PKG_CONFIG_PATH=$P/lib/pkgconfig pkg-config --cflags tilefit) in
+  *cjson*) fail "pkg-config --cflags tilefit names cJSON's directory" ;;
+esac
+ok
 cc prog.c $FLAGS -o prog || fail "cc prog.c \$(pkg-config --cflags --libs tilefit)"
 $CC -std=c11 -Wall -Wextra -pedantic -Werror prog.c $FLAGS -o prog || fail "$CC -std=c11 -pedantic -Werror prog.c"
 LD_LIBRARY_PATH=$P/lib ./prog >out.txt || { cat out.txt >&2; fail "prog exited $?"; }
