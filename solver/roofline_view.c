@@ -207,14 +207,42 @@ void tf_explain_roofline_json(tf_json_out *w, const tf_problem *p, const int64_t
   tf_json_out_end(w); /* roofline */
 }
 
-void tf_estimate_at(const tf_problem *p, const int64_t *choose, const int64_t *counts, tf_estimate *e) {
-  memset(e, 0, sizeof *e);
-  if (tf_roofline_value(p, choose, counts, "time_ns", &e->time_ns) ||
-      tf_roofline_value(p, choose, counts, "waves", &e->waves) ||
-      tf_roofline_value(p, choose, counts, "time_bound_by", &e->bound_by))
+/* tf_roofline_value of the n (at most 8) names at one point, the point
+ * evaluated once (tf_problem_values); failed[k] where v[k] is not set. */
+static void roofline_values(const tf_problem *p, const int64_t *choose, const int64_t *counts,
+                            const char *const *names, size_t n, int64_t *v, int *failed) {
+  const tf_workset *w = p->workset;
+  const tf_expr *e[8];
+  size_t at[8], m = 0;
+  for (size_t k = 0; k < n && k < 8; k++) {
+    int sym = tf_workset_resolve(w, names[k]);
+    failed[k] = sym < 0 || tf_workset_sym_kind(w, sym) != TF_SYM_LET;
+    if (!failed[k])
+      e[m] = w->lets[sym - tf_workset_sym_let(w, 0)].expr, at[m++] = k;
+  }
+  int64_t got[8];
+  int bad[8];
+  if (!m)
     return;
-  if (tf_roofline_value(p, choose, counts, "ideal_ns", &e->ideal_ns))
-    e->ideal_ns = -1;
+  tf_problem_values(p, choose, counts, e, m, got, bad);
+  for (size_t j = 0; j < m; j++)
+    if (!(failed[at[j]] = bad[j]))
+      v[at[j]] = got[j];
+}
+
+/* One evaluation of the point for the four values (a --top row's). */
+void tf_estimate_at(const tf_problem *p, const int64_t *choose, const int64_t *counts, tf_estimate *e) {
+  static const char *const names[] = {"time_ns", "waves", "time_bound_by", "ideal_ns"};
+  int64_t v[4];
+  int failed[4];
+  memset(e, 0, sizeof *e);
+  roofline_values(p, choose, counts, names, 4, v, failed);
+  if (failed[0] || failed[1] || failed[2])
+    return;
+  e->time_ns = v[0];
+  e->waves = v[1];
+  e->bound_by = v[2];
+  e->ideal_ns = failed[3] ? -1 : v[3];
   e->ok = 1;
 }
 

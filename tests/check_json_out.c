@@ -123,6 +123,42 @@ START_TEST(test_escapes) {
 }
 END_TEST
 
+/* The members' one-write paths (key_int, key_string) against what the
+ * escapes table wants, with a comma between: every escape, a NULL value,
+ * the extreme integers, and a key longer than the one-write buffer. */
+static void assert_members(const char *key, const char *want_key, const char *value, const char *want_value) {
+  struct mem m;
+  tf_json_out w;
+  mem_open(&m, &w);
+  tf_json_out_object(&w);
+  tf_json_out_key_int(&w, key, INT64_MIN);
+  tf_json_out_key_string(&w, key, value);
+  tf_json_out_key_string(&w, key, NULL);
+  tf_json_out_key(&w, key);
+  tf_json_out_int(&w, INT64_MAX);
+  tf_json_out_end(&w);
+  char *text = out(&m);
+  size_t size = 4 * strlen(want_key) + strlen(want_value) + 128;
+  char *want = malloc(size);
+  snprintf(want, size, "{%s:-9223372036854775808,%s:%s,%s:null,%s:9223372036854775807}", want_key, want_key,
+           want_value, want_key, want_key);
+  ck_assert_str_eq(text, want);
+  free(want);
+  free(text);
+}
+
+START_TEST(test_members) {
+  assert_members(escapes[_i].in, escapes[_i].want, escapes[_i].in, escapes[_i].want);
+  assert_members("k", "\"k\"", escapes[_i].in, escapes[_i].want);
+  char key[301], want[304];
+  memset(key, 'k', 300);
+  key[300] = 0;
+  snprintf(want, sizeof want, "\"%s\"", key);
+  assert_members(key, want, escapes[_i].in, escapes[_i].want);
+  assert_members("k", "\"k\"", key, want);
+}
+END_TEST
+
 START_TEST(test_numbers) {
   struct mem m;
   tf_json_out w;
@@ -284,6 +320,7 @@ Suite *json_out_suite(void) {
   tcase_add_test(write, test_nesting);
   tcase_add_test(write, test_depth);
   tcase_add_loop_test(write, test_escapes, 0, NESCAPES);
+  tcase_add_loop_test(write, test_members, 0, NESCAPES);
   tcase_add_test(write, test_numbers);
   tcase_add_test(write, test_raw_and_records);
   tcase_add_loop_test(write, test_array_lines, 0, 3);
