@@ -54,6 +54,37 @@ static tf_eval_env make_env(void) {
   return env;
 }
 
+/* The same symbols at a concrete point: each count bound to a number. */
+static tf_affine point_syms[NSYM];
+
+static tf_eval_env make_point_env(const int64_t *counts) {
+  memset(point_syms, 0, sizeof point_syms);
+  for (int i = 0; i < NSYM; i++)
+    point_syms[i].c = symtab[i].count >= 0 ? counts[symtab[i].count] : symtab[i].value;
+  tf_eval_env env = {point_syms, 2, count_names};
+  return env;
+}
+
+/* At a concrete point tf_expr_eval_at gives what tf_expr_eval_const gives:
+ * the same value, or the same error. */
+static void check_eval_at(const tf_expr *e, const char *text) {
+  static const int64_t points[][2] = {{1, 1}, {3, 5}, {0, 7}, {-2, 4}};
+  for (size_t i = 0; i < sizeof points / sizeof *points; i++) {
+    tf_eval_env env = make_point_env(points[i]);
+    tf_error e1, e2;
+    tf_error_init(&e1);
+    tf_error_init(&e2);
+    int64_t a = 0x5a5a, b = 0x5a5a;
+    int r1 = tf_expr_eval_const(e, &env, &a, &e1), r2 = tf_expr_eval_at(e, &env, &b, &e2);
+    ck_assert_msg(r1 == r2, "'%s' at (%lld, %lld): eval_const %d, eval_at %d", text, (long long)points[i][0],
+                  (long long)points[i][1], r1, r2);
+    if (r1)
+      ck_assert_str_eq(e2.msg, e1.msg);
+    else
+      ck_assert_msg(a == b, "'%s': eval_const %lld, eval_at %lld", text, (long long)a, (long long)b);
+  }
+}
+
 static int sym_id(const char *name) {
   int id = resolve(NULL, name);
   ck_assert_int_ge(id, 0);
@@ -393,6 +424,7 @@ START_TEST(test_expr_case) {
     return;
   }
   ck_assert_msg(rc == 0, "'%s': %s", c->text, err.msg);
+  check_eval_at(e, c->text);
   tf_eval_env env = make_env();
   tf_affine v;
   memset(&v, 0x5a, sizeof v);

@@ -390,6 +390,51 @@ START_TEST(test_lets_follow_the_combination) {
 }
 END_TEST
 
+/* A require that reads only params, machine constants and fixed lets is
+ * evaluated once at binding; a point gives its sides and verdict as it
+ * gives those of the requires that vary. */
+START_TEST(test_fixed_requires) {
+  static const char ws[] =
+      "{\"name\": \"t\", \"params\": {\"k\": 3},"
+      " \"choose\": {\"a\": [1, 2, 3]}, \"count\": {\"s\": {\"min\": 1, \"max\": 4}},"
+      " \"let\": {\"lk\": \"k * 7\", \"la\": \"a * lk\"},"
+      " \"buffers\": [{\"name\": \"x\", \"memory\": \"smem\", \"size\": \"s * la\"}],"
+      " \"require\": [\"lk >= 20\", \"k * 2 > 7\", \"a + s <= 5\", \"la <= 42\"], \"objective\": [\"max s\"]}";
+  tf_machine m = tf_test_machine(1000000, 512, 255);
+  tf_workset *w = tf_test_workset(ws);
+  tf_request req;
+  tf_request_init(&req);
+  tf_error err;
+  tf_error_init(&err);
+  tf_problem *p = tf_problem_new(&m, w, &req, &err);
+  ck_assert_msg(p != NULL, "%s", err.msg);
+  ck_assert_uint_eq(p->nrequire, 4);
+  static const int fixed[] = {1, 1, 0, 0}, lhs[] = {21, 6}, rhs[] = {20, 7}, ok[] = {1, 0};
+  for (size_t r = 0; r < 4; r++)
+    ck_assert_msg(p->require_fixed[r] == fixed[r], "require %zu fixed %d", r, p->require_fixed[r]);
+  tf_point pt;
+  tf_point_init(&pt, p);
+  for (int64_t a = 1; a <= 3; a++)
+    for (int64_t sv = 1; sv <= 4; sv++) {
+      int64_t choose[] = {a}, counts[] = {sv};
+      ck_assert_int_eq(tf_problem_eval_point(p, choose, counts, &pt, &err), 0);
+      for (size_t r = 0; r < 2; r++) {
+        ck_assert_int_eq(pt.require_lhs[r], lhs[r]);
+        ck_assert_int_eq(pt.require_rhs[r], rhs[r]);
+        ck_assert_int_eq(pt.require_ok[r], ok[r]);
+      }
+      ck_assert_int_eq(pt.require_lhs[2], a + sv);
+      ck_assert_int_eq(pt.require_ok[2], a + sv <= 5);
+      ck_assert_int_eq(pt.require_lhs[3], a * 21);
+      ck_assert_int_eq(pt.require_ok[3], a * 21 <= 42);
+    }
+  tf_point_release(&pt);
+  tf_problem_free(p);
+  tf_request_release(&req);
+  tf_workset_free(w);
+}
+END_TEST
+
 Suite *problem_suite(void) {
   Suite *s = suite_create("problem");
   TCase *tc = tcase_create("Core");
@@ -403,6 +448,7 @@ Suite *problem_suite(void) {
   tcase_add_test(tc, test_request_outlived);
   tcase_add_test(tc, test_lets_on_demand);
   tcase_add_test(tc, test_lets_follow_the_combination);
+  tcase_add_test(tc, test_fixed_requires);
   suite_add_tcase(s, tc);
   TCase *lim = tcase_create("Limits");
   tcase_add_test(lim, test_combination_limit);

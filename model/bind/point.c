@@ -39,7 +39,7 @@ static int point_buffers(tf_problem *p, const int64_t *choose, tf_point *pt, tf_
   tf_eval_env env = tf_problem_env(p);
   int64_t slots[TF_MEMORY_SLOTS] = {0};
   for (size_t b = 0; b < p->nbuffers; b++)
-    if (tf_expr_eval_const(tf_memory_size_expr(p, b, choose), &env, &pt->size[b], err))
+    if (tf_expr_eval_at(tf_memory_size_expr(p, b, choose), &env, &pt->size[b], err))
       return tf_error_set_path(err, w->buffers[b].path), -1;
   memcpy(pt->raw, pt->size, p->nbuffers * sizeof *pt->raw);
   if (tf_memory_fold_aliases(p, choose, pt->size, 1, err))
@@ -56,6 +56,26 @@ static int point_buffers(tf_problem *p, const int64_t *choose, tf_point *pt, tf_
   return 0;
 }
 
+/* Each require's sides at the point (those the same at every point as
+ * binding evaluated them: problem.c, fix_constant_requires), and whether
+ * it holds. */
+static int point_requires(const tf_problem *p, const tf_eval_env *env, tf_point *pt, tf_error *err) {
+  for (size_t r = 0; r < p->nrequire; r++) {
+    const tf_expr *l, *rr;
+    enum tf_rel rel = tf_expr_relation(p->require[r], &l, &rr);
+    if (p->require_fixed && p->require_fixed[r]) {
+      pt->require_lhs[r] = p->require_fixed_sides[2 * r];
+      pt->require_rhs[r] = p->require_fixed_sides[2 * r + 1];
+    } else if (tf_expr_eval_at(l, env, &pt->require_lhs[r], err) || tf_expr_eval_at(rr, env, &pt->require_rhs[r], err)) {
+      return tf_error_set_path(err, p->require_where[r]), -1;
+    }
+    int64_t a = pt->require_lhs[r], b = pt->require_rhs[r];
+    pt->require_ok[r] = rel == TF_REL_LE ? a <= b : rel == TF_REL_LT ? a < b : rel == TF_REL_GE ? a >= b
+                      : rel == TF_REL_GT ? a > b : rel == TF_REL_EQ ? a == b : a != b;
+  }
+  return 0;
+}
+
 int tf_problem_eval_point(const tf_problem *cp, const int64_t *choose, const int64_t *counts, tf_point *pt,
                           tf_error *err) {
   tf_problem *p = (tf_problem *)cp; /* only the scratch symbol array changes */
@@ -65,7 +85,7 @@ int tf_problem_eval_point(const tf_problem *cp, const int64_t *choose, const int
   tf_problem_set_choose(p, choose);
   for (int i = 0; i < p->ncounts; i++)
     p->syms[tf_workset_sym_count(p->workset, (size_t)i)] = tf_affine_constant(counts[i]);
-  int rc = tf_problem_eval_lets(p, err) || point_buffers(p, choose, pt, err) ? -1 : 0;
+  int rc = tf_problem_eval_lets_at(p, err) || point_buffers(p, choose, pt, err) ? -1 : 0;
   pt->smem_limit = tf_memory_capacity_at(p, TF_MEM_SMEM, choose);
   pt->occupancy_why[0] = 0;
   if (!rc && p->occupancy >= 0) {
@@ -81,21 +101,10 @@ int tf_problem_eval_point(const tf_problem *cp, const int64_t *choose, const int
       free(sizes);
   }
   tf_eval_env env = tf_problem_env(p);
-  for (size_t r = 0; r < p->nrequire && !rc; r++) {
-    const tf_expr *l, *rr;
-    enum tf_rel rel = tf_expr_relation(p->require[r], &l, &rr);
-    if (tf_expr_eval_const(l, &env, &pt->require_lhs[r], err) ||
-        tf_expr_eval_const(rr, &env, &pt->require_rhs[r], err)) {
-      tf_error_set_path(err, p->require_where[r]);
-      rc = -1;
-      break;
-    }
-    int64_t a = pt->require_lhs[r], b = pt->require_rhs[r];
-    pt->require_ok[r] = rel == TF_REL_LE ? a <= b : rel == TF_REL_LT ? a < b : rel == TF_REL_GE ? a >= b
-                      : rel == TF_REL_GT ? a > b : rel == TF_REL_EQ ? a == b : a != b;
-  }
+  if (!rc)
+    rc = point_requires(p, &env, pt, err);
   for (size_t o = 0; o < p->nobjective && !rc; o++)
-    if (tf_expr_eval_const(p->objective[o].expr, &env, &pt->objective[o], err)) {
+    if (tf_expr_eval_at(p->objective[o].expr, &env, &pt->objective[o], err)) {
       tf_error_set_path(err, "--objective");
       rc = -1;
     }

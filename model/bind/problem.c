@@ -551,6 +551,44 @@ static int fix_constant_lets(tf_problem *p, tf_error *err) {
   return eval_lets(p, p->let_fixed, p->nlet_fixed, ~(uint64_t)0, err);
 }
 
+/* Does e read only params, machine constants and fixed lets: is it the
+ * same at every point? */
+static int reads_only_fixed(const tf_problem *p, const tf_expr *e) {
+  const tf_workset *w = p->workset;
+  tf_symbols s;
+  symbols_of(e, &s);
+  int fixed = 1;
+  for (size_t k = 0; k < s.n && fixed; k++) {
+    enum tf_sym_kind kind = tf_workset_sym_kind(w, s.v[k]);
+    fixed = kind == TF_SYM_PARAM || kind == TF_SYM_MACHINE ||
+            (kind == TF_SYM_LET && w->let_graph.fixed[s.v[k] - tf_workset_sym_let(w, 0)]);
+  }
+  tf_symbols_release(&s);
+  return fixed;
+}
+
+/* The sides of each require that is the same at every point, evaluated
+ * once, as a point evaluates them (tf_expr_eval_at) and from the same
+ * values: params, machine constants and the fixed lets (fix_constant_lets)
+ * never change after binding.  A point copies them (model/bind/point.c):
+ * most of a small problem's requires are of this kind, and evaluating them
+ * again was a third of certifying its answer.  One whose evaluation fails
+ * stays unfixed, so the error comes where it always did. */
+static void fix_constant_requires(tf_problem *p) {
+  p->require_fixed = tf_nalloc(p->nrequire + 1, sizeof *p->require_fixed);
+  p->require_fixed_sides = tf_nalloc(2 * p->nrequire + 1, sizeof *p->require_fixed_sides);
+  tf_eval_env env = tf_problem_env(p);
+  for (size_t r = 0; r < p->nrequire; r++) {
+    const tf_expr *l, *rr;
+    tf_error e;
+    tf_error_init(&e);
+    if (tf_expr_relation(p->require[r], &l, &rr) == TF_REL_NONE || !reads_only_fixed(p, p->require[r]))
+      continue;
+    int64_t *side = p->require_fixed_sides + 2 * r;
+    p->require_fixed[r] = !tf_expr_eval_at(l, &env, &side[0], &e) && !tf_expr_eval_at(rr, &env, &side[1], &e);
+  }
+}
+
 static int bind_buffers(tf_problem *p, tf_error *err) {
   const tf_workset *w = p->workset;
   p->nbuffers = w->nbuffers;
@@ -581,7 +619,10 @@ static int bind_lets_and_buffers(tf_problem *p, tf_error *err) {
   if (order_lets(p, err) || bind_buffers(p, err))
     return -1;
   find_reached_lets(p);
-  return fix_constant_lets(p, err);
+  if (fix_constant_lets(p, err))
+    return -1;
+  fix_constant_requires(p);
+  return 0;
 }
 
 /* ------------------------------------------------------------ evaluation */
@@ -593,6 +634,20 @@ int tf_problem_eval_lets(tf_problem *p, tf_error *err) {
   if (eval_lets(p, p->let_eval, p->nlet_eval, p->choose_changed, err))
     return -1;
   p->lets_valid = 1;
+  return 0;
+}
+
+int tf_problem_eval_lets_at(tf_problem *p, tf_error *err) {
+  const tf_workset *w = p->workset;
+  tf_eval_env env = tf_problem_env(p);
+  p->lets_valid = 0;
+  for (size_t k = 0; k < p->nlet_eval; k++) {
+    size_t i = (size_t)p->let_eval[k];
+    int64_t v;
+    if (tf_expr_eval_at(w->lets[i].expr, &env, &v, err))
+      return tf_error_set_path(err, w->lets[i].path), -1;
+    p->syms[tf_workset_sym_let(w, i)] = tf_affine_constant(v);
+  }
   return 0;
 }
 
@@ -936,6 +991,8 @@ void tf_problem_free(tf_problem *p) {
   free(p->require_where);
   free(p->require_owned);
   free(p->row_kind);
+  free(p->require_fixed);
+  free(p->require_fixed_sides);
   for (size_t i = 0; i < p->nobjective; i++)
     tf_objective_release(&p->objective[i]);
   free(p->objective);

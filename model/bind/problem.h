@@ -68,6 +68,8 @@ typedef struct tf_problem {
   const char **require_where;   /* borrowed (workset) or owned copies (request) */
   int *require_owned;
   int *row_kind;                /* enum tf_row_kind, per require */
+  unsigned char *require_fixed; /* per require: it reads only params, machine constants and fixed lets */
+  int64_t *require_fixed_sides; /* 2 per require: such a one's sides, evaluated once when bound */
 
   size_t nobjective;
   tf_objective *objective;      /* owned copies */

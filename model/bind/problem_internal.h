@@ -21,6 +21,10 @@ int tf_problem_param_const(const tf_problem *p, const tf_expr *e, const char *wh
 /* Sets the choose variables' symbols, then evaluates the lets in order. */
 void tf_problem_set_choose(tf_problem *p, const int64_t *choose);
 int tf_problem_eval_lets(tf_problem *p, tf_error *err);
+/* The same at a concrete point (every count in p->syms a constant): each
+ * let by tf_expr_eval_at; leaves lets_valid 0, as the counts are not the
+ * enumeration's. */
+int tf_problem_eval_lets_at(tf_problem *p, tf_error *err);
 /* Every let an expression reaches, at the point now in p->syms. */
 int tf_problem_eval_lets_of(tf_problem *p, const tf_expr *e, tf_error *err);
 

@@ -780,6 +780,10 @@ int tf_expr_eval_const(const tf_expr *e, const tf_eval_env *env, int64_t *out, t
   return 0;
 }
 
+int tf_expr_eval_at(const tf_expr *e, const tf_eval_env *env, int64_t *out, tf_error *err) {
+  return eval_const(e, env, out, err);
+}
+
 enum tf_rel tf_expr_relation(const tf_expr *e, const tf_expr **lhs, const tf_expr **rhs) {
   enum tf_rel rel;
   switch (e->op) {

@@ -82,6 +82,14 @@ int tf_expr_eval(const tf_expr *e, const tf_eval_env *env, tf_affine *out, tf_er
 /* The same, requiring a value that does not depend on any count. */
 int tf_expr_eval_const(const tf_expr *e, const tf_eval_env *env, int64_t *out, tf_error *err);
 
+/* The value of e where every symbol in env is a constant (a concrete
+ * point: the counts bound to numbers, so every let is one too): the same
+ * value and the same errors as tf_expr_eval_const gives there, in checked
+ * int64 alone, without carrying the counts' coefficients (all zero) through
+ * every node.  A symbol's coefficients are not read: a caller whose env may
+ * hold a count-dependent value uses tf_expr_eval_const. */
+int tf_expr_eval_at(const tf_expr *e, const tf_eval_env *env, int64_t *out, tf_error *err);
+
 /* A top-level comparison, for constraints: returns the relation and its
  * two sides (borrowed from e), or TF_REL_NONE. */
 enum tf_rel { TF_REL_NONE, TF_REL_LE, TF_REL_LT, TF_REL_GE, TF_REL_GT, TF_REL_EQ, TF_REL_NE };

@@ -44,6 +44,7 @@ struct search {
   int timed_out;
   tf_rows rows;        /* the relaxation's rows of the combination last bounded */
   tf_search_stats st;
+  int one_point;       /* the full box is one point (a scan: scan_box 1) */
 };
 
 /* ------------------------------------------------------------ the order */
@@ -462,7 +463,9 @@ static void scan_combo(struct search *s, size_t c, const tf_box *full, tf_found 
   const tf_problem *p = s->p;
   tf_wide sc[SCAN_OBJ + 1];
   tf_box b = *full;
-  int kind = s->nc ? tf_box_classify(p, c, &b) : TF_BOX_SOME;
+  /* a box of one point (every count fixed) is classified at that point:
+   * one value per form where the box's bounds take two */
+  int kind = s->nc && s->one_point ? tf_point_classify(p, c, b.lo) : s->nc ? tf_box_classify(p, c, &b) : TF_BOX_SOME;
   if (kind == TF_BOX_SOME && s->nc && (!tf_box_narrow(p, c, &b) || (kind = tf_box_classify(p, c, &b)) == TF_BOX_NONE))
     return;
   if (kind == TF_BOX_NONE)
@@ -502,7 +505,10 @@ static void scan_combo(struct search *s, size_t c, const tf_box *full, tf_found 
  * kept. */
 static int scan(struct search *s, tf_found *found, size_t *n, tf_search_stats *stats, tf_error *err) {
   const tf_problem *p = s->p;
-  tf_wide *kept_score = tf_nalloc(s->k * s->nobj + 2 * s->nobj + 1, sizeof *kept_score);
+  /* on the stack for one answer: a small problem's allocation cost as much as its points */
+  tf_wide small[3 * SCAN_OBJ + 1];
+  size_t nscore = s->k * s->nobj + 2 * s->nobj + 1;
+  tf_wide *kept_score = nscore <= sizeof small / sizeof *small ? small : tf_nalloc(nscore, sizeof *kept_score);
   tf_wide *bound = kept_score + s->k * s->nobj, *scratch = bound + s->nobj;
   tf_box full;
   tf_box_full(p, &full);
@@ -520,7 +526,8 @@ static int scan(struct search *s, tf_found *found, size_t *n, tf_search_stats *s
   *n = s->timed_out ? 0 : s->nbest;
   s->st.scanned = 1;
   int rc = s->timed_out ? timed_out(s, NULL, s->nbest ? kept_score + (s->nbest - 1) * s->nobj : NULL, err) : 0;
-  free(kept_score);
+  if (kept_score != small)
+    free(kept_score);
   if (stats)
     *stats = s->st;
   return rc;
@@ -538,7 +545,9 @@ static int search(const tf_problem *p, size_t k, double time_limit_s, int may_sc
   s.limit = time_limit_s;
   tf_rows_init(&s.rows);
   clock_gettime(CLOCK_MONOTONIC, &s.start);
-  if (may_scan && s.k <= SCAN_K && s.nobj <= SCAN_OBJ && scan_box(p)) {
+  size_t box = may_scan && s.k <= SCAN_K && s.nobj <= SCAN_OBJ ? scan_box(p) : 0;
+  if (box) {
+    s.one_point = box == 1;
     int rc = scan(&s, found, n, stats, err);
     tf_rows_release(&s.rows);
     return rc;
