@@ -1,0 +1,221 @@
+#!/usr/bin/env python3
+"""Runs every `tuned` case of tests/data/validate under `min time_us` put
+first and, where the model's pick is not upstream's, says which roofline
+term makes the model prefer its pick and by how much (docs/cost-model.md,
+"Against the published tuned picks").
+
+Per case: (1) the model's pick is the formula case with `min time_us` put
+before the case's own objective (`tilefit validate`, as the earlier
+measurement ran it); a workset without a shape has no time_us ("no
+roofline").  (2) Upstream's pick is the case with its expect values pinned
+(--fix, --place) and the same objectives for what the case leaves free.
+Both picks are evaluated by `tilefit solve --json --explain` with every
+value and placement pinned: the roofline's per-tile terms
+($.explain.roofline: cycles, bound_by, terms) and the shape's lets
+(time_ns, compute_ns, hbm_ns, cta_iterations, waves, mma_rate_0), read as
+objectives of that one point.  (3) One line per case: agree, or differ
+with what the picks differ in, their time and binding term, the
+difference (us and %) and the terms that decide it:
+  - the same time_ns: no term tells them apart; the case's own objective
+    breaks the tie;
+  - HBM binding either pick: both picks' hbm_ns and compute_ns;
+  - otherwise (compute_ns = cycles x cta_iterations x waves): the waves
+    where they differ, a pick whose binding term is not its MMA (that term
+    over the MMA term, per tile), and the MMA cycles per CTA (the tile's
+    MMA term x its iterations); for an attention tile whose MMA cycles are
+    in proportion to the K/V columns it computes, that is the last
+    partial K/V block, cdiv(seqlen_k, B_c) x B_c columns.
+A pick of upstream's that does not fit the model says so, with the
+solver's reason.
+
+    python3 tests/data/validate/gen/tuned_roofline.py [--tilefit ./tilefit]
+
+Reads nothing but the shipped case files and the tilefit binary."""
+import argparse
+import json
+import os
+import subprocess
+import sys
+import tempfile
+
+sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
+from tuned_latency import cases as tuned_cases  # noqa: E402  (the shared reader of the case files)
+
+# the shape's lets, read as objectives of a fully pinned solve (one point: the order is irrelevant)
+LETS = ("time_ns", "compute_ns", "hbm_ns", "cta_iterations", "waves", "mma_rate_0")
+TERM = {"mma": "MMA-bound", "exp": "exp-bound", "smem": "smem-port bound", "hbm": "HBM-bound"}
+
+
+def objectives(c):
+    return ["min time_us"] + list(c.get("objective", []))
+
+
+def solve(tool, c, fix, place, objs):
+    """(answer, reason): the --json --explain answer, or None and why."""
+    args = [tool, "solve", "-m", c["machine"], "-w", c["workset"], "--json", "--explain"]
+    for k, v in c.get("params", {}).items():
+        args += ["-p", "%s=%s" % (k, v)]
+    for k, v in fix.items():
+        args += ["--fix", "%s=%s" % (k, v)]
+    for k, v in place.items():
+        args += ["--place", "%s=%s" % (k, v)]
+    for o in objs:
+        args += ["--objective", o]
+    r = subprocess.run(args, capture_output=True, text=True, check=False)
+    a = json.loads(r.stdout) if r.stdout.strip() else {}
+    if a.get("status") == "optimal":
+        return a, ""
+    why = a.get("reason") or r.stderr.strip().split("\n")[0]
+    return None, why.split(": error: ")[-1]
+
+
+def evaluate(tool, c, values, placement):
+    """The roofline and shape lets at one pinned point."""
+    a, why = solve(tool, c, values, placement, ["min " + n for n in LETS])
+    if a is None:
+        return None, why
+    e = {o["objective"][4:]: o["value"] for o in a["objectives"]}
+    e.update(a["explain"]["roofline"])
+    e["time_bound_by"] = "hbm" if e["hbm_ns"] > e["compute_ns"] else e["bound_by"]  # the let, as a name
+    e["values"], e["placement"], e["params"] = a["values"], a.get("placement", {}), a["params"]
+    return e, ""
+
+
+def upstream(tool, c):
+    """Upstream's pick: the expect values pinned, the rest by the case's objectives."""
+    fix = dict(c.get("fix", {}))
+    place = dict(c.get("place", {}))
+    for k, v in c["expect"].items():
+        if k == "placement":
+            place.update(v)
+        else:
+            fix[k] = v
+    a, why = solve(tool, c, fix, place, objectives(c))
+    if a is None:
+        return None, why
+    return evaluate(tool, c, a["values"], a.get("placement", {}))
+
+
+def model(tool, c):
+    """The model's pick and verdict, from `tilefit validate` of the formula case."""
+    with tempfile.TemporaryDirectory() as d:
+        p = os.path.join(d, "case.jsonl")
+        with open(p, "w") as f:
+            f.write(json.dumps(dict(c, kind="formula", objective=objectives(c))) + "\n")
+        r = subprocess.run([tool, "validate", "--jsonl", p], capture_output=True, text=True, check=False)
+    rows = [json.loads(l) for l in r.stdout.splitlines() if l.strip()]
+    if not rows:
+        return None, r.stderr.strip().split(": ")[-1]
+    return rows[0], ""
+
+
+def pick(e, other):
+    """The values and placements where pick e differs from the other, as text."""
+    v = ["%s=%s" % kv for kv in e["values"].items() if other["values"].get(kv[0]) != kv[1]]
+    v += ["%s:%s" % kv for kv in sorted(e["placement"].items()) if other["placement"].get(kv[0]) != kv[1]]
+    return " ".join(v)
+
+
+def us(e):
+    return "%d us, %s" % (-(-e["time_ns"] // 1000), e["time_bound_by"])
+
+
+def pct(a, b):
+    return "+%.1f%%" % (100.0 * (a - b) / b)
+
+
+def excess(who, e):
+    """A pick whose binding term is not its MMA: by how much the term exceeds it."""
+    t = e["terms"]
+    return "%s tile is %s: %s %d > mma %d cycles per tile (%s)" % (
+        who, TERM[e["bound_by"]], e["bound_by"], e["cycles"], t["mma"], pct(e["cycles"], t["mma"]))
+
+
+def blocks(e):
+    """An attention pick's K/V columns computed: cdiv(seqlen_k, B_c) blocks of B_c."""
+    s, b = e["params"]["seqlen_k"], e["values"]["B_c"]
+    return -(-s // b), b, s
+
+
+def mma_work(m, u):
+    """(category, text): why the MMA cycles per CTA differ (the iterations times the tile's MMA term)."""
+    wm, wu = m["terms"]["mma"] * m["cta_iterations"], u["terms"]["mma"] * u["cta_iterations"]
+    if wm == wu:
+        return None
+    if "B_c" in m["values"] and not m["params"].get("causal"):
+        (nm, bm, s), (nu, bu, _) = blocks(m), blocks(u)
+        if wu * nm * bm == wm * nu * bu:  # the MMA cycles are in proportion to the columns computed
+            return "padding", "the last partial K/V block: cdiv(%d, %d) = %d blocks, %d columns vs %d x %d = %d (%s)" % (
+                s, bu, nu, nu * bu, nm, bm, nm * bm, pct(nu * bu, nm * bm))
+    return "work", "MMA cycles per CTA %d x %d vs %d x %d (%s)" % (
+        u["cta_iterations"], u["terms"]["mma"], m["cta_iterations"], m["terms"]["mma"], pct(wu, wm))
+
+
+def cause(c, m, u):
+    """(category, text): the terms that make the model prefer its pick m over upstream's u."""
+    if m["time_ns"] == u["time_ns"]:
+        return "tie", "the same time_ns %d, no roofline term tells them apart; %s breaks the tie" % (
+            m["time_ns"], ", ".join(c.get("objective", ["the workset's objective"])))
+    if "hbm" in (m["time_bound_by"], u["time_bound_by"]):
+        return "hbm", "hbm_ns %d vs %d, compute_ns %d vs %d" % (u["hbm_ns"], m["hbm_ns"], u["compute_ns"], m["compute_ns"])
+    parts, kind = [], "work"
+    if m["waves"] != u["waves"]:
+        parts.append("waves %d vs %d" % (u["waves"], m["waves"]))
+    for who, e in (("upstream's", u), ("the model's", m)):
+        if e["bound_by"] != "mma":
+            parts.append(excess(who, e))
+            kind = "bound"
+    if m["bound_by"] == u["bound_by"] == "mma" and m["mma_rate_0"] == u["mma_rate_0"]:
+        parts.insert(0, "MMA-bound at the same rate")
+    w = mma_work(m, u)
+    if w:
+        parts.append(w[1])
+        kind = w[0] if kind == "work" else kind
+    return kind, "; ".join(parts)
+
+
+def line(tool, c):
+    """(category, text) for one case."""
+    row, why = model(tool, c)
+    if row is None or row["result"] == "error":
+        return "none", "no roofline (%s: %s)" % (c["workset"], (why or row.get("error", "")).split(": ")[-1])
+    if row["result"] == "agree":
+        return "agree", "expected %s" % row["expected"]
+    ans = row["answer"]
+    m, why = evaluate(tool, c, ans["values"], ans.get("placement", {}))
+    if m is None:
+        return "error", "the model's pick does not evaluate: %s" % why
+    u, why = upstream(tool, c)
+    if u is None:
+        return "unfit", "model %s (%s); upstream's %s does not fit the model: %s" % (
+            row["derived"], us(m), row["expected"], why)
+    kind, text = cause(c, m, u)
+    if kind == "tie":
+        return kind, "model %s, upstream %s (%s both): %s" % (pick(m, u), pick(u, m), us(m), text)
+    return kind, "model %s (%s), upstream %s (%s): +%.1f us, %s; %s" % (
+        pick(m, u), us(m), pick(u, m), us(u), (u["time_ns"] - m["time_ns"]) / 1000.0, pct(u["time_ns"], m["time_ns"]), text)
+
+
+def main():
+    ap = argparse.ArgumentParser(description=__doc__.splitlines()[0])
+    ap.add_argument("--tilefit", default="./tilefit")
+    root = os.path.abspath(os.path.join(os.path.dirname(os.path.abspath(__file__)), "..", "..", "..", ".."))
+    tool = os.path.abspath(ap.parse_args().tilefit)
+    n = dict.fromkeys(("agree", "tie", "padding", "bound", "hbm", "work", "unfit", "error", "none"), 0)
+    for c in tuned_cases(root):
+        kind, text = line(tool, c)
+        n[kind] += 1
+        verdict = {"agree": "agree", "none": "-"}.get(kind, "differ")
+        print("%-7s %-34s %s" % (verdict, c["id"], text))
+    differ = sum(n.values()) - n["agree"] - n["none"]
+    print("%d tuned cases: %d agree with min time_us first, %d in worksets without a roofline, %d differ:" %
+          (sum(n.values()), n["agree"], n["none"], differ))
+    print("  %d at the same time_ns (the case's own objective decides), %d by the last partial K/V block, "
+          "%d by a binding term other than the MMA, %d by HBM, %d by other MMA work, %d whose upstream pick does "
+          "not fit, %d not evaluated" % (n["tie"], n["padding"], n["bound"], n["hbm"], n["work"], n["unfit"],
+                                          n["error"]))
+    return 0
+
+
+if __name__ == "__main__":
+    sys.exit(main())
