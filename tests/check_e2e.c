@@ -796,6 +796,39 @@ START_TEST(test_gqa_kv_heads) {
 }
 END_TEST
 
+/* Causal K/V blocks per CTA, bottom-right aligned (the workset comments):
+ * the average Q tile's reach, worked by hand here.  Equal lengths 8192 with
+ * 128-row tiles reach 128..8192, mean 4160: 33 blocks of 128, 65 of 64;
+ * decode (seqlen_q = 1) reaches all 8192 columns whether causal or not;
+ * seqlen_q = 1024 reaches 7296..8192, mean 7744: 61; FA4's two-tile CTAs
+ * span 256 rows: 2 x 33; seqlen_q 2048 over seqlen_k 1024 in 256-row CTAs:
+ * 4 of 8 see no key, the rest reach 256..1024, mean 320 over all 8: 2 x 3.
+ * The pairs the mask keeps: n(n + 1) / 2 for equal lengths, 1024 x 7168 +
+ * 1024 x 1025 / 2 below, 1024 x 1025 / 2 above. */
+START_TEST(test_causal_blocks) {
+  static const struct {
+    const char *args;
+    long iterations, attended;
+  } cases[] = {
+      {"-m h100-sxm -w fa3-fwd --fix B_r=128 --fix B_c=128 -p causal=1", 33, 33558528},
+      {"-m h100-sxm -w fa3-fwd --fix B_r=128 --fix B_c=128 -p causal=1 -p seqlen_q=1", 64, 8192},
+      {"-m h100-sxm -w fa3-fwd --fix B_r=128 --fix B_c=128 -p causal=0 -p seqlen_q=1", 64, 8192},
+      {"-m h100-sxm -w fa3-fwd --fix B_r=128 --fix B_c=128 -p causal=1 -p seqlen_q=1 -p heads=32 -p kv_heads=8", 64,
+       8192},
+      {"-m h100-sxm -w fa3-fwd --fix B_r=128 --fix B_c=128 -p causal=1 -p seqlen_q=1024", 61, 7864832},
+      {"-m a100 -w fa2-fwd --fix B_r=128 --fix B_c=64 -p causal=1", 65, 33558528},
+      {"-m b200 -w fa4-fwd --fix B_c=128 --fix q_stage=2 -p causal=1", 66, 33558528},
+      {"-m b200 -w fa4-fwd --fix B_c=128 --fix q_stage=2 -p causal=1 -p seqlen_q=2048 -p seqlen_k=1024", 6, 524800},
+  };
+  char args[512];
+  snprintf(args, sizeof args, "solve %s --objective 'min cta_iterations' --objective 'min attended'", cases[_i].args);
+  int rc = tf_test_run(args, out, sizeof out, err, sizeof err);
+  ck_assert_msg(rc == 0, "%s: exit %d: %s", args, rc, err);
+  ck_assert_int_eq(objective_value(out, "min cta_iterations"), cases[_i].iterations);
+  ck_assert_int_eq(objective_value(out, "min attended"), cases[_i].attended);
+}
+END_TEST
+
 /* kv_heads must divide heads; FA2's packing is its seqlen_q == 1 reshape. */
 START_TEST(test_gqa_errors) {
   static const struct {
@@ -973,6 +1006,7 @@ Suite *e2e_suite(void) {
   tcase_add_loop_test(tc, test_explain_legal_points, 0, 5);
   tcase_add_test(tc, test_top_configurations);
   tcase_add_loop_test(tc, test_gqa_kv_heads, 0, 5);
+  tcase_add_loop_test(tc, test_causal_blocks, 0, 8);
   tcase_add_loop_test(tc, test_gqa_errors, 0, 4);
   tcase_add_loop_test(tc, test_split_k, 0, 4);
   tcase_add_loop_test(tc, test_split_k_errors, 0, 4);
