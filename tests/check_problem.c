@@ -352,6 +352,20 @@ END_TEST
  * choose variables changed: every stored size must still be what a point
  * evaluated from scratch gives (a let of a, of b, of both, of neither, of a
  * count, and a chain through them), with point evaluations in between. */
+/* A workset bound with the default request on machine m: the problem,
+ * and the workset (the caller frees both) in *w. */
+static tf_problem *bind_default(const tf_machine *m, const char *ws, tf_workset **w) {
+  tf_request req;
+  tf_request_init(&req);
+  tf_error err;
+  tf_error_init(&err);
+  *w = tf_test_workset(ws);
+  tf_problem *p = tf_problem_new(m, *w, &req, &err);
+  ck_assert_msg(p != NULL, "%s", err.msg);
+  tf_request_release(&req);
+  return p;
+}
+
 START_TEST(test_lets_follow_the_combination) {
   static const char ws[] =
       "{\"name\": \"t\", \"params\": {\"k\": 3},"
@@ -363,13 +377,10 @@ START_TEST(test_lets_follow_the_combination) {
       "   {\"name\": \"y\", \"memory\": \"smem\", \"size\": \"lk + la\"}],"
       " \"objective\": [\"max s\"]}";
   tf_machine m = tf_test_machine(1000000, 512, 255);
-  tf_workset *w = tf_test_workset(ws);
-  tf_request req;
-  tf_request_init(&req);
+  tf_workset *w;
+  tf_problem *p = bind_default(&m, ws, &w);
   tf_error err;
   tf_error_init(&err);
-  tf_problem *p = tf_problem_new(&m, w, &req, &err);
-  ck_assert_msg(p != NULL, "%s", err.msg);
   ck_assert_uint_eq(p->ncombos, 18);
   tf_point pt;
   tf_point_init(&pt, p);
@@ -385,7 +396,6 @@ START_TEST(test_lets_follow_the_combination) {
   }
   tf_point_release(&pt);
   tf_problem_free(p);
-  tf_request_release(&req);
   tf_workset_free(w);
 }
 END_TEST
@@ -401,13 +411,10 @@ START_TEST(test_fixed_requires) {
       " \"buffers\": [{\"name\": \"x\", \"memory\": \"smem\", \"size\": \"s * la\"}],"
       " \"require\": [\"lk >= 20\", \"k * 2 > 7\", \"a + s <= 5\", \"la <= 42\"], \"objective\": [\"max s\"]}";
   tf_machine m = tf_test_machine(1000000, 512, 255);
-  tf_workset *w = tf_test_workset(ws);
-  tf_request req;
-  tf_request_init(&req);
+  tf_workset *w;
+  tf_problem *p = bind_default(&m, ws, &w);
   tf_error err;
   tf_error_init(&err);
-  tf_problem *p = tf_problem_new(&m, w, &req, &err);
-  ck_assert_msg(p != NULL, "%s", err.msg);
   ck_assert_uint_eq(p->nrequire, 4);
   static const int fixed[] = {1, 1, 0, 0}, lhs[] = {21, 6}, rhs[] = {20, 7}, ok[] = {1, 0};
   for (size_t r = 0; r < 4; r++)
@@ -430,7 +437,6 @@ START_TEST(test_fixed_requires) {
     }
   tf_point_release(&pt);
   tf_problem_free(p);
-  tf_request_release(&req);
   tf_workset_free(w);
 }
 END_TEST
