@@ -329,7 +329,7 @@ $(BUILD)/tilefit.pc: dist/tilefit.pc.in $(BUILD)/datadir.stamp
 
 install: $(BIN) $(LIB) shared $(HEADER) $(BUILD)/tilefit.pc
 	install -d $(DESTDIR)$(PREFIX)/bin $(DESTDIR)$(LIBDIR)/pkgconfig $(DESTDIR)$(PREFIX)/include/tilefit \
-	  $(DESTDIR)$(DATADIR)/machines $(DESTDIR)$(DATADIR)/model/worksets $(DESTDIR)$(MANDIR) \
+	  $(DESTDIR)$(DATADIR)/machines $(DESTDIR)$(DATADIR)/model/worksets/include $(DESTDIR)$(MANDIR) \
 	  $(DESTDIR)$(COMPDIR) $(DESTDIR)$(PYDIR)/tilefit
 	install -m 755 $(BIN) $(DESTDIR)$(PREFIX)/bin/tilefit
 	install -m 644 $(LIB) $(DESTDIR)$(LIBDIR)/
@@ -341,6 +341,7 @@ install: $(BIN) $(LIB) shared $(HEADER) $(BUILD)/tilefit.pc
 	install -m 644 machines/*.json machines/SOURCES.md $(DESTDIR)$(DATADIR)/machines/
 	install -d $(DESTDIR)$(DATADIR)/schema && install -m 644 solver/schema/tilefit.schema.json $(DESTDIR)$(DATADIR)/schema/
 	install -m 644 model/worksets/*.json $(DESTDIR)$(DATADIR)/model/worksets/
+	install -m 644 model/worksets/include/*.json $(DESTDIR)$(DATADIR)/model/worksets/include/
 	install -m 644 dist/tilefit.1 $(DESTDIR)$(MANDIR)/
 	install -m 644 dist/tilefit.bash $(DESTDIR)$(COMPDIR)/tilefit
 	install -m 644 python/tilefit/*.py $(DESTDIR)$(PYDIR)/tilefit/

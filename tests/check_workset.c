@@ -53,6 +53,16 @@ static const struct bad_case {
     {"not-an-object", LOAD, "$", "expected an object"},
     /* the top level */
     {"unknown-root-key", LOAD, "$.buffer", "unknown key 'buffer'"},
+    /* include: the fragments are in BAD_DIR/include */
+    {"include-not-list", LOAD, "$.include", "expected an array of file names"},
+    {"include-not-string", LOAD, "$.include[0]", "expected a file name"},
+    {"include-stdin", LOAD, "$.include[1]", "expected a file name"},
+    {"include-missing", LOAD, "$.include[0]", "cannot read the fragment 'include/none.json'"},
+    {"include-unknown-key", LOAD, "include/unknown-key.json: $.params", "unknown key 'params'"},
+    {"include-no-let", LOAD, "include/no-let.json: $", "missing required key 'let'"},
+    {"include-twice", LOAD, "include/tile.json: $.let.tile", "name 'tile' is defined twice"},
+    {"include-two-fragments", LOAD, "include/tile-area-again.json: $.let.area", "name 'area' is defined twice"},
+    {"include-unknown-name", LOAD, "include/unknown-name.json: $.let.area", "unknown name 'width'"},
     {"missing-name", LOAD, "$", "missing required key 'name'"},
     {"name-not-string", LOAD, "$.name", "expected a string"},
     {"comment-not-string", LOAD, "$.comment", "expected a string"},
@@ -737,6 +747,49 @@ START_TEST(test_memories) {
 }
 END_TEST
 
+/* A fragment's lets join the workset's after its own, relative to the
+ * workset's folder; a fragment's syntax error names the fragment. */
+START_TEST(test_include) {
+  tf_error err;
+  tf_error_init(&err);
+  tf_workset *w = tf_workset_load("tests/data/worksets/include/ok.json", &err);
+  ck_assert_msg(w != NULL, "%s: %s", err.path, err.msg);
+  ck_assert_uint_eq(w->nlets, 2);
+  ck_assert_str_eq(w->lets[0].name, "tile");
+  ck_assert_str_eq(w->lets[0].path, "parts/tile.json: $.let.tile");
+  ck_assert_str_eq(w->lets[1].name, "half");
+  ck_assert_str_eq(tf_expr_text(w->lets[1].expr), "tile / 2");
+  tf_workset_free(w);
+  const char *bad_file = "tests/data/worksets/include/syntax-error.json";
+  ck_assert_ptr_null(tf_workset_load(bad_file, &err));
+  ck_assert_int_eq(err.code, TF_EINPUT);
+  ck_assert_str_eq(err.file, "tests/data/worksets/include/parts/syntax-error.json");
+  ck_assert_ptr_nonnull(strstr(err.msg, "malformed JSON"));
+}
+END_TEST
+
+/* Each shipped fragment is included by a shipped workset. */
+START_TEST(test_shipped_fragments_used) {
+  glob_t g;
+  ck_assert_int_eq(glob("model/worksets/include/*.json", 0, NULL, &g), 0);
+  for (size_t i = 0; i < g.gl_pathc; i++) {
+    const char *name = g.gl_pathv[i] + strlen("model/worksets/");
+    int used = 0;
+    for (int k = 0; k < nshipped && !used; k++) {
+      tf_error err;
+      tf_error_init(&err);
+      size_t len;
+      char *text = tf_read_file(shipped[k], &len, &err);
+      ck_assert_msg(text != NULL, "%s: %s", shipped[k], err.msg);
+      used = strstr(text, name) != NULL;
+      free(text);
+    }
+    ck_assert_msg(used, "no shipped workset includes %s", name);
+  }
+  globfree(&g);
+}
+END_TEST
+
 START_TEST(test_missing_file) {
   tf_error err;
   tf_error_init(&err);
@@ -763,6 +816,8 @@ Suite *workset_suite(void) {
   tcase_add_loop_test(errors, test_bad_fixture, 0, NBAD);
   tcase_add_test(errors, test_bad_table_complete);
   tcase_add_test(errors, test_missing_file);
+  tcase_add_test(errors, test_include);
+  tcase_add_test(shipped_tc, test_shipped_fragments_used);
   suite_add_tcase(s, errors);
   TCase *core = tcase_create("Core");
   tcase_set_timeout(core, 60);

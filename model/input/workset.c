@@ -10,6 +10,7 @@
 #include "model/core/json.h"
 #include "model/core/suggest.h"
 #include "model/core/text.h"
+#include "model/input/include.h"
 #include "model/input/json_read.h"
 #include "model/input/latency.h"
 #include "model/input/lifetime.h"
@@ -407,18 +408,19 @@ static int read_counts(tf_workset *w, const cJSON *obj, tf_error *err) {
   return 0;
 }
 
-static int read_lets(tf_workset *w, const cJSON *obj, tf_error *err) {
+int tf_workset_read_lets(tf_workset *w, const struct cJSON *obj, const char *base, tf_error *err) {
   if (!obj)
     return 0;
   if (!cJSON_IsObject(obj))
-    return tf_error_set(err, TF_EINPUT, "$.let", "expected an object of NAME: expression");
-  size_t n = (size_t)cJSON_GetArraySize(obj);
-  w->lets = tf_nalloc(n, sizeof *w->lets);
+    return tf_error_set(err, TF_EINPUT, base, "expected an object of NAME: expression");
+  size_t first = w->nlets, n = (size_t)cJSON_GetArraySize(obj);
+  TF_NREALLOC(w->lets, first + n + 1);
+  memset(w->lets + first, 0, (n + 1) * sizeof *w->lets); /* released whole if a later one fails */
   /* Names first, so that a let may use one defined further down. */
   const cJSON *m;
   cJSON_ArrayForEach(m, obj) {
-    char path[160];
-    tf_path_key(path, sizeof path, "$.let", m->string);
+    char path[600];
+    tf_path_key(path, sizeof path, base, m->string);
     if (check_new_name(w, m->string, path, err))
       return -1;
     w->lets[w->nlets].name = tf_strdup(m->string);
@@ -426,7 +428,7 @@ static int read_lets(tf_workset *w, const cJSON *obj, tf_error *err) {
     add_name(&w->symbols, w->lets[w->nlets].name, NAME_LET, w->nlets);
     w->nlets++;
   }
-  size_t i = 0;
+  size_t i = first;
   cJSON_ArrayForEach(m, obj) {
     if (!(w->lets[i].expr = tf_read_expr(m, w->lets[i].path, err)))
       return -1;
@@ -595,7 +597,7 @@ static int bind_all(tf_workset *w, tf_error *err) {
 static int read_workset(tf_workset *w, const cJSON *root, tf_error *err) {
   static const char *const keys[] = {"name", "comment", "params", "choose", "count", "let",
                                      "buffers", "require", "objective", "mma", "arch", "roofline", "shape", "show", "rule",
-                                     "lifetimes", "layout_order", NULL};
+                                     "lifetimes", "layout_order", "include", NULL};
   static const char *const req[] = {"name", "buffers", NULL};
   const char *name, *comment = "";
   /* A machine model given where a workset belongs fails on its first
@@ -618,7 +620,7 @@ static int read_workset(tf_workset *w, const cJSON *root, tf_error *err) {
   if (read_params(w, tf_json_member(root, "params"), err) ||
       read_choose(w, tf_json_member(root, "choose"), err) ||
       read_counts(w, tf_json_member(root, "count"), err) ||
-      read_lets(w, tf_json_member(root, "let"), err) ||
+      tf_workset_read_lets(w, tf_json_member(root, "let"), "$.let", err) || tf_include_read(w, root, err) ||
       read_buffers(w, tf_json_member(root, "buffers"), err) || tf_place_finish(w, root, err) ||
       tf_lifetime_finish(w, root, err) ||
       tf_roofline_read(w, root, err) || tf_shape_read(w, root, err) || tf_latency_read(w, root, err) || tf_show_read(w, root, err) ||

@@ -146,6 +146,12 @@ typedef struct tf_workset {
  * program writes (model/input/roofline.c), before the workset is bound. */
 int tf_workset_add_let(tf_workset *w, const char *name, const char *text, const char *path, tf_error *err);
 
+/* Appends the lets of `obj`, a JSON object of NAME: expression (the
+ * workset's "let", or an included fragment's: model/input/include.h),
+ * unbound; each one's path is `base`.NAME, which its errors name. */
+struct cJSON;
+int tf_workset_read_lets(tf_workset *w, const struct cJSON *obj, const char *base, tf_error *err);
+
 tf_workset *tf_workset_load(const char *file, tf_error *err);
 tf_workset *tf_workset_parse(const char *text, size_t len, const char *file, tf_error *err);
 void tf_workset_free(tf_workset *w);

@@ -52,8 +52,14 @@ static void show_workset(FILE *f, const tf_workset *w) {
            tf_expr_text(w->counts[i].max));
   if (w->nlets)
     fprintf(f, "let:\n");
-  for (size_t i = 0; i < w->nlets; i++)
-    fprintf(f, "  %-14s = %s\n", w->lets[i].name, tf_expr_text(w->lets[i].expr));
+  for (size_t i = 0; i < w->nlets; i++) {
+    /* a let from an included fragment: its path is "FRAGMENT: $.let.NAME" */
+    const char *path = w->lets[i].path, *from = path ? strstr(path, ": $.let.") : NULL;
+    fprintf(f, "  %-14s = %s", w->lets[i].name, tf_expr_text(w->lets[i].expr));
+    if (from && path[0] != '$')
+      fprintf(f, "   (%.*s)", (int)(from - path), path);
+    fputc('\n', f);
+  }
   fprintf(f, "buffers:\n");
   for (size_t i = 0; i < w->nbuffers; i++)
     buffer_line(f, &w->buffers[i]);
