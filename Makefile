@@ -22,7 +22,7 @@ TEST_OBJ := $(TEST_SRC:%.c=$(BUILD)/%.o)
 LIB      := $(BUILD)/libtilefit.a
 BIN      := tilefit
 
-.PHONY: all lib test check check-doc check-slurm symbols lint fuzz-replay asan tsan deps demo install uninstall clean help bench bench-engine bench-solvers fuzz valgrind
+.PHONY: all lib test check check-doc check-slurm check-nvcc symbols lint fuzz-replay asan tsan deps demo install uninstall clean help bench bench-engine bench-solvers fuzz valgrind
 
 all: $(BIN)
 
@@ -130,6 +130,11 @@ SLURM_TIMEOUT ?= 180
 check-slurm: $(BIN)
 	timeout -k 20 $(SLURM_TIMEOUT) sh tests/slurm/run.sh
 
+# The emitted layout headers compiled as CUDA by nvcc, where a CUDA toolkit
+# is installed (not part of `make test`: CI has none; docs/emit.md).
+check-nvcc: $(BIN)
+	TILEFIT_BIN=./$(BIN) TILEFIT_DATA=$(CURDIR) sh tests/nvcc/run.sh
+
 # Benchmarks (not part of the tests): ILP vs oracle vs closed form, sweep
 # throughput, reuse; one run on this machine, written to bench/results.md.
 bench: $(BIN) $(BUILD)/bench $(BUILD)/bench-engine $(BUILD)/bench-solvers
@@ -165,6 +170,7 @@ help:
 	@echo "make asan       the tests only (clang, ASan+UBSan build in build/asan)"
 	@echo "make tsan       the threaded API case under ThreadSanitizer (clang, build/tsan)"
 	@echo "make check-slurm  the documented Slurm job array on a one-node cluster of its own (root)"
+	@echo "make check-nvcc   the emitted layout headers compiled as CUDA (needs nvcc; not in make test)"
 	@echo "make lint       functions over 60 lines, symbols without tf_, test cases without a timeout"
 	@echo "make install    PREFIX=/usr/local: binary, libraries, header, pkg-config, data, man page,"
 	@echo "                bash completion, Python module (make uninstall removes them)"
