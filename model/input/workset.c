@@ -104,9 +104,10 @@ int tf_workset_resolve(const tf_workset *w, const char *name) {
     return tf_workset_sym_placement_order(w);
   case NAME_USED:
     return tf_workset_sym_derived(w, 0, (int)i);
-  default:
+  case NAME_SLACK:
     return tf_workset_sym_derived(w, 1, (int)i);
   }
+  return -1; /* not reached: every kind is a case above (-Wswitch says when one is not) */
 }
 
 const char *tf_workset_sym_name(const tf_workset *w, int sym, char *buf, size_t size) {

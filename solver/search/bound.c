@@ -38,11 +38,12 @@ static tf_wide charge(const tf_problem *p, size_t b, tf_wide v) {
 static int64_t limit_of(const tf_problem *p, size_t c, int m) { return tf_memory_capacity(p, m, c); }
 
 static int row_kind(const tf_problem *p, size_t r, tf_wide mn, tf_wide mx) {
-  switch (p->row_kind[r]) {
+  switch ((enum tf_row_kind)p->row_kind[r]) {
   case TF_ROW_LE: return mn > 0 ? TF_BOX_NONE : mx > 0 ? TF_BOX_SOME : TF_BOX_ALL;
   case TF_ROW_GE: return mx < 0 ? TF_BOX_NONE : mn < 0 ? TF_BOX_SOME : TF_BOX_ALL;
-  default: return mn > 0 || mx < 0 ? TF_BOX_NONE : mn == 0 && mx == 0 ? TF_BOX_ALL : TF_BOX_SOME;
+  case TF_ROW_EQ: return mn > 0 || mx < 0 ? TF_BOX_NONE : mn == 0 && mx == 0 ? TF_BOX_ALL : TF_BOX_SOME;
   }
+  return TF_BOX_SOME; /* not reached: every kind is a case above (-Wswitch says when one is not) */
 }
 
 /* A wide sum >= 0 as an int64 slot: past INT64_MAX it is past every
