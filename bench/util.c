@@ -121,35 +121,58 @@ static void write_loosening(FILE *f, int ncounts) {
   fprintf(f, "\"]");
 }
 
+/* A generated workset's name, its a x b tile domain of `kept`
+ * combinations, and `ncounts` counts s0.. from 1 to max[k]. */
+static void write_head(FILE *f, const char *name, size_t kept, int ncounts, const char *const *max) {
+  size_t nb = kept < 100 ? kept : 100, na = kept / nb;
+  fprintf(f, "{\"name\": \"%s\", \"choose\": {\"a\": {\"from\": 1, \"to\": %zu}, \"b\": {\"from\": 1, "
+             "\"to\": %zu}},\n \"count\": {",
+          name, na, nb);
+  for (int k = 0; k < ncounts; k++)
+    fprintf(f, "%s\"s%d\": {\"min\": 1, \"max\": %s}", k ? ", " : "", k, max[k]);
+  fprintf(f, "},\n");
+}
+
+/* One SMEM ring per count (the family's), a fixed SMEM buffer and an RF
+ * buffer, all sized by the tile. */
+static void write_buffers(FILE *f, const struct family *fm, int ncounts) {
+  fprintf(f, " \"buffers\": [");
+  for (int k = 0; k < ncounts; k++)
+    fprintf(f, "{\"name\": \"r%d\", \"memory\": \"smem\", \"size\": \"%s\", \"align\": %d}, ", k, fm->ring[k],
+            k == 2 ? 1024 : 128);
+  fprintf(f, "\n  {\"name\": \"fixed\", \"memory\": \"smem\", \"size\": \"(a %% 97) * 64 + (b %% 89) * 32 + 4096\", "
+             "\"align\": 1024}, {\"name\": \"acc\", \"memory\": \"rf\", \"size\": \"(a * b) %% 100 + 32\"}]");
+}
+
+/* The objectives (at most three; a NULL ends fewer), closing the workset. */
+static void write_objectives(FILE *f, const char *const *objective) {
+  fprintf(f, ",\n \"objective\": [");
+  for (int o = 0; o < 3 && objective[o]; o++)
+    fprintf(f, "%s\"%s\"", o ? ", " : "", objective[o]);
+  fprintf(f, "]}\n");
+}
+
 /* A workset of `kept` combinations (a x b, every one fits at the smallest
  * counts) with `ncounts` counts, each a ring of SMEM whose per-stage size
  * depends on the tile; written to `path`.  In the hard family the counts'
  * ranges are count_max's. */
 int bench_workset(const char *path, int ncounts, size_t kept, int loose, int hard) {
   const struct family *fm = &families[hard];
-  size_t nb = kept < 100 ? kept : 100, na = kept / nb;
   if (ncounts < 1 || ncounts > BENCH_MAX_COUNTS || !fm->ring[ncounts - 1] || !fm->objective[ncounts - 1][0])
     return -1;
   FILE *f = fopen(path, "w");
   if (!f)
     return -1;
-  fprintf(f, "{\"name\": \"engine-%dc-%zu\", \"choose\": {\"a\": {\"from\": 1, \"to\": %zu}, \"b\": {\"from\": 1, "
-             "\"to\": %zu}},\n \"count\": {",
-          ncounts, kept, na, nb);
+  const char *max[BENCH_MAX_COUNTS];
   for (int k = 0; k < ncounts; k++)
-    fprintf(f, "%s\"s%d\": {\"min\": 1, \"max\": %s}", k ? ", " : "", k, count_max(fm, ncounts, k, hard));
-  fprintf(f, "},\n \"buffers\": [");
-  for (int k = 0; k < ncounts; k++)
-    fprintf(f, "{\"name\": \"r%d\", \"memory\": \"smem\", \"size\": \"%s\", \"align\": %d}, ", k, fm->ring[k],
-            k == 2 ? 1024 : 128);
-  fprintf(f, "\n  {\"name\": \"fixed\", \"memory\": \"smem\", \"size\": \"(a %% 97) * 64 + (b %% 89) * 32 + 4096\", "
-             "\"align\": 1024}, {\"name\": \"acc\", \"memory\": \"rf\", \"size\": \"(a * b) %% 100 + 32\"}]");
+    max[k] = count_max(fm, ncounts, k, hard);
+  char name[64];
+  snprintf(name, sizeof name, "engine-%dc-%zu", ncounts, kept);
+  write_head(f, name, kept, ncounts, max);
+  write_buffers(f, fm, ncounts);
   if (loose)
     write_loosening(f, ncounts);
-  fprintf(f, ",\n \"objective\": [");
-  for (int o = 0; o < 3 && fm->objective[ncounts - 1][o]; o++)
-    fprintf(f, "%s\"%s\"", o ? ", " : "", fm->objective[ncounts - 1][o]);
-  fprintf(f, "]}\n");
+  write_objectives(f, fm->objective[ncounts - 1]);
   return fclose(f);
 }
 
@@ -157,28 +180,17 @@ int bench_workset(const char *path, int ncounts, size_t kept, int loose, int har
  * first family's objectives or (counts_first) the second's, every count in
  * 1..2; no counts: the tile term alone. */
 int bench_workset_small(const char *path, int ncounts, size_t kept, int counts_first) {
-  const struct family *fm = &families[0];
-  const char *const *objective = families[counts_first ? 1 : 0].objective[ncounts ? ncounts - 1 : 0];
-  size_t nb = kept < 100 ? kept : 100, na = kept / nb;
+  static const char *const tile_only[] = {"max (a * 31 + b * 17) % 1000", NULL};
+  static const char *const two[BENCH_MAX_COUNTS] = {"2", "2", "2", "2", "2"};
+  if (ncounts < 0 || ncounts > BENCH_MAX_COUNTS)
+    return -1;
   FILE *f = fopen(path, "w");
   if (!f)
     return -1;
-  fprintf(f, "{\"name\": \"engine-small-%dc-%zu\", \"choose\": {\"a\": {\"from\": 1, \"to\": %zu}, \"b\": "
-             "{\"from\": 1, \"to\": %zu}},\n \"count\": {",
-          ncounts, kept, na, nb);
-  for (int k = 0; k < ncounts; k++)
-    fprintf(f, "%s\"s%d\": {\"min\": 1, \"max\": 2}", k ? ", " : "", k);
-  fprintf(f, "},\n \"buffers\": [");
-  for (int k = 0; k < ncounts; k++)
-    fprintf(f, "{\"name\": \"r%d\", \"memory\": \"smem\", \"size\": \"%s\", \"align\": %d}, ", k, fm->ring[k],
-            k == 2 ? 1024 : 128);
-  fprintf(f, "\n  {\"name\": \"fixed\", \"memory\": \"smem\", \"size\": \"(a %% 97) * 64 + (b %% 89) * 32 + 4096\", "
-             "\"align\": 1024}, {\"name\": \"acc\", \"memory\": \"rf\", \"size\": \"(a * b) %% 100 + 32\"}],\n "
-             "\"objective\": [");
-  if (ncounts == 0)
-    fprintf(f, "\"max (a * 31 + b * 17) %% 1000\"");
-  for (int o = 0; ncounts && o < 3 && objective[o]; o++)
-    fprintf(f, "%s\"%s\"", o ? ", " : "", objective[o]);
-  fprintf(f, "]}\n");
+  char name[64];
+  snprintf(name, sizeof name, "engine-small-%dc-%zu", ncounts, kept);
+  write_head(f, name, kept, ncounts, two);
+  write_buffers(f, &families[0], ncounts);
+  write_objectives(f, ncounts ? families[counts_first ? 1 : 0].objective[ncounts - 1] : tile_only);
   return fclose(f);
 }
