@@ -328,8 +328,8 @@ START_TEST(sweep_writes_no_file) {
       "{\"cmd\": \"sweep\", \"spec\": {\"machines\": [\"h100-sxm\"], \"worksets\": [\"fa3-fwd\"], \"params\": {\"d\": "
       "[64, 128]}}}",
   };
-  char dir[] = "/tmp/tf_api_tmpdirXXXXXX";
-  ck_assert_ptr_nonnull(mkdtemp(dir));
+  char dir[256];
+  tf_test_temp_dir(dir, sizeof dir, "tf-api-tmpdir");
   const char *old = getenv("TMPDIR");
   char *saved = old ? strdup(old) : NULL;
   char *want[2];
@@ -608,22 +608,6 @@ START_TEST(every_command_from_16_threads) {
 }
 END_TEST
 
-/* A workset of 10^6 combinations in dir/big.json (path): more memory than
- * the tests below allow. */
-static void write_big_workset(char *dir, char *path, size_t size) {
-  ck_assert_ptr_nonnull(mkdtemp(dir));
-  snprintf(path, size, "%s/big.json", dir);
-  FILE *f = fopen(path, "w");
-  ck_assert_ptr_nonnull(f);
-  fputs("{\"name\": \"big\", \"choose\": {", f);
-  for (int i = 0; i < 6; i++)
-    fprintf(f, "%s\"c%d\": {\"from\": 1, \"to\": 10}", i ? ", " : "", i);
-  fputs("}, \"count\": {\"stages\": {\"min\": 1, \"max\": 8}}, \"buffers\": [{\"name\": \"KV\", \"memory\": "
-        "\"smem\", \"size\": \"stages * (c0 + c1 + c2 + c3 + c4 + c5) * 16\"}], \"objective\": [\"max stages\"]}\n",
-        f);
-  fclose(f);
-}
-
 /* tf_call_json(request) with `headroom` bytes of address space beyond what
  * the process maps now (the library's one-time setup done before): it
  * must answer status 3 with `want` in its text, and the process go on to
@@ -653,14 +637,13 @@ START_TEST(out_of_memory_is_an_answer) {
 #ifdef TF_TEST_ASAN
   return;
 #endif
-  char dir[] = "/tmp/tf_api_oomXXXXXX", path[64], request[256];
-  write_big_workset(dir, path, sizeof path);
+  char dir[256], path[300], request[1024];
+  tf_test_big_workset(dir, sizeof dir, path, sizeof path, "tf-api-oom");
   snprintf(request, sizeof request, "{\"cmd\": \"solve\", \"problem\": {\"machine\": \"b200\", \"workset\": \"%s\"}}",
            path);
   /* the combinations alone need more than 24 MiB */
   out_of_memory_answers(request, 24u << 20, "{\"error\":\"out of memory\",\"status\":3}");
-  unlink(path);
-  rmdir(dir);
+  tf_test_remove_dir(dir);
 }
 END_TEST
 
@@ -671,16 +654,15 @@ START_TEST(out_of_memory_in_a_sweep_worker) {
 #ifdef TF_TEST_ASAN
   return;
 #endif
-  char dir[] = "/tmp/tf_api_oomXXXXXX", path[64], request[512];
-  write_big_workset(dir, path, sizeof path);
+  char dir[256], path[300], request[1024];
+  tf_test_big_workset(dir, sizeof dir, path, sizeof path, "tf-api-oom");
   snprintf(request, sizeof request,
            "{\"cmd\": \"sweep\", \"jobs\": 2, \"problems\": [{\"machine\": \"b200\", \"workset\": \"%s\"}, "
            "{\"machine\": \"b200\", \"workset\": \"%s\", \"params\": {}}]}",
            path, path);
   /* two worker stacks, and less than the combinations need */
   out_of_memory_answers(request, 48u << 20, "out of memory in a worker");
-  unlink(path);
-  rmdir(dir);
+  tf_test_remove_dir(dir);
 }
 END_TEST
 

@@ -114,8 +114,8 @@ START_TEST(test_output_file_whole) {
       FA4 "--json", "check -m b200 -w fa4-fwd -p d=128 --fix B_r=128 --fix B_c=128 --fix q_stage=2 --fix stages=3",
       "validate tests/data/validate/triton.jsonl", "machines b200 h100-sxm", "worksets fa4-fwd",
       "machines --unconfirmed --json"};
-  char path[] = "/tmp/tf_contract_XXXXXX", args[1024];
-  ck_assert_ptr_nonnull(mkdtemp(path));
+  char path[256], args[1024];
+  tf_test_temp_dir(path, sizeof path, "tf-contract");
   for (size_t i = 0; i < sizeof cmds / sizeof *cmds; i++) {
     ck_assert_int_eq(tf_test_run(cmds[i], out, sizeof out, err, sizeof err), 0);
     snprintf(args, sizeof args, "%s -o %s/out", cmds[i], path);

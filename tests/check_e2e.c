@@ -584,8 +584,8 @@ static void glpsol_says(const char *cmd, const char *want) {
 }
 
 START_TEST(test_lp_mps_round_trip) {
-  char dir[] = "/tmp/tilefit-e2eXXXXXX", cmd[512], file[64];
-  ck_assert_ptr_nonnull(mkdtemp(dir));
+  char dir[256], cmd[1024], file[300];
+  tf_test_temp_dir(dir, sizeof dir, "tilefit-e2e");
   snprintf(cmd, sizeof cmd, "solve -m b200 -w fa4-fwd -p d=64 --domain B_c=64,128 --place P=tmem --place Q=smem "
            "--lp %s/m.lp --mps %s/m.mps --csv", dir, dir);
   int rc = tf_test_run(cmd, out, sizeof out, err, sizeof err);

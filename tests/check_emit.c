@@ -145,23 +145,16 @@ static long json_int(const cJSON *o, const char *key) {
   return (long)v->valuedouble;
 }
 
-static char dir[64];
+static char dir[256];
 
-static void make_dir(void) {
-  snprintf(dir, sizeof dir, "/tmp/tilefit-emitXXXXXX");
-  ck_assert_ptr_nonnull(mkdtemp(dir));
-}
+static void make_dir(void) { tf_test_temp_dir(dir, sizeof dir, "tilefit-emit"); }
 
-static void remove_dir(void) {
-  char cmd[128];
-  snprintf(cmd, sizeof cmd, "rm -rf %s", dir);
-  ck_assert_int_eq(system(cmd), 0);
-}
+static void remove_dir(void) { tf_test_remove_dir(dir); }
 
 /* Eight distinct tiles, each config the answer's values, and prune keeps
  * all eight. */
 START_TEST(test_triton_top8) {
-  char args[512], path[128];
+  char args[1024], path[300];
   make_dir();
   snprintf(path, sizeof path, "%s/configs.py", dir);
   snprintf(args, sizeof args, "emit --for triton -m h100-sxm -w triton-matmul --top 8 -o %s", path);
@@ -221,7 +214,7 @@ START_TEST(test_python_fragments) {
   };
   make_dir();
   for (size_t i = 0; i < sizeof rows / sizeof *rows; i++) {
-    char args[512], path[128];
+    char args[1024], path[300];
     snprintf(path, sizeof path, "%s/f%zu.py", dir, i);
     snprintf(args, sizeof args, "emit %s -o %s", rows[i].args, path);
     ck_assert_int_eq(tf_test_run(args, out, sizeof out, err, sizeof err), 0);

@@ -433,7 +433,7 @@ END_TEST
 
 /* Writes `len` bytes to a fresh temporary file; returns its name. */
 static void write_temp(char *name, size_t size, const char *bytes, size_t len) {
-  snprintf(name, size, "/tmp/tilefit-check-json-XXXXXX");
+  ck_assert((size_t)snprintf(name, size, "%s/tilefit-check-json-XXXXXX", tf_test_tmp_root()) < size);
   int fd = mkstemp(name);
   ck_assert_int_ge(fd, 0);
   FILE *f = fdopen(fd, "wb");
@@ -486,7 +486,7 @@ START_TEST(test_large_file) {
   for (size_t i = 0; i < n; i++)
     k += (size_t)snprintf(text + k, cap - k, "%zu,\n", i);
   k += (size_t)snprintf(text + k, cap - k, "]\n");
-  char name[64];
+  char name[300];
   write_temp(name, sizeof name, text, k);
   tf_error err;
   tf_error_init(&err);
@@ -517,7 +517,7 @@ START_TEST(test_large_file) {
 END_TEST
 
 START_TEST(test_file_errors_name_file) {
-  char name[64];
+  char name[300];
   tf_error err;
   /* a NUL byte in a file */
   write_temp(name, sizeof name, "{\"a\": 1}\0\n", 10);

@@ -143,32 +143,28 @@ static int compile_header(const char *dir, const char *name) {
   return compile_as(dir, name, 'c') || compile_as(dir, name, '+') ? -1 : 0;
 }
 
-static char *tmpdir(char *buf, size_t size) {
-  snprintf(buf, size, "/tmp/tilefit-layoutXXXXXX");
-  ck_assert_ptr_nonnull(mkdtemp(buf));
-  return buf;
-}
-
-static void remove_dir(const char *dir) {
-  char cmd[256];
-  snprintf(cmd, sizeof cmd, "rm -rf %s", dir);
-  ck_assert_int_eq(system(cmd), 0);
+/* `layout ARGS --emit c` written to dir/name compiles in both languages;
+ * edited by the sed script `edit` (which must change it) it compiles in
+ * neither. */
+static void header_then_edit(const char *dir, const char *args, const char *name, const char *edit) {
+  char cmd[2048];
+  snprintf(cmd, sizeof cmd, "layout %s --emit c -o %s/%s", args, dir, name);
+  ck_assert_int_eq(tf_test_run(cmd, out, sizeof out, err, sizeof err), 0);
+  ck_assert_int_eq(compile_header(dir, name), 0);
+  snprintf(cmd, sizeof cmd, "sed '%s' %s/%s > %s/edited.h && ! cmp -s %s/%s %s/edited.h", edit, dir, name, dir, dir, name,
+           dir);
+  ck_assert_msg(system(cmd) == 0, "%s", cmd);
+  ck_assert_int_eq(compile_as(dir, "edited.h", 'c'), -1);
+  ck_assert_int_eq(compile_as(dir, "edited.h", '+'), -1);
 }
 
 /* The header as emitted compiles; with the epilogue one byte larger its
  * asserts fail in both languages. */
 START_TEST(test_header_edit_fails) {
-  char dir[64], cmd[512];
-  tmpdir(dir, sizeof dir);
-  snprintf(cmd, sizeof cmd, "layout " GEMM " --emit c -o %s/gemm.h", dir);
-  ck_assert_int_eq(tf_test_run(cmd, out, sizeof out, err, sizeof err), 0);
-  ck_assert_int_eq(compile_header(dir, "gemm.h"), 0);
-  snprintf(cmd, sizeof cmd, "sed 's/unsigned char epilogue\\[33792\\]/unsigned char epilogue[33793]/' %s/gemm.h > %s/edited.h "
-           "&& ! cmp -s %s/gemm.h %s/edited.h", dir, dir, dir, dir);
-  ck_assert_int_eq(system(cmd), 0);
-  ck_assert_int_eq(compile_as(dir, "edited.h", 'c'), -1);
-  ck_assert_int_eq(compile_as(dir, "edited.h", '+'), -1);
-  remove_dir(dir);
+  char dir[256];
+  tf_test_temp_dir(dir, sizeof dir, "tilefit-layout");
+  header_then_edit(dir, GEMM, "gemm.h", "s/unsigned char epilogue\\[33792\\]/unsigned char epilogue[33793]/");
+  tf_test_remove_dir(dir);
 }
 END_TEST
 
@@ -236,16 +232,11 @@ END_TEST
 /* The union as C: it compiles, and a lifetime's buffer one byte larger
  * breaks its asserts in both languages. */
 START_TEST(test_lifetimes_header) {
-  char dir[64], cmd[512];
-  tmpdir(dir, sizeof dir);
-  snprintf(cmd, sizeof cmd, "layout " LIFE " --emit c -o %s/life.h", dir);
-  ck_assert_int_eq(tf_test_run(cmd, out, sizeof out, err, sizeof err), 0);
-  ck_assert_int_eq(compile_header(dir, "life.h"), 0);
-  snprintf(cmd, sizeof cmd, "grep -q 'phases_.epilogue.C' %s/life.h && sed 's/unsigned char C\\[65536\\]/unsigned char C[65537]/' "
-           "%s/life.h > %s/edited.h && ! cmp -s %s/life.h %s/edited.h", dir, dir, dir, dir, dir);
+  char dir[256], cmd[1024];
+  tf_test_temp_dir(dir, sizeof dir, "tilefit-layout");
+  header_then_edit(dir, LIFE, "life.h", "s/unsigned char C\\[65536\\]/unsigned char C[65537]/");
+  snprintf(cmd, sizeof cmd, "grep -q 'phases_.epilogue.C' %s/life.h", dir);
   ck_assert_int_eq(system(cmd), 0);
-  ck_assert_int_eq(compile_as(dir, "edited.h", 'c'), -1);
-  ck_assert_int_eq(compile_as(dir, "edited.h", '+'), -1);
   /* two phase names that make one identifier still make a header that compiles */
   snprintf(cmd, sizeof cmd, "sed 's/\"mainloop\"/\"main-loop\"/g; s/\"epilogue\"/\"main_loop\"/g' "
            "tests/data/worksets/lifetimes.json > %s/same.json", dir);
@@ -261,7 +252,7 @@ START_TEST(test_lifetimes_header) {
            "grep -q 'class SharedStorage_epilogue' %s/life.py && grep -q 'phases_: cute.struct.MemRange' %s/life.py",
            dir, dir, dir);
   ck_assert_int_eq(system(cmd), 0);
-  remove_dir(dir);
+  tf_test_remove_dir(dir);
 }
 END_TEST
 
@@ -323,8 +314,8 @@ START_TEST(test_every_workset) {
   size_t n;
   char **names = tf_catalog_list(TF_CATALOG_WORKSETS, &n);
   ck_assert_uint_gt(n, 20);
-  char dir[64], args[512];
-  tmpdir(dir, sizeof dir);
+  char dir[256], args[1024];
+  tf_test_temp_dir(dir, sizeof dir, "tilefit-layout");
   for (size_t i = 0; i < n; i++) {
     const char *m = machine_for(names[i]);
     snprintf(args, sizeof args, "layout -m %s -w %s --json", m, names[i]);
@@ -339,29 +330,22 @@ START_TEST(test_every_workset) {
     ck_assert_msg(compile_header(dir, file) == 0, "%s on %s: the header does not compile", names[i], m);
   }
   tf_catalog_list_free(names, n);
-  remove_dir(dir);
+  tf_test_remove_dir(dir);
 }
 END_TEST
-
-static void write_text(const char *path, const char *text) {
-  FILE *f = fopen(path, "w");
-  ck_assert_ptr_nonnull(f);
-  fputs(text, f);
-  fclose(f);
-}
 
 /* One generated problem laid out at its optimum: 1 laid out, 0 none. */
 static int lay_out_generated(unsigned long long seed, const char *dir) {
   static pg_problem g; /* large */
   static char json[16384];
-  char mfile[128], wfile[128], what[64];
+  char mfile[300], wfile[300], what[64];
   pg_generate(&g, seed);
   snprintf(mfile, sizeof mfile, "%s/m.json", dir);
   snprintf(wfile, sizeof wfile, "%s/w.json", dir);
   pg_machine_json(&g, json, sizeof json);
-  write_text(mfile, json);
+  tf_test_write_text(mfile, json);
   pg_workset_json(&g, json, sizeof json);
-  write_text(wfile, json);
+  tf_test_write_text(wfile, json);
   tf_request req;
   tf_request_init(&req);
   req.machine = strdup(mfile);
@@ -406,16 +390,14 @@ static int lay_out_generated(unsigned long long seed, const char *dir) {
 }
 
 START_TEST(test_property_problems) {
-  const char *env = getenv("TILEFIT_LAYOUT_SEED");
-  unsigned long long first = env ? strtoull(env, NULL, 10) : 1;
-  fprintf(stderr, "layout: property problems from seed %llu (TILEFIT_LAYOUT_SEED)\n", first);
-  char dir[64];
-  tmpdir(dir, sizeof dir);
+  unsigned long long first = tf_test_seed("layout: 300 property problems from seed", 1);
+  char dir[256];
+  tf_test_temp_dir(dir, sizeof dir, "tilefit-layout");
   int laid = 0;
   for (unsigned long long s = first; s < first + 300; s++)
     laid += lay_out_generated(s, dir);
   ck_assert_int_gt(laid, 100);
-  remove_dir(dir);
+  tf_test_remove_dir(dir);
 }
 END_TEST
 

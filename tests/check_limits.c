@@ -27,33 +27,6 @@
 
 static char out[1 << 16], err[1 << 14];
 
-/* A fresh directory for generated inputs. */
-static void temp_dir(char *dir, size_t size) {
-  snprintf(dir, size, "/tmp/tf_limits_XXXXXX");
-  ck_assert_ptr_nonnull(mkdtemp(dir));
-}
-
-static void remove_dir(const char *dir) {
-  DIR *d = opendir(dir);
-  if (!d)
-    return;
-  struct dirent *e;
-  while ((e = readdir(d))) {
-    char path[1024];
-    snprintf(path, sizeof path, "%s/%s", dir, e->d_name);
-    if (strcmp(e->d_name, ".") && strcmp(e->d_name, ".."))
-      unlink(path);
-  }
-  closedir(d);
-  rmdir(dir);
-}
-
-static void write_file(const char *path, const char *text, size_t len) {
-  FILE *f = fopen(path, "wb");
-  ck_assert_ptr_nonnull(f);
-  ck_assert_uint_eq(fwrite(text, 1, len, f), len);
-  ck_assert_int_eq(fclose(f), 0);
-}
 
 /* A growable string. */
 struct buf {
@@ -200,19 +173,19 @@ static const char *generate(const struct limit_case *c, const char *dir, char *e
   }
   char path[512];
   snprintf(path, sizeof path, "%s/w.json", dir);
-  write_file(path, b.s, b.n);
+  tf_test_write(path, b.s, b.n);
   free(b.s);
   return extra;
 }
 
 START_TEST(test_limit) {
   const struct limit_case *c = &limits[_i];
-  char dir[64], extra[2048], args[4096];
-  temp_dir(dir, sizeof dir);
+  char dir[256], extra[2048], args[4096];
+  tf_test_temp_dir(dir, sizeof dir, "tf-limits");
   generate(c, dir, extra, sizeof extra);
   snprintf(args, sizeof args, "solve -m b200 -w %s/w.json%s", dir, extra);
   int rc = tf_test_run(args, out, sizeof out, err, sizeof err);
-  remove_dir(dir);
+  tf_test_remove_dir(dir);
   ck_assert_msg(rc == c->code, "%s: exit %d, expected %d; stderr: %s", c->what, rc, c->code, err);
   if (c->want) {
     ck_assert_msg(strstr(err, c->want), "%s: stderr '%s' lacks '%s'", c->what, err, c->want);
@@ -237,8 +210,8 @@ END_TEST
 /* 10^5 combinations and a parity row no interval bound can refute: the
  * search is still open after a millisecond, and says so. */
 START_TEST(test_time_limit_wide) {
-  char dir[64], path[128], args[512];
-  temp_dir(dir, sizeof dir);
+  char dir[256], path[300], args[1024];
+  tf_test_temp_dir(dir, sizeof dir, "tf-limits");
   snprintf(path, sizeof path, "%s/wide.json", dir);
   static const char wide[] =
       "{\"name\": \"wide\", \"choose\": {\"a\": {\"from\": 1, \"to\": 1000}, \"b\": {\"from\": 1, \"to\": 100}},\n"
@@ -249,10 +222,10 @@ START_TEST(test_time_limit_wide) {
       "   {\"name\": \"acc\", \"memory\": \"rf\", \"size\": \"(a + b) % 200\"}],\n"
       " \"require\": [\"4 * stages + 6 * x + 10 * y == 2 * a + 1\"],\n" /* odd = even: no point, */
       " \"objective\": [\"max stages * 3 + a - b\"]}\n";               /* which bounds cannot see */
-  write_file(path, wide, strlen(wide));
+  tf_test_write(path, wide, strlen(wide));
   snprintf(args, sizeof args, "solve -m b200 -w %s --time-limit 0.001 --json", path);
   int rc = tf_test_run(args, out, sizeof out, err, sizeof err);
-  remove_dir(dir);
+  tf_test_remove_dir(dir);
   ck_assert_msg(rc == 3, "exit %d: %s", rc, err);
   ck_assert_str_eq(out, "");
   ck_assert_msg(!strncmp(err, "tilefit: error: ", 16) && strstr(err, "time limit of 0.001 s reached"), "%s", err);
@@ -265,8 +238,8 @@ END_TEST
 /* No integer point (the left side is even), which LP-based branch and
  * bound cannot see: the search runs until the limit, with a bound. */
 START_TEST(test_time_limit_bound) {
-  char dir[64], path[128], args[512];
-  temp_dir(dir, sizeof dir);
+  char dir[256], path[300], args[1024];
+  tf_test_temp_dir(dir, sizeof dir, "tf-limits");
   snprintf(path, sizeof path, "%s/parity.json", dir);
   static const char parity[] =
       "{\"name\": \"parity\", \"count\": {\"c0\": {\"min\": 0, \"max\": 1000000}, \"c1\": {\"min\": 0, \"max\": 1000000},"
@@ -275,10 +248,10 @@ START_TEST(test_time_limit_bound) {
       " \"buffers\": [{\"name\": \"x\", \"memory\": \"smem\", \"size\": \"c0\"}],\n"
       " \"require\": [\"4 * c0 + 6 * c1 + 10 * c2 + 14 * c3 + 22 * c4 + 26 * c5 == 1000001\"],\n"
       " \"objective\": [\"max c0 + c1\"]}\n";
-  write_file(path, parity, strlen(parity));
+  tf_test_write(path, parity, strlen(parity));
   snprintf(args, sizeof args, "solve -m b200 -w %s --time-limit 0.5", path);
   int rc = tf_test_run(args, out, sizeof out, err, sizeof err);
-  remove_dir(dir);
+  tf_test_remove_dir(dir);
   ck_assert_msg(rc == 3, "exit %d: %s", rc, err);
   ck_assert_str_eq(out, "");
   ck_assert_msg(strstr(err, "time limit of 0.5 s reached before any feasible solution; best bound "), "%s", err);
@@ -303,8 +276,8 @@ static void slow_binding(const char *path) {
 }
 
 START_TEST(test_time_limit_binding) {
-  char dir[64], path[128], list[128], args[512];
-  temp_dir(dir, sizeof dir);
+  char dir[256], path[300], list[300], args[1024];
+  tf_test_temp_dir(dir, sizeof dir, "tf-limits");
   snprintf(path, sizeof path, "%s/slow.json", dir);
   slow_binding(path);
   snprintf(args, sizeof args, "solve -m b200 -w %s --time-limit 1", path);
@@ -316,10 +289,10 @@ START_TEST(test_time_limit_binding) {
   snprintf(list, sizeof list, "%s/list.jsonl", dir);
   char line[256];
   snprintf(line, sizeof line, "{\"id\": \"slow\", \"machine\": \"b200\", \"workset\": \"%s\"}\n", path);
-  write_file(list, line, strlen(line));
+  tf_test_write(list, line, strlen(line));
   snprintf(args, sizeof args, "sweep %s -q --time-limit 1", list);
   rc = tf_test_run(args, out, sizeof out, err, sizeof err);
-  remove_dir(dir);
+  tf_test_remove_dir(dir);
   ck_assert_msg(rc == 0 && strstr(out, "\"status\":\"error\"") && strstr(out, "while binding"), "exit %d: %s%s", rc, out,
                 err);
 }
@@ -332,8 +305,8 @@ START_TEST(test_out_of_memory_exit_3) {
 #ifdef TF_TEST_ASAN
   return;
 #endif
-  char dir[64], path[128], cmd[512];
-  temp_dir(dir, sizeof dir);
+  char dir[256], path[300], cmd[1024];
+  tf_test_temp_dir(dir, sizeof dir, "tf-limits");
   snprintf(path, sizeof path, "%s/slow.json", dir);
   slow_binding(path);
   const char *bin = getenv("TILEFIT_BIN");
@@ -346,7 +319,7 @@ START_TEST(test_out_of_memory_exit_3) {
   err[n] = 0;
   if (f)
     fclose(f);
-  remove_dir(dir);
+  tf_test_remove_dir(dir);
   ck_assert_msg(WIFEXITED(status) && WEXITSTATUS(status) == 3, "status %d: %s", status, err);
   ck_assert_msg(!strncmp(err, "tilefit: error: out of memory", 29) && strchr(err, '\n')[1] == 0, "%s", err);
 }
@@ -375,10 +348,10 @@ START_TEST(test_fuzz_regressions) {
       files[n++] = strdup(path);
     }
   closedir(d);
-  char scratch[64];
+  char scratch[256];
   FILE *saved_out = stdout, *saved_err = stderr, *null_out = NULL, *null_err = NULL;
   if (fuzz_fn[_i] == tf_fuzz_cli) { /* as fuzz_cli runs it: in a scratch directory, output to /dev/null */
-    temp_dir(scratch, sizeof scratch);
+    tf_test_temp_dir(scratch, sizeof scratch, "tf-limits-cli");
     ck_assert_int_eq(tf_fuzz_cli_scratch(scratch, here), 0);
     null_out = fopen("/dev/null", "w");
     null_err = fopen("/dev/null", "w");
@@ -399,7 +372,7 @@ START_TEST(test_fuzz_regressions) {
     fclose(null_out);
     fclose(null_err);
     ck_assert_int_eq(chdir(here), 0);
-    remove_dir(scratch);
+    tf_test_remove_dir(scratch);
   }
 }
 END_TEST

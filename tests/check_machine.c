@@ -11,6 +11,7 @@
 
 #include "model/bind/memory.h"
 #include "model/input/machine.h"
+#include "tests/testutil.h"
 
 #define MACHINES_DIR "machines"
 #define BAD_DIR "tests/data/machines/bad"
@@ -298,11 +299,7 @@ START_TEST(test_bad_fixture) {
   tf_error_init(&err);
   tf_machine *m = tf_machine_load(file, &err);
   ck_assert_msg(m == NULL, "%s loaded", file);
-  ck_assert_int_eq(err.code, TF_EINPUT);
-  ck_assert_str_eq(err.file, file);
-  ck_assert_str_eq(err.path, c->path);
-  ck_assert_msg(strstr(err.msg, c->msg) != NULL, "%s: message '%s' lacks '%s'", file, err.msg,
-                c->msg);
+  tf_test_input_error(&err, file, file, c->path, c->msg);
 }
 END_TEST
 
@@ -310,9 +307,7 @@ START_TEST(test_missing_file) {
   tf_error err;
   tf_machine *m = load_named("no-such-gpu", &err);
   ck_assert_ptr_null(m);
-  ck_assert_int_eq(err.code, TF_EINPUT);
-  ck_assert_str_eq(err.file, MACHINES_DIR "/no-such-gpu.json");
-  ck_assert_str_eq(err.path, "");
+  tf_test_input_error(&err, "no-such-gpu", MACHINES_DIR "/no-such-gpu.json", "", "cannot read");
 }
 END_TEST
 

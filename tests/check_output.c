@@ -19,20 +19,19 @@
 
 #include "solver/output.h"
 #include "tests/suites.h"
+#include "tests/testutil.h"
 
 #define SOLVE "solve -m b200 -w fa4-fwd -p d=128 -p dv=128"
 #define SMALL "tests/data/sweep/small.json"
 
-static char dir[64];
+static char dir[256];
 static char errbuf[1 << 14];
 
-static void setup(void) {
-  snprintf(dir, sizeof dir, "/tmp/tf_outputXXXXXX");
-  ck_assert_ptr_nonnull(mkdtemp(dir));
-}
+static void setup(void) { tf_test_temp_dir(dir, sizeof dir, "tf-output"); }
 
+/* rm -rf: tests here leave links and FIFOs in dir */
 static void teardown(void) {
-  char cmd[128];
+  char cmd[512];
   snprintf(cmd, sizeof cmd, "rm -rf '%s'", dir);
   (void)!system(cmd);
 }
@@ -112,13 +111,6 @@ static int run(const struct spawn *sp, const char *fmt, ...) {
   return WEXITSTATUS(status);
 }
 
-static void spill(const char *path, const char *text) {
-  FILE *f = fopen(path, "w");
-  ck_assert_ptr_nonnull(f);
-  fputs(text, f);
-  ck_assert_int_eq(fclose(f), 0);
-}
-
 static char *slurp(const char *path) {
   FILE *f = fopen(path, "r");
   if (!f)
@@ -155,7 +147,7 @@ static void only(const char *const *keep) {
 }
 
 START_TEST(test_mode_kept) {
-  spill(tmp("out.json"), "old\n");
+  tf_test_write_text(tmp("out.json"), "old\n");
   ck_assert_int_eq(chmod(tmp("out.json"), 0600), 0);
   ck_assert_int_eq(run(NULL, SOLVE " --json -o %s", tmp("out.json")), 0);
   struct stat st;
@@ -167,7 +159,7 @@ START_TEST(test_mode_kept) {
 END_TEST
 
 START_TEST(test_symlink_followed_and_kept) {
-  spill(tmp("real.json"), "old\n");
+  tf_test_write_text(tmp("real.json"), "old\n");
   ck_assert_int_eq(symlink("real.json", tmp("link.json")), 0);
   ck_assert_int_eq(run(NULL, SOLVE " --json -o %s", tmp("link.json")), 0);
   struct stat st;
@@ -185,7 +177,7 @@ END_TEST
 /* The names the old code used (FILE.tmp.PID, FILE.tmp for --lp, merge's
  * FILE.tmpPID) planted as links to a victim: none is ever followed. */
 START_TEST(test_planted_temporary_names) {
-  spill(tmp("victim"), "precious\n");
+  tf_test_write_text(tmp("victim"), "precious\n");
   char p1[PATH_MAX], p2[PATH_MAX], p3[PATH_MAX];
   snprintf(p1, sizeof p1, "%s/out.json.tmp.%%d", dir);
   snprintf(p2, sizeof p2, "%s/m.lp.tmp", dir);
@@ -233,7 +225,7 @@ START_TEST(test_full_disk) {
   static const char *const outs[] = {"-o", "--lp", "--mps"};
   struct spawn sp = {.fsize = 64};
   for (size_t i = 0; i < 3; i++) {
-    spill(tmp("keep.txt"), "an earlier result\n");
+    tf_test_write_text(tmp("keep.txt"), "an earlier result\n");
     ck_assert_int_eq(run(&sp, SOLVE " %s %s >/dev/null", outs[i], tmp("keep.txt")), 3);
     ck_assert_msg(lines(errbuf) == 1 && strstr(errbuf, outs[i]) && strstr(errbuf, "File too large"), "%s: %s",
                   outs[i], errbuf);
@@ -260,13 +252,13 @@ END_TEST
 
 START_TEST(test_output_is_an_input) {
   char *list = strdup(slurp("tests/data/sweep/problems.jsonl"));
-  spill(tmp("list.jsonl"), list);
+  tf_test_write_text(tmp("list.jsonl"), list);
   ck_assert_int_eq(run(NULL, "sweep %s -q -o %s", tmp("list.jsonl"), tmp("list.jsonl")), 2);
   ck_assert_msg(strstr(errbuf, "-o: ") && strstr(errbuf, "also an input"), "%s", errbuf);
   ck_assert_str_eq(slurp(tmp("list.jsonl")), list);
   free(list);
   char *cases = strdup(slurp("tests/data/validate/triton.jsonl"));
-  spill(tmp("cases.jsonl"), cases);
+  tf_test_write_text(tmp("cases.jsonl"), cases);
   ck_assert_int_eq(run(NULL, "validate %s -o %s", tmp("cases.jsonl"), tmp("cases.jsonl")), 2);
   ck_assert_str_eq(slurp(tmp("cases.jsonl")), cases);
   free(cases);
@@ -289,7 +281,7 @@ START_TEST(test_abandon_and_commit) {
   tf_output o;
   tf_error err;
   tf_error_init(&err);
-  spill(tmp("t.txt"), "before\n");
+  tf_test_write_text(tmp("t.txt"), "before\n");
   ck_assert_int_eq(tf_output_open(&o, tmp("t.txt"), TF_OUTPUT_WHOLE, "-o", &err), 0);
   ck_assert_int_eq(tf_output_write(&o, "after\n", 6, &err), 0);
   ck_assert_str_eq(slurp(tmp("t.txt")), "before\n");

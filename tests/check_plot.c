@@ -132,6 +132,20 @@ static void draw(const char *args, const char *name, int rc) {
 
 #define MAP "plot map -m b200 -w fa4-fwd -p d=128 -p dv=128 --fix q_stage=2 --x B_c --y B_r"
 
+/* `tilefit sweep SPEC -q` into DIR/NAME.jsonl. */
+static void sweep_to(const char *spec, const char *name) {
+  char args[512];
+  snprintf(args, sizeof args, "sweep %s -q -o %s/%s.jsonl", spec, dir, name);
+  ck_assert_int_eq(tf_test_run(args, out, sizeof out, err, sizeof err), 0);
+}
+
+/* `plot sweep DIR/JSONL.jsonl AXES`, drawn as the picture NAME (draw). */
+static void plot_sweep(const char *jsonl, const char *axes, const char *name) {
+  char args[512];
+  snprintf(args, sizeof args, "plot sweep %s/%s.jsonl %s", dir, jsonl, axes);
+  draw(args, name, 0);
+}
+
 /* The stages solve finds with the cell's variables fixed. */
 static int solved_stages(int b_c) {
   char args[512];
@@ -223,8 +237,7 @@ END_TEST
 
 START_TEST(test_sweep_pixels) {
   char args[512], got[8], path[128];
-  snprintf(args, sizeof args, "sweep tests/data/plots/sweep.json -q -o %s/sweep.jsonl", dir);
-  ck_assert_int_eq(tf_test_run(args, out, sizeof out, err, sizeof err), 0);
+  sweep_to("tests/data/plots/sweep.json", "sweep");
   snprintf(args, sizeof args, "plot sweep %s/sweep.jsonl --x tile_k --y stages --by machine -o %s/sweep.svg", dir,
            dir);
   int rc = tf_test_run(args, out, sizeof out, err, sizeof err);
@@ -429,11 +442,8 @@ END_TEST
  * dash and marker, a note says they coincide; d = 192 and 256 fit nowhere
  * and are an x on the axis with the reason. */
 START_TEST(test_sweep_nested) {
-  char args[512];
-  snprintf(args, sizeof args, "sweep tests/data/plots/fa4-stages.json -q -o %s/fa4.jsonl", dir);
-  ck_assert_int_eq(tf_test_run(args, out, sizeof out, err, sizeof err), 0);
-  snprintf(args, sizeof args, "plot sweep %s/fa4.jsonl --x d --y stages --by machine", dir);
-  draw(args, "fa4", 0);
+  sweep_to("tests/data/plots/fa4-stages.json", "fa4");
+  plot_sweep("fa4", "--x d --y stages --by machine", "fa4");
   ck_assert_msg(strstr(svg, "fa4-fwd on b200, gb200, b300: stages against d, one line per machine"), "title");
   ck_assert_msg(strstr(svg, "B_c=128, q_stage=2; objective: max stages"), "subtitle");
   ck_assert_msg(strstr(svg, ">b200, gb200, b300: the same points (drawn nested)</text>"), "no note");
@@ -467,21 +477,15 @@ static double text_x(const char *text) {
   return 0;
 }
 
-/* tile_k 32..256, powers of two: a log axis with a tick at each value,
- * evenly spaced; --x-scale linear spaces them by value.  A string x is a
- * category axis, in order of appearance. */
 /* y as an objective's expression (time_us, the value of "min time_us")
  * or a path through an array (objectives.0.value): the same picture; a
  * path past an array's end names what it looked for. */
 START_TEST(test_sweep_objective_y) {
   char args[512];
-  snprintf(args, sizeof args, "sweep tests/data/plots/gemm-m.json -q -o %s/m.jsonl", dir);
-  ck_assert_int_eq(tf_test_run(args, out, sizeof out, err, sizeof err), 0);
-  snprintf(args, sizeof args, "plot sweep %s/m.jsonl --x M --y time_us", dir);
-  draw(args, "time", 0);
+  sweep_to("tests/data/plots/gemm-m.json", "m");
+  plot_sweep("m", "--x M --y time_us", "time");
   ck_assert_msg(strstr(svg, "<title>M=8192: time_us = 1043"), "the point at M = 8192");
-  snprintf(args, sizeof args, "plot sweep %s/m.jsonl --x M --y objectives.0.value", dir);
-  draw(args, "path", 0);
+  plot_sweep("m", "--x M --y objectives.0.value", "path");
   ck_assert_msg(strstr(svg, "<title>M=8192: objectives.0.value = 1043"), "the same value by its path");
   snprintf(args, sizeof args, "plot sweep %s/m.jsonl --x M --y objectives.9.value", dir);
   ck_assert_int_eq(tf_test_run(args, out, sizeof out, err, sizeof err), 2);
@@ -490,24 +494,23 @@ START_TEST(test_sweep_objective_y) {
 }
 END_TEST
 
+/* tile_k 32..256, powers of two: a log axis with a tick at each value,
+ * evenly spaced; --x-scale linear spaces them by value.  A string x is a
+ * category axis, in order of appearance. */
 START_TEST(test_sweep_axes) {
   char args[512];
-  snprintf(args, sizeof args, "sweep tests/data/plots/sweep.json -q -o %s/sm80.jsonl", dir);
-  ck_assert_int_eq(tf_test_run(args, out, sizeof out, err, sizeof err), 0);
-  snprintf(args, sizeof args, "plot sweep %s/sm80.jsonl --x tile_k --y stages --by machine", dir);
-  draw(args, "sm80", 0);
+  sweep_to("tests/data/plots/sweep.json", "sm80");
+  plot_sweep("sm80", "--x tile_k --y stages --by machine", "sm80");
   texts_apart();
   double a = text_x("32"), b = text_x("64"), c = text_x("128"), d = text_x("256");
   ck_assert(fabs((b - a) - (c - b)) < 0.2 && fabs((c - b) - (d - c)) < 0.2);
   ck_assert_msg(strstr(svg, ">tile_k (log scale)</text>"), "axis title");
   ck_assert_msg(strstr(svg, "<title>tile_k=256: no result: "), "no x at 256");
-  snprintf(args, sizeof args, "plot sweep %s/sm80.jsonl --x tile_k --y stages --by machine --x-scale linear", dir);
-  draw(args, "lin", 0);
+  plot_sweep("sm80", "--x tile_k --y stages --by machine --x-scale linear", "lin");
   ck_assert_ptr_null(strstr(svg, "(log scale)"));
   a = text_x("32"), b = text_x("64"), c = text_x("128");
   ck_assert(fabs((c - b) - 2 * (b - a)) < 0.5);
-  snprintf(args, sizeof args, "plot sweep %s/sm80.jsonl --x machine --y stages --by tile_k", dir);
-  draw(args, "cat", 0);
+  plot_sweep("sm80", "--x machine --y stages --by tile_k", "cat");
   texts_apart();
   ck_assert(text_x("a100") < text_x("rtx4090") && text_x("rtx4090") < text_x("h100-sxm"));
   ck_assert_msg(strstr(svg, "<title>tile_k=32 machine=rtx4090: stages = "), "a category point");

@@ -12,11 +12,10 @@
 #include "tests/suites.h"
 #include "tests/testutil.h"
 
-static char out[1 << 16], err[1 << 14], text[1 << 16], dir[64], file[128];
+static char out[1 << 16], err[1 << 14], text[1 << 16], dir[256], file[300];
 
 static void setup(void) {
-  snprintf(dir, sizeof dir, "/tmp/tf_probeXXXXXX");
-  ck_assert(mkdtemp(dir));
+  tf_test_temp_dir(dir, sizeof dir, "tf-probe");
   snprintf(file, sizeof file, "%s/h200-probed.json", dir);
   const char *stub = getenv("TILEFIT_CUDA_STUB");
   ck_assert_msg(stub && access(stub, R_OK) == 0,
@@ -32,7 +31,7 @@ static void teardown(void) {
 }
 
 static void probe_ok(void) {
-  char args[256];
+  char args[512];
   snprintf(args, sizeof args, "probe -o %s", file);
   int rc = tf_test_run(args, out, sizeof out, err, sizeof err);
   ck_assert_msg(rc == 0, "exit %d: %s", rc, err);
@@ -138,7 +137,7 @@ START_TEST(test_no_gpu) {
   if (no_gpu[_i].fail)
     setenv("TILEFIT_STUB_FAIL", no_gpu[_i].fail, 1);
   setenv("TILEFIT_PROBE_TIMEOUT", "1", 1);
-  char args[256];
+  char args[512];
   snprintf(args, sizeof args, "probe -o %s", file);
   int rc = tf_test_run(args, out, sizeof out, err, sizeof err);
   ck_assert_int_eq(rc, 2);
@@ -153,7 +152,7 @@ END_TEST
  * read: it becomes '?' and the machine loads. */
 START_TEST(test_device_name_not_utf8) {
   setenv("TILEFIT_STUB_FAIL", "name", 1);
-  char args[256];
+  char args[512];
   snprintf(args, sizeof args, "probe -o %s", file);
   ck_assert_int_eq(tf_test_run(args, out, sizeof out, err, sizeof err), 0);
   snprintf(args, sizeof args, "machines %s", file);

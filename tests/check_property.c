@@ -116,13 +116,6 @@ static void run_cli(int argc, char **argv, struct run *r) {
   caught(mem_err, r->err, sizeof r->err);
 }
 
-static void write_file(const char *path, const char *text) {
-  FILE *f = fopen(path, "w");
-  ck_assert_msg(f != NULL, "cannot write %s", path);
-  fputs(text, f);
-  fclose(f);
-}
-
 /* ------------------------------------------------------------ messages */
 
 static int vec_text(char *buf, size_t size, const int64_t *v, int n) {
@@ -175,8 +168,8 @@ static void reproducer(const pg_problem *p, const char *why, const char *got) {
   snprintf(wfile, sizeof wfile, "%s/w.json", dir);
   pg_machine_json(p, mjson, sizeof mjson);
   pg_workset_json(p, wjson, sizeof wjson);
-  write_file(mfile, mjson);
-  write_file(wfile, wjson);
+  tf_test_write_text(mfile, mjson);
+  tf_test_write_text(wfile, wjson);
   int argc = pg_args(p, mfile, wfile, argv, store, sizeof store);
   fprintf(stderr, "property: seed %llu: %s\n  got: %s\n  command: ./tilefit", p->seed, why, got);
   for (int i = 1; i < argc; i++)
@@ -349,10 +342,10 @@ static int write_problem(const pg_problem *p, const char *dir, char **argv, char
   snprintf(mfile, sizeof mfile, "%s/m.json", dir);
   snprintf(wfile, sizeof wfile, "%s/w.json", dir);
   pg_machine_json(p, json, sizeof json);
-  write_file(mfile, json);
+  tf_test_write_text(mfile, json);
   *hash = fnv(*hash, json);
   pg_workset_json(p, json, sizeof json);
-  write_file(wfile, json);
+  tf_test_write_text(wfile, json);
   *hash = fnv(*hash, json);
   int argc = pg_args(p, mfile, wfile, argv, store, size);
   for (int i = 6; i < argc; i++) /* after the file names */

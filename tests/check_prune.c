@@ -60,10 +60,9 @@ START_TEST(test_triton_per_target) {
   tf_test_temp_dir(dir, sizeof dir, "prune-targets");
   snprintf(file, sizeof file, "%s/config.jsonl", dir);
   for (size_t i = 0; i < sizeof rows / sizeof *rows; i++) {
-    FILE *f = fopen(file, "w");
-    ck_assert_ptr_nonnull(f);
-    fprintf(f, "%s\n", rows[i].config);
-    fclose(f);
+    char line[512];
+    snprintf(line, sizeof line, "%s\n", rows[i].config);
+    tf_test_write_text(file, line);
     char cmd[512];
     snprintf(cmd, sizeof cmd, "prune -m %s -w triton-matmul %s", rows[i].machine, file);
     ck_assert_int_eq(tf_test_run(cmd, out, sizeof out, err, sizeof err), 0);
@@ -80,35 +79,30 @@ START_TEST(test_triton_per_target) {
       if (!strcmp(rules[k].machine, rows[i].machine))
         ck_assert_msg(strstr(out, rules[k].rule) != NULL, "%s: want '%s':\n%s", rows[i].machine, rules[k].rule, out);
   }
-  /* fp8 below sm_89 does not compile; int8 (fp8 = 0) does */
-  ck_assert_int_eq(tf_test_run("check -m a100 -w triton-matmul -p dt_bits=8 --fix BLOCK_M=64 --fix BLOCK_N=64 "
-                               "--fix BLOCK_K=64 --fix num_stages=3",
-                               out, sizeof out, err, sizeof err),
-                   1);
-  ck_assert_msg(strstr(out, "violates '(compiled == 0 || fp8 == 0 || cc == 0 || cc >= 89) == 1'") != NULL, "%s", out);
-  ck_assert_int_eq(tf_test_run("check -m a100 -w triton-matmul -p dt_bits=8 -p fp8=0 --fix BLOCK_M=64 --fix BLOCK_N=64 "
-                               "--fix BLOCK_K=64 --fix num_stages=3",
-                               out, sizeof out, err, sizeof err),
-                   0);
-  /* the fp32 accumulator in registers: 128 x 256 over 4 warps is 256 a thread, over ptxas's 255; 8 warps, 128 */
-  ck_assert_int_eq(tf_test_run("check -m h100-sxm -w triton-matmul --fix BLOCK_M=128 --fix BLOCK_N=256 --fix BLOCK_K=64 "
-                               "--fix num_stages=3",
-                               out, sizeof out, err, sizeof err),
-                   1);
-  ck_assert_msg(strstr(out, "does not fit: rf needs 256 registers/thread of 255, 1 over") != NULL, "%s", out);
-  ck_assert_int_eq(tf_test_run("check -m h100-sxm -w triton-matmul -p num_warps=8 --fix BLOCK_M=128 --fix BLOCK_N=256 "
-                               "--fix BLOCK_K=64 --fix num_stages=3",
-                               out, sizeof out, err, sizeof err),
-                   0);
-  ck_assert_msg(strstr(out, "  rf                128        255        127  registers/thread") != NULL, "%s", out);
-  ck_assert_int_eq(tf_test_run("check -m h100-sxm -w triton-matmul -p rf_model=0 --fix BLOCK_M=128 --fix BLOCK_N=256 "
-                               "--fix BLOCK_K=64 --fix num_stages=3",
-                               out, sizeof out, err, sizeof err),
-                   0);
-  ck_assert_int_eq(tf_test_run("check -m rtx4090 -w triton-matmul -p dt_bits=8 --fix BLOCK_M=64 --fix BLOCK_N=64 "
-                               "--fix BLOCK_K=64 --fix num_stages=3",
-                               out, sizeof out, err, sizeof err),
-                   0);
+  /* fp8 below sm_89 does not compile; int8 (fp8 = 0) does; the fp32 accumulator in registers:
+   * 128 x 256 over 4 warps is 256 a thread, over ptxas's 255; 8 warps, 128 */
+  static const struct {
+    const char *args;
+    int rc;
+    const char *want; /* NULL: the exit status alone */
+  } checks[] = {
+      {"-m a100 -p dt_bits=8 --fix BLOCK_M=64 --fix BLOCK_N=64 --fix BLOCK_K=64", 1,
+       "violates '(compiled == 0 || fp8 == 0 || cc == 0 || cc >= 89) == 1'"},
+      {"-m a100 -p dt_bits=8 -p fp8=0 --fix BLOCK_M=64 --fix BLOCK_N=64 --fix BLOCK_K=64", 0, NULL},
+      {"-m h100-sxm --fix BLOCK_M=128 --fix BLOCK_N=256 --fix BLOCK_K=64", 1,
+       "does not fit: rf needs 256 registers/thread of 255, 1 over"},
+      {"-m h100-sxm -p num_warps=8 --fix BLOCK_M=128 --fix BLOCK_N=256 --fix BLOCK_K=64", 0,
+       "  rf                128        255        127  registers/thread"},
+      {"-m h100-sxm -p rf_model=0 --fix BLOCK_M=128 --fix BLOCK_N=256 --fix BLOCK_K=64", 0, NULL},
+      {"-m rtx4090 -p dt_bits=8 --fix BLOCK_M=64 --fix BLOCK_N=64 --fix BLOCK_K=64", 0, NULL},
+  };
+  for (size_t i = 0; i < sizeof checks / sizeof *checks; i++) {
+    char cmd[512];
+    snprintf(cmd, sizeof cmd, "check -w triton-matmul %s --fix num_stages=3", checks[i].args);
+    int rc = tf_test_run(cmd, out, sizeof out, err, sizeof err);
+    ck_assert_msg(rc == checks[i].rc, "%s: exit %d: %s", cmd, rc, err);
+    ck_assert_msg(!checks[i].want || strstr(out, checks[i].want), "%s: want '%s':\n%s", cmd, checks[i].want, out);
+  }
   unlink(file);
   rmdir(dir);
 }

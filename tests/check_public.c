@@ -199,18 +199,8 @@ START_TEST(out_of_memory_is_an_error) {
 #ifdef TF_TEST_ASAN
   return;
 #endif
-  char dir[] = "/tmp/tf_public_oomXXXXXX", path[64];
-  ck_assert_ptr_nonnull(mkdtemp(dir));
-  snprintf(path, sizeof path, "%s/big.json", dir);
-  FILE *f = fopen(path, "w");
-  ck_assert_ptr_nonnull(f);
-  fputs("{\"name\": \"big\", \"choose\": {", f);
-  for (int i = 0; i < 6; i++)
-    fprintf(f, "%s\"c%d\": {\"from\": 1, \"to\": 10}", i ? ", " : "", i);
-  fputs("}, \"count\": {\"stages\": {\"min\": 1, \"max\": 8}}, \"buffers\": [{\"name\": \"KV\", \"memory\": "
-        "\"smem\", \"size\": \"stages * (c0 + c1 + c2 + c3 + c4 + c5) * 16\"}], \"objective\": [\"max stages\"]}\n",
-        f);
-  fclose(f);
+  char dir[256], path[300];
+  tf_test_big_workset(dir, sizeof dir, path, sizeof path, "tf-public-oom");
   tf_error *err = NULL;
   tf_machine *m = tf_machine_open("b200", &err);
   tf_workset *w = tf_workset_open(path, &err);
@@ -238,8 +228,7 @@ START_TEST(out_of_memory_is_an_error) {
   close_all(&o);
   tf_request_free(r);
   tf_machine_free(m);
-  unlink(path);
-  rmdir(dir);
+  tf_test_remove_dir(dir);
 }
 END_TEST
 

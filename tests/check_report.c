@@ -138,10 +138,9 @@ START_TEST(test_csv_solve_is_a_sweep_line) {
   tf_test_temp_dir(dir, sizeof dir, "csv-line");
   snprintf(file, sizeof file, "%s/one.jsonl", dir);
   for (size_t i = 0; i < sizeof cases / sizeof *cases; i++) {
-    FILE *f = fopen(file, "w");
-    ck_assert_ptr_nonnull(f);
-    fprintf(f, "{\"id\":\"p\",%s}\n", cases[i].line);
-    fclose(f);
+    char line[1024];
+    snprintf(line, sizeof line, "{\"id\":\"p\",%s}\n", cases[i].line);
+    tf_test_write_text(file, line);
     snprintf(cmd, sizeof cmd, "%s --csv", cases[i].solve);
     int rc = tf_test_run(cmd, solve, sizeof solve, err, sizeof err);
     ck_assert_msg(rc == 0 || rc == 1, "%s: exit %d: %s", cmd, rc, err);

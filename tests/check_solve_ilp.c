@@ -84,8 +84,8 @@ END_TEST
 /* A sweep's point that fails certification is an error line with both
  * values; the others are GLPK's answers. */
 START_TEST(test_glpk_sweep_error_line) {
-  char dir[] = "/tmp/tilefit-ilpXXXXXX", path[64], args[256];
-  ck_assert_ptr_nonnull(mkdtemp(dir));
+  char dir[256], path[300], args[512];
+  tf_test_temp_dir(dir, sizeof dir, "tilefit-ilp");
   snprintf(path, sizeof path, "%s/p.jsonl", dir);
   FILE *f = fopen(path, "w");
   ck_assert_ptr_nonnull(f);
@@ -186,7 +186,7 @@ static long long picks_in(const char *file) {
  * combination.  Returns 1 when no combination is left to model (exit 2,
  * no file), else 0. */
 static int export_agrees(const char *dir, const char *args, int check_binaries) {
-  char cmd[2048], file[256];
+  char cmd[2048], file[300];
   snprintf(cmd, sizeof cmd, "%s --json --lp %s/m.lp --mps %s/m.mps", args, dir, dir);
   int rc = tf_test_run(cmd, out, sizeof out, err, sizeof err);
   if (rc == 2 && strstr(err, "no model to write: every combination was ruled out"))
@@ -238,8 +238,8 @@ START_TEST(test_export_shipped) {
       "solve -m a100 -w cutlass-sm80-gemm -p epilogue_bytes=100000",
       "solve -m a100 -w tests/data/worksets/lifetimes.json",
   };
-  char dir[] = "/tmp/tilefit-lpXXXXXX";
-  ck_assert_ptr_nonnull(mkdtemp(dir));
+  char dir[256];
+  tf_test_temp_dir(dir, sizeof dir, "tilefit-lp");
   ck_assert_int_eq(export_agrees(dir, problems[_i], 1), 0);
   ck_assert_int_eq(rmdir(dir), 0); /* every level file was read and removed */
 }
@@ -249,8 +249,8 @@ END_TEST
  * that phase), and no row of the always-live buffers alone, which both
  * hold; a memory without keeps its one row. */
 START_TEST(test_lifetime_rows) {
-  char dir[] = "/tmp/tilefit-lpXXXXXX", cmd[512], file[128];
-  ck_assert_ptr_nonnull(mkdtemp(dir));
+  char dir[256], cmd[1024], file[300];
+  tf_test_temp_dir(dir, sizeof dir, "tilefit-lp");
   snprintf(cmd, sizeof cmd, "solve -m a100 -w tests/data/worksets/lifetimes.json --fix tile=128 --fix tile_k=32 --lp %s/m.lp",
            dir);
   ck_assert_msg(tf_test_run(cmd, out, sizeof out, err, sizeof err) == 0, "%s", err);
@@ -269,8 +269,8 @@ END_TEST
 
 /* Generated problems with two or three counts, in GLPK's range. */
 START_TEST(test_export_generated) {
-  char dir[] = "/tmp/tilefit-lpXXXXXX", mfile[64], wfile[64], store[8192], text[1 << 15];
-  ck_assert_ptr_nonnull(mkdtemp(dir));
+  char dir[256], mfile[300], wfile[300], store[8192], text[1 << 15];
+  tf_test_temp_dir(dir, sizeof dir, "tilefit-lp");
   snprintf(mfile, sizeof mfile, "%s/m.json", dir);
   snprintf(wfile, sizeof wfile, "%s/w.json", dir);
   int done = 0;

@@ -22,6 +22,7 @@
 #include "model/input/place.h"
 #include "model/input/workset.h"
 #include "tests/suites.h"
+#include "tests/testutil.h"
 
 #define SHIPPED_GLOB "model/worksets/*.json"
 #define BAD_DIR "tests/data/worksets/bad"
@@ -498,10 +499,7 @@ static void list_domain(int extra) {
     ck_assert_uint_eq(w->choose[0].nvalues, (size_t)TF_MAX_DOMAIN);
   } else {
     ck_assert_ptr_null(w);
-    ck_assert_int_eq(err.code, TF_EINPUT);
-    ck_assert_str_eq(err.file, "<memory>");
-    ck_assert_str_eq(err.path, "$.choose.B");
-    ck_assert_ptr_nonnull(strstr(err.msg, "domain has more than 100000 values"));
+    tf_test_input_error(&err, "a domain one too long", "<memory>", "$.choose.B", "domain has more than 100000 values");
   }
   tf_workset_free(w);
   free(text);
@@ -795,10 +793,7 @@ START_TEST(test_missing_file) {
   tf_error_init(&err);
   const char *file = "model/worksets/no-such-workset.json";
   ck_assert_ptr_null(tf_workset_load(file, &err));
-  ck_assert_int_eq(err.code, TF_EINPUT);
-  ck_assert_str_eq(err.file, file);
-  ck_assert_str_eq(err.path, "");
-  ck_assert_ptr_nonnull(strstr(err.msg, "cannot read"));
+  tf_test_input_error(&err, file, file, "", "cannot read");
   tf_workset_free(NULL);
 }
 END_TEST

@@ -42,11 +42,24 @@ tf_workset *tf_test_workset(const char *json) {
   return w;
 }
 
-void tf_test_temp_dir(char *dir, size_t size, const char *name) {
+const char *tf_test_tmp_root(void) {
   const char *t = getenv("TMPDIR");
-  ck_assert((size_t)snprintf(dir, size, "%s/%s-XXXXXX", t && *t ? t : "/tmp", name) < size);
+  return t && *t ? t : "/tmp";
+}
+
+void tf_test_temp_dir(char *dir, size_t size, const char *name) {
+  ck_assert((size_t)snprintf(dir, size, "%s/%s-XXXXXX", tf_test_tmp_root(), name) < size);
   ck_assert_msg(mkdtemp(dir) != NULL, "cannot make %s", dir);
 }
+
+void tf_test_write(const char *path, const char *text, size_t len) {
+  FILE *f = fopen(path, "wb");
+  ck_assert_msg(f != NULL, "cannot write %s", path);
+  ck_assert_uint_eq(fwrite(text, 1, len, f), len);
+  ck_assert_msg(fclose(f) == 0, "cannot write %s", path);
+}
+
+void tf_test_write_text(const char *path, const char *text) { tf_test_write(path, text, strlen(text)); }
 
 void tf_test_remove_dir(const char *dir) {
   DIR *d = opendir(dir);
@@ -130,4 +143,25 @@ size_t tf_test_vm_bytes(void) {
     fclose(f);
   }
   return (size_t)pages * (size_t)sysconf(_SC_PAGESIZE);
+}
+
+void tf_test_big_workset(char *dir, size_t dirsize, char *path, size_t pathsize, const char *name) {
+  tf_test_temp_dir(dir, dirsize, name);
+  ck_assert((size_t)snprintf(path, pathsize, "%s/big.json", dir) < pathsize);
+  FILE *f = fopen(path, "w");
+  ck_assert_ptr_nonnull(f);
+  fputs("{\"name\": \"big\", \"choose\": {", f);
+  for (int i = 0; i < 6; i++)
+    fprintf(f, "%s\"c%d\": {\"from\": 1, \"to\": 10}", i ? ", " : "", i);
+  fputs("}, \"count\": {\"stages\": {\"min\": 1, \"max\": 8}}, \"buffers\": [{\"name\": \"KV\", \"memory\": "
+        "\"smem\", \"size\": \"stages * (c0 + c1 + c2 + c3 + c4 + c5) * 16\"}], \"objective\": [\"max stages\"]}\n",
+        f);
+  fclose(f);
+}
+
+void tf_test_input_error(const tf_error *e, const char *what, const char *file, const char *path, const char *msg) {
+  ck_assert_msg(e->code == TF_EINPUT, "%s: code %d (%s), want bad input", what, e->code, e->msg);
+  ck_assert_msg(!strcmp(e->file, file), "%s: file '%s', want '%s' (%s)", what, e->file, file, e->msg);
+  ck_assert_msg(!strcmp(e->path, path), "%s: path '%s', want '%s' (%s)", what, e->path, path, e->msg);
+  ck_assert_msg(strstr(e->msg, msg) != NULL, "%s: message '%s' lacks '%s'", what, e->msg, msg);
 }

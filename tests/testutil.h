@@ -26,12 +26,24 @@ const char *tf_test_request_variant(const char *key);
 
 int tf_test_run(const char *args, char *out, size_t outsize, char *errbuf, size_t errsize);
 
+/* Where tests make their temporary files: $TMPDIR, or /tmp when unset. */
+const char *tf_test_tmp_root(void);
+
 /* A new directory $TMPDIR/NAME-XXXXXX (TMPDIR unset: /tmp), written to
  * `dir`; fails the test when it cannot be made. */
 void tf_test_temp_dir(char *dir, size_t size, const char *name);
 
+/* Writes `len` bytes of `text` to `path` (a new file, or replacing one);
+ * fails the test when it cannot.  tf_test_write_text: a C string. */
+void tf_test_write(const char *path, const char *text, size_t len);
+void tf_test_write_text(const char *path, const char *text);
+
 /* Removes `dir` and the files in it (not subdirectories). */
 void tf_test_remove_dir(const char *dir);
+
+/* Fails the test unless `e` is bad input (TF_EINPUT) in `file` at the
+ * JSON path `path` with `msg` in its message; `what` names the case. */
+void tf_test_input_error(const tf_error *e, const char *what, const char *file, const char *path, const char *msg);
 
 /* The seed of a randomized test: TILEFIT_SEED when it is set, else
  * `fallback`; printed on stdout after `what`, with how to run it again. */
@@ -49,5 +61,10 @@ unsigned long long tf_test_seed(const char *what, unsigned long long fallback);
 /* The process's virtual memory size in bytes (/proc/self/statm), for a
  * limit just above it. */
 size_t tf_test_vm_bytes(void);
+
+/* A workset of 10^6 combinations, written to a new directory
+ * (tf_test_temp_dir NAME) as big.json, its path in `path`: more memory
+ * than the out-of-memory tests allow.  tf_test_remove_dir(dir) after. */
+void tf_test_big_workset(char *dir, size_t dirsize, char *path, size_t pathsize, const char *name);
 
 #endif

@@ -27,6 +27,25 @@ def cli(*args):
     return r.returncode, [json.loads(line) for line in r.stdout.splitlines() if line.strip()]
 
 
+def on_threads(work, n=4):
+    """Runs work(i) for i in 0..n-1, each on its own thread; returns the
+    exceptions they raised (a thread's exception would otherwise be lost)."""
+    errors = []
+
+    def run(i):
+        try:
+            work(i)
+        except Exception as e:
+            errors.append(e)
+
+    threads = [threading.Thread(target=run, args=(i,)) for i in range(n)]
+    for t in threads:
+        t.start()
+    for t in threads:
+        t.join()
+    return errors
+
+
 def request_keys():
     """The problem-line keys of model/input/request.h's field table."""
     path = os.path.join(os.environ.get("TILEFIT_DATA", "."), "model", "input", "request.h")
@@ -513,21 +532,13 @@ class Threads(unittest.TestCase):
         jobs = [(m, d) for m in ("b200", "h100-sxm", "a100") for d in heads]
         kernel = {"b200": "fa4-fwd", "h100-sxm": "fa3-fwd", "a100": "fa2-fwd"}  # each the architecture it models
         want = {j: tilefit.solve(j[0], kernel[j[0]], params={"d": j[1]}) for j in jobs}
-        got, errors = {}, []
+        got = {}
 
-        def work(chunk):
-            try:
-                for j in chunk:
-                    got[j] = tilefit.solve(j[0], kernel[j[0]], params={"d": j[1]})
-            except Exception as e:  # reported below: a thread's exception would be lost
-                errors.append(e)
+        def work(i):
+            for j in jobs[i::4]:
+                got[j] = tilefit.solve(j[0], kernel[j[0]], params={"d": j[1]})
 
-        threads = [threading.Thread(target=work, args=(jobs[i::4],)) for i in range(4)]
-        for t in threads:
-            t.start()
-        for t in threads:
-            t.join()
-        self.assertEqual(errors, [])
+        self.assertEqual(on_threads(work), [])
         self.assertEqual(got, want)
 
 
@@ -579,21 +590,13 @@ class Handle(unittest.TestCase):
         p = tilefit.Problem("h100-sxm", "fa3-fwd", **self.FA3)
         domains = [[v] for v in range(16, 257, 16)]
         want = [p.solve(domain={"B_c": d}) for d in domains]
-        got, errors = [None] * len(domains), []
+        got = [None] * len(domains)
 
         def work(i):
-            try:
-                for k in range(i, len(domains), 4):
-                    got[k] = p.solve(domain={"B_c": domains[k]})
-            except Exception as e:
-                errors.append(e)
+            for k in range(i, len(domains), 4):
+                got[k] = p.solve(domain={"B_c": domains[k]})
 
-        threads = [threading.Thread(target=work, args=(i,)) for i in range(4)]
-        for t in threads:
-            t.start()
-        for t in threads:
-            t.join()
-        self.assertEqual(errors, [])
+        self.assertEqual(on_threads(work), [])
         self.assertEqual(got, want)
 
 
