@@ -617,6 +617,52 @@ START_TEST(test_moderate_nesting_ok) {
 }
 END_TEST
 
+/* A count-free expression evaluates as a program (a loop over its steps)
+ * while its values fit the program's stack, and by walking the tree past
+ * it: right-nested sums stack one value per level, so these depths fall on
+ * both sides.  Either way the value, and the first error, are the tree's. */
+static void expect_at(const char *text, int rc, int64_t want, const char *msg) {
+  tf_expr *e = parse_bound(text);
+  tf_eval_env env = make_env();
+  tf_error err;
+  tf_error_init(&err);
+  int64_t x = 0;
+  ck_assert_int_eq(tf_expr_eval_at(e, &env, &x, &err), rc);
+  if (rc)
+    ck_assert_msg(strstr(err.msg, msg) && strstr(err.msg, text), "'%.40s...': %s", text, err.msg);
+  else
+    ck_assert_int_eq(x, want);
+  tf_expr *copy = tf_expr_copy(e); /* the copy compiles its own program */
+  tf_expr_free(e);
+  tf_error_init(&err);
+  ck_assert_int_eq(tf_expr_eval_at(copy, &env, &x, &err), rc);
+  if (!rc)
+    ck_assert_int_eq(x, want);
+  tf_expr_free(copy);
+}
+
+START_TEST(test_program_and_walk) {
+  static const int depths[] = {1, 10, 62, 63, 64, 65, 66, 90};
+  for (size_t i = 0; i < sizeof depths / sizeof *depths; i++) {
+    char *s = repeat("1 + (", depths[i], "0", ")");
+    expect_at(s, 0, depths[i], NULL);
+    free(s);
+    s = repeat("1 + (", depths[i], "9223372036854775807", ")");
+    expect_at(s, -1, 0, "integer overflow");
+    free(s);
+    s = repeat("2 * (", depths[i], "a % 4", ")"); /* a = 7 in the table: 3 * 2^depth, past 2^63 from 62 on */
+    expect_at(s, depths[i] < 62 ? 0 : -1, depths[i] < 62 ? (int64_t)3 << depths[i] : 0, "integer overflow");
+    free(s);
+  }
+  /* an if() runs its condition and one branch: the other's error never happens */
+  expect_at("if(0, 1 / 0, 7)", 0, 7, NULL);
+  expect_at("if(1, 5, 1 / 0)", 0, 5, NULL);
+  expect_at("if(a > 3, if(0, 1 / 0, a * 2), 1 / 0) + 1", 0, 15, NULL);
+  expect_at("min(9, 4, max(1, 2, 3), 8) + cdiv(7, 2) * align(5, 4)", 0, 3 + 4 * 8, NULL);
+  expect_at("if(1, 3 / 0, 1)", -1, 0, "division by zero");
+}
+END_TEST
+
 /* BUG: the message is "in expression '<the whole text>': <reason> at column
  * N" cut to sizeof err.msg (320), so for any expression longer than about
  * 270 characters the reason and the column are lost; for a 2001-character
@@ -891,6 +937,7 @@ Suite *expr_suite(void) {
   tcase_add_test(limits, test_deep_parens_10000);
   tcase_add_test(limits, test_deep_nesting_refused);
   tcase_add_test(limits, test_moderate_nesting_ok);
+  tcase_add_test(limits, test_program_and_walk);
   tcase_add_test(limits, test_long_expression_error_keeps_reason);
   tcase_add_test(limits, test_length_limit);
   suite_add_tcase(s, limits);

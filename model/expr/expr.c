@@ -30,6 +30,23 @@ struct tf_expr {
   int is_root;
   int count_free;    /* 1: no count can reach this node (tf_expr_mark_count_free) */
   struct chunk *arena; /* the root's: every node, argument list and name of the tree */
+  /* The subtree in postfix (compile below): a range of the root's
+   * program, and the values it stacks at most. */
+  struct insn *code;
+  int ncode, nstack;
+};
+
+/* One step of a compiled expression: a number or a bound name pushed
+ * (`value`: the number, or the symbol id, -1 before binding), a node
+ * applied to the values its arguments left on the stack, or an if()'s
+ * branch (pop; when zero, skip `value` steps) or jump (skip `value`
+ * steps).  `op` is the node's operator or one of the two below; `e` the
+ * node, for its arity and its error text. */
+enum { INSN_BRANCH = OP_COUNT, INSN_JUMP };
+struct insn {
+  int op;
+  int64_t value;
+  const struct tf_expr *e;
 };
 
 /* An expression's nodes, argument lists, names and text come from one
@@ -383,6 +400,8 @@ static struct tf_expr *parse_or(struct parser *p) {
   return e;
 }
 
+static void compile(struct tf_expr *root, struct chunk **arena);
+
 tf_expr *tf_expr_parse(const char *text, tf_error *err) {
   size_t len = strlen(text);
   if (len > TF_MAX_EXPR_CHARS) {
@@ -404,6 +423,7 @@ tf_expr *tf_expr_parse(const char *text, tf_error *err) {
     return NULL;
   }
   e->is_root = 1;
+  compile(e, &p.arena);
   e->arena = p.arena;
   return e;
 }
@@ -432,17 +452,67 @@ tf_expr *tf_expr_copy(const tf_expr *e) {
   memcpy(text, e->text, len);
   struct tf_expr *c = copy_node(e, text, &arena);
   c->is_root = 1;
+  compile(c, &arena);
   c->arena = arena;
   return c;
 }
 
 const char *tf_expr_text(const tf_expr *e) { return e->text; }
 
+/* ------------------------------------------------------------- compiling */
+
+/* Every node's subtree as a postfix program (struct insn), written once per
+ * tree into its arena: the root's program holds each subtree's as a
+ * contiguous range, since a subtree's steps are consecutive, and an if()'s
+ * skips are relative.  Evaluating a count-free subtree is then a loop, not
+ * a call per node (run). */
+static int count_insns(const struct tf_expr *e) {
+  int n = e->op == OP_IF ? 2 : 1; /* an if() is its branch and jump; any other node one step */
+  for (int i = 0; i < e->nargs; i++)
+    n += count_insns(e->args[i]);
+  return n;
+}
+
+static int max_int(int a, int b) { return a > b ? a : b; }
+
+/* Writes e's steps at code[*n] on, and sets its range and its stack depth:
+ * an argument's values stack on those of the arguments before it. */
+static void emit(struct tf_expr *e, struct insn *code, int *n) {
+  int start = *n, depth = 1;
+  if (e->op == OP_IF) {
+    emit(e->args[0], code, n);
+    int branch = (*n)++;
+    emit(e->args[1], code, n);
+    int jump = (*n)++;
+    emit(e->args[2], code, n);
+    code[branch] = (struct insn){INSN_BRANCH, jump - branch, e}; /* zero: past the jump, to the else */
+    code[jump] = (struct insn){INSN_JUMP, *n - jump - 1, e};     /* past the else */
+    for (int i = 0; i < 3; i++)
+      depth = max_int(depth, e->args[i]->nstack);
+  } else {
+    for (int i = 0; i < e->nargs; i++) {
+      emit(e->args[i], code, n);
+      depth = max_int(depth, i + e->args[i]->nstack);
+    }
+    code[(*n)++] = (struct insn){(int)e->op, e->op == OP_NUM ? e->num : e->sym, e};
+  }
+  e->code = code + start;
+  e->ncode = *n - start;
+  e->nstack = depth;
+}
+
+static void compile(struct tf_expr *root, struct chunk **arena) {
+  int n = 0;
+  struct insn *code = arena_alloc(arena, (size_t)count_insns(root) * sizeof *code, 1024);
+  emit(root, code, &n);
+}
+
 /* ----------------------------------------------------------------- names */
 
 int tf_expr_bind_hint(tf_expr *e, tf_resolve_fn resolve, tf_hint_fn hint, void *ctx, tf_error *err) {
   if (e->op == OP_NAME) {
     e->sym = resolve(ctx, e->name);
+    e->code->value = e->sym; /* a name's one step */
     if (e->sym >= 0)
       return 0;
     const char *near = hint ? hint(ctx, e->name) : NULL;
@@ -493,8 +563,6 @@ void tf_expr_each_symbol(const tf_expr *e, void (*fn)(void *ctx, int sym), void 
 
 /* ------------------------------------------------------------ arithmetic */
 
-int tf_checked_add(int64_t a, int64_t b, int64_t *out) { return __builtin_add_overflow(a, b, out) ? -1 : 0; }
-int tf_checked_mul(int64_t a, int64_t b, int64_t *out) { return __builtin_mul_overflow(a, b, out) ? -1 : 0; }
 
 int64_t tf_fdiv(int64_t a, int64_t b) {
   int64_t q = a / b;
@@ -660,9 +728,6 @@ static int eval_args(const tf_expr *e, const tf_eval_env *env, tf_affine *v, tf_
   return 0;
 }
 
-/* A count-free node in int64 alone: the same results and the same errors
- * as the affine evaluation below gives it, without carrying coefficients
- * that are all zero. */
 /* A number or a bound name: its value without a call (half of all nodes). */
 static int leaf(const tf_expr *e, const tf_eval_env *env, int64_t *out) {
   if (e->op == OP_NUM)
@@ -672,22 +737,9 @@ static int leaf(const tf_expr *e, const tf_eval_env *env, int64_t *out) {
   return 0;
 }
 
-static int eval_const(const tf_expr *e, const tf_eval_env *env, int64_t *out, tf_error *err) {
-  int64_t x[16], t;
-  switch (e->op) {
-  case OP_NUM: *out = e->num; return 0;
-  case OP_NAME:
-    if (e->sym < 0)
-      return tf_error_set(err, TF_EINTERNAL, NULL, "in expression '%s': name '%s' is not bound", e->text, e->name);
-    *out = env->syms[e->sym].c;
-    return 0;
-  case OP_IF:
-    return eval_const(e->args[0], env, &x[0], err) ? -1 : eval_const(e->args[x[0] ? 1 : 2], env, out, err);
-  default: break;
-  }
-  for (int i = 0; i < e->nargs; i++)
-    if (!leaf(e->args[i], env, &x[i]) && eval_const(e->args[i], env, &x[i], err))
-      return -1;
+/* A count-free node's operator applied to its arguments' values x. */
+static int apply(const tf_expr *e, const int64_t *x, int64_t *out, tf_error *err) {
+  int64_t t;
   switch (e->op) {
   case OP_NEG: return tf_checked_mul(x[0], -1, out) ? overflow(e, err) : 0;
   case OP_ADD: return tf_checked_add(x[0], x[1], out) ? overflow(e, err) : 0;
@@ -705,6 +757,84 @@ static int eval_const(const tf_expr *e, const tf_eval_env *env, int64_t *out, tf
     return 0;
   default: return eval_scalar(e, x, out, err);
   }
+}
+
+static int unbound(const tf_expr *e, tf_error *err) {
+  return tf_error_set(err, TF_EINTERNAL, NULL, "in expression '%s': name '%s' is not bound", e->text, e->name);
+}
+
+/* The tree walk: for a subtree deeper than the program's stack. */
+static int eval_tree(const tf_expr *e, const tf_eval_env *env, int64_t *out, tf_error *err) {
+  int64_t x[16];
+  switch (e->op) {
+  case OP_NUM: *out = e->num; return 0;
+  case OP_NAME:
+    if (e->sym < 0)
+      return unbound(e, err);
+    *out = env->syms[e->sym].c;
+    return 0;
+  case OP_IF:
+    return eval_tree(e->args[0], env, &x[0], err) ? -1 : eval_tree(e->args[x[0] ? 1 : 2], env, out, err);
+  default: break;
+  }
+  for (int i = 0; i < e->nargs; i++)
+    if (!leaf(e->args[i], env, &x[i]) && eval_tree(e->args[i], env, &x[i], err))
+      return -1;
+  return apply(e, x, out, err);
+}
+
+#define RUN_STACK 64 /* values a compiled subtree may stack; deeper ones walk the tree */
+
+/* The compiled subtree (compile below): the tree walk's steps in its
+ * order, so the same value and the first error it would meet, without a
+ * call per node.  An if() evaluates its condition and then one branch,
+ * as the walk does. */
+static int run(const tf_expr *e, const tf_eval_env *env, int64_t *out, tf_error *err) {
+  int64_t st[RUN_STACK];
+  int sp = 0;
+  for (const struct insn *in = e->code, *end = in + e->ncode; in < end; in++) {
+    switch (in->op) {
+    case OP_NUM: st[sp++] = in->value; continue;
+    case OP_NAME:
+      if (in->value < 0)
+        return unbound(in->e, err);
+      st[sp++] = env->syms[in->value].c;
+      continue;
+    case INSN_BRANCH:
+      if (!st[--sp])
+        in += in->value;
+      continue;
+    case INSN_JUMP: in += in->value; continue;
+    /* the commonest operators inline, as apply computes them */
+    case OP_ADD:
+      sp--;
+      if (tf_checked_add(st[sp - 1], st[sp], &st[sp - 1]))
+        return overflow(in->e, err);
+      continue;
+    case OP_MUL:
+      sp--;
+      if (tf_checked_mul(st[sp], st[sp - 1], &st[sp - 1]))
+        return overflow(in->e, err);
+      continue;
+    default: break;
+    }
+    int64_t v;
+    sp -= in->e->nargs;
+    if (apply(in->e, st + sp, &v, err))
+      return -1;
+    st[sp++] = v;
+  }
+  *out = st[0];
+  return 0;
+}
+
+/* A count-free node in int64 alone: the same results and the same errors
+ * as the affine evaluation below gives it, without carrying coefficients
+ * that are all zero. */
+static int eval_const(const tf_expr *e, const tf_eval_env *env, int64_t *out, tf_error *err) {
+  if (e->code && e->nstack <= RUN_STACK)
+    return run(e, env, out, err);
+  return eval_tree(e, env, out, err);
 }
 
 static int eval(const tf_expr *e, const tf_eval_env *env, tf_affine *out, tf_error *err) {

@@ -103,9 +103,15 @@ int tf_affine_is_const(const tf_affine *a, int ncounts);
 /* a evaluated at concrete counts */
 int tf_affine_at(const tf_affine *a, const int64_t *counts, int ncounts, int64_t *out);
 
-/* Integer helpers shared with the encoder and the oracle. */
-int tf_checked_add(int64_t a, int64_t b, int64_t *out);
-int tf_checked_mul(int64_t a, int64_t b, int64_t *out);
+/* Integer helpers shared with the encoder and the oracle.  The checked
+ * operations are inline: an out-of-line call cost more than the
+ * operation in every evaluation's inner loop. */
+static inline int tf_checked_add(int64_t a, int64_t b, int64_t *out) {
+  return __builtin_add_overflow(a, b, out) ? -1 : 0;
+}
+static inline int tf_checked_mul(int64_t a, int64_t b, int64_t *out) {
+  return __builtin_mul_overflow(a, b, out) ? -1 : 0;
+}
 int64_t tf_fdiv(int64_t a, int64_t b);  /* floor; b != 0 */
 int64_t tf_cdiv(int64_t a, int64_t b);  /* ceiling; b != 0 */
 
