@@ -11,6 +11,7 @@ Suite *machine_suite(void);
 Suite *workset_suite(void);
 Suite *problem_suite(void);
 Suite *memory_suite(void);
+Suite *forms_suite(void);
 Suite *encode_suite(void);
 Suite *oracle_suite(void);
 Suite *property_suite(void);

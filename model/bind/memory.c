@@ -234,7 +234,13 @@ int tf_memory_use_range_forms(const tf_problem *p, int mem, const int64_t *choos
 
 int tf_memory_use_range(const tf_problem *p, size_t c, int mem, const int64_t *lo, const int64_t *hi,
                         int64_t *min, int64_t *max) {
-  return tf_memory_use_range_forms(p, mem, combo_of(p, c), tf_problem_buf(p, c, 0), lo, hi, min, max);
+  size_t stride = tf_problem_stride(p); /* the stored forms are shared, so not side by side: gathered */
+  int64_t *sizes = tf_nalloc(p->nbuffers + 1, stride * sizeof *sizes);
+  for (size_t b = 0; b < p->nbuffers; b++)
+    memcpy(sizes + b * stride, tf_problem_buf(p, c, b), stride * sizeof *sizes);
+  int rc = tf_memory_use_range_forms(p, mem, combo_of(p, c), sizes, lo, hi, min, max);
+  free(sizes);
+  return rc;
 }
 
 int tf_memory_least_use(const tf_problem *p, size_t c, const int64_t *lo, const int64_t *hi,

@@ -750,12 +750,18 @@ static int require_violation(tf_problem *p, size_t r, const int64_t *choose, con
   return 0;
 }
 
+/* The form index in place k of the last kept combination before slot c
+ * (n places a combination), to try first; UINT32_MAX when there is none. */
+static uint32_t near(const uint32_t *ix, size_t n, size_t c, size_t k) {
+  return c ? ix[(c - 1) * n + k] : UINT32_MAX;
+}
+
 /* Buffer sizes of the combination in slot c, stored; 1 or -1 on error. */
 static int enumerate_buffers(tf_problem *p, size_t c, const int64_t *choose, const tf_eval_env *env, tf_affine *sz,
                              tf_error *err) {
   const tf_workset *w = p->workset;
   size_t stride = tf_problem_stride(p);
-  int64_t *forms = p->buf + c * p->nbuffers * stride;
+  int64_t *forms = p->scratch; /* folded, then stored */
   for (size_t b = 0; b < p->nbuffers; b++) {
     if (tf_expr_eval(tf_memory_size_expr(p, b, choose), env, &sz[b], err))
       return tf_error_set_path(err, w->buffers[b].path), -1;
@@ -768,8 +774,10 @@ static int enumerate_buffers(tf_problem *p, size_t c, const int64_t *choose, con
   }
   if (tf_memory_fold_aliases(p, choose, forms, stride, err))
     return -1;
-  for (size_t b = 0; b < p->nbuffers; b++)
+  for (size_t b = 0; b < p->nbuffers; b++) {
     sz[b].c = forms[b * stride];
+    p->buf_ix[c * p->nbuffers + b] = tf_forms_add_near(&p->forms, forms + b * stride, near(p->buf_ix, p->nbuffers, c, b));
+  }
   return 1;
 }
 
@@ -799,14 +807,17 @@ static int enumerate_row(tf_problem *p, size_t c, size_t r, const int64_t *choos
   } else if (rel == TF_REL_GT) {
     d.c -= 1;
   }
-  store(p->row + (c * p->nrequire + r) * tf_problem_stride(p), &d, p->ncounts);
+  int64_t form[1 + TF_MAX_COUNTS];
+  store(form, &d, p->ncounts);
+  p->row_ix[c * p->nrequire + r] = tf_forms_add_near(&p->forms, form, near(p->row_ix, p->nrequire, c, r));
   return rc;
 }
 
 /* The count-free occupancy limits: 1 keep, 0 drop (noting why), -1 error. */
 static int enumerate_occupancy(tf_problem *p, size_t c, const int64_t *choose, tf_error *err) {
   char why[160];
-  int ok = tf_occupancy_fits(p, choose, tf_problem_buf(p, c, 0), why, sizeof why, err);
+  (void)c;
+  int ok = tf_occupancy_fits(p, choose, p->scratch, why, sizeof why, err); /* enumerate_buffers' sizes */
   if (ok == 0 && !p->pruned_why[0])
     snprintf(p->pruned_why, sizeof p->pruned_why, "%s", why);
   return ok;
@@ -815,7 +826,7 @@ static int enumerate_occupancy(tf_problem *p, size_t c, const int64_t *choose, t
 /* Evaluates the combination in the next slot symbolically; returns 1 to
  * keep it, 0 to drop it, -1 on error. */
 static int enumerate_one(tf_problem *p, const int64_t *choose, struct pruning *pr, tf_error *err) {
-  size_t c = p->ncombos, stride = tf_problem_stride(p);
+  size_t c = p->ncombos, mark = tf_forms_mark(&p->forms);
   tf_problem_set_choose(p, choose);
   if (tf_problem_eval_lets(p, err))
     return -1;
@@ -843,8 +854,12 @@ static int enumerate_one(tf_problem *p, const int64_t *choose, struct pruning *p
       rc = -1;
       break;
     }
-    store(p->obj + (c * p->nobjective + o) * stride, &v, p->ncounts);
+    int64_t form[1 + TF_MAX_COUNTS];
+    store(form, &v, p->ncounts);
+    p->obj_ix[c * p->nobjective + o] = tf_forms_add_near(&p->forms, form, near(p->obj_ix, p->nobjective, c, o));
   }
+  if (rc != 1) /* dropped: its slot is the next candidate's, and its new forms go */
+    tf_forms_rollback(&p->forms, mark);
   if (sz != sizes)
     free(sz);
   return rc;
@@ -871,9 +886,13 @@ static int reserve(tf_problem *p, size_t cap, tf_error *err) {
                         "%zu coefficients; narrow the domains with --domain or --fix",
                         cap, p->nbuffers, p->nrequire, p->nobjective, (size_t)TF_MAX_STORED);
   p->combo = tf_nrealloc(p->combo, cap * (p->nchoose + 1), sizeof *p->combo);
-  p->buf = tf_nrealloc(p->buf, cap * (p->nbuffers + 1) * stride, sizeof *p->buf);
-  p->row = tf_nrealloc(p->row, cap * (p->nrequire + 1) * stride, sizeof *p->row);
-  p->obj = tf_nrealloc(p->obj, cap * (p->nobjective + 1) * stride, sizeof *p->obj);
+  p->buf_ix = tf_nrealloc(p->buf_ix, cap * (p->nbuffers + 1), sizeof *p->buf_ix);
+  p->row_ix = tf_nrealloc(p->row_ix, cap * (p->nrequire + 1), sizeof *p->row_ix);
+  p->obj_ix = tf_nrealloc(p->obj_ix, cap * (p->nobjective + 1), sizeof *p->obj_ix);
+  if (!p->scratch) {
+    tf_forms_init(&p->forms, stride);
+    p->scratch = tf_nalloc(p->nbuffers + 1, stride * sizeof *p->scratch);
+  }
   return 0;
 }
 
@@ -1001,9 +1020,11 @@ void tf_problem_free(tf_problem *p) {
   free(p->place_var);
   free(p->count_dependent);
   free(p->combo);
-  free(p->buf);
-  free(p->row);
-  free(p->obj);
+  tf_forms_release(&p->forms);
+  free(p->buf_ix);
+  free(p->row_ix);
+  free(p->obj_ix);
+  free(p->scratch);
   free(p->syms);
   free(p->let_eval);
   free(p->let_fixed);

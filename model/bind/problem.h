@@ -16,6 +16,7 @@
 #include <stddef.h>
 #include <stdint.h>
 
+#include "model/bind/forms.h"
 #include "model/core/error.h"
 #include "model/expr/expr.h"
 #include "model/input/machine.h"
@@ -80,9 +81,13 @@ typedef struct tf_problem {
   double bind_seconds;          /* what binding took of it */
   size_t ncombos;               /* combinations kept */
   int64_t *combo;               /* ncombos x nchoose */
-  int64_t *buf;                 /* ncombos x nbuffers x stride */
-  int64_t *row;                 /* ncombos x nrequire x stride */
-  int64_t *obj;                 /* ncombos x nobjective x stride */
+  /* The kept combinations' forms (model/bind/forms.h): each distinct
+   * form once in `forms`, and per combination an index into it. */
+  tf_forms forms;
+  uint32_t *buf_ix;             /* ncombos x nbuffers */
+  uint32_t *row_ix;             /* ncombos x nrequire */
+  uint32_t *obj_ix;             /* ncombos x nobjective */
+  int64_t *scratch;             /* nbuffers x stride: the combination being bound's sizes */
 
   /* Why the smallest candidate was dropped, for an infeasible report. */
   char pruned_why[256];
@@ -122,13 +127,13 @@ void tf_problem_free(tf_problem *p);
 
 static inline size_t tf_problem_stride(const tf_problem *p) { return 1 + (size_t)p->ncounts; }
 static inline const int64_t *tf_problem_buf(const tf_problem *p, size_t c, size_t b) {
-  return p->buf + (c * p->nbuffers + b) * tf_problem_stride(p);
+  return tf_forms_at(&p->forms, p->buf_ix[c * p->nbuffers + b]);
 }
 static inline const int64_t *tf_problem_row(const tf_problem *p, size_t c, size_t r) {
-  return p->row + (c * p->nrequire + r) * tf_problem_stride(p);
+  return tf_forms_at(&p->forms, p->row_ix[c * p->nrequire + r]);
 }
 static inline const int64_t *tf_problem_obj(const tf_problem *p, size_t c, size_t o) {
-  return p->obj + (c * p->nobjective + o) * tf_problem_stride(p);
+  return tf_forms_at(&p->forms, p->obj_ix[c * p->nobjective + o]);
 }
 
 /* The value of a stored form (a buffer, row or objective of a kept

@@ -76,8 +76,16 @@ char *tf_sweep_search_key(const tf_problem *p, size_t *len) {
       fwrite(&cap, sizeof cap, 1, f);
     }
   }
-  fwrite(p->buf, sizeof *p->buf, p->ncombos * p->nbuffers * stride, f);
-  fwrite(p->row, sizeof *p->row, p->ncombos * p->nrequire * stride, f);
-  fwrite(p->obj, sizeof *p->obj, p->ncombos * p->nobjective * stride, f);
+  /* every combination's forms, buffers then rows then objectives, as they
+   * were laid out before the forms were shared (the same key bytes) */
+  for (size_t c = 0; c < p->ncombos; c++)
+    for (size_t b = 0; b < p->nbuffers; b++)
+      fwrite(tf_problem_buf(p, c, b), sizeof(int64_t), stride, f);
+  for (size_t c = 0; c < p->ncombos; c++)
+    for (size_t r = 0; r < p->nrequire; r++)
+      fwrite(tf_problem_row(p, c, r), sizeof(int64_t), stride, f);
+  for (size_t c = 0; c < p->ncombos; c++)
+    for (size_t o = 0; o < p->nobjective; o++)
+      fwrite(tf_problem_obj(p, c, o), sizeof(int64_t), stride, f);
   return tf_text_close(&t, len);
 }
