@@ -8,6 +8,7 @@
 void tf_forms_init(tf_forms *f, size_t stride) {
   memset(f, 0, sizeof *f);
   f->stride = stride;
+  f->share_from = TF_FORMS_SHARE_FROM;
 }
 
 void tf_forms_release(tf_forms *f) {
@@ -44,46 +45,60 @@ static size_t slot(const tf_forms *f, const int64_t *form) {
   return s;
 }
 
-/* Doubles the table (to 1024 slots at first) and places every form again. */
+/* Doubles the table (or makes it, big enough for the forms there are)
+ * and places every form again, the first of equal ones. */
 static void grow_table(tf_forms *f) {
-  size_t tcap = f->tcap ? 2 * f->tcap : 1024;
+  size_t tcap = f->tcap ? 2 * f->tcap : 64;
+  while (tcap < 2 * (f->n + 1))
+    tcap *= 2;
   free(f->table);
   f->table = tf_nalloc(tcap, sizeof *f->table);
   f->tcap = tcap;
-  for (size_t i = 0; i < f->n; i++)
-    f->table[slot(f, tf_forms_at(f, (uint32_t)i))] = (uint32_t)(i + 1);
+  for (size_t i = 0; i < f->n; i++) {
+    size_t s = slot(f, tf_forms_at(f, (uint32_t)i));
+    if (!f->table[s])
+      f->table[s] = (uint32_t)(i + 1);
+  }
+}
+
+static uint32_t append(tf_forms *f, const int64_t *form) {
+  if (f->n == f->cap) {
+    f->cap = f->cap ? 2 * f->cap : 32;
+    f->v = tf_nrealloc(f->v, f->cap, f->stride * sizeof *f->v);
+  }
+  memcpy(f->v + f->n * f->stride, form, f->stride * sizeof *form);
+  return (uint32_t)f->n++;
 }
 
 /* The pool never nears UINT32_MAX forms: binding refuses a problem whose
  * forms, each stored apart, would pass TF_MAX_STORED (2^27) coefficients
  * (model/bind/problem.h), and a dropped candidate's forms are rolled back. */
 uint32_t tf_forms_add(tf_forms *f, const int64_t *form) {
+  if (!f->tcap && f->n < f->share_from)
+    return append(f, form);
   if (2 * (f->n + 1) > f->tcap)
     grow_table(f);
   size_t s = slot(f, form);
   if (f->table[s])
     return f->table[s] - 1;
-  if (f->n == f->cap) {
-    f->cap = f->cap ? 2 * f->cap : 256;
-    f->v = tf_nrealloc(f->v, f->cap, f->stride * sizeof *f->v);
-  }
-  memcpy(f->v + f->n * f->stride, form, f->stride * sizeof *form);
-  f->table[s] = (uint32_t)(f->n + 1);
-  return (uint32_t)f->n++;
+  uint32_t i = append(f, form);
+  f->table[s] = i + 1;
+  return i;
 }
 
-uint32_t tf_forms_add_near(tf_forms *f, const int64_t *form, uint32_t near) {
-  if (near < f->n && same(tf_forms_at(f, near), form, f->stride))
-    return near;
-  return tf_forms_add(f, form);
-}
 
-/* The forms past `mark` leave the table newest first: under linear probing
- * a form's probe never crossed the slot of one added after it (that slot
- * was empty then), so emptying the newest slot strands no other form. */
+/* The forms past `mark` go newest first, and leave the table when they
+ * are in it (a form equal to an earlier one is not).  The table is what
+ * placing the forms in index order gives, so under linear probing no
+ * form's probe crossed the newest one's slot (it was empty then), and
+ * emptying it strands no other form. */
 void tf_forms_rollback(tf_forms *f, size_t mark) {
   while (f->n > mark) {
     f->n--;
-    f->table[slot(f, tf_forms_at(f, (uint32_t)f->n))] = 0;
+    if (f->tcap) {
+      size_t s = slot(f, tf_forms_at(f, (uint32_t)f->n));
+      if (f->table[s] == f->n + 1)
+        f->table[s] = 0;
+    }
   }
 }
