@@ -118,13 +118,8 @@ START_TEST(test_problem_shares_forms) {
       " \"require\": [\"b <= 50\"],"
       " \"objective\": [\"max (a + b) % 5\", \"max s\"]}";
   tf_machine m = tf_test_machine(10000000, 512, 255);
-  tf_workset *w = tf_test_workset(ws);
-  tf_request req;
-  tf_request_init(&req);
-  tf_error err;
-  tf_error_init(&err);
-  tf_problem *p = tf_problem_new(&m, w, &req, &err);
-  ck_assert_msg(p != NULL, "%s", err.msg);
+  tf_workset *w;
+  tf_problem *p = tf_test_problem(&m, ws, &w);
   ck_assert_uint_eq(p->ncombos, 5000);
   ck_assert_uint_gt(p->forms.n, 5106);
   ck_assert_msg(p->forms.n < 8000, "%zu forms", p->forms.n);
@@ -139,7 +134,6 @@ START_TEST(test_problem_shares_forms) {
     ck_assert_int_eq(tf_problem_obj(p, c, 1)[1], 1);
   }
   tf_problem_free(p);
-  tf_request_release(&req);
   tf_workset_free(w);
 }
 END_TEST

@@ -355,15 +355,7 @@ END_TEST
 /* A workset bound with the default request on machine m: the problem,
  * and the workset (the caller frees both) in *w. */
 static tf_problem *bind_default(const tf_machine *m, const char *ws, tf_workset **w) {
-  tf_request req;
-  tf_request_init(&req);
-  tf_error err;
-  tf_error_init(&err);
-  *w = tf_test_workset(ws);
-  tf_problem *p = tf_problem_new(m, *w, &req, &err);
-  ck_assert_msg(p != NULL, "%s", err.msg);
-  tf_request_release(&req);
-  return p;
+  return tf_test_problem(m, ws, w);
 }
 
 START_TEST(test_lets_follow_the_combination) {

@@ -42,6 +42,18 @@ tf_workset *tf_test_workset(const char *json) {
   return w;
 }
 
+tf_problem *tf_test_problem(const tf_machine *m, const char *json, tf_workset **w) {
+  tf_request req;
+  tf_request_init(&req);
+  tf_error err;
+  tf_error_init(&err);
+  *w = tf_test_workset(json);
+  tf_problem *p = tf_problem_new(m, *w, &req, &err);
+  ck_assert_msg(p != NULL, "%s", err.msg);
+  tf_request_release(&req);
+  return p;
+}
+
 const char *tf_test_tmp_root(void) {
   const char *t = getenv("TMPDIR");
   return t && *t ? t : "/tmp";

@@ -14,6 +14,9 @@ tf_machine tf_test_machine(long smem, long tmem, long rf);
 
 /* Parses a workset from text; fails the test on an error. */
 tf_workset *tf_test_workset(const char *json);
+/* A workset text bound on machine m with the default request; fails the
+ * test when it does not bind.  The caller frees the problem and *w. */
+tf_problem *tf_test_problem(const tf_machine *m, const char *json, tf_workset **w);
 
 /* Runs the built binary (TILEFIT_BIN, default ./tilefit) with a shell
  * command line after "tilefit "; captures stdout and stderr (each up to
