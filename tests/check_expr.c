@@ -663,6 +663,85 @@ START_TEST(test_program_and_walk) {
 }
 END_TEST
 
+/* A tree that depends on counts, marked, runs its program over affine
+ * values up to 32 stacked and walks past that: on both sides of the limit
+ * the same form, or the same error, as the unmarked walk. */
+static void expect_affine(const char *text, int rc, int64_t k0, const char *msg) {
+  tf_expr *e = parse_bound(text);
+  tf_eval_env env = make_env();
+  tf_error err;
+  tf_error_init(&err);
+  tf_affine v;
+  memset(&v, 0x5a, sizeof v);
+  ck_assert_int_eq(tf_expr_eval(e, &env, &v, &err), rc);
+  if (rc)
+    ck_assert_msg(strstr(err.msg, msg) != NULL, "'%.40s...': %s", text, err.msg);
+  else
+    ck_assert_int_eq(v.k[0], k0);
+  check_marked(e, &env, rc, &v, &err);
+  tf_expr *copy = tf_expr_copy(e); /* the copy compiles its own affine program */
+  tf_expr_free(e);
+  tf_affine w;
+  memset(&w, 0x5a, sizeof w);
+  tf_error err2;
+  tf_error_init(&err2);
+  ck_assert_int_eq(tf_expr_eval(copy, &env, &w, &err2), rc);
+  if (rc)
+    ck_assert_str_eq(err2.msg, err.msg);
+  else
+    ck_assert(!memcmp(&w, &v, sizeof w));
+  tf_expr_free(copy);
+}
+
+START_TEST(test_affine_program_and_walk) {
+  static const int depths[] = {1, 10, 30, 31, 32, 33, 34, 61, 62, 63, 90};
+  for (size_t i = 0; i < sizeof depths / sizeof *depths; i++) {
+    char *s = repeat("stages + (", depths[i], "q", ")"); /* stacks depth + 1 values */
+    expect_affine(s, 0, depths[i], NULL);
+    free(s);
+    s = repeat("2 * (", depths[i], "stages + a % 4", ")"); /* 2^depth (stages + 3): past 2^63 from 62 on */
+    expect_affine(s, depths[i] < 62 ? 0 : -1, depths[i] < 62 ? (int64_t)1 << depths[i] : 0, "integer overflow");
+    free(s);
+    s = repeat("q + (", depths[i], "stages * q", ")");
+    expect_affine(s, -1, 0, "not affine in count variable 'q'");
+    free(s);
+  }
+  /* an if()'s condition must be count-free; its branches need not be */
+  expect_affine("if(a > 3, 2 * stages, 1 / 0) - stages", 0, 1, NULL);
+  expect_affine("if(stages, 1, 2) + stages", -1, 0, "not affine");
+  expect_affine("(4 * stages + 2) / 2 + min(a, b)", 0, 2, NULL);
+  expect_affine("(3 * stages) / 2", -1, 0, "leaves a remainder");
+  expect_affine("-(stages - q) * 3 + cdiv(a, 2) * stages", 0, -3 + 4, NULL);
+  /* a require is evaluated side by side: its sides have programs too */
+  static const char *const rels[] = {"2 * stages + q <= a * stages - 1", "stages * q >= 1", "a % 4 == stages"};
+  for (size_t i = 0; i < sizeof rels / sizeof *rels; i++) {
+    tf_expr *e = parse_bound(rels[i]);
+    const tf_expr *side[2];
+    ck_assert_int_ne(tf_expr_relation(e, &side[0], &side[1]), TF_REL_NONE);
+    tf_eval_env env = make_env();
+    tf_affine v[2], w[2];
+    tf_error err[2], err2[2];
+    int rc[2];
+    for (int k = 0; k < 2; k++) {
+      tf_error_init(&err[k]);
+      memset(&v[k], 0x5a, sizeof v[k]);
+      rc[k] = tf_expr_eval(side[k], &env, &v[k], &err[k]);
+    }
+    tf_expr_mark_count_free(e, is_count, NULL);
+    for (int k = 0; k < 2; k++) {
+      tf_error_init(&err2[k]);
+      memset(&w[k], 0x5a, sizeof w[k]);
+      ck_assert_int_eq(tf_expr_eval(side[k], &env, &w[k], &err2[k]), rc[k]);
+      if (rc[k])
+        ck_assert_str_eq(err2[k].msg, err[k].msg);
+      else
+        ck_assert(!memcmp(&w[k], &v[k], sizeof w[k]));
+    }
+    tf_expr_free(e);
+  }
+}
+END_TEST
+
 /* BUG: the message is "in expression '<the whole text>': <reason> at column
  * N" cut to sizeof err.msg (320), so for any expression longer than about
  * 270 characters the reason and the column are lost; for a 2001-character
@@ -938,6 +1017,7 @@ Suite *expr_suite(void) {
   tcase_add_test(limits, test_deep_nesting_refused);
   tcase_add_test(limits, test_moderate_nesting_ok);
   tcase_add_test(limits, test_program_and_walk);
+  tcase_add_test(limits, test_affine_program_and_walk);
   tcase_add_test(limits, test_long_expression_error_keeps_reason);
   tcase_add_test(limits, test_length_limit);
   suite_add_tcase(s, limits);

@@ -34,15 +34,22 @@ struct tf_expr {
    * program, and the values it stacks at most. */
   struct insn *code;
   int ncode, nstack;
+  /* A root that depends on counts, once marked: its program over affine
+   * values (compile_affine below), and the values it stacks at most. */
+  struct insn *acode;
+  int nacode, nastack;
+  int marked;        /* root: tf_expr_mark_count_free has run on it */
 };
 
 /* One step of a compiled expression: a number or a bound name pushed
  * (`value`: the number, or the symbol id, -1 before binding), a node
  * applied to the values its arguments left on the stack, or an if()'s
  * branch (pop; when zero, skip `value` steps) or jump (skip `value`
- * steps).  `op` is the node's operator or one of the two below; `e` the
- * node, for its arity and its error text. */
-enum { INSN_BRANCH = OP_COUNT, INSN_JUMP };
+ * steps).  `op` is the node's operator or one of the three below; `e`
+ * the node, for its arity and its error text.  INSN_CONST appears only in
+ * a program over affine values: the count-free subtree `e`, evaluated in
+ * int64 and pushed as a constant. */
+enum { INSN_BRANCH = OP_COUNT, INSN_JUMP, INSN_CONST };
 struct insn {
   int op;
   int64_t value;
@@ -401,6 +408,7 @@ static struct tf_expr *parse_or(struct parser *p) {
 }
 
 static void compile(struct tf_expr *root, struct chunk **arena);
+static void compile_marked(struct tf_expr *root);
 
 tf_expr *tf_expr_parse(const char *text, tf_error *err) {
   size_t len = strlen(text);
@@ -436,6 +444,7 @@ static struct tf_expr *copy_node(const struct tf_expr *e, char *text, struct chu
   c->text = text;
   c->is_root = 0;
   c->arena = NULL;
+  c->acode = NULL;
   c->name = e->name ? arena_strndup(arena, e->name, strlen(e->name)) : NULL;
   if (e->nargs) {
     c->args = arena_alloc(arena, (size_t)e->nargs * sizeof *c->args, 1024);
@@ -454,6 +463,8 @@ tf_expr *tf_expr_copy(const tf_expr *e) {
   c->is_root = 1;
   compile(c, &arena);
   c->arena = arena;
+  if (e->marked) /* the copy's marks are the original's */
+    compile_marked(c);
   return c;
 }
 
@@ -507,6 +518,53 @@ static void compile(struct tf_expr *root, struct chunk **arena) {
   emit(root, code, &n);
 }
 
+/* The program over affine values of a marked tree: the tree walk's steps
+ * in its order, with each count-free subtree one INSN_CONST step (its own
+ * int64 program) and a number a push.  Returns the values it stacks. */
+static int emit_affine(const struct tf_expr *e, struct insn *code, int *n) {
+  if (e->count_free) {
+    code[(*n)++] = (struct insn){e->op == OP_NUM ? OP_NUM : INSN_CONST, e->num, e};
+    return 1;
+  }
+  int depth = 1;
+  if (e->op == OP_IF) {
+    depth = emit_affine(e->args[0], code, n);
+    int branch = (*n)++;
+    depth = max_int(depth, emit_affine(e->args[1], code, n));
+    int jump = (*n)++;
+    depth = max_int(depth, emit_affine(e->args[2], code, n));
+    code[branch] = (struct insn){INSN_BRANCH, jump - branch, e};
+    code[jump] = (struct insn){INSN_JUMP, *n - jump - 1, e};
+    return depth;
+  }
+  for (int i = 0; i < e->nargs; i++)
+    depth = max_int(depth, i + emit_affine(e->args[i], code, n));
+  code[(*n)++] = (struct insn){(int)e->op, 0, e};
+  return depth;
+}
+
+/* Node e's, written once into the root's arena (a tree has no more affine
+ * steps than int64 ones) and rewritten in place when it is marked again. */
+static void compile_affine(struct tf_expr *e, struct tf_expr *root) {
+  if (!e->acode)
+    e->acode = arena_alloc(&root->arena, (size_t)e->ncode * sizeof *e->acode, 1024);
+  e->nacode = 0;
+  e->nastack = emit_affine(e, e->acode, &e->nacode);
+}
+
+/* A marked root's affine programs: its own, and a relation's sides' (a
+ * require is evaluated side by side), for those that depend on counts. */
+static void compile_marked(struct tf_expr *root) {
+  root->marked = 1;
+  const tf_expr *l, *r;
+  struct tf_expr *node[3] = {root, NULL, NULL};
+  if (tf_expr_relation(root, &l, &r) != TF_REL_NONE)
+    node[1] = root->args[0], node[2] = root->args[1];
+  for (int i = 0; i < 3; i++)
+    if (node[i] && !node[i]->count_free)
+      compile_affine(node[i], root);
+}
+
 /* ----------------------------------------------------------------- names */
 
 int tf_expr_bind_hint(tf_expr *e, tf_resolve_fn resolve, tf_hint_fn hint, void *ctx, tf_error *err) {
@@ -546,11 +604,18 @@ void tf_symbols_release(tf_symbols *s) {
   memset(s, 0, sizeof *s);
 }
 
-int tf_expr_mark_count_free(tf_expr *e, int (*affine)(void *ctx, int sym), void *ctx) {
+static int mark(tf_expr *e, int (*affine)(void *ctx, int sym), void *ctx) {
   int free_of_counts = e->op != OP_NAME || (e->sym >= 0 && !affine(ctx, e->sym));
   for (int i = 0; i < e->nargs; i++)
-    free_of_counts &= tf_expr_mark_count_free(e->args[i], affine, ctx);
+    free_of_counts &= mark(e->args[i], affine, ctx);
   e->count_free = free_of_counts;
+  return free_of_counts;
+}
+
+int tf_expr_mark_count_free(tf_expr *e, int (*affine)(void *ctx, int sym), void *ctx) {
+  int free_of_counts = mark(e, affine, ctx);
+  if (e->is_root)
+    compile_marked(e);
   return free_of_counts;
 }
 
@@ -837,6 +902,139 @@ static int eval_const(const tf_expr *e, const tf_eval_env *env, int64_t *out, tf
   return eval_tree(e, env, out, err);
 }
 
+/* ------------------------------------------- the program over affine values
+ *
+ * A marked root that depends on counts runs its affine program (compile_affine)
+ * on a stack of values c, k[0..n), n = env->ncounts: the coefficients past
+ * ncounts are zero in every symbol's value (the environment's contract), so
+ * they stay zero and are not carried.  Each step does what the tree walk
+ * (eval below) does at that node, in its order, with its messages. */
+
+#define AFFINE_STACK 32 /* affine values a program may stack; deeper trees walk */
+typedef int64_t avalue[1 + TF_MAX_COUNTS];
+
+static int is_const_n(const int64_t *v, int n) {
+  for (int i = 1; i <= n; i++)
+    if (v[i])
+      return 0;
+  return 1;
+}
+
+/* The copies and clears below move whole values (a fixed size the compiler
+ * inlines), the arithmetic only the n coefficients that can be nonzero. */
+static tf_affine to_affine(const int64_t *v, int n) {
+  (void)n;
+  tf_affine a;
+  a.c = v[0];
+  memcpy(a.k, v + 1, sizeof a.k);
+  return a;
+}
+
+static int not_affine_n(const tf_expr *e, const tf_eval_env *env, const int64_t *v, tf_error *err) {
+  tf_affine a = to_affine(v, env->ncounts);
+  return not_affine(e, env, &a, err);
+}
+
+/* out = a * s, element by element (out may be a). */
+static int scale_n(int64_t *out, const int64_t *a, int64_t s, int n) {
+  for (int i = 0; i <= n; i++)
+    if (tf_checked_mul(a[i], s, &out[i]))
+      return -1;
+  return 0;
+}
+
+/* a += sign * b, as tf_affine_add computes it. */
+static int add_n(int64_t *a, const int64_t *b, int sign, int n) {
+  int64_t t;
+  for (int i = 0; i <= n; i++)
+    if (tf_checked_mul(b[i], sign, &t) || tf_checked_add(a[i], t, &a[i]))
+      return -1;
+  return 0;
+}
+
+/* a / b for a count-free b, as eval_div does it. */
+static int div_n(const tf_expr *e, const tf_eval_env *env, int64_t *a, const int64_t *b, tf_error *err) {
+  tf_affine q, x = to_affine(a, env->ncounts), y = to_affine(b, env->ncounts);
+  if (eval_div(e, env, &x, &y, &q, err))
+    return -1;
+  a[0] = q.c;
+  memcpy(a + 1, q.k, sizeof q.k);
+  return 0;
+}
+
+/* Node e applied to the nargs values at v; the result replaces v[0]. */
+static int apply_affine(const tf_expr *e, const tf_eval_env *env, avalue *v, tf_error *err) {
+  int n = env->ncounts;
+  switch (e->op) {
+  case OP_NEG: return scale_n(v[0], v[0], -1, n) ? overflow(e, err) : 0;
+  case OP_ADD: return add_n(v[0], v[1], 1, n) ? overflow(e, err) : 0;
+  case OP_SUB: return add_n(v[0], v[1], -1, n) ? overflow(e, err) : 0;
+  case OP_MUL:
+    if (is_const_n(v[0], n))
+      return scale_n(v[0], v[1], v[0][0], n) ? overflow(e, err) : 0;
+    if (is_const_n(v[1], n))
+      return scale_n(v[0], v[0], v[1][0], n) ? overflow(e, err) : 0;
+    return not_affine_n(e, env, v[1], err);
+  case OP_DIV: return div_n(e, env, v[0], v[1], err);
+  default: break;
+  }
+  int64_t x[16];
+  for (int i = 0; i < e->nargs; i++) {
+    if (!is_const_n(v[i], n))
+      return not_affine_n(e, env, v[i], err);
+    x[i] = v[i][0];
+  }
+  memset(v[0], 0, sizeof v[0]);
+  return eval_scalar(e, x, &v[0][0], err);
+}
+
+/* Pushes the value of one leaf step: a number, a count-free subtree, or a
+ * name with its coefficients. */
+static int push_leaf(const struct insn *in, const tf_eval_env *env, int64_t *top, tf_error *err) {
+  const tf_expr *e = in->e;
+  memset(top + 1, 0, TF_MAX_COUNTS * sizeof *top);
+  if (in->op == OP_NUM)
+    return top[0] = in->value, 0;
+  if (e->sym < 0 && e->op == OP_NAME)
+    return unbound(e, err);
+  if (e->op == OP_NAME) { /* a bound name: its value, without a program */
+    top[0] = env->syms[e->sym].c;
+    if (in->op == OP_NAME)
+      memcpy(top + 1, env->syms[e->sym].k, sizeof env->syms[e->sym].k);
+    return 0;
+  }
+  return eval_const(e, env, &top[0], err);
+}
+
+static int run_affine(const tf_expr *e, const tf_eval_env *env, tf_affine *out, tf_error *err) {
+  avalue st[AFFINE_STACK];
+  int sp = 0, n = env->ncounts;
+  for (const struct insn *in = e->acode, *end = in + e->nacode; in < end; in++) {
+    switch (in->op) {
+    case OP_NUM:
+    case OP_NAME:
+    case INSN_CONST:
+      if (push_leaf(in, env, st[sp++], err))
+        return -1;
+      continue;
+    case INSN_BRANCH: /* only the condition must be count-free; the branch taken may be affine */
+      if (!is_const_n(st[--sp], n))
+        return not_affine_n(in->e, env, st[sp], err);
+      if (!st[sp][0])
+        in += in->value;
+      continue;
+    case INSN_JUMP: in += in->value; continue;
+    default: break;
+    }
+    sp -= in->e->nargs;
+    if (apply_affine(in->e, env, st + sp, err))
+      return -1;
+    sp++;
+  }
+  *out = to_affine(st[0], n);
+  return 0;
+}
+
 static int eval(const tf_expr *e, const tf_eval_env *env, tf_affine *out, tf_error *err) {
   tf_affine v[16];
   if (e->count_free) {
@@ -846,6 +1044,8 @@ static int eval(const tf_expr *e, const tf_eval_env *env, tf_affine *out, tf_err
     *out = constant(c);
     return 0;
   }
+  if (e->acode && e->nastack <= AFFINE_STACK)
+    return run_affine(e, env, out, err);
   switch (e->op) {
   case OP_NUM: *out = constant(e->num); return 0;
   case OP_NAME:
