@@ -182,9 +182,10 @@ void tf_place_set_symbols(tf_problem *p, const int64_t *choose) {
   const tf_workset *w = p->workset;
   int64_t order = 0;
   for (size_t b = 0; b < w->nbuffers; b++) {
-    int mem = tf_memory_of_at(p, b, choose), v = p->place_var[b];
-    if (v < 0 && p->placed_fixed_set)
+    int v = p->place_var[b];
+    if (v < 0 && p->placed_fixed_set) /* a fixed buffer's symbols are set once */
       continue;
+    int mem = tf_memory_of_at(p, b, choose);
     for (int m = 0; m < TF_NMEM; m++)
       p->syms[tf_workset_sym_placed(w, b, m)] = tf_affine_constant(m == mem);
     for (size_t k = 0; v >= 0 && k < p->ndomain[v]; k++)

@@ -1031,7 +1031,12 @@ static int run_affine(const tf_expr *e, const tf_eval_env *env, tf_affine *out, 
       return -1;
     sp++;
   }
-  *out = to_affine(st[0], n);
+  /* in place, element by element: a whole-value copy of what scalar
+   * stores just wrote would wait on each of them (store forwarding) */
+  out->c = st[0][0];
+  memset(out->k, 0, sizeof out->k);
+  for (int i = 0; i < n; i++)
+    out->k[i] = st[0][1 + i];
   return 0;
 }
 
