@@ -13,6 +13,7 @@ int main(void) {
   srunner_add_suite(sr, problem_suite());
   srunner_add_suite(sr, memory_suite());
   srunner_add_suite(sr, forms_suite());
+  srunner_add_suite(sr, reuse_suite());
   srunner_add_suite(sr, encode_suite());
   srunner_add_suite(sr, oracle_suite());
   srunner_add_suite(sr, property_suite());

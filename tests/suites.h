@@ -12,6 +12,7 @@ Suite *workset_suite(void);
 Suite *problem_suite(void);
 Suite *memory_suite(void);
 Suite *forms_suite(void);
+Suite *reuse_suite(void);
 Suite *encode_suite(void);
 Suite *oracle_suite(void);
 Suite *property_suite(void);

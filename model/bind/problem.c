@@ -1,6 +1,7 @@
 #include "model/bind/memory.h"
 #include "model/bind/place_bind.h"
 #include "model/bind/problem.h"
+#include "model/bind/reuse.h"
 #include "model/input/place.h"
 #include "model/input/roofline.h"
 
@@ -757,14 +758,16 @@ static uint32_t near(const uint32_t *ix, size_t n, size_t c, size_t k) {
 }
 
 /* Buffer sizes of the combination in slot c, stored; 1 or -1 on error. */
-static int enumerate_buffers(tf_problem *p, size_t c, const int64_t *choose, const tf_eval_env *env, tf_affine *sz,
-                             tf_error *err) {
+static int enumerate_buffers(tf_problem *p, size_t c, const int64_t *choose, const tf_eval_env *env, tf_reuse *ru,
+                             tf_affine *sz, tf_error *err) {
   const tf_workset *w = p->workset;
   size_t stride = tf_problem_stride(p);
   int64_t *forms = p->scratch; /* folded, then stored */
   for (size_t b = 0; b < p->nbuffers; b++) {
-    if (tf_expr_eval(tf_memory_size_expr(p, b, choose), env, &sz[b], err))
+    const tf_affine *v;
+    if (tf_reuse_eval(ru, tf_reuse_buffer(b), tf_memory_size_expr(p, b, choose), env, &v, err))
       return tf_error_set_path(err, w->buffers[b].path), -1;
+    sz[b] = *v; /* folded below */
     if (!tf_affine_is_const(&sz[b], p->ncounts))
       p->count_dependent[b] = 1;
     else if (sz[b].c < 0) /* one that is negative only at some counts does not fit there */
@@ -784,20 +787,22 @@ static int enumerate_buffers(tf_problem *p, size_t c, const int64_t *choose, con
 /* Require r at the combination in slot c, stored as a row normalised to
  * form {<=, >=, ==} 0; 1 keep, 0 violated whatever the counts, -1 error. */
 static int enumerate_row(tf_problem *p, size_t c, size_t r, const int64_t *choose, const tf_eval_env *env,
-                         struct pruning *pr, tf_error *err) {
+                         tf_reuse *ru, struct pruning *pr, tf_error *err) {
   const tf_expr *l, *rr;
   enum tf_rel rel = tf_expr_relation(p->require[r], &l, &rr);
-  tf_affine lhs, rhs, d;
+  const tf_affine *lhs, *rhs;
+  tf_affine d;
   int rc = 1;
-  if (tf_expr_eval(l, env, &lhs, err) || tf_expr_eval(rr, env, &rhs, err))
+  if (tf_reuse_eval(ru, tf_reuse_side(p, r, 0), l, env, &lhs, err) ||
+      tf_reuse_eval(ru, tf_reuse_side(p, r, 1), rr, env, &rhs, err))
     return tf_error_set_path(err, p->require_where[r]), -1;
-  if (tf_affine_add(&d, &lhs, &rhs, -1))
+  if (tf_affine_add(&d, lhs, rhs, -1))
     return tf_error_set(err, TF_EINPUT, p->require_where[r], "integer overflow in '%s'", tf_expr_text(p->require[r]));
   if (tf_affine_is_const(&d, p->ncounts)) {
     int ok = rel == TF_REL_LE ? d.c <= 0 : rel == TF_REL_LT ? d.c < 0 : rel == TF_REL_GE ? d.c >= 0
            : rel == TF_REL_GT ? d.c > 0 : rel == TF_REL_EQ ? d.c == 0 : d.c != 0;
     if (!ok)
-      rc = require_violation(p, r, choose, &lhs, &rhs, pr);
+      rc = require_violation(p, r, choose, lhs, rhs, pr);
     d = tf_affine_constant(0); /* satisfied: the row is empty */
   } else if (rel == TF_REL_NE) {
     return tf_error_set(err, TF_EINPUT, p->require_where[r], "'!=' cannot constrain a count variable: '%s'",
@@ -825,15 +830,16 @@ static int enumerate_occupancy(tf_problem *p, size_t c, const int64_t *choose, t
 
 /* Evaluates the combination in the next slot symbolically; returns 1 to
  * keep it, 0 to drop it, -1 on error. */
-static int enumerate_one(tf_problem *p, const int64_t *choose, struct pruning *pr, tf_error *err) {
+static int enumerate_one(tf_problem *p, const int64_t *choose, tf_reuse *ru, struct pruning *pr, tf_error *err) {
   size_t c = p->ncombos, mark = tf_forms_mark(&p->forms);
   tf_problem_set_choose(p, choose);
+  tf_reuse_next(ru, p, choose);
   if (tf_problem_eval_lets(p, err))
     return -1;
   tf_eval_env env = tf_problem_env(p);
   tf_affine sizes[256];
   tf_affine *sz = p->nbuffers <= 256 ? sizes : tf_nalloc(p->nbuffers, sizeof *sz);
-  int rc = enumerate_buffers(p, c, choose, &env, sz, err);
+  int rc = enumerate_buffers(p, c, choose, &env, ru, sz, err);
   if (rc == 1 && p->occupancy >= 0)
     rc = enumerate_occupancy(p, c, choose, err);
   struct overflow ov = {0, 0, 0, 0};
@@ -841,21 +847,21 @@ static int enumerate_one(tf_problem *p, const int64_t *choose, struct pruning *p
   if (rc == 1 && set_derived(p, choose, sz, err))
     rc = -1;
   for (size_t r = 0; r < p->nrequire && rc == 1; r++)
-    rc = enumerate_row(p, c, r, choose, &env, pr, err);
+    rc = enumerate_row(p, c, r, choose, &env, ru, pr, err);
   if (over && rc == 1) { /* the smallest overflow names a combination its requires allow */
     if (ov.excess < pr->best_excess)
       overflow_text(p, choose, &ov, p->pruned_why, sizeof p->pruned_why), pr->best_excess = ov.excess;
     rc = 0;
   }
   for (size_t o = 0; o < p->nobjective && rc == 1; o++) {
-    tf_affine v;
-    if (tf_expr_eval(p->objective[o].expr, &env, &v, err)) {
+    const tf_affine *v;
+    if (tf_reuse_eval(ru, tf_reuse_objective(p, o), p->objective[o].expr, &env, &v, err)) {
       tf_error_set_path(err, "--objective");
       rc = -1;
       break;
     }
     int64_t form[1 + TF_MAX_COUNTS];
-    store(form, &v, p->ncounts);
+    store(form, v, p->ncounts);
     p->obj_ix[c * p->nobjective + o] = tf_forms_add_near(&p->forms, form, near(p->obj_ix, p->nobjective, c, o));
   }
   if (rc != 1) /* dropped: its slot is the next candidate's, and its new forms go */
@@ -931,13 +937,10 @@ static int out_of_time(const tf_problem *p, double start, size_t n, tf_error *er
                       p->ncandidates);
 }
 
-static int enumerate(tf_problem *p, double start, tf_error *err) {
-  if (count_candidates(p, err))
-    return -1;
-  size_t total = p->ncandidates, cap = total < 1024 ? total : 1024;
-  if (reserve(p, cap, err))
-    return -1;
-  size_t idx[TF_MAX_CHOOSE] = {0};
+/* Every candidate in odometer order (the last variable fastest), each
+ * bound in the next slot and kept there when it may fit. */
+static int walk_candidates(tf_problem *p, double start, size_t cap, tf_reuse *ru, tf_error *err) {
+  size_t total = p->ncandidates, idx[TF_MAX_CHOOSE] = {0};
   int64_t choose[TF_MAX_CHOOSE];
   struct pruning pr = {INT64_MAX};
   for (size_t n = 0; n < total; n++) {
@@ -949,11 +952,10 @@ static int enumerate(tf_problem *p, double start, tf_error *err) {
       return -1;
     /* the candidate takes the next slot; kept, it stays there */
     memcpy(p->combo + p->ncombos * p->nchoose, choose, p->nchoose * sizeof *choose);
-    int keep = enumerate_one(p, p->combo + p->ncombos * p->nchoose, &pr, err);
+    int keep = enumerate_one(p, p->combo + p->ncombos * p->nchoose, ru, &pr, err);
     if (keep < 0)
       return -1;
     p->ncombos += keep ? 1 : 0;
-    /* odometer: the last variable varies fastest */
     for (size_t i = p->nchoose; i-- > 0;) {
       if (++idx[i] < p->ndomain[i])
         break;
@@ -961,6 +963,19 @@ static int enumerate(tf_problem *p, double start, tf_error *err) {
     }
   }
   return 0;
+}
+
+static int enumerate(tf_problem *p, double start, tf_error *err) {
+  if (count_candidates(p, err))
+    return -1;
+  size_t cap = p->ncandidates < 1024 ? p->ncandidates : 1024;
+  if (reserve(p, cap, err))
+    return -1;
+  tf_reuse ru; /* the candidates' values, reused while what they read stays */
+  tf_reuse_init(&ru, p);
+  int rc = walk_candidates(p, start, cap, &ru, err);
+  tf_reuse_release(&ru);
+  return rc;
 }
 
 tf_problem *tf_problem_new(const tf_machine *m, const tf_workset *w, const tf_request *req, tf_error *err) {
