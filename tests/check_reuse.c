@@ -10,9 +10,6 @@
 #include "model/bind/problem_internal.h"
 #include "model/bind/reuse.h"
 #include "model/input/lets.h"
-#include "solver/cli/cli.h"
-#include "solver/cli/options.h"
-#include "solver/solve.h"
 #include "tests/suites.h"
 #include "tests/testutil.h"
 
@@ -147,20 +144,11 @@ START_TEST(test_same_as_evaluating_each) {
   int argc = 1;
   while (argc <= 10 && shipped[_i][argc - 1])
     argv[argc] = (char *)shipped[_i][argc - 1], argc++;
-  tf_args a;
-  tf_args_init(&a);
-  tf_error e;
-  tf_error_init(&e);
-  ck_assert_msg(tf_args_parse(argc, argv, &tf_cmd_solve, &a, &e) == 0, "%s", e.msg);
-  tf_loaded l;
-  ck_assert_msg(tf_load(&a.req, "-m", "-w", &l, &e) == 0, "%s: %s", shipped[_i][3], e.msg);
-  tf_problem *p = tf_problem_new(l.machine, l.workset, &a.req, &e);
-  ck_assert_msg(p, "%s: %s", shipped[_i][3], e.msg);
-  ck_assert_uint_gt(p->ncombos, 0);
-  check_every_combination(p);
-  tf_problem_free(p);
-  tf_loaded_release(&l);
-  tf_args_release(&a);
+  tf_test_bound b;
+  tf_test_bind_args(&b, argc, argv, shipped[_i][3]);
+  ck_assert_uint_gt(b.problem->ncombos, 0);
+  check_every_combination(b.problem);
+  tf_test_bound_release(&b);
 }
 END_TEST
 

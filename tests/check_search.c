@@ -8,8 +8,6 @@
 #include <string.h>
 
 #include "encode/oracle.h"
-#include "solver/cli/cli.h"
-#include "solver/cli/options.h"
 #include "solver/search/bound.h"
 #include "solver/search/relax.h"
 #include "solver/search/search.h"
@@ -187,19 +185,10 @@ START_TEST(test_engine_case_oracle) {
   char line[1024], *argv[64];
   expand(c->args, "/nonexistent", line, sizeof line); /* parsed only: nothing is written */
   int argc = split(line, argv, 64);
-  tf_args a;
-  tf_args_init(&a);
-  tf_error e;
-  tf_error_init(&e);
-  ck_assert_msg(tf_args_parse(argc, argv, &tf_cmd_solve, &a, &e) == 0, "%s: %s", c->args, e.msg);
-  tf_loaded l;
-  ck_assert_msg(tf_load(&a.req, "-m", "-w", &l, &e) == 0, "%s: %s", c->args, e.msg);
-  tf_problem *p = tf_problem_new(l.machine, l.workset, &a.req, &e);
-  ck_assert_msg(p, "%s: %s", c->args, e.msg);
-  check_against_oracle(p, 8, c->args);
-  tf_problem_free(p);
-  tf_loaded_release(&l);
-  tf_args_release(&a);
+  tf_test_bound b;
+  tf_test_bind_args(&b, argc, argv, c->args);
+  check_against_oracle(b.problem, 8, c->args);
+  tf_test_bound_release(&b);
 }
 END_TEST
 

@@ -8,6 +8,8 @@
 #include <sys/wait.h>
 #include <unistd.h>
 
+#include "solver/cli/cli.h"
+
 tf_machine tf_test_machine(long smem, long tmem, long rf) {
   tf_machine m;
   memset(&m, 0, sizeof m);
@@ -52,6 +54,22 @@ tf_problem *tf_test_problem(const tf_machine *m, const char *json, tf_workset **
   ck_assert_msg(p != NULL, "%s", err.msg);
   tf_request_release(&req);
   return p;
+}
+
+void tf_test_bind_args(tf_test_bound *b, int argc, char **argv, const char *what) {
+  tf_error e;
+  tf_error_init(&e);
+  tf_args_init(&b->args);
+  ck_assert_msg(tf_args_parse(argc, argv, &tf_cmd_solve, &b->args, &e) == 0, "%s: %s", what, e.msg);
+  ck_assert_msg(tf_load(&b->args.req, "-m", "-w", &b->loaded, &e) == 0, "%s: %s", what, e.msg);
+  b->problem = tf_problem_new(b->loaded.machine, b->loaded.workset, &b->args.req, &e);
+  ck_assert_msg(b->problem != NULL, "%s: %s", what, e.msg);
+}
+
+void tf_test_bound_release(tf_test_bound *b) {
+  tf_problem_free(b->problem);
+  tf_loaded_release(&b->loaded);
+  tf_args_release(&b->args);
 }
 
 const char *tf_test_tmp_root(void) {

@@ -7,6 +7,8 @@
 #include "model/bind/problem.h"
 #include "model/input/machine.h"
 #include "model/input/workset.h"
+#include "solver/cli/options.h"
+#include "solver/solve.h"
 
 /* A machine with the given capacities, not loaded from a file; its
  * strings are static, so do not pass it to tf_machine_free. */
@@ -17,6 +19,17 @@ tf_workset *tf_test_workset(const char *json);
 /* A workset text bound on machine m with the default request; fails the
  * test when it does not bind.  The caller frees the problem and *w. */
 tf_problem *tf_test_problem(const tf_machine *m, const char *json, tf_workset **w);
+
+/* `tilefit solve ARGS` in process: argv (argc entries, "solve" first)
+ * parsed, the machine and workset loaded and the problem bound; fails the
+ * test on an error, naming `what`.  tf_test_bound_release frees it all. */
+typedef struct tf_test_bound {
+  tf_args args;
+  tf_loaded loaded;
+  tf_problem *problem;
+} tf_test_bound;
+void tf_test_bind_args(tf_test_bound *b, int argc, char **argv, const char *what);
+void tf_test_bound_release(tf_test_bound *b);
 
 /* Runs the built binary (TILEFIT_BIN, default ./tilefit) with a shell
  * command line after "tilefit "; captures stdout and stderr (each up to
