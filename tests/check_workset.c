@@ -193,6 +193,7 @@ static const struct bad_case {
     {"bind-count-min-above-max", BIND, "$.count.stages", "min 8 is above max 2"},
     {"bind-used-in-let", BIND, "$.let.room", "may appear only in require and objective"},
     {"bind-used-in-size", BIND, "$.buffers[0].size", "may not size a buffer"},
+    {"bind-occupancy-let-in-size", BIND, "$.buffers[0].size", "may not size a buffer"}, /* through a let */
     {"bind-require-ne-count", BIND, "$.require[1]", "'!=' cannot constrain a count variable"},
     {"bind-require-inexact", BIND, "$.require[1]", "dividing the coefficient 3 of count 'stages' by 2 leaves a remainder"},
     {"bind-align-uses-choose", BIND, "$.buffers[2].align", "an alignment may use only params and machine constants, not 'B'"},

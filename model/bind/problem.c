@@ -89,6 +89,25 @@ static int first_other(const tf_workset *w, const tf_expr *e, unsigned allowed) 
   return found;
 }
 
+/* Does symbol `sym` read "occupancy", itself or through lets?  A require
+ * or objective that does makes it a variable of the problem. */
+static int reads_occupancy(const tf_workset *w, int sym) {
+  enum tf_sym_kind kind = tf_workset_sym_kind(w, sym);
+  if (kind == TF_SYM_LET)
+    return (w->let_graph.choose[sym - tf_workset_sym_let(w, 0)] & TF_LETS_OCCUPANCY) != 0;
+  return kind == TF_SYM_OCCUPANCY;
+}
+
+static int expr_reads_occupancy(const tf_workset *w, const tf_expr *e) {
+  tf_symbols s;
+  symbols_of(e, &s);
+  int found = 0;
+  for (size_t k = 0; k < s.n && !found; k++)
+    found = reads_occupancy(w, s.v[k]);
+  tf_symbols_release(&s);
+  return found;
+}
+
 /* ----------------------------------------------------------------- params */
 
 struct param_state {
@@ -347,6 +366,8 @@ static int bind_domains(tf_problem *p, const tf_request *req, tf_error *err) {
   }
   if (p->occupancy >= 0)
     add_occupancy_variable(p);
+  else /* a let that reads it (a shape's waves) sees one CTA per SM */
+    p->syms[tf_workset_sym_occupancy(w)] = tf_affine_constant(1);
   for (size_t k = 0; k < req->ndomains; k++)
     if (apply_domain(p, &req->domains[k], err))
       return -1;
@@ -379,7 +400,7 @@ static void mark_derived(tf_problem *p, const tf_expr *e, const char *where) {
         p->derived_where[m] = tf_strdup(where);
       p->uses_derived[m] = 1;
     }
-    if (tf_workset_sym_kind(p->workset, s.v[k]) == TF_SYM_OCCUPANCY)
+    if (reads_occupancy(p->workset, s.v[k]))
       p->occupancy = 0; /* placed by bind_domains */
   }
   tf_symbols_release(&s);
@@ -598,7 +619,8 @@ static int bind_buffers(tf_problem *p, tf_error *err) {
   for (size_t b = 0; b < w->nbuffers; b++) {
     tf_expr *sizes[TF_NMEM];
     for (int k = 0, n = tf_buffer_sizes(&w->buffers[b], sizes); k < n; k++)
-      if (first_other(w, sizes[k], ~(1u << TF_SYM_DERIVED | 1u << TF_SYM_OCCUPANCY)) >= 0)
+      if (first_other(w, sizes[k], ~(1u << TF_SYM_DERIVED | 1u << TF_SYM_OCCUPANCY)) >= 0 ||
+          expr_reads_occupancy(w, sizes[k])) /* through a let */
         return tf_error_set(err, TF_EINPUT, w->buffers[b].path, "used(), slack() and occupancy may not size a buffer");
     p->align[b] = 1;
     if (w->buffers[b].align) {
@@ -652,6 +674,12 @@ int tf_problem_eval_lets_at(tf_problem *p, tf_error *err) {
   return 0;
 }
 
+uint64_t tf_problem_var_bit(const tf_problem *p, size_t i) {
+  if (i < p->workset->nchoose)
+    return (uint64_t)1 << i;
+  return (int)i == p->occupancy ? TF_LETS_OCCUPANCY : TF_LETS_PLACED;
+}
+
 /* Also notes which of the workset's choose variables changed since the
  * lets were last evaluated, so that eval_lets redoes only the lets that
  * depend on one (combinations come in odometer order: most lets keep
@@ -662,7 +690,7 @@ void tf_problem_set_choose(tf_problem *p, const int64_t *choose) {
     if (p->choose_sym[i] >= 0) /* placement variables have none: placed() reads them */
       p->syms[p->choose_sym[i]] = tf_affine_constant(choose[i]);
     if (!p->lets_valid || choose[i] != p->lets_at[i])
-      p->choose_changed |= i < p->workset->nchoose ? (uint64_t)1 << i : i >= p->place_first ? TF_LETS_PLACED : 0;
+      p->choose_changed |= tf_problem_var_bit(p, i);
     p->lets_at[i] = choose[i];
   }
   if (!p->lets_valid)

@@ -18,6 +18,10 @@ tf_eval_env tf_problem_env(const tf_problem *p);
 int tf_problem_param_const(const tf_problem *p, const tf_expr *e, const char *where, const char *what, int64_t *out,
                            tf_error *err);
 
+/* The let graph's bit for problem variable i (model/input/lets.h): a
+ * workset variable's own, TF_LETS_OCCUPANCY, or TF_LETS_PLACED. */
+uint64_t tf_problem_var_bit(const tf_problem *p, size_t i);
+
 /* Sets the choose variables' symbols, then evaluates the lets in order. */
 void tf_problem_set_choose(tf_problem *p, const int64_t *choose);
 int tf_problem_eval_lets(tf_problem *p, tf_error *err);

@@ -1,5 +1,7 @@
 #include "model/bind/reuse.h"
 
+#include "model/bind/problem_internal.h"
+
 #include <stdlib.h>
 #include <string.h>
 
@@ -16,8 +18,8 @@ struct reads {
 };
 
 /* What reading symbol `sym` makes a value depend on.  used() and slack()
- * are set per combination, and occupancy is a variable no let may read:
- * a value that reads them is evaluated at every combination. */
+ * are set per combination: a value that reads them is evaluated at every
+ * combination. */
 static void add_read(void *ctx, int sym) {
   struct reads *r = ctx;
   const tf_workset *w = r->w;
@@ -28,8 +30,8 @@ static void add_read(void *ctx, int sym) {
   case TF_SYM_CHOOSE: r->bits |= (uint64_t)1 << (sym - tf_workset_sym_choose(w, 0)); return;
   case TF_SYM_LET: r->bits |= w->let_graph.choose[sym - tf_workset_sym_let(w, 0)]; return;
   case TF_SYM_PLACED: r->bits |= TF_LETS_PLACED; return;
-  case TF_SYM_DERIVED:
-  case TF_SYM_OCCUPANCY: r->bits = EVERY; return;
+  case TF_SYM_OCCUPANCY: r->bits |= TF_LETS_OCCUPANCY; return;
+  case TF_SYM_DERIVED: r->bits = EVERY; return;
   }
   r->bits = EVERY; /* a kind this switch does not name: every combination */
 }
@@ -82,17 +84,15 @@ void tf_reuse_release(tf_reuse *r) {
  * combination (EVERY) meets.  Above the workset's variables, below
  * TF_LETS_PLACED. */
 #define ANY_CHANGE ((uint64_t)1 << 62)
-_Static_assert(TF_MAX_CHOOSE < 62, "a choose variable's bit would meet ANY_CHANGE");
+_Static_assert(TF_MAX_CHOOSE < 61, "a choose variable's bit would meet TF_LETS_OCCUPANCY or ANY_CHANGE");
 
-/* The variables' bits as the let graph names them: the workset's by their
- * index, every placement variable as TF_LETS_PLACED; the occupancy
- * variable only ANY_CHANGE (a value that reads it reads EVERY). */
+/* The variables' bits as the let graph names them (tf_problem_var_bit),
+ * and ANY_CHANGE. */
 void tf_reuse_next(tf_reuse *r, const tf_problem *p, const int64_t *choose) {
   uint64_t changed = r->started ? 0 : EVERY;
   for (size_t i = 0; i < p->nchoose; i++)
     if (r->started && choose[i] != r->at[i])
-      changed |= ANY_CHANGE |
-                 (i < p->workset->nchoose ? (uint64_t)1 << i : i >= p->place_first ? TF_LETS_PLACED : 0);
+      changed |= ANY_CHANGE | tf_problem_var_bit(p, i);
   memcpy(r->at, choose, p->nchoose * sizeof *choose);
   r->started = 1;
   for (size_t i = 0; changed && i < r->n; i++)

@@ -33,9 +33,9 @@ static void open_frame(struct walk *k, struct frame *f, size_t let) {
 static int symbol_error(struct walk *k, size_t let, int sym) {
   tf_workset *w = k->w;
   enum tf_sym_kind kind = tf_workset_sym_kind(w, sym);
-  if (kind == TF_SYM_DERIVED || kind == TF_SYM_OCCUPANCY)
+  if (kind == TF_SYM_DERIVED)
     return tf_error_set(&w->let_graph.error, TF_EINPUT, w->lets[let].path,
-                        "used(), slack() and occupancy may appear only in require and objective");
+                        "used() and slack() may appear only in require and objective");
   size_t j = (size_t)(sym - tf_workset_sym_let(w, 0));
   if (kind == TF_SYM_LET && k->state[j] == 1)
     return tf_error_set(&w->let_graph.error, TF_EINPUT, w->lets[j].path, "cyclic definition of '%s'",
@@ -66,6 +66,8 @@ static void finish(struct walk *k, const struct frame *f) {
       choose |= (uint64_t)1 << (f->syms.v[i] - tf_workset_sym_choose(w, 0));
     if (kind == TF_SYM_PLACED)
       choose |= TF_LETS_PLACED;
+    if (kind == TF_SYM_OCCUPANCY)
+      choose |= TF_LETS_OCCUPANCY;
     fixed &= kind == TF_SYM_LET ? g->fixed[j] : kind == TF_SYM_PARAM || kind == TF_SYM_MACHINE;
   }
   g->use_count[let] = k->nuse - g->use_start[let];

@@ -28,9 +28,10 @@ typedef struct tf_let_graph {
   unsigned char *affine;   /* per let: its value may depend on a count */
   unsigned char *fixed;    /* per let: it uses only params, machine constants and fixed lets */
   uint64_t *choose;        /* per let: bit i, it depends (maybe through lets) on choose variable i; */
-} tf_let_graph;                /* TF_LETS_PLACED: on a placement (placed(), placement_order) */
+} tf_let_graph;                /* TF_LETS_PLACED: on a placement (placed(), placement_order); TF_LETS_OCCUPANCY */
 
 #define TF_LETS_PLACED ((uint64_t)1 << 63) /* above the TF_MAX_CHOOSE workset variables */
+#define TF_LETS_OCCUPANCY ((uint64_t)1 << 61) /* on "occupancy" (1 where the problem has no such variable) */
 
 struct tf_workset;
 
