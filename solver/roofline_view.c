@@ -148,6 +148,34 @@ static void latency_lines(FILE *f, const tf_problem *p, const int64_t *choose, c
             (long long)m->sm_count, (long long)m->clock_mhz, (long long)m->hbm_gbps);
 }
 
+/* The shape's time lets (model/input/shape.h) at a point; 0 without a
+ * shape.  v[]: time_ns, compute_ns, hbm_ns, waves, fill_ns; v[4] is -1
+ * when the shape declares no fill. */
+static const char *const time_names[] = {"time_ns", "compute_ns", "hbm_ns", "waves", "fill_ns"};
+#define NTIME (sizeof time_names / sizeof *time_names)
+
+static void roofline_values(const tf_problem *p, const int64_t *choose, const int64_t *counts,
+                            const char *const *names, size_t n, int64_t *v, int *failed);
+
+static int time_at(const tf_problem *p, const int64_t *choose, const int64_t *counts, int64_t *v) {
+  int failed[NTIME];
+  roofline_values(p, choose, counts, time_names, NTIME, v, failed);
+  if (failed[4])
+    v[4] = -1;
+  return !failed[0] && !failed[1] && !failed[2] && !failed[3];
+}
+
+static void time_line(FILE *f, const tf_problem *p, const int64_t *choose, const int64_t *counts) {
+  int64_t v[NTIME];
+  if (!time_at(p, choose, counts, v))
+    return;
+  fprintf(f, "  time       %lld ns = max(compute %lld, hbm %lld)", (long long)v[0], (long long)v[1], (long long)v[2]);
+  if (v[4] >= 0 && p->occupancy >= 0)
+    fprintf(f, " + fill %lld at occupancy %lld (%s)", (long long)v[4], (long long)choose[p->occupancy],
+            choose[p->occupancy] > 1 ? "hidden behind a second CTA but for the first wave" : "every wave waits");
+  fprintf(f, "; %lld waves\n", (long long)v[3]);
+}
+
 void tf_explain_roofline(FILE *f, const tf_problem *p, const int64_t *choose, const int64_t *counts) {
   tf_roofline_view v;
   tf_roofline_view_at(p, choose, counts, &v);
@@ -165,6 +193,7 @@ void tf_explain_roofline(FILE *f, const tf_problem *p, const int64_t *choose, co
   fputc('\n', f);
   term_lines(f, p, choose, counts, &v);
   latency_lines(f, p, choose, counts, &v);
+  time_line(f, p, choose, counts);
   for (size_t i = 0; i < v.nflows; i++)
     if (v.flow[i].edge[0])
       fprintf(f, "  traffic    %s %lld B %s (%s)\n", v.flow[i].buffer, (long long)v.flow[i].bytes, v.flow[i].edge,
@@ -202,6 +231,14 @@ void tf_explain_roofline_json(tf_json_out *w, const tf_problem *p, const int64_t
     for (size_t i = 0; i < NLATENCY; i++)
       tf_json_out_key_int(w, latency_names[i], l[i]);
     tf_json_out_key_int(w, "latency_clk", p->machine->latency.present ? p->machine->latency.hbm_clk : 0);
+    tf_json_out_end(w);
+  }
+  int64_t t[NTIME];
+  if (time_at(p, choose, counts, t)) {
+    tf_json_out_key_object(w, "time");
+    for (size_t i = 0; i < NTIME; i++)
+      if (t[i] >= 0)
+        tf_json_out_key_int(w, time_names[i], t[i]);
     tf_json_out_end(w);
   }
   tf_json_out_end(w); /* roofline */

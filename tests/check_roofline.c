@@ -329,6 +329,70 @@ START_TEST(test_shape) {
 }
 END_TEST
 
+/* A shape with a fill (model/input/shape.h): cutlass-sm80-gemm on the A100
+ * at its default 4096^3, 128 x 128 x 64, two stages: 1024 CTAs, 10 on each
+ * of the 108 SMs, 64 k-blocks of 1024 MMA cycles at 1410 MHz.  The fill is
+ * latency.hbm_clk (400) + load_cycles (445) = 845 clocks; alone every one of
+ * the 10 waves waits for it, with a second CTA on the SM only the first. */
+START_TEST(test_fill) {
+  char *argv[] = {"solve", "-m", "a100", "-w", "cutlass-sm80-gemm", "--fix", "tile_m=128", "--fix", "tile_n=128",
+                  "--fix", "tile_k=64", "--fix", "stages=2", "--objective", "min time_us"};
+  tf_test_bound b;
+  tf_test_bind_args(&b, (int)(sizeof argv / sizeof *argv), argv, "fill");
+  const tf_problem *p = b.problem;
+  ck_assert_int_ge(p->occupancy, 0); /* time_us reads it */
+  static const struct {
+    const char *name;
+    int64_t at1, at2;
+  } want[] = {
+      {"sm_ctas", 10, 10},
+      {"waves", 10, 5},                 /* cdiv(1024, 108 x occupancy) */
+      {"load_cycles", 445, 445},
+      {"compute_ns", 464795, 464795},   /* cdiv(1024 x 64 x 10 x 1000, 1410) */
+      {"fill_ns", 5993, 600},           /* cdiv(845 x 10 x 1000, 1410), cdiv(845 x 1000, 1410) */
+      {"time_ns", 470788, 465395},      /* max(compute_ns, hbm_ns) + fill_ns */
+  };
+  int64_t choose[TF_MAX_CHOOSE], counts[TF_MAX_COUNTS];
+  for (size_t i = 0; i < p->nchoose; i++)
+    choose[i] = p->domain[i][0];
+  for (int k = 0; k < p->ncounts; k++)
+    counts[k] = p->count_lo[k];
+  for (size_t i = 0; i < sizeof want / sizeof *want; i++) {
+    tf_objective o = parse(p->workset, want[i].name);
+    choose[p->occupancy] = 1;
+    ck_assert_msg(value(p, choose, counts, &o) == want[i].at1, "%s at occupancy 1", want[i].name);
+    choose[p->occupancy] = 2;
+    ck_assert_msg(value(p, choose, counts, &o) == want[i].at2, "%s at occupancy 2", want[i].name);
+    tf_objective_release(&o);
+  }
+  tf_test_bound_release(&b);
+}
+END_TEST
+
+/* The occupancy variable is there when an objective or require reads it,
+ * itself or through lets: sm80's time does (its shape has a fill), its
+ * stage count does not, and sm90's time assumes one CTA per SM. */
+START_TEST(test_occupancy_variable_when_read) {
+  static const struct {
+    const char *machine, *workset, *objective;
+    int variable;
+  } cases[] = {
+      {"a100", "cutlass-sm80-gemm", "min time_ns", 1},
+      {"a100", "cutlass-sm80-gemm", "max stages", 0},
+      {"h100-sxm", "cutlass-sm90-gemm", "min time_us", 0},
+  };
+  for (size_t i = 0; i < sizeof cases / sizeof *cases; i++) {
+    char *argv[] = {"solve", "-m", (char *)cases[i].machine, "-w", (char *)cases[i].workset, "--objective",
+                    (char *)cases[i].objective};
+    tf_test_bound b;
+    tf_test_bind_args(&b, (int)(sizeof argv / sizeof *argv), argv, cases[i].objective);
+    ck_assert_msg((b.problem->occupancy >= 0) == cases[i].variable, "%s, %s: occupancy variable %d", cases[i].workset,
+                  cases[i].objective, b.problem->occupancy);
+    tf_test_bound_release(&b);
+  }
+}
+END_TEST
+
 START_TEST(test_shape_errors) {
   static const struct {
     const char *root, *path, *msg;
@@ -430,6 +494,8 @@ Suite *roofline_suite(void) {
   tcase_set_timeout(shape, 60);
   tcase_add_test(shape, test_shape);
   tcase_add_test(shape, test_shape_errors);
+  tcase_add_test(shape, test_fill);
+  tcase_add_test(shape, test_occupancy_variable_when_read);
   suite_add_tcase(s, shape);
   TCase *latency = tcase_create("latency");
   tcase_set_timeout(latency, 60);

@@ -30,9 +30,11 @@ __attribute__((format(printf, 3, 4))) static int add(tf_workset *w, tf_error *er
 
 static int write_lets(tf_workset *w, const char *bytes, const char *stages, const char *iter, tf_error *err) {
   int shape = tf_workset_resolve(w, "hbm_ns") >= 0 && tf_workset_resolve(w, "cta_iterations") >= 0;
+  /* the CTAs each SM runs: sm_ctas where they may share it (shape.h), else one per wave */
+  const char *ctas = tf_workset_resolve(w, "sm_ctas") >= 0 ? "sm_ctas" : "waves";
   if (add(w, err, "load_bytes=%s", bytes) || add(w, err, "compute_cycles=cdiv(cycles, max(1, %s))", iter))
     return -1;
-  if (shape ? add(w, err, "load_cycles=cdiv(hbm_ns * clock_mhz, 1000 * max(1, waves * cta_iterations * (%s)))", iter)
+  if (shape ? add(w, err, "load_cycles=cdiv(hbm_ns * clock_mhz, 1000 * max(1, %s * cta_iterations * (%s)))", ctas, iter)
             : add(w, err, "load_cycles=cdiv(load_bytes * sm_count * clock_mhz, hbm_gbps * 1000)"))
     return -1;
   if (add(w, err, "iteration_cycles=max(1, compute_cycles, load_cycles)") ||

@@ -12,7 +12,7 @@
 #include "model/input/json_read.h"
 #include "model/input/roofline.h"
 
-static const char *const shape_keys[] = {"ctas", "iterations", "hbm_bytes", "flops", "comment", NULL};
+static const char *const shape_keys[] = {"ctas", "iterations", "hbm_bytes", "flops", "fill", "comment", NULL};
 static const char *const shape_required[] = {"ctas", "hbm_bytes", "flops", NULL};
 
 /* The source text of $.shape.KEY ("1" when absent). */
@@ -40,12 +40,31 @@ __attribute__((format(printf, 4, 5))) static int add(tf_workset *w, const char *
   return r;
 }
 
-/* v: ctas, iterations, hbm_bytes, flops */
+/* The time of a kernel whose CTAs share an SM as they fit (shape.h);
+ * v: ctas, iterations, hbm_bytes, flops, fill. */
+static int write_shared_lets(tf_workset *w, char *const *v, tf_error *err) {
+  return add(w, "sm_ctas", err, "cdiv(%s, sm_count)", v[0]) ||
+                 add(w, "waves", err, "cdiv(%s, sm_count * occupancy)", v[0]) || add(w, "cta_iterations", err, "%s", v[1]) ||
+                 add(w, "compute_ns", err, "cdiv(cycles * (%s) * sm_ctas * 1000, clock_mhz)", v[1]) ||
+                 add(w, "hbm_ns", err, "cdiv(%s, hbm_gbps)", v[2]) ||
+                 add(w, "fill_ns", err, "cdiv((%s) * if(occupancy > 1, 1, waves) * 1000, clock_mhz)", v[4]) ||
+                 add(w, "time_ns", err, "max(compute_ns, hbm_ns) + fill_ns")
+             ? -1
+             : 0;
+}
+
+/* One CTA per SM at a time. */
+static int write_alone_lets(tf_workset *w, char *const *v, tf_error *err) {
+  return add(w, "waves", err, "cdiv(%s, sm_count)", v[0]) || add(w, "cta_iterations", err, "%s", v[1]) ||
+                 add(w, "compute_ns", err, "cdiv(cycles * (%s) * waves * 1000, clock_mhz)", v[1]) ||
+                 add(w, "hbm_ns", err, "cdiv(%s, hbm_gbps)", v[2]) || add(w, "time_ns", err, "max(compute_ns, hbm_ns)")
+             ? -1
+             : 0;
+}
+
+/* v: ctas, iterations, hbm_bytes, flops, fill (NULL: none declared) */
 static int write_lets(tf_workset *w, char *const *v, tf_error *err) {
-  if (add(w, "waves", err, "cdiv(%s, sm_count)", v[0]) || add(w, "cta_iterations", err, "%s", v[1]) ||
-      add(w, "compute_ns", err, "cdiv(cycles * (%s) * waves * 1000, clock_mhz)", v[1]) ||
-      add(w, "hbm_ns", err, "cdiv(%s, hbm_gbps)", v[2]) || add(w, "time_ns", err, "max(compute_ns, hbm_ns)") ||
-      add(w, "time_us", err, "cdiv(time_ns, 1000)") ||
+  if ((v[4] ? write_shared_lets(w, v, err) : write_alone_lets(w, v, err)) || add(w, "time_us", err, "cdiv(time_ns, 1000)") ||
       add(w, "time_bound_by", err, "if(hbm_ns > compute_ns, %d, bound_by)", TF_TERM_HBM))
     return -1;
   if (tf_workset_resolve(w, "mma_rate_0") < 0)
@@ -58,17 +77,19 @@ int tf_shape_read(tf_workset *w, const cJSON *root, tf_error *err) {
   if (!s)
     return 0;
   if (!cJSON_IsObject(s))
-    return tf_error_set(err, TF_EINPUT, "$.shape", "expected an object {\"ctas\", \"iterations\", \"hbm_bytes\", \"flops\"}");
+    return tf_error_set(err, TF_EINPUT, "$.shape",
+                        "expected an object {\"ctas\", \"iterations\", \"hbm_bytes\", \"flops\", \"fill\"}");
   if (tf_json_keys(s, "$.shape", shape_keys, shape_required, err))
     return -1;
   if (!w->roofline)
     return tf_error_set(err, TF_EINPUT, "$.shape", "needs a roofline (\"roofline\" or a buffer's \"traffic\") for its cycles");
-  char *v[4] = {NULL, NULL, NULL, NULL};
+  char *v[5] = {NULL, NULL, NULL, NULL, NULL};
   int rc = text_of(s, "ctas", &v[0], err) || text_of(s, "iterations", &v[1], err) ||
-                   text_of(s, "hbm_bytes", &v[2], err) || text_of(s, "flops", &v[3], err) || write_lets(w, v, err)
+                   text_of(s, "hbm_bytes", &v[2], err) || text_of(s, "flops", &v[3], err) ||
+                   (tf_json_member(s, "fill") && text_of(s, "fill", &v[4], err)) || write_lets(w, v, err)
                ? -1
                : 0;
-  for (int i = 0; i < 4; i++)
+  for (int i = 0; i < 5; i++)
     free(v[i]);
   return rc;
 }

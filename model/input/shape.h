@@ -15,7 +15,22 @@
  *                  machine's peak on the same operations
  *   time_bound_by  4 (hbm) when hbm_ns > compute_ns, else bound_by
  *
- * in exact integers, each the ceiling of one quotient. */
+ * in exact integers, each the ceiling of one quotient.  A shape that
+ * declares "fill" (the clocks a CTA waits before its main loop starts, of
+ * a kernel that is not persistent) lets CTAs share an SM as their SMEM and
+ * registers allow, and "occupancy" becomes a variable of the time:
+ *
+ *   sm_ctas        cdiv(ctas, sm_count): the CTAs each SM runs, whatever
+ *                  the occupancy (the latency lets spread its HBM time over
+ *                  their iterations, as over the waves' at one CTA per SM)
+ *   waves          cdiv(ctas, sm_count x occupancy)
+ *   compute_ns     cdiv(cycles x iterations x sm_ctas x 1000, clock_mhz): an
+ *                  SM's CTAs share its units, so its work is the same at
+ *                  every occupancy
+ *   fill_ns        cdiv(fill x (occupancy > 1 ? 1 : waves) x 1000, clock_mhz):
+ *                  one CTA's wait is hidden behind another's main loop when
+ *                  two share the SM; alone, every wave waits
+ *   time_ns        max(compute_ns, hbm_ns) + fill_ns */
 #ifndef TF_MODEL_SHAPE_H
 #define TF_MODEL_SHAPE_H
 

@@ -12,12 +12,16 @@ roofline").  (2) Upstream's pick is the case with its expect values pinned
 Both picks are evaluated by `tilefit solve --json --explain` with every
 value and placement pinned: the roofline's per-tile terms
 ($.explain.roofline: cycles, bound_by, terms) and the shape's lets
-(time_ns, compute_ns, hbm_ns, cta_iterations, waves, mma_rate_0), read as
+(time_ns, compute_ns, hbm_ns, cta_iterations, waves, mma_rate_0, and
+fill_ns where the shape declares a fill), read as
 objectives of that one point.  (3) One line per case: agree, or differ
 with what the picks differ in, their time and binding term, the
 difference (us and %) and the terms that decide it:
   - the same time_ns: no term tells them apart; the case's own objective
     breaks the tie;
+  - the same compute_ns and hbm_ns but not the same fill_ns (a shape with
+    a fill, docs/cost-model.md): the occupancy, as a second CTA hides the
+    wait before each CTA's main loop;
   - HBM binding either pick: both picks' hbm_ns and compute_ns;
   - otherwise (compute_ns = cycles x cta_iterations x waves): the waves
     where they differ, a pick whose binding term is not its MMA (that term
@@ -71,10 +75,13 @@ def solve(tool, c, fix, place, objs):
 
 def evaluate(tool, c, values, placement):
     """The roofline and shape lets at one pinned point."""
-    a, why = solve(tool, c, values, placement, ["min " + n for n in LETS])
+    a, why = solve(tool, c, values, placement, ["min " + n for n in LETS + ("fill_ns",)])
+    if a is None and "'fill_ns'" in why:  # a shape without a fill: one CTA per SM
+        a, why = solve(tool, c, values, placement, ["min " + n for n in LETS])
     if a is None:
         return None, why
-    e = {o["objective"][4:]: o["value"] for o in a["objectives"]}
+    e = {"fill_ns": 0}
+    e.update({o["objective"][4:]: o["value"] for o in a["objectives"]})
     e.update(a["explain"]["roofline"])
     e["time_bound_by"] = "hbm" if e["hbm_ns"] > e["compute_ns"] else e["bound_by"]  # the let, as a name
     e["values"], e["placement"], e["params"] = a["values"], a.get("placement", {}), a["params"]
@@ -156,6 +163,11 @@ def cause(c, m, u):
     if m["time_ns"] == u["time_ns"]:
         return "tie", "the same time_ns %d, no roofline term tells them apart; %s breaks the tie" % (
             m["time_ns"], ", ".join(c.get("objective", ["the workset's objective"])))
+    if m["fill_ns"] != u["fill_ns"] and (m["compute_ns"], m["hbm_ns"]) == (u["compute_ns"], u["hbm_ns"]):
+        return "fill", ("the fill: fill_ns %d vs %d at occupancy %s vs %s, compute_ns %d and hbm_ns %d both (a second "
+                        "CTA hides a CTA's wait before its main loop; alone, each of the %d waves waits)") % (
+            u["fill_ns"], m["fill_ns"], u["values"].get("occupancy", 1), m["values"].get("occupancy", 1),
+            m["compute_ns"], m["hbm_ns"], u["waves"])
     if "hbm" in (m["time_bound_by"], u["time_bound_by"]):
         return "hbm", "hbm_ns %d vs %d, compute_ns %d vs %d" % (u["hbm_ns"], m["hbm_ns"], u["compute_ns"], m["compute_ns"])
     parts, kind = [], "work"
@@ -201,7 +213,7 @@ def main():
     ap.add_argument("--tilefit", default="./tilefit")
     root = os.path.abspath(os.path.join(os.path.dirname(os.path.abspath(__file__)), "..", "..", "..", ".."))
     tool = os.path.abspath(ap.parse_args().tilefit)
-    n = dict.fromkeys(("agree", "tie", "padding", "bound", "hbm", "work", "unfit", "error", "none"), 0)
+    n = dict.fromkeys(("agree", "tie", "fill", "padding", "bound", "hbm", "work", "unfit", "error", "none"), 0)
     for c in tuned_cases(root):
         kind, text = line(tool, c)
         n[kind] += 1
@@ -210,10 +222,10 @@ def main():
     differ = sum(n.values()) - n["agree"] - n["none"]
     print("%d tuned cases: %d agree with min time_us first, %d in worksets without a roofline, %d differ:" %
           (sum(n.values()), n["agree"], n["none"], differ))
-    print("  %d at the same time_ns (the case's own objective decides), %d by the last partial K/V block, "
-          "%d by a binding term other than the MMA, %d by HBM, %d by other MMA work, %d whose upstream pick does "
-          "not fit, %d not evaluated" % (n["tie"], n["padding"], n["bound"], n["hbm"], n["work"], n["unfit"],
-                                          n["error"]))
+    print("  %d at the same time_ns (the case's own objective decides), %d by the fill (occupancy), %d by the last "
+          "partial K/V block, %d by a binding term other than the MMA, %d by HBM, %d by other MMA work, %d whose "
+          "upstream pick does not fit, %d not evaluated" % (n["tie"], n["fill"], n["padding"], n["bound"], n["hbm"],
+                                                            n["work"], n["unfit"], n["error"]))
     return 0
 
 
