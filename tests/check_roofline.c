@@ -369,6 +369,56 @@ START_TEST(test_fill) {
 }
 END_TEST
 
+/* A backward's shape (include/attention-bwd-shape.json) and per-iteration
+ * terms, by hand.  fa3-bwd on the H100, d = 128, 64 x 128, V and dQaccum in
+ * SMEM, rs (the dK and dV MMAs read P and dS from registers):
+ *   mma   2 x 64 x 128 x (3 x 128 + 2 x 128) / 4096 per clk = 2560
+ *   smem  (2 x 64 x 128 [Q] + 2 x 64 x 128 [dO] + 2 x 128 x 128 [K] + 64 x 128 [dS]
+ *          + 64 x 128 [dS written] + 128 x 128 [V]) x 2 B + 4 x 64 x 128 [dQaccum]
+ *         = 229376 B / 128 = 1792
+ *   128 heads x cdiv(8192, 128) = 8192 CTAs, cdiv(8192, 132) = 63 waves, each CTA
+ *   cdiv(8192, 64) = 128 Q blocks; causal: the mean first block
+ *   fdiv(63 x 128, 2 x 64) = 63, so 65 (n x 128 / 64 = 2n, exactly that mean)
+ *   HBM per head: K, V read and dK, dV written (4 x 2 MiB), Q and dO (4 MiB), LSE
+ *   and dPsum (64 KiB), dQaccum (4 MiB) once: 16842752 B x 128 / 3350 B/ns
+ * fa2-bwd on the A100, 64 x 128: mma 10485760 / 2048 = 5120; smem (4 x 64 x 128
+ * + 2 x 128 x 128 + 5 x 64 x 128 + 128 x 128) x 2 B = 245760 B / 128 = 1920. */
+START_TEST(test_bwd_shape) {
+  static const struct {
+    const char *machine, *workset, *causal, *name;
+    int64_t want;
+  } cases[] = {
+      {"h100-sxm", "fa3-bwd", "causal=0", "cycles(mma)", 2560},
+      {"h100-sxm", "fa3-bwd", "causal=0", "cycles(smem)", 1792},
+      {"h100-sxm", "fa3-bwd", "causal=0", "waves", 63},
+      {"h100-sxm", "fa3-bwd", "causal=0", "cta_iterations", 128},
+      {"h100-sxm", "fa3-bwd", "causal=1", "cta_iterations", 65},
+      {"h100-sxm", "fa3-bwd", "causal=0", "compute_ns", 10426182}, /* cdiv(2560 x 128 x 63 x 1000, 1980) */
+      {"h100-sxm", "fa3-bwd", "causal=0", "hbm_ns", 643544},
+      {"h100-sxm", "fa3-bwd", "causal=0", "time_ns", 10426182},
+      {"a100", "fa2-bwd", "causal=0", "cycles(mma)", 5120},
+      {"a100", "fa2-bwd", "causal=0", "cycles(smem)", 1920},
+  };
+  for (size_t i = 0; i < sizeof cases / sizeof *cases; i++) {
+    char *argv[] = {"solve", "-m", (char *)cases[i].machine, "-w", (char *)cases[i].workset, "-p",
+                    (char *)cases[i].causal, "--fix", "B_r=64", "--fix", "B_c=128", "--place", "V=smem"};
+    tf_test_bound b;
+    tf_test_bind_args(&b, (int)(sizeof argv / sizeof *argv), argv, "bwd shape");
+    const tf_problem *p = b.problem;
+    int64_t choose[TF_MAX_CHOOSE], counts[TF_MAX_COUNTS];
+    for (size_t k = 0; k < p->nchoose; k++)
+      choose[k] = p->domain[k][0]; /* dQaccum: its first place, smem */
+    for (int k = 0; k < p->ncounts; k++)
+      counts[k] = p->count_lo[k];
+    tf_objective o = parse(p->workset, cases[i].name);
+    ck_assert_msg(value(p, choose, counts, &o) == cases[i].want, "%s %s %s", cases[i].workset, cases[i].causal,
+                  cases[i].name);
+    tf_objective_release(&o);
+    tf_test_bound_release(&b);
+  }
+}
+END_TEST
+
 /* The occupancy variable is there when an objective or require reads it,
  * itself or through lets: sm80's time does (its shape has a fill), its
  * stage count does not, and sm90's time assumes one CTA per SM. */
@@ -495,6 +545,7 @@ Suite *roofline_suite(void) {
   tcase_add_test(shape, test_shape);
   tcase_add_test(shape, test_shape_errors);
   tcase_add_test(shape, test_fill);
+  tcase_add_test(shape, test_bwd_shape);
   tcase_add_test(shape, test_occupancy_variable_when_read);
   suite_add_tcase(s, shape);
   TCase *latency = tcase_create("latency");

@@ -28,7 +28,8 @@ difference (us and %) and the terms that decide it:
     over the MMA term, per tile), and the MMA cycles per CTA (the tile's
     MMA term x its iterations); for an attention tile whose MMA cycles are
     in proportion to the K/V columns it computes, that is the last
-    partial K/V block, cdiv(seqlen_k, B_c) x B_c columns.
+    partial K/V block, cdiv(seqlen_k, B_c) x B_c columns (a backward's
+    Q block: cdiv(seqlen_q, B_r) x B_r rows).
 A pick of upstream's that does not fit the model says so, with the
 solver's reason.
 
@@ -138,10 +139,29 @@ def excess(who, e):
         who, TERM[e["bound_by"]], e["bound_by"], e["cycles"], t["mma"], pct(e["cycles"], t["mma"]))
 
 
-def blocks(e):
-    """An attention pick's K/V columns computed: cdiv(seqlen_k, B_c) blocks of B_c."""
-    s, b = e["params"]["seqlen_k"], e["values"]["B_c"]
+def blocks(e, var, length):
+    """An attention pick's rows or columns computed along `length`: cdiv(length, block) blocks of the block."""
+    s, b = e["params"][length], e["values"][var]
     return -(-s // b), b, s
+
+
+# The block each main-loop iteration steps over: a forward's K/V block over seqlen_k, a
+# backward's Q block over seqlen_q (include/attention-shape.json, include/attention-bwd-shape.json).
+STEPS = (("B_c", "seqlen_k", "K/V block", "columns"), ("B_r", "seqlen_q", "Q block", "rows"))
+
+
+def padding(m, u, wm, wu):
+    """The last partial block, where the MMA cycles per CTA are in proportion to what it computes."""
+    if m["params"].get("causal"):
+        return None
+    for var, length, what, unit in STEPS:
+        if var not in m["values"] or length not in m["params"] or m["values"][var] == u["values"].get(var):
+            continue
+        (nm, bm, s), (nu, bu, _) = blocks(m, var, length), blocks(u, var, length)
+        if wu * nm * bm == wm * nu * bu:
+            return "padding", "the last partial %s: cdiv(%d, %d) = %d blocks, %d %s vs %d x %d = %d (%s)" % (
+                what, s, bu, nu, nu * bu, unit, nm, bm, nm * bm, pct(nu * bu, nm * bm))
+    return None
 
 
 def mma_work(m, u):
@@ -149,13 +169,12 @@ def mma_work(m, u):
     wm, wu = m["terms"]["mma"] * m["cta_iterations"], u["terms"]["mma"] * u["cta_iterations"]
     if wm == wu:
         return None
-    if "B_c" in m["values"] and not m["params"].get("causal"):
-        (nm, bm, s), (nu, bu, _) = blocks(m), blocks(u)
-        if wu * nm * bm == wm * nu * bu:  # the MMA cycles are in proportion to the columns computed
-            return "padding", "the last partial K/V block: cdiv(%d, %d) = %d blocks, %d columns vs %d x %d = %d (%s)" % (
-                s, bu, nu, nu * bu, nm, bm, nm * bm, pct(nu * bu, nm * bm))
-    return "work", "MMA cycles per CTA %d x %d vs %d x %d (%s)" % (
-        u["cta_iterations"], u["terms"]["mma"], m["cta_iterations"], m["terms"]["mma"], pct(wu, wm))
+    if m["waves"] != u["waves"]:  # an SM runs one CTA of each wave: its MMA cycles are the waves' sum
+        return "work", "MMA cycles per SM %d waves x %d x %d vs %d x %d x %d (%s)" % (
+            u["waves"], u["cta_iterations"], u["terms"]["mma"], m["waves"], m["cta_iterations"], m["terms"]["mma"],
+            pct(u["waves"] * wu, m["waves"] * wm))
+    return padding(m, u, wm, wu) or ("work", "MMA cycles per CTA %d x %d vs %d x %d (%s)" % (
+        u["cta_iterations"], u["terms"]["mma"], m["cta_iterations"], m["terms"]["mma"], pct(wu, wm)))
 
 
 def cause(c, m, u):
@@ -171,8 +190,6 @@ def cause(c, m, u):
     if "hbm" in (m["time_bound_by"], u["time_bound_by"]):
         return "hbm", "hbm_ns %d vs %d, compute_ns %d vs %d" % (u["hbm_ns"], m["hbm_ns"], u["compute_ns"], m["compute_ns"])
     parts, kind = [], "work"
-    if m["waves"] != u["waves"]:
-        parts.append("waves %d vs %d" % (u["waves"], m["waves"]))
     for who, e in (("upstream's", u), ("the model's", m)):
         if e["bound_by"] != "mma":
             parts.append(excess(who, e))
@@ -223,7 +240,7 @@ def main():
     print("%d tuned cases: %d agree with min time_us first, %d in worksets without a roofline, %d differ:" %
           (sum(n.values()), n["agree"], n["none"], differ))
     print("  %d at the same time_ns (the case's own objective decides), %d by the fill (occupancy), %d by the last "
-          "partial K/V block, %d by a binding term other than the MMA, %d by HBM, %d by other MMA work, %d whose "
+          "partial block, %d by a binding term other than the MMA, %d by HBM, %d by other MMA work, %d whose "
           "upstream pick does not fit, %d not evaluated" % (n["tie"], n["fill"], n["padding"], n["bound"], n["hbm"],
                                                             n["work"], n["unfit"], n["error"]))
     return 0
