@@ -19,10 +19,13 @@ with what the picks differ in, their time and binding term, the
 difference (us and %) and the terms that decide it:
   - the same time_ns: no term tells them apart; the case's own objective
     breaks the tie;
-  - the same compute_ns and hbm_ns but not the same fill_ns (a shape with
-    a fill, docs/cost-model.md): the occupancy, as a second CTA hides the
-    wait before each CTA's main loop;
-  - HBM binding either pick: both picks' hbm_ns and compute_ns;
+  - the same max(compute_ns, hbm_ns) but not the same fill_ns (a shape
+    with a fill, docs/cost-model.md): the occupancy, as a second CTA hides
+    the wait before each CTA's main loop (the term that does not bind may
+    differ: more CTAs at once share more through L2);
+  - HBM binding either pick: both picks' hbm_ns and compute_ns (and the
+    occupancies, where they differ: the CTAs resident at once share their
+    operands through L2);
   - otherwise (compute_ns = cycles x cta_iterations x waves): the waves
     where they differ, a pick whose binding term is not its MMA (that term
     over the MMA term, per tile), and the MMA cycles per CTA (the tile's
@@ -182,13 +185,20 @@ def cause(c, m, u):
     if m["time_ns"] == u["time_ns"]:
         return "tie", "the same time_ns %d, no roofline term tells them apart; %s breaks the tie" % (
             m["time_ns"], ", ".join(c.get("objective", ["the workset's objective"])))
-    if m["fill_ns"] != u["fill_ns"] and (m["compute_ns"], m["hbm_ns"]) == (u["compute_ns"], u["hbm_ns"]):
-        return "fill", ("the fill: fill_ns %d vs %d at occupancy %s vs %s, compute_ns %d and hbm_ns %d both (a second "
-                        "CTA hides a CTA's wait before its main loop; alone, each of the %d waves waits)") % (
+    if m["fill_ns"] != u["fill_ns"] and max(m["compute_ns"], m["hbm_ns"]) == max(u["compute_ns"], u["hbm_ns"]):
+        return "fill", ("the fill: fill_ns %d vs %d at occupancy %s vs %s, %s (%s; a second CTA hides a CTA's wait "
+                        "before its main loop%s)") % (
             u["fill_ns"], m["fill_ns"], u["values"].get("occupancy", 1), m["values"].get("occupancy", 1),
-            m["compute_ns"], m["hbm_ns"], u["waves"])
+            "compute_ns %d and hbm_ns %d both" % (m["compute_ns"], m["hbm_ns"])
+            if (m["compute_ns"], m["hbm_ns"]) == (u["compute_ns"], u["hbm_ns"])
+            else "compute_ns %d vs %d, hbm_ns %d vs %d" % (u["compute_ns"], m["compute_ns"], u["hbm_ns"], m["hbm_ns"]),
+            "the same max(compute, hbm)", "" if u["values"].get("occupancy", 1) > 1
+            else "; alone, each of the %d waves waits" % u["waves"])
     if "hbm" in (m["time_bound_by"], u["time_bound_by"]):
-        return "hbm", "hbm_ns %d vs %d, compute_ns %d vs %d" % (u["hbm_ns"], m["hbm_ns"], u["compute_ns"], m["compute_ns"])
+        ou, om = u["values"].get("occupancy", 1), m["values"].get("occupancy", 1)
+        return "hbm", "hbm_ns %d vs %d, compute_ns %d vs %d%s" % (
+            u["hbm_ns"], m["hbm_ns"], u["compute_ns"], m["compute_ns"], "" if ou == om else
+            " at occupancy %d vs %d (the CTAs an SM holds at once share their tiles' operands through L2)" % (ou, om))
     parts, kind = [], "work"
     for who, e in (("upstream's", u), ("the model's", m)):
         if e["bound_by"] != "mma":
