@@ -394,7 +394,7 @@ END_TEST
  * + 2 x 128 x 128 + 5 x 64 x 128 + 128 x 128) x 2 B = 245760 B / 128 = 1920. */
 START_TEST(test_bwd_shape) {
   static const struct {
-    const char *machine, *workset, *causal, *name;
+    const char *machine, *workset, *param, *name;
     int64_t want;
   } cases[] = {
       {"h100-sxm", "fa3-bwd", "causal=0", "cycles(mma)", 2560},
@@ -407,10 +407,24 @@ START_TEST(test_bwd_shape) {
       {"h100-sxm", "fa3-bwd", "causal=0", "time_ns", 10426182},
       {"a100", "fa2-bwd", "causal=0", "cycles(mma)", 5120},
       {"a100", "fa2-bwd", "causal=0", "cycles(smem)", 1920},
+      /* Grouped-query heads, 8 KV heads of 16 query heads: the group's
+       * 16 x 64 CTAs span cdiv(1024, 132) = 8 waves on the H100 (FA3: the
+       * query heads consecutive), so K and V (4194304 B a KV head) are read 8
+       * times; dK and dV go to fp32 accumulators written once a wave,
+       * 8 x 8 x 4 x 8192 x 256 B; Q, dO, LSE, dPsum and dQaccum as without
+       * grouping, 128 x 8454144 B: 1887436800 B in all, cdiv(., 3350) ns. */
+      {"h100-sxm", "fa3-bwd", "kv_heads=8", "kv_reads", 8},
+      {"h100-sxm", "fa3-bwd", "kv_heads=8", "hbm_bytes", 1887436800},
+      {"h100-sxm", "fa3-bwd", "kv_heads=8", "hbm_ns", 563414},
+      /* FA2 on the A100: cdiv(1024, 108) = 10 reads of K and V a KV head;
+       * dK and dV written expanded, once per query head at 16 bits:
+       * 8 x 10 x 4194304 + 128 x 4194304 + 128 x 8454144 B */
+      {"a100", "fa2-bwd", "kv_heads=8", "kv_reads", 10},
+      {"a100", "fa2-bwd", "kv_heads=8", "hbm_bytes", 1954545664},
   };
   for (size_t i = 0; i < sizeof cases / sizeof *cases; i++) {
     char *argv[] = {"solve", "-m", (char *)cases[i].machine, "-w", (char *)cases[i].workset, "-p",
-                    (char *)cases[i].causal, "--fix", "B_r=64", "--fix", "B_c=128", "--place", "V=smem"};
+                    (char *)cases[i].param, "--fix", "B_r=64", "--fix", "B_c=128", "--place", "V=smem"};
     tf_test_bound b;
     tf_test_bind_args(&b, (int)(sizeof argv / sizeof *argv), argv, "bwd shape");
     const tf_problem *p = b.problem;
@@ -420,7 +434,7 @@ START_TEST(test_bwd_shape) {
     for (int k = 0; k < p->ncounts; k++)
       counts[k] = p->count_lo[k];
     tf_objective o = parse(p->workset, cases[i].name);
-    ck_assert_msg(value(p, choose, counts, &o) == cases[i].want, "%s %s %s", cases[i].workset, cases[i].causal,
+    ck_assert_msg(value(p, choose, counts, &o) == cases[i].want, "%s %s %s", cases[i].workset, cases[i].param,
                   cases[i].name);
     tf_objective_release(&o);
     tf_test_bound_release(&b);
