@@ -82,6 +82,25 @@ START_TEST(test_sm90_stages) {
 }
 END_TEST
 
+/* Narrow operands and a tile_k that holds no whole MMA instruction (256
+ * bits of K: 16 at 16 bits, 32 at 8, 64 at 4): the combination is ruled out
+ * by a require, not an evaluation error of the whole solve. */
+START_TEST(test_gemm_narrow_operands) {
+  static const char *const args[] = {
+      "solve -m a100 -w cutlass-sm80-gemm -p a_bits=8 -p b_bits=8 --json",
+      "solve -m a100 -w cutlass-sm80-gemm -p a_bits=4 -p b_bits=4 --json",
+      "solve -m h100-sxm -w cutlass-sm90-gemm -p a_bits=4 -p b_bits=4 --json",
+  };
+  int rc = tf_test_run(args[_i], out, sizeof out, err, sizeof err);
+  ck_assert_msg(rc == 0, "%s: exit %d: %s", args[_i], rc, err);
+  ck_assert_msg(strstr(out, "\"status\":\"optimal\""), "%s", out);
+  rc = tf_test_run("solve -m a100 -w cutlass-sm80-gemm -p a_bits=8 -p b_bits=8 --fix tile_k=16", out, sizeof out, err,
+                   sizeof err);
+  ck_assert_int_eq(rc, 1);
+  ck_assert_msg(strstr(err, "violates 'tile_k * max(a_bits, b_bits) % 256 == 0'"), "%s", err);
+}
+END_TEST
+
 START_TEST(test_check_one_over) {
   int rc = tf_test_run("check -m b200 -w fa4-fwd -p d=128 -p dv=128 --fix B_r=128 --fix B_c=128 --fix q_stage=2 "
                        "--fix stages=4",
@@ -983,6 +1002,7 @@ Suite *e2e_suite(void) {
   tcase_add_loop_test(tc, test_fa4_bwd_upstream_bytes, 0, 2);
   tcase_add_test(tc, test_triton_mi300x);
   tcase_add_loop_test(tc, test_sm90_stages, 0, 4);
+  tcase_add_loop_test(tc, test_gemm_narrow_operands, 0, 3);
   tcase_add_test(tc, test_check_one_over);
   tcase_add_test(tc, test_issue_2591);
   tcase_add_test(tc, test_errors_on_stderr_only);
