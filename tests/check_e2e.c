@@ -101,6 +101,15 @@ START_TEST(test_gemm_narrow_operands) {
 }
 END_TEST
 
+/* flashmla-sm90-decode at a head dim below its dv (512 by default): the
+ * require 'dv <= d' says so, where the Q tail's size went negative first. */
+START_TEST(test_flashmla_small_d) {
+  int rc = tf_test_run("solve -m h100-sxm -w flashmla-sm90-decode -p d=128", out, sizeof out, err, sizeof err);
+  ck_assert_int_eq(rc, 1);
+  ck_assert_msg(strstr(err, "violates 'dv <= d'"), "%s", err);
+}
+END_TEST
+
 START_TEST(test_check_one_over) {
   int rc = tf_test_run("check -m b200 -w fa4-fwd -p d=128 -p dv=128 --fix B_r=128 --fix B_c=128 --fix q_stage=2 "
                        "--fix stages=4",
@@ -1003,6 +1012,7 @@ Suite *e2e_suite(void) {
   tcase_add_test(tc, test_triton_mi300x);
   tcase_add_loop_test(tc, test_sm90_stages, 0, 4);
   tcase_add_loop_test(tc, test_gemm_narrow_operands, 0, 3);
+  tcase_add_test(tc, test_flashmla_small_d);
   tcase_add_test(tc, test_check_one_over);
   tcase_add_test(tc, test_issue_2591);
   tcase_add_test(tc, test_errors_on_stderr_only);
