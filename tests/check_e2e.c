@@ -110,6 +110,30 @@ START_TEST(test_flashmla_small_d) {
 }
 END_TEST
 
+/* A roofline, loads or shape name read by a workset without that section
+ * says which section would define it; a misspelling still gets "did you
+ * mean", and a roofline term the workset does not declare is a misspelling. */
+START_TEST(test_unknown_section_names) {
+  static const struct {
+    const char *args, *want;
+  } cases[] = {
+      {"solve -m a100 -w triton-matmul --objective 'min time_us'",
+       "unknown name 'time_us': a workset's \"shape\" defines it (docs/cost-model.md, problem shapes), and "
+       "triton-matmul declares none"},
+      {"solve -m a100 -w triton-matmul --objective 'max bound_by(mma)'",
+       "unknown name 'bound_by(mma)': a workset's \"roofline\" (or a buffer's \"traffic\") defines it"},
+      {"solve -m a100 -w fa2-fwd --require 'stages_needed <= 2'",
+       "unknown name 'stages_needed': a workset's \"roofline\".\"loads\" defines it"},
+      {"solve -m a100 -w fa2-fwd --objective 'max cycles(tmem)'", "unknown name 'cycles(tmem)'; did you mean"},
+      {"solve -m a100 -w fa2-fwd --objective 'max time_uss'", "unknown name 'time_uss'; did you mean 'time_us'?"},
+  };
+  int rc = tf_test_run(cases[_i].args, out, sizeof out, err, sizeof err);
+  ck_assert_int_eq(rc, 2);
+  ck_assert_str_eq(out, "");
+  ck_assert_msg(strstr(err, cases[_i].want), "%s:\n%s", cases[_i].args, err);
+}
+END_TEST
+
 START_TEST(test_check_one_over) {
   int rc = tf_test_run("check -m b200 -w fa4-fwd -p d=128 -p dv=128 --fix B_r=128 --fix B_c=128 --fix q_stage=2 "
                        "--fix stages=4",
@@ -1013,6 +1037,7 @@ Suite *e2e_suite(void) {
   tcase_add_loop_test(tc, test_sm90_stages, 0, 4);
   tcase_add_loop_test(tc, test_gemm_narrow_operands, 0, 3);
   tcase_add_test(tc, test_flashmla_small_d);
+  tcase_add_loop_test(tc, test_unknown_section_names, 0, 5);
   tcase_add_test(tc, test_check_one_over);
   tcase_add_test(tc, test_issue_2591);
   tcase_add_test(tc, test_errors_on_stderr_only);

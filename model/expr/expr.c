@@ -573,11 +573,10 @@ int tf_expr_bind_hint(tf_expr *e, tf_resolve_fn resolve, tf_hint_fn hint, void *
     e->code->value = e->sym; /* a name's one step */
     if (e->sym >= 0)
       return 0;
-    const char *near = hint ? hint(ctx, e->name) : NULL;
-    if (near)
-      return tf_error_set(err, TF_EINPUT, NULL, "in expression '%s': unknown name '%s'; did you mean '%s'?", e->text,
-                          e->name, near);
-    return tf_error_set(err, TF_EINPUT, NULL, "in expression '%s': unknown name '%s'", e->text, e->name);
+    char tail[256] = "";
+    if (hint)
+      hint(ctx, e->name, tail, sizeof tail);
+    return tf_error_set(err, TF_EINPUT, NULL, "in expression '%s': unknown name '%s'%s", e->text, e->name, tail);
   }
   for (int i = 0; i < e->nargs; i++)
     if (tf_expr_bind_hint(e->args[i], resolve, hint, ctx, err))

@@ -48,9 +48,10 @@ const char *tf_expr_text(const tf_expr *e);
  * an unknown name.  The error names the first unknown name. */
 typedef int (*tf_resolve_fn)(void *ctx, const char *name);
 int tf_expr_bind(tf_expr *e, tf_resolve_fn resolve, void *ctx, tf_error *err);
-/* The same, and an unknown name's error says "did you mean 'X'?" with
- * X = hint(ctx, name) when that is not NULL (the nearest known name). */
-typedef const char *(*tf_hint_fn)(void *ctx, const char *name);
+/* The same, and an unknown name's error goes on with what hint writes
+ * into buf (size bytes; "; did you mean 'X'?", or where the name would
+ * come from), nothing when it writes nothing. */
+typedef void (*tf_hint_fn)(void *ctx, const char *name, char *buf, size_t size);
 int tf_expr_bind_hint(tf_expr *e, tf_resolve_fn resolve, tf_hint_fn hint, void *ctx, tf_error *err);
 
 /* Marks the nodes no count can reach, so that evaluation does them in

@@ -1,7 +1,6 @@
 /* The latency lets (latency.h).  Errors name the JSON path. */
 #include "model/input/latency.h"
 
-#include <stdarg.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -11,37 +10,35 @@
 #include "model/core/names.h"
 #include "model/core/text.h"
 #include "model/input/json_read.h"
+#include "model/input/let_table.h"
 
 #define PATH "$.roofline.loads"
 
-/* A let from a printf format, its path $.roofline.loads. */
-__attribute__((format(printf, 3, 4))) static int add(tf_workset *w, tf_error *err, const char *fmt, ...) {
-  tf_text t;
-  va_list ap;
-  va_start(ap, fmt);
-  vfprintf(tf_text_open(&t), fmt, ap);
-  va_end(ap);
-  char *text = tf_text_close(&t, NULL), *eq = strchr(text, '=');
-  *eq = 0; /* "NAME=EXPR" */
-  int r = tf_workset_add_let(w, text, eq + 1, PATH, err);
-  free(text);
-  return r;
+enum { ALONE = 1, SHAPE = 2 }; /* without or with a shape (shape.h) */
+
+/* The latency lets (latency.h); {0} the loads' bytes, {1} their count
+ * (the stages), {2} the roofline's iterations, {3} the CTAs each SM runs:
+ * sm_ctas where they may share it (shape.h), else one per wave. */
+static const tf_let_row latency_lets[] = {
+    {"load_bytes", "{0}", 0},
+    {"compute_cycles", "cdiv(cycles, max(1, {2}))", 0},
+    {"load_cycles", "cdiv(hbm_ns * clock_mhz, 1000 * max(1, {3} * cta_iterations * ({2})))", SHAPE},
+    {"load_cycles", "cdiv(load_bytes * sm_count * clock_mhz, hbm_gbps * 1000)", ALONE},
+    {"iteration_cycles", "max(1, compute_cycles, load_cycles)", 0},
+    {"stages_needed", "1 + cdiv(latency_hbm_clk, iteration_cycles)", 0},
+    {"pipeline_stages", "{1}", 0},
+    {"latency_bound", "if(pipeline_stages < stages_needed, 1, 0)", 0},
+};
+
+int tf_latency_defines(const char *name) {
+  return tf_let_rows_define(latency_lets, sizeof latency_lets / sizeof *latency_lets, name);
 }
 
 static int write_lets(tf_workset *w, const char *bytes, const char *stages, const char *iter, tf_error *err) {
   int shape = tf_workset_resolve(w, "hbm_ns") >= 0 && tf_workset_resolve(w, "cta_iterations") >= 0;
-  /* the CTAs each SM runs: sm_ctas where they may share it (shape.h), else one per wave */
-  const char *ctas = tf_workset_resolve(w, "sm_ctas") >= 0 ? "sm_ctas" : "waves";
-  if (add(w, err, "load_bytes=%s", bytes) || add(w, err, "compute_cycles=cdiv(cycles, max(1, %s))", iter))
-    return -1;
-  if (shape ? add(w, err, "load_cycles=cdiv(hbm_ns * clock_mhz, 1000 * max(1, %s * cta_iterations * (%s)))", ctas, iter)
-            : add(w, err, "load_cycles=cdiv(load_bytes * sm_count * clock_mhz, hbm_gbps * 1000)"))
-    return -1;
-  if (add(w, err, "iteration_cycles=max(1, compute_cycles, load_cycles)") ||
-      add(w, err, "stages_needed=1 + cdiv(latency_hbm_clk, iteration_cycles)") ||
-      add(w, err, "pipeline_stages=%s", stages))
-    return -1;
-  return add(w, err, "latency_bound=if(pipeline_stages < stages_needed, 1, 0)");
+  const char *vals[] = {bytes, stages, iter, tf_workset_resolve(w, "sm_ctas") >= 0 ? "sm_ctas" : "waves"};
+  return tf_let_rows_add(w, latency_lets, sizeof latency_lets / sizeof *latency_lets, shape ? SHAPE : ALONE, vals,
+                         sizeof vals / sizeof *vals, PATH, err);
 }
 
 int tf_latency_read(tf_workset *w, const cJSON *root, tf_error *err) {

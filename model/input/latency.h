@@ -33,4 +33,7 @@ struct cJSON;
  * After tf_shape_read. */
 int tf_latency_read(tf_workset *w, const struct cJSON *root, tf_error *err);
 
+/* 1 when `name` is one of the latency lets above. */
+int tf_latency_defines(const char *name);
+
 #endif

@@ -16,6 +16,24 @@
 
 const char *const tf_roofline_terms[TF_ROOFLINE_NTERMS] = {"mma", "exp", "smem"};
 
+/* The two lets over the terms (max_lets), each also as NAME(TERM). */
+static const char *const max_names[] = {"cycles", "bound_by"};
+
+int tf_roofline_defines(const char *name) {
+  for (size_t k = 0; k < sizeof max_names / sizeof *max_names; k++) {
+    size_t n = strlen(max_names[k]);
+    if (strncmp(name, max_names[k], n))
+      continue;
+    if (!name[n])
+      return 1;
+    for (int i = 0; name[n] == '(' && i < TF_ROOFLINE_NTERMS; i++)
+      if (!strncmp(name + n + 1, tf_roofline_terms[i], strlen(tf_roofline_terms[i])) &&
+          !strcmp(name + n + 1 + strlen(tf_roofline_terms[i]), ")"))
+        return 1;
+  }
+  return 0;
+}
+
 const char *tf_roofline_term_name(int64_t code) {
   return code == TF_TERM_HBM ? "hbm" : code >= 1 && code <= TF_ROOFLINE_NTERMS ? tf_roofline_terms[code - 1] : NULL;
 }
@@ -317,8 +335,8 @@ static int max_lets(tf_workset *w, const int *present, tf_error *err) {
   fprintf(fb, "%d", last + 1);
   for (int i = 0; i < n; i++)
     fputc(')', fb);
-  int bad = add(w, "cycles", &m, "$.roofline", err);
-  if (add(w, "bound_by", &b, "$.roofline", err) || bad)
+  int bad = add(w, max_names[0], &m, "$.roofline", err);
+  if (add(w, max_names[1], &b, "$.roofline", err) || bad)
     return -1;
   for (int i = 0; i < TF_ROOFLINE_NTERMS; i++)
     if (present[i]) {

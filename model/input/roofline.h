@@ -48,6 +48,10 @@ int tf_roofline_read(tf_workset *w, const struct cJSON *root, tf_error *err);
 #define TF_ROOFLINE_NTERMS 3
 extern const char *const tf_roofline_terms[TF_ROOFLINE_NTERMS];
 #define TF_TERM_HBM (TF_ROOFLINE_NTERMS + 1) /* time_bound_by (model/input/shape.h): HBM binds */
+/* 1 when `name` is cycles, bound_by or either of a term, as a roofline
+ * writes them. */
+int tf_roofline_defines(const char *name);
+
 /* The name of a bound_by or time_bound_by value ("mma", "hbm"), or NULL. */
 const char *tf_roofline_term_name(int64_t code);
 

@@ -1,7 +1,6 @@
 /* The shape lets (shape.h).  Errors name the JSON path. */
 #include "model/input/shape.h"
 
-#include <stdarg.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -10,6 +9,7 @@
 #include "model/core/json.h"
 #include "model/core/text.h"
 #include "model/input/json_read.h"
+#include "model/input/let_table.h"
 #include "model/input/roofline.h"
 
 static const char *const shape_keys[] = {"ctas", "iterations", "hbm_bytes", "flops", "fill", "comment", NULL};
@@ -25,51 +25,38 @@ static int text_of(const cJSON *s, const char *key, char **out, tf_error *err) {
   return tf_read_expr_text(v, path, out, err);
 }
 
-/* A let from a printf format (model/core/text.h grows the text). */
-__attribute__((format(printf, 4, 5))) static int add(tf_workset *w, const char *name, tf_error *err, const char *fmt,
-                                                     ...) {
-  tf_text t;
-  FILE *f = tf_text_open(&t);
-  va_list ap;
-  va_start(ap, fmt);
-  vfprintf(f, fmt, ap);
-  va_end(ap);
-  char *text = tf_text_close(&t, NULL);
-  int r = tf_workset_add_let(w, name, text, "$.shape", err);
-  free(text);
-  return r;
-}
+enum { ALONE = 1, FILL = 2, MMA_RATE = 4 }; /* which rows a shape writes */
 
-/* The time of a kernel whose CTAs share an SM as they fit (shape.h);
- * v: ctas, iterations, hbm_bytes, flops, fill. */
-static int write_shared_lets(tf_workset *w, char *const *v, tf_error *err) {
-  return add(w, "sm_ctas", err, "cdiv(%s, sm_count)", v[0]) ||
-                 add(w, "waves", err, "cdiv(%s, sm_count * occupancy)", v[0]) || add(w, "cta_iterations", err, "%s", v[1]) ||
-                 add(w, "compute_ns", err, "cdiv(cycles * (%s) * sm_ctas * 1000, clock_mhz)", v[1]) ||
-                 add(w, "hbm_ns", err, "cdiv(%s, hbm_gbps)", v[2]) ||
-                 add(w, "fill_ns", err, "cdiv((%s) * if(occupancy > 1, 1, waves) * 1000, clock_mhz)", v[4]) ||
-                 add(w, "time_ns", err, "max(compute_ns, hbm_ns) + fill_ns")
-             ? -1
-             : 0;
-}
+/* The shape lets (shape.h); {0} ctas, {1} iterations, {2} hbm_bytes,
+ * {3} flops, {4} fill, {5} the hbm term's code. */
+static const tf_let_row shape_lets[] = {
+    {"sm_ctas", "cdiv({0}, sm_count)", FILL},
+    {"waves", "cdiv({0}, sm_count * occupancy)", FILL},
+    {"waves", "cdiv({0}, sm_count)", ALONE},
+    {"cta_iterations", "{1}", 0},
+    {"compute_ns", "cdiv(cycles * ({1}) * sm_ctas * 1000, clock_mhz)", FILL},
+    {"compute_ns", "cdiv(cycles * ({1}) * waves * 1000, clock_mhz)", ALONE},
+    {"hbm_ns", "cdiv({2}, hbm_gbps)", 0},
+    {"fill_ns", "cdiv(({4}) * if(occupancy > 1, 1, waves) * 1000, clock_mhz)", FILL},
+    {"time_ns", "max(compute_ns, hbm_ns) + fill_ns", FILL},
+    {"time_ns", "max(compute_ns, hbm_ns)", ALONE},
+    {"time_us", "cdiv(time_ns, 1000)", 0},
+    {"time_bound_by", "if(hbm_ns > compute_ns, {5}, bound_by)", 0},
+    {"ideal_ns", "cdiv(({3}) * 1000, mma_rate_0 * sm_count * clock_mhz)", MMA_RATE},
+};
 
-/* One CTA per SM at a time. */
-static int write_alone_lets(tf_workset *w, char *const *v, tf_error *err) {
-  return add(w, "waves", err, "cdiv(%s, sm_count)", v[0]) || add(w, "cta_iterations", err, "%s", v[1]) ||
-                 add(w, "compute_ns", err, "cdiv(cycles * (%s) * waves * 1000, clock_mhz)", v[1]) ||
-                 add(w, "hbm_ns", err, "cdiv(%s, hbm_gbps)", v[2]) || add(w, "time_ns", err, "max(compute_ns, hbm_ns)")
-             ? -1
-             : 0;
+int tf_shape_defines(const char *name) {
+  return tf_let_rows_define(shape_lets, sizeof shape_lets / sizeof *shape_lets, name);
 }
 
 /* v: ctas, iterations, hbm_bytes, flops, fill (NULL: none declared) */
 static int write_lets(tf_workset *w, char *const *v, tf_error *err) {
-  if ((v[4] ? write_shared_lets(w, v, err) : write_alone_lets(w, v, err)) || add(w, "time_us", err, "cdiv(time_ns, 1000)") ||
-      add(w, "time_bound_by", err, "if(hbm_ns > compute_ns, %d, bound_by)", TF_TERM_HBM))
-    return -1;
-  if (tf_workset_resolve(w, "mma_rate_0") < 0)
-    return 0;
-  return add(w, "ideal_ns", err, "cdiv((%s) * 1000, mma_rate_0 * sm_count * clock_mhz)", v[3]);
+  char hbm[16];
+  snprintf(hbm, sizeof hbm, "%d", TF_TERM_HBM);
+  const char *vals[] = {v[0], v[1], v[2], v[3], v[4] ? v[4] : "0", hbm};
+  unsigned have = (v[4] ? FILL : ALONE) | (tf_workset_resolve(w, "mma_rate_0") >= 0 ? MMA_RATE : 0);
+  return tf_let_rows_add(w, shape_lets, sizeof shape_lets / sizeof *shape_lets, have, vals, sizeof vals / sizeof *vals,
+                         "$.shape", err);
 }
 
 int tf_shape_read(tf_workset *w, const cJSON *root, tf_error *err) {

@@ -43,4 +43,7 @@ struct cJSON;
  * without $.shape.  After tf_roofline_read. */
 int tf_shape_read(tf_workset *w, const struct cJSON *root, tf_error *err);
 
+/* 1 when `name` is one of the lets above (with or without a fill). */
+int tf_shape_defines(const char *name);
+
 #endif

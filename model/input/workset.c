@@ -154,20 +154,40 @@ enum tf_sym_kind tf_workset_sym_kind(const tf_workset *w, int sym) {
 
 static int resolve_cb(void *ctx, const char *name) { return tf_workset_resolve(ctx, name); }
 
-/* The workset's name nearest to a misspelt one (params, machine constants,
+/* Names a workset section writes (the roofline, its loads, the shape),
+ * so that a workset without the section says why it lacks them. */
+static const struct {
+  int (*defines)(const char *name);
+  const char *witness; /* a name every such section writes: is it there? */
+  const char *section, *doc;
+} sections[] = {
+    {tf_roofline_defines, "cycles", "\"roofline\" (or a buffer's \"traffic\")", "docs/cost-model.md"},
+    {tf_latency_defines, "load_bytes", "\"roofline\".\"loads\"", "docs/cost-model.md, latency hiding"},
+    {tf_shape_defines, "time_us", "\"shape\"", "docs/cost-model.md, problem shapes"},
+};
+
+/* After an unknown name: the section that would define it, or the
+ * workset's name nearest to a misspelt one (params, machine constants,
  * variables, lets, occupancy, used()/slack()), for "did you mean". */
-static const char *hint_cb(void *ctx, const char *name) {
+static void hint_cb(void *ctx, const char *name, char *buf, size_t size) {
   const tf_workset *w = ctx;
+  for (size_t k = 0; k < sizeof sections / sizeof *sections; k++)
+    if (sections[k].defines(name) && tf_workset_resolve(w, sections[k].witness) < 0) {
+      snprintf(buf, size, ": a workset's %s defines it (%s), and %s declares none", sections[k].section,
+               sections[k].doc, w->name ? w->name : "this workset");
+      return;
+    }
   int n = tf_workset_sym_placed(w, 0, 0); /* the placed() names are long: not offered */
   const char **names = calloc((size_t)n, sizeof *names);
-  char buf[8];
+  char sym[8];
   if (!names)
-    return NULL; /* no memory for a suggestion: the error goes without one */
+    return; /* no memory for a suggestion: the error goes without one */
   for (int i = 0; i < n; i++)
-    names[i] = tf_workset_sym_name(w, i, buf, sizeof buf);
+    names[i] = tf_workset_sym_name(w, i, sym, sizeof sym);
   const char *near = tf_suggest(name, names, (size_t)n);
+  if (near)
+    snprintf(buf, size, "; did you mean '%s'?", near);
   free(names);
-  return near;
 }
 
 static int bind(const tf_workset *w, tf_expr *e, tf_error *err) {
