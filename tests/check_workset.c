@@ -18,8 +18,11 @@
 #include "model/bind/problem.h"
 #include "model/core/json.h"
 #include "model/input/json_read.h"
+#include "model/input/latency.h"
 #include "model/input/machine.h"
 #include "model/input/place.h"
+#include "model/input/roofline.h"
+#include "model/input/shape.h"
 #include "model/input/workset.h"
 #include "tests/suites.h"
 #include "tests/testutil.h"
@@ -799,6 +802,36 @@ START_TEST(test_missing_file) {
 }
 END_TEST
 
+/* The names the roofline, its loads and the shape write (their tables,
+ * model/input/let_table.h) are the names a workset with all three has,
+ * and the table's texts expand the declaration's expressions. */
+START_TEST(test_section_names) {
+  static const char *const names[] = {
+      "cycles", "bound_by", "cycles(mma)", "bound_by(smem)", "load_bytes", "compute_cycles", "load_cycles",
+      "iteration_cycles", "stages_needed", "pipeline_stages", "latency_bound", "sm_ctas", "waves", "cta_iterations",
+      "compute_ns", "hbm_ns", "fill_ns", "time_ns", "time_us", "time_bound_by", "ideal_ns"};
+  tf_error err;
+  tf_error_init(&err);
+  tf_workset *w = tf_workset_load("model/worksets/cutlass-sm80-gemm.json", &err);
+  ck_assert_msg(w != NULL, "%s", err.msg);
+  for (size_t i = 0; i < sizeof names / sizeof *names; i++) {
+    ck_assert_msg(tf_roofline_defines(names[i]) + tf_latency_defines(names[i]) + tf_shape_defines(names[i]) == 1,
+                  "%s: defined by one section", names[i]);
+    ck_assert_msg(tf_workset_resolve(w, names[i]) >= 0, "%s: not a let of cutlass-sm80-gemm", names[i]);
+  }
+  static const char *const others[] = {"tile_m", "cycles(tmem)", "cycles(", "time", "bound_byx", "stages"};
+  for (size_t i = 0; i < sizeof others / sizeof *others; i++)
+    ck_assert_msg(!tf_roofline_defines(others[i]) && !tf_latency_defines(others[i]) && !tf_shape_defines(others[i]),
+                  "%s: no section's", others[i]);
+  const char *waves = NULL;
+  for (size_t i = 0; i < w->nlets; i++)
+    if (!strcmp(w->lets[i].name, "waves"))
+      waves = tf_expr_text(w->lets[i].expr);
+  ck_assert_str_eq(waves, "cdiv(tiles, sm_count * occupancy)"); /* "{0}" is the shape's ctas */
+  tf_workset_free(w);
+}
+END_TEST
+
 Suite *workset_suite(void) {
   Suite *s = suite_create("workset");
   find_shipped();
@@ -827,6 +860,7 @@ Suite *workset_suite(void) {
   tcase_add_test(core, test_parse_objective);
   tcase_add_test(core, test_memories);
   tcase_add_test(core, test_placement_read);
+  tcase_add_test(core, test_section_names);
   suite_add_tcase(s, core);
   TCase *slow = tcase_create("Slow");
   tcase_set_timeout(slow, 60);
