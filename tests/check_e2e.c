@@ -89,7 +89,7 @@ START_TEST(test_gemm_narrow_operands) {
   static const char *const args[] = {
       "solve -m a100 -w cutlass-sm80-gemm -p a_bits=8 -p b_bits=8 --json",
       "solve -m a100 -w cutlass-sm80-gemm -p a_bits=4 -p b_bits=4 --json",
-      "solve -m h100-sxm -w cutlass-sm90-gemm -p a_bits=4 -p b_bits=4 --json",
+      "solve -m h100-sxm -w cutlass-sm90-gemm -p a_bits=8 -p b_bits=8 --json",
   };
   int rc = tf_test_run(args[_i], out, sizeof out, err, sizeof err);
   ck_assert_msg(rc == 0, "%s: exit %d: %s", args[_i], rc, err);
@@ -98,6 +98,9 @@ START_TEST(test_gemm_narrow_operands) {
                    sizeof err);
   ck_assert_int_eq(rc, 1);
   ck_assert_msg(strstr(err, "violates 'tile_k * max(a_bits, b_bits) % 256 == 0'"), "%s", err);
+  rc = tf_test_run("solve -m h100-sxm -w cutlass-sm90-gemm -p a_bits=4 -p b_bits=4", out, sizeof out, err, sizeof err);
+  ck_assert_int_eq(rc, 1); /* WGMMA has no 4-bit type */
+  ck_assert_msg(strstr(err, "violates 'max(a_bits, b_bits) >= 8'"), "%s", err);
 }
 END_TEST
 
