@@ -104,12 +104,22 @@ START_TEST(test_gemm_narrow_operands) {
 }
 END_TEST
 
-/* flashmla-sm90-decode at a head dim below its dv (512 by default): the
- * require 'dv <= d' says so, where the Q tail's size went negative first. */
-START_TEST(test_flashmla_small_d) {
-  int rc = tf_test_run("solve -m h100-sxm -w flashmla-sm90-decode -p d=128", out, sizeof out, err, sizeof err);
-  ck_assert_int_eq(rc, 1);
-  ck_assert_msg(strstr(err, "violates 'dv <= d'"), "%s", err);
+/* Params outside what a kernel takes report the require they violate
+ * (exit 1) rather than failing on a let or size they make meaningless:
+ * flashmla-sm90-decode below its dv (512 by default), where the Q tail's
+ * size went negative, and more KV heads than heads, where the group was
+ * 0 and a division by it failed (forward and backward shapes). */
+START_TEST(test_param_outside_kernel) {
+  static const struct {
+    const char *args, *want;
+  } cases[] = {
+      {"solve -m h100-sxm -w flashmla-sm90-decode -p d=128", "violates 'dv <= d'"},
+      {"solve -m h100-sxm -w fa3-fwd -p kv_heads=256 --objective 'min time_us'", "violates 'heads % max(kv_heads, 1) == 0'"},
+      {"solve -m h100-sxm -w fa3-bwd -p kv_heads=256 --objective 'min time_us'", "violates 'heads % max(kv_heads, 1) == 0'"},
+  };
+  int rc = tf_test_run(cases[_i].args, out, sizeof out, err, sizeof err);
+  ck_assert_msg(rc == 1, "%s: exit %d: %s", cases[_i].args, rc, err);
+  ck_assert_msg(strstr(err, cases[_i].want), "%s: %s", cases[_i].args, err);
 }
 END_TEST
 
@@ -1039,7 +1049,7 @@ Suite *e2e_suite(void) {
   tcase_add_test(tc, test_triton_mi300x);
   tcase_add_loop_test(tc, test_sm90_stages, 0, 4);
   tcase_add_loop_test(tc, test_gemm_narrow_operands, 0, 3);
-  tcase_add_test(tc, test_flashmla_small_d);
+  tcase_add_loop_test(tc, test_param_outside_kernel, 0, 3);
   tcase_add_loop_test(tc, test_unknown_section_names, 0, 5);
   tcase_add_test(tc, test_check_one_over);
   tcase_add_test(tc, test_issue_2591);
