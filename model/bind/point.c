@@ -70,8 +70,7 @@ static int point_requires(const tf_problem *p, const tf_eval_env *env, tf_point 
       return tf_error_set_path(err, p->require_where[r]), -1;
     }
     int64_t a = pt->require_lhs[r], b = pt->require_rhs[r];
-    pt->require_ok[r] = rel == TF_REL_LE ? a <= b : rel == TF_REL_LT ? a < b : rel == TF_REL_GE ? a >= b
-                      : rel == TF_REL_GT ? a > b : rel == TF_REL_EQ ? a == b : a != b;
+    pt->require_ok[r] = tf_rel_holds(rel, a, b);
   }
   return 0;
 }
