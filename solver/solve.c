@@ -294,6 +294,21 @@ static int check_placements(const tf_problem *p, tf_answer *a, tf_error *err) {
   return rc;
 }
 
+/* A require fails at every point (the problem binds nothing): the point
+ * is shown when it evaluates, else (the lets that require makes
+ * meaningless divide by zero, say) only which require fails. */
+static int check_failed_require(const tf_problem *p, tf_answer *a) {
+  tf_error e;
+  tf_error_init(&e);
+  if (p->fixed_lets_ok && !tf_problem_eval_point(p, a->choose, a->counts, &a->point, &e)) {
+    a->status = tf_point_fits(p, &a->point, a->why, sizeof a->why) ? TF_ANSWER_FITS : TF_ANSWER_NO_FIT;
+    return 0;
+  }
+  a->status = TF_ANSWER_INFEASIBLE;
+  snprintf(a->why, sizeof a->why, "%s", p->hopeless);
+  return 0;
+}
+
 int tf_check(const tf_problem *p, tf_answer *a, tf_error *err) {
   char list[512];
   if (tf_check_free_variables(p, list, sizeof list))
@@ -302,6 +317,8 @@ int tf_check(const tf_problem *p, tf_answer *a, tf_error *err) {
     a->choose[i] = p->domain[i][0];
   for (int k = 0; k < p->ncounts; k++)
     a->counts[k] = p->count_lo[k];
+  if (p->failed_require >= 0)
+    return check_failed_require(p, a);
   if (p->place_first < p->nchoose)
     return check_placements(p, a, err);
   if (tf_problem_eval_point(p, a->choose, a->counts, &a->point, err))

@@ -101,42 +101,46 @@ END_TEST
 /* Messages that say what is wrong, each with its exit code: a tile_k
  * holding no whole MMA instruction, 4-bit A and B on sm90 (WGMMA has no
  * 4-bit type).  Params
- * outside what a kernel takes report the require they violate (exit 1)
- * rather than failing on a let or size they make meaningless:
- * flashmla-sm90-decode below its dv (512 by default), where the Q tail's
- * size went negative, and more KV heads than heads, where the group was 0
- * and a division by it failed.  A roofline, loads or shape name read by a
+ * outside what a kernel takes report the require they violate (exit 1),
+ * one that reads no tile before any let is evaluated, rather than failing
+ * on a let or size they make meaningless: flashmla-sm90-decode below its
+ * dv (512 by default), where the Q tail's size went negative; more KV
+ * heads than heads, where the group was 0; cta_group 0, which a let
+ * divides by.  A roofline, loads or shape name read by a
  * workset without that section says which section would define it (exit
  * 2); a misspelling still gets "did you mean", and a roofline term the
  * workset does not declare is a misspelling. */
+static const struct {
+  const char *args;
+  int rc;
+  const char *want;
+} message_cases[] = {
+    {"solve -m a100 -w cutlass-sm80-gemm -p a_bits=8 -p b_bits=8 --fix tile_k=16", 1,
+     "violates 'tile_k * max(a_bits, b_bits) % 256 == 0'"},
+    {"solve -m h100-sxm -w cutlass-sm90-gemm -p a_bits=4 -p b_bits=4", 1,
+     "'max(a_bits, b_bits) >= 8' fails at every point: 4 >= 8 ($.require["},
+    {"solve -m h100-sxm -w flashmla-sm90-decode -p d=128", 1, "'dv <= d' fails at every point: 512 <= 128"},
+    {"solve -m h100-sxm -w fa3-fwd -p kv_heads=256 --objective 'min time_us'", 1,
+     "'heads % max(kv_heads, 1) == 0' fails at every point: 128 == 0"},
+    {"solve -m h100-sxm -w fa3-bwd -p kv_heads=256 --objective 'min time_us'", 1,
+     "'heads % max(kv_heads, 1) == 0' fails at every point: 128 == 0"},
+    {"solve -m b200 -w cutlass-sm100-gemm -p cta_group=0", 1, "'cta_group >= 1' fails at every point: 0 >= 1"},
+    {"solve -m a100 -w triton-matmul --objective 'min time_us'", 2,
+     "unknown name 'time_us': a workset's \"shape\" defines it (docs/cost-model.md, problem shapes), and "
+     "triton-matmul declares none"},
+    {"solve -m a100 -w triton-matmul --objective 'max bound_by(mma)'", 2,
+     "unknown name 'bound_by(mma)': a workset's \"roofline\" (or a buffer's \"traffic\") defines it"},
+    {"solve -m a100 -w fa2-fwd --require 'stages_needed <= 2'", 2,
+     "unknown name 'stages_needed': a workset's \"roofline\".\"loads\" defines it"},
+    {"solve -m a100 -w fa2-fwd --objective 'max cycles(tmem)'", 2, "unknown name 'cycles(tmem)'; did you mean"},
+    {"solve -m a100 -w fa2-fwd --objective 'max time_uss'", 2, "unknown name 'time_uss'; did you mean 'time_us'?"},
+};
+
 START_TEST(test_messages) {
-  static const struct {
-    const char *args;
-    int rc;
-    const char *want;
-  } cases[] = {
-      {"solve -m a100 -w cutlass-sm80-gemm -p a_bits=8 -p b_bits=8 --fix tile_k=16", 1,
-       "violates 'tile_k * max(a_bits, b_bits) % 256 == 0'"},
-      {"solve -m h100-sxm -w cutlass-sm90-gemm -p a_bits=4 -p b_bits=4", 1, "violates 'max(a_bits, b_bits) >= 8'"},
-      {"solve -m h100-sxm -w flashmla-sm90-decode -p d=128", 1, "violates 'dv <= d'"},
-      {"solve -m h100-sxm -w fa3-fwd -p kv_heads=256 --objective 'min time_us'", 1,
-       "violates 'heads % max(kv_heads, 1) == 0'"},
-      {"solve -m h100-sxm -w fa3-bwd -p kv_heads=256 --objective 'min time_us'", 1,
-       "violates 'heads % max(kv_heads, 1) == 0'"},
-      {"solve -m a100 -w triton-matmul --objective 'min time_us'", 2,
-       "unknown name 'time_us': a workset's \"shape\" defines it (docs/cost-model.md, problem shapes), and "
-       "triton-matmul declares none"},
-      {"solve -m a100 -w triton-matmul --objective 'max bound_by(mma)'", 2,
-       "unknown name 'bound_by(mma)': a workset's \"roofline\" (or a buffer's \"traffic\") defines it"},
-      {"solve -m a100 -w fa2-fwd --require 'stages_needed <= 2'", 2,
-       "unknown name 'stages_needed': a workset's \"roofline\".\"loads\" defines it"},
-      {"solve -m a100 -w fa2-fwd --objective 'max cycles(tmem)'", 2, "unknown name 'cycles(tmem)'; did you mean"},
-      {"solve -m a100 -w fa2-fwd --objective 'max time_uss'", 2, "unknown name 'time_uss'; did you mean 'time_us'?"},
-  };
-  int rc = tf_test_run(cases[_i].args, out, sizeof out, err, sizeof err);
-  ck_assert_msg(rc == cases[_i].rc, "%s: exit %d: %s", cases[_i].args, rc, err);
+  int rc = tf_test_run(message_cases[_i].args, out, sizeof out, err, sizeof err);
+  ck_assert_msg(rc == message_cases[_i].rc, "%s: exit %d: %s", message_cases[_i].args, rc, err);
   ck_assert_str_eq(out, "");
-  ck_assert_msg(strstr(err, cases[_i].want), "%s:\n%s", cases[_i].args, err);
+  ck_assert_msg(strstr(err, message_cases[_i].want), "%s:\n%s", message_cases[_i].args, err);
 }
 END_TEST
 
@@ -892,10 +896,10 @@ START_TEST(test_gqa_errors) {
   static const struct {
     const char *args, *want;
   } cases[] = {
-      {"solve -m h100-sxm -w fa3-fwd -p heads=32 -p kv_heads=5", "violates 'heads % max(kv_heads, 1) == 0'"},
-      {"solve -m b200 -w fa4-fwd -p kv_heads=0", "violates 'kv_heads >= 1'"},
-      {"solve -m a100 -w fa2-fwd -p heads=32 -p kv_heads=8 -p pack_gqa=1", "violates '(packed == 0 || seqlen_q == 1) == 1'"},
-      {"solve -m h100-sxm -w fa3-fwd -p pack_gqa=2", "violates '(pack_gqa >= -1 && pack_gqa <= 1) == 1'"},
+      {"solve -m h100-sxm -w fa3-fwd -p heads=32 -p kv_heads=5", "'heads % max(kv_heads, 1) == 0' fails at every point"},
+      {"solve -m b200 -w fa4-fwd -p kv_heads=0", "'kv_heads >= 1' fails at every point"},
+      {"solve -m a100 -w fa2-fwd -p heads=32 -p kv_heads=8 -p pack_gqa=1", "'(packed == 0 || seqlen_q == 1) == 1' fails at every point"},
+      {"solve -m h100-sxm -w fa3-fwd -p pack_gqa=2", "'(pack_gqa >= -1 && pack_gqa <= 1) == 1' fails at every point"},
   };
   int rc = tf_test_run(cases[_i].args, out, sizeof out, err, sizeof err);
   ck_assert_msg(rc == 1, "%s: exit %d: %s", cases[_i].args, rc, err);
@@ -1042,7 +1046,7 @@ Suite *e2e_suite(void) {
   tcase_add_test(tc, test_triton_mi300x);
   tcase_add_loop_test(tc, test_sm90_stages, 0, 4);
   tcase_add_loop_test(tc, test_gemm_narrow_operands, 0, 3);
-  tcase_add_loop_test(tc, test_messages, 0, 10);
+  tcase_add_loop_test(tc, test_messages, 0, (int)(sizeof message_cases / sizeof *message_cases));
   tcase_add_test(tc, test_check_one_over);
   tcase_add_test(tc, test_issue_2591);
   tcase_add_test(tc, test_errors_on_stderr_only);

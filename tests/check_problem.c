@@ -401,14 +401,14 @@ START_TEST(test_fixed_requires) {
       " \"choose\": {\"a\": [1, 2, 3]}, \"count\": {\"s\": {\"min\": 1, \"max\": 4}},"
       " \"let\": {\"lk\": \"k * 7\", \"la\": \"a * lk\"},"
       " \"buffers\": [{\"name\": \"x\", \"memory\": \"smem\", \"size\": \"s * la\"}],"
-      " \"require\": [\"lk >= 20\", \"k * 2 > 7\", \"a + s <= 5\", \"la <= 42\"], \"objective\": [\"max s\"]}";
+      " \"require\": [\"lk >= 20\", \"k * 2 < 7\", \"a + s <= 5\", \"la <= 42\"], \"objective\": [\"max s\"]}";
   tf_machine m = tf_test_machine(1000000, 512, 255);
   tf_workset *w;
   tf_problem *p = bind_default(&m, ws, &w);
   tf_error err;
   tf_error_init(&err);
   ck_assert_uint_eq(p->nrequire, 4);
-  static const int fixed[] = {1, 1, 0, 0}, lhs[] = {21, 6}, rhs[] = {20, 7}, ok[] = {1, 0};
+  static const int fixed[] = {1, 1, 0, 0}, lhs[] = {21, 6}, rhs[] = {20, 7}, ok[] = {1, 1};
   for (size_t r = 0; r < 4; r++)
     ck_assert_msg(p->require_fixed[r] == fixed[r], "require %zu fixed %d", r, p->require_fixed[r]);
   tf_point pt;
@@ -433,6 +433,37 @@ START_TEST(test_fixed_requires) {
 }
 END_TEST
 
+/* A require that reads no choose variable or count and fails rules out
+ * every point before any combination is bound: the problem says which,
+ * and the lets it makes meaningless (one divides by k - 3 here, at every
+ * combination) are never evaluated.  The first such require in order is
+ * named, those reading only params first, then those reading fixed lets. */
+START_TEST(test_fixed_require_fails) {
+  static const struct {
+    const char *require, *hopeless;
+  } cases[] = {
+      {"[\"a <= 2\", \"k >= 4\", \"k >= 5\"]", "'k >= 4' fails at every point: 3 >= 4 ($.require[1])"},
+      {"[\"lk >= 22\", \"k * 2 > 7\"]", "'k * 2 > 7' fails at every point: 6 > 7 ($.require[1])"},
+      {"[\"lk >= 22\"]", "'lk >= 22' fails at every point: 21 >= 22 ($.require[0])"},
+  };
+  char ws[512];
+  snprintf(ws, sizeof ws,
+           "{\"name\": \"t\", \"params\": {\"k\": 3}, \"choose\": {\"a\": [1, 2, 3]},"
+           " \"count\": {\"s\": {\"min\": 1, \"max\": 4}}, \"let\": {\"lk\": \"k * 7\", \"la\": \"a / (k - 3)\"},"
+           " \"buffers\": [{\"name\": \"x\", \"memory\": \"smem\", \"size\": \"s * la\"}],"
+           " \"require\": %s, \"objective\": [\"max s\"]}",
+           cases[_i].require);
+  tf_machine m = tf_test_machine(1000000, 512, 255);
+  tf_workset *w;
+  tf_problem *p = bind_default(&m, ws, &w);
+  ck_assert_uint_eq(p->ncandidates, 3);
+  ck_assert_uint_eq(p->ncombos, 0);
+  ck_assert_str_eq(p->hopeless, cases[_i].hopeless);
+  tf_problem_free(p);
+  tf_workset_free(w);
+}
+END_TEST
+
 Suite *problem_suite(void) {
   Suite *s = suite_create("problem");
   TCase *tc = tcase_create("Core");
@@ -447,6 +478,7 @@ Suite *problem_suite(void) {
   tcase_add_test(tc, test_lets_on_demand);
   tcase_add_test(tc, test_lets_follow_the_combination);
   tcase_add_test(tc, test_fixed_requires);
+  tcase_add_loop_test(tc, test_fixed_require_fails, 0, 3);
   suite_add_tcase(s, tc);
   TCase *lim = tcase_create("Limits");
   tcase_add_test(lim, test_combination_limit);

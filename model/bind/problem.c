@@ -638,13 +638,48 @@ static int bind_buffers(tf_problem *p, tf_error *err) {
   return 0;
 }
 
+/* A require that reads only params and machine constants (or, once the
+ * fixed lets are evaluated, those too) holds at every point or at none.
+ * One that fails says so in p->hopeless before any combination is bound:
+ * the lets it rules out may not even evaluate there (a width of 0 that a
+ * let divides by).  One whose evaluation fails is left to binding, whose
+ * error names it.  Returns 1 when one fails. */
+static int fixed_require_fails(tf_problem *p, int with_lets) {
+  tf_eval_env env = tf_problem_env(p);
+  for (size_t r = 0; r < p->nrequire; r++) {
+    const tf_expr *l, *rr;
+    enum tf_rel rel = tf_expr_relation(p->require[r], &l, &rr);
+    int fixed = with_lets ? reads_only_fixed(p, p->require[r])
+                          : first_other(p->workset, p->require[r], 1u << TF_SYM_PARAM | 1u << TF_SYM_MACHINE) < 0;
+    int64_t a, b;
+    tf_error e;
+    tf_error_init(&e);
+    if (rel == TF_REL_NONE || !fixed || tf_expr_eval_at(l, &env, &a, &e) || tf_expr_eval_at(rr, &env, &b, &e) ||
+        tf_rel_holds(rel, a, b))
+      continue;
+    snprintf(p->hopeless, sizeof p->hopeless, "'%s' fails at every point: %lld %s %lld (%s)",
+             tf_expr_text(p->require[r]), (long long)a, tf_rel_text(rel), (long long)b, p->require_where[r]);
+    p->failed_require = (long)r;
+    return 1;
+  }
+  return 0;
+}
+
 static int bind_lets_and_buffers(tf_problem *p, tf_error *err) {
   if (order_lets(p, err) || bind_buffers(p, err))
     return -1;
   find_reached_lets(p);
-  if (fix_constant_lets(p, err))
-    return -1;
+  /* when one fails, no combination is bound, and a let it makes
+   * meaningless is no error: check still shows the point where it can */
+  int fails = fixed_require_fails(p, 0);
+  tf_error ignored;
+  tf_error_init(&ignored);
+  if (fix_constant_lets(p, fails ? &ignored : err))
+    return fails ? 0 : -1;
+  p->fixed_lets_ok = 1;
   fix_constant_requires(p);
+  if (!fails)
+    fixed_require_fails(p, 1);
   return 0;
 }
 
@@ -827,9 +862,7 @@ static int enumerate_row(tf_problem *p, size_t c, size_t r, const int64_t *choos
   if (tf_affine_add(&d, lhs, rhs, -1))
     return tf_error_set(err, TF_EINPUT, p->require_where[r], "integer overflow in '%s'", tf_expr_text(p->require[r]));
   if (tf_affine_is_const(&d, p->ncounts)) {
-    int ok = rel == TF_REL_LE ? d.c <= 0 : rel == TF_REL_LT ? d.c < 0 : rel == TF_REL_GE ? d.c >= 0
-           : rel == TF_REL_GT ? d.c > 0 : rel == TF_REL_EQ ? d.c == 0 : d.c != 0;
-    if (!ok)
+    if (!tf_rel_holds(rel, d.c, 0))
       rc = require_violation(p, r, choose, lhs, rhs, pr);
     d = tf_affine_constant(0); /* satisfied: the row is empty */
   } else if (rel == TF_REL_NE) {
@@ -999,6 +1032,8 @@ static int enumerate(tf_problem *p, double start, tf_error *err) {
   size_t cap = p->ncandidates < 1024 ? p->ncandidates : 1024;
   if (reserve(p, cap, err))
     return -1;
+  if (p->failed_require >= 0) /* nothing can fit (fixed_require_fails) */
+    return 0;
   tf_reuse ru; /* the candidates' values, reused while what they read stays */
   tf_reuse_init(&ru, p);
   int rc = walk_candidates(p, start, cap, &ru, err);
@@ -1019,6 +1054,7 @@ tf_problem *tf_problem_new_timed(const tf_machine *m, const tf_workset *w, const
   p->workset = w;
   p->syms = tf_nalloc((size_t)tf_workset_nsymbols(w), sizeof *p->syms);
   p->occupancy = -1;
+  p->failed_require = -1;
   set_machine_constants(p);
   mark_occupancy_request(p, req);
   if (tf_place_check_machine(m, w, req->any_arch, err) || bind_params(p, req, err) || bind_counts(p, err) || bind_requires(p, req, err) ||
@@ -1030,7 +1066,7 @@ tf_problem *tf_problem_new_timed(const tf_machine *m, const tf_workset *w, const
     return NULL;
   }
   p->bind_seconds = now_s() - start;
-  if (!p->ncombos) /* a memory the machine lacks says so, not "160 over 0" */
+  if (!p->ncombos && p->failed_require < 0) /* a memory the machine lacks says so, not "160 over 0" */
     tf_place_missing_memory(m, w, p->hopeless, sizeof p->hopeless);
   return p;
 }

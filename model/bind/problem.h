@@ -94,6 +94,10 @@ typedef struct tf_problem {
   /* Why nothing can fit whatever the candidates: a memory the machine
    * lacks ("h100-sxm has no tensor memory; ..."), or "". */
   char hopeless[192];
+  /* The require that fails at every point (it reads no choose variable or
+   * count), -1 when none: then nothing is bound and hopeless says which. */
+  long failed_require;
+  int fixed_lets_ok; /* the lets the same at every point evaluated (they may not be then) */
 
   tf_affine *syms;              /* scratch symbol values */
   const int *let_order;         /* lets in dependency order (the workset's) */
