@@ -105,8 +105,9 @@ END_TEST
  * one that reads no tile before any let is evaluated, rather than failing
  * on a let or size they make meaningless: flashmla-sm90-decode below its
  * dv (512 by default), where the Q tail's size went negative; more KV
- * heads than heads, where the group was 0; cta_group 0, which a let
- * divides by.  A roofline, loads or shape name read by a
+ * heads than heads, where the group was 0; cta_group 0 and a head dim of
+ * 0, which a let divides by; an empty GEMM, through its include's
+ * require.  A roofline, loads or shape name read by a
  * workset without that section says which section would define it (exit
  * 2); a misspelling still gets "did you mean", and a roofline term the
  * workset does not declare is a misspelling. */
@@ -125,6 +126,9 @@ static const struct {
     {"solve -m h100-sxm -w fa3-bwd -p kv_heads=256 --objective 'min time_us'", 1,
      "'heads % max(kv_heads, 1) == 0' fails at every point: 128 == 0"},
     {"solve -m b200 -w cutlass-sm100-gemm -p cta_group=0", 1, "'cta_group >= 1' fails at every point: 0 >= 1"},
+    {"solve -m b200 -w fa4-fwd -p d=0", 1, "'d >= 1' fails at every point: 0 >= 1"},
+    {"solve -m h100-sxm -w cutlass-sm90-gemm -p M=0", 1,
+     "'M >= 1' fails at every point: 0 >= 1 (include/gemm-waves.json: $.require[0])"},
     {"solve -m a100 -w triton-matmul --objective 'min time_us'", 2,
      "unknown name 'time_us': a workset's \"shape\" defines it (docs/cost-model.md, problem shapes), and "
      "triton-matmul declares none"},

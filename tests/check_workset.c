@@ -67,6 +67,8 @@ static const struct bad_case {
     {"include-twice", LOAD, "include/tile.json: $.let.tile", "name 'tile' is defined twice"},
     {"include-two-fragments", LOAD, "include/tile-area-again.json: $.let.area", "name 'area' is defined twice"},
     {"include-unknown-name", LOAD, "include/unknown-name.json: $.let.area", "unknown name 'width'"},
+    {"include-require-not-list", LOAD, "include/require-not-list.json: $.require", "expected an array of constraints"},
+    {"include-require-unknown-name", LOAD, "include/require-unknown-name.json: $.require[1]", "unknown name 'width'"},
     {"missing-name", LOAD, "$", "missing required key 'name'"},
     {"name-not-string", LOAD, "$.name", "expected a string"},
     {"comment-not-string", LOAD, "$.comment", "expected a string"},
@@ -749,8 +751,9 @@ START_TEST(test_memories) {
 }
 END_TEST
 
-/* A fragment's lets join the workset's after its own, relative to the
- * workset's folder; a fragment's syntax error names the fragment. */
+/* A fragment's lets and requires join the workset's after its own,
+ * relative to the workset's folder; a fragment's syntax error names the
+ * fragment. */
 START_TEST(test_include) {
   tf_error err;
   tf_error_init(&err);
@@ -761,6 +764,11 @@ START_TEST(test_include) {
   ck_assert_str_eq(w->lets[0].path, "parts/tile.json: $.let.tile");
   ck_assert_str_eq(w->lets[1].name, "half");
   ck_assert_str_eq(tf_expr_text(w->lets[1].expr), "tile / 2");
+  /* its requires come after the workset's own, named by the fragment */
+  ck_assert_uint_eq(w->nrequire, 2);
+  ck_assert_str_eq(w->require[0].path, "$.require[0]");
+  ck_assert_str_eq(tf_expr_text(w->require[1].expr), "elem >= 1");
+  ck_assert_str_eq(w->require[1].path, "parts/tile.json: $.require[0]");
   tf_workset_free(w);
   const char *bad_file = "tests/data/worksets/include/syntax-error.json";
   ck_assert_ptr_null(tf_workset_load(bad_file, &err));

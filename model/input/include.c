@@ -4,6 +4,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "model/core/alloc.h"
 #include "model/core/json.h"
 
 /* The file an include names: relative to the folder of the workset's file,
@@ -36,8 +37,33 @@ static cJSON *fragment_parse(const tf_workset *w, const char *name, const char *
   return root;
 }
 
+/* A fragment's requires, kept as text: parsed after the workset's own
+ * (model/input/workset.c, read_requires), when every name is bound. */
+static int read_fragment_requires(tf_workset *w, const char *name, const cJSON *arr, tf_error *err) {
+  if (!arr)
+    return 0;
+  char path[600];
+  snprintf(path, sizeof path, "%s: $.require", name);
+  if (!cJSON_IsArray(arr))
+    return tf_error_set(err, TF_EINPUT, path, "expected an array of constraints (strings)");
+  size_t n = w->ninclude_require + (size_t)cJSON_GetArraySize(arr);
+  w->include_require = tf_nrealloc(w->include_require, n + 1, sizeof *w->include_require);
+  int i = 0;
+  const cJSON *x;
+  cJSON_ArrayForEach(x, arr) {
+    snprintf(path, sizeof path, "%s: $.require[%d]", name, i++);
+    if (!cJSON_IsString(x))
+      return tf_error_set(err, TF_EINPUT, path, "expected a string");
+    tf_named_expr *r = &w->include_require[w->ninclude_require++];
+    r->name = tf_strdup(x->valuestring);
+    r->expr = NULL;
+    r->path = tf_strdup(path);
+  }
+  return 0;
+}
+
 static int read_fragment(tf_workset *w, const char *name, const char *where, tf_error *err) {
-  static const char *const keys[] = {"comment", "let", NULL};
+  static const char *const keys[] = {"comment", "let", "require", NULL};
   static const char *const req[] = {"let", NULL};
   cJSON *root = fragment_parse(w, name, where, err);
   if (!root)
@@ -45,7 +71,8 @@ static int read_fragment(tf_workset *w, const char *name, const char *where, tf_
   char base[600], top[600];
   snprintf(top, sizeof top, "%s: $", name);
   snprintf(base, sizeof base, "%s: $.let", name);
-  int rc = tf_json_keys(root, top, keys, req, err) || tf_workset_read_lets(w, tf_json_member(root, "let"), base, err);
+  int rc = tf_json_keys(root, top, keys, req, err) || tf_workset_read_lets(w, tf_json_member(root, "let"), base, err) ||
+           read_fragment_requires(w, name, tf_json_member(root, "require"), err);
   cJSON_Delete(root);
   return rc ? -1 : 0;
 }

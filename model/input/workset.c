@@ -546,22 +546,32 @@ static int read_string_list(const cJSON *arr, const char *path, tf_error *err) {
   return 0;
 }
 
-static int read_requires(tf_workset *w, const cJSON *arr, tf_error *err) {
-  if (!arr)
-    return 0;
-  if (read_string_list(arr, "$.require", err))
+static int add_require(tf_workset *w, const char *text, const char *path, tf_error *err) {
+  tf_named_expr *r = &w->require[w->nrequire];
+  if (!(r->expr = tf_workset_parse_require(w, text, path, err)))
     return -1;
-  w->require = tf_nalloc((size_t)cJSON_GetArraySize(arr), sizeof *w->require);
+  r->path = tf_strdup(path);
+  w->nrequire++;
+  return 0;
+}
+
+/* The workset's requires, then its includes' (tf_include_read kept their
+ * text), every name bound by now. */
+static int read_requires(tf_workset *w, const cJSON *arr, tf_error *err) {
+  if (arr && read_string_list(arr, "$.require", err))
+    return -1;
+  size_t own = arr ? (size_t)cJSON_GetArraySize(arr) : 0;
+  w->require = tf_nalloc(own + w->ninclude_require + 1, sizeof *w->require);
   const cJSON *x;
   cJSON_ArrayForEach(x, arr) {
     char path[160];
     tf_path_index(path, sizeof path, "$.require", w->nrequire);
-    tf_named_expr *r = &w->require[w->nrequire];
-    if (!(r->expr = tf_workset_parse_require(w, x->valuestring, path, err)))
+    if (add_require(w, x->valuestring, path, err))
       return -1;
-    r->path = tf_strdup(path);
-    w->nrequire++;
   }
+  for (size_t i = 0; i < w->ninclude_require; i++)
+    if (add_require(w, w->include_require[i].name, w->include_require[i].path, err))
+      return -1;
   return 0;
 }
 
@@ -706,6 +716,7 @@ void tf_workset_free(tf_workset *w) {
   release_named(w->params, w->nparams);
   release_named(w->lets, w->nlets);
   release_named(w->require, w->nrequire);
+  release_named(w->include_require, w->ninclude_require);
   for (size_t i = 0; i < w->nchoose; i++) {
     free(w->choose[i].name);
     free(w->choose[i].values);

@@ -127,6 +127,9 @@ typedef struct tf_workset {
   tf_named_expr *lets;    size_t nlets;
   tf_buffer *buffers;     size_t nbuffers;
   tf_named_expr *require; size_t nrequire;  /* name unused */
+  /* The includes' requires, read with their lets and parsed after the
+   * workset's own (read_requires): name the text until then. */
+  tf_named_expr *include_require; size_t ninclude_require;
   tf_objective *objective; size_t nobjective;
   tf_let_graph let_graph;  /* the lets' order, uses, affinity (model/input/lets.h) */
   tf_names symbols;       /* param, choose, count and let names (see resolve) */
