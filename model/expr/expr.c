@@ -1138,16 +1138,3 @@ const char *tf_rel_text(enum tf_rel rel) {
   static const char *const t[] = {"", "<=", "<", ">=", ">", "==", "!="};
   return t[rel];
 }
-
-int tf_rel_holds(enum tf_rel rel, int64_t a, int64_t b) {
-  switch (rel) {
-  case TF_REL_NONE: return 0;
-  case TF_REL_LE: return a <= b;
-  case TF_REL_LT: return a < b;
-  case TF_REL_GE: return a >= b;
-  case TF_REL_GT: return a > b;
-  case TF_REL_EQ: return a == b;
-  case TF_REL_NE: return a != b;
-  }
-  return 0;
-}

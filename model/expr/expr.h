@@ -96,8 +96,20 @@ int tf_expr_eval_at(const tf_expr *e, const tf_eval_env *env, int64_t *out, tf_e
 enum tf_rel { TF_REL_NONE, TF_REL_LE, TF_REL_LT, TF_REL_GE, TF_REL_GT, TF_REL_EQ, TF_REL_NE };
 enum tf_rel tf_expr_relation(const tf_expr *e, const tf_expr **lhs, const tf_expr **rhs);
 const char *tf_rel_text(enum tf_rel rel);
-/* Does a REL b hold (TF_REL_NONE: never)? */
-int tf_rel_holds(enum tf_rel rel, int64_t a, int64_t b);
+/* Does a REL b hold (TF_REL_NONE: never)?  Inline: a point's requires
+ * and every bound combination's count-free rows ask it. */
+static inline int tf_rel_holds(enum tf_rel rel, int64_t a, int64_t b) {
+  switch (rel) {
+  case TF_REL_NONE: return 0;
+  case TF_REL_LE: return a <= b;
+  case TF_REL_LT: return a < b;
+  case TF_REL_GE: return a >= b;
+  case TF_REL_GT: return a > b;
+  case TF_REL_EQ: return a == b;
+  case TF_REL_NE: return a != b;
+  }
+  return 0;
+}
 
 /* Affine helpers with overflow checks (return -1 on overflow). */
 int tf_affine_add(tf_affine *out, const tf_affine *a, const tf_affine *b, int sign);
