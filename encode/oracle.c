@@ -16,7 +16,8 @@ static int oracle_fits(const tf_problem *p, size_t c, const int64_t *counts) {
   for (int m = 0; m < TF_NMEM; m++)
     if (used[m] > tf_memory_capacity(p, m, c))
       return 0;
-  for (size_t r = 0; r < p->nrequire; r++) {
+  for (size_t live = 0; live < p->nlive_row; live++) { /* the others hold everywhere (problem.h) */
+    size_t r = p->live_row[live];
     int64_t v;
     if (tf_problem_form_at(p, tf_problem_row(p, c, r), counts, &v))
       return -1;

@@ -411,6 +411,15 @@ START_TEST(test_fixed_requires) {
   static const int fixed[] = {1, 1, 0, 0}, lhs[] = {21, 6}, rhs[] = {20, 7}, ok[] = {1, 1};
   for (size_t r = 0; r < 4; r++)
     ck_assert_msg(p->require_fixed[r] == fixed[r], "require %zu fixed %d", r, p->require_fixed[r]);
+  /* the fixed ones hold everywhere: no row, only the others are read */
+  ck_assert_uint_eq(p->nlive_row, 2);
+  ck_assert_uint_eq(p->live_row[0], 2);
+  ck_assert_uint_eq(p->live_row[1], 3);
+  for (size_t c = 0; c < p->ncombos; c++)
+    for (size_t r = 0; r < 2; r++) {
+      const int64_t *row = tf_problem_row(p, c, r);
+      ck_assert_msg(row[0] == 0 && row[1] == 0, "combination %zu require %zu: a row", c, r);
+    }
   tf_point pt;
   tf_point_init(&pt, p);
   for (int64_t a = 1; a <= 3; a++)
@@ -441,7 +450,7 @@ END_TEST
 START_TEST(test_fixed_require_fails) {
   static const struct {
     const char *require, *hopeless;
-  } cases[] = {
+  } fails[] = {
       {"[\"a <= 2\", \"k >= 4\", \"k >= 5\"]", "'k >= 4' fails at every point: 3 >= 4 ($.require[1])"},
       {"[\"lk >= 22\", \"k * 2 > 7\"]", "'k * 2 > 7' fails at every point: 6 > 7 ($.require[1])"},
       {"[\"lk >= 22\"]", "'lk >= 22' fails at every point: 21 >= 22 ($.require[0])"},
@@ -452,13 +461,13 @@ START_TEST(test_fixed_require_fails) {
            " \"count\": {\"s\": {\"min\": 1, \"max\": 4}}, \"let\": {\"lk\": \"k * 7\", \"la\": \"a / (k - 3)\"},"
            " \"buffers\": [{\"name\": \"x\", \"memory\": \"smem\", \"size\": \"s * la\"}],"
            " \"require\": %s, \"objective\": [\"max s\"]}",
-           cases[_i].require);
+           fails[_i].require);
   tf_machine m = tf_test_machine(1000000, 512, 255);
   tf_workset *w;
   tf_problem *p = bind_default(&m, ws, &w);
   ck_assert_uint_eq(p->ncandidates, 3);
   ck_assert_uint_eq(p->ncombos, 0);
-  ck_assert_str_eq(p->hopeless, cases[_i].hopeless);
+  ck_assert_str_eq(p->hopeless, fails[_i].hopeless);
   tf_problem_free(p);
   tf_workset_free(w);
 }

@@ -609,6 +609,10 @@ static void fix_constant_requires(tf_problem *p) {
     int64_t *side = p->require_fixed_sides + 2 * r;
     p->require_fixed[r] = !tf_expr_eval_at(l, &env, &side[0], &e) && !tf_expr_eval_at(rr, &env, &side[1], &e);
   }
+  p->live_row = tf_nalloc(p->nrequire + 1, sizeof *p->live_row);
+  for (size_t r = 0; r < p->nrequire; r++)
+    if (!p->require_fixed[r])
+      p->live_row[p->nlive_row++] = (uint32_t)r;
 }
 
 static int bind_buffers(tf_problem *p, tf_error *err) {
@@ -851,6 +855,10 @@ static int enumerate_buffers(tf_problem *p, size_t c, const int64_t *choose, con
  * form {<=, >=, ==} 0; 1 keep, 0 violated whatever the counts, -1 error. */
 static int enumerate_row(tf_problem *p, size_t c, size_t r, const int64_t *choose, const tf_eval_env *env,
                          tf_reuse *ru, struct pruning *pr, tf_error *err) {
+  if (p->require_fixed[r]) { /* holds everywhere (fixed_require_fails): no row */
+    p->row_ix[c * p->nrequire + r] = p->zero_form;
+    return 1;
+  }
   const tf_expr *l, *rr;
   enum tf_rel rel = tf_expr_relation(p->require[r], &l, &rr);
   const tf_affine *lhs, *rhs;
@@ -958,6 +966,8 @@ static int reserve(tf_problem *p, size_t cap, tf_error *err) {
   p->obj_ix = tf_nrealloc(p->obj_ix, cap * (p->nobjective + 1), sizeof *p->obj_ix);
   if (!p->scratch) {
     tf_forms_init(&p->forms, stride);
+    int64_t zero[1 + TF_MAX_COUNTS] = {0}; /* before any combination's: no rollback removes it */
+    p->zero_form = tf_forms_add(&p->forms, zero);
     p->scratch = tf_nalloc(p->nbuffers + 1, stride * sizeof *p->scratch);
   }
   return 0;
@@ -1091,6 +1101,7 @@ void tf_problem_free(tf_problem *p) {
   free(p->row_kind);
   free(p->require_fixed);
   free(p->require_fixed_sides);
+  free(p->live_row);
   for (size_t i = 0; i < p->nobjective; i++)
     tf_objective_release(&p->objective[i]);
   free(p->objective);

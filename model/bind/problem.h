@@ -69,6 +69,13 @@ typedef struct tf_problem {
   const char **require_where;   /* borrowed (workset) or owned copies (request) */
   int *require_owned;
   int *row_kind;                /* enum tf_row_kind, per require */
+  /* The requires whose rows may differ from the zero form: those
+   * fix_constant_requires did not fix (a fixed one holds at every point
+   * once binding goes on, and its row is zero_form).  The search and the
+   * oracle read only these rows. */
+  uint32_t *live_row;
+  size_t nlive_row;
+  uint32_t zero_form;
   unsigned char *require_fixed; /* per require: it reads only params, machine constants and fixed lets */
   int64_t *require_fixed_sides; /* 2 per require: such a one's sides, evaluated once when bound */
 

@@ -92,7 +92,8 @@ int tf_box_classify(const tf_problem *p, size_t c, const tf_box *b) {
     if (hi[m] > limit_of(p, c, m))
       kind = TF_BOX_SOME;
   }
-  for (size_t r = 0; r < p->nrequire; r++) {
+  for (size_t live = 0; live < p->nlive_row; live++) { /* the others hold everywhere */
+    size_t r = p->live_row[live];
     range(tf_problem_row(p, c, r), p->ncounts, b, &mn, &mx);
     int k = row_kind(p, r, mn, mx);
     if (k == TF_BOX_NONE)
@@ -136,7 +137,8 @@ int tf_point_classify(const tf_problem *p, size_t c, const int64_t *x) {
   for (int m = 0; m < TF_NMEM; m++)
     if (use[m] > limit_of(p, c, m))
       return TF_BOX_NONE;
-  for (size_t r = 0; r < p->nrequire; r++) {
+  for (size_t live = 0; live < p->nlive_row; live++) {
+    size_t r = p->live_row[live];
     tf_wide v = value_at(tf_problem_row(p, c, r), p->ncounts, x);
     if (row_kind(p, r, v, v) == TF_BOX_NONE)
       return TF_BOX_NONE;
@@ -199,7 +201,8 @@ static void widen(const int64_t *a, int n, int neg, tf_wide *f) {
 static int narrow_rows(const tf_problem *p, size_t c, tf_box *b, int *changed) {
   tf_wide f[1 + TF_MAX_COUNTS];
   int n = p->ncounts;
-  for (size_t r = 0; r < p->nrequire; r++) {
+  for (size_t live = 0; live < p->nlive_row; live++) {
+    size_t r = p->live_row[live];
     const int64_t *a = tf_problem_row(p, c, r);
     int kind = p->row_kind[r];
     if (kind != TF_ROW_GE && (widen(a, n, 0, f), !tf_box_narrow_le(f, n, b, changed)))

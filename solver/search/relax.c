@@ -53,7 +53,8 @@ void tf_rows_of(const tf_problem *p, size_t c, tf_rows *r) {
   for (int mr = 0, nmr = tf_box_memory_rows(p, c, mf, ok); mr < nmr; mr++)
     if (ok[mr])
       add_row(r, n, mf[mr], 0);
-  for (size_t q = 0; q < p->nrequire; q++) {
+  for (size_t live = 0; live < p->nlive_row; live++) { /* the others hold everywhere */
+    size_t q = p->live_row[live];
     const int64_t *a = tf_problem_row(p, c, q);
     for (int k = 0; k <= n; k++)
       f[k] = a[k];
