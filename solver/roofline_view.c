@@ -96,6 +96,15 @@ static int64_t port_bytes(const tf_roofline_view *v) {
   return b;
 }
 
+/* The bytes of the flows that come from L2 (edge "l2->..."). */
+static int64_t l2_bytes(const tf_roofline_view *v) {
+  int64_t b = 0;
+  for (size_t i = 0; i < v->nflows; i++)
+    if (!strncmp(v->flow[i].edge, "l2->", 4) && v->flow[i].bytes > 0)
+      b += v->flow[i].bytes;
+  return b;
+}
+
 static void term_lines(FILE *f, const tf_problem *p, const int64_t *choose, const int64_t *counts,
                        const tf_roofline_view *v) {
   int64_t rate;
@@ -111,6 +120,12 @@ static void term_lines(FILE *f, const tf_problem *p, const int64_t *choose, cons
   if (v->has[2])
     fprintf(f, "  smem       %lld B / %lld B/clk (smem.bytes_per_clk) = %lld\n", (long long)port_bytes(v),
             (long long)p->machine->smem.bytes_per_clk, (long long)v->term[2]);
+  if (v->has[3] && p->machine->l2.present)
+    fprintf(f, "  l2         %lld B x %lld SMs / %lld B/clk (l2.bytes_per_clk) = %lld\n", (long long)l2_bytes(v),
+            (long long)p->machine->sm_count, (long long)p->machine->l2.bytes_per_clk, (long long)v->term[3]);
+  else if (v->has[3])
+    fprintf(f, "  l2         %lld B from L2, not charged: the machine gives no l2.bytes_per_clk\n",
+            (long long)l2_bytes(v));
 }
 
 /* The latency lets (model/input/roofline.h) at a point; 0 when the workset
@@ -142,10 +157,10 @@ static void latency_lines(FILE *f, const tf_problem *p, const int64_t *choose, c
           (long long)v[6], (long long)rv->cycles, (long long)v[1]);
   if (!tf_roofline_value(p, choose, counts, "hbm_ns", &hbm_ns))
     fprintf(f, " (hbm_ns %lld at %lld MHz over each SM's iterations: the shape's HBM bytes))\n", (long long)hbm_ns,
-            (long long)m->clock_mhz);
+            (long long)tf_machine_time_mhz(m));
   else
     fprintf(f, " (%lld B x %lld SMs x %lld MHz / (%lld GB/s x 1000): every byte from HBM))\n", (long long)v[0],
-            (long long)m->sm_count, (long long)m->clock_mhz, (long long)m->hbm_gbps);
+            (long long)m->sm_count, (long long)tf_machine_time_mhz(m), (long long)m->hbm_gbps);
 }
 
 /* The shape's time lets (model/input/shape.h) at a point; 0 without a

@@ -66,6 +66,8 @@ static void json_objectives(tf_json_out *w, const tf_problem *p, const tf_answer
     tf_json_out_object(w);
     tf_json_out_key_string(w, "objective", p->objective[o].text);
     tf_json_out_key_int(w, "value", a->point.objective[o]);
+    if (o >= p->nobjective_asked)
+      tf_json_out_key_bool(w, "tie_break", 1);
     tf_json_out_end(w);
   }
   tf_json_out_end(w);

@@ -185,7 +185,8 @@ void tf_report_text(FILE *f, const tf_request *req, const tf_problem *p, const t
   }
   tf_report_text_values(f, p, a);
   for (size_t o = 0; o < p->nobjective_shown && a->status == TF_ANSWER_OPTIMAL; o++)
-    fprintf(f, "objective    %s = %lld\n", p->objective[o].text, (long long)a->point.objective[o]);
+    fprintf(f, "%-12s %s = %lld\n", o < p->nobjective_asked ? "objective" : "tie-break", p->objective[o].text,
+            (long long)a->point.objective[o]);
   text_solver(f, p, a);
   text_memories(f, p, a);
   if (a->status == TF_ANSWER_NO_FIT)

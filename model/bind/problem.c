@@ -12,6 +12,7 @@
 
 #include "model/bind/problem_internal.h"
 #include "model/core/alloc.h"
+#include "model/core/json.h"
 #include "model/core/suggest.h"
 #include "model/core/text.h"
 
@@ -29,7 +30,7 @@ static void set_port_constants(tf_problem *p) {
       {TF_MC_smem_port_smem_mma, TF_MEM_SMEM, TF_END_MMA},   {TF_MC_smem_port_tmem_smem, TF_MEM_TMEM, TF_MEM_SMEM},
       {TF_MC_smem_port_tmem_rf, TF_MEM_TMEM, TF_MEM_RF},     {TF_MC_smem_port_tmem_mma, TF_MEM_TMEM, TF_END_MMA},
       {TF_MC_smem_port_rf_smem, TF_MEM_RF, TF_MEM_SMEM},     {TF_MC_smem_port_rf_tmem, TF_MEM_RF, TF_MEM_TMEM},
-      {TF_MC_smem_port_rf_mma, TF_MEM_RF, TF_END_MMA},
+      {TF_MC_smem_port_rf_mma, TF_MEM_RF, TF_END_MMA},     {TF_MC_smem_port_l2_smem, TF_END_L2, TF_MEM_SMEM},
   };
   for (size_t i = 0; i < sizeof ports / sizeof *ports; i++)
     p->syms[tf_workset_sym_machine(p->workset, ports[i][0])] =
@@ -63,6 +64,8 @@ static void set_machine_constants(tf_problem *p) {
       [TF_MC_cc] = tf_machine_arch_number(m, "sm_"),
       [TF_MC_gfx] = tf_machine_arch_number(m, "gfx"),
       [TF_MC_latency_hbm_clk] = m->latency.present ? m->latency.hbm_clk : 0,
+      [TF_MC_l2_bytes_per_clk] = m->l2.present ? m->l2.bytes_per_clk : 0,
+      [TF_MC_sustained_mhz] = tf_machine_time_mhz(m),
   };
   for (int c = 0; c < TF_NMC; c++)
     p->syms[tf_workset_sym_machine(p->workset, c)] = tf_affine_constant(v[c]);
@@ -445,18 +448,24 @@ static int bind_requires(tf_problem *p, const tf_request *req, tf_error *err) {
   return 0;
 }
 
+/* The request's objectives (else the workset's), then the workset's
+ * tie-breaks. */
 static int bind_objectives(tf_problem *p, const tf_request *req, tf_error *err) {
   const tf_workset *w = p->workset;
   size_t n = req->nobjectives ? req->nobjectives : w->nobjective;
-  p->objective = tf_nalloc(n + 1, sizeof *p->objective);
-  for (size_t i = 0; i < n; i++) {
-    const char *text = req->nobjectives ? req->objectives[i].text : w->objective[i].text;
-    const char *where = req->nobjectives ? req->objectives[i].where : "$.objective";
+  p->objective = tf_nalloc(n + w->ntie_break + 1, sizeof *p->objective);
+  for (size_t i = 0; i < n + w->ntie_break; i++) {
+    char tie[64];
+    const char *text = i >= n ? w->tie_break[i - n].text : req->nobjectives ? req->objectives[i].text : w->objective[i].text;
+    const char *where = req->nobjectives ? req->objectives[i < n ? i : 0].where : "$.objective";
+    if (i >= n)
+      tf_path_index(tie, sizeof tie, "$.tie_break", i - n), where = tie;
     if (tf_workset_parse_objective(w, text, where, &p->objective[i], err))
       return -1;
     p->nobjective++;
     mark_derived(p, p->objective[i].expr, where);
   }
+  p->nobjective_asked = n;
   return 0;
 }
 

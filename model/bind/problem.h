@@ -82,6 +82,8 @@ typedef struct tf_problem {
   size_t nobjective;
   tf_objective *objective;      /* owned copies */
   size_t nobjective_shown;      /* the first ones; a last "min placement_order" breaks placement ties */
+  size_t nobjective_asked;      /* the first ones again: the request's (or workset's) objectives, before
+                                 * the workset's tie_break levels */
 
   size_t ncandidates;           /* combinations before filtering */
   double time_limit_s;          /* the request's, binding included; 0: none */

@@ -22,8 +22,8 @@ enum { ALONE = 1, SHAPE = 2 }; /* without or with a shape (shape.h) */
 static const tf_let_row latency_lets[] = {
     {"load_bytes", "{0}", 0},
     {"compute_cycles", "cdiv(cycles, max(1, {2}))", 0},
-    {"load_cycles", "cdiv(hbm_ns * clock_mhz, 1000 * max(1, {3} * cta_iterations * ({2})))", SHAPE},
-    {"load_cycles", "cdiv(load_bytes * sm_count * clock_mhz, hbm_gbps * 1000)", ALONE},
+    {"load_cycles", "cdiv(hbm_ns * sustained_mhz, 1000 * max(1, {3} * cta_iterations * ({2})))", SHAPE},
+    {"load_cycles", "cdiv(load_bytes * sm_count * sustained_mhz, hbm_gbps * 1000)", ALONE},
     {"iteration_cycles", "max(1, compute_cycles, load_cycles)", 0},
     {"stages_needed", "1 + cdiv(latency_hbm_clk, iteration_cycles)", 0},
     {"pipeline_stages", "{1}", 0},

@@ -59,6 +59,8 @@ static const struct field fields[] = {
   SUB(throughput, mma_f4_per_clk, 0, COUNT_MAX),
   SUB(throughput, exp_per_clk, 1, COUNT_MAX),
   SUB(latency, hbm_clk, 1, 1000000),
+  SUB(l2, bytes_per_clk, 1, COUNT_MAX),
+  SUB(sustained, clock_mhz, 1, 1000000),
 };
 /* clang-format on */
 
@@ -66,11 +68,27 @@ static const struct field fields[] = {
 
 /* The sections besides each memory kind's own (tf_memory_section). */
 static const char *const other_sections[] = {"limits", "throughput", NULL};
-/* Sections a machine may leave out; without them it lacks those fields. */
-static const char *const optional_sections[] = {"latency", NULL};
+/* Sections a machine may leave out, each with its "present" flag; without
+ * one the machine lacks its fields. */
+static const struct optional {
+  const char *section;
+  size_t present;
+} optional_sections[] = {
+    {"latency", offsetof(tf_machine, latency.present)},
+    {"l2", offsetof(tf_machine, l2.present)},
+    {"sustained", offsetof(tf_machine, sustained.present)},
+};
+#define NOPTIONAL (sizeof optional_sections / sizeof *optional_sections)
+
+static int optional_section(const char *section) {
+  for (size_t i = 0; i < NOPTIONAL; i++)
+    if (!strcmp(section, optional_sections[i].section))
+      return (int)i;
+  return -1;
+}
 static const char *const root_keys[] = {"name", "description", "arch", "mma", "edges", "sources", NULL};
 /* Source tags (machines/SOURCES.md); a source starts with one. */
-static const char *const tags[] = {"[doc]", "[dev]", "[derived]", "[3rd]", "UNCONFIRMED", NULL};
+static const char *const tags[] = {"[doc]", "[dev]", "[derived]", "[3rd]", "[fitted]", "UNCONFIRMED", NULL};
 
 static int in_list(const char *s, const char *const *list) {
   for (; *list; list++)
@@ -100,7 +118,7 @@ static int known_key(const char *section, const char *key) {
     return 1;
   if (!*section)
     return in_list(key, root_keys) || section_memory(key) >= 0 || in_list(key, other_sections) ||
-           in_list(key, optional_sections);
+           optional_section(key) >= 0;
   return !strcmp(section, "smem") && !strcmp(key, "carveouts_kb");
 }
 
@@ -155,15 +173,20 @@ static int check_sections(const cJSON *root, tf_machine *m, tf_error *err) {
   for (const char *const *s = other_sections; *s; s++)
     if (check_section(root, *s, 0, err))
       return -1;
-  if (check_section(root, "latency", 1, err))
-    return -1;
-  m->latency.present = tf_json_member(root, "latency") != NULL;
+  for (size_t i = 0; i < NOPTIONAL; i++) {
+    if (check_section(root, optional_sections[i].section, 1, err))
+      return -1;
+    *(int *)((char *)m + optional_sections[i].present) = tf_json_member(root, optional_sections[i].section) != NULL;
+  }
   return 0;
 }
 
-/* A section this machine lacks: a memory it has not, or no latency. */
+/* A section this machine lacks: a memory it has not, or an optional
+ * section it leaves out. */
 static int section_absent(const tf_machine *m, const char *section) {
-  return tf_memory_section_absent(m, section) || (!strcmp(section, "latency") && !m->latency.present);
+  int k = optional_section(section);
+  return tf_memory_section_absent(m, section) ||
+         (k >= 0 && !*(const int *)((const char *)m + optional_sections[k].present));
 }
 
 /* `[a-z0-9][a-z0-9._-]*`: the name doubles as a file stem. */
@@ -178,6 +201,10 @@ static const char *bad_name(const char *s) {
       return "must match [a-z0-9][a-z0-9._-]*";
   }
   return NULL;
+}
+
+int64_t tf_machine_time_mhz(const tf_machine *m) {
+  return m->sustained.present ? m->sustained.clock_mhz : m->clock_mhz;
 }
 
 static int is_nvidia(const char *arch) { return !strncmp(arch, "sm_", 3); }
@@ -395,7 +422,7 @@ static int check_source_entry(const cJSON *e, const tf_machine *m, tf_error *err
   if (!has_tag(s))
     return tf_error_set(
         err, TF_EINPUT, path,
-        "expected a source starting with [doc], [dev], [derived], [3rd] or UNCONFIRMED");
+        "expected a source starting with [doc], [dev], [derived], [3rd], [fitted] or UNCONFIRMED");
   return 0;
 }
 

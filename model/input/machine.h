@@ -67,11 +67,25 @@ typedef struct tf_machine {
     int64_t hbm_clk;           /* a global-memory load's latency, SM clocks */
   } latency;                   /* optional (docs/cost-model.md, latency hiding) */
 
+  struct {
+    int present;               /* 0: the file gives no L2 rate */
+    int64_t bytes_per_clk;     /* the whole chip's L2 read bandwidth, bytes per SM clock */
+  } l2;                        /* optional (docs/cost-model.md, the L2 term) */
+
+  struct {
+    int present;               /* 0: times run at clock_mhz */
+    int64_t clock_mhz;         /* the SM clock under sustained tensor load */
+  } sustained;                 /* optional (docs/cost-model.md, the clock) */
+
   tf_datapath datapath;        /* the mma and edges tables (optional) */
 
   tf_machine_source *sources;  /* where every number comes from, file order */
   size_t nsources;
 } tf_machine;
+
+/* The clock times run at: the sustained clock when the machine gives one,
+ * else clock_mhz (the machine constant sustained_mhz). */
+int64_t tf_machine_time_mhz(const tf_machine *m);
 
 /* Loads a machine from a JSON file.  Returns a machine owned by the caller
  * (tf_machine_free), or NULL with *err naming the file and JSON path. */

@@ -14,7 +14,7 @@
 #include "model/input/json_read.h"
 #include "model/input/memory_kind.h"
 
-const char *const tf_roofline_terms[TF_ROOFLINE_NTERMS] = {"mma", "exp", "smem"};
+const char *const tf_roofline_terms[TF_ROOFLINE_NTERMS] = {"mma", "exp", "smem", "l2"};
 
 /* The two lets over the terms (max_lets), each also as NAME(TERM). */
 static const char *const max_names[] = {"cycles", "bound_by"};
@@ -38,7 +38,9 @@ const char *tf_roofline_term_name(int64_t code) {
   return code == TF_TERM_HBM ? "hbm" : code >= 1 && code <= TF_ROOFLINE_NTERMS ? tf_roofline_terms[code - 1] : NULL;
 }
 
-static const char *end_name(int end) { return end == TF_END_MMA ? "mma" : tf_memory_name(end); }
+static const char *end_name(int end) {
+  return end == TF_END_MMA ? "mma" : end == TF_END_L2 ? "l2" : tf_memory_name(end);
+}
 
 static void flow_ends(const tf_flow *f, int mem, int *from, int *to) {
   *from = f->toward ? mem : f->end;
@@ -76,13 +78,14 @@ static void decl_release(struct decl *d, size_t nflows) {
   free(d->exp);
 }
 
-static int read_end(const cJSON *v, const char *path, int allow_mma, int *out, tf_error *err) {
+/* "to" may be the MMA or a memory; "from" a memory or the L2 cache. */
+static int read_end(const cJSON *v, const char *path, int toward, int *out, tf_error *err) {
   const char *s;
   if (tf_json_string(v, path, &s, err))
     return -1;
-  *out = allow_mma && !strcmp(s, "mma") ? TF_END_MMA : tf_memory_find(s);
+  *out = toward && !strcmp(s, "mma") ? TF_END_MMA : !toward && !strcmp(s, "l2") ? TF_END_L2 : tf_memory_find(s);
   if (*out < 0)
-    return tf_error_set(err, TF_EINPUT, path, "unknown endpoint '%.40s' (expected %s%s)", s, allow_mma ? "mma, " : "",
+    return tf_error_set(err, TF_EINPUT, path, "unknown endpoint '%.40s' (expected %s%s)", s, toward ? "mma, " : "l2, ",
                         TF_MEMORY_LIST(" or "));
   return 0;
 }
@@ -245,28 +248,45 @@ static int edge_lets(tf_workset *w, int x, int y, tf_error *err) {
   return r ? -1 : n > 0;
 }
 
-/* cycles(smem): the bytes of every edge on the SMEM port, over its rate. */
-static int port_lets(tf_workset *w, int *has_smem, tf_error *err) {
+/* cycles(l2): the bytes read from L2 by every SM at once, over the chip's
+ * L2 rate (0, no term, on a machine that gives none).  `sum` is the edges'
+ * bytes, "0 + edge_bytes_l2_smem ...". */
+static int l2_let(tf_workset *w, const char *sum, tf_error *err) {
   tf_text t;
-  FILE *f = tf_text_open(&t);
+  fprintf(tf_text_open(&t), "if(l2_bytes_per_clk > 0, cdiv((%s) * sm_count, max(1, l2_bytes_per_clk)), 0)", sum);
+  return add(w, "cycles(l2)", &t, "$.roofline", err);
+}
+
+/* cycles(smem): the bytes of every edge on the SMEM port, over its rate;
+ * and cycles(l2) when a flow comes from L2. */
+static int port_lets(tf_workset *w, int *has_smem, int *has_l2, tf_error *err) {
+  tf_text t, l2;
+  FILE *f = tf_text_open(&t), *fl = tf_text_open(&l2);
   fprintf(f, "cdiv(0");
-  *has_smem = 0;
-  for (int x = 0; x < TF_NMEM; x++)
+  fprintf(fl, "0");
+  *has_smem = *has_l2 = 0;
+  for (int x = 0; x <= TF_END_L2; x++)
     for (int y = 0; y <= TF_END_MMA; y++) {
-      if (x == y)
+      if (x == y || x == TF_END_MMA)
         continue;
       int r = edge_lets(w, x, y, err);
       if (r < 0) {
         free(tf_text_close(&t, NULL));
+        free(tf_text_close(&l2, NULL));
         return -1;
       }
       if (r)
         fprintf(f, " + smem_port_%s_%s * edge_bytes_%s_%s", end_name(x), end_name(y), end_name(x), end_name(y));
+      if (r && x == TF_END_L2)
+        fprintf(fl, " + edge_bytes_l2_%s", end_name(y)), *has_l2 = 1;
       *has_smem |= r;
     }
   fprintf(f, ", smem_bytes_per_clk)");
-  if (!*has_smem)
-    return free(tf_text_close(&t, NULL)), 0;
+  char *sum = tf_text_close(&l2, NULL);
+  int rc = *has_l2 ? l2_let(w, sum, err) : 0;
+  free(sum);
+  if (!*has_smem || rc)
+    return free(tf_text_close(&t, NULL)), rc;
   return add(w, "cycles(smem)", &t, "$.roofline", err);
 }
 
@@ -351,8 +371,8 @@ static int max_lets(tf_workset *w, const int *present, tf_error *err) {
 }
 
 static int write_lets(tf_workset *w, const struct decl *d, tf_error *err) {
-  int present[TF_ROOFLINE_NTERMS] = {d->nmma > 0, d->exp != NULL, 0};
-  if (flow_lets(w, d, err) || port_lets(w, &present[2], err) || compute_lets(w, d, err))
+  int present[TF_ROOFLINE_NTERMS] = {d->nmma > 0, d->exp != NULL, 0, 0};
+  if (flow_lets(w, d, err) || port_lets(w, &present[2], &present[3], err) || compute_lets(w, d, err))
     return -1;
   if (!present[0] && !present[1] && !present[2])
     return tf_error_set(err, TF_EINPUT, "$.roofline", "declares no MMA, no exponentials and no traffic");

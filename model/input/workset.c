@@ -575,21 +575,34 @@ static int read_requires(tf_workset *w, const cJSON *arr, tf_error *err) {
   return 0;
 }
 
-static int read_objectives(tf_workset *w, const cJSON *arr, tf_error *err) {
+/* A list of objective texts at `key` ("$.objective", "$.tie_break") into
+ * *out. */
+static int read_objective_list(tf_workset *w, const cJSON *arr, const char *key, tf_objective **out, size_t *n,
+                               tf_error *err) {
   if (!arr)
     return 0;
-  if (read_string_list(arr, "$.objective", err))
+  if (read_string_list(arr, key, err))
     return -1;
-  w->objective = tf_nalloc((size_t)cJSON_GetArraySize(arr), sizeof *w->objective);
+  *out = tf_nalloc((size_t)cJSON_GetArraySize(arr), sizeof **out);
   const cJSON *x;
   cJSON_ArrayForEach(x, arr) {
     char path[160];
-    tf_path_index(path, sizeof path, "$.objective", w->nobjective);
-    if (tf_workset_parse_objective(w, x->valuestring, path, &w->objective[w->nobjective], err))
+    tf_path_index(path, sizeof path, key, *n);
+    if (tf_workset_parse_objective(w, x->valuestring, path, &(*out)[*n], err))
       return -1;
-    w->nobjective++;
+    (*n)++;
   }
   return 0;
+}
+
+/* The objectives, and the tie-breaks binding appends after whichever
+ * objectives a request uses (model/bind/problem.c). */
+static int read_objectives(tf_workset *w, const cJSON *root, tf_error *err) {
+  return read_objective_list(w, tf_json_member(root, "objective"), "$.objective", &w->objective, &w->nobjective, err) ||
+                 read_objective_list(w, tf_json_member(root, "tie_break"), "$.tie_break", &w->tie_break,
+                                     &w->ntie_break, err)
+             ? -1
+             : 0;
 }
 
 static int bind_all(tf_workset *w, tf_error *err) {
@@ -627,7 +640,7 @@ static int bind_all(tf_workset *w, tf_error *err) {
 
 static int read_workset(tf_workset *w, const cJSON *root, tf_error *err) {
   static const char *const keys[] = {"name", "comment", "params", "choose", "count", "let",
-                                     "buffers", "require", "objective", "mma", "arch", "roofline", "shape", "show", "rule",
+                                     "buffers", "require", "objective", "tie_break", "mma", "arch", "roofline", "shape", "show", "rule",
                                      "lifetimes", "layout_order", "include", NULL};
   static const char *const req[] = {"name", "buffers", NULL};
   const char *name, *comment = "";
@@ -658,7 +671,7 @@ static int read_workset(tf_workset *w, const cJSON *root, tf_error *err) {
       bind_all(w, err))
     return -1;
   return read_requires(w, tf_json_member(root, "require"), err) ||
-                 read_objectives(w, tf_json_member(root, "objective"), err)
+                 read_objectives(w, root, err)
              ? -1
              : 0;
 }
@@ -741,6 +754,9 @@ void tf_workset_free(tf_workset *w) {
   for (size_t i = 0; i < w->nobjective; i++)
     tf_objective_release(&w->objective[i]);
   free(w->objective);
+  for (size_t i = 0; i < w->ntie_break; i++)
+    tf_objective_release(&w->tie_break[i]);
+  free(w->tie_break);
   free(w->name);
   free(w->comment);
   free(w->file);

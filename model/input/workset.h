@@ -31,14 +31,18 @@
   X(smem_port_smem_tmem) X(smem_port_smem_rf) X(smem_port_smem_mma)           \
   X(smem_port_tmem_smem) X(smem_port_tmem_rf) X(smem_port_tmem_mma)           \
   X(smem_port_rf_smem) X(smem_port_rf_tmem) X(smem_port_rf_mma) X(cc) X(gfx)    \
-  X(latency_hbm_clk)
+  X(latency_hbm_clk) X(smem_port_l2_smem) X(l2_bytes_per_clk) X(sustained_mhz)
 /* smem_port_X_Y: 1 when the machine's `edges` table charges edge X->Y to
  * the SMEM port (an X->mma edge the table lacks goes through registers,
  * X->rf, as mma.sync's operands do), else 0 (unmetered or absent).  cc:
  * the compute capability times ten on an sm_ arch (90 on sm_90a), else 0;
  * gfx: the number of a gfx arch (942 on gfx942), else 0.  latency_hbm_clk:
  * the machine's global-memory load latency in SM clocks, 0 when it gives
- * none (docs/cost-model.md). */
+ * none (docs/cost-model.md).  smem_port_l2_smem: 1 when the edge l2->smem
+ * (cp.async writing the SMEM banks) is on the SMEM port.  l2_bytes_per_clk:
+ * the chip's L2 read bandwidth per clock, 0 when the machine gives none.
+ * sustained_mhz: the clock times run at (the machine's `sustained` clock,
+ * else clock_mhz). */
 #define TF_MC_ENUM(n) TF_MC_##n,
 enum tf_machine_constant { TF_MACHINE_CONSTANTS(TF_MC_ENUM) TF_NMC };
 extern const char *const tf_machine_constant_names[TF_NMC];
@@ -106,10 +110,11 @@ typedef struct tf_mma_use {
  * into the buffer's memory (toward 0).  Which edge carries it depends on
  * the buffer's memory at a combination. */
 #define TF_END_MMA TF_NMEM /* the MMA unit as an endpoint */
+#define TF_END_L2 (TF_NMEM + 1) /* the L2 cache, a source only (cp.async, TMA) */
 typedef struct tf_flow {
   int buffer;
   int toward;
-  int end;     /* enum tf_memory, or TF_END_MMA */
+  int end;     /* enum tf_memory, TF_END_MMA or TF_END_L2 */
   size_t let;  /* the let holding its bytes per tile (iterations included) */
 } tf_flow;
 
@@ -131,6 +136,9 @@ typedef struct tf_workset {
    * workset's own (read_requires): name the text until then. */
   tf_named_expr *include_require; size_t ninclude_require;
   tf_objective *objective; size_t nobjective;
+  /* Levels after the objectives, whichever a request uses: how the kernel
+   * breaks a tie among equally good points (docs/objectives.md). */
+  tf_objective *tie_break; size_t ntie_break;
   tf_let_graph let_graph;  /* the lets' order, uses, affinity (model/input/lets.h) */
   tf_names symbols;       /* param, choose, count and let names (see resolve) */
   tf_names buffer_names;
