@@ -846,6 +846,9 @@ static int prune_list(const cJSON *req, tf_config_list *l, tf_error *err) {
   if (!rc)
     rc = tf_configs_parse(text, len, "$.configs", l, err);
   free(text);
+  for (size_t i = 0; !rc && i < l->n; i++) /* "$[2]" of the array as written: the request's "$.configs[2]" */
+    if (l->items[i].where[0] == '$' && l->items[i].where[1] == '[')
+      tf_path_index(l->items[i].where, sizeof l->items[i].where, "$.configs", i);
   return rc;
 }
 
