@@ -101,6 +101,8 @@ static void relocate(tf_request *r) {
     r->requires[i].where = in_request(r->requires[i].where);
   for (size_t i = 0; i < r->nobjectives; i++)
     r->objectives[i].where = in_request(r->objectives[i].where);
+  for (size_t i = 0; i < r->nplaces; i++)
+    r->places[i].where = in_request(r->places[i].where);
 }
 
 /* An error in the request's own fields needs no file name: the workset's
@@ -418,6 +420,27 @@ static int api_layout(const cJSON *req, FILE *out, api_ctx *x) {
 
 /* ------------------------------------------------------------------ emit */
 
+/* "key": {"BLOCK_M": "BM", "GROUP_SIZE_M": 8}, as --key BLOCK_M=BM,GROUP_SIZE_M=8. */
+static int emit_keys_read(const cJSON *keys, tf_prune_map *map, tf_error *err) {
+  if (!keys)
+    return 0;
+  if (!cJSON_IsObject(keys))
+    return tf_error_set(err, TF_EINPUT, "$.key", "expected an object {VAR: KEY or NEWKEY: integer}");
+  const cJSON *v;
+  cJSON_ArrayForEach(v, keys) {
+    char path[160], num[32];
+    int64_t x;
+    tf_path_key(path, sizeof path, "$.key", v->string);
+    if (!cJSON_IsString(v) && tf_json_int(v, path, -TF_JSON_EXACT, TF_JSON_EXACT, &x, err))
+      return tf_error_set(err, TF_EINPUT, path, "expected a key name (a string) or an integer");
+    snprintf(num, sizeof num, "%lld", cJSON_IsString(v) ? 0LL : (long long)x);
+    tf_prune_pair pair = {tf_strdup(v->string), tf_strdup(cJSON_IsString(v) ? v->valuestring : num), ""};
+    snprintf(pair.where, sizeof pair.where, "%s", path);
+    TF_PUSH(map->pairs, map->n, map->cap, pair);
+  }
+  return 0;
+}
+
 static int api_emit(const cJSON *req, FILE *out, api_ctx *x) {
   tf_error *err = &x->err;
   const cJSON *v = tf_json_member(req, "for"), *k = tf_json_member(req, "top");
@@ -433,10 +456,20 @@ static int api_emit(const cJSON *req, FILE *out, api_ctx *x) {
   if (target < 0)
     return tf_error_set(err, TF_EINPUT, "$.for", "expected one of cutlass, cute-dsl, triton, fa, got '%s'", name);
   bound b;
-  int rc = bind_problem(req, x, &b, err), status = TF_ANSWER_OPTIMAL;
+  tf_prune_map keys = {NULL, 0, 0};
+  tf_problem *own = NULL;
+  int rc = bind_problem(req, x, &b, err) || emit_keys_read(tf_json_member(req, "key"), &keys, err),
+      status = TF_ANSWER_OPTIMAL;
   if (!rc)
-    rc = tf_emit_run(out, b.p, &o, target, (int)top, 1, &status, err) ? -1
-         : status == TF_ANSWER_INFEASIBLE || status == TF_ANSWER_NO_FIT ? API_NO : API_OK;
+    rc = tf_emit_bind(target, b.p, &b.c->req, &own, err) ||
+                 tf_emit_run(out, own ? own : b.p, &o, target, (int)top, 1, &keys, &status, err)
+             ? -1
+         : status == TF_ANSWER_INFEASIBLE || status == TF_ANSWER_NO_FIT ? API_NO
+                                                                        : API_OK;
+  else
+    rc = -1;
+  tf_problem_free(own);
+  tf_prune_map_release(&keys);
   bound_release(&b);
   return rc;
 }
@@ -813,6 +846,9 @@ static int prune_list(const cJSON *req, tf_config_list *l, tf_error *err) {
   if (!rc)
     rc = tf_configs_parse(text, len, "$.configs", l, err);
   free(text);
+  for (size_t i = 0; !rc && i < l->n; i++) /* "$[2]" of the array as written: the request's "$.configs[2]" */
+    if (l->items[i].where[0] == '$' && l->items[i].where[1] == '[')
+      tf_path_index(l->items[i].where, sizeof l->items[i].where, "$.configs", i);
   return rc;
 }
 
@@ -844,7 +880,8 @@ static int prune_request(const cJSON *req, tf_request *r, tf_prune_map *map, tf_
     tf_path_key(path, sizeof path, "$.map", v->string);
     if (tf_json_string(v, path, &s, err))
       return -1;
-    tf_prune_pair pair = {tf_strdup(v->string), tf_strdup(s)};
+    tf_prune_pair pair = {tf_strdup(v->string), tf_strdup(s), ""};
+    snprintf(pair.where, sizeof pair.where, "%s", path);
     TF_PUSH(map->pairs, map->n, map->cap, pair);
   }
   return err->code ? -1 : 0;
@@ -879,7 +916,7 @@ static int api_prune(const cJSON *req, FILE *out, api_ctx *x) {
 static const char *const solve_keys[] = {"cmd", "problem", "cutlass_name", "top", "top_points", "explain", SOLVE_KEYS, NULL};
 static const char *const check_keys[] = {"cmd", "problem", "cutlass_name", SOLVE_KEYS, NULL};
 static const char *const layout_keys[] = {"cmd", "problem", "cutlass_name", "emit", SOLVE_KEYS, NULL};
-static const char *const emit_keys[] = {"cmd", "problem", "cutlass_name", "for", "top", SOLVE_KEYS, NULL};
+static const char *const emit_keys[] = {"cmd", "problem", "cutlass_name", "for", "top", "key", SOLVE_KEYS, NULL};
 static const char *const sweep_keys[] = {"cmd", "spec", "file", "problems", "jobs", "fd", "memo_max",
                                          "shard", SOLVE_KEYS, NULL};
 static const char *const validate_keys[] = {"cmd", "files", SOLVE_KEYS, NULL};

@@ -6,6 +6,7 @@
 
 #include "model/core/alloc.h"
 #include "model/core/json_out.h"
+#include "model/core/suggest.h"
 #include "model/core/text.h"
 #include "model/input/show.h"
 #include "solver/report.h"
@@ -23,7 +24,8 @@ int tf_prune_map_parse(tf_prune_map *m, const char *text, const char *where, tf_
     const char *eq = memchr(s, '=', len);
     if (!eq || eq == s || eq + 1 == s + len)
       return tf_error_set(err, TF_EINPUT, where, "expected KEY=VARIABLE[,KEY=VARIABLE...], got '%s'", text);
-    tf_prune_pair pair = {tf_strndup(s, (size_t)(eq - s)), tf_strndup(eq + 1, (size_t)(s + len - eq - 1))};
+    tf_prune_pair pair = {tf_strndup(s, (size_t)(eq - s)), tf_strndup(eq + 1, (size_t)(s + len - eq - 1)), ""};
+    snprintf(pair.where, sizeof pair.where, "%s", where);
     TF_PUSH(m->pairs, m->n, m->cap, pair);
     if (!s[len])
       return 0;
@@ -62,6 +64,13 @@ static int is_variable(const tf_workset *w, const char *name) {
 static const char *const triton_spellings[][2] = {
     {"BLOCK_SIZE_M", "BLOCK_M"}, {"BLOCK_SIZE_N", "BLOCK_N"}, {"BLOCK_SIZE_K", "BLOCK_K"}};
 
+const char *tf_prune_triton_spelling(const char *variable) {
+  for (size_t i = 0; i < sizeof triton_spellings / sizeof triton_spellings[0]; i++)
+    if (!strcmp(variable, triton_spellings[i][1]))
+      return triton_spellings[i][0];
+  return NULL;
+}
+
 /* A key as the workset names it: --map first, then Triton's spellings. */
 static const char *mapped(const tf_workset *w, const tf_prune_map *map, const char *key) {
   for (size_t i = 0; map && i < map->n; i++)
@@ -73,15 +82,77 @@ static const char *mapped(const tf_workset *w, const tf_prune_map *map, const ch
   return key;
 }
 
-/* A key given null that names a variable or param is an error; other
- * null keys (maxnreg, pre_hook) carry nothing and are left out. */
+/* Triton's own values for a launch field a configuration leaves out.
+ * Absent: triton.Config(kwargs, num_warps=4, num_stages=3, ...)'s
+ * defaults (triton-lang/triton @ 009401737888df54cfa5427fab82b0f12d47a35b,
+ * python/triton/runtime/autotuner.py, Config.__init__).  None: dropped by
+ * Config.all_kwargs, so the backend's option default compiles it:
+ * CUDAOptions num_stages = 3, num_warps = 4
+ * (third_party/nvidia/backend/compiler.py), HIPOptions num_stages = 2,
+ * num_warps = 4 (third_party/amd/backend/compiler.py; both read at main,
+ * the commit not pinned). */
+static const struct {
+  const char *key;
+  int64_t absent, null_cuda, null_hip;
+} triton_defaults[] = {{"num_stages", 3, 3, 2}, {"num_warps", 4, 4, 4}};
+
+static int triton_default(const char *key) {
+  for (int i = 0; i < (int)(sizeof triton_defaults / sizeof triton_defaults[0]); i++)
+    if (!strcmp(key, triton_defaults[i].key))
+      return i;
+  return -1;
+}
+
+/* Is `name` in the comma-separated `list` ("maxnreg, pre_hook")? */
+static int listed(const char *list, const char *name) {
+  size_t n = strlen(name);
+  for (const char *s = list; *s; s += strspn(s, ", ")) {
+    size_t len = strcspn(s, ",");
+    if (len == n && !strncmp(s, name, n))
+      return 1;
+    s += len;
+  }
+  return 0;
+}
+
+static int assigned(const tf_assign *v, size_t n, const char *name) {
+  for (size_t i = 0; i < n; i++)
+    if (!strcmp(v[i].name, name))
+      return 1;
+  return 0;
+}
+
+/* Gives num_stages and num_warps Triton's values where the workset has
+ * them and neither the configuration nor the request does. */
+static void add_triton_defaults(const tf_loaded *l, tf_request *req, const tf_config *cfg, const tf_prune_map *map) {
+  int hip = !strncmp(l->machine->arch, "gfx", 3);
+  for (int i = 0; i < (int)(sizeof triton_defaults / sizeof triton_defaults[0]); i++) {
+    const char *key = triton_defaults[i].key;
+    int given = 0;
+    for (size_t j = 0; j < cfg->nvalues && !given; j++)
+      given = !strcmp(mapped(l->workset, map, cfg->values[j].name), key);
+    if (given || assigned(req->fixes, req->nfixes, key) || assigned(req->params, req->nparams, key))
+      continue;
+    int64_t value = !listed(cfg->nulls, key) ? triton_defaults[i].absent
+                    : hip                    ? triton_defaults[i].null_hip
+                                             : triton_defaults[i].null_cuda;
+    if (is_variable(l->workset, key))
+      tf_request_add_fix(req, key, value, cfg->where);
+    else if (is_param(l->workset, key))
+      tf_request_add_param(req, key, value, cfg->where);
+  }
+}
+
+/* A key given null that names a variable or param is an error, but for
+ * Triton's launch fields (triton_defaults); other null keys (maxnreg,
+ * pre_hook) carry nothing and are left out. */
 static int null_keys(const tf_workset *w, const tf_config *cfg, const tf_prune_map *map, tf_error *err) {
   for (const char *s = cfg->nulls; *s;) {
     size_t len = strcspn(s, ",");
     char key[96];
     snprintf(key, sizeof key, "%.*s", (int)len, s);
     const char *name = mapped(w, map, key);
-    if (is_variable(w, name) || is_param(w, name))
+    if ((is_variable(w, name) || is_param(w, name)) && triton_default(name) < 0)
       return tf_error_set(err, TF_EINPUT, cfg->where, "'%s' is null; expected an integer for %s", key, name);
     s += len;
     s += strspn(s, ", ");
@@ -124,6 +195,7 @@ int tf_prune_object(const tf_loaded *l, tf_request *req, const tf_config *cfg, c
     else
       tf_strbuf_item(&ignored, ", ", "%s", v->name);
   }
+  add_triton_defaults(l, req, cfg, map);
   int rc = check_bound(l, req, out, err);
   drop_assignments(req->params, &req->nparams, nparams);
   drop_assignments(req->fixes, &req->nfixes, nfixes);
@@ -263,6 +335,31 @@ static void line_error(tf_pruned *v, const tf_error *e) {
   tf_error_format(e, v->error, sizeof v->error);
 }
 
+/* Every --map target names a variable or param of the workset: a map
+ * onto nothing would leave the key's variable free on every line. */
+static int map_targets(const tf_workset *w, const tf_prune_map *map, tf_error *err) {
+  for (size_t i = 0; map && i < map->n; i++) {
+    const char *to = map->pairs[i].to;
+    if (is_variable(w, to) || is_param(w, to))
+      continue;
+    size_t n = w->nchoose + w->ncounts + w->nparams, k = 0;
+    const char **names = tf_nalloc(n + 1, sizeof *names);
+    for (size_t j = 0; j < w->nchoose; j++)
+      names[k++] = w->choose[j].name;
+    for (size_t j = 0; j < w->ncounts; j++)
+      names[k++] = w->counts[j].name;
+    for (size_t j = 0; j < w->nparams; j++)
+      names[k++] = w->params[j].name;
+    const char *near = tf_suggest(to, names, n);
+    tf_error_set(err, TF_EINPUT, map->pairs[i].where, "%s=%s: workset '%s' has no variable or param '%s'%s%s%s",
+                 map->pairs[i].from, to, w->name, to, near ? "; did you mean '" : "", near ? near : "",
+                 near ? "'?" : "");
+    free(names);
+    return -1;
+  }
+  return 0;
+}
+
 int tf_prune_batch_run(tf_prune_batch *r, tf_request *req, const tf_prune_map *map, double time_limit,
                        tf_error *err) {
   r->verdicts = tf_nalloc(r->list.n ? r->list.n : 1, sizeof *r->verdicts);
@@ -270,7 +367,7 @@ int tf_prune_batch_run(tf_prune_batch *r, tf_request *req, const tf_prune_map *m
   if (!names && (!req->machine || !req->workset))
     return tf_error_set(err, TF_EINPUT, req->machine ? "-w" : "-m",
                         "is needed: configuration objects are checked against one machine and workset");
-  if (!names && tf_load(req, "-m", "-w", &r->loaded, err))
+  if (!names && (tf_load(req, "-m", "-w", &r->loaded, err) || map_targets(r->loaded.workset, map, err)))
     return -1;
   for (size_t i = 0; i < r->list.n; i++) {
     tf_pruned *v = &r->verdicts[i];

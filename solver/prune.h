@@ -18,13 +18,21 @@
 #include "model/formats/cutlass_name.h"
 #include "solver/solve.h"
 
-typedef struct tf_prune_pair { char *from, *to; } tf_prune_pair;
+typedef struct tf_prune_pair {
+  char *from, *to;
+  char where[64]; /* "--map", "$.map.BM": the place an unknown `to` is blamed on */
+} tf_prune_pair;
 typedef struct tf_prune_map {  /* --map FROM=TO,... */
   tf_prune_pair *pairs;
   size_t n, cap;
 } tf_prune_map;
 
 void tf_prune_map_release(tf_prune_map *m);
+
+/* Triton's tutorial spelling of a block-size variable ("BLOCK_M" ->
+ * "BLOCK_SIZE_M", python/tutorials/03-matrix-multiplication.py), which
+ * prune reads as the variable; NULL for any other name. */
+const char *tf_prune_triton_spelling(const char *variable);
 /* Adds "BLOCK_M=tile_m,BLOCK_N=tile_n"; `where` names the option. */
 int tf_prune_map_parse(tf_prune_map *m, const char *text, const char *where, tf_error *err);
 
@@ -70,7 +78,8 @@ void tf_prune_batch_release(tf_prune_batch *b);
  * its own (req's machine, when given, overriding; a name for another
  * architecture is skipped and counted).  A line that cannot be checked
  * gets its error, with its line, and the list goes on; -1 only for what
- * no line can get past (no machine or workset for objects). */
+ * no line can get past (no machine or workset for objects, a map onto a
+ * name that is neither a variable nor a param of the workset). */
 int tf_prune_batch_run(tf_prune_batch *b, tf_request *req, const tf_prune_map *map, double time_limit,
                        tf_error *err);
 

@@ -151,8 +151,10 @@ static void make_dir(void) { tf_test_temp_dir(dir, sizeof dir, "tilefit-emit"); 
 
 static void remove_dir(void) { tf_test_remove_dir(dir); }
 
-/* Eight distinct tiles, each config the answer's values, and prune keeps
- * all eight. */
+/* Eight distinct tiles, each config the answer's values keyed as the
+ * tutorial's matmul_kernel (BLOCK_SIZE_M, ..., GROUP_SIZE_M 8), none with
+ * more stages than the K loop's cdiv(K, BLOCK_K) iterations (K 4096) or
+ * over early_config_prune's estimate, and prune keeps all eight. */
 START_TEST(test_triton_top8) {
   char args[1024], path[300];
   make_dir();
@@ -171,9 +173,15 @@ START_TEST(test_triton_top8) {
     const cJSON *v = cJSON_GetObjectItemCaseSensitive(cJSON_GetArrayItem(answers, i), "values");
     const cJSON *c = cJSON_GetArrayItem(configs, i), *meta = cJSON_GetArrayItem(c, 0), *kw = cJSON_GetArrayItem(c, 1);
     static const char *const keys[] = {"BLOCK_M", "BLOCK_N", "BLOCK_K"};
+    static const char *const tutorial[] = {"BLOCK_SIZE_M", "BLOCK_SIZE_N", "BLOCK_SIZE_K"};
     for (int k = 0; k < 3; k++)
-      ck_assert_int_eq(json_int(meta, keys[k]), json_int(v, keys[k]));
-    ck_assert_int_eq(json_int(kw, "num_stages"), json_int(v, "num_stages"));
+      ck_assert_int_eq(json_int(meta, tutorial[k]), json_int(v, keys[k]));
+    ck_assert_int_eq(json_int(meta, "GROUP_SIZE_M"), 8);
+    ck_assert_int_eq(cJSON_GetArraySize(meta), 4);
+    long stages = json_int(kw, "num_stages"), bk = json_int(v, "BLOCK_K");
+    ck_assert_int_eq(stages, json_int(v, "num_stages"));
+    ck_assert_msg(stages <= (4096 + bk - 1) / bk, "%ld stages, BLOCK_K %ld", stages, bk);
+    ck_assert_int_le(stages * (json_int(v, "BLOCK_M") + json_int(v, "BLOCK_N")) * bk * 2, 232448);
     for (int j = 0; j < i; j++) /* distinct tiles */
       ck_assert(!cJSON_Compare(meta, cJSON_GetArrayItem(cJSON_GetArrayItem(configs, j), 0), 1));
   }
@@ -183,6 +191,39 @@ START_TEST(test_triton_top8) {
   ck_assert_int_eq(tf_test_run(args, out, sizeof out, err, sizeof err), 0);
   ck_assert_msg(strstr(out, "triton-matmul on h100-sxm: 8 of 8 configurations fit\n") == out, "%s", out);
   remove_dir();
+}
+END_TEST
+
+/* The kernel's own keys: --key VAR=KEY renames a variable, NEWKEY=INTEGER
+ * adds a constant, and the fragment says how prune reads them back; a
+ * small K caps the stages at its iterations (K 64, BLOCK_K 16: 4); keys
+ * that would not make a config are refused. */
+START_TEST(test_triton_keys) {
+  ck_assert_int_eq(tf_test_run("emit --for triton -m h100-sxm -w triton-matmul --top 2 -p K=64 --key BLOCK_M=BM "
+                               "--key BLOCK_N=BN,GROUP=4",
+                               out, sizeof out, err, sizeof err),
+                   0);
+  ck_assert_msg(strstr(out, "# read back: tilefit prune --map BM=BLOCK_M,BN=BLOCK_N\n") &&
+                    strstr(out, "triton.Config({'BM': 16, 'BN': 16, 'BLOCK_K': 16, 'GROUP': 4}, num_stages=4, "),
+                "%s", out);
+  ck_assert_ptr_null(strstr(out, "GROUP_SIZE_M"));
+  ck_assert_int_eq(tf_test_run("emit --for triton -m h100-sxm -w triton-matmul --key BLOCK_M=num_warps", out, sizeof out,
+                               err, sizeof err),
+                   2);
+  ck_assert_msg(strstr(err, "'num_warps' is triton.Config's own keyword"), "%s", err);
+  ck_assert_int_eq(tf_test_run("emit --for triton -m h100-sxm -w triton-matmul --key BLOCK_MM=BM", out, sizeof out, err,
+                               sizeof err),
+                   2);
+  ck_assert_msg(strstr(err, "--key: BLOCK_MM=BM: 'BLOCK_MM' is not a choose variable of triton-matmul; did you mean "
+                            "'BLOCK_M'?"),
+                "%s", err);
+  ck_assert_int_eq(tf_test_run("emit --for triton -m h100-sxm -w triton-matmul --key BLOCK_M=BLOCK_N", out, sizeof out,
+                               err, sizeof err),
+                   2);
+  ck_assert_msg(strstr(err, "key 'BLOCK_N' written twice"), "%s", err);
+  ck_assert_int_eq(tf_test_run("emit --for fa -m a100 -w fa2-fwd --key B_r=kBlockM", out, sizeof out, err, sizeof err),
+                   2);
+  ck_assert_msg(strstr(err, "--key: config keys are Triton's: only --for triton takes them"), "%s", err);
 }
 END_TEST
 
@@ -270,6 +311,7 @@ Suite *emit_suite(void) {
   tcase_add_test(t, test_cutlass_round_trip);
   tcase_add_test(t, test_cutlass_gemm);
   tcase_add_test(t, test_triton_top8);
+  tcase_add_test(t, test_triton_keys);
   tcase_add_test(t, test_triton_dedupe);
   tcase_add_test(t, test_python_fragments);
   tcase_add_test(t, test_fa_traits);

@@ -137,12 +137,12 @@ START_TEST(test_json_and_csv) {
   ck_assert_msg(strstr(out, "where,config,config_BLOCK_M,config_BLOCK_N,config_BLOCK_K,config_num_stages,config_num_warps,"
                             "fits,machine,workset,status,rank,objectives,param_dt_bits,") == out,
                 "%.300s", out);
-  ck_assert_msg(strstr(out, ",BLOCK_M,BLOCK_N,BLOCK_K,num_stages,shown_mma_version,shown_ab_buffers,smem_used,"
+  ck_assert_msg(strstr(out, ",param_K,BLOCK_M,BLOCK_N,BLOCK_K,num_stages,shown_mma_version,shown_ab_buffers,smem_used,"
                             "smem_capacity,rf_used,rf_capacity,objective1,closed_num_stages,closed_num_stages_agrees,"
                             "reason\n"),
                 "%.600s", out);
   ck_assert_msg(strstr(out, "\nline 5,\"{\"\"BLOCK_M\"\": 128,") != NULL, "%.300s", out);
-  ck_assert_msg(strstr(out, ",128,128,64,4,4,no,rtx4090,triton-matmul,does_not_fit,,,16,16,4,0,0,1,128,128,64,4,2,4,"
+  ck_assert_msg(strstr(out, ",128,128,64,4,4,no,rtx4090,triton-matmul,does_not_fit,,,16,16,4,0,0,1,4096,128,128,64,4,2,4,"
                             "131072,101376,") != NULL,
                 "%.3000s", out);
   ck_assert_msg(strstr(out, ",\"smem needs 131072 B of 101376, 29696 over\"\n") != NULL, "%.3000s", out);
@@ -220,6 +220,36 @@ START_TEST(test_errors) {
 }
 END_TEST
 
+/* A config without num_stages or num_warps is what Triton compiles: left
+ * out, triton.Config's num_stages=3, num_warps=4; None, the backend's
+ * option default (CUDA 3 stages, HIP 2).  On the MI300X (num_stages - 1 LDS
+ * buffers of (128 + 128) x 64 x 2 B) 3 stages take 65536 B, 2 take 32768;
+ * and a --map onto a name the workset does not have is refused. */
+START_TEST(test_triton_defaults) {
+  char dir[256], path[300], args[512];
+  tf_test_temp_dir(dir, sizeof dir, "prune-defaults");
+  snprintf(path, sizeof path, "%s/defaults.jsonl", dir);
+  tf_test_write_text(path, "{\"BLOCK_M\": 128, \"BLOCK_N\": 128, \"BLOCK_K\": 64}\n"
+        "{\"BLOCK_M\": 128, \"BLOCK_N\": 128, \"BLOCK_K\": 64, \"num_stages\": null, \"num_warps\": null}\n"
+        "{\"BLOCK_M\": 128, \"BLOCK_N\": 128, \"BLOCK_K\": 64, \"num_stages\": 3, \"num_warps\": 4}\n");
+  snprintf(args, sizeof args, "prune -m mi300x -w triton-matmul %s", path);
+  ck_assert_int_eq(tf_test_run(args, out, sizeof out, err, sizeof err), 0);
+  ck_assert_msg(strstr(out, "  line 1    fits    smem   65536 of 65536 B              mma_version 0, ab_buffers 2") &&
+                    strstr(out, "  line 2    fits    smem   32768 of 65536 B              mma_version 0, ab_buffers 1") &&
+                    strstr(out, "  line 3    fits    smem   65536 of 65536 B              mma_version 0, ab_buffers 2"),
+                "%s", out);
+  snprintf(args, sizeof args, "prune -m h100-sxm -w triton-matmul %s --json", path);
+  ck_assert_int_eq(tf_test_run(args, out, sizeof out, err, sizeof err), 0);
+  int n = 0;
+  for (const char *s = out; (s = strstr(s, "\"BLOCK_K\":64,\"num_stages\":3}")); s++)
+    n++;
+  ck_assert_msg(n == 3, "%s", out); /* each at 3 stages, as Triton compiles it on CUDA */
+  snprintf(args, sizeof args, "prune -m h100-sxm -w triton-matmul --map BM=BLOCK_MM %s", path);
+  fails(args, "--map: BM=BLOCK_MM: workset 'triton-matmul' has no variable or param 'BLOCK_MM'; did you mean 'BLOCK_M'?");
+  tf_test_remove_dir(dir);
+}
+END_TEST
+
 /* Configurations as Triton users write them: the tutorial's BLOCK_SIZE_*
  * spellings without --map, null values (triton.Config's maxnreg: None,
  * pre_hook: None) left out, a line that does not read is an error line and
@@ -235,9 +265,11 @@ START_TEST(test_triton_as_written) {
   ck_assert_int_eq(tf_test_run("prune -m h100-sxm -w triton-matmul tests/data/prune/triton-tutorial.jsonl", out,
                                sizeof out, err, sizeof err),
                    0);
-  ck_assert_msg(strstr(out, "triton-matmul on h100-sxm: 3 of 4 configurations fit (1 error)\n") == out, "%s", out);
+  ck_assert_msg(strstr(out, "triton-matmul on h100-sxm: 4 of 4 configurations fit\n") == out, "%s", out);
   ck_assert_msg(strstr(out, "  line 1    fits    smem  147456 of 232448 B") != NULL, "%s", out);
-  ck_assert_msg(strstr(out, "'num_stages' is null; expected an integer for num_stages") != NULL, "%s", out);
+  /* line 3's num_stages: None compiles at CUDAOptions' 3: wgmma's 3 buffers of 12288 B */
+  ck_assert_msg(strstr(out, "  line 3    fits    smem   49152 of 232448 B              mma_version 3, ab_buffers 3") != NULL,
+                "%s", out);
   ck_assert_msg(strstr(err, "ignored keys that name no variable or param of triton-matmul: GROUP_SIZE_M, num_ctas\n") != NULL,
                 "%s", err);
   ck_assert_ptr_null(strstr(err, "maxnreg"));
@@ -249,7 +281,7 @@ START_TEST(test_triton_as_written) {
                             "config_num_stages,config_num_warps,config_num_ctas,fits,")
                     == out, "%.300s", out);
   ck_assert_msg(strstr(out, ",128,256,64,8,3,8,1,yes,h100-sxm,") != NULL, "%.3000s", out);
-  ck_assert_msg(strstr(out, ",1,no,h100-sxm,triton-matmul,error,,,,") != NULL, "%.3000s", out); /* line 3 */
+  ck_assert_msg(strstr(out, ",128,128,32,8,,4,1,yes,h100-sxm,triton-matmul,fits,") != NULL, "%.3000s", out); /* line 3 */
   fails("prune -m rtx4090 -w triton-matmul tests/data/prune/all-bad.jsonl", "line 1: $.BLOCK_N");
   /* a torn last line: its position in the file, once (not "line 2: line 1, column 26") */
   ck_assert_int_eq(tf_test_run("prune -m rtx4090 -w triton-matmul tests/data/prune/torn.jsonl", out, sizeof out, err,
@@ -274,6 +306,7 @@ Suite *prune_suite(void) {
   tcase_add_test(tc, test_cutlass_names_per_line);
   tcase_add_test(tc, test_errors);
   tcase_add_test(tc, test_triton_as_written);
+  tcase_add_test(tc, test_triton_defaults);
   suite_add_tcase(s, tc);
   return s;
 }

@@ -12,6 +12,7 @@
 
 #include "model/core/alloc.h"
 #include "model/core/suggest.h"
+#include "model/core/text.h"
 #include "model/input/machine.h"
 #include "model/input/workset.h"
 
@@ -91,6 +92,24 @@ static int valid_name(const char *name) {
   return 1;
 }
 
+/* A family's name with no variant ("h100" for h100-pcie and h100-sxm): the
+ * shipped names it begins, before a '-', up to four, as the did-you-mean
+ * that edit distance cannot give (a suffix is more than two edits). */
+static void family_hint(const char *name, char *const *names, size_t n, char hint[], size_t size) {
+  size_t len = strlen(name), k = 0, j = 0;
+  for (size_t i = 0; len && i < n; i++)
+    k += !strncmp(names[i], name, len) && names[i][len] == '-';
+  if (!k || k > 4)
+    return;
+  tf_strbuf b = tf_strbuf_of(hint, size);
+  for (size_t i = 0; i < n; i++)
+    if (!strncmp(names[i], name, len) && names[i][len] == '-') {
+      tf_strbuf_printf(&b, "%s'%s'", !j ? "; did you mean " : j + 1 == k ? " or " : ", ", names[i]);
+      j++;
+    }
+  tf_strbuf_put(&b, "?");
+}
+
 int tf_catalog_find(int kind, const char *name, const char *where, char *path, size_t size, tf_error *err) {
   if (is_path(name)) {
     snprintf(path, size, "%s", name);
@@ -113,6 +132,8 @@ int tf_catalog_find(int kind, const char *name, const char *where, char *path, s
   char hint[160] = "";
   if (near)
     snprintf(hint, sizeof hint, "; did you mean '%s'?", near);
+  else
+    family_hint(name, names, n, hint, sizeof hint);
   tf_error_set(err, TF_EINPUT, where,
                "unknown %s '%s'%s ('tilefit %ss' lists the shipped ones; or give a path to a .json file)", noun[kind],
                name, hint, noun[kind]);

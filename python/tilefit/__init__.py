@@ -32,7 +32,9 @@ configuration that does not fit is an answer, not an error: its "status"
 says so.
 
 Integers may be any numbers.Integral (numpy's too) but bool: True is
-never a number to tilefit.
+never a number to tilefit, and neither is a float (128.0, nan), which is
+refused naming the keyword and the place in it (params['d'],
+spec_or_problems['params']['d'][0]); time_limit is seconds and takes one.
 
 The library is found, in order: $TILEFIT_LIB (a path to libtilefit.so),
 beside the package as installed (PREFIX/lib, three levels up), the source
@@ -43,15 +45,22 @@ tree's library finds that tree's, an installed one PREFIX/share/tilefit.
 Threads: ctypes releases the GIL for the length of every call, and the C
 side keeps no shared state between calls, so calls from several threads
 run in parallel, on one Problem too (a handle never changes once made);
-sweep(jobs=N) runs N worker threads inside the library.
+Problem.close() on one thread waits for the calls in flight on others,
+then frees it, and later calls raise.  sweep(jobs=N) runs N worker
+threads inside the library.
 """
 
+import collections.abc
+import contextlib
 import ctypes
 import functools
 import json
+import math
 import numbers
 import operator
 import os
+import re
+import signal
 import threading
 import warnings
 import weakref
@@ -127,15 +136,14 @@ def _library():
 
 
 # ------------------------------------------------------------------ values
-
-def _integer(value):
-    """json.dumps's default: integers that are not int (numpy's int64, ...)
-    as int; anything else is not JSON."""
-    if isinstance(value, numbers.Integral) and not isinstance(value, bool):
-        return int(value)
-    if hasattr(type(value), "__index__") and not isinstance(value, bool):
-        return operator.index(value)
-    raise TypeError("tilefit: %r (%s) is not JSON and not an integer" % (value, type(value).__name__))
+#
+# Every keyword becomes its part of the JSON request here, checked in
+# Python terms: a writer per keyword (the tables _FIELDS and _OPTIONS
+# below) says what the keyword takes, and _plain walks the whole request
+# once more before it is encoded, for what arrives as plain data (a sweep
+# spec, a problem list, prune's configs).  A value refused names the
+# keyword and the place in it, params['d'] or spec_or_problems['params']
+# ['d'][0], never a JSON path or a file.
 
 
 class _Bad(Exception):
@@ -159,37 +167,82 @@ def _named(cmd):
     return wrap
 
 
-def _number(value, keyword):
-    """An integer for the library: bool is int to Python, never to tilefit."""
+def _kind(value):
+    name = type(value).__name__
+    return ("an " if name[:1] in "aeiou" else "a ") + name
+
+
+def _integer(value, keyword):
+    """An integer for the library: an int (or numbers.Integral, numpy's),
+    never a bool (an int to Python, never a number to tilefit), a float
+    (128.0 is not 128 here: Triton would compile a float constexpr), or a
+    string."""
     if isinstance(value, bool):
         raise _Bad(keyword, "%r is a bool, not an integer" % value)
     if isinstance(value, numbers.Integral):
         return int(value)
-    if hasattr(type(value), "__index__"):  # an integer type not registered as Integral
-        return operator.index(value)
-    return value  # a float or a string: the library says what it expected
+    if hasattr(type(value), "__index__") and not isinstance(value, (str, bytes)):
+        return operator.index(value)  # an integer type not registered as Integral
+    raise _Bad(keyword, "expected an integer, got %r (%s)" % (value, _kind(value)))
+
+
+def _seconds(value, keyword):
+    """A time limit: a real number of seconds > 0 (a float is fine here)."""
+    if isinstance(value, bool) or not isinstance(value, numbers.Real) or not math.isfinite(value) or value <= 0:
+        raise _Bad(keyword, "expected a number of seconds > 0, got %r (%s)" % (value, _kind(value)))
+    return value if isinstance(value, numbers.Integral) else float(value)
+
+
+def _mapping(value, keyword, what):
+    if not isinstance(value, collections.abc.Mapping):
+        raise _Bad(keyword, "expected a dict of %s, got %r (%s)" % (what, value, _kind(value)))
+    for k in value:
+        if not isinstance(k, str):
+            raise _Bad(keyword, "expected string keys, got %r (%s)" % (k, _kind(k)))
+    return value
+
+
+def _list(value, keyword, what):
+    """A list, tuple, range or other iterable that is not a string."""
+    if isinstance(value, (str, bytes, collections.abc.Mapping)) or not isinstance(value, collections.abc.Iterable):
+        raise _Bad(keyword, "expected %s, got %r (%s)" % (what, value, _kind(value)))
+    return list(value)
 
 
 def _numbers(mapping, keyword):
     """{"d": 128}: each value an integer (or, for domain, a list of them)."""
     out = {}
-    for k, v in dict(mapping).items():
+    for k, v in _mapping(mapping, keyword, "NAME: integer").items():
         where = "%s[%r]" % (keyword, k)
-        if isinstance(v, (list, tuple, range)) or (hasattr(v, "__iter__") and not isinstance(v, (str, bytes))):
-            out[k] = [_number(x, "%s[%d]" % (where, i)) for i, x in enumerate(v)]
+        if isinstance(v, collections.abc.Iterable) and not isinstance(v, (str, bytes, collections.abc.Mapping)):
+            out[k] = [_integer(x, "%s[%d]" % (where, i)) for i, x in enumerate(v)]
         else:
-            out[k] = _number(v, where)
+            out[k] = _integer(v, where)
     return out
+
+
+def _text(value, keyword):
+    if not isinstance(value, str):
+        raise _Bad(keyword, "expected a string, got %r (%s)" % (value, _kind(value)))
+    return value
 
 
 def _texts(value, keyword):
     """A string, or a list of strings, as a list."""
-    return [value] if isinstance(value, str) else list(value)
+    if isinstance(value, str):
+        return [value]
+    return [_text(v, "%s[%d]" % (keyword, i))
+            for i, v in enumerate(_list(value, keyword, "a string or a list of strings"))]
 
 
 def _places(value, keyword):
     """{"Q": "rf"} or {"Q": ["smem", "rf"]}: a pin or a narrowed list."""
-    return {k: v if isinstance(v, str) else list(v) for k, v in dict(value).items()}
+    out = {}
+    for k, v in _mapping(value, keyword, "BUFFER: memory or [memories]").items():
+        where = "%s[%r]" % (keyword, k)
+        out[k] = v if isinstance(v, str) else \
+            [_text(m, "%s[%d]" % (where, i)) for i, m in enumerate(_list(v, where, "a memory or a list of memories"))]
+    return out
 
 
 def _flag(value, keyword):
@@ -199,7 +252,59 @@ def _flag(value, keyword):
 
 
 def _string(value, keyword):
+    if not isinstance(value, (str, os.PathLike)):
+        raise _Bad(keyword, "expected a string, got %r (%s)" % (value, _kind(value)))
     return os.fspath(value)
+
+
+def _renames(value, keyword):
+    """prune's map: {"BM": "BLOCK_M"}."""
+    return {k: _text(v, "%s[%r]" % (keyword, k)) for k, v in _mapping(value, keyword, "KEY: VARIABLE").items()}
+
+
+def _keys(value, keyword):
+    """emit's key: {"BLOCK_M": "BM"} renames a variable, {"GROUP": 8} adds
+    a constant key."""
+    out = {}
+    for k, v in _mapping(value, keyword, "VAR: KEY or NEWKEY: integer").items():
+        out[k] = v if isinstance(v, str) else _integer(v, "%s[%r]" % (keyword, k))
+    return out
+
+
+# Where each request member comes from, in the caller's terms.
+_ROOTS = {"spec": "spec_or_problems", "problems": "spec_or_problems", "file": "spec_or_problems", "for": "target"}
+
+
+def _plain(value, where):
+    """The request as JSON: every number an int but time limits (a float
+    is never an integer to tilefit, nan and inf are not JSON), every key a
+    string, every other value a string, bool, None, list or dict."""
+    if value is None or isinstance(value, (str, bool)):
+        return value
+    if isinstance(value, float):
+        if where.endswith("time_limit") or where.endswith("['time_limit']"):
+            return _seconds(value, where)
+        raise _Bad(where, "expected an integer, got %r (a float)" % value)
+    if isinstance(value, (numbers.Integral, os.PathLike)) or hasattr(type(value), "__index__"):
+        return os.fspath(value) if isinstance(value, os.PathLike) else _integer(value, where)
+    if isinstance(value, collections.abc.Mapping):
+        return {_text(k, where): _plain(v, "%s[%r]" % (where, k)) for k, v in value.items()}
+    if isinstance(value, (list, tuple, range)):
+        return [_plain(v, "%s[%d]" % (where, i)) for i, v in enumerate(value)]
+    raise _Bad(where, "%r (%s) is not a value tilefit takes" % (value, _kind(value)))
+
+
+def _checked(request):
+    """_plain over a request, each member named as its keyword: a problem's
+    members by their own names (params, place, ...), spec_or_problems,
+    configs, target."""
+    out = {}
+    for key, value in request.items():
+        if key == "problem" and isinstance(value, collections.abc.Mapping):
+            out[key] = {k: _plain(v, k) for k, v in value.items()}
+        else:
+            out[key] = _plain(value, _ROOTS.get(key, key))
+    return out
 
 
 # The request's fields after machine and workset, as model/input/request.h's
@@ -221,13 +326,14 @@ _WRITE = dict(_FIELDS)
 # The options of the commands (a request's members besides "problem"),
 # each written as the library reads it.
 _OPTIONS = {
-    "top": lambda v, k: _number(v, k),
+    "top": _integer,
     "top_points": _flag,
     "explain": _flag,
-    "time_limit": lambda v, k: _number(v, k),
+    "time_limit": _seconds,
     "presolve": _flag,
-    "jobs": lambda v, k: _number(v, k),
-    "memo_max": lambda v, k: _number(v, k),
+    "jobs": _integer,
+    "memo_max": _integer,
+    "key": _keys,
     "solver": _string,
     "emit": _string,
     "for": _string,
@@ -313,8 +419,28 @@ def _keyword(path, field, renames):
     return name
 
 
-def _error(cmd, answer, status, renames=None):
-    """The library's error answer as tilefit.Error naming the keyword."""
+def _at(request, path):
+    """The value at a JSON path ("$.problem.place.P") of the request, or
+    None."""
+    value, rest = request, path[1:] if path.startswith("$") else None
+    while rest and value is not None:
+        if rest.startswith("."):
+            key = re.match(r"\.([^.\[]*)", rest).group(1)
+            value = value.get(key) if isinstance(value, dict) else None
+            rest = rest[1 + len(key):]
+        elif rest.startswith("[") and "]" in rest:
+            i = rest[1:rest.index("]")]
+            value = value[int(i)] if isinstance(value, list) and i.isdigit() and int(i) < len(value) else None
+            rest = rest[rest.index("]") + 1:]
+        else:
+            return None
+    return value if rest == "" else None
+
+
+def _error(cmd, answer, status, renames=None, request=None):
+    """The library's error answer as tilefit.Error naming the keyword (and
+    for place= the memory given, which the message does not repeat:
+    place['P']='tmem')."""
     line = answer.get("error", "unknown error")
     field = answer.get("field") or ""
     if not field:
@@ -329,7 +455,11 @@ def _error(cmd, answer, status, renames=None):
     elif field == "any_arch":
         text = "%s: %s; pass %s=True to solve it anyway" % (cmd, message, name)
     else:
-        text = "%s: %s: %s" % (cmd, _keyword(answer.get("path", ""), field, renames or {}), message)
+        where = _keyword(answer.get("path", ""), field, renames or {})
+        value = _at(request, answer.get("path", "")) if request is not None else None
+        if field == "place" and isinstance(value, str) and value not in message:
+            where += "=%r" % value
+        text = "%s: %s: %s" % (cmd, where, message)
     return Error(text, status, name, line)
 
 
@@ -343,14 +473,17 @@ def _answer(ptr, status):
 
 
 def _encode(request):
-    return json.dumps(request, default=_integer).encode("utf-8")
+    """The request as UTF-8 JSON, checked (_checked); raises _Bad."""
+    return json.dumps(_checked(request), allow_nan=False).encode("utf-8")
 
 
 def _call_raw(request):
-    """One request to the library; returns (answer, status), errors too."""
+    """One request (a dict, or the bytes _encode made of one) to the
+    library; returns (answer, status), errors too."""
     lib = _library()
     status = ctypes.c_int(3)
-    return _answer(lib.tf_call_json(_encode(request), ctypes.byref(status)), status)
+    text = request if isinstance(request, bytes) else _encode(request)
+    return _answer(lib.tf_call_json(text, ctypes.byref(status)), status)
 
 
 def _call(request, renames=None, name=None):
@@ -358,7 +491,7 @@ def _call(request, renames=None, name=None):
     answer, status = _call_raw(request)
     if status >= 2:
         cmd = name or (request.get("cmd", "?") if isinstance(request, dict) else "?")
-        raise _error(cmd, answer, status, renames)
+        raise _error(cmd, answer, status, renames, request)
     return answer, status
 
 
@@ -425,16 +558,19 @@ def layout(machine=None, workset=None, params=None, fix=None, domain=None, requi
 
 @_named("emit")
 def emit(machine=None, workset=None, target=None, params=None, fix=None, domain=None, require=None, objective=None,
-         place=None, any_arch=None, solver=None, top=None, time_limit=None, presolve=None, cutlass_name=None):
+         place=None, any_arch=None, solver=None, top=None, time_limit=None, presolve=None, cutlass_name=None, key=None):
     """What a kernel author pastes, as the dict `tilefit emit --for TARGET
     --json` prints: "for", "text" (the fragment: CUTLASS types and kernel
     name, CuTe DSL arguments, a triton.Config list, FlashAttention traits)
     and "answers" (the answers it was written for, as solve() returns
     them).  target is "cutlass", "cute-dsl", "triton" or "fa"; with top=K,
-    the K best distinct tiles."""
+    the K best distinct tiles.  key (target "triton", as --key) names your
+    kernel's config keys: {"BLOCK_M": "BM"} writes the variable BLOCK_M
+    as 'BM', {"GROUP": 8} adds a constant key; without it, the tutorial
+    kernel's (BLOCK_SIZE_M, ..., GROUP_SIZE_M 8)."""
     p = _problem(machine, workset, params, fix, domain, require, objective, place, any_arch, solver)
     return _call(_request("emit", p, {"for": target, "top": top, "time_limit": time_limit, "presolve": presolve,
-                                      "cutlass_name": cutlass_name}), {"for": "target"})[0]
+                                      "cutlass_name": cutlass_name, "key": key}), {"for": "target"})[0]
 
 
 @_named("plot_map")
@@ -466,6 +602,42 @@ def plot_sweep(file, x, y, by=None, scale=None, x_scale=None):
                  name="plot_sweep")[0]["text"]
 
 
+class _Handle:
+    """A library handle shared by threads: use() counts a call in flight
+    (refused once closed), close() marks it closed, waits until no call is
+    in flight and frees it, once.  The closed check and the call are one
+    step under the lock, so a call never runs on a freed handle."""
+
+    def __init__(self, lib, handle):
+        self._lib, self._handle = lib, handle
+        self._cond = threading.Condition()
+        self._calls = 0
+        self._closed = False
+
+    @contextlib.contextmanager
+    def use(self, name):
+        with self._cond:
+            if self._closed:
+                raise Error("%s: the Problem is closed" % name, 2)
+            self._calls += 1
+        try:
+            yield self._handle
+        finally:
+            with self._cond:
+                self._calls -= 1
+                if not self._calls:
+                    self._cond.notify_all()
+
+    def close(self):
+        with self._cond:
+            if self._closed:
+                return
+            self._closed = True
+            while self._calls:
+                self._cond.wait()
+        self._lib.tf_json_handle_free(self._handle)
+
+
 class Problem:
     """One problem's machine and workset, loaded once and bound to its
     params, for many calls: p.solve(), p.check(), p.layout(), p.emit()
@@ -494,8 +666,11 @@ class Problem:
         answer, status = _answer(out, status)
         if not handle:
             raise _error("Problem", answer, status)
-        self._handle = handle
-        self._free = weakref.finalize(self, lib.tf_json_handle_free, handle)
+        self._handle = _Handle(lib, handle)
+        # freed with the object, through the same lock as close(); not at
+        # interpreter exit, where a daemon thread may still be in a call
+        self._free = weakref.finalize(self, self._handle.close)
+        self._free.atexit = False
         self.machine, self.workset = answer["machine"], answer["workset"]
 
     def __repr__(self):
@@ -503,7 +678,8 @@ class Problem:
                                                                       self.problem.get("params", {}))
 
     def close(self):
-        """Frees the loaded machine and workset; later calls raise."""
+        """Frees the loaded machine and workset once the calls in flight on
+        other threads have returned (it waits for them); later calls raise."""
         self._free()
 
     def __enter__(self):
@@ -513,15 +689,14 @@ class Problem:
         self.close()
 
     def _call(self, cmd, given, options, renames=None, name=None):
-        if not self._free.alive:
-            raise Error("%s: the Problem is closed" % (name or cmd), 2)
         request = _request(cmd, _fields(given), options)
-        lib = _library()
-        status = ctypes.c_int(3)
-        answer, status = _answer(lib.tf_json_handle_call(self._handle, _encode(request), ctypes.byref(status)),
-                                 status)
+        text = _encode(request)
+        with self._handle.use(name or cmd) as handle:
+            lib = _library()
+            status = ctypes.c_int(3)
+            answer, status = _answer(lib.tf_json_handle_call(handle, text, ctypes.byref(status)), status)
         if status >= 2:
-            raise _error(name or cmd, answer, status, renames)
+            raise _error(name or cmd, answer, status, renames, request)
         return answer
 
     @_named("solve")
@@ -559,20 +734,26 @@ class Problem:
 
     @_named("emit")
     def emit(self, target, fix=None, domain=None, require=None, objective=None, place=None, solver=None, top=None,
-             time_limit=None, presolve=None):
+             time_limit=None, presolve=None, key=None):
         """tilefit.emit() on this problem (see there)."""
         return self._call("emit", dict(fix=fix, domain=domain, require=require, objective=objective, place=place,
                                        solver=solver),
-                          {"for": target, "top": top, "time_limit": time_limit, "presolve": presolve},
+                          {"for": target, "top": top, "time_limit": time_limit, "presolve": presolve, "key": key},
                           {"for": "target"})
 
 
 # -------------------------------------------------------------------- sweep
 
-def _sweep_thread(request, write_fd, result):
-    """The sweep's call, on its own thread: the lines go to the pipe."""
+def _sweep_thread(text, write_fd, result):
+    """The sweep's call, on its own thread: the lines go to the pipe.
+    SIGPIPE is blocked on this thread (and the library's workers, which
+    inherit its mask), so that a reader that stops early makes the next
+    write fail with EPIPE, which ends the sweep, whatever the process's
+    SIGPIPE disposition; a SIGPIPE left pending dies with the thread."""
     try:
-        result["answer"] = _call_raw(request)
+        if hasattr(signal, "pthread_sigmask"):
+            signal.pthread_sigmask(signal.SIG_BLOCK, {signal.SIGPIPE})
+        result["answer"] = _call_raw(text)
     except BaseException as e:  # handed to the reader
         result["exception"] = e
     finally:
@@ -581,19 +762,34 @@ def _sweep_thread(request, write_fd, result):
 
 class _Sweep:
     """The points of a running sweep, read from a pipe the library writes
-    while it solves; see sweep()."""
+    while it solves; see sweep().  Closing it (close(), the end of a with
+    block, or the iterator being collected) closes the read end: the
+    library's next write fails and the sweep's thread ends and closes the
+    write end, so nothing is left open."""
 
     def __init__(self, request, stacklevel):
         _library()
+        self._done = True  # until the thread runs: nothing for __del__ to close
         read_fd, write_fd = os.pipe()
         request["fd"] = write_fd
-        self._file = os.fdopen(read_fd, "rb", buffering=1 << 16)
+        try:
+            text = _encode(request)  # a value refused raises here, at the call
+            self._file = os.fdopen(read_fd, "rb", buffering=1 << 16)
+        except BaseException:
+            os.close(read_fd)
+            os.close(write_fd)
+            raise
         self._lines = iter(self._file)
         self._result = {}
-        self._done = False
         self._stacklevel = stacklevel
-        self._thread = threading.Thread(target=_sweep_thread, args=(request, write_fd, self._result), daemon=True)
-        self._thread.start()
+        self._thread = threading.Thread(target=_sweep_thread, args=(text, write_fd, self._result), daemon=True)
+        try:
+            self._thread.start()
+        except BaseException:
+            self._file.close()
+            os.close(write_fd)
+            raise
+        self._done = False
 
     def __iter__(self):
         return self
@@ -619,14 +815,24 @@ class _Sweep:
             warnings.warn("tilefit: " + w, stacklevel=self._stacklevel)
 
     def close(self):
-        """Stops reading: the sweep stops at its next write."""
+        """Stops reading: the sweep stops at its next write (its thread is
+        joined before this returns)."""
         if not self._done:
             self._done = True
             self._file.close()  # the library's next write fails (EPIPE) and the sweep ends
             self._thread.join()
 
+    def __enter__(self):
+        return self
+
+    def __exit__(self, *exc):
+        self.close()
+
     def __del__(self):
+        # not joined here: a collector must not wait for the library; the
+        # thread closes the write end when the sweep notices
         if not getattr(self, "_done", True):
+            self._done = True
             self._file.close()
 
 
@@ -635,17 +841,19 @@ def sweep(spec_or_problems, jobs=1, memo_max=None, shard=None, time_limit=None, 
     """Solves every point of a sweep, yielding one dict per point as it is
     solved, in point order, each the line `tilefit sweep` writes; nothing
     is kept but the line being read (the library writes JSON Lines into a
-    pipe that this iterator reads).
+    pipe that this iterator reads; it works as a with block too).
 
     spec_or_problems is a sweep spec (a dict, see `tilefit sweep --help`),
     a path to a spec or to a .jsonl problem list, or a list of problems
     (dicts, e.g. from problem()).  jobs worker threads solve in the
     library; memo_max bounds the answers kept for reuse; shard=(I, N)
     solves points i with i mod N = I - 1, as --shard I/N.  The sweep starts
-    when called; bad input raises tilefit.Error when the iterator reaches
-    it (at once, before any point), a point that fails is a dict with
+    when called; a value Python can refuse (a float for an integer) raises
+    tilefit.Error at the call, other bad input when the iterator reaches it
+    (at once, before any point); a point that fails is a dict with
     "status": "error", not an exception.  close() the iterator (or drop
-    it) to stop the sweep early.
+    it) to stop the sweep early: nothing is left running or open, whatever
+    the process's SIGPIPE disposition.
 
     >>> points = list(tilefit.sweep({"machines": ["h100-sxm"], "worksets": ["fa3-fwd"],
     ...                              "params": {"d": [64, 128]}}))
@@ -655,13 +863,13 @@ def sweep(spec_or_problems, jobs=1, memo_max=None, shard=None, time_limit=None, 
     request = _request("sweep", None, dict(jobs=jobs, memo_max=memo_max, time_limit=time_limit, presolve=presolve,
                                            solver=solver))
     if shard is not None:
-        request["shard"] = [_number(v, "shard[%d]" % i) for i, v in enumerate(shard)]
-    if isinstance(spec_or_problems, dict):
+        request["shard"] = [_integer(v, "shard[%d]" % i) for i, v in enumerate(_list(shard, "shard", "(I, N)"))]
+    if isinstance(spec_or_problems, collections.abc.Mapping):
         request["spec"] = spec_or_problems
     elif isinstance(spec_or_problems, (str, os.PathLike)):
         request["file"] = os.fspath(spec_or_problems)
     else:
-        request["problems"] = list(spec_or_problems)
+        request["problems"] = _list(spec_or_problems, "spec_or_problems", "a spec, a path or a list of problems")
     return _Sweep(request, 3)
 
 
@@ -748,17 +956,19 @@ def prune(configs, machine=None, workset=None, params=None, map=None, time_limit
     if isinstance(configs, (str, os.PathLike)):
         request["file"] = os.fspath(configs)
     else:
-        request["configs"] = list(configs)
-    for key, value in (("machine", machine), ("workset", workset), ("map", map)):
+        request["configs"] = _list(configs, "configs", "a list of configurations or a path")
+    for key, value in (("machine", machine), ("workset", workset)):
         if value is not None:
-            request[key] = os.fspath(value) if key != "map" else dict(value)
+            request[key] = _string(value, key)
+    if map is not None:
+        request["map"] = _renames(map, "map")
     if params is not None:
         request["params"] = _numbers(params, "params")
     if time_limit is not None:
-        request["time_limit"] = _number(time_limit, "time_limit")
+        request["time_limit"] = _seconds(time_limit, "time_limit")
     if any_arch is not None:
         request["any_arch"] = _flag(any_arch, "any_arch")
-    result = _call(request, {"file": "configs"})[0]
+    result = _call(request, {"file": "configs", "configs": "configs"})[0]
     return [c for c in result if c["fits"]] if _flag(keep, "keep") else result
 
 

@@ -8,23 +8,38 @@
     @triton.jit
     def matmul_kernel(a_ptr, b_ptr, c_ptr, M, N, K, ..., BLOCK_SIZE_M: tl.constexpr, ...):
 
-early_config_prune(machine=..., dtype=None, workset="triton-matmul") returns
-the function Triton calls as ``early_config_prune(configs, named_args,
-**kwargs)``: it keeps the configurations whose shared memory fits the
-machine, as ``tilefit prune`` decides (the tutorial's BLOCK_SIZE_* keys and
-Config's None fields are read as written).  The element width comes from
-``dtype`` (a name such as "float16", "bfloat16", "float8_e4m3fn", "float32",
-or anything with an ``itemsize``) or, when it is None, from the first
-argument in named_args that has a ``dtype``; an 8-bit dtype whose name says
-float8/fp8 (or int8) sets the workset's ``fp8`` param, since Triton compiles
-fp8 dots only on compute capability 8.9 and later (a bare itemsize of 1
-counts as fp8).  A configuration tilefit cannot check is kept, as Triton
-would try it.
+early_config_prune(machine=..., dtype=None, workset="triton-matmul",
+params=None, map=None, keep_going=False) returns the function Triton calls
+as ``early_config_prune(configs, named_args, **kwargs)``: it keeps the
+configurations whose shared memory fits the machine, as ``tilefit prune``
+decides (the tutorial's BLOCK_SIZE_* keys are read as the workset's
+BLOCK_*; a config without num_stages or num_warps is checked at Triton's
+defaults; map={"BM": "BLOCK_M"} reads your kernel's keys).  Given the
+configs first, early_config_prune(configs, named_args, machine=...) prunes
+them at once.  The machine and workset are checked when the function is
+made: a name tilefit does not know raises tilefit.Error with tilefit's
+message ("unknown machine 'h100'; did you mean 'h100-pcie' or
+'h100-sxm'?"), and so does a configuration tilefit cannot check (a key
+that names nothing, so a block size is missing) -- unless keep_going=True,
+which keeps what cannot be checked, as Triton would try it, with a
+warning.  machine="auto" is the shipped machine of the current device,
+read through torch or triton (current_machine()).
+
+The element width comes from ``dtype`` (a name such as "float16",
+"bfloat16", "float8_e4m3fn", "float32", or anything with an ``itemsize``)
+or, when it is None, from the first argument in named_args that has a
+``dtype``; an 8-bit dtype whose name says float8/fp8 (or int8) sets the
+workset's ``fp8`` param, since Triton compiles fp8 dots only on compute
+capability 8.9 and later (a bare itemsize of 1 counts as fp8).
 """
+
+import importlib
+import re
+import warnings
 
 import tilefit
 
-__all__ = ["early_config_prune", "config_dict", "dtype_bits", "dtype_fp8"]
+__all__ = ["early_config_prune", "config_dict", "dtype_bits", "dtype_fp8", "current_machine"]
 
 _BITS = {"float8": 8, "fp8": 8, "int8": 8, "uint8": 8, "float16": 16, "half": 16, "fp16": 16,
          "bfloat16": 16, "bf16": 16, "float32": 32, "float": 32, "fp32": 32, "tf32": 32}
@@ -53,13 +68,17 @@ def dtype_fp8(dtype):
 
 
 def config_dict(config):
-    """A triton.Config (or a dict) as the object tilefit prune reads."""
+    """A triton.Config (or a dict) as the object tilefit prune reads: its
+    kwargs, and its launch fields as they are, None as null (the library
+    gives a missing or None num_stages and num_warps Triton's defaults)."""
     if isinstance(config, dict):
         return dict(config)
     out = dict(getattr(config, "kwargs", {}) or {})
     for key in ("num_stages", "num_warps", "num_ctas", "maxnreg"):
-        value = getattr(config, key, None)
-        if isinstance(value, int) and not isinstance(value, bool):
+        if not hasattr(config, key):
+            continue
+        value = getattr(config, key)
+        if value is None or (isinstance(value, int) and not isinstance(value, bool)):
             out[key] = value
     return out
 
@@ -72,21 +91,181 @@ def _named_dtype(named_args):
     return None
 
 
-def early_config_prune(machine, dtype=None, workset="triton-matmul", params=None):
-    """The function for prune_configs_by={"early_config_prune": ...}."""
-    def prune(configs, named_args, **kwargs):
-        configs = list(configs)
-        if not configs:
-            return configs
-        chosen = dtype if dtype is not None else _named_dtype(named_args)
-        p = dict(params or {})
-        if chosen is not None:
-            p["dt_bits"] = dtype_bits(chosen)
-            if p["dt_bits"] == 8 and dtype_fp8(chosen) is not None and "fp8" not in p:
-                p["fp8"] = dtype_fp8(chosen)
+# ------------------------------------------------------------ machine="auto"
+
+def _optional(name):
+    """The module, or None when it cannot be imported."""
+    try:
+        return importlib.import_module(name)
+    except ImportError:
+        return None
+
+
+def _device_from_torch(torch):
+    """(arch, SM count, name) of torch's current device, or None without one."""
+    cuda = getattr(torch, "cuda", None)
+    if cuda is None or not cuda.is_available():
+        return None
+    index = cuda.current_device()
+    props = cuda.get_device_properties(index)
+    gcn = getattr(props, "gcnArchName", None)
+    if getattr(getattr(torch, "version", None), "hip", None) and gcn:
+        arch = str(gcn).split(":")[0]
+    else:
+        major, minor = cuda.get_device_capability(index)
+        arch = "sm_%d%d" % (major, minor)
+    return arch, getattr(props, "multi_processor_count", None), cuda.get_device_name(index)
+
+
+def _device_from_triton(triton):
+    """(arch, SM count, None) of Triton's active driver's device."""
+    driver = triton.runtime.driver.active
+    target = driver.get_current_target()
+    arch = "sm_%d" % target.arch if target.backend == "cuda" else str(target.arch)
+    sms = None
+    try:
+        sms = driver.utils.get_device_properties(driver.get_current_device()).get("multiprocessor_count")
+    except Exception:  # the SM count only narrows the match; the architecture decides
+        sms = None
+    return arch, sms, None
+
+
+_catalog = None
+
+
+def _machines():
+    """Each shipped machine's (name, arch, sm_count), read once."""
+    global _catalog
+    if _catalog is None:
+        rows = []
+        for name in tilefit.machines():
+            fields = {f["field"]: f["value"] for f in tilefit.machine(name)["fields"]}
+            rows.append((name, fields.get("arch"), fields.get("sm_count")))
+        _catalog = rows
+    return _catalog
+
+
+def _squash(text):
+    return re.sub(r"[^a-z0-9]", "", str(text).lower())
+
+
+def _match(arch, sms, name):
+    """The shipped machines that are this device: its architecture, then
+    its SM count, then its name (H100 and H200 share both)."""
+    found = [m for m in _machines() if m[1] == arch]
+    if sms and len(found) > 1:
+        found = [m for m in found if m[2] == sms] or found
+    if name and len(found) > 1:
+        device = _squash(name)
+        named = [m for m in found if _squash(m[0]) in device or _squash(m[0].split("-")[0]) in device]
+        found = named or found
+    return [m[0] for m in found]
+
+
+def current_machine():
+    """The shipped machine name of the current device, read through torch
+    (device name, compute capability or gfx arch, SM count) or, without
+    torch, triton (its target and SM count).  Raises tilefit.Error when
+    neither is importable, there is no device, or no single shipped
+    machine is the device (pass machine=NAME then)."""
+    device, how = None, None
+    torch = _optional("torch")
+    if torch is not None:
+        device, how = _device_from_torch(torch), "torch"
+    if device is None:
+        triton = _optional("triton")
+        if triton is not None:
+            device, how = _device_from_triton(triton), "triton"
+        elif torch is None:
+            raise tilefit.Error("tilefit.triton: machine='auto' reads the device through torch or triton, and neither "
+                                "is importable; pass machine=NAME (tilefit.machines() lists them)", 2, "machine")
+    if device is None:
+        raise tilefit.Error("tilefit.triton: machine='auto': %s sees no GPU; pass machine=NAME" % how, 2, "machine")
+    arch, sms, name = device
+    found = _match(arch, sms, name)
+    seen = "%s (%s%s)" % (repr(name) if name else "the device", arch, ", %s SMs" % sms if sms else "")
+    if not found:
+        raise tilefit.Error("tilefit.triton: machine='auto': no shipped machine is %s, read through %s; pass "
+                            "machine=NAME or a machine file" % (seen, how), 2, "machine")
+    if len(found) > 1:
+        raise tilefit.Error("tilefit.triton: machine='auto': %s, read through %s, could be %s; pass one as machine="
+                            % (seen, how, " or ".join(found)), 2, "machine")
+    return found[0]
+
+
+# ------------------------------------------------------------------ pruning
+
+def _resolve(machine, workset):
+    """The machine's name (auto: the device's) and the workset, checked:
+    a name tilefit does not know raises with tilefit's own message."""
+    if machine is None:
+        raise tilefit.Error("tilefit.triton: early_config_prune needs machine=NAME (or machine='auto')", 2, "machine")
+    if machine == "auto":
+        machine = current_machine()
+    for keyword, value, load in (("machine", machine, tilefit.machine), ("workset", workset, tilefit.workset)):
         try:
-            verdicts = tilefit.prune([config_dict(c) for c in configs], machine=machine, workset=workset, params=p)
-        except tilefit.Error:  # no configuration could be checked: leave the choice to Triton
-            return configs
-        return [c for c, v in zip(configs, verdicts) if v.get("fits") or "error" in v]
-    return prune
+            load(value)
+        except tilefit.Error as e:  # "$.name: unknown machine 'h100'; did you mean ...": the keyword's now
+            text = e.line.split(": ", 1)[1] if e.line.startswith("$.") and ": " in e.line else e.line
+            raise tilefit.Error("early_config_prune: %s: %s" % (keyword, text), e.status, keyword) from None
+    return machine
+
+
+def _params(dtype, named_args, params):
+    chosen = dtype if dtype is not None else _named_dtype(named_args)
+    p = dict(params or {})
+    if chosen is not None:
+        p["dt_bits"] = dtype_bits(chosen)
+        if p["dt_bits"] == 8 and dtype_fp8(chosen) is not None and "fp8" not in p:
+            p["fp8"] = dtype_fp8(chosen)
+    return p
+
+
+def _hint(text):
+    """After a block size left free: how to name your kernel's keys."""
+    return "; map={'YOUR_KEY': 'VARIABLE'} reads your kernel's keys" if "still free" in text else ""
+
+
+def _prune(configs, named_args, machine, dtype, workset, params, map_, keep_going):
+    configs = list(configs)
+    if not configs:
+        return configs
+    try:
+        verdicts = tilefit.prune([config_dict(c) for c in configs], machine=machine, workset=workset,
+                                 params=_params(dtype, named_args, params), map=map_)
+    except tilefit.Error as e:
+        if not keep_going:
+            text = re.sub(r"^prune: ", "early_config_prune: ", e.message)
+            raise tilefit.Error(text + _hint(text), e.status, e.field, e.line) from None
+        warnings.warn("tilefit.triton: %s; keeping every config (keep_going=True)" % e.message, stacklevel=3)
+        return configs
+    bad = [(i, re.sub(r"^\$\.configs\[\d+\]: ", "", v["error"])) for i, v in enumerate(verdicts) if "error" in v]
+    if bad and not keep_going:
+        raise tilefit.Error("early_config_prune: configs[%d]: %s%s" % (bad[0] + (_hint(bad[0][1]),)), 2, "configs")
+    for i, why in bad:
+        warnings.warn("tilefit.triton: configs[%d] kept unchecked: %s" % (i, why), stacklevel=3)
+    return [c for c, v in zip(configs, verdicts) if v.get("fits") or "error" in v]
+
+
+def early_config_prune(configs=None, named_args=None, machine=None, dtype=None, workset="triton-matmul", params=None,
+                       map=None, keep_going=False, **kwargs):
+    """The function for prune_configs_by={"early_config_prune": ...}, or,
+    given the configs, their pruning now (see the module's text)."""
+    if isinstance(configs, str):
+        raise TypeError("tilefit.triton.early_config_prune: configs is a list of triton.Config; pass the machine as "
+                        "machine=%r" % configs)
+    try:
+        machine = _resolve(machine, workset)
+    except tilefit.Error:
+        if not keep_going:
+            raise
+        warnings.warn("tilefit.triton: the machine or workset did not load; every config is kept (keep_going=True)",
+                      stacklevel=2)
+
+        def keep(configs, named_args=None, **kwargs):
+            return list(configs)
+        return keep if configs is None else keep(configs)
+
+    def prune(configs, named_args=None, **kwargs):
+        return _prune(configs, named_args, machine, dtype, workset, params, map, keep_going)
+    return prune if configs is None else prune(configs, named_args)

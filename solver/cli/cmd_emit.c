@@ -16,7 +16,10 @@ const tf_command tf_cmd_emit = {
     "same tile count once): --for cutlass the CollectiveBuilder types and the\n"
     "cutlass_library kernel name (check --cutlass-name reads it back), cute-dsl the\n"
     "CuTe DSL GEMM examples' arguments, triton a triton.Config list (prune reads it\n"
-    "back), fa FlashAttention's kernel traits.  Each fragment begins with a comment\n"
+    "back; the tutorial kernel's keys, or --key VAR=KEY for your kernel's, and no\n"
+    "config with more stages than the K loop has iterations, -p K, or that\n"
+    "early_config_prune's estimate drops), fa FlashAttention's kernel traits.\n"
+    "Each fragment begins with a comment\n"
     "naming the machine, workset, params, tilefit version and the bytes it fits in.\n",
     "0 written, 1 infeasible, 2 bad input (a workset the target does not write for),\n"
     "3 solver or internal failure",
@@ -29,9 +32,17 @@ static int emit(tf_cmd_problem *c) {
   }
   tf_solve_opts opts;
   tf_args_solve_opts(&c->args, &opts);
-  int status = TF_ANSWER_OPTIMAL;
-  if (tf_emit_run(tf_cli_out(&c->args), c->run.problem, &opts, tf_emit_target(c->args.emit_for), c->args.top,
-                  c->args.format == TF_FORMAT_JSON, &status, &c->err))
+  int status = TF_ANSWER_OPTIMAL, target = tf_emit_target(c->args.emit_for), rc = 0;
+  tf_prune_map keys = {NULL, 0, 0};
+  tf_problem *own = NULL;
+  for (int i = 0; !rc && i < c->args.nkeys; i++)
+    rc = tf_prune_map_parse(&keys, c->args.keys[i], "--key", &c->err);
+  rc = rc || tf_emit_bind(target, c->run.problem, &c->args.req, &own, &c->err) ||
+       tf_emit_run(tf_cli_out(&c->args), own ? own : c->run.problem, &opts, target, c->args.top,
+                   c->args.format == TF_FORMAT_JSON, &keys, &status, &c->err);
+  tf_problem_free(own);
+  tf_prune_map_release(&keys);
+  if (rc)
     return tf_cli_fail(&c->err);
   if (status == TF_ANSWER_INFEASIBLE || status == TF_ANSWER_NO_FIT) {
     fprintf(stderr, "tilefit: %s: %s on %s: nothing to emit\n", status == TF_ANSWER_NO_FIT ? "does not fit" : "infeasible",

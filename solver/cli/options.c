@@ -24,6 +24,7 @@ void tf_args_release(tf_args *a) {
   tf_request_release(&a->req);
   free(a->positional);
   free(a->maps);
+  free(a->keys);
   free(a->lists);
   memset(a, 0, sizeof *a);
 }
@@ -150,7 +151,7 @@ static int parse_shard(tf_args *a, const char *text, tf_error *err) {
  * rows in this order. */
 enum opt_id {
   O_MACHINE, O_WORKSET, O_PARAM, O_FIX, O_DOMAIN, O_PLACE, O_ANY_ARCH, O_REQUIRE, O_OBJECTIVE, O_JSON, O_JSONL, O_CSV, O_EXPLAIN, O_TOP, O_TOP_POINTS,
-  O_LP, O_MPS, O_CUTLASS_NAME, O_EMIT, O_FOR, O_MAP, O_KEEP, O_JOBS, O_MEMO_MAX, O_OUT, O_FORMAT, O_RESUME, O_SHARD, O_TIME, O_SOLVER,
+  O_LP, O_MPS, O_CUTLASS_NAME, O_EMIT, O_FOR, O_KEY, O_MAP, O_KEEP, O_JOBS, O_MEMO_MAX, O_OUT, O_FORMAT, O_RESUME, O_SHARD, O_TIME, O_SOLVER,
   O_NOPRESOLVE,
   O_QUIET, O_X, O_Y, O_COLOR, O_BY, O_SCALE, O_X_SCALE, O_UNCONFIRMED, O_HELP
 };
@@ -238,6 +239,9 @@ static const struct option_spec {
     {O_FOR, NO_RQ, V_WORDS, 0, "for", "cutlass|cute-dsl|triton|fa", TF_CMD_EMIT, ONCE,
      "what to write: a CUTLASS CollectiveBuilder type and kernel name, CuTe DSL GEMM arguments, a Triton config "
      "list, FlashAttention kernel traits"},
+    {O_KEY, NO_RQ, V_TEXT, 0, "key", "VAR=KEY,...", TF_CMD_EMIT, REPEATABLE,
+     "--for triton: write the workset's variable VAR as your kernel's config key KEY (repeatable; default: the "
+     "tutorial kernel's BLOCK_SIZE_M, ... and GROUP_SIZE_M)"},
     {O_MAP, NO_RQ, V_TEXT, 0, "map", "KEY=VAR,...", TF_CMD_PRUNE, REPEATABLE,
      "read a configuration's KEY as the workset's variable or param VAR (repeatable)"},
     {O_KEEP, NO_RQ, V_NONE, 0, "keep", NULL, TF_CMD_PRUNE, ONCE,
@@ -449,9 +453,9 @@ static int parse_choice(const char *v, const char *where, const char *const *wor
   return tf_error_set(err, TF_EINPUT, where, "expected one of %s, got '%s'", list, v);
 }
 
-static void add_map(tf_args *a, const char *v) {
-  TF_NREALLOC(a->maps, (size_t)a->nmaps + 1);
-  a->maps[a->nmaps++] = v;
+static void add_map(const char ***list, int *n, const char *v) {
+  TF_NREALLOC(*list, (size_t)*n + 1);
+  (*list)[(*n)++] = v;
 }
 
 /* --x, --y, --color, --by, --scale, --x-scale: borrowed from argv */
@@ -510,7 +514,8 @@ static int apply(tf_args *a, const struct option_spec *o, const char *v, const c
   case O_CUTLASS_NAME: a->cutlass_name = v; return 0;
   case O_EMIT: return parse_choice(v, where, emit_forms, &a->emit_form, err);
   case O_FOR: return parse_choice(v, where, emit_targets, &a->emit_for, err);
-  case O_MAP: return add_map(a, v), 0;
+  case O_MAP: return add_map(&a->maps, &a->nmaps, v), 0;
+  case O_KEY: return add_map(&a->keys, &a->nkeys, v), 0;
   case O_KEEP: a->keep = 1; return 0;
   case O_TIME: return parse_time(a, v, where, err);
   case O_SOLVER: return tf_solver_named(v, where, &a->backend, err);

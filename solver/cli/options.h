@@ -52,6 +52,8 @@ typedef struct tf_args {
   const char *emit_for;     /* emit --for cutlass|cute-dsl|triton|fa, borrowed from argv */
   const char **maps;        /* prune --map values, borrowed from argv */
   int nmaps;
+  const char **keys;        /* emit --key values, borrowed from argv */
+  int nkeys;
   int keep;                 /* prune --keep */
   const char *plot_x, *plot_y, *plot_color, *plot_by; /* borrowed from argv */
   const char *plot_scale, *plot_x_scale;              /* --scale, --x-scale: borrowed from argv */

@@ -15,7 +15,7 @@ static const struct {
 } targets[TF_EMIT_NTARGETS] = {
     {"cutlass", tf_emit_write_cutlass},
     {"cute-dsl", tf_emit_write_cute_dsl},
-    {"triton", tf_emit_write_triton},
+    {"triton", NULL}, /* tf_emit_write_triton, which takes the keys too */
     {"fa", tf_emit_write_fa},
 };
 
@@ -98,12 +98,13 @@ static void write_json(FILE *f, int target, const char *text, const tf_problem *
   tf_json_out_line(&w);
 }
 
-static int write_answers(FILE *f, const tf_problem *p, int target, tf_answer *a, int n, int json, tf_error *err) {
+static int write_answers(FILE *f, const tf_problem *p, int target, tf_answer *a, int n, int json,
+                         const tf_prune_map *keys, tf_error *err) {
   int infeasible = a[0].status == TF_ANSWER_INFEASIBLE || a[0].status == TF_ANSWER_NO_FIT, rc = 0;
   tf_text t;
   FILE *g = json ? tf_text_open(&t) : f;
   if (!infeasible)
-    rc = targets[target].write(g, p, a, n, err);
+    rc = target == TF_EMIT_TRITON ? tf_emit_write_triton(g, p, a, n, keys, err) : targets[target].write(g, p, a, n, err);
   if (json) {
     char *text = tf_text_close(&t, NULL);
     if (!rc)
@@ -113,8 +114,25 @@ static int write_answers(FILE *f, const tf_problem *p, int target, tf_answer *a,
   return rc;
 }
 
-int tf_emit_run(FILE *f, const tf_problem *p, const tf_solve_opts *o, int target, int top, int json, int *status,
-                tf_error *err) {
+int tf_emit_bind(int target, const tf_problem *p, const tf_request *req, tf_problem **out, tf_error *err) {
+  const char *const *extra = target == TF_EMIT_TRITON ? tf_emit_triton_requires(p) : NULL;
+  *out = NULL;
+  if (!extra)
+    return 0;
+  tf_request r;
+  tf_request_init(&r);
+  tf_request_copy(&r, req);
+  for (size_t i = 0; extra[i]; i++)
+    tf_request_add_require(&r, extra[i], "emit --for triton");
+  *out = tf_problem_new_timed(p->machine, p->workset, &r, p->time_limit_s, err);
+  tf_request_release(&r);
+  return *out ? 0 : -1;
+}
+
+int tf_emit_run(FILE *f, const tf_problem *p, const tf_solve_opts *o, int target, int top, int json,
+                const tf_prune_map *keys, int *status, tf_error *err) {
+  if (keys && keys->n && target != TF_EMIT_TRITON)
+    return tf_error_set(err, TF_EINPUT, keys->pairs[0].where, "config keys are Triton's: only --for triton takes them");
   int want = top > 0 ? top : 1, m = 0, rc;
   tf_answer *a = tf_nalloc((size_t)want, sizeof *a);
   if (top > 0) {
@@ -128,7 +146,7 @@ int tf_emit_run(FILE *f, const tf_problem *p, const tf_solve_opts *o, int target
     for (int i = 0; i < m; i++)
       a[i].rank = top > 0 ? i + 1 : 0;
     *status = a[0].status;
-    rc = write_answers(f, p, target, a, m, json, err);
+    rc = write_answers(f, p, target, a, m, json, keys, err);
   }
   for (int i = 0; i < m; i++)
     tf_answer_release(&a[i]);

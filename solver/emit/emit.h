@@ -21,6 +21,7 @@
 #include "encode/decode.h"
 #include "model/bind/problem.h"
 #include "solver/backend.h"
+#include "solver/prune.h"
 
 enum tf_emit_target { TF_EMIT_CUTLASS, TF_EMIT_CUTE_DSL, TF_EMIT_TRITON, TF_EMIT_FA, TF_EMIT_NTARGETS };
 
@@ -34,10 +35,20 @@ const char *tf_emit_target_name(int target);
  * same tile are one), written as `target` -- the text, or with json one
  * object {"schema", "for", "text", "answers": [the answers' objects]}.
  * *status gets the first answer's status (TF_ANSWER_INFEASIBLE: nothing
- * written but the JSON object with the reason).  -1 on an error (TF_EINPUT
- * when the workset is not one the target writes for). */
-int tf_emit_run(FILE *f, const tf_problem *p, const tf_solve_opts *o, int target, int top, int json, int *status,
-                tf_error *err);
+ * written but the JSON object with the reason).  `keys` (--key, may be
+ * NULL or empty) are Triton's config keys: VAR=KEY writes the workset's
+ * variable VAR as KEY, KEY=INTEGER adds a constant key; without any, the
+ * tutorial kernel's.  -1 on an error (TF_EINPUT when the workset is not one
+ * the target writes for, or keys for another target). */
+int tf_emit_run(FILE *f, const tf_problem *p, const tf_solve_opts *o, int target, int top, int json,
+                const tf_prune_map *keys, int *status, tf_error *err);
+
+/* The problem emit solves for a target: p's machine and workset bound to
+ * req with the target's own requires added (Triton: no more stages than
+ * the K loop has iterations, nothing early_config_prune's estimate would
+ * drop); *out is NULL when the target adds none, and p is the problem.
+ * -1 on an error. */
+int tf_emit_bind(int target, const tf_problem *p, const tf_request *req, tf_problem **out, tf_error *err);
 
 /* The cutlass_library name of a CUTLASS answer whose stage count is
  * `stages` (0: the builder's automatic count), found among the names the
@@ -51,7 +62,10 @@ int tf_emit_cutlass_name(const tf_problem *p, const tf_answer *a, int64_t stages
 /* ---------------------------------------------- the writers (internal) */
 int tf_emit_write_cutlass(FILE *f, const tf_problem *p, const tf_answer *a, int n, tf_error *err);
 int tf_emit_write_cute_dsl(FILE *f, const tf_problem *p, const tf_answer *a, int n, tf_error *err);
-int tf_emit_write_triton(FILE *f, const tf_problem *p, const tf_answer *a, int n, tf_error *err);
+int tf_emit_write_triton(FILE *f, const tf_problem *p, const tf_answer *a, int n, const tf_prune_map *keys,
+                         tf_error *err);
+/* The requires emit --for triton adds for p's workset (NULL-ended), or NULL. */
+const char *const *tf_emit_triton_requires(const tf_problem *p);
 int tf_emit_write_fa(FILE *f, const tf_problem *p, const tf_answer *a, int n, tf_error *err);
 
 #endif

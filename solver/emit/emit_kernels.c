@@ -3,8 +3,13 @@
  * sources take them.  Which workset a writer takes is a row of its table. */
 #include "emit.h"
 
+#include <ctype.h>
+#include <errno.h>
+#include <stdlib.h>
 #include <string.h>
 
+#include "model/core/alloc.h"
+#include "model/core/suggest.h"
 #include "solver/emit/fragment.h"
 
 static int64_t v(const tf_problem *p, const tf_answer *a, const char *name) {
@@ -92,13 +97,119 @@ int tf_emit_write_cute_dsl(FILE *f, const tf_problem *p, const tf_answer *a, int
 
 /* --------------------------------------------------------------- Triton */
 
-/* One triton.Config: the choose variables in its dict, num_stages and
- * num_warps as its keywords (num_warps: the workset's own, else 4,
- * Triton's default; no shipped workset constrains it). */
-static void triton_config(FILE *f, const tf_problem *p, const tf_answer *a) {
-  fputs("    triton.Config({", f);
+/* What emit --for triton solves under for triton-matmul, beyond fitting:
+ * no more stages than the K loop has iterations (k_iters, the kernel's
+ * cdiv(K, BLOCK_K)), and nothing early_config_prune's estimate would drop
+ * (prune_estimate: (BLOCK_M + BLOCK_N) x BLOCK_K x num_stages x bytes
+ * against max_shared_mem; the workset cites it).  Its second step keeps,
+ * per tile and num_warps, the two stage counts nearest a latency optimum:
+ * one config per tile, as written here, is always kept. */
+static const char *const triton_requires[] = {"num_stages <= k_iters", "prune_estimate <= smem_capacity", NULL};
+
+const char *const *tf_emit_triton_requires(const tf_problem *p) {
+  return !strcmp(p->workset->name, "triton-matmul") ? triton_requires : NULL;
+}
+
+/* One key of a config's dict: a choose variable's value (var >= 0) or a
+ * constant. */
+typedef struct triton_key {
+  char name[64];
+  long var;
+  int64_t value;
+} triton_key;
+
+/* The tutorial's matmul_kernel takes GROUP_SIZE_M, 8 in each of its CUDA
+ * configs (triton-lang/triton @ 7649d87cce6c12361bb9da234b9b227b2880b499,
+ * python/tutorials/03-matrix-multiplication.py, get_cuda_autotune_config);
+ * its block sizes are prune's BLOCK_SIZE_* spellings (solver/prune.h). */
+static const triton_key tutorial_group = {"GROUP_SIZE_M", -1, 8};
+
+/* triton.Config's own keywords: a kwargs key of one of these names would
+ * collide with them in Config.all_kwargs. */
+static const char *const config_keywords[] = {"num_stages", "num_warps", "num_ctas", "maxnreg", "pre_hook",
+                                              "ir_override", NULL};
+
+static int is_identifier(const char *s) {
+  if (!*s || strlen(s) >= sizeof ((triton_key *)0)->name || isdigit((unsigned char)*s))
+    return 0;
+  for (; *s; s++)
+    if (!isalnum((unsigned char)*s) && *s != '_')
+      return 0;
+  return 1;
+}
+
+static long choose_index(const tf_problem *p, const char *name) {
   for (size_t i = 0; i < p->place_first; i++)
-    fprintf(f, "%s'%s': %lld", i ? ", " : "", p->choose_names[i], (long long)a->choose[i]);
+    if (!strcmp(p->choose_names[i], name))
+      return (long)i;
+  return -1;
+}
+
+/* VAR=KEY renames a variable, KEY=INTEGER adds a constant key. */
+static int apply_key(const tf_problem *p, const tf_prune_pair *k, triton_key *out, int *n, tf_error *err) {
+  long var = choose_index(p, k->from);
+  char *end;
+  errno = 0;
+  long long x = strtoll(k->to, &end, 10);
+  if (var >= 0 && is_identifier(k->to)) {
+    snprintf(out[var].name, sizeof out[var].name, "%s", k->to);
+    return 0;
+  }
+  if (var < 0 && !*end && end != k->to && !errno && is_identifier(k->from) && tf_workset_resolve(p->workset, k->from) < 0) {
+    triton_key c = {"", -1, x};
+    snprintf(c.name, sizeof c.name, "%s", k->from);
+    out[(*n)++] = c;
+    return 0;
+  }
+  if (var >= 0)
+    return tf_error_set(err, TF_EINPUT, k->where, "%s=%s: expected a Python identifier for %s's key", k->from, k->to,
+                        k->from);
+  const char *names[64] = {NULL};
+  for (size_t i = 0; i < p->place_first && i < 64; i++)
+    names[i] = p->choose_names[i];
+  const char *near = tf_suggest(k->from, names, p->place_first < 64 ? p->place_first : 64);
+  return tf_error_set(err, TF_EINPUT, k->where,
+                      "%s=%s: '%s' is not a choose variable of %s%s%s%s (VAR=KEY writes a variable as KEY, "
+                      "NEWKEY=INTEGER adds a constant key)",
+                      k->from, k->to, k->from, p->workset->name, near ? "; did you mean '" : "", near ? near : "",
+                      near ? "'?" : "");
+}
+
+/* The keys every config of the list has, in order: the choose variables
+ * (tutorial spellings, or as --key renames them), then the constants. */
+static int triton_keys(const tf_problem *p, const tf_prune_map *keys, triton_key *out, int *n, tf_error *err) {
+  int tutorial = !keys || !keys->n;
+  *n = (int)p->place_first;
+  for (size_t i = 0; i < p->place_first; i++) {
+    const char *t = tutorial ? tf_prune_triton_spelling(p->choose_names[i]) : NULL;
+    snprintf(out[i].name, sizeof out[i].name, "%s", t ? t : p->choose_names[i]);
+    out[i].var = (long)i;
+  }
+  if (tutorial)
+    out[(*n)++] = tutorial_group;
+  for (size_t i = 0; !tutorial && i < keys->n; i++)
+    if (apply_key(p, &keys->pairs[i], out, n, err))
+      return -1;
+  for (int i = 0; i < *n; i++) {
+    for (size_t j = 0; config_keywords[j]; j++)
+      if (!strcmp(out[i].name, config_keywords[j]))
+        return tf_error_set(err, TF_EINPUT, keys ? keys->pairs[0].where : "--key",
+                            "'%s' is triton.Config's own keyword, not a key of its dict", out[i].name);
+    for (int j = 0; j < i; j++)
+      if (!strcmp(out[i].name, out[j].name))
+        return tf_error_set(err, TF_EINPUT, keys ? keys->pairs[0].where : "--key", "key '%s' written twice",
+                            out[i].name);
+  }
+  return 0;
+}
+
+/* One triton.Config: its dict, num_stages and num_warps as its keywords
+ * (num_warps: the workset's own, else 4, Triton's default; no shipped
+ * workset constrains it). */
+static void triton_config(FILE *f, const tf_problem *p, const tf_answer *a, const triton_key *k, int n) {
+  fputs("    triton.Config({", f);
+  for (int i = 0; i < n; i++)
+    fprintf(f, "%s'%s': %lld", i ? ", " : "", k[i].name, (long long)(k[i].var >= 0 ? a->choose[k[i].var] : k[i].value));
   int64_t warps = 4;
   tf_fragment_value(p, a, "num_warps", &warps);
   fprintf(f, "}, num_stages=%lld, num_warps=%lld),  # ", (long long)v(p, a, "num_stages"), (long long)warps);
@@ -106,18 +217,46 @@ static void triton_config(FILE *f, const tf_problem *p, const tf_answer *a) {
   fputc('\n', f);
 }
 
-int tf_emit_write_triton(FILE *f, const tf_problem *p, const tf_answer *a, int n, tf_error *err) {
+/* Under the provenance: whose keys these are, and how prune reads them
+ * back when they are not the tutorial's. */
+static void triton_keys_comment(FILE *f, const tf_problem *p, const triton_key *k, int n, int tutorial) {
+  if (tutorial) {
+    fputs("# keys: the tutorial's matmul_kernel (python/tutorials/03-matrix-multiplication.py); "
+          "--key VAR=KEY for your kernel's\n", f);
+    return;
+  }
+  int renamed = 0;
+  for (int i = 0; i < n; i++)
+    if (k[i].var >= 0 && strcmp(k[i].name, p->choose_names[k[i].var]) && !renamed++)
+      fputs("# read back: tilefit prune --map ", f);
+  for (int i = 0, j = 0; renamed && i < n; i++)
+    if (k[i].var >= 0 && strcmp(k[i].name, p->choose_names[k[i].var]))
+      fprintf(f, "%s%s=%s", j++ ? "," : "", k[i].name, p->choose_names[k[i].var]);
+  if (renamed)
+    fputc('\n', f);
+}
+
+int tf_emit_write_triton(FILE *f, const tf_problem *p, const tf_answer *a, int n, const tf_prune_map *keys,
+                         tf_error *err) {
   static const char *const names[] = {"triton-matmul", NULL};
   if (expect(p, "triton", names, err) < 0)
     return -1;
+  triton_key *k = tf_nalloc(p->place_first + (keys ? keys->n : 0) + 1, sizeof *k);
+  int nk = 0;
+  if (triton_keys(p, keys, k, &nk, err)) {
+    free(k);
+    return -1;
+  }
   tf_fragment_provenance(f, "# ", p, a, n);
+  triton_keys_comment(f, p, k, nk, !keys || !keys->n);
   int64_t warps;
   if (tf_fragment_value(p, a, "num_warps", &warps))
     fputs("# num_warps: 4, Triton's default; the workset does not constrain it\n", f);
   fputs("import triton\n\nconfigs = [\n", f);
   for (int i = 0; i < n; i++)
-    triton_config(f, p, &a[i]);
+    triton_config(f, p, &a[i], k, nk);
   fputs("]\n", f);
+  free(k);
   return 0;
 }
 

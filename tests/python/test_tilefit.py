@@ -228,6 +228,56 @@ class Errors(unittest.TestCase):
         self.assertNotIn("--", cm.exception.message)
         self.assertError(2, "pass any_arch=True", tilefit.Problem, "h100-sxm", "fa4-fwd")
 
+    def test_place_in_python_terms(self):
+        """place= errors name the keyword and the memory given, not the
+        workset's file and a JSON path."""
+        args = ("h100-sxm", "fa3-fwd")
+        for kw, text in (({"P": "tmem"}, "solve: place['P']='tmem': P may be in smem, rf only"),
+                         ({"PP": "smem"}, "solve: place['PP']='smem': workset 'fa3-fwd' has no buffer 'PP'"),
+                         ({"P": 3}, "solve: place['P']: expected a memory or a list of memories, got 3 (an int)"),
+                         ({"P": ["smem", 1]}, "solve: place['P'][1]: expected a string, got 1 (an int)"),
+                         (["P"], "solve: place: expected a dict of BUFFER: memory or [memories], got ['P'] (a list)")):
+            self.assertError(2, text, tilefit.solve, *args, params={"d": 128}, place=kw)
+            with self.assertRaises(tilefit.Error) as cm:
+                tilefit.solve(*args, params={"d": 128}, place=kw)
+            self.assertNotIn(".json", cm.exception.message)
+            self.assertNotIn("$.", cm.exception.message)
+            self.assertEqual(cm.exception.field, "place")
+        p = tilefit.Problem(*args, params={"d": 128})
+        self.assertError(2, "solve: place['P']='tmem': P may be in smem, rf only", p.solve, place={"P": "tmem"})
+
+    def test_floats_are_not_integers(self):
+        """128.0 is refused where an integer belongs, naming the keyword;
+        nan names params['d'] (it was "line 1, column 91: malformed JSON")."""
+        b200 = ("b200", "fa4-fwd")
+        self.assertError(2, "solve: params['d']: expected an integer, got nan (a float)", tilefit.solve, *b200,
+                         params={"d": float("nan")})
+        self.assertError(2, "solve: params['d']: expected an integer, got inf (a float)", tilefit.solve, *b200,
+                         params={"d": float("inf")})
+        self.assertError(2, "solve: params['d']: expected an integer, got 128.0 (a float)", tilefit.solve, *b200,
+                         params={"d": 128.0})
+        self.assertError(2, "check: fix['B_r']: expected an integer, got 128.0", tilefit.check, *b200, fix={"B_r": 128.0})
+        self.assertError(2, "solve: domain['B_c'][0]: expected an integer, got 64.0", tilefit.solve, *b200,
+                         domain={"B_c": [64.0]})
+        self.assertError(2, "solve: top: expected an integer, got 2.0 (a float)", tilefit.solve, *b200, top=2.0)
+        self.assertError(2, "solve: top: True is a bool, not an integer", tilefit.solve, *b200, top=True)
+        self.assertError(2, "Problem: params['d']: expected an integer, got 128.0", tilefit.Problem, *b200,
+                         params={"d": 128.0})
+        self.assertError(2, "sweep: spec_or_problems['params']['d'][0]: expected an integer, got 64.0 (a float)",
+                         tilefit.sweep, {"machines": ["b200"], "worksets": ["fa4-fwd"], "params": {"d": [64.0]}})
+        self.assertError(2, "sweep: spec_or_problems[0]['params']['d']: expected an integer, got nan",
+                         tilefit.sweep, [{"machine": "b200", "workset": "fa4-fwd", "params": {"d": float("nan")}}])
+        self.assertError(2, "sweep: shard[0]: expected an integer, got 1.0", tilefit.sweep, {"machines": ["b200"]},
+                         shard=(1.0, 2))
+        self.assertError(2, "prune: configs[0]['BLOCK_M']: expected an integer, got 128.0", tilefit.prune,
+                         [{"BLOCK_M": 128.0, "BLOCK_N": 128, "BLOCK_K": 64}], machine="a100", workset="triton-matmul")
+        self.assertError(2, "solve: time_limit: expected a number of seconds > 0, got nan", tilefit.solve, *b200,
+                         time_limit=float("nan"))
+        self.assertError(2, "solve: objective: expected a string or a list of strings, got 3 (an int)",
+                         tilefit.solve, *b200, objective=3)
+        # a time limit is seconds: a float is what it takes
+        self.assertEqual(tilefit.solve(*b200, time_limit=30.5, **FA4)["status"], "optimal")
+
     def test_fraction_is_refused(self):
         self.assertError(2, "solve: params['d']: expected an integer", tilefit.solve, "b200", "fa4-fwd",
                          params={"d": 64.5})
@@ -266,8 +316,9 @@ class Errors(unittest.TestCase):
         self.assertEqual(got, want)
         self.assertEqual(tilefit.solve("b200", "fa4-fwd", params={"d": Small(128), "dv": Small(128)}), want)
         self.assertEqual(tilefit.Problem("b200", "fa4-fwd", params={"d": Small(128), "dv": 128}).solve(), want)
-        with self.assertRaises(TypeError):
+        with self.assertRaises(tilefit.Error) as cm:  # named, not a TypeError from deep inside json
             tilefit.solve("b200", "fa4-fwd", params={"d": object()})
+        self.assertIn("solve: params['d']: expected an integer, got <object object", cm.exception.message)
         try:
             import numpy
         except ImportError:

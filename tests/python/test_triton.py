@@ -4,8 +4,11 @@ stand-ins for triton.Config and a tensor (Triton need not be installed)."""
 import json
 import os
 import subprocess
+import sys
 import tempfile
+import types
 import unittest
+import unittest.mock
 
 import tilefit
 import tilefit.triton
@@ -90,6 +93,142 @@ class EarlyConfigPrune(unittest.TestCase):
         self.assertEqual(tilefit.triton.dtype_bits(DType(4)), 32)
         with self.assertRaises(ValueError):
             tilefit.triton.dtype_bits("complex128")
+
+
+class Raises(unittest.TestCase):
+    """A tilefit error is raised with tilefit's own message, not swallowed
+    (every config kept); keep_going=True keeps them, with a warning."""
+
+    def test_unknown_machine(self):
+        with self.assertRaises(tilefit.Error) as cm:
+            tilefit.triton.early_config_prune([], machine="h100")
+        self.assertEqual(cm.exception.field, "machine")
+        self.assertIn("early_config_prune: machine: unknown machine 'h100'; did you mean 'h100-pcie' or 'h100-sxm'?",
+                      cm.exception.message)
+        with self.assertRaises(tilefit.Error):  # made for prune_configs_by: raises when made, not at launch
+            tilefit.triton.early_config_prune(machine="h100")
+        with self.assertWarns(UserWarning):
+            prune = tilefit.triton.early_config_prune(machine="h100", keep_going=True)
+        self.assertEqual(prune(CONFIGS, {}), CONFIGS)
+        with self.assertRaises(TypeError):  # the old positional machine
+            tilefit.triton.early_config_prune("h100-sxm")
+
+    def test_unknown_workset(self):
+        with self.assertRaises(tilefit.Error) as cm:
+            tilefit.triton.early_config_prune(machine="h100-sxm", workset="triton-matmull")
+        self.assertIn("early_config_prune: workset: unknown workset 'triton-matmull'; did you mean 'triton-matmul'?",
+                      cm.exception.message)
+
+    def test_a_key_that_names_nothing(self):
+        mine = [Config({"BM": 128, "BN": 128, "BK": 64}, 3, 4), Config({"BM": 256, "BN": 256, "BK": 64}, 4, 8)]
+        prune = tilefit.triton.early_config_prune(machine="h100-sxm", dtype="float16")
+        with self.assertRaises(tilefit.Error) as cm:
+            prune(mine, {})
+        self.assertIn("configs[0]: check needs every variable fixed; still free: BLOCK_M, BLOCK_N, BLOCK_K",
+                      cm.exception.message)
+        self.assertIn("map={'YOUR_KEY': 'VARIABLE'}", cm.exception.message)
+        mapped = tilefit.triton.early_config_prune(machine="h100-sxm", dtype="float16",
+                                                   map={"BM": "BLOCK_M", "BN": "BLOCK_N", "BK": "BLOCK_K"})
+        self.assertEqual(mapped(mine, {}), mine[:1])  # 256x256x64 at 4 wgmma buffers: 262144 B > 232448
+        with self.assertRaises(tilefit.Error) as cm:
+            tilefit.triton.early_config_prune(mine, {}, machine="h100-sxm", map={"BM": "BLOCK_Q"})
+        self.assertIn("map['BM']", cm.exception.message)
+        self.assertIn("has no variable or param 'BLOCK_Q'", cm.exception.message)
+        with self.assertWarns(UserWarning):
+            kept = tilefit.triton.early_config_prune(mine, {}, machine="h100-sxm", keep_going=True)
+        self.assertEqual(kept, mine)
+
+    def test_triton_defaults(self):
+        """num_stages=None compiles at the backend's default (CUDA 3, HIP 2);
+        without the attribute, triton.Config's own (3)."""
+        none = Config({"BLOCK_SIZE_M": 128, "BLOCK_SIZE_N": 256, "BLOCK_SIZE_K": 64, "GROUP_SIZE_M": 8}, None, 8)
+        self.assertEqual(tilefit.triton.config_dict(none)["num_stages"], None)
+        three = tutorial(128, 256, 64, 3, 8)
+        for machine, stages in (("a100", 3), ("mi300x", 2)):
+            got = tilefit.prune([tilefit.triton.config_dict(none)], machine=machine, workset="triton-matmul")
+            self.assertEqual(got[0]["values"]["num_stages"], stages, machine)
+        prune = tilefit.triton.early_config_prune(machine="a100", dtype="float16")
+        self.assertEqual(prune([none, three], {}), [none, three])  # 2 x 49152 B on the A100's mma.sync
+
+
+class FakeCuda:
+    def __init__(self, name, capability, sms, arch=None):
+        self.name, self.capability = name, capability
+        self.props = type("Props", (), {"multi_processor_count": sms, "gcnArchName": arch})()
+
+    def is_available(self):
+        return True
+
+    def current_device(self):
+        return 0
+
+    def get_device_name(self, index):
+        return self.name
+
+    def get_device_capability(self, index):
+        return self.capability
+
+    def get_device_properties(self, index):
+        return self.props
+
+
+def fake_torch(name, capability, sms, arch=None):
+    torch = types.ModuleType("torch")
+    torch.cuda = FakeCuda(name, capability, sms, arch)
+    torch.version = types.SimpleNamespace(hip="6.2" if arch else None)
+    return torch
+
+
+def fake_triton(backend, arch, sms):
+    triton = types.ModuleType("triton")
+    target = types.SimpleNamespace(backend=backend, arch=arch, warp_size=32)
+    utils = types.SimpleNamespace(get_device_properties=lambda device: {"multiprocessor_count": sms})
+    active = types.SimpleNamespace(get_current_target=lambda: target, get_current_device=lambda: 0, utils=utils)
+    triton.runtime = types.SimpleNamespace(driver=types.SimpleNamespace(active=active))
+    return triton
+
+
+class Auto(unittest.TestCase):
+    """machine="auto" through stand-ins for torch and triton (neither need
+    be installed): the device's architecture, SM count and name."""
+
+    def modules(self, torch=None, triton=None):
+        return unittest.mock.patch.dict(sys.modules, {"torch": torch, "triton": triton})
+
+    def test_through_torch(self):
+        for device, want in ((("NVIDIA H100 80GB HBM3", (9, 0), 132), "h100-sxm"),
+                             (("NVIDIA H100 PCIe", (9, 0), 114), "h100-pcie"),
+                             (("NVIDIA H200", (9, 0), 132), "h200"),
+                             (("NVIDIA A100-SXM4-80GB", (8, 0), 108), "a100"),
+                             (("NVIDIA GeForce RTX 4090", (8, 9), 128), "rtx4090"),
+                             (("AMD Instinct MI300X", (9, 4), 304, "gfx942:sramecc+:xnack-"), "mi300x")):
+            with self.modules(torch=fake_torch(*device)):
+                self.assertEqual(tilefit.triton.current_machine(), want, device)
+        with self.modules(torch=fake_torch("NVIDIA H100 80GB HBM3", (9, 0), 132)):
+            prune = tilefit.triton.early_config_prune(machine="auto", dtype="float16")
+            want = [c for c, fits in zip(CONFIGS, cli_fits("h100-sxm", 16, CONFIGS)) if fits]
+            self.assertEqual(prune(CONFIGS, {}), want)
+
+    def test_through_triton(self):
+        with self.modules(triton=fake_triton("cuda", 80, 108)):
+            self.assertEqual(tilefit.triton.current_machine(), "a100")
+        with self.modules(triton=fake_triton("hip", "gfx950", 256)):
+            self.assertEqual(tilefit.triton.current_machine(), "mi355x")
+        with self.modules(triton=fake_triton("cuda", 90, 132)):  # no name: an H100 SXM or an H200
+            with self.assertRaises(tilefit.Error) as cm:
+                tilefit.triton.current_machine()
+            self.assertIn("could be h100-sxm or h200; pass one as machine=", cm.exception.message)
+
+    def test_fails_loudly(self):
+        with self.modules():  # None in sys.modules: neither imports
+            with self.assertRaises(tilefit.Error) as cm:
+                tilefit.triton.early_config_prune(machine="auto")
+            self.assertIn("neither is importable", cm.exception.message)
+        with self.modules(torch=fake_torch("NVIDIA Tesla T4", (7, 5), 40)):
+            with self.assertRaises(tilefit.Error) as cm:
+                tilefit.triton.current_machine()
+            self.assertIn("no shipped machine is 'NVIDIA Tesla T4' (sm_75, 40 SMs), read through torch",
+                          cm.exception.message)
 
 
 if __name__ == "__main__":
