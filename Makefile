@@ -175,6 +175,7 @@ help:
 	@echo "make install    PREFIX=/usr/local: binary, libraries, header, pkg-config, data, man page,"
 	@echo "                bash completion, Python module (make uninstall removes them)"
 	@echo "make bench      benchmarks, not tests: writes bench/results.md"
+	@echo "make measured-report  the table of published measurements in docs/cost-model.md"
 	@echo "make clean"
 
 # ---- Pictures and the GPU probe (solver/plot/, solver/probe/) ----
@@ -285,7 +286,7 @@ PYDIR    := $(LIBDIR)/python3/dist-packages
 HEADER   := $(BUILD)/include/tilefit/tilefit.h
 PYTHON   ?= /usr/bin/python3
 
-.PHONY: shared check-install check-python check-schema FORCE
+.PHONY: shared check-install check-python check-schema measured-report FORCE
 all: shared
 lib: shared
 shared: $(SHLIB) $(BUILD)/$(SONAME) $(BUILD)/libtilefit.so
@@ -381,8 +382,14 @@ check-install:
 check-doc: $(BIN) shared $(CUDA_STUB) $(EXAMPLE)
 	@if [ -x "$(PYTHON)" ]; then \
 	  TILEFIT_LIB=$(CURDIR)/$(SHLIB) $(PYTHON) tests/doc/run.py --self-test --bin ./$(BIN) && \
-	  TILEFIT_LIB=$(CURDIR)/$(SHLIB) $(PYTHON) tests/doc/run.py --bin ./$(BIN); \
+	  TILEFIT_LIB=$(CURDIR)/$(SHLIB) $(PYTHON) tests/doc/run.py --bin ./$(BIN) && \
+	  $(PYTHON) tests/data/measured/report.py --tilefit ./$(BIN) --check docs/cost-model.md; \
 	else echo "check-doc: skipped: $(PYTHON) is absent"; fi
+# The table of docs/cost-model.md, "Against published measurements", rewritten
+# from `tilefit validate --json tests/data/measured/*.jsonl` (check-doc fails
+# when it is stale).
+measured-report: $(BIN)
+	$(PYTHON) tests/data/measured/report.py --tilefit ./$(BIN) --write docs/cost-model.md
 check-python: shared
 	@if [ -x "$(PYTHON)" ]; then \
 	  TILEFIT_LIB=$(CURDIR)/$(SHLIB) TILEFIT_DATA=$(CURDIR) PYTHONPATH=$(CURDIR)/python \

@@ -722,11 +722,16 @@ static int api_validate(const cJSON *req, FILE *out, api_ctx *x) {
   tf_error *err = &x->err;
   tf_cache cache;
   tf_cache_init(&cache);
-  tf_validate_tally t = {0, 0, 0};
+  tf_measured_set set;
+  tf_measured_set_init(&set);
+  tf_validate_tally t = {0, 0, 0, 0, &set};
   tf_text buf;
   int rc = validate_files(req, &cache, tf_text_open(&buf), &t, err);
   size_t len;
   char *rows = tf_text_close(&buf, &len);
+  tf_solve_opts o;
+  if (!rc && set.n)
+    rc = read_solve_opts(req, &o, err) || tf_measured_finish(&set, &cache, &o, err) ? -1 : 0;
   if (!rc) {
     tf_json_out w;
     tf_json_out_init(&w, out);
@@ -736,10 +741,14 @@ static int api_validate(const cJSON *req, FILE *out, api_ctx *x) {
     tf_json_out_key_int(&w, "passed", (int64_t)t.passed);
     tf_json_out_key_int(&w, "failed", (int64_t)t.failed);
     tf_json_out_key_int(&w, "skipped", (int64_t)t.skipped);
+    if (set.n)
+      tf_json_out_key_int(&w, "measured_cases", (int64_t)t.measured);
+    tf_measured_write_json(&w, &set);
     tf_json_out_end(&w);
     rc = t.failed ? API_NO : API_OK;
   }
   free(rows);
+  tf_measured_set_release(&set);
   tf_cache_release(&cache);
   return rc;
 }

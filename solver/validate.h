@@ -11,9 +11,14 @@
 #include "model/core/error.h"
 #include "solver/backend.h"
 #include "solver/batch/cache.h"
+#include "solver/measured.h"
 
+/* measured: the measured cases reported (solver/measured.h), never a
+ * failure; set collects them for the groups and totals (NULL: a measured case is bad
+ * input). */
 typedef struct tf_validate_tally {
-  size_t passed, failed, skipped;
+  size_t passed, failed, skipped, measured;
+  tf_measured_set *set;
 } tf_validate_tally;
 
 /* Runs every case of `file`, adding to *t, and writes one row per case to

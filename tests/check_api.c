@@ -485,6 +485,27 @@ START_TEST(validate_counts_as_the_command_line) {
 }
 END_TEST
 
+/* The library's validate carries the measured cases' groups and totals
+ * as the command line's --json does. */
+START_TEST(validate_measured_as_the_command_line) {
+  static char doc[1 << 16];
+  char err[4096];
+  ck_assert_int_eq(tf_test_run("validate --json tests/data/measured-fixture/toy.jsonl", doc, sizeof doc, err,
+                               sizeof err),
+                   0);
+  char *got = call("{\"cmd\": \"validate\", \"files\": [\"tests/data/measured-fixture/toy.jsonl\"]}", 0);
+  cJSON *a = cJSON_Parse(got), *b = cJSON_Parse(doc);
+  char *x = cJSON_PrintUnformatted(cJSON_GetObjectItem(a, "measured")),
+       *y = cJSON_PrintUnformatted(cJSON_GetObjectItem(b, "measured"));
+  ck_assert_ptr_nonnull(x);
+  ck_assert_str_eq(x, y);
+  ck_assert_int_eq(cJSON_GetObjectItem(a, "measured_cases")->valueint, 9);
+  cJSON_free(x), cJSON_free(y);
+  cJSON_Delete(a), cJSON_Delete(b);
+  tf_free(got);
+}
+END_TEST
+
 START_TEST(names_and_version) {
   char *got = call("{\"cmd\": \"machines\"}", 0);
   ck_assert_ptr_nonnull(strstr(got, "\"b200\""));
@@ -687,6 +708,7 @@ Suite *api_suite(void) {
   tcase_add_test(tc, sweep_points_in_order);
   tcase_add_test(tc, prune_is_the_command_lines_array);
   tcase_add_test(tc, validate_counts_as_the_command_line);
+  tcase_add_test(tc, validate_measured_as_the_command_line);
   tcase_add_test(tc, names_and_version);
   tcase_add_test(tc, no_hidden_state_in_the_library);
   tcase_add_test(tc, out_of_memory_is_an_answer);

@@ -36,6 +36,7 @@ Suite *output_suite(void);
 Suite *roofline_suite(void);
 Suite *layout_suite(void);
 Suite *emit_suite(void);
+Suite *measured_suite(void);
 
 Suite *contract_suite(void);
 Suite *suggest_suite(void);

@@ -13,6 +13,7 @@
 void tf_case_init(tf_case *c) {
   memset(c, 0, sizeof *c);
   tf_request_init(&c->req);
+  tf_measured_init(&c->measured);
   c->expect_fits = -1;
 }
 
@@ -25,11 +26,12 @@ void tf_case_release(tf_case *c) {
     free(c->expect_place[i].buffer), free(c->expect_place[i].where);
   free(c->expect_place);
   free(c->comment);
+  tf_measured_release(&c->measured);
   tf_case_init(c);
 }
 
 const char *tf_case_kind_name(int kind) {
-  static const char *const names[] = {"formula", "tuned", "fits"};
+  static const char *const names[] = {"formula", "tuned", "fits", "measured"};
   return names[kind];
 }
 
@@ -202,18 +204,40 @@ static int read_string(const struct ctx *x, const cJSON *v, const char *key, cha
 static int read_kind(const struct ctx *x, const cJSON *v, tf_case *c) {
   char path[160];
   path_of(x, path, sizeof path, "$.kind");
-  for (int k = TF_KIND_FORMULA; k <= TF_KIND_FITS; k++)
-    if (cJSON_IsString(v) && !strcmp(v->valuestring, tf_case_kind_name(k))) {
+  static const char *const kinds[] = {"formula", "tuned", "fits", "measured"};
+  for (int k = TF_KIND_FORMULA; k <= TF_KIND_MEASURED; k++)
+    if (cJSON_IsString(v) && !strcmp(v->valuestring, kinds[k])) {
       c->kind = k;
       c->has_kind = 1;
       return 0;
     }
-  static const char *const kinds[] = {"formula", "tuned", "fits"};
-  const char *near = cJSON_IsString(v) ? tf_suggest(v->valuestring, kinds, 3) : NULL;
+  const char *near = cJSON_IsString(v) ? tf_suggest(v->valuestring, kinds, 4) : NULL;
   if (near)
-    return tf_error_set(x->err, TF_EINPUT, path, "expected \"formula\", \"tuned\" or \"fits\"; did you mean \"%s\"?",
-                        near);
-  return tf_error_set(x->err, TF_EINPUT, path, "expected \"formula\", \"tuned\" or \"fits\"");
+    return tf_error_set(x->err, TF_EINPUT, path,
+                        "expected \"formula\", \"tuned\", \"fits\" or \"measured\"; did you mean \"%s\"?", near);
+  return tf_error_set(x->err, TF_EINPUT, path, "expected \"formula\", \"tuned\", \"fits\" or \"measured\"");
+}
+
+/* A measured line is measured and nothing else: its config is its fix and
+ * min time_ns its objective (solver/measured.h), so expect, fix and
+ * objective have no place in it; and kind measured needs "measured". */
+static int check_measured(const struct ctx *x, const cJSON *root, tf_case *c) {
+  char path[160];
+  path_of(x, path, sizeof path, "$");
+  int measured = c->measured.present;
+  if (c->has_kind && (c->kind == TF_KIND_MEASURED) != measured)
+    return tf_error_set(x->err, TF_EINPUT, path, measured ? "'measured' belongs to kind \"measured\", not \"%s\""
+                                                         : "kind \"measured\" needs 'measured' (tflops, time_ms or relative_time)",
+                        tf_case_kind_name(c->kind));
+  static const char *const not_measured[] = {"expect", "fix", "objective"};
+  for (size_t i = 0; measured && i < sizeof not_measured / sizeof *not_measured; i++)
+    if (tf_json_member(root, not_measured[i]))
+      return tf_error_set(x->err, TF_EINPUT, path,
+                          "a measured line has no '%s' (its config is fixed and it is solved under min time_ns)",
+                          not_measured[i]);
+  if (measured)
+    c->kind = TF_KIND_MEASURED, c->has_kind = 1;
+  return 0;
 }
 
 /* The request fields by kind (model/input/request.h's table). */
@@ -245,14 +269,18 @@ static const field_reader readers[TF_RQ_NKINDS] = {
 /* A problem line's keys: the request's, then a case's own. */
 static const char *const case_keys[] = {"expect", "kind", "comment"};
 #define NCASE_KEYS (sizeof case_keys / sizeof *case_keys)
+#define NMEASURED_KEYS 10 /* tf_measured_keys */
 
 static int read_case(const struct ctx *x, const cJSON *root, tf_case *c) {
-  const char *keys[TF_NREQUEST_FIELDS + NCASE_KEYS + 1];
+  const char *keys[TF_NREQUEST_FIELDS + NCASE_KEYS + NMEASURED_KEYS + 1];
+  size_t n = 0;
   for (size_t i = 0; i < TF_NREQUEST_FIELDS; i++)
-    keys[i] = tf_request_fields[i].key;
+    keys[n++] = tf_request_fields[i].key;
   for (size_t i = 0; i < NCASE_KEYS; i++)
-    keys[TF_NREQUEST_FIELDS + i] = case_keys[i];
-  keys[TF_NREQUEST_FIELDS + NCASE_KEYS] = NULL;
+    keys[n++] = case_keys[i];
+  for (size_t i = 0; tf_measured_keys[i] && i < NMEASURED_KEYS; i++)
+    keys[n++] = tf_measured_keys[i];
+  keys[n] = NULL;
   static const char *const required[] = {"machine", "workset", NULL};
   char path[160];
   path_of(x, path, sizeof path, "$");
@@ -270,6 +298,8 @@ static int read_case(const struct ctx *x, const cJSON *root, tf_case *c) {
   if ((v = tf_json_member(root, "kind")) && read_kind(x, v, c))
     return -1;
   if ((v = tf_json_member(root, "comment")) && read_string(x, v, "comment", &c->comment))
+    return -1;
+  if (tf_measured_read(root, path, &c->measured, x->err) || check_measured(x, root, c))
     return -1;
   if (!c->has_kind)
     c->kind = c->expect_fits >= 0 ? TF_KIND_FITS : TF_KIND_FORMULA;

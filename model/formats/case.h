@@ -5,9 +5,11 @@
  *    "require": ["stages <= 32"], "objective": ["max stages"],
  *    "place": {"P": "smem", "Q": ["smem", "rf"]}, "any_arch": true,
  *    "expect": {"stages": 3, "placement": {"P": "rf"}} | {"fits": false},
- *    "kind": "formula|tuned|fits",
+ *    "kind": "formula|tuned|fits|measured",
  *    "comment": "..."}
- * Only id, machine and workset are required. */
+ * Only id, machine and workset are required.  A measured line (one with
+ * "measured": model/formats/measured.h) has a group, a config and where
+ * its number is from instead of expect, fix and objective. */
 #ifndef TF_MODEL_CASE_H
 #define TF_MODEL_CASE_H
 
@@ -17,19 +19,22 @@
 #include "model/bind/problem.h"
 #include "model/core/error.h"
 #include "model/core/json_out.h"
+#include "model/formats/measured.h"
 
-enum tf_case_kind { TF_KIND_FORMULA, TF_KIND_TUNED, TF_KIND_FITS };
+enum tf_case_kind { TF_KIND_FORMULA, TF_KIND_TUNED, TF_KIND_FITS, TF_KIND_MEASURED };
 
 typedef struct tf_case {
   tf_request req;
   int has_kind;
-  int kind;            /* enum tf_case_kind; default: fits when expect has "fits", else formula */
+  int kind;            /* enum tf_case_kind; default: measured with "measured", fits when expect has "fits", else
+                          formula */
   int expect_fits;     /* -1: none; 0 or 1 */
   tf_assign *expect;   /* expected variable values */
   size_t nexpect;
   tf_place_req *expect_place; /* "expect": {"placement": {"P": "rf"}}: one memory each */
   size_t nexpect_place, capexpect_place;
   char *comment;
+  tf_measured measured; /* kind measured */
 } tf_case;
 
 void tf_case_init(tf_case *c);

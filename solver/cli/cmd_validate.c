@@ -24,15 +24,22 @@ const tf_command tf_cmd_validate = {
     "  fits     a feasibility claim with every variable fixed: must agree\n"
     "  tuned    a human picked it: reported beside the limit tilefit finds,\n"
     "           never counted as a failure\n"
-    "Prints one row per case and a closing line 'N passed, M failed, K skipped'.\n",
+    "  measured a published measurement (\"measured\", \"group\", \"config\"):\n"
+    "           its config solved under min time_ns, the predicted time beside\n"
+    "           the measured one; then per group the measured order and the\n"
+    "           measured best's rank in the model, and the totals\n"
+    "Prints one row per case and a closing line 'N passed, M failed, K skipped'\n"
+    "(and ', L measured' when there are measured cases).\n",
     "0 every formula and fits case agrees, 1 otherwise, 2 bad input", 1,
     "needs at least one CASES.jsonl file", TF_OPERANDS_FILES};
 
 /* --json: one document, the rows in "cases" and the tally; --jsonl and
  * text: the rows, then the tally line (on stderr for --jsonl). */
 static void write_all(FILE *f, int format, const char *rows, size_t nrows, const tf_validate_tally *t) {
-  char tally[128];
-  snprintf(tally, sizeof tally, "%zu passed, %zu failed, %zu skipped", t->passed, t->failed, t->skipped);
+  char tally[160];
+  int at = snprintf(tally, sizeof tally, "%zu passed, %zu failed, %zu skipped", t->passed, t->failed, t->skipped);
+  if (t->set->n)
+    snprintf(tally + at, sizeof tally - (size_t)at, ", %zu measured", t->measured);
   if (format == TF_FORMAT_JSON) {
     tf_json_out w;
     tf_json_out_init(&w, f);
@@ -48,12 +55,25 @@ static void write_all(FILE *f, int format, const char *rows, size_t nrows, const
     tf_json_out_key_int(&w, "passed", (int64_t)t->passed);
     tf_json_out_key_int(&w, "failed", (int64_t)t->failed);
     tf_json_out_key_int(&w, "skipped", (int64_t)t->skipped);
+    if (t->set->n)
+      tf_json_out_key_int(&w, "measured_cases", (int64_t)t->measured);
+    tf_measured_write_json(&w, t->set);
     tf_json_out_key_string(&w, "summary", tally);
     tf_json_out_end(&w);
     tf_json_out_line(&w);
     return;
   }
   fwrite(rows, 1, nrows, f);
+  if (format == TF_FORMAT_JSONL && t->set->n) { /* the groups and totals: one more line */
+    tf_json_out w;
+    tf_json_out_init(&w, f);
+    tf_json_out_object(&w);
+    tf_json_out_key_string(&w, "schema", TF_REPORT_SCHEMA);
+    tf_measured_write_json(&w, t->set);
+    tf_json_out_end(&w);
+    tf_json_out_line(&w);
+  } else
+    tf_measured_write_text(f, t->set);
   fprintf(format == TF_FORMAT_JSONL ? stderr : f, "%s\n", tally);
 }
 
@@ -67,7 +87,9 @@ static int run(int argc, char **argv) {
     rc = TF_EXIT_OK;
     tf_cache cache;
     tf_cache_init(&cache);
-    tf_validate_tally t = {0, 0, 0};
+    tf_measured_set set;
+    tf_measured_set_init(&set);
+    tf_validate_tally t = {0, 0, 0, 0, &set};
     int json = a.format != TF_FORMAT_TEXT;
     /* rows are held back until every case has run: bad input anywhere
      * leaves stdout empty */
@@ -78,6 +100,8 @@ static int run(int argc, char **argv) {
     for (int i = 0; i < a.npositional && rc == TF_EXIT_OK; i++)
       if (tf_validate_file(&cache, a.positional[i], out, json, &opts, &t, &err))
         rc = tf_cli_fail(&err);
+    if (rc == TF_EXIT_OK && set.n && tf_measured_finish(&set, &cache, &opts, &err))
+      rc = tf_cli_fail(&err);
     size_t nrows;
     char *text = tf_text_close(&rows, &nrows);
     if (rc == TF_EXIT_OK) {
@@ -85,6 +109,7 @@ static int run(int argc, char **argv) {
       rc = tf_cli_finish(&a, t.failed ? TF_EXIT_NO : TF_EXIT_OK);
     }
     free(text);
+    tf_measured_set_release(&set);
     tf_cache_release(&cache);
   }
   tf_args_release(&a);

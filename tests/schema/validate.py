@@ -70,6 +70,11 @@ CASES = [
     ("validate --json", ["validate", "--json", "tests/data/validate/triton.jsonl"], 0, "doc", "validate", None),
     ("validate --jsonl", ["validate", "--jsonl", "tests/data/validate/flashattention.jsonl"], 0, "lines", "case",
      None),
+    ("validate --json, measured cases", ["validate", "--json", "tests/data/measured-fixture/toy.jsonl",
+                                         "tests/data/measured/deepgemm.jsonl"], 0, "doc", "validate",
+     all_of(lambda d: {c["result"] for c in d["cases"]} == {"measured", "no_fit", "unrepresentable"})),
+    ("validate --jsonl, measured cases", ["validate", "--jsonl", "tests/data/measured-fixture/toy.jsonl"], 0, "lines",
+     ("case", "measured_line"), None),
     ("sweep lines", ["sweep", "tests/data/sweep/small.json", "-q"], 0, "lines", "sweep_line", None),
     ("sweep error lines", ["sweep", "@TMP@/errors.jsonl", "-q"], 0, "lines", "sweep_line", all_of(error_line)),
     ("merged sweep lines", ["merge", "@TMP@/part-2.jsonl", "@TMP@/part-1.jsonl", "-q"], 0, "lines", "sweep_line",
@@ -128,18 +133,22 @@ def run_case(case, kinds, validator, tilefit, tmp):
         return ["%s: not JSON: %s" % (what, e)]
     if not docs:
         return ["%s: no output" % what]
-    if kind not in kinds:
-        return ["%s: the schema has no kind %s" % (what, kind)]
+    # a pair of kinds: every line is the first, the last line the second
+    kind_of = (lambda i: kind) if isinstance(kind, str) else (lambda i: kind[1] if i == len(docs) - 1 else kind[0])
+    for k in {kind_of(i) for i in range(len(docs))}:
+        if k not in kinds:
+            return ["%s: the schema has no kind %s" % (what, k)]
     bad = []
     for i, doc in enumerate(docs):
+        k = kind_of(i)
         where = what if mode == "doc" else "%s, line %d" % (what, i + 1)
-        if validator.is_valid(doc) and kinds[kind].is_valid(doc):
+        if validator.is_valid(doc) and kinds[k].is_valid(doc):
             continue
-        for e in sorted(kinds[kind].iter_errors(doc), key=lambda e: list(e.absolute_path))[:3]:
-            bad.append("%s: as %s: %s at $%s" % (where, kind, e.message[:200],
+        for e in sorted(kinds[k].iter_errors(doc), key=lambda e: list(e.absolute_path))[:3]:
+            bad.append("%s: as %s: %s at $%s" % (where, k, e.message[:200],
                                                  "".join("[%r]" % p for p in e.absolute_path)))
         matched = [name for name, v in kinds.items() if v.is_valid(doc)]
-        bad.append("%s: matches %s, expected exactly %s" % (where, matched or "no kind", kind))
+        bad.append("%s: matches %s, expected exactly %s" % (where, matched or "no kind", k))
     if holds and not holds(docs):
         bad.append("%s: the output lacks what this case is for" % what)
     if len(bad) > 4:
