@@ -201,20 +201,38 @@ static void release(tf_output *o) {
   o->fd = -1;
 }
 
-int tf_output_commit(tf_output *o, tf_error *err) {
+/* Closes o; 0 or the errno of the close. */
+static int finish(tf_output *o) {
   int e = 0;
-  if (o->how == HOW_STDOUT)
-    e = 0;
-  else if (close(o->fd))
+  if (o->how != HOW_STDOUT && close(o->fd))
     e = errno ? errno : EIO;
-  else if (o->how == HOW_WHOLE && rename(o->tmp, o->target))
-    e = errno;
   o->fd = -1;
-  if (e && o->tmp)
-    unlink(o->tmp);
-  release(o);
-  return e ? fail(o, e, err) : 0;
+  return e;
 }
+
+int tf_output_commit_all(tf_output *o, size_t n, tf_error *err) {
+  size_t bad = n;
+  int e = 0;
+  for (size_t i = 0; i < n; i++) {
+    int ei = finish(&o[i]);
+    if (ei && !e)
+      e = ei, bad = i;
+  }
+  /* every file is whole: only now is any target replaced */
+  for (size_t i = 0; i < n && !e; i++)
+    if (o[i].how == HOW_WHOLE && rename(o[i].tmp, o[i].target))
+      e = errno, bad = i;
+  if (e)
+    fail(&o[bad], e, err);
+  for (size_t i = 0; i < n; i++) {
+    if (e && o[i].tmp)
+      unlink(o[i].tmp); /* not renamed (after a rename failed, the name is gone: ENOENT) */
+    release(&o[i]);
+  }
+  return e ? -1 : 0;
+}
+
+int tf_output_commit(tf_output *o, tf_error *err) { return tf_output_commit_all(o, 1, err); }
 
 void tf_output_abandon(tf_output *o) {
   if (o->fd >= 0 && o->how != HOW_STDOUT)

@@ -122,6 +122,12 @@ static char *slurp(const char *path) {
   return buf;
 }
 
+/* The file is there and holds `text`. */
+static int same(const char *path, const char *text) {
+  const char *got = slurp(path);
+  return got && !strcmp(got, text);
+}
+
 static int lines(const char *s) {
   int n = 0;
   for (; *s; s++)
@@ -250,6 +256,36 @@ START_TEST(test_full_disk) {
 }
 END_TEST
 
+/* --lp and --mps write several files (m.lp, m.level2.lp, ... and the same
+ * for --mps): a write that fails at any of them leaves every one as it
+ * was.  The limit lets m.lp (82 kB) and m.mps (75 kB) through and stops
+ * m.level2.lp (87 kB); each level was renamed as it was written and the
+ * failure then removed the earlier ones, the old model with them. */
+START_TEST(test_full_disk_levels) {
+  static const char *const names[] = {"m.lp", "m.level2.lp", "m.level3.lp", "m.mps", "m.level2.mps", "m.level3.mps"};
+  for (size_t i = 0; i < 6; i++)
+    tf_test_write_text(tmp(names[i]), "an earlier model\n");
+  struct spawn sp = {.fsize = 84000};
+  ck_assert_int_eq(run(&sp, SOLVE " --lp %s --mps %s >/dev/null", tmp("m.lp"), tmp("m.mps")), 3);
+  ck_assert_msg(lines(errbuf) == 1 && strstr(errbuf, "--lp: cannot write") && strstr(errbuf, "m.level2.lp") &&
+                    strstr(errbuf, "File too large"),
+                "%s", errbuf);
+  for (size_t i = 0; i < 6; i++)
+    ck_assert_msg(same(tmp(names[i]), "an earlier model\n"), "%s was replaced or removed", names[i]);
+  /* the third --mps level failing (81 kB) leaves the first two (75 and 80 kB) */
+  struct spawn mid = {.fsize = 80500};
+  ck_assert_int_eq(run(&mid, SOLVE " --mps %s >/dev/null", tmp("m.mps")), 3);
+  for (size_t i = 0; i < 6; i++)
+    ck_assert_msg(same(tmp(names[i]), "an earlier model\n"), "%s was replaced or removed", names[i]);
+  only((const char *const[]){"m.lp", "m.level2.lp", "m.level3.lp", "m.mps", "m.level2.mps", "m.level3.mps", NULL});
+  /* without a limit every file is replaced */
+  ck_assert_int_eq(run(NULL, SOLVE " --lp %s --mps %s >/dev/null", tmp("m.lp"), tmp("m.mps")), 0);
+  for (size_t i = 0; i < 6; i++)
+    ck_assert_msg(slurp(tmp(names[i])) && strstr(slurp(tmp(names[i])), i < 3 ? "Subject To" : "ROWS"), "%s not written",
+                  names[i]);
+}
+END_TEST
+
 START_TEST(test_output_is_an_input) {
   char *list = strdup(slurp("tests/data/sweep/problems.jsonl"));
   tf_test_write_text(tmp("list.jsonl"), list);
@@ -308,6 +344,7 @@ Suite *output_suite(void) {
   tcase_add_test(tc, test_symlink_followed_and_kept);
   tcase_add_test(tc, test_planted_temporary_names);
   tcase_add_test(tc, test_full_disk);
+  tcase_add_test(tc, test_full_disk_levels);
   tcase_add_test(tc, test_output_is_an_input);
   tcase_add_test(tc, test_long_name);
   tcase_add_test(tc, test_abandon_and_commit);
