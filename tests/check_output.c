@@ -56,6 +56,7 @@ struct spawn {
   long fsize;                /* RLIMIT_FSIZE, 0: none */
   const char *plant[4];
   const char *victim;
+  int closed_pipe;           /* 1: stdout a pipe nobody reads, SIGPIPE at its default */
 };
 
 static void child(const struct spawn *sp, const char *script, int errfd) {
@@ -66,6 +67,12 @@ static void child(const struct spawn *sp, const char *script, int errfd) {
     snprintf(name, sizeof name, sp->plant[i], (int)getpid());
     if (symlink(sp->victim, name))
       _exit(125);
+  }
+  if (sp->closed_pipe) {
+    int p[2];
+    if (pipe(p) || close(p[0]) || dup2(p[1], 1) < 0)
+      _exit(123);
+    signal(SIGPIPE, SIG_DFL);
   }
   if (sp->fsize) {
     struct rlimit rl = {(rlim_t)sp->fsize, (rlim_t)sp->fsize};
@@ -286,6 +293,21 @@ START_TEST(test_full_disk_levels) {
 }
 END_TEST
 
+/* Standard output a pipe whose reader went away (`tilefit ... | head -1`
+ * once head has exited), SIGPIPE at its default action: one line, exit 3,
+ * never killed by the signal (run() fails on a signal). */
+START_TEST(test_closed_pipe) {
+  static const char *const commands[] = {"sweep " SMALL " -q", "sweep " SMALL " -q -j 2 --format csv", SOLVE,
+                                         SOLVE " --json", "machines", "layout -m b200 -w fa4-fwd -p d=128 -p dv=128 --emit c"};
+  struct spawn sp = {.closed_pipe = 1};
+  for (size_t i = 0; i < sizeof commands / sizeof *commands; i++) {
+    ck_assert_int_eq(run(&sp, "%s", commands[i]), 3);
+    ck_assert_msg(lines(errbuf) == 1 && strstr(errbuf, "cannot write standard output: Broken pipe"), "%s: %s",
+                  commands[i], errbuf);
+  }
+}
+END_TEST
+
 START_TEST(test_output_is_an_input) {
   char *list = strdup(slurp("tests/data/sweep/problems.jsonl"));
   tf_test_write_text(tmp("list.jsonl"), list);
@@ -345,6 +367,7 @@ Suite *output_suite(void) {
   tcase_add_test(tc, test_planted_temporary_names);
   tcase_add_test(tc, test_full_disk);
   tcase_add_test(tc, test_full_disk_levels);
+  tcase_add_test(tc, test_closed_pipe);
   tcase_add_test(tc, test_output_is_an_input);
   tcase_add_test(tc, test_long_name);
   tcase_add_test(tc, test_abandon_and_commit);
