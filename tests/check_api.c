@@ -333,7 +333,7 @@ START_TEST(sweep_to_a_closed_pipe) {
     int status = -1;
     char *got = tf_call_json(request, &status);
     ck_assert_int_eq(status, 3);
-    ck_assert_msg(strstr(got, "Broken pipe") != NULL, "%s", got);
+    ck_assert_msg(strstr(got, "$.fd: cannot write the output descriptor: Broken pipe") != NULL, "%s", got);
     tf_free(got);
     close(fds[1]);
     sigset_t pending, mask;

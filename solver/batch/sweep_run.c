@@ -527,7 +527,7 @@ static int sink_open(struct sink *k, const tf_sweep_opts *o, const char *out_fil
   if (o->out_fd >= 0 && (o->resume || out_file))
     return tf_error_set(err, TF_EINPUT, "--resume", "an output descriptor is written through, neither resumed nor named");
   if (o->out_fd >= 0)
-    return tf_output_open_fd(&k->out, o->out_fd, "-o", err);
+    return tf_output_open_fd(&k->out, o->out_fd, "$.fd", err); /* the library's request field */
   return tf_output_open(&k->out, out_file, o->resume ? TF_OUTPUT_RESUME : TF_OUTPUT_WHOLE, "-o", err);
 }
 
