@@ -4,6 +4,7 @@
  * a full disk (RLIMIT_FSIZE) never exit 0 and never an existing file lost,
  * an input never overwritten, one error line per failure. */
 #include <check.h>
+#include <dirent.h>
 #include <errno.h>
 #include <fcntl.h>
 #include <limits.h>
@@ -308,6 +309,49 @@ START_TEST(test_closed_pipe) {
 }
 END_TEST
 
+/* Does the directory hold a name that starts with `prefix`? */
+static int has_entry(const char *prefix) {
+  DIR *d = opendir(dir);
+  int found = 0;
+  for (struct dirent *e; d && !found && (e = readdir(d));)
+    found = !strncmp(e->d_name, prefix, strlen(prefix));
+  if (d)
+    closedir(d);
+  return found;
+}
+
+/* A signal mid-sweep (SIGTERM, SIGINT, SIGHUP at their default actions
+ * in the parent): the process dies of it, the old file is as it was, and
+ * the temporary file is gone (it was left behind, 1-8 MB each time). */
+START_TEST(test_signal_mid_sweep) {
+  static const int sigs[] = {SIGTERM, SIGINT, SIGHUP};
+  for (size_t i = 0; i < 3; i++) {
+    tf_test_write_text(tmp("keep.jsonl"), "an earlier result\n");
+    pid_t pid = fork();
+    ck_assert_int_ge(pid, 0);
+    if (pid == 0) {
+      for (size_t k = 0; k < 3; k++)
+        signal(sigs[k], SIG_DFL);
+      int null = open("/dev/null", O_WRONLY);
+      dup2(null, 2);
+      execl(bin(), bin(), "sweep", "tests/data/sweep/slurm.json", "-q", "-o", tmp("keep.jsonl"), (char *)NULL);
+      _exit(127);
+    }
+    int waited = 0;
+    while (!has_entry(".keep.jsonl.") && waited++ < 20000) /* 20 s at most: it appears once the spec is read */
+      usleep(1000);
+    ck_assert_msg(has_entry(".keep.jsonl."), "no temporary file appeared");
+    usleep(50000); /* well inside the 16,000 points */
+    ck_assert_int_eq(kill(pid, sigs[i]), 0);
+    int status;
+    ck_assert_int_eq(waitpid(pid, &status, 0), pid);
+    ck_assert_msg(WIFSIGNALED(status) && WTERMSIG(status) == sigs[i], "signal %d: status %#x", sigs[i], status);
+    ck_assert_str_eq(slurp(tmp("keep.jsonl")), "an earlier result\n");
+    only((const char *const[]){"keep.jsonl", NULL});
+  }
+}
+END_TEST
+
 START_TEST(test_output_is_an_input) {
   char *list = strdup(slurp("tests/data/sweep/problems.jsonl"));
   tf_test_write_text(tmp("list.jsonl"), list);
@@ -368,6 +412,7 @@ Suite *output_suite(void) {
   tcase_add_test(tc, test_full_disk);
   tcase_add_test(tc, test_full_disk_levels);
   tcase_add_test(tc, test_closed_pipe);
+  tcase_add_test(tc, test_signal_mid_sweep);
   tcase_add_test(tc, test_output_is_an_input);
   tcase_add_test(tc, test_long_name);
   tcase_add_test(tc, test_abandon_and_commit);
