@@ -4,6 +4,7 @@
  * (already checked for its keys) and a FILE * on the answer. */
 #include "api.h"
 
+#include <fcntl.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -676,6 +677,17 @@ static int read_shard(const cJSON *v, tf_sweep_opts *o, tf_error *err) {
   return 0;
 }
 
+/* "fd" must be open for writing: a closed number is the request's fault,
+ * named by its field, not an output that failed. */
+static int check_fd(int fd, tf_error *err) {
+  int flags = fcntl(fd, F_GETFL);
+  if (flags < 0)
+    return tf_error_set(err, TF_EINPUT, "$.fd", "descriptor %d is not open", fd);
+  if ((flags & O_ACCMODE) == O_RDONLY)
+    return tf_error_set(err, TF_EINPUT, "$.fd", "descriptor %d is not open for writing", fd);
+  return 0;
+}
+
 static int api_sweep(const cJSON *req, FILE *out, api_ctx *x) {
   tf_error *err = &x->err;
   tf_sweep_opts o;
@@ -684,6 +696,8 @@ static int api_sweep(const cJSON *req, FILE *out, api_ctx *x) {
   const cJSON *v = tf_json_member(req, "jobs"), *f = tf_json_member(req, "fd"), *m = tf_json_member(req, "memo_max");
   if ((v && tf_json_int(v, "$.jobs", 1, 1024, &jobs, err)) || (f && tf_json_int(f, "$.fd", 0, 1 << 30, &fd, err)) ||
       (m && tf_json_int(m, "$.memo_max", 0, 1 << 30, &memo, err)) || read_solve_opts(req, &o.solve, err))
+    return -1;
+  if (f && check_fd((int)fd, err))
     return -1;
   o.jobs = (int)jobs;
   o.out_fd = (int)fd;

@@ -52,12 +52,14 @@ struct tf_backend {
    * with TF_ESOLVER (time limit, solver error); *s holds nothing to
    * release after -1. */
   int (*solve)(const tf_ilp *ilp, const tf_solve_opts *o, tf_solution *s, tf_error *err);
-  /* Writes the ILP as the solver sees lexicographic level `level` (0-based):
-   * that objective, levels 0..level-1 pinned as rows at pins[0..level-1].
-   * mps: free MPS, else CPLEX LP.  The file appears whole or not at all;
-   * TF_EINPUT naming `where` when it cannot be written. */
-  int (*write)(const tf_ilp *ilp, size_t level, const double *pins, const char *file, int mps, const char *where,
-               tf_error *err);
+  /* The ILP as the solver sees lexicographic level `level` (0-based):
+   * that objective, levels 0..level-1 pinned as rows at pins[0..level-1],
+   * as the text of a model file (mps: free MPS, else CPLEX LP) in *text
+   * (the caller frees it), *len bytes; the caller writes the files
+   * (solver/export.c), so that several appear together or not at all.
+   * TF_EOUTPUT naming `where` and `file` when the text cannot be made. */
+  int (*text)(const tf_ilp *ilp, size_t level, const double *pins, int mps, const char *file, const char *where,
+              char **text, size_t *len, tf_error *err);
   /* Frees what the solver keeps per thread; a solving thread calls it
    * before it ends. */
   void (*thread_done)(void);

@@ -8,6 +8,7 @@
 #include "model/core/alloc.h"
 #include "model/core/json.h"
 #include "solver/backend.h"
+#include "solver/output.h"
 
 int tf_export_level_name(const char *file, size_t level, char *buf, size_t size) {
   if (level == 0)
@@ -18,27 +19,51 @@ int tf_export_level_name(const char *file, size_t level, char *buf, size_t size)
   return n >= 0 && n < (int)size ? 0 : -1;
 }
 
-static void remove_levels(const char *file, size_t levels) {
-  char name[4096];
-  for (size_t i = 0; i < levels; i++)
-    if (!tf_export_level_name(file, i, name, sizeof name))
-      remove(name);
-}
+/* The files of one call, open on their temporary names until every one
+ * is written (solver/output.h). */
+struct files {
+  tf_output *out;
+  size_t n, cap;
+};
 
-/* Writes every level of one format; removes what it wrote on failure. */
+/* Writes every level of one format to a new output of f. */
 static int write_levels(const tf_ilp *ilp, size_t levels, const double *pins, const char *file, int mps,
-                        tf_error *err) {
+                        struct files *f, tf_error *err) {
   const char *where = mps ? "--mps" : "--lp";
   char name[4096];
   for (size_t i = 0; i < levels; i++) {
     if (tf_export_level_name(file, i, name, sizeof name))
       return tf_error_set(err, TF_EINPUT, where, "file name too long: '%s'", file);
-    if (TF_BACKEND_WRITER->write(ilp, i, pins, name, mps, where, err))
-      return remove_levels(file, i), -1;
+    char *text;
+    size_t len;
+    if (TF_BACKEND_WRITER->text(ilp, i, pins, mps, name, where, &text, &len, err))
+      return -1;
+    tf_output o;
+    int rc = tf_output_open(&o, name, TF_OUTPUT_WHOLE, where, err);
+    if (!rc && tf_output_write(&o, text, len, err))
+      tf_output_abandon(&o), rc = -1;
+    free(text);
+    if (rc)
+      return -1;
+    TF_PUSH(f->out, f->n, f->cap, o);
   }
   return 0;
 }
 
+/* The optimum of each level, the pins of the levels after it. */
+static int level_pins(const tf_problem *p, const tf_answer *a, const char *where, double *pins, tf_error *err) {
+  for (size_t o = 0; a->status == TF_ANSWER_OPTIMAL && o < p->nobjective; o++) {
+    pins[o] = (double)a->point.objective[o];
+    if (a->point.objective[o] > TF_JSON_EXACT || a->point.objective[o] < -TF_JSON_EXACT)
+      return tf_error_set(err, TF_EINPUT, where, "'%s' is %lld at the optimum, beyond 2^53: a model file cannot pin it exactly",
+                          p->objective[o].text, (long long)a->point.objective[o]);
+  }
+  return 0;
+}
+
+/* Every file of both formats is written to its temporary name first; only
+ * when all are whole is any renamed over its target, so that a full disk
+ * at the last level leaves every earlier model file as it was. */
 int tf_export_model(const tf_problem *p, const tf_answer *a, const char *lp_file, const char *mps_file,
                     tf_error *err) {
   tf_model m;
@@ -46,18 +71,16 @@ int tf_export_model(const tf_problem *p, const tf_answer *a, const char *lp_file
     return -1;
   size_t levels = a->status == TF_ANSWER_OPTIMAL && p->nobjective ? p->nobjective : 1;
   double *pins = tf_nalloc(p->nobjective + 1, sizeof *pins);
-  int rc = 0;
-  for (size_t o = 0; a->status == TF_ANSWER_OPTIMAL && o < p->nobjective && !rc; o++) {
-    pins[o] = (double)a->point.objective[o];
-    if (a->point.objective[o] > TF_JSON_EXACT || a->point.objective[o] < -TF_JSON_EXACT)
-      rc = tf_error_set(err, TF_EINPUT, lp_file ? "--lp" : "--mps",
-                        "'%s' is %lld at the optimum, beyond 2^53: a model file cannot pin it exactly",
-                        p->objective[o].text, (long long)a->point.objective[o]);
-  }
-  rc = rc || (lp_file && write_levels(&m.ilp, levels, pins, lp_file, 0, err)) ||
-       (mps_file && write_levels(&m.ilp, levels, pins, mps_file, 1, err));
-  if (rc && lp_file && mps_file) /* the --mps files failed: the --lp ones go too */
-    remove_levels(lp_file, levels);
+  struct files f = {NULL, 0, 0};
+  int rc = level_pins(p, a, lp_file ? "--lp" : "--mps", pins, err) ||
+           (lp_file && write_levels(&m.ilp, levels, pins, lp_file, 0, &f, err)) ||
+           (mps_file && write_levels(&m.ilp, levels, pins, mps_file, 1, &f, err));
+  if (rc)
+    for (size_t i = 0; i < f.n; i++)
+      tf_output_abandon(&f.out[i]);
+  else
+    rc = tf_output_commit_all(f.out, f.n, err);
+  free(f.out);
   free(pins);
   tf_model_release(&m);
   return rc ? -1 : 0;

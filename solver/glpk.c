@@ -20,7 +20,6 @@
 #include <string.h>
 
 #include "model/core/alloc.h"
-#include "solver/output.h"
 
 /* State shared with GLPK's hooks, one per solving thread. */
 struct guard {
@@ -220,18 +219,27 @@ static char *model_text(glp_prob *lp, struct guard *g, int mps, size_t *len) {
   return text;
 }
 
-/* Writes the model as it stands through the output module. */
-static int write_model(glp_prob *lp, struct guard *g, const char *file, int mps, tf_error *err) {
-  const char *where = mps ? "--mps" : "--lp";
-  size_t len = 0;
+/* What one guarded call does with GLPK's problem: a solve or a write. */
+struct job {
+  const tf_ilp *ilp;
+  const tf_solve_opts *o;
+  tf_solution *s;     /* a solve's, else NULL */
+  size_t level;       /* a write's */
+  const double *pins;
+  const char *file, *where; /* a write's, for messages */
+  int mps;
+  char **text;        /* a write's result */
+  size_t *len;
+};
+
+/* The model as it stands, as text (*j->text, the caller's to free). */
+static int write_model(glp_prob *lp, struct guard *g, const struct job *j, tf_error *err) {
   errno = 0;
-  char *text = model_text(lp, g, mps, &len);
-  if (!text)
-    return tf_error_set(err, TF_EOUTPUT, where, "cannot write %s: %s", file,
+  *j->text = model_text(lp, g, j->mps, j->len);
+  if (!*j->text)
+    return tf_error_set(err, TF_EOUTPUT, j->where, "cannot write %s: %s", j->file,
                         errno ? strerror(errno) : "GLPK's text of the model came back incomplete");
-  int rc = tf_write_file_whole(file, text, len, where, err);
-  free(text);
-  return rc;
+  return 0;
 }
 
 static int solve_guarded(glp_prob *lp, struct guard *g, const tf_ilp *ilp, const tf_solve_opts *o,
@@ -268,24 +276,13 @@ static int solve_guarded(glp_prob *lp, struct guard *g, const tf_ilp *ilp, const
   return 0;
 }
 
-/* What one guarded call does with GLPK's problem: a solve or a write. */
-struct job {
-  const tf_ilp *ilp;
-  const tf_solve_opts *o;
-  tf_solution *s;     /* a solve's, else NULL */
-  size_t level;       /* a write's */
-  const double *pins;
-  const char *file, *where;
-  int mps;
-};
-
 static int write_guarded(glp_prob *lp, struct guard *g, const struct job *j, tf_error *err) {
   load(lp, g, j->ilp);
   if (j->ilp->nobjs)
     set_objective(lp, j->ilp, j->level);
   for (size_t i = 0; i < j->level; i++)
     fix_objective(lp, g, j->ilp, i, j->pins[i]);
-  return write_model(lp, g, j->file, j->mps, err);
+  return write_model(lp, g, j, err);
 }
 
 static void guard_free(struct guard *g) {
@@ -326,16 +323,22 @@ static int guarded(const struct job *j, tf_error *err) {
 
 static int glpk_solve(const tf_ilp *ilp, const tf_solve_opts *o, tf_solution *s, tf_error *err) {
   memset(s, 0, sizeof *s);
-  struct job j = {ilp, o, s, 0, NULL, NULL, NULL, 0};
+  struct job j = {ilp, o, s, 0, NULL, NULL, NULL, 0, NULL, NULL};
   return guarded(&j, err);
 }
 
-static int glpk_write(const tf_ilp *ilp, size_t level, const double *pins, const char *file, int mps,
-                      const char *where, tf_error *err) {
-  struct job j = {ilp, NULL, NULL, level, pins, file, where, mps};
-  return guarded(&j, err);
+static int glpk_text(const tf_ilp *ilp, size_t level, const double *pins, int mps, const char *file,
+                     const char *where, char **text, size_t *len, tf_error *err) {
+  *text = NULL;
+  struct job j = {ilp, NULL, NULL, level, pins, file, where, mps, text, len};
+  int rc = guarded(&j, err);
+  if (rc) { /* a GLPK error after the text was taken: nothing goes out */
+    free(*text);
+    *text = NULL;
+  }
+  return rc;
 }
 
 static void glpk_thread_done(void) { glp_free_env(); }
 
-const tf_backend tf_backend_glpk = {"glpk", glpk_solve, glpk_write, glpk_thread_done};
+const tf_backend tf_backend_glpk = {"glpk", glpk_solve, glpk_text, glpk_thread_done};

@@ -3,6 +3,8 @@
 #include <errno.h>
 #include <fcntl.h>
 #include <limits.h>
+#include <pthread.h>
+#include <signal.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -16,7 +18,36 @@ enum how { HOW_STDOUT, HOW_WHOLE, HOW_IN_PLACE };
 
 #define RANDOM_CHARS 12 /* 62^12: about 71 bits */
 
-int tf_write_all(int fd, const char *buf, size_t len) {
+/* SIGPIPE held back around a write, so that a reader that went away is
+ * EPIPE, an error value, whatever the calling program does with SIGPIPE
+ * (its default action kills the process).  The signal a write raises is
+ * directed at the writing thread: blocked there, it stays pending until
+ * sigtimedwait takes it, before the thread's mask is restored.  One that
+ * was pending before the write is the caller's and stays. */
+struct pipe_guard {
+  sigset_t pipe, old;
+  int pending;
+};
+
+static void pipe_hold(struct pipe_guard *g) {
+  sigset_t now;
+  sigemptyset(&g->pipe);
+  sigaddset(&g->pipe, SIGPIPE);
+  g->pending = !sigpending(&now) && sigismember(&now, SIGPIPE) == 1;
+  pthread_sigmask(SIG_BLOCK, &g->pipe, &g->old);
+}
+
+static void pipe_release(struct pipe_guard *g, int broke) {
+  int e = errno;
+  const struct timespec zero = {0, 0};
+  if (broke && !g->pending)
+    while (sigtimedwait(&g->pipe, NULL, &zero) < 0 && errno == EINTR)
+      ;
+  pthread_sigmask(SIG_SETMASK, &g->old, NULL);
+  errno = e;
+}
+
+static int write_all(int fd, const char *buf, size_t len) {
   while (len) {
     ssize_t n = write(fd, buf, len);
     if (n < 0 && errno == EINTR)
@@ -29,6 +60,14 @@ int tf_write_all(int fd, const char *buf, size_t len) {
     len -= (size_t)n;
   }
   return 0;
+}
+
+int tf_write_all(int fd, const char *buf, size_t len) {
+  struct pipe_guard g;
+  pipe_hold(&g);
+  int rc = write_all(fd, buf, len);
+  pipe_release(&g, rc && errno == EPIPE);
+  return rc;
 }
 
 static int fail(tf_output *o, int e, tf_error *err) {
@@ -189,8 +228,14 @@ int tf_output_open_fd(tf_output *o, int fd, const char *where, tf_error *err) {
  * program that points stdout elsewhere (the in-process tests capture it
  * in memory) gets the results there, in order with what stdio wrote. */
 int tf_output_write(tf_output *o, const void *buf, size_t len, tf_error *err) {
-  if (o->how == HOW_STDOUT)
-    return fwrite(buf, 1, len, stdout) != len || fflush(stdout) ? fail(o, errno ? errno : EIO, err) : 0;
+  if (o->how == HOW_STDOUT) {
+    struct pipe_guard g;
+    pipe_hold(&g);
+    errno = 0;
+    int bad = fwrite(buf, 1, len, stdout) != len || fflush(stdout);
+    pipe_release(&g, bad && errno == EPIPE);
+    return bad ? fail(o, errno ? errno : EIO, err) : 0;
+  }
   return tf_write_all(o->fd, buf, len) ? fail(o, errno, err) : 0;
 }
 
@@ -201,20 +246,38 @@ static void release(tf_output *o) {
   o->fd = -1;
 }
 
-int tf_output_commit(tf_output *o, tf_error *err) {
+/* Closes o; 0 or the errno of the close. */
+static int finish(tf_output *o) {
   int e = 0;
-  if (o->how == HOW_STDOUT)
-    e = 0;
-  else if (close(o->fd))
+  if (o->how != HOW_STDOUT && close(o->fd))
     e = errno ? errno : EIO;
-  else if (o->how == HOW_WHOLE && rename(o->tmp, o->target))
-    e = errno;
   o->fd = -1;
-  if (e && o->tmp)
-    unlink(o->tmp);
-  release(o);
-  return e ? fail(o, e, err) : 0;
+  return e;
 }
+
+int tf_output_commit_all(tf_output *o, size_t n, tf_error *err) {
+  size_t bad = n;
+  int e = 0;
+  for (size_t i = 0; i < n; i++) {
+    int ei = finish(&o[i]);
+    if (ei && !e)
+      e = ei, bad = i;
+  }
+  /* every file is whole: only now is any target replaced */
+  for (size_t i = 0; i < n && !e; i++)
+    if (o[i].how == HOW_WHOLE && rename(o[i].tmp, o[i].target))
+      e = errno, bad = i;
+  if (e)
+    fail(&o[bad], e, err);
+  for (size_t i = 0; i < n; i++) {
+    if (e && o[i].tmp)
+      unlink(o[i].tmp); /* not renamed (after a rename failed, the name is gone: ENOENT) */
+    release(&o[i]);
+  }
+  return e ? -1 : 0;
+}
+
+int tf_output_commit(tf_output *o, tf_error *err) { return tf_output_commit_all(o, 1, err); }
 
 void tf_output_abandon(tf_output *o) {
   if (o->fd >= 0 && o->how != HOW_STDOUT)

@@ -41,10 +41,20 @@ int tf_output_write(tf_output *o, const void *buf, size_t len, tf_error *err);
 /* Closes and, when writing whole, renames over the target; on failure
  * nothing is left and the target is as it was. */
 int tf_output_commit(tf_output *o, tf_error *err);
+/* o[0..n): every file closed, and only when every close succeeded is
+ * each renamed over its target, so that a failure leaves every target as
+ * it was (short of a rename failing after others succeeded, which needs
+ * the directory to change under us); on failure the temporary files are
+ * removed.  Each o[i] is released either way. */
+int tf_output_commit_all(tf_output *o, size_t n, tf_error *err);
 /* Closes and removes what was written (whole) or leaves it (in place). */
 void tf_output_abandon(tf_output *o);
 
-/* Writes all of buf, retrying short writes and EINTR; -1 with errno set. */
+/* Writes all of buf, retrying short writes and EINTR; -1 with errno set.
+ * A reader that went away is EPIPE, never SIGPIPE, whatever the caller's
+ * disposition of it (the signal is blocked in the writing thread for the
+ * call and the one the write raised is consumed); so is every write of
+ * this module. */
 int tf_write_all(int fd, const char *buf, size_t len);
 
 /* open, write, commit: `text` to `file` ("-" or NULL: standard output). */

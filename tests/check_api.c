@@ -317,6 +317,43 @@ START_TEST(sweep_to_a_descriptor) {
 }
 END_TEST
 
+/* A reader that went away: with SIGPIPE at its default action (which
+ * kills the process) the call answers an error and the process lives; the
+ * SIGPIPE the write raised is not left pending, and the caller's mask is
+ * as it was.  A descriptor that is not open is refused naming $.fd. */
+START_TEST(sweep_to_a_closed_pipe) {
+  signal(SIGPIPE, SIG_DFL);
+  const char *spec = "\"spec\": {\"machines\": [\"h100-sxm\"], \"worksets\": [\"fa3-fwd\"], \"params\": {\"d\": [64, 128]}}";
+  char request[512];
+  for (int jobs = 1; jobs <= 2; jobs++) {
+    int fds[2];
+    ck_assert_int_eq(pipe(fds), 0);
+    close(fds[0]);
+    snprintf(request, sizeof request, "{\"cmd\": \"sweep\", \"jobs\": %d, \"fd\": %d, %s}", jobs, fds[1], spec);
+    int status = -1;
+    char *got = tf_call_json(request, &status);
+    ck_assert_int_eq(status, 3);
+    ck_assert_msg(strstr(got, "$.fd: cannot write the output descriptor: Broken pipe") != NULL, "%s", got);
+    tf_free(got);
+    close(fds[1]);
+    sigset_t pending, mask;
+    ck_assert_int_eq(sigpending(&pending), 0);
+    ck_assert_msg(!sigismember(&pending, SIGPIPE), "a SIGPIPE was left pending");
+    ck_assert_int_eq(pthread_sigmask(SIG_BLOCK, NULL, &mask), 0);
+    ck_assert_msg(!sigismember(&mask, SIGPIPE), "SIGPIPE was left blocked");
+  }
+  snprintf(request, sizeof request, "{\"cmd\": \"sweep\", \"fd\": 1000000, %s}", spec);
+  refused(request, "$.fd: descriptor 1000000 is not open");
+  error_member(request, "field", "fd");
+  error_member(request, "path", "$.fd");
+  int fds[2];
+  ck_assert_int_eq(pipe(fds), 0);
+  snprintf(request, sizeof request, "{\"cmd\": \"sweep\", \"fd\": %d, %s}", fds[0], spec);
+  refused(request, "is not open for writing");
+  close(fds[0]), close(fds[1]);
+}
+END_TEST
+
 /* A sweep's answer is built in memory: no file is written, none made in
  * $TMPDIR (a temporary problem list and output file were before).  Run
  * with TMPDIR a fresh directory and no file allowed to grow (RLIMIT_FSIZE
@@ -716,6 +753,7 @@ Suite *api_suite(void) {
   tcase_add_test(tc, explain_is_the_command_lines);
   tcase_add_test(tc, handle_calls_are_plain_calls);
   tcase_add_test(tc, sweep_to_a_descriptor);
+  tcase_add_test(tc, sweep_to_a_closed_pipe);
   tcase_add_test(tc, sweep_writes_no_file);
   tcase_add_test(tc, sweep_bad_problem_answers);
   tcase_add_test(tc, machine_and_workset_in_full);

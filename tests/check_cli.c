@@ -142,7 +142,7 @@ START_TEST(test_help_command) {
   static char out[1 << 14], err[1 << 12], want[1 << 14];
   static const char *const pairs[][2] = {
       {"help solve", "solve --help"}, {"help check", "check --help"}, {"help plot map", "plot map --help"},
-      {"help sweep", "sweep --help"}, {"help", "--help"},
+      {"help sweep", "sweep --help"}, {"help", "--help"}, {"help completion", "completion --help"},
   };
   for (size_t i = 0; i < sizeof pairs / sizeof *pairs; i++) {
     ck_assert_int_eq(tf_test_run(pairs[i][1], want, sizeof want, err, sizeof err), 0);
@@ -151,6 +151,13 @@ START_TEST(test_help_command) {
   }
   ck_assert_int_eq(tf_test_run("help solv", out, sizeof out, err, sizeof err), 2);
   ck_assert_msg(strstr(err, "did you mean 'solve'?") != NULL, "%s", err);
+  /* help and completion describe themselves (help completion was "unknown command") */
+  ck_assert_int_eq(tf_test_run("help completion", out, sizeof out, err, sizeof err), 0);
+  ck_assert_msg(!strncmp(out, "usage: tilefit completion [COMMAND [KIND]]\n", 43), "%s", out);
+  ck_assert_int_eq(tf_test_run("help help", out, sizeof out, err, sizeof err), 0);
+  ck_assert_msg(!strncmp(out, "usage: tilefit help [COMMAND [KIND]]\n", 37), "%s", out);
+  ck_assert_int_eq(tf_test_run("help completion map", out, sizeof out, err, sizeof err), 2);
+  ck_assert_msg(strstr(err, "'completion' has no kinds") != NULL, "%s", err);
 }
 END_TEST
 

@@ -138,6 +138,18 @@ static const struct {
      "unknown name 'stages_needed': a workset's \"roofline\".\"loads\" defines it"},
     {"solve -m a100 -w fa2-fwd --objective 'max cycles(tmem)'", 2, "unknown name 'cycles(tmem)'; did you mean"},
     {"solve -m a100 -w fa2-fwd --objective 'max time_uss'", 2, "unknown name 'time_uss'; did you mean 'time_us'?"},
+    /* validate refuses --no-presolve without GLPK as solve does (it took it) */
+    {"validate tests/data/validate/triton.jsonl --no-presolve", 2,
+     "--no-presolve: turns GLPK's presolver off; it applies with --solver glpk"},
+    /* a sweep's unknown name gets the did-you-mean solve gives */
+    {"sweep -m a100 -w fa2-fwd,cutlass-sm80-gemm -p dvv=64", 2,
+     "-p dvv=64: no workset of the sweep has a param 'dvv'; did you mean 'dv'?"},
+    {"sweep -m a100 -w fa2-fwd --fix B_rr=64", 2, "no workset of the sweep has a variable 'B_rr'; did you mean 'B_r'?"},
+    /* two names in one option: the options it stands for (a comma lists a sweep's values) */
+    {"solve -m a100 -w fa2-fwd --fix B_r=64,B_c=64", 2,
+     "--fix: 'B_r=64,B_c=64' sets more than one name; give each its own option: --fix B_r=64 --fix B_c=64"},
+    {"sweep -m a100 -w fa2-fwd --fix B_r=64,128,B_c=64", 2, "give each its own option: --fix B_r=64,128 --fix B_c=64"},
+    {"solve -m a100 -w fa2-fwd -p d=64,dv=64", 2, "give each its own option: -p d=64 -p dv=64"},
 };
 
 START_TEST(test_messages) {

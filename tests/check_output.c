@@ -4,6 +4,7 @@
  * a full disk (RLIMIT_FSIZE) never exit 0 and never an existing file lost,
  * an input never overwritten, one error line per failure. */
 #include <check.h>
+#include <dirent.h>
 #include <errno.h>
 #include <fcntl.h>
 #include <limits.h>
@@ -56,6 +57,7 @@ struct spawn {
   long fsize;                /* RLIMIT_FSIZE, 0: none */
   const char *plant[4];
   const char *victim;
+  int closed_pipe;           /* 1: stdout a pipe nobody reads, SIGPIPE at its default */
 };
 
 static void child(const struct spawn *sp, const char *script, int errfd) {
@@ -66,6 +68,12 @@ static void child(const struct spawn *sp, const char *script, int errfd) {
     snprintf(name, sizeof name, sp->plant[i], (int)getpid());
     if (symlink(sp->victim, name))
       _exit(125);
+  }
+  if (sp->closed_pipe) {
+    int p[2];
+    if (pipe(p) || close(p[0]) || dup2(p[1], 1) < 0)
+      _exit(123);
+    signal(SIGPIPE, SIG_DFL);
   }
   if (sp->fsize) {
     struct rlimit rl = {(rlim_t)sp->fsize, (rlim_t)sp->fsize};
@@ -120,6 +128,12 @@ static char *slurp(const char *path) {
   buf[n] = 0;
   fclose(f);
   return buf;
+}
+
+/* The file is there and holds `text`. */
+static int same(const char *path, const char *text) {
+  const char *got = slurp(path);
+  return got && !strcmp(got, text);
 }
 
 static int lines(const char *s) {
@@ -250,6 +264,94 @@ START_TEST(test_full_disk) {
 }
 END_TEST
 
+/* --lp and --mps write several files (m.lp, m.level2.lp, ... and the same
+ * for --mps): a write that fails at any of them leaves every one as it
+ * was.  The limit lets m.lp (82 kB) and m.mps (75 kB) through and stops
+ * m.level2.lp (87 kB); each level was renamed as it was written and the
+ * failure then removed the earlier ones, the old model with them. */
+START_TEST(test_full_disk_levels) {
+  static const char *const names[] = {"m.lp", "m.level2.lp", "m.level3.lp", "m.mps", "m.level2.mps", "m.level3.mps"};
+  for (size_t i = 0; i < 6; i++)
+    tf_test_write_text(tmp(names[i]), "an earlier model\n");
+  struct spawn sp = {.fsize = 84000};
+  ck_assert_int_eq(run(&sp, SOLVE " --lp %s --mps %s >/dev/null", tmp("m.lp"), tmp("m.mps")), 3);
+  ck_assert_msg(lines(errbuf) == 1 && strstr(errbuf, "--lp: cannot write") && strstr(errbuf, "m.level2.lp") &&
+                    strstr(errbuf, "File too large"),
+                "%s", errbuf);
+  for (size_t i = 0; i < 6; i++)
+    ck_assert_msg(same(tmp(names[i]), "an earlier model\n"), "%s was replaced or removed", names[i]);
+  /* the third --mps level failing (81 kB) leaves the first two (75 and 80 kB) */
+  struct spawn mid = {.fsize = 80500};
+  ck_assert_int_eq(run(&mid, SOLVE " --mps %s >/dev/null", tmp("m.mps")), 3);
+  for (size_t i = 0; i < 6; i++)
+    ck_assert_msg(same(tmp(names[i]), "an earlier model\n"), "%s was replaced or removed", names[i]);
+  only((const char *const[]){"m.lp", "m.level2.lp", "m.level3.lp", "m.mps", "m.level2.mps", "m.level3.mps", NULL});
+  /* without a limit every file is replaced */
+  ck_assert_int_eq(run(NULL, SOLVE " --lp %s --mps %s >/dev/null", tmp("m.lp"), tmp("m.mps")), 0);
+  for (size_t i = 0; i < 6; i++)
+    ck_assert_msg(slurp(tmp(names[i])) && strstr(slurp(tmp(names[i])), i < 3 ? "Subject To" : "ROWS"), "%s not written",
+                  names[i]);
+}
+END_TEST
+
+/* Standard output a pipe whose reader went away (`tilefit ... | head -1`
+ * once head has exited), SIGPIPE at its default action: one line, exit 3,
+ * never killed by the signal (run() fails on a signal). */
+START_TEST(test_closed_pipe) {
+  static const char *const commands[] = {"sweep " SMALL " -q", "sweep " SMALL " -q -j 2 --format csv", SOLVE,
+                                         SOLVE " --json", "machines", "layout -m b200 -w fa4-fwd -p d=128 -p dv=128 --emit c"};
+  struct spawn sp = {.closed_pipe = 1};
+  for (size_t i = 0; i < sizeof commands / sizeof *commands; i++) {
+    ck_assert_int_eq(run(&sp, "%s", commands[i]), 3);
+    ck_assert_msg(lines(errbuf) == 1 && strstr(errbuf, "cannot write standard output: Broken pipe"), "%s: %s",
+                  commands[i], errbuf);
+  }
+}
+END_TEST
+
+/* Does the directory hold a name that starts with `prefix`? */
+static int has_entry(const char *prefix) {
+  DIR *d = opendir(dir);
+  int found = 0;
+  for (struct dirent *e; d && !found && (e = readdir(d));)
+    found = !strncmp(e->d_name, prefix, strlen(prefix));
+  if (d)
+    closedir(d);
+  return found;
+}
+
+/* A signal mid-sweep (SIGTERM, SIGINT, SIGHUP at their default actions
+ * in the parent): the process dies of it, the old file is as it was, and
+ * the temporary file is gone (it was left behind, 1-8 MB each time). */
+START_TEST(test_signal_mid_sweep) {
+  static const int sigs[] = {SIGTERM, SIGINT, SIGHUP};
+  for (size_t i = 0; i < 3; i++) {
+    tf_test_write_text(tmp("keep.jsonl"), "an earlier result\n");
+    pid_t pid = fork();
+    ck_assert_int_ge(pid, 0);
+    if (pid == 0) {
+      for (size_t k = 0; k < 3; k++)
+        signal(sigs[k], SIG_DFL);
+      int null = open("/dev/null", O_WRONLY);
+      dup2(null, 2);
+      execl(bin(), bin(), "sweep", "tests/data/sweep/slurm.json", "-q", "-o", tmp("keep.jsonl"), (char *)NULL);
+      _exit(127);
+    }
+    int waited = 0;
+    while (!has_entry(".keep.jsonl.") && waited++ < 20000) /* 20 s at most: it appears once the spec is read */
+      usleep(1000);
+    ck_assert_msg(has_entry(".keep.jsonl."), "no temporary file appeared");
+    usleep(50000); /* well inside the 16,000 points */
+    ck_assert_int_eq(kill(pid, sigs[i]), 0);
+    int status;
+    ck_assert_int_eq(waitpid(pid, &status, 0), pid);
+    ck_assert_msg(WIFSIGNALED(status) && WTERMSIG(status) == sigs[i], "signal %d: status %#x", sigs[i], status);
+    ck_assert_str_eq(slurp(tmp("keep.jsonl")), "an earlier result\n");
+    only((const char *const[]){"keep.jsonl", NULL});
+  }
+}
+END_TEST
+
 START_TEST(test_output_is_an_input) {
   char *list = strdup(slurp("tests/data/sweep/problems.jsonl"));
   tf_test_write_text(tmp("list.jsonl"), list);
@@ -308,6 +410,9 @@ Suite *output_suite(void) {
   tcase_add_test(tc, test_symlink_followed_and_kept);
   tcase_add_test(tc, test_planted_temporary_names);
   tcase_add_test(tc, test_full_disk);
+  tcase_add_test(tc, test_full_disk_levels);
+  tcase_add_test(tc, test_closed_pipe);
+  tcase_add_test(tc, test_signal_mid_sweep);
   tcase_add_test(tc, test_output_is_an_input);
   tcase_add_test(tc, test_long_name);
   tcase_add_test(tc, test_abandon_and_commit);

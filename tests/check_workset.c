@@ -14,6 +14,8 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/stat.h>
+#include <unistd.h>
 
 #include "model/bind/problem.h"
 #include "model/core/json.h"
@@ -778,6 +780,41 @@ START_TEST(test_include) {
 }
 END_TEST
 
+/* An include that names a FIFO (no writer: opening it waited for ever), a
+ * directory or a device is refused at once, naming the include and what
+ * the file is. */
+START_TEST(test_include_not_regular) {
+  char dir[256], path[512], fifo[512];
+  tf_test_temp_dir(dir, sizeof dir, "tf-include");
+  snprintf(fifo, sizeof fifo, "%s/fifo.json", dir);
+  ck_assert_int_eq(mkfifo(fifo, 0600), 0);
+  static const struct {
+    const char *include, *kind;
+  } cases[] = {{"fifo.json", "a FIFO"}, {".", "a directory"}, {"/dev/null", "a device"}};
+  for (size_t i = 0; i < sizeof cases / sizeof *cases; i++) {
+    char text[1024];
+    snprintf(text, sizeof text,
+             "{\"name\": \"w\", \"include\": [\"%s\"], \"choose\": {\"B\": [64]}, \"buffers\": "
+             "[{\"name\": \"q\", \"memory\": \"smem\", \"size\": \"B\"}], \"objective\": [\"max B\"]}",
+             cases[i].include);
+    snprintf(path, sizeof path, "%s/w.json", dir);
+    tf_test_write_text(path, text);
+    tf_error err;
+    tf_error_init(&err);
+    ck_assert_ptr_null(tf_workset_load(path, &err));
+    ck_assert_int_eq(err.code, TF_EINPUT);
+    ck_assert_str_eq(err.path, "$.include[0]");
+    char want[128];
+    snprintf(want, sizeof want, "cannot read the fragment '%s'", cases[i].include);
+    ck_assert_msg(strstr(err.msg, want) && strstr(err.msg, cases[i].kind) && strstr(err.msg, "not a regular file"),
+                  "%s", err.msg);
+  }
+  unlink(fifo);
+  unlink(path);
+  rmdir(dir);
+}
+END_TEST
+
 /* Each shipped fragment is included by a shipped workset. */
 START_TEST(test_shipped_fragments_used) {
   glob_t g;
@@ -854,6 +891,7 @@ Suite *workset_suite(void) {
   tcase_add_test(errors, test_bad_table_complete);
   tcase_add_test(errors, test_missing_file);
   tcase_add_test(errors, test_include);
+  tcase_add_test(errors, test_include_not_regular);
   tcase_add_test(shipped_tc, test_shipped_fragments_used);
   suite_add_tcase(s, errors);
   TCase *core = tcase_create("Core");

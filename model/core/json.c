@@ -1,10 +1,13 @@
 #include "model/core/json.h"
 
 #include <errno.h>
+#include <fcntl.h>
 #include <math.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/stat.h>
+#include <unistd.h>
 
 #include "model/core/alloc.h"
 #include "model/core/lines.h"
@@ -27,13 +30,14 @@ static void close_input(FILE *f) {
     fclose(f);
 }
 
-char *tf_read_file_limit(const char *file, size_t max, size_t *len, tf_error *err) {
-  FILE *f = open_input(file, "rb");
-  if (!f) {
-    tf_error_set(err, TF_EINPUT, NULL, "cannot read: %s", strerror(errno));
-    tf_error_set_file(err, file);
-    return NULL;
-  }
+static char *read_error(const char *file, int e, tf_error *err) {
+  tf_error_set(err, TF_EINPUT, NULL, "cannot read: %s", strerror(e));
+  tf_error_set_file(err, file);
+  return NULL;
+}
+
+/* All of f, at most max bytes (0: no limit); f is closed (unless stdin). */
+static char *read_stream(FILE *f, const char *file, size_t max, size_t *len, tf_error *err) {
   size_t cap = 4096, n = 0;
   char *buf = tf_nalloc(cap + 1, 1);
   for (;;) {
@@ -57,14 +61,52 @@ char *tf_read_file_limit(const char *file, size_t max, size_t *len, tf_error *er
   close_input(f);
   if (bad) {
     free(buf);
-    tf_error_set(err, TF_EINPUT, NULL, "cannot read: %s", strerror(errno ? errno : EIO));
-    tf_error_set_file(err, file);
-    return NULL;
+    return read_error(file, errno ? errno : EIO, err);
   }
   buf[n] = 0;
   if (len)
     *len = n;
   return buf;
+}
+
+char *tf_read_file_limit(const char *file, size_t max, size_t *len, tf_error *err) {
+  FILE *f = open_input(file, "rb");
+  if (!f)
+    return read_error(file, errno, err);
+  return read_stream(f, file, max, len, err);
+}
+
+/* What a file that is not regular is, for the message. */
+static const char *file_kind(mode_t mode) {
+  return S_ISFIFO(mode) ? "a FIFO" : S_ISDIR(mode) ? "a directory" : S_ISSOCK(mode) ? "a socket"
+       : S_ISCHR(mode) || S_ISBLK(mode) ? "a device" : "not a regular file";
+}
+
+char *tf_read_regular_file(const char *file, size_t *len, tf_error *err) {
+  /* O_NONBLOCK: opening a FIFO without a writer returns at once instead
+   * of waiting for one; fstat then says what was opened */
+  int fd = open(file, O_RDONLY | O_NONBLOCK | O_CLOEXEC | O_NOCTTY);
+  if (fd < 0)
+    return read_error(file, errno, err);
+  struct stat st;
+  if (fstat(fd, &st)) {
+    int e = errno;
+    close(fd);
+    return read_error(file, e, err);
+  }
+  if (!S_ISREG(st.st_mode)) {
+    close(fd);
+    tf_error_set(err, TF_EINPUT, NULL, "cannot read: %s, not a regular file", file_kind(st.st_mode));
+    tf_error_set_file(err, file);
+    return NULL;
+  }
+  FILE *f = fcntl(fd, F_SETFL, 0) ? NULL : fdopen(fd, "rb");
+  if (!f) {
+    int e = errno;
+    close(fd);
+    return read_error(file, e, err);
+  }
+  return read_stream(f, file, TF_MAX_FILE_BYTES, len, err);
 }
 
 int tf_jsonl_each_text(const char *text, size_t len, tf_line_fn fn, void *ctx, tf_error *err) {

@@ -35,6 +35,11 @@ cJSON *tf_json_parse_line(const char *text, size_t len, const char *file, size_t
 /* Reads a whole file into a NUL-terminated buffer the caller frees. */
 char *tf_read_file(const char *file, size_t *len, tf_error *err);
 
+/* tf_read_file of a regular file only: a FIFO, a directory or a device is
+ * refused at once ("cannot read: a FIFO, not a regular file"), never
+ * waited on (a FIFO without a writer would block the open for ever). */
+char *tf_read_regular_file(const char *file, size_t *len, tf_error *err);
+
 /* The same with another size limit; 0: none (sweep outputs merged by
  * `tilefit merge` can be far larger than any input). */
 char *tf_read_file_limit(const char *file, size_t max, size_t *len, tf_error *err);

@@ -10,6 +10,7 @@
 
 #include "model/core/alloc.h"
 #include "model/core/json.h"
+#include "model/core/suggest.h"
 #include "model/core/text.h"
 #include "model/input/catalog.h"
 #include "model/input/json_read.h"
@@ -197,6 +198,29 @@ static int read_where(tf_spec *s, const cJSON *v, tf_error *err) {
  * domains, requires, objectives. */
 static unsigned char *applies_row(const tf_spec *s, size_t wi) { return s->applies + wi * s->napplies; }
 
+/* The name of group g (0 params, 1 variables, 2 choose variables) nearest
+ * to `name` in any loaded workset of the sweep, as " did you mean ...",
+ * into buf ("" when none is near: model/core/suggest.h). */
+static void nearest_name(const tf_spec *s, const tf_workset *const *ws, int g, const char *name, char *buf,
+                         size_t size) {
+  size_t n = 0, cap = 0;
+  const char **names = NULL;
+  for (size_t wi = 0; wi < s->nworksets; wi++) {
+    const tf_workset *w = ws[wi];
+    for (size_t i = 0; w && g == 0 && i < w->nparams; i++)
+      TF_PUSH(names, n, cap, w->params[i].name);
+    for (size_t i = 0; w && g == 1 && i < w->ncounts; i++)
+      TF_PUSH(names, n, cap, w->counts[i].name);
+    for (size_t i = 0; w && g > 0 && i < w->nchoose; i++)
+      TF_PUSH(names, n, cap, w->choose[i].name);
+  }
+  const char *near = tf_suggest(name, names, n);
+  buf[0] = 0;
+  if (near)
+    snprintf(buf, size, "; did you mean '%s'?", near);
+  free(names);
+}
+
 static int compute_applies(tf_spec *s, const tf_workset *const *ws, tf_error *err) {
   s->napplies = s->nparams + s->nfixes + s->ndomains + s->nrequires + s->nobjectives + 1;
   s->applies = tf_nalloc(s->nworksets * s->napplies + 1, 1);
@@ -233,9 +257,11 @@ static int compute_applies(tf_spec *s, const tf_workset *const *ws, tf_error *er
       snprintf(group, sizeof group, "$.%s", what[g]);
       if (g < 3) {
         const tf_spec_values *v = g == 0 ? &s->params[i] : g == 1 ? &s->fixes[i] : &s->domains[i];
+        char near[160];
         tf_path_key(path, sizeof path, group, v->name);
-        return tf_error_set(err, TF_EINPUT, path, "no workset of the sweep has a %s '%s'",
-                            g == 0 ? "param" : g == 1 ? "variable" : "choose variable", v->name);
+        nearest_name(s, ws, g, v->name, near, sizeof near);
+        return tf_error_set(err, TF_EINPUT, path, "no workset of the sweep has a %s '%s'%s",
+                            g == 0 ? "param" : g == 1 ? "variable" : "choose variable", v->name, near);
       }
       tf_path_index(path, sizeof path, group, i);
       return tf_error_set(err, TF_EINPUT, path, "binds in no workset of the sweep (a misspelt name?)");

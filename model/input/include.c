@@ -26,7 +26,7 @@ static cJSON *fragment_parse(const tf_workset *w, const char *name, const char *
   tf_error e;
   tf_error_init(&e);
   size_t len;
-  char *text = tf_read_file(file, &len, &e);
+  char *text = tf_read_regular_file(file, &len, &e);
   if (!text) {
     const char *why = strncmp(e.msg, "cannot read: ", 13) ? e.msg : e.msg + 13;
     tf_error_set(err, TF_EINPUT, where, "cannot read the fragment '%s' (%s): %s", name, file, why);

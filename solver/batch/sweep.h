@@ -111,6 +111,13 @@ typedef struct tf_sweep_opts {
   void *line_ctx;
   unsigned reuse;                /* enum tf_sweep_reuse bits */
   size_t memo_max;               /* answers (and search optima) kept at most; 0: none kept */
+  /* non-NULL: called with the output file's temporary name once it is
+   * created, and with NULL once it is renamed or removed, so that a
+   * program can remove it when a signal ends the process (the command
+   * line does, solver/cli/signals.h); never called for --resume, a
+   * descriptor or a callback, which write in place */
+  void (*tmp_name)(void *ctx, const char *path);
+  void *tmp_ctx;
   tf_solve_opts solve;
   FILE *progress;                /* NULL: no progress */
   int progress_tty;              /* 1: a bar redrawn with \r; 0: a line now and then */

@@ -389,6 +389,8 @@ static void progress(struct run *r, int final) {
  * step, deliver, differs. */
 struct sink {
   tf_output out;       /* unless fn */
+  void (*tmp_name)(void *ctx, const char *path); /* tf_sweep_opts' */
+  void *tmp_ctx;
   tf_sweep_line_fn fn; /* the callback, or NULL */
   void *ctx;
   char *buf;           /* a file's ready lines, joined */
@@ -527,8 +529,14 @@ static int sink_open(struct sink *k, const tf_sweep_opts *o, const char *out_fil
   if (o->out_fd >= 0 && (o->resume || out_file))
     return tf_error_set(err, TF_EINPUT, "--resume", "an output descriptor is written through, neither resumed nor named");
   if (o->out_fd >= 0)
-    return tf_output_open_fd(&k->out, o->out_fd, "-o", err);
-  return tf_output_open(&k->out, out_file, o->resume ? TF_OUTPUT_RESUME : TF_OUTPUT_WHOLE, "-o", err);
+    return tf_output_open_fd(&k->out, o->out_fd, "$.fd", err); /* the library's request field */
+  if (tf_output_open(&k->out, out_file, o->resume ? TF_OUTPUT_RESUME : TF_OUTPUT_WHOLE, "-o", err))
+    return -1;
+  if (k->out.tmp && o->tmp_name) {
+    k->tmp_name = o->tmp_name, k->tmp_ctx = o->tmp_ctx;
+    k->tmp_name(k->tmp_ctx, k->out.tmp);
+  }
+  return 0;
 }
 
 /* A file committed (rc 0) or abandoned. */
@@ -536,11 +544,13 @@ static int sink_close(struct sink *k, int rc, tf_error *err) {
   free(k->buf);
   if (k->fn)
     return rc;
-  if (rc) {
+  if (rc)
     tf_output_abandon(&k->out);
-    return rc;
-  }
-  return tf_output_commit(&k->out, err);
+  else
+    rc = tf_output_commit(&k->out, err);
+  if (k->tmp_name) /* renamed or removed: nothing left to remove */
+    k->tmp_name(k->tmp_ctx, NULL);
+  return rc;
 }
 
 struct writer_args {

@@ -55,6 +55,24 @@ static const tf_command *find_command(const char *name) {
 
 static int unknown_command(const char *cmd);
 
+/* help and completion are not commands of the table: their help here. */
+static const char help_help[] =
+    "usage: tilefit help [COMMAND [KIND]]\n\n"
+    "Describes a command, as 'tilefit COMMAND --help' does (for plot, 'tilefit help\n"
+    "plot map' or 'plot sweep'); without COMMAND, lists the commands.\n";
+static const char completion_help[] =
+    "usage: tilefit completion [COMMAND [KIND]]\n\n"
+    "What bash completion (dist/tilefit.bash) offers, read from the option table\n"
+    "that --help and the parser use: without COMMAND the commands, one 'command NAME'\n"
+    "line each; with one, each option it takes and the kind of value it completes\n"
+    "('option --machine -m machine'), then its operands; for plot, its kinds first\n"
+    "('kind map'), and with a kind, that kind's options.\n";
+
+/* The help of help or completion, when `name` is one; else NULL. */
+static const char *builtin_help(const char *name) {
+  return !strcmp(name, "help") ? help_help : !strcmp(name, "completion") ? completion_help : NULL;
+}
+
 /* 'tilefit help CMD [KIND]' is 'tilefit CMD [KIND] --help', as git's
  * 'help': the command prints its own help, generated from the table. */
 static int help(int argc, char **argv) {
@@ -63,6 +81,12 @@ static int help(int argc, char **argv) {
     return TF_EXIT_OK;
   }
   const tf_command *c = find_command(argv[2]);
+  if (!c && builtin_help(argv[2])) {
+    if (argc == 3)
+      return fputs(builtin_help(argv[2]), stdout), TF_EXIT_OK;
+    fprintf(stderr, "tilefit: error: help: '%s' has no kinds; 'tilefit help %s' describes it\n", argv[2], argv[2]);
+    return TF_EXIT_USAGE;
+  }
   if (!c)
     return unknown_command(argv[2]);
   if (argc > 4) {
@@ -85,6 +109,8 @@ static int completion(int argc, char **argv) {
     puts("command help\ncommand completion");
     return TF_EXIT_OK;
   }
+  if (argc == 3 && (!strcmp(argv[2], "--help") || !strcmp(argv[2], "-h")))
+    return fputs(completion_help, stdout), TF_EXIT_OK;
   const tf_command *c = find_command(argv[2]);
   if (!c)
     return unknown_command(argv[2]);

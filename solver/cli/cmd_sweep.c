@@ -9,6 +9,7 @@
 #include "solver/batch/sweep.h"
 #include "solver/cli/cli.h"
 #include "solver/cli/options.h"
+#include "solver/cli/signals.h"
 #include "solver/cli/sweep_lists.h"
 #include "solver/report.h"
 
@@ -115,8 +116,12 @@ static int run(int argc, char **argv) {
   tf_args_solve_opts(&a, &o.solve);
   o.progress = a.quiet ? NULL : stderr;
   o.progress_tty = isatty(2);
+  o.tmp_name = tf_cli_signals_tmp;
   tf_sweep_stats st;
-  if (tf_sweep_run(s, &o, a.out_file, &st, &err)) {
+  tf_cli_signals_install();
+  int failed = tf_sweep_run(s, &o, a.out_file, &st, &err);
+  tf_cli_signals_restore();
+  if (failed) {
     rc = tf_cli_fail(&err);
     goto out;
   }
