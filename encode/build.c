@@ -68,6 +68,38 @@ static int64_t tight_hi(const tf_problem *p, size_t c, int k) {
   return hi < p->count_lo[k] ? p->count_lo[k] : hi;
 }
 
+/* Is buffer b charged to memory `mem` at some combination? */
+static int charged_to(const tf_problem *p, size_t b, int mem) {
+  for (size_t c = 0; c < p->ncombos; c++)
+    if (tf_memory_of(p, b, c) == mem)
+      return 1;
+  return 0;
+}
+
+/* units(b) for a rounded count-dependent buffer, one per memory it may be
+ * in: a placed buffer's granules in SMEM are not charged to the register
+ * file at the combinations that put it there (one column for both had
+ * charged them to both).  "units(B)" when the buffer has one memory,
+ * "units(B,MEM)" when placement gives it several. */
+static void add_units_col(tf_model *m, const tf_problem *p, size_t b, int mem) {
+  m->units_col[b * TF_NMEM + (size_t)mem] = TF_NO_COL;
+  if (tf_memory_align(p, b) <= 1 || !p->count_dependent[b] || !charged_to(p, b, mem))
+    return;
+  int nmem = 0;
+  for (int k = 0; k < TF_NMEM; k++)
+    nmem += charged_to(p, b, k);
+  char name[256];
+  if (nmem > 1)
+    snprintf(name, sizeof name, "units(%s,%s)", p->workset->buffers[b].name, tf_memory_name(mem));
+  else
+    snprintf(name, sizeof name, "units(%s)", p->workset->buffers[b].name);
+  /* at a point that fits, every charge is >= 0, so one buffer's is at most
+   * its memory's capacity (the machine's, before occupancy, is the most at
+   * any combination): a tight bound, where 1e15 made GLPK's search explode */
+  double top = (double)(tf_memory_capacity_max(p, mem) / tf_memory_align(p, b));
+  m->units_col[b * TF_NMEM + (size_t)mem] = tf_ilp_add_col(&m->ilp, name, TF_COL_INT, 0, top);
+}
+
 static void add_columns(tf_model *m, const tf_problem *p) {
   char name[256];
   for (size_t c = 0; c < p->ncombos; c++) {
@@ -83,22 +115,9 @@ static void add_columns(tf_model *m, const tf_problem *p) {
       m->count_col[c * (size_t)p->ncounts + (size_t)k] = tf_ilp_add_col(&m->ilp, name, TF_COL_INT, lo, hi);
       m->count_top[c * (size_t)p->ncounts + (size_t)k] = top;
     }
-  for (size_t b = 0; b < p->nbuffers; b++) {
-    m->units_col[b] = TF_NO_COL;
-    if (tf_memory_align(p, b) > 1 && p->count_dependent[b]) {
-      snprintf(name, sizeof name, "units(%s)", p->workset->buffers[b].name);
-      /* at a point that fits, every charge is >= 0, so one buffer's is at
-       * most its memory's capacity (the machine's, before occupancy, is the
-       * most at any combination): a tight bound, where 1e15 made GLPK's
-       * search explode */
-      int64_t cap = 0;
-      for (size_t c = 0; c < p->ncombos; c++)
-        if (tf_memory_capacity_max(p, tf_memory_of(p, b, c)) > cap)
-          cap = tf_memory_capacity_max(p, tf_memory_of(p, b, c));
-      double top = (double)(cap / tf_memory_align(p, b));
-      m->units_col[b] = tf_ilp_add_col(&m->ilp, name, TF_COL_INT, 0, top);
-    }
-  }
+  for (size_t b = 0; b < p->nbuffers; b++)
+    for (int mem = 0; mem < TF_NMEM; mem++)
+      add_units_col(m, p, b, mem);
 }
 
 /* Links each count column to its combination's pick column. */
@@ -179,37 +198,29 @@ static size_t add_capacity_row(tf_model *m, const tf_problem *p, int mem, int ro
   return r;
 }
 
-/* Is buffer b charged to memory `mem` at some combination? */
-static int charged_to(const tf_problem *p, size_t b, int mem) {
-  for (size_t c = 0; c < p->ncombos; c++)
-    if (tf_memory_of(p, b, c) == mem)
-      return 1;
-  return 0;
-}
-
 /* Buffer b's part of capacity row r.  A rounded count-dependent buffer
- * counts align * units, with align * units >= size (that row added once,
- * with `round`).  (Placement that moves such a buffer between memories
- * will need a units column per memory.) */
+ * counts align * units(b, mem), with align * units >= its size at the
+ * combinations that put it in mem (that row added once, with `round`). */
 static int add_buffer_charge(tf_model *m, const tf_problem *p, size_t b, int mem, size_t r, int round,
                              tf_error *err) {
   const char *bname = p->workset->buffers[b].name;
   char what[160], name[256];
   snprintf(what, sizeof what, "buffer '%s'", bname);
   double align = (double)tf_memory_align(p, b);
-  if (m->units_col[b] == TF_NO_COL) {
+  size_t units = m->units_col[b * TF_NMEM + (size_t)mem];
+  if (units == TF_NO_COL) {
     struct term t = {tf_problem_buf, b, 1, mem, 1, what};
     return add_term(m, p, &m->ilp.rows[r].lin, &t, err);
   }
   if (round) {
-    snprintf(name, sizeof name, "round(%s)", bname);
+    prefixed(name, sizeof name, "round", m->ilp.cols[units].name + strlen("units")); /* round(B) or round(B,MEM) */
     size_t g = tf_ilp_add_row(&m->ilp, name, TF_SENSE_GE, 0);
-    tf_lin_add(&m->ilp.rows[g].lin, m->units_col[b], align);
+    tf_lin_add(&m->ilp.rows[g].lin, units, align);
     struct term t = {tf_problem_buf, b, -1, mem, 0, what};
     if (add_term(m, p, &m->ilp.rows[g].lin, &t, err))
       return -1;
   }
-  tf_lin_add(&m->ilp.rows[r].lin, m->units_col[b], align);
+  tf_lin_add(&m->ilp.rows[r].lin, units, align);
   return 0;
 }
 
@@ -277,7 +288,7 @@ int tf_model_build(tf_model *m, const tf_problem *p, tf_error *err) {
   for (size_t c = 0; c < p->ncombos * (size_t)p->ncounts; c++)
     m->count_col[c] = TF_NO_COL;
   m->count_top = tf_nalloc(p->ncombos * (size_t)p->ncounts + 1, sizeof *m->count_top);
-  m->units_col = tf_nalloc(p->nbuffers + 1, sizeof *m->units_col);
+  m->units_col = tf_nalloc(p->nbuffers * TF_NMEM + 1, sizeof *m->units_col);
   add_columns(m, p);
   size_t one = tf_ilp_add_row(&m->ilp, "one_combination", TF_SENSE_EQ, 1);
   for (size_t c = 0; c < p->ncombos; c++)

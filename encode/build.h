@@ -4,7 +4,8 @@
  *                so a count times a combination-dependent coefficient stays
  *                linear; the count's value is sum_c count[k][c]
  *   units[b]     integer, align_b * units[b] >= size_b, for each buffer whose
- *                size depends on a count and is rounded up (exact rounding)
+ *                size depends on a count and is rounded up (exact rounding),
+ *                one per memory a placement may put the buffer in
  *   cap(MEM)     the memory's sum of rounded sizes <= capacity
  *   require rows, then the objectives in lexicographic order. */
 #ifndef TF_ENCODE_BUILD_H
@@ -21,7 +22,7 @@ typedef struct tf_model {
   size_t *pick;       /* column of pick[c], per combination */
   size_t *count_col;  /* column of count[k][c], at c * ncounts + k */
   int64_t *count_top; /* its upper bound, tightened by capacity */
-  size_t *units_col;  /* per buffer: column of units[b], or TF_NO_COL */
+  size_t *units_col;  /* per buffer and memory, at b * TF_NMEM + mem: column of units[b], or TF_NO_COL */
   size_t ncombos;
   int ncounts;
 } tf_model;

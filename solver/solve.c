@@ -154,25 +154,45 @@ int tf_solve_top(const tf_problem *p, const tf_solve_opts *o, int k, tf_answer *
   return rc ? -1 : 0;
 }
 
+/* The same shown objective values and roofline cycles (docs/cost-model.md,
+ * "Ranked configurations")?  A workset without a roofline has no cycles
+ * to differ. */
+static int same_effect(const tf_problem *p, const tf_point *x, const tf_point *y) {
+  for (size_t o = 0; o < p->nobjective_shown; o++)
+    if (x->objective[o] != y->objective[o])
+      return 0;
+  int64_t cx, cy;
+  return tf_roofline_value(p, x->choose, x->counts, "cycles", &cx) ||
+         tf_roofline_value(p, y->choose, y->counts, "cycles", &cy) || cx == cy;
+}
+
 /* Would answer b (ranked after a) fold into a as one configuration?  The
- * same value of every choose variable outside placement, and either the
- * same placement (b differs in counts only, so it is no better) or one
- * that changes no shown objective value and no roofline cycle. */
+ * same value of every choose variable outside placement, and b's
+ * placement either a's or one that decides nothing: b with a's placement
+ * at b's own counts fits and changes no shown objective value and no
+ * roofline cycle.  Then b is a's configuration at other counts (or at
+ * the same ones), so no better than a: b may differ from a in counts and
+ * placement at once, which comparing a with b directly missed. */
 static int same_config(const tf_problem *p, const tf_answer *a, const tf_answer *b) {
   int same_place = 1;
-  for (size_t i = 0; i < p->nchoose; i++)
+  int64_t moved[TF_MAX_CHOOSE];
+  for (size_t i = 0; i < p->nchoose; i++) {
     if (a->choose[i] != b->choose[i] && i < p->place_first)
       return 0;
-    else
-      same_place &= a->choose[i] == b->choose[i];
+    same_place &= a->choose[i] == b->choose[i];
+    moved[i] = i < p->place_first ? b->choose[i] : a->choose[i];
+  }
   if (same_place)
     return 1;
-  for (size_t o = 0; o < p->nobjective_shown; o++)
-    if (a->point.objective[o] != b->point.objective[o])
-      return 0;
-  int64_t ca, cb;
-  return tf_roofline_value(p, a->choose, a->counts, "cycles", &ca) ||
-         tf_roofline_value(p, b->choose, b->counts, "cycles", &cb) || ca == cb;
+  tf_point pt;
+  tf_point_init(&pt, p);
+  tf_error e;
+  tf_error_init(&e);
+  char why[8];
+  int fold = !tf_problem_eval_point(p, moved, b->counts, &pt, &e) && tf_point_fits(p, &pt, why, sizeof why) &&
+             same_effect(p, &pt, &b->point);
+  tf_point_release(&pt);
+  return fold;
 }
 
 /* found[0..got) certified; the first of each configuration into keep[],

@@ -169,9 +169,13 @@ static void text_solver(FILE *f, const tf_problem *p, const tf_answer *a) {
   if (!a->solver)
     return;
   fprintf(f, "solver       %s:", a->solver);
-  for (size_t o = 0; o < a->nilp_objval && o < p->nobjective_shown; o++)
-    fprintf(f, "%s %s = %.17g", o ? "," : "", p->objective[o].text, a->ilp_objval[o]);
-  fprintf(f, "%s; certified: %s\n", a->nilp_objval ? "" : " infeasible",
+  size_t shown = 0;
+  for (; shown < a->nilp_objval && shown < p->nobjective_shown; shown++)
+    fprintf(f, "%s %s = %.17g", shown ? "," : "", p->objective[shown].text, a->ilp_objval[shown]);
+  /* GLPK's status is the exact search's once certified: a point with no
+   * shown level (none, or only the placement tie-break) is not infeasible */
+  const char *none = a->status != TF_ANSWER_OPTIMAL ? " infeasible" : shown ? "" : " no objective";
+  fprintf(f, "%s; certified: %s\n", none,
           a->status == TF_ANSWER_OPTIMAL ? "the point fits and equals the exact optimum" : "the exact search agrees");
 }
 

@@ -830,6 +830,41 @@ START_TEST(test_top_configurations) {
 }
 END_TEST
 
+/* A placement that decides nothing folds into the best point's
+ * configuration also at a worse count (docs/cost-model.md, "Ranked
+ * configurations"): one rank, whatever K, in text and JSON lines; one that
+ * changes an objective stays a rank of its own; --top-points lists all. */
+#define IDLE "solve -m a100 -w tests/data/worksets/top-idle-place.json "
+
+static int count_in(const char *text, const char *with) {
+  int n = 0;
+  for (const char *l = text; (l = strstr(l, with)); l++)
+    n++;
+  return n;
+}
+
+START_TEST(test_top_idle_placement) {
+  ck_assert_int_eq(tf_test_run(IDLE "--top 3", out, sizeof out, err, sizeof err), 0);
+  ck_assert_msg(strstr(out, "the 1 best assignment\n") && strstr(out, "   1         16       smem          3") &&
+                    !strstr(out, "\n   2 "),
+                "%s", out);
+  ck_assert_int_eq(tf_test_run(IDLE "--top 5 --jsonl --objective 'max a_stages' --objective 'max tile'", out,
+                               sizeof out, err, sizeof err),
+                   0);
+  ck_assert_msg(count_in(out, "\"rank\":") == 1 && strstr(out, "\"values\":{\"tile\":16,\"a_stages\":3}") &&
+                    strstr(out, "\"placement\":{\"b1\":\"smem\"}"),
+                "%s", out);
+  ck_assert_int_eq(tf_test_run(IDLE "--top 5 --objective 'max a_stages + 10 * placed(b1, smem)'", out, sizeof out, err,
+                               sizeof err),
+                   0);
+  ck_assert_msg(strstr(out, "   1         16       smem          3") && strstr(out, "   2         16         rf          3") &&
+                    !strstr(out, "\n   3 "),
+                "%s", out);
+  ck_assert_int_eq(tf_test_run(IDLE "--top 8 --top-points --jsonl", out, sizeof out, err, sizeof err), 0);
+  ck_assert_int_eq(count_in(out, "\"rank\":"), 6);
+}
+END_TEST
+
 /* Grouped-query heads: K and V are read once per KV head (docs/cost-model.md).
  * kv_heads = heads is the default; fewer KV heads cut the HBM bytes and, where
  * HBM binds (decode, PackGQA), the time. */
@@ -1085,6 +1120,7 @@ Suite *e2e_suite(void) {
   tcase_add_test(tc, test_validate_bad_expect);
   tcase_add_loop_test(tc, test_explain_legal_points, 0, 5);
   tcase_add_test(tc, test_top_configurations);
+  tcase_add_test(tc, test_top_idle_placement);
   tcase_add_loop_test(tc, test_gqa_kv_heads, 0, 5);
   tcase_add_loop_test(tc, test_causal_blocks, 0, 8);
   tcase_add_loop_test(tc, test_gqa_errors, 0, 4);

@@ -54,8 +54,9 @@ START_TEST(test_model_shape) {
   ck_assert_uint_eq(m.ilp.ncols, 6);
   ck_assert_str_eq(m.ilp.cols[m.pick[1]].name, "pick(q_stage_2)");
   ck_assert_str_eq(m.ilp.cols[m.count_col[1]].name, "stages(q_stage_2)");
-  ck_assert_uint_ne(m.units_col[1], TF_NO_COL);
-  ck_assert_uint_eq(m.units_col[0], TF_NO_COL);
+  ck_assert_uint_ne(m.units_col[1 * TF_NMEM + TF_MEM_SMEM], TF_NO_COL);
+  ck_assert_uint_eq(m.units_col[0 * TF_NMEM + TF_MEM_SMEM], TF_NO_COL);
+  ck_assert_uint_eq(m.units_col[1 * TF_NMEM + TF_MEM_RF], TF_NO_COL);
   ck_assert_uint_eq(m.ilp.nobjs, 2);
   tf_model_release(&m);
   close_fixture(&f);

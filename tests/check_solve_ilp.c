@@ -49,6 +49,25 @@ START_TEST(test_glpk_equals_exact) {
 }
 END_TEST
 
+/* A placed buffer rounded to its align whose size depends on a count: its
+ * granules have a column per memory, so at the smem combination nothing
+ * is charged to rf, and GLPK takes smem (the first place) as the exact
+ * search does, at the tie-break level alone and after an objective. */
+START_TEST(test_glpk_placed_units) {
+  static char exact[1 << 17];
+  static const char *const extra[] = {"", " --objective 'max c_stages'"};
+  char args[512];
+  snprintf(args, sizeof args, "solve %s --json%s", MW("glpk_placed_units"), extra[_i]);
+  ck_assert_int_eq(tf_test_run(args, exact, sizeof exact, err, sizeof err), 0);
+  ck_assert_msg(strstr(exact, "\"placement\":{\"buf_0\":\"smem\"}"), "%s", exact);
+  strcat(args, " --solver glpk");
+  int rc = tf_test_run(args, out, sizeof out, err, sizeof err);
+  ck_assert_msg(rc == 0, "%s: exit %d\n%s", args, rc, err);
+  size_t n = shared_part(exact);
+  ck_assert_msg(shared_part(out) == n && !strncmp(exact, out, n), "exact:\n%s\nglpk:\n%s", exact, out);
+}
+END_TEST
+
 /* Where GLPK is wrong: exit 3, nothing on stdout, both values on stderr. */
 static const struct wrong {
   const char *args, *glpk, *exact;
@@ -267,6 +286,29 @@ START_TEST(test_lifetime_rows) {
 }
 END_TEST
 
+/* Its exported tie-break level: both units columns, and glpsol finds
+ * placement_order 0 (smem) once the earlier level is pinned. */
+START_TEST(test_export_placed_units) {
+  char dir[256], cmd[1024], file[300];
+  tf_test_temp_dir(dir, sizeof dir, "tilefit-lp");
+  snprintf(cmd, sizeof cmd, "solve %s --objective 'max c_stages' --lp %s/m.lp", MW("glpk_placed_units"), dir);
+  ck_assert_msg(tf_test_run(cmd, out, sizeof out, err, sizeof err) == 0, "%s", err);
+  snprintf(file, sizeof file, "%s/m.level2.lp", dir);
+  FILE *f = fopen(file, "r");
+  ck_assert_ptr_nonnull(f);
+  static char text[1 << 16];
+  text[fread(text, 1, sizeof text - 1, f)] = 0;
+  fclose(f);
+  ck_assert_msg(strstr(text, "round(buf_0,smem):") && strstr(text, "capacity(rf): + 8 units(buf_0,rf) <= 255"), "%s",
+                text);
+  long long v = -1;
+  ck_assert_int_eq(glpsol_value(file, NULL, &v), 0);
+  ck_assert_int_eq(v, 0);
+  snprintf(cmd, sizeof cmd, "rm -rf %s", dir);
+  ck_assert_int_eq(system(cmd), 0);
+}
+END_TEST
+
 /* Generated problems with two or three counts, in GLPK's range. */
 START_TEST(test_export_generated) {
   char dir[256], mfile[300], wfile[300], store[8192], text[1 << 15];
@@ -310,12 +352,14 @@ Suite *solve_ilp_suite(void) {
   tcase_add_loop_test(tc, test_glpk_wrong_is_exit_3, 0, (int)(sizeof wrong / sizeof *wrong));
   tcase_add_test(tc, test_glpk_sweep_error_line);
   tcase_add_test(tc, test_glpk_infeasible);
+  tcase_add_loop_test(tc, test_glpk_placed_units, 0, 2);
   suite_add_tcase(s, tc);
   TCase *ex = tcase_create("export");
   tcase_set_timeout(ex, 300);
   tcase_add_test(ex, test_level_names);
   tcase_add_loop_test(ex, test_export_shipped, 0, 7);
   tcase_add_test(ex, test_lifetime_rows);
+  tcase_add_test(ex, test_export_placed_units);
   tcase_add_test(ex, test_export_generated);
   suite_add_tcase(s, ex);
   return s;
