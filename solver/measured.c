@@ -229,11 +229,8 @@ int tf_measured_case(tf_measured_set *s, tf_cache *cache, const tf_solve_opts *o
                      size_t line, FILE *out, int json, tf_error *err) {
   const tf_machine *m;
   const tf_workset *w;
-  char mwhere[64], wwhere[64];
-  snprintf(mwhere, sizeof mwhere, "line %zu: $.machine", line);
-  snprintf(wwhere, sizeof wwhere, "line %zu: $.workset", line);
-  if (tf_cache_get(cache, &c->req, mwhere, wwhere, &m, &w, err))
-    return tf_error_set_file(err, file), -1;
+  if (tf_cache_get_case(cache, &c->req, file, line, &m, &w, err))
+    return -1;
   tf_mpoint pt;
   memset(&pt, 0, sizeof pt);
   tf_request_init(&pt.base);

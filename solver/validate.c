@@ -218,11 +218,8 @@ static int run_case(const struct run *r, const tf_case *c, size_t lineno, tf_err
   tf_validate_tally *t = r->tally;
   const tf_machine *m;
   const tf_workset *w;
-  char mwhere[64], wwhere[64];
-  snprintf(mwhere, sizeof mwhere, "line %zu: $.machine", lineno);
-  snprintf(wwhere, sizeof wwhere, "line %zu: $.workset", lineno);
-  if (tf_cache_get(cache, &c->req, mwhere, wwhere, &m, &w, err))
-    return tf_error_set_file(err, file), -1;
+  if (tf_cache_get_case(cache, &c->req, file, lineno, &m, &w, err))
+    return -1;
   tf_problem *p = tf_problem_new(m, w, &c->req, err);
   if (!p)
     return -1;

@@ -4,7 +4,7 @@ below is run in turn and echoed after ">>> " with the error it raises
 
     PYTHONPATH=PREFIX/lib/python3/dist-packages python3 errors.py
 """
-import tilefit
+from session import echo  # the same echo as session.py, beside this file
 
 LINES = [
     'tilefit.solve("h100-sxm", "fa3-fwd", params={"d": float("nan")})',
@@ -13,10 +13,4 @@ LINES = [
     'tilefit.sweep({"machines": ["h100-sxm"], "worksets": ["fa3-fwd"], "params": {"d": [64.0]}})',
 ]
 
-print(">>> import tilefit")
-for line in LINES:
-    print(">>> " + line)
-    try:
-        eval(compile(line, "<errors>", "eval"), {"tilefit": tilefit})
-    except tilefit.Error as e:  # the interpreter's last traceback line
-        print("tilefit.Error: %s" % e)
+echo(["import tilefit"] + LINES, {}, "<errors>")

@@ -22,16 +22,22 @@ LINES = [
     'p.check(fix={"B_r": 192})',
 ]
 
-scope = {}
-for line in LINES:
-    print(">>> " + line)
-    try:
-        value = eval(compile(line, "<session>", "eval"), scope)
-    except SyntaxError:
-        exec(compile(line, "<session>", "exec"), scope)
-        continue
-    except Exception as e:  # shown as the interpreter's last traceback line
-        print("Traceback (most recent call last):\n  ...\n%s.%s: %s" % (type(e).__module__, type(e).__name__, e))
-        continue
-    if value is not None:
-        print(pprint.pformat(value, width=100, sort_dicts=False))
+def echo(lines, scope, name):
+    """Runs each line as the interpreter would and echoes it after ">>> "
+    with its value, or with the last line of the traceback it raises."""
+    for line in lines:
+        print(">>> " + line)
+        try:
+            value = eval(compile(line, name, "eval"), scope)
+        except SyntaxError:
+            exec(compile(line, name, "exec"), scope)
+            continue
+        except Exception as e:  # shown as the interpreter's last traceback line
+            print("Traceback (most recent call last):\n  ...\n%s.%s: %s" % (type(e).__module__, type(e).__name__, e))
+            continue
+        if value is not None:
+            print(pprint.pformat(value, width=100, sort_dicts=False))
+
+
+if __name__ == "__main__":
+    echo(LINES, {}, "<session>")

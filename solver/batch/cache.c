@@ -1,5 +1,6 @@
 #include "cache.h"
 
+#include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 
@@ -81,4 +82,14 @@ int tf_cache_get(tf_cache *c, const tf_request *req, const char *mwhere, const c
   *m = tf_cache_machine(c, req->machine, mwhere, err);
   *w = *m ? tf_cache_workset(c, req->workset, wwhere, err) : NULL;
   return *m && *w ? 0 : -1;
+}
+
+int tf_cache_get_case(tf_cache *c, const tf_request *req, const char *file, size_t line, const tf_machine **m,
+                      const tf_workset **w, tf_error *err) {
+  char mwhere[64], wwhere[64];
+  snprintf(mwhere, sizeof mwhere, "line %zu: $.machine", line);
+  snprintf(wwhere, sizeof wwhere, "line %zu: $.workset", line);
+  if (tf_cache_get(c, req, mwhere, wwhere, m, w, err))
+    return tf_error_set_file(err, file), -1;
+  return 0;
 }

@@ -34,4 +34,9 @@ const tf_workset *tf_cache_workset(tf_cache *c, const char *name, const char *wh
 int tf_cache_get(tf_cache *c, const tf_request *req, const char *mwhere, const char *wwhere,
                  const tf_machine **m, const tf_workset **w, tf_error *err);
 
+/* The same for a case at `line` of `file` (validate's case files): an
+ * error names "line N: $.machine" or "$.workset" and the file. */
+int tf_cache_get_case(tf_cache *c, const tf_request *req, const char *file, size_t line, const tf_machine **m,
+                      const tf_workset **w, tf_error *err);
+
 #endif
