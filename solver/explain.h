@@ -71,6 +71,7 @@ typedef struct tf_explain_place {
   int other;            /* the memory of the roofline comparison, or -1 */
   tf_explain_term terms[TF_EXPLAIN_MAX_TERMS]; /* the last is the roofline itself */
   size_t nterms;        /* 0: no roofline line */
+  int scheduled; /* 1: the last term is overlap + serial + overhead, not the max */
 } tf_explain_place;
 
 /* Why a count is not one larger: the next value and what it violates

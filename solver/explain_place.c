@@ -13,6 +13,7 @@
 #include "model/bind/value.h"
 #include "model/core/alloc.h"
 #include "model/core/text.h"
+#include "model/input/roofline.h"
 #include "model/input/workset.h"
 
 /* The answer's placement with variable v moved to memory m, at the
@@ -76,8 +77,8 @@ static void chosen_cost(const tf_problem *p, const tf_answer *a, tf_explain_plac
   e->capacity = tf_memory_capacity(p, m, a->combo);
 }
 
-/* The roofline's terms: the lets the workset's `cycles` let reads, in the
- * order it reads them, then `cycles`; their lets' indexes into idx[]. */
+/* The roofline's terms: its cycles(TERM) lets in the terms' order
+ * (model/input/roofline.h), then `cycles`; their lets' indexes into idx[]. */
 static size_t roofline_lets(const tf_workset *w, size_t *idx) {
   size_t top = w->nlets, n = 0;
   for (size_t i = 0; i < w->nlets; i++)
@@ -85,14 +86,13 @@ static size_t roofline_lets(const tf_workset *w, size_t *idx) {
       top = i;
   if (top == w->nlets)
     return 0;
-  tf_symbols s;
-  memset(&s, 0, sizeof s);
-  tf_expr_symbols(w->lets[top].expr, &s);
-  for (size_t k = 0; k < s.n; k++)
+  for (int t = 0; t < TF_ROOFLINE_NTERMS; t++) {
+    char name[32];
+    snprintf(name, sizeof name, "cycles(%s)", tf_roofline_terms[t]);
     for (size_t i = 0; i < w->nlets && n + 1 < TF_EXPLAIN_MAX_TERMS; i++)
-      if (tf_workset_sym_let(w, i) == s.v[k])
+      if (!strcmp(w->lets[i].name, name))
         idx[n++] = i;
-  tf_symbols_release(&s);
+  }
   idx[n++] = top;
   return n;
 }
@@ -114,6 +114,7 @@ static void roofline(const tf_problem *p, const tf_answer *a, tf_explain_place *
                !tf_problem_value(p, choose, a->counts, x, &term->moved, &err);
   }
   e->nterms = n && e->terms[n - 1].ok ? n : 0; /* no line without the roofline itself */
+  e->scheduled = tf_workset_resolve(p->workset, "serial_cycles") >= 0;
 }
 
 static void unmetered(const tf_problem *p, tf_explanation *x) {

@@ -81,6 +81,9 @@ void tf_roofline_view_at(const tf_problem *p, const int64_t *choose, const int64
     snprintf(name, sizeof name, "cycles(%s)", tf_roofline_terms[t]);
     v->has[t] = !tf_roofline_value(p, choose, counts, name, &v->term[t]);
   }
+  v->scheduled = !tf_roofline_value(p, choose, counts, "overlap_cycles", &v->overlap) &&
+                 !tf_roofline_value(p, choose, counts, "serial_cycles", &v->serial) &&
+                 !tf_roofline_value(p, choose, counts, "overhead_cycles", &v->overhead);
   v->mma_ops = mma_ops(p, choose, counts);
   if (tf_roofline_value(p, choose, counts, "exp_ops", &v->exp_ops))
     v->exp_ops = -1;
@@ -126,6 +129,14 @@ static void term_lines(FILE *f, const tf_problem *p, const int64_t *choose, cons
   else if (v->has[3])
     fprintf(f, "  l2         %lld B from L2, not charged: the machine gives no l2.bytes_per_clk\n",
             (long long)l2_bytes(v));
+  int64_t alu;
+  if (v->has[4] && !tf_roofline_value(p, choose, counts, "alu_ops", &alu)) {
+    if (p->machine->alu.present)
+      fprintf(f, "  alu        %lld / %lld per clk (alu.fp32_per_clk) = %lld\n", (long long)alu,
+              (long long)p->machine->alu.fp32_per_clk, (long long)v->term[4]);
+    else
+      fprintf(f, "  alu        %lld FP32 operations, not charged: the machine gives no alu.fp32_per_clk\n", (long long)alu);
+  }
 }
 
 /* The latency lets (model/input/roofline.h) at a point; 0 when the workset
@@ -166,7 +177,7 @@ static void latency_lines(FILE *f, const tf_problem *p, const int64_t *choose, c
 /* The shape's time lets (model/input/shape.h) at a point; 0 without a
  * shape.  v[]: time_ns, compute_ns, hbm_ns, waves, fill_ns; v[4] is -1
  * when the shape declares no fill. */
-static const char *const time_names[] = {"time_ns", "compute_ns", "hbm_ns", "waves", "fill_ns"};
+static const char *const time_names[] = {"time_ns", "compute_ns", "hbm_ns", "waves", "fill_ns", "epilogue_cycles"};
 #define NTIME (sizeof time_names / sizeof *time_names)
 
 static void roofline_values(const tf_problem *p, const int64_t *choose, const int64_t *counts,
@@ -177,6 +188,8 @@ static int time_at(const tf_problem *p, const int64_t *choose, const int64_t *co
   roofline_values(p, choose, counts, time_names, NTIME, v, failed);
   if (failed[4])
     v[4] = -1;
+  if (failed[5])
+    v[5] = -1;
   return !failed[0] && !failed[1] && !failed[2] && !failed[3];
 }
 
@@ -188,7 +201,31 @@ static void time_line(FILE *f, const tf_problem *p, const int64_t *choose, const
   if (v[4] >= 0 && p->occupancy >= 0)
     fprintf(f, " + fill %lld at occupancy %lld (%s)", (long long)v[4], (long long)choose[p->occupancy],
             choose[p->occupancy] > 1 ? "hidden behind a second CTA but for the first wave" : "every wave waits");
-  fprintf(f, "; %lld waves\n", (long long)v[3]);
+  if (p->machine->kernel.present)
+    fprintf(f, " + fixed %lld (kernel.fixed_ns)", (long long)p->machine->kernel.fixed_ns);
+  fprintf(f, "; %lld waves", (long long)v[3]);
+  if (v[5] >= 0)
+    fprintf(f, "; compute with an epilogue of %lld clk a tile", (long long)v[5]);
+  fputc('\n', f);
+}
+
+/* "max(mma 2816, smem 1664)" over the terms `serial` says (0: the
+ * overlapped ones, 1: the serial ones), or every term with `all`. */
+static void terms_list(FILE *f, const tf_problem *p, const tf_roofline_view *v, int serial, int all) {
+  const char *sep = "";
+  for (int t = 0; t < TF_ROOFLINE_NTERMS; t++)
+    if (v->has[t] && (all || !!(p->workset->roofline_serial & (1u << t)) == serial))
+      fprintf(f, "%s%s %lld", sep, tf_roofline_terms[t], (long long)v->term[t]), sep = ", ";
+}
+
+/* A schedule's cycles: the overlapped terms' max, then what adds to it. */
+static void schedule_line(FILE *f, const tf_problem *p, const tf_roofline_view *v) {
+  fprintf(f, "roofline     per tile: cycles %lld = max(", (long long)v->cycles);
+  terms_list(f, p, v, 0, 0);
+  fprintf(f, ") %lld + serial %lld (", (long long)v->overlap, (long long)v->serial);
+  terms_list(f, p, v, 1, 0);
+  fprintf(f, ", the exposed share) + overhead %lld, largest term %s\n", (long long)v->overhead,
+          tf_roofline_term_name(v->bound_by));
 }
 
 void tf_explain_roofline(FILE *f, const tf_problem *p, const int64_t *choose, const int64_t *counts) {
@@ -196,16 +233,17 @@ void tf_explain_roofline(FILE *f, const tf_problem *p, const int64_t *choose, co
   tf_roofline_view_at(p, choose, counts, &v);
   if (!v.ok)
     return;
-  fprintf(f, "roofline     per tile: cycles %lld = max(", (long long)v.cycles);
-  const char *sep = "";
-  for (int t = 0; t < TF_ROOFLINE_NTERMS; t++)
-    if (v.has[t])
-      fprintf(f, "%s%s %lld", sep, tf_roofline_terms[t], (long long)v.term[t]), sep = ", ";
-  fprintf(f, "), bound by %s", tf_roofline_term_name(v.bound_by));
-  for (int t = (int)v.bound_by; t < TF_ROOFLINE_NTERMS; t++)
-    if (v.has[t] && v.term[t] == v.cycles)
-      fprintf(f, " (%s ties)", tf_roofline_terms[t]);
-  fputc('\n', f);
+  if (v.scheduled)
+    schedule_line(f, p, &v);
+  else {
+    fprintf(f, "roofline     per tile: cycles %lld = max(", (long long)v.cycles);
+    terms_list(f, p, &v, 0, 1);
+    fprintf(f, "), bound by %s", tf_roofline_term_name(v.bound_by));
+    for (int t = (int)v.bound_by; t < TF_ROOFLINE_NTERMS; t++)
+      if (v.has[t] && v.term[t] == v.cycles)
+        fprintf(f, " (%s ties)", tf_roofline_terms[t]);
+    fputc('\n', f);
+  }
   term_lines(f, p, choose, counts, &v);
   latency_lines(f, p, choose, counts, &v);
   time_line(f, p, choose, counts);
@@ -225,6 +263,13 @@ void tf_explain_roofline_json(tf_json_out *w, const tf_problem *p, const int64_t
   tf_json_out_key_object(w, "roofline");
   tf_json_out_key_int(w, "cycles", v.cycles);
   tf_json_out_key_string(w, "bound_by", tf_roofline_term_name(v.bound_by));
+  if (v.scheduled) {
+    tf_json_out_key_object(w, "schedule");
+    tf_json_out_key_int(w, "overlap_cycles", v.overlap);
+    tf_json_out_key_int(w, "serial_cycles", v.serial);
+    tf_json_out_key_int(w, "overhead_cycles", v.overhead);
+    tf_json_out_end(w);
+  }
   tf_json_out_key_object(w, "terms");
   for (int t = 0; t < TF_ROOFLINE_NTERMS; t++)
     if (v.has[t])

@@ -15,8 +15,10 @@
 typedef struct tf_roofline_view {
   int ok;                              /* 0: no roofline, or it did not evaluate */
   int has[TF_ROOFLINE_NTERMS];
-  int64_t term[TF_ROOFLINE_NTERMS];   /* cycles(mma), cycles(exp), cycles(smem) */
+  int64_t term[TF_ROOFLINE_NTERMS];   /* cycles(mma), cycles(exp), cycles(smem), cycles(l2), cycles(alu) */
   int64_t cycles, bound_by;
+  int scheduled;                       /* 1: cycles = overlap + serial + overhead (below) */
+  int64_t overlap, serial, overhead;   /* overlap_cycles, serial_cycles, overhead_cycles */
   int64_t mma_ops, exp_ops;            /* summed over entries; -1 when absent */
   size_t nflows;
   struct {

@@ -126,10 +126,11 @@ static void text_roofline(FILE *f, const tf_explain_place *e, const char *buf) {
       fputc(',', f);
     }
   const tf_explain_term *top = &e->terms[e->nterms - 1];
+  const char *what = e->scheduled ? "cycles" : "max"; /* a schedule adds its serial terms */
   if (top->moved == top->value)
-    fprintf(f, " max %lld either way\n", (long long)top->value);
+    fprintf(f, " %s %lld either way\n", what, (long long)top->value);
   else
-    fprintf(f, " max %lld (%s in %s: %lld)\n", (long long)top->value, buf, mem, (long long)top->moved);
+    fprintf(f, " %s %lld (%s in %s: %lld)\n", what, (long long)top->value, buf, mem, (long long)top->moved);
 }
 
 static void text_places(FILE *f, const tf_problem *p, const tf_answer *a, const tf_explanation *x) {

@@ -178,7 +178,7 @@ START_TEST(test_explain_same_in_json) {
   static const char *const text[] = {
       "placement   P in rf\n  rf       P in rf: 44 registers/thread (235 of 255)\n"
       "  smem     P in smem: smem needs 258048 B of 232448, 25600 over\n"
-      "  cycles   mma 2816, exp 1408, smem 1664 (P in smem: 2368), max 2816 either way\n",
+      "  cycles   mma 2816, exp 1408, smem 1664 (P in smem: 2368), alu 744, cycles 3936 either way\n",
       "edges       unmetered on h100-sxm (no term in cycles): l2->smem, rf->mma, smem->smem\n", NULL};
   static const char *const json[] = {
       "{\"buffer\":\"P\",\"memory\":\"rf\",\"how\":\"chosen\",\"charged\":44,\"unit\":\"registers/thread\","
@@ -186,8 +186,8 @@ START_TEST(test_explain_same_in_json) {
       "\"reason\":\"smem needs 258048 B of 232448, 25600 over\",\"violated\":{\"kind\":\"memory\",\"memory\":\"smem\","
       "\"unit\":\"B\",\"needs\":258048,\"capacity\":232448,\"over\":25600}}],\"roofline\":{\"memory\":\"smem\",\"terms\":["
       "{\"name\":\"cycles(mma)\",\"value\":2816,\"moved\":2816},{\"name\":\"cycles(exp)\",\"value\":1408,"
-      "\"moved\":1408},{\"name\":\"cycles(smem)\",\"value\":1664,\"moved\":2368},{\"name\":\"cycles\","
-      "\"value\":2816,\"moved\":2816}]}}",
+      "\"moved\":1408},{\"name\":\"cycles(smem)\",\"value\":1664,\"moved\":2368},{\"name\":\"cycles(alu)\","
+      "\"value\":744,\"moved\":744},{\"name\":\"cycles\",\"value\":3936,\"moved\":3936}]}}",
       "\"unmetered\":[\"l2->smem\",\"rf->mma\",\"smem->smem\"]", NULL};
   static const char *const csv[] = {NULL};
   all_formats_contain("solve -m h100-sxm -w fa3-fwd -p d=128 --fix B_r=128 --fix B_c=176 --fix stages=2 --explain",

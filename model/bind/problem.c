@@ -66,6 +66,9 @@ static void set_machine_constants(tf_problem *p) {
       [TF_MC_latency_hbm_clk] = m->latency.present ? m->latency.hbm_clk : 0,
       [TF_MC_l2_bytes_per_clk] = m->l2.present ? m->l2.bytes_per_clk : 0,
       [TF_MC_sustained_mhz] = tf_machine_time_mhz(m),
+      [TF_MC_mma_sync_permille] = m->mma_sync.present ? m->mma_sync.rate_permille : 1000,
+      [TF_MC_kernel_fixed_ns] = m->kernel.present ? m->kernel.fixed_ns : 0,
+      [TF_MC_fp32_per_clk] = m->alu.present ? m->alu.fp32_per_clk : 0,
   };
   for (int c = 0; c < TF_NMC; c++)
     p->syms[tf_workset_sym_machine(p->workset, c)] = tf_affine_constant(v[c]);
@@ -448,25 +451,72 @@ static int bind_requires(tf_problem *p, const tf_request *req, tf_error *err) {
   return 0;
 }
 
-/* The request's objectives (else the workset's), then the workset's
- * tie-breaks. */
+/* 1 when objective `o` is `text` ("min time_us"): the same direction and
+ * the same expression text, blanks aside. */
+static int same_objective(const tf_objective *o, int maximize, const char *text) {
+  const char *a = tf_expr_text(o->expr), *b = text;
+  if (o->maximize != maximize)
+    return 0;
+  for (;; a++, b++) {
+    while (*a == ' ')
+      a++;
+    while (*b == ' ')
+      b++;
+    if (*a != *b)
+      return 0;
+    if (!*a)
+      return 1;
+  }
+}
+
+/* The levels after the asked objectives: "min time_ns" when one of them
+ * is time_us in whole microseconds (ties within a microsecond broken by
+ * the nanoseconds), then the workset's tie-breaks, less any that repeats
+ * an objective already asked (it would decide nothing). */
+static int tie_break_texts(const tf_problem *p, const char **out) {
+  const tf_workset *w = p->workset;
+  int n = 0, us = -1;
+  for (size_t i = 0; i < p->nobjective; i++)
+    if (same_objective(&p->objective[i], 0, "time_us") || same_objective(&p->objective[i], 1, "time_us"))
+      us = us < 0 ? p->objective[i].maximize : us;
+  if (us >= 0 && tf_workset_resolve(w, "time_ns") >= 0)
+    out[n++] = us ? "max time_ns" : "min time_ns";
+  for (size_t t = 0; t < w->ntie_break; t++) {
+    int asked = 0;
+    for (size_t i = 0; i < p->nobjective && !asked; i++)
+      asked = same_objective(&p->objective[i], w->tie_break[t].maximize, tf_expr_text(w->tie_break[t].expr));
+    if (!asked)
+      out[n++] = w->tie_break[t].text;
+  }
+  return n;
+}
+
+/* The request's objectives (else the workset's), then the tie-breaks
+ * (tie_break_texts). */
 static int bind_objectives(tf_problem *p, const tf_request *req, tf_error *err) {
   const tf_workset *w = p->workset;
   size_t n = req->nobjectives ? req->nobjectives : w->nobjective;
-  p->objective = tf_nalloc(n + w->ntie_break + 1, sizeof *p->objective);
-  for (size_t i = 0; i < n + w->ntie_break; i++) {
-    char tie[64];
-    const char *text = i >= n ? w->tie_break[i - n].text : req->nobjectives ? req->objectives[i].text : w->objective[i].text;
-    const char *where = req->nobjectives ? req->objectives[i < n ? i : 0].where : "$.objective";
-    if (i >= n)
-      tf_path_index(tie, sizeof tie, "$.tie_break", i - n), where = tie;
+  p->objective = tf_nalloc(n + w->ntie_break + 2, sizeof *p->objective);
+  for (size_t i = 0; i < n; i++) {
+    const char *text = req->nobjectives ? req->objectives[i].text : w->objective[i].text;
+    const char *where = req->nobjectives ? req->objectives[i].where : "$.objective";
     if (tf_workset_parse_objective(w, text, where, &p->objective[i], err))
       return -1;
     p->nobjective++;
     mark_derived(p, p->objective[i].expr, where);
   }
   p->nobjective_asked = n;
-  return 0;
+  const char **ties = tf_nalloc(w->ntie_break + 1, sizeof *ties);
+  int nt = tie_break_texts(p, ties), rc = 0;
+  for (int t = 0; t < nt && !rc; t++) {
+    char where[64];
+    tf_path_index(where, sizeof where, "$.tie_break", (size_t)t);
+    rc = tf_workset_parse_objective(w, ties[t], where, &p->objective[p->nobjective], err);
+    if (!rc)
+      mark_derived(p, p->objective[p->nobjective++].expr, where);
+  }
+  free((void *)ties);
+  return rc ? -1 : 0;
 }
 
 /* ---------------------------------------------------------------- lets */

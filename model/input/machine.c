@@ -61,6 +61,9 @@ static const struct field fields[] = {
   SUB(latency, hbm_clk, 1, 1000000),
   SUB(l2, bytes_per_clk, 1, COUNT_MAX),
   SUB(sustained, clock_mhz, 1, 1000000),
+  SUB(alu, fp32_per_clk, 1, COUNT_MAX),
+  SUB(mma_sync, rate_permille, 1, 1000),
+  SUB(kernel, fixed_ns, 0, 1000000000),
 };
 /* clang-format on */
 
@@ -77,6 +80,9 @@ static const struct optional {
     {"latency", offsetof(tf_machine, latency.present)},
     {"l2", offsetof(tf_machine, l2.present)},
     {"sustained", offsetof(tf_machine, sustained.present)},
+    {"alu", offsetof(tf_machine, alu.present)},
+    {"mma_sync", offsetof(tf_machine, mma_sync.present)},
+    {"kernel", offsetof(tf_machine, kernel.present)},
 };
 #define NOPTIONAL (sizeof optional_sections / sizeof *optional_sections)
 

@@ -77,6 +77,21 @@ typedef struct tf_machine {
     int64_t clock_mhz;         /* the SM clock under sustained tensor load */
   } sustained;                 /* optional (docs/cost-model.md, the clock) */
 
+  struct {
+    int present;               /* 0: the ALU work is not charged */
+    int64_t fp32_per_clk;      /* FP32 operations (lanes) per clock per SM */
+  } alu;                       /* optional (docs/cost-model.md, the ALU term) */
+
+  struct {
+    int present;               /* 0: mma.sync runs at the MMA rate */
+    int64_t rate_permille;     /* mma.sync's rate, per mille of the MMA rate */
+  } mma_sync;                  /* optional (docs/cost-model.md, instruction paths) */
+
+  struct {
+    int present;               /* 0: no fixed time */
+    int64_t fixed_ns;          /* every kernel's fixed time: launch, prologue, drain */
+  } kernel;                    /* optional (docs/cost-model.md, fixed costs) */
+
   tf_datapath datapath;        /* the mma and edges tables (optional) */
 
   tf_machine_source *sources;  /* where every number comes from, file order */

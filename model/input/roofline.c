@@ -14,12 +14,17 @@
 #include "model/input/json_read.h"
 #include "model/input/memory_kind.h"
 
-const char *const tf_roofline_terms[TF_ROOFLINE_NTERMS] = {"mma", "exp", "smem", "l2"};
+const char *const tf_roofline_terms[TF_ROOFLINE_NTERMS] = {"mma", "exp", "smem", "l2", "alu"};
 
 /* The two lets over the terms (max_lets), each also as NAME(TERM). */
 static const char *const max_names[] = {"cycles", "bound_by"};
+/* The lets of a schedule with serial terms or an overhead (schedule_lets). */
+static const char *const schedule_names[] = {"overlap_cycles", "serial_cycles", "overhead_cycles"};
 
 int tf_roofline_defines(const char *name) {
+  for (size_t k = 0; k < sizeof schedule_names / sizeof *schedule_names; k++)
+    if (!strcmp(name, schedule_names[k]))
+      return 1;
   for (size_t k = 0; k < sizeof max_names / sizeof *max_names; k++) {
     size_t n = strlen(max_names[k]);
     if (strncmp(name, max_names[k], n))
@@ -63,8 +68,12 @@ struct decl {
   char **bytes;     /* per flow */
   char **paths;     /* per flow: its JSON path */
   char *mma_ops[8], *mma_bits[8];
+  int mma_sync[8];  /* 1: the entry's "inst" is mma.sync (its own rate) */
   size_t nmma;
   char *exp;
+  char *alu;                        /* FP32 ALU operations per iteration, NULL: none */
+  char *serial[TF_ROOFLINE_NTERMS]; /* per term: its exposure in per mille, NULL: overlapped */
+  char *overhead;                   /* clocks per iteration beside the terms, NULL: none */
 };
 
 static void decl_release(struct decl *d, size_t nflows) {
@@ -76,6 +85,10 @@ static void decl_release(struct decl *d, size_t nflows) {
   for (size_t i = 0; i < d->nmma; i++)
     free(d->mma_ops[i]), free(d->mma_bits[i]);
   free(d->exp);
+  free(d->alu);
+  for (int t = 0; t < TF_ROOFLINE_NTERMS; t++)
+    free(d->serial[t]);
+  free(d->overhead);
 }
 
 /* "to" may be the MMA or a memory; "from" a memory or the L2 cache. */
@@ -140,12 +153,30 @@ static int read_traffic(tf_workset *w, struct decl *d, const cJSON *buffers, tf_
   return 0;
 }
 
+/* An MMA entry's instruction: "mma.sync" runs at the machine's mma.sync
+ * rate (mma_sync_permille of its MMA rate); the asynchronous ones, and an
+ * entry that names none, at the full rate. */
+static int read_inst(const cJSON *v, const char *path, int *sync, tf_error *err) {
+  static const char *const insts[] = {"mma.sync", "wgmma", "tcgen05.mma", "mfma", NULL};
+  const char *s;
+  *sync = 0;
+  if (!v)
+    return 0;
+  if (tf_json_string(v, path, &s, err))
+    return -1;
+  for (size_t k = 0; insts[k]; k++)
+    if (!strcmp(s, insts[k]))
+      return *sync = k == 0, 0;
+  return tf_error_set(err, TF_EINPUT, path, "unknown instruction '%.40s' (expected mma.sync, wgmma, tcgen05.mma or mfma)",
+                      s);
+}
+
 static int read_mma(struct decl *d, const cJSON *list, tf_error *err) {
   if (!list)
     return 0;
   if (!cJSON_IsArray(list) || (size_t)cJSON_GetArraySize(list) > sizeof d->mma_ops / sizeof *d->mma_ops)
     return tf_error_set(err, TF_EINPUT, "$.roofline.mma", "expected a list of at most 8 {\"ops\", \"bits\"}");
-  static const char *const keys[] = {"ops", "bits", "comment", NULL};
+  static const char *const keys[] = {"ops", "bits", "inst", "comment", NULL};
   static const char *const req[] = {"ops", "bits", NULL};
   const cJSON *m;
   cJSON_ArrayForEach(m, list) {
@@ -154,6 +185,9 @@ static int read_mma(struct decl *d, const cJSON *list, tf_error *err) {
     if (tf_json_keys(m, path, keys, req, err))
       return -1;
     size_t i = d->nmma++;
+    tf_path_key(sub, sizeof sub, path, "inst");
+    if (read_inst(tf_json_member(m, "inst"), sub, &d->mma_sync[i], err))
+      return -1;
     tf_path_key(sub, sizeof sub, path, "ops");
     if (tf_read_expr_text(tf_json_member(m, "ops"), sub, &d->mma_ops[i], err))
       return -1;
@@ -164,8 +198,35 @@ static int read_mma(struct decl *d, const cJSON *list, tf_error *err) {
   return 0;
 }
 
+/* "serial": {"TERM": EXPOSURE, ...}: the terms the kernel's schedule does
+ * not overlap with the others, each with the per mille of it that adds to
+ * the time (1000: all of it).  The MMA is what the others overlap with. */
+static int read_serial(struct decl *d, const cJSON *o, tf_error *err) {
+  if (!o)
+    return 0;
+  if (!cJSON_IsObject(o))
+    return tf_error_set(err, TF_EINPUT, "$.roofline.serial", "expected an object {\"exp\": PER_MILLE, ...}");
+  const cJSON *m;
+  cJSON_ArrayForEach(m, o) {
+    char path[160];
+    tf_path_key(path, sizeof path, "$.roofline.serial", m->string);
+    int t = 1;
+    while (t < TF_ROOFLINE_NTERMS && strcmp(m->string, tf_roofline_terms[t]))
+      t++;
+    if (t == TF_ROOFLINE_NTERMS)
+      return tf_error_set(err, TF_EINPUT, path, "unknown term '%.40s' (expected exp, smem, l2 or alu: the MMA is what they "
+                          "overlap with)", m->string);
+    if (d->serial[t])
+      return tf_error_set(err, TF_EINPUT, path, "term '%s' given twice", m->string);
+    if (tf_read_expr_text(m, path, &d->serial[t], err))
+      return -1;
+  }
+  return 0;
+}
+
 static int read_compute(struct decl *d, const cJSON *r, tf_error *err) {
-  static const char *const keys[] = {"iterations", "mma", "exp", "loads", "comment", NULL}; /* loads: latency.h */
+  static const char *const keys[] = {"iterations", "mma",      "exp",     "alu", "loads", /* loads: latency.h */
+                                     "serial",     "overhead", "comment", NULL};
   if (!cJSON_IsObject(r))
     return tf_error_set(err, TF_EINPUT, "$.roofline", "expected an object {\"iterations\", \"mma\", \"exp\"}");
   if (tf_json_keys(r, "$.roofline", keys, NULL, err))
@@ -175,7 +236,12 @@ static int read_compute(struct decl *d, const cJSON *r, tf_error *err) {
     return -1;
   if (tf_json_member(r, "exp") && tf_read_expr_text(tf_json_member(r, "exp"), "$.roofline.exp", &d->exp, err))
     return -1;
-  return read_mma(d, tf_json_member(r, "mma"), err);
+  if (tf_json_member(r, "alu") && tf_read_expr_text(tf_json_member(r, "alu"), "$.roofline.alu", &d->alu, err))
+    return -1;
+  if (tf_json_member(r, "overhead") &&
+      tf_read_expr_text(tf_json_member(r, "overhead"), "$.roofline.overhead", &d->overhead, err))
+    return -1;
+  return read_mma(d, tf_json_member(r, "mma"), err) || read_serial(d, tf_json_member(r, "serial"), err) ? -1 : 0;
 }
 
 /* ------------------------------------------------------------ the lets */
@@ -292,12 +358,17 @@ static int port_lets(tf_workset *w, int *has_smem, int *has_l2, tf_error *err) {
 
 /* The MMA's rate at an operand width: what the machine's throughput table
  * gives for 4, 8 and 16 bits (a wider operand, tf32, at half the 16-bit
- * rate; a width the machine lacks at the next wider one). */
-static void mma_rate(FILE *f, const char *bits) {
+ * rate; a width the machine lacks at the next wider one); an mma.sync
+ * entry at the machine's mma_sync_permille of it. */
+static void mma_rate(FILE *f, const char *bits, int sync) {
+  if (sync)
+    fprintf(f, "cdiv(");
   fprintf(f,
           "if((%s) <= 4 && mma_f4_per_clk > 0, mma_f4_per_clk, if((%s) <= 8 && mma_f8_per_clk > 0, mma_f8_per_clk, "
           "if((%s) <= 16, mma_f16_per_clk, mma_f16_per_clk / 2)))",
           bits, bits, bits);
+  if (sync)
+    fprintf(f, " * mma_sync_permille, 1000)");
 }
 
 /* mma_ops_I, mma_rate_I per MMA entry and cycles(mma) over them;
@@ -311,7 +382,7 @@ static int mma_lets(tf_workset *w, const struct decl *d, tf_error *err) {
     snprintf(rate, sizeof rate, "mma_rate_%zu", i);
     tf_text o, r;
     times_iterations(tf_text_open(&o), d, d->mma_ops[i]);
-    mma_rate(tf_text_open(&r), d->mma_bits[i]);
+    mma_rate(tf_text_open(&r), d->mma_bits[i], d->mma_sync[i]);
     int bad = add(w, ops, &o, "$.roofline.mma", err);
     bad = add(w, rate, &r, "$.roofline.mma", err) || bad; /* each add closes its text */
     if (bad) {
@@ -334,28 +405,77 @@ static int compute_lets(tf_workset *w, const struct decl *d, tf_error *err) {
     if (add(w, "cycles(exp)", &c, "$.roofline.exp", err) || bad)
       return -1;
   }
+  if (d->alu) {
+    tf_text t, c;
+    times_iterations(tf_text_open(&t), d, d->alu);
+    fprintf(tf_text_open(&c), "if(fp32_per_clk > 0, cdiv(alu_ops, max(1, fp32_per_clk)), 0)");
+    int bad = add(w, "alu_ops", &t, "$.roofline.alu", err);
+    if (add(w, "cycles(alu)", &c, "$.roofline.alu", err) || bad)
+      return -1;
+  }
   return 0;
 }
 
-/* cycles, bound_by and bound_by(TERM) over the terms present. */
-static int max_lets(tf_workset *w, const int *present, tf_error *err) {
-  tf_text c, b;
-  FILE *fc = tf_text_open(&c), *fb = tf_text_open(&b);
-  int n = 0, last = 0;
+/* "max(cycles(A), cycles(B))" over the present terms that `pick` keeps
+ * (1: overlapped ones, 2: every one), "cycles(A)" for one, "0" for none. */
+static void term_max(FILE *f, const struct decl *d, const int *present, int pick) {
+  int n = 0;
   for (int i = 0; i < TF_ROOFLINE_NTERMS; i++)
-    if (present[i]) {
-      fprintf(fc, "%scycles(%s)", n ? ", " : "", tf_roofline_terms[i]);
-      fprintf(fb, "if(cycles(%s) == cycles, %d, ", tf_roofline_terms[i], i + 1);
-      n++, last = i;
+    n += present[i] && (pick == 2 || !d->serial[i]);
+  fprintf(f, n > 1 ? "max(" : n ? "" : "0");
+  for (int i = 0, k = 0; i < TF_ROOFLINE_NTERMS; i++)
+    if (present[i] && (pick == 2 || !d->serial[i]))
+      fprintf(f, "%scycles(%s)", k++ ? ", " : "", tf_roofline_terms[i]);
+  fprintf(f, n > 1 ? ")" : "");
+}
+
+/* With a serial term or an overhead: overlap_cycles (the overlapped
+ * terms' max), serial_cycles (each serial term's exposed share, summed),
+ * overhead_cycles (iterations x the overhead), and cycles their sum. */
+static int schedule_lets(tf_workset *w, const struct decl *d, const int *present, tf_error *err) {
+  tf_text o, s, h, c;
+  term_max(tf_text_open(&o), d, present, 1);
+  FILE *fs = tf_text_open(&s);
+  fprintf(fs, "0");
+  for (int i = 0; i < TF_ROOFLINE_NTERMS; i++)
+    if (present[i] && d->serial[i]) {
+      fprintf(fs, " + cdiv(cycles(%s) * (%s), 1000)", tf_roofline_terms[i], d->serial[i]);
+      w->roofline_serial |= 1u << i;
     }
-  char *text = tf_text_close(&c, NULL);
-  tf_text m;
-  fprintf(tf_text_open(&m), n > 1 ? "max(%s)" : "%s", text);
-  free(text);
+  times_iterations(tf_text_open(&h), d, d->overhead ? d->overhead : "0");
+  fprintf(tf_text_open(&c), "overlap_cycles + serial_cycles + overhead_cycles");
+  int bad = add(w, "overlap_cycles", &o, "$.roofline", err);
+  bad = add(w, "serial_cycles", &s, "$.roofline.serial", err) || bad; /* each add closes its text */
+  bad = add(w, "overhead_cycles", &h, "$.roofline.overhead", err) || bad;
+  return add(w, max_names[0], &c, "$.roofline", err) || bad ? -1 : 0;
+}
+
+/* cycles, bound_by and bound_by(TERM) over the terms present: cycles the
+ * largest term, or with a schedule (schedule_lets) the overlapped terms'
+ * max plus the rest; bound_by the largest term either way. */
+static int max_lets(tf_workset *w, const struct decl *d, const int *present, tf_error *err) {
+  int scheduled = d->overhead != NULL, n = 0, last = 0;
+  for (int i = 0; i < TF_ROOFLINE_NTERMS; i++)
+    scheduled |= present[i] && d->serial[i];
+  tf_text c, b;
+  term_max(tf_text_open(&c), d, present, 2);
+  char *largest = tf_text_close(&c, NULL);
+  FILE *fb = tf_text_open(&b);
+  for (int i = 0; i < TF_ROOFLINE_NTERMS; i++)
+    if (present[i])
+      fprintf(fb, "if(cycles(%s) == %s, %d, ", tf_roofline_terms[i], scheduled ? largest : "cycles", i + 1), n++, last = i;
   fprintf(fb, "%d", last + 1);
   for (int i = 0; i < n; i++)
     fputc(')', fb);
-  int bad = add(w, max_names[0], &m, "$.roofline", err);
+  int bad;
+  if (scheduled)
+    bad = schedule_lets(w, d, present, err);
+  else {
+    tf_text m;
+    fprintf(tf_text_open(&m), "%s", largest);
+    bad = add(w, max_names[0], &m, "$.roofline", err);
+  }
+  free(largest);
   if (add(w, max_names[1], &b, "$.roofline", err) || bad)
     return -1;
   for (int i = 0; i < TF_ROOFLINE_NTERMS; i++)
@@ -371,12 +491,16 @@ static int max_lets(tf_workset *w, const int *present, tf_error *err) {
 }
 
 static int write_lets(tf_workset *w, const struct decl *d, tf_error *err) {
-  int present[TF_ROOFLINE_NTERMS] = {d->nmma > 0, d->exp != NULL, 0, 0};
+  int present[TF_ROOFLINE_NTERMS] = {d->nmma > 0, d->exp != NULL, 0, 0, d->alu != NULL};
   if (flow_lets(w, d, err) || port_lets(w, &present[2], &present[3], err) || compute_lets(w, d, err))
     return -1;
   if (!present[0] && !present[1] && !present[2])
     return tf_error_set(err, TF_EINPUT, "$.roofline", "declares no MMA, no exponentials and no traffic");
-  return max_lets(w, present, err);
+  for (int i = 0; i < TF_ROOFLINE_NTERMS; i++)
+    if (d->serial[i] && !present[i])
+      return tf_error_set(err, TF_EINPUT, "$.roofline.serial", "term '%s' is serial but the workset has no such term",
+                          tf_roofline_terms[i]);
+  return max_lets(w, d, present, err);
 }
 
 int tf_roofline_read(tf_workset *w, const cJSON *root, tf_error *err) {

@@ -19,6 +19,10 @@
  *   cycles(mma)       sum over MMA entries of cdiv(iterations x ops, rate),
  *                     rate the machine's mma_f4/f8/f16_per_clk by width
  *   cycles(exp)       cdiv(iterations x exponentials, exp_per_clk)
+ *   cycles(alu)       cdiv(iterations x FP32 operations, fp32_per_clk): the
+ *                     ALU work beside the MMA and the exponentials (the
+ *                     softmax's max, scale, sum and conversion, a rescale);
+ *                     0 on a machine that gives no fp32_per_clk
  *   cycles(l2)        cdiv(the bytes of every flow from L2 x sm_count,
  *                     l2_bytes_per_clk): every SM's share of the chip's L2
  *                     rate; 0 on a machine without one (only when a flow
@@ -49,7 +53,7 @@ struct cJSON;
 int tf_roofline_read(tf_workset *w, const struct cJSON *root, tf_error *err);
 
 /* The terms, in tie-break order; bound_by's value is the index + 1. */
-#define TF_ROOFLINE_NTERMS 4
+#define TF_ROOFLINE_NTERMS 5
 extern const char *const tf_roofline_terms[TF_ROOFLINE_NTERMS];
 #define TF_TERM_HBM (TF_ROOFLINE_NTERMS + 1) /* time_bound_by (model/input/shape.h): HBM binds */
 /* 1 when `name` is cycles, bound_by or either of a term, as a roofline

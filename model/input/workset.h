@@ -31,7 +31,8 @@
   X(smem_port_smem_tmem) X(smem_port_smem_rf) X(smem_port_smem_mma)           \
   X(smem_port_tmem_smem) X(smem_port_tmem_rf) X(smem_port_tmem_mma)           \
   X(smem_port_rf_smem) X(smem_port_rf_tmem) X(smem_port_rf_mma) X(cc) X(gfx)    \
-  X(latency_hbm_clk) X(smem_port_l2_smem) X(l2_bytes_per_clk) X(sustained_mhz)
+  X(latency_hbm_clk) X(smem_port_l2_smem) X(l2_bytes_per_clk) X(sustained_mhz)    \
+  X(mma_sync_permille) X(kernel_fixed_ns) X(fp32_per_clk)
 /* smem_port_X_Y: 1 when the machine's `edges` table charges edge X->Y to
  * the SMEM port (an X->mma edge the table lacks goes through registers,
  * X->rf, as mma.sync's operands do), else 0 (unmetered or absent).  cc:
@@ -42,7 +43,10 @@
  * (cp.async writing the SMEM banks) is on the SMEM port.  l2_bytes_per_clk:
  * the chip's L2 read bandwidth per clock, 0 when the machine gives none.
  * sustained_mhz: the clock times run at (the machine's `sustained` clock,
- * else clock_mhz). */
+ * else clock_mhz).  mma_sync_permille: mma.sync's rate per mille of the
+ * MMA rate (1000 when the machine gives none).  kernel_fixed_ns: the fixed
+ * time of every kernel (0 when the machine gives none).  fp32_per_clk: FP32
+ * operations per clock per SM (0 when the machine gives none). */
 #define TF_MC_ENUM(n) TF_MC_##n,
 enum tf_machine_constant { TF_MACHINE_CONSTANTS(TF_MC_ENUM) TF_NMC };
 extern const char *const tf_machine_constant_names[TF_NMC];
@@ -146,6 +150,7 @@ typedef struct tf_workset {
   char **arch;            size_t narch;     /* patterns (tf_machine_arch_matches); none: any */
   tf_flow *flows;         size_t nflows;    /* model/input/roofline.h */
   int roofline;           /* 1: cycles, cycles(TERM), bound_by are computed (model/input/roofline.h) */
+  unsigned roofline_serial; /* bit t: term t is serial in the kernel's schedule (roofline.h) */
   size_t *show;           size_t nshow;     /* lets reports show (model/input/show.h) */
   char **rules, **rule_archs; size_t nrules; /* one line per arch pattern (model/input/show.h) */
   char **lifetimes;       size_t nlifetimes; /* phase names (model/input/lifetime.h) */
