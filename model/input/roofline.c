@@ -383,6 +383,7 @@ static int mma_lets(tf_workset *w, const struct decl *d, tf_error *err) {
     tf_text o, r;
     times_iterations(tf_text_open(&o), d, d->mma_ops[i]);
     mma_rate(tf_text_open(&r), d->mma_bits[i], d->mma_sync[i]);
+    w->roofline_sync |= (unsigned)d->mma_sync[i] << i;
     int bad = add(w, ops, &o, "$.roofline.mma", err);
     bad = add(w, rate, &r, "$.roofline.mma", err) || bad; /* each add closes its text */
     if (bad) {

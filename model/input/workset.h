@@ -151,6 +151,7 @@ typedef struct tf_workset {
   tf_flow *flows;         size_t nflows;    /* model/input/roofline.h */
   int roofline;           /* 1: cycles, cycles(TERM), bound_by are computed (model/input/roofline.h) */
   unsigned roofline_serial; /* bit t: term t is serial in the kernel's schedule (roofline.h) */
+  unsigned roofline_sync;   /* bit i: MMA entry i is mma.sync, at the machine's mma.sync rate */
   size_t *show;           size_t nshow;     /* lets reports show (model/input/show.h) */
   char **rules, **rule_archs; size_t nrules; /* one line per arch pattern (model/input/show.h) */
   char **lifetimes;       size_t nlifetimes; /* phase names (model/input/lifetime.h) */
