@@ -1,0 +1,147 @@
+/* The time models of the worksets that model a kernel library's template
+ * (triton-matmul) and of the kernels added to the roofline later
+ * (flashinfer-prefill, flashmla-sm90-decode, the CuTe DSL GEMMs): what each
+ * ranks first, and which term binds where a configuration is slow. */
+#include <check.h>
+#include <inttypes.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "model/core/json.h"
+#include "tests/suites.h"
+#include "tests/testutil.h"
+
+/* The tutorial's CUDA autotune configs (triton-lang/triton @
+ * 7649d87cce6c12361bb9da234b9b227b2880b499 :
+ * python/tutorials/03-matrix-multiplication.py, get_cuda_autotune_config:
+ * eight FP16 configs, then eight "good for fp8"), as Triton's autotuner
+ * tries all of them on an FP16 GEMM. */
+#define TUTORIAL "tests/data/prune/triton-tutorial-cuda.jsonl"
+#define NCONFIGS 16
+
+struct config {
+  int64_t m, n, k, stages, warps;
+  int fits;               /* 0: it does not compile for this machine (solve exit 1) */
+  int64_t time_ns, bound; /* at the occupancy the SM holds; bound_by */
+};
+
+static int64_t member(const cJSON *o, const char *key) {
+  const cJSON *v = cJSON_GetObjectItemCaseSensitive(o, key);
+  ck_assert_msg(cJSON_IsNumber(v), "%s: no integer %s", TUTORIAL, key);
+  return (int64_t)v->valuedouble;
+}
+
+static size_t read_tutorial(struct config *c) {
+  FILE *f = fopen(TUTORIAL, "r");
+  ck_assert_msg(f != NULL, "cannot open %s", TUTORIAL);
+  char line[512];
+  size_t n = 0;
+  while (n < NCONFIGS && fgets(line, sizeof line, f)) {
+    cJSON *o = cJSON_Parse(line);
+    ck_assert_msg(o != NULL, "%s: line %zu", TUTORIAL, n + 1);
+    const cJSON *kw = cJSON_GetObjectItemCaseSensitive(o, "kwargs");
+    c[n] = (struct config){member(kw, "BLOCK_SIZE_M"), member(kw, "BLOCK_SIZE_N"), member(kw, "BLOCK_SIZE_K"),
+                           member(o, "num_stages"), member(o, "num_warps"), 0, 0, 0};
+    cJSON_Delete(o);
+    n++;
+  }
+  fclose(f);
+  return n;
+}
+
+/* The value `objective NAME = V` of a solve's text output. */
+static int64_t objective(const char *out, const char *name) {
+  char key[96];
+  snprintf(key, sizeof key, "objective    %s = ", name);
+  const char *at = strstr(out, key);
+  ck_assert_msg(at != NULL, "no '%s' in:\n%s", key, out);
+  return strtoll(at + strlen(key), NULL, 10);
+}
+
+/* One config's time on `machine` at 4096^3 FP16 (the tutorial's largest
+ * benchmark size, the workset's defaults): the SM holds as many programs as
+ * fit (max occupancy), then the time there. */
+static void time_config(const char *machine, struct config *c) {
+  char cmd[512], out[8192], err[2048];
+  snprintf(cmd, sizeof cmd,
+           "solve -m %s -w triton-matmul -p num_warps=%" PRId64 " --fix BLOCK_M=%" PRId64 " --fix BLOCK_N=%" PRId64
+           " --fix BLOCK_K=%" PRId64 " --fix num_stages=%" PRId64
+           " --objective 'max occupancy' --objective 'min time_ns' --objective 'min bound_by'",
+           machine, c->warps, c->m, c->n, c->k, c->stages);
+  int rc = tf_test_run(cmd, out, sizeof out, err, sizeof err);
+  ck_assert_msg(rc == 0 || rc == 1, "%s: exit %d: %s", cmd, rc, err);
+  c->fits = rc == 0;
+  if (c->fits)
+    c->time_ns = objective(out, "min time_ns"), c->bound = objective(out, "min bound_by");
+}
+
+/* Of the tutorial's configs that compile, the fastest is a large tile (at
+ * least 128 x 128), and the two-warp 64 x 32 and 32 x 64 tiles are bound by
+ * the SMEM port or L2 and at least 1.5 times as slow: on an A100 (L2 at 5120
+ * B/clk) and an RTX 4090 (L2 at 1945 B/clk, cp.async measured). */
+START_TEST(test_triton_tutorial_rank) {
+  static const char *const machines[] = {"a100", "rtx4090"};
+  const char *machine = machines[_i];
+  struct config c[NCONFIGS];
+  size_t n = read_tutorial(c), best = n, fit = 0;
+  ck_assert_uint_eq(n, NCONFIGS);
+  for (size_t i = 0; i < n; i++) {
+    time_config(machine, &c[i]);
+    if (c[i].fits && (best == n || c[i].time_ns < c[best].time_ns))
+      best = i;
+    fit += (size_t)c[i].fits;
+  }
+  ck_assert_uint_ge(fit, 8); /* the eight FP16 configs fit both */
+  ck_assert_msg(c[best].m >= 128 && c[best].n >= 128, "%s: rank 1 is %" PRId64 "x%" PRId64 "x%" PRId64, machine,
+                c[best].m, c[best].n, c[best].k);
+  for (size_t i = 0; i < n; i++) {
+    if (c[i].warps != 2)
+      continue;
+    ck_assert_msg(c[i].fits, "%s: %" PRId64 "x%" PRId64 " does not fit", machine, c[i].m, c[i].n);
+    ck_assert_msg(c[i].bound == 3 || c[i].bound == 4, "%s: %" PRId64 "x%" PRId64 " bound_by %" PRId64, machine,
+                  c[i].m, c[i].n, c[i].bound);
+    ck_assert_msg(c[i].time_ns * 2 >= c[best].time_ns * 3, "%s: %" PRId64 "x%" PRId64 " %" PRId64 " ns, rank 1 %" PRId64,
+                  machine, c[i].m, c[i].n, c[i].time_ns, c[best].time_ns);
+  }
+}
+END_TEST
+
+/* 32 x 32 x 32 at the default 4 warps is a 2 x 2 warp layout
+ * (warpsPerTileV2: reps [2, 4], then N, then M), so each of A's and B's
+ * 2 KiB k-blocks is read by two warps and written once: 12288 B over
+ * 128 B/clk, 96 clocks against the MMA's 32 at 2048 ops/clk on the A100.
+ * It is bound by SMEM there (by L2 on the RTX 4090) and at least 2.5 times
+ * as slow as the best tile of the free search. */
+START_TEST(test_triton_small_tile) {
+  char out[8192], err[2048];
+  const char *fixed = " --fix BLOCK_M=32 --fix BLOCK_N=32 --fix BLOCK_K=32 --objective 'max occupancy'"
+                      " --objective 'min time_ns' --objective 'min cycles(mma)' --objective 'min cycles(smem)'"
+                      " --objective 'min bound_by'";
+  char cmd[512];
+  snprintf(cmd, sizeof cmd, "solve -m a100 -w triton-matmul%s", fixed);
+  ck_assert_int_eq(tf_test_run(cmd, out, sizeof out, err, sizeof err), 0);
+  int64_t slow = objective(out, "min time_ns");
+  ck_assert_int_eq(objective(out, "min cycles(mma)"), 128 * 32); /* 128 k-blocks */
+  ck_assert_int_eq(objective(out, "min cycles(smem)"), 128 * 96);
+  ck_assert_int_eq(objective(out, "min bound_by"), 3); /* smem */
+  ck_assert_int_eq(tf_test_run("solve -m a100 -w triton-matmul --objective 'min time_ns'", out, sizeof out, err,
+                               sizeof err),
+                   0);
+  int64_t best = objective(out, "min time_ns");
+  ck_assert_msg(slow * 2 >= best * 5, "32x32x32 %" PRId64 " ns, the best %" PRId64, slow, best);
+  snprintf(cmd, sizeof cmd, "solve -m rtx4090 -w triton-matmul%s", fixed);
+  ck_assert_int_eq(tf_test_run(cmd, out, sizeof out, err, sizeof err), 0);
+  ck_assert_int_eq(objective(out, "min bound_by"), 4); /* l2 */
+}
+END_TEST
+
+Suite *time_models_suite(void) {
+  Suite *s = suite_create("time_models");
+  TCase *tc = tcase_create("triton");
+  tcase_set_timeout(tc, 120);
+  tcase_add_loop_test(tc, test_triton_tutorial_rank, 0, 2);
+  tcase_add_test(tc, test_triton_small_tile);
+  suite_add_tcase(s, tc);
+  return s;
+}
