@@ -136,6 +136,78 @@ START_TEST(test_triton_small_tile) {
 }
 END_TEST
 
+/* The other kernels' per-iteration (GEMMs: per-tile) terms by hand, each
+ * the worksets' comments' traffic at one point:
+ *  flashinfer-prefill, A100, d = dv = 128, cta_tile_q 128 (4 warps on Q
+ *   rows), num_mma_kv 2 (32 keys): mma 2 x 128 x 32 x 256 / 2048 = 1024;
+ *   smem Q 32768 once + K,V 16384 by each of 4 warps + 16384 written =
+ *   114688 B / 128 = 896.  cta_tile_q 16 (4 warps on KV columns): Q 4096 by
+ *   4 warps + K,V 32768 once + written = 81920 B / 128 = 640 against the
+ *   MMA's 2 x 16 x 64 x 256 / 2048 = 256, and L2 cdiv(32768 x 108, 5120) = 692
+ *   binds (4).
+ *  flashmla-sm90-decode, H100, 64 x 64, d 576, dv 512: mma 2 x 64 x 64 x
+ *   1088 / 4096 = 2176; smem Q 64 x 512 + K 64 x 1088 + P 2 x 64 x 64, x 2 B
+ *   = 221184 / 128 = 1728; 132 SMs / 2 row blocks = 66 CTAs per row block.
+ *  cutedsl-sm90-gemm, H100, 128x256x64 (64 k-blocks): mma 2 x 128 x 256 x 64
+ *   / 4096 = 1024 a k-block; smem (128 + 2 x 256) x 64 x 2 B = 81920 / 128
+ *   = 640.  cutedsl-sm100-gemm, B200, 2-CTA 256x128: mma 2 x 256 x 128 x
+ *   64 / 2 / 8192 = 256; smem (128 + 64) x 64 x 2 B = 24576 / 128 = 192.
+ *  cutedsl-sm120-gemm, RTX 5090, 128x128x64: mma 2 x 128 x 128 x 64 / 1024
+ *   = 2048; smem 2 x 256 x 64 x 2 B = 65536 /
+ *   128 = 512 (A and B each read by two of the 2 x 2 MMA warps). */
+START_TEST(test_other_kernels) {
+  static const struct {
+    const char *args, *name;
+    int64_t want;
+  } cases[] = {
+      {"-m a100 -w flashinfer-prefill --fix num_mma_kv=2", "cycles(mma)", 1024},
+      {"-m a100 -w flashinfer-prefill --fix num_mma_kv=2", "cycles(smem)", 896},
+      {"-m a100 -w flashinfer-prefill --fix num_mma_kv=2", "bound_by", 1},
+      {"-m a100 -w flashinfer-prefill -p cta_tile_q=16 --fix num_mma_kv=1", "cycles(mma)", 256},
+      {"-m a100 -w flashinfer-prefill -p cta_tile_q=16 --fix num_mma_kv=1", "cycles(smem)", 640},
+      {"-m a100 -w flashinfer-prefill -p cta_tile_q=16 --fix num_mma_kv=1", "cycles(l2)", 692},
+      {"-m a100 -w flashinfer-prefill -p cta_tile_q=16 --fix num_mma_kv=1", "bound_by", 4},
+      {"-m h100-sxm -w flashmla-sm90-decode --fix k_buffers=2", "cycles(mma)", 2176},
+      {"-m h100-sxm -w flashmla-sm90-decode --fix k_buffers=2", "cycles(smem)", 1728},
+      {"-m h100-sxm -w flashmla-sm90-decode --fix k_buffers=2", "sm_parts", 66},
+      {"-m h100-sxm -w flashmla-sm90-decode --fix k_buffers=2", "time_bound_by", 5}, /* hbm: decode */
+      {"-m h100-sxm -w cutedsl-sm90-gemm --fix tile_m=128 --fix tile_n=256 --fix tile_k=64", "cycles(mma)", 64 * 1024},
+      {"-m h100-sxm -w cutedsl-sm90-gemm --fix tile_m=128 --fix tile_n=256 --fix tile_k=64", "cycles(smem)", 64 * 640},
+      {"-m b200 -w cutedsl-sm100-gemm -p cta_group=2 --fix mma_m=256 --fix mma_n=128", "cycles(mma)", 64 * 256},
+      {"-m b200 -w cutedsl-sm100-gemm -p cta_group=2 --fix mma_m=256 --fix mma_n=128", "cycles(smem)", 64 * 192},
+      {"-m rtx5090 -w cutedsl-sm120-gemm --fix tile_m=128 --fix tile_n=128 --fix tile_k=64", "cycles(mma)", 64 * 2048},
+      {"-m rtx5090 -w cutedsl-sm120-gemm --fix tile_m=128 --fix tile_n=128 --fix tile_k=64", "cycles(smem)", 64 * 512},
+  };
+  char cmd[512], out[8192], err[2048], name[64];
+  for (size_t i = 0; i < sizeof cases / sizeof *cases; i++) {
+    snprintf(cmd, sizeof cmd, "solve %s --objective 'min %s'", cases[i].args, cases[i].name);
+    ck_assert_msg(tf_test_run(cmd, out, sizeof out, err, sizeof err) == 0, "%s: %s", cmd, err);
+    snprintf(name, sizeof name, "min %s", cases[i].name);
+    int64_t got = objective(out, name);
+    ck_assert_msg(got == cases[i].want, "%s: %" PRId64 ", want %" PRId64, cmd, got, cases[i].want);
+  }
+}
+END_TEST
+
+/* Every workset this file covers answers min time_us on a machine it
+ * models, and no answer is faster than the machine's peak (ideal_ns). */
+START_TEST(test_answers_time) {
+  static const char *const runs[] = {
+      "-m a100 -w triton-matmul",          "-m rtx4090 -w triton-matmul",        "-m h100-sxm -w triton-matmul",
+      "-m b200 -w triton-matmul",          "-m rtx5090 -w triton-matmul",        "-m mi300x -w triton-matmul",
+      "-m a100 -w flashinfer-prefill",     "-m h100-sxm -w flashmla-sm90-decode", "-m h100-sxm -w cutedsl-sm90-gemm",
+      "-m b200 -w cutedsl-sm100-gemm",     "-m rtx5090 -w cutedsl-sm120-gemm",
+  };
+  char cmd[512], out[8192], err[2048];
+  for (size_t i = 0; i < sizeof runs / sizeof *runs; i++) {
+    snprintf(cmd, sizeof cmd, "solve %s --objective 'min time_ns' --objective 'min time_ns - ideal_ns'", runs[i]);
+    ck_assert_msg(tf_test_run(cmd, out, sizeof out, err, sizeof err) == 0, "%s: %s", cmd, err);
+    int64_t time = objective(out, "min time_ns"), slack = objective(out, "min time_ns - ideal_ns");
+    ck_assert_msg(time > 0 && slack >= 0, "%s: %" PRId64 " ns, %" PRId64 " over the peak's", cmd, time, slack);
+  }
+}
+END_TEST
+
 Suite *time_models_suite(void) {
   Suite *s = suite_create("time_models");
   TCase *tc = tcase_create("triton");
@@ -143,5 +215,10 @@ Suite *time_models_suite(void) {
   tcase_add_loop_test(tc, test_triton_tutorial_rank, 0, 2);
   tcase_add_test(tc, test_triton_small_tile);
   suite_add_tcase(s, tc);
+  TCase *other = tcase_create("other");
+  tcase_set_timeout(other, 120);
+  tcase_add_test(other, test_other_kernels);
+  tcase_add_test(other, test_answers_time);
+  suite_add_tcase(s, other);
   return s;
 }
