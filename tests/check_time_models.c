@@ -154,7 +154,11 @@ END_TEST
  *   64 / 2 / 8192 = 256; smem (128 + 64) x 64 x 2 B = 24576 / 128 = 192.
  *  cutedsl-sm120-gemm, RTX 5090, 128x128x64: mma 2 x 128 x 128 x 64 / 1024
  *   = 2048; smem 2 x 256 x 64 x 2 B = 65536 /
- *   128 = 512 (A and B each read by two of the 2 x 2 MMA warps). */
+ *   128 = 512 (A and B each read by two of the 2 x 2 MMA warps).
+ *  triton-matmul on the AMD machines, 32x32x32 at 4 waves (2 x 2): A and B
+ *   2 KiB each read twice by ds_read and written once (gfx942: from VGPRs
+ *   by ds_write; gfx950: by the async copy), 12288 B / 128 = 96 a k-block
+ *   on the LDS port, against the MI300X's MFMA 65536 / 2048 = 32. */
 START_TEST(test_other_kernels) {
   static const struct {
     const char *args, *name;
@@ -177,6 +181,11 @@ START_TEST(test_other_kernels) {
       {"-m b200 -w cutedsl-sm100-gemm -p cta_group=2 --fix mma_m=256 --fix mma_n=128", "cycles(smem)", 64 * 192},
       {"-m rtx5090 -w cutedsl-sm120-gemm --fix tile_m=128 --fix tile_n=128 --fix tile_k=64", "cycles(mma)", 64 * 2048},
       {"-m rtx5090 -w cutedsl-sm120-gemm --fix tile_m=128 --fix tile_n=128 --fix tile_k=64", "cycles(smem)", 64 * 512},
+      {"-m mi300x -w triton-matmul --fix BLOCK_M=32 --fix BLOCK_N=32 --fix BLOCK_K=32 --fix num_stages=2", "cycles(smem)",
+       128 * 96},
+      {"-m mi300x -w triton-matmul --fix BLOCK_M=32 --fix BLOCK_N=32 --fix BLOCK_K=32 --fix num_stages=2", "bound_by", 3},
+      {"-m mi355x -w triton-matmul --fix BLOCK_M=32 --fix BLOCK_N=32 --fix BLOCK_K=32 --fix num_stages=2", "cycles(smem)",
+       128 * 96},
   };
   char cmd[512], out[8192], err[2048], name[64];
   for (size_t i = 0; i < sizeof cases / sizeof *cases; i++) {
