@@ -48,6 +48,7 @@ The launch's integer arguments that name a param of the workset (the
 tutorial's M, N, K) set it; the time is the workset's at that problem.
 """
 
+import functools
 import importlib
 import re
 import warnings
@@ -293,29 +294,24 @@ def _top(top_k, n):
     return top_k
 
 
-_times = {}
-
-
 def _time(verdict, machine, workset):
     """(time_ns, bound, occupancy) of one config that fits: the workset's
     time at its values and params, the SM holding as many programs as fit
-    (max occupancy first, as the hardware does; None where the workset's
-    CTAs do not share an SM), cached."""
-    values = {k: v for k, v in verdict["values"].items() if k != "occupancy"}
-    params = {k: v for k, v in verdict["params"].items() if isinstance(v, int) and not isinstance(v, bool)}
-    key = (machine, workset, tuple(sorted(values.items())), tuple(sorted(params.items())))
-    if key not in _times:
-        objectives = ["max occupancy", "min time_ns", "min time_bound_by"]
-        try:
-            answer = tilefit.solve(machine=machine, workset=workset, params=params, fix=values, objective=objectives)
-        except tilefit.Error as e:
-            if "occupancy" not in e.message:  # a workset whose CTAs do not share an SM: occupancy is no variable
-                raise
-            answer = tilefit.solve(machine=machine, workset=workset, params=params, fix=values, objective=objectives[1:])
-        got = {o["objective"]: o["value"] for o in answer.get("objectives", [])}
-        _times[key] = (got.get("min time_ns"), _BOUND.get(got.get("min time_bound_by")),
-                       answer.get("values", {}).get("occupancy"))
-    return _times[key]
+    (max occupancy first, as the hardware does; a workset whose shape has
+    no fill times one CTA per SM whatever the occupancy)."""
+    values = tuple(sorted((k, v) for k, v in verdict["values"].items() if k != "occupancy"))
+    params = tuple(sorted((k, v) for k, v in verdict["params"].items() if isinstance(v, int) and not isinstance(v, bool)))
+    return _solve_time(machine, workset, values, params)
+
+
+@functools.lru_cache(maxsize=4096)
+def _solve_time(machine, workset, values, params):
+    """_time's solve, cached: the autotuner asks again for every launch
+    whose key (M, N, K) it has not seen, with the same configs."""
+    answer = tilefit.solve(machine=machine, workset=workset, params=dict(params), fix=dict(values),
+                           objective=["max occupancy", "min time_ns", "min time_bound_by"])
+    got = {o["objective"]: o["value"] for o in answer.get("objectives", [])}
+    return got.get("min time_ns"), _BOUND.get(got.get("min time_bound_by")), answer.get("values", {}).get("occupancy")
 
 
 def _ranked(pairs, machine, workset):

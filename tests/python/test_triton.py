@@ -243,6 +243,14 @@ class Rank(unittest.TestCase):
         self.assertEqual(autotuner_prune(by, configs, NARGS, {"ACTIVATION": ""}), want[:2])
         self.assertEqual(sorted(tilefit.triton.prune_configs_by(machine="a100")), ["early_config_prune"])
 
+    def test_a_workset_whose_ctas_do_not_share_an_sm(self):
+        """cutlass-sm90-gemm's shape has no fill: its time is one CTA per SM's at any occupancy."""
+        config = {"tile_m": 128, "tile_n": 256, "tile_k": 64, "splits": 1, "stages": 4}
+        rows = tilefit.triton.rank([config], machine="h100-sxm", workset="cutlass-sm90-gemm")
+        want = tilefit.solve(machine="h100-sxm", workset="cutlass-sm90-gemm", fix=config, objective=["min time_ns"])
+        self.assertEqual(rows[0]["time_ns"], want["objectives"][0]["value"])
+        self.assertEqual(rows[0]["occupancy"], 1)  # 4 stages of 48 KiB: one CTA fits an SM
+
     def test_early_config_prune_ranks(self):
         configs = tutorial_configs()
         want = [r["config"] for r in tilefit.triton.rank(configs, NARGS, machine="rtx4090")]
