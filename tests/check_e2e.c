@@ -129,10 +129,10 @@ static const struct {
     {"solve -m b200 -w fa4-fwd -p d=0", 1, "'d >= 1' fails at every point: 0 >= 1"},
     {"solve -m h100-sxm -w cutlass-sm90-gemm -p M=0", 1,
      "'M >= 1' fails at every point: 0 >= 1 (include/gemm-waves.json: $.require[0])"},
-    {"solve -m a100 -w triton-matmul --objective 'min time_us'", 2,
+    {"solve -m a100 -w tests/data/worksets/lifetimes.json --objective 'min time_us'", 2,
      "unknown name 'time_us': a workset's \"shape\" defines it (docs/cost-model.md, problem shapes), and "
-     "triton-matmul declares none"},
-    {"solve -m a100 -w triton-matmul --objective 'max bound_by(mma)'", 2,
+     "lifetimes declares none"},
+    {"solve -m a100 -w tests/data/worksets/lifetimes.json --objective 'max bound_by(mma)'", 2,
      "unknown name 'bound_by(mma)': a workset's \"roofline\" (or a buffer's \"traffic\") defines it"},
     {"solve -m a100 -w fa2-fwd --require 'stages_needed <= 2'", 2,
      "unknown name 'stages_needed': a workset's \"roofline\".\"loads\" defines it"},

@@ -206,7 +206,7 @@ START_TEST(test_triton_keys) {
   ck_assert_msg(strstr(out, "# read back: tilefit prune --map BM=BLOCK_M,BN=BLOCK_N\n") &&
                     strstr(out, "triton.Config({'BM': 16, 'BN': 16, 'BLOCK_K': 16, 'GROUP': 4}, num_stages=4, "),
                 "%s", out);
-  ck_assert_ptr_null(strstr(out, "GROUP_SIZE_M"));
+  ck_assert_ptr_null(strstr(out, "'GROUP_SIZE_M'")); /* the key GROUP replaces it (the params line names the param) */
   ck_assert_int_eq(tf_test_run("emit --for triton -m h100-sxm -w triton-matmul --key BLOCK_M=num_warps", out, sizeof out,
                                err, sizeof err),
                    2);
@@ -224,6 +224,15 @@ START_TEST(test_triton_keys) {
   ck_assert_int_eq(tf_test_run("emit --for fa -m a100 -w fa2-fwd --key B_r=kBlockM", out, sizeof out, err, sizeof err),
                    2);
   ck_assert_msg(strstr(err, "--key: config keys are Triton's: only --for triton takes them"), "%s", err);
+  /* GROUP_SIZE_M is a param of triton-matmul: its value is the key's, and a constant key may still set it */
+  ck_assert_int_eq(tf_test_run("emit --for triton -m a100 -w triton-matmul -p GROUP_SIZE_M=4 --top 1", out, sizeof out,
+                               err, sizeof err),
+                   0);
+  ck_assert_msg(strstr(out, "'BLOCK_SIZE_K': 16, 'GROUP_SIZE_M': 4}"), "%s", out);
+  ck_assert_int_eq(tf_test_run("emit --for triton -m a100 -w triton-matmul --top 1 --key BLOCK_M=BM,GROUP_SIZE_M=2", out,
+                               sizeof out, err, sizeof err),
+                   0);
+  ck_assert_msg(strstr(out, "'BLOCK_K': 16, 'GROUP_SIZE_M': 2}"), "%s", out);
 }
 END_TEST
 

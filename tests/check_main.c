@@ -40,6 +40,7 @@ int main(void) {
   srunner_add_suite(sr, layout_suite());
   srunner_add_suite(sr, emit_suite());
   srunner_add_suite(sr, measured_suite());
+  srunner_add_suite(sr, time_models_suite());
   srunner_run_all(sr, CK_NORMAL);
   int failed = srunner_ntests_failed(sr);
   srunner_free(sr);

@@ -40,5 +40,6 @@ Suite *measured_suite(void);
 
 Suite *contract_suite(void);
 Suite *suggest_suite(void);
+Suite *time_models_suite(void);
 
 #endif

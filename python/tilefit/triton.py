@@ -31,15 +31,32 @@ or, when it is None, from the first argument in named_args that has a
 ``dtype``; an 8-bit dtype whose name says float8/fp8 (or int8) sets the
 workset's ``fp8`` param, since Triton compiles fp8 dots only on compute
 capability 8.9 and later (a bare itemsize of 1 counts as fp8).
+
+Ranking, from the workset's time (docs/cost-model.md, the Triton section):
+rank(configs, named_args, machine=...) orders configs fastest first, with
+each one's time, binding term and occupancy; perf_model(machine=...) is
+the estimate Triton's autotuner sorts by when prune_configs_by has
+"perf_model" and "top_k" (it calls it as perf_model(**named_args,
+**kwargs, **config.all_kwargs()) and benchmarks the top_k least);
+early_config_prune(..., top_k=K) keeps the K fastest that fit; and
+prune_configs_by(machine=..., top_k=K) is the whole dict:
+
+    @triton.autotune(configs=CONFIGS, key=["M", "N", "K"],
+                     prune_configs_by=tilefit.triton.prune_configs_by(machine="h100-sxm", top_k=4))
+
+The launch's integer arguments that name a param of the workset (the
+tutorial's M, N, K) set it; the time is the workset's at that problem.
 """
 
+import functools
 import importlib
 import re
 import warnings
 
 import tilefit
 
-__all__ = ["early_config_prune", "config_dict", "dtype_bits", "dtype_fp8", "current_machine"]
+__all__ = ["early_config_prune", "perf_model", "prune_configs_by", "rank", "config_dict", "dtype_bits", "dtype_fp8",
+           "current_machine"]
 
 _BITS = {"float8": 8, "fp8": 8, "int8": 8, "uint8": 8, "float16": 16, "half": 16, "fp16": 16,
          "bfloat16": 16, "bf16": 16, "float32": 32, "float": 32, "fp32": 32, "tf32": 32}
@@ -226,31 +243,162 @@ def _hint(text):
     return "; map={'YOUR_KEY': 'VARIABLE'} reads your kernel's keys" if "still free" in text else ""
 
 
-def _prune(configs, named_args, machine, dtype, workset, params, map_, keep_going):
-    configs = list(configs)
-    if not configs:
-        return configs
+def _verdicts(configs, named_args, machine, dtype, workset, params, map_, keep_going, extra=None):
+    """tilefit prune's verdict on each config (as config_dict reads it,
+    over the keys of `extra`: a call's integer arguments);
+    a config that cannot be checked raises, or with keep_going warns and
+    keeps its verdict's "error".  None: the list could not be checked at
+    all (keep_going: every config kept)."""
     try:
-        verdicts = tilefit.prune([config_dict(c) for c in configs], machine=machine, workset=workset,
+        verdicts = tilefit.prune([dict(extra or {}, **config_dict(c)) for c in configs], machine=machine, workset=workset,
                                  params=_params(dtype, named_args, params), map=map_)
     except tilefit.Error as e:
         if not keep_going:
             text = re.sub(r"^prune: ", "early_config_prune: ", e.message)
             raise tilefit.Error(text + _hint(text), e.status, e.field, e.line) from None
-        warnings.warn("tilefit.triton: %s; keeping every config (keep_going=True)" % e.message, stacklevel=3)
-        return configs
+        warnings.warn("tilefit.triton: %s; keeping every config (keep_going=True)" % e.message, stacklevel=4)
+        return None
     bad = [(i, re.sub(r"^\$\.configs\[\d+\]: ", "", v["error"])) for i, v in enumerate(verdicts) if "error" in v]
     if bad and not keep_going:
         raise tilefit.Error("early_config_prune: configs[%d]: %s%s" % (bad[0] + (_hint(bad[0][1]),)), 2, "configs")
     for i, why in bad:
-        warnings.warn("tilefit.triton: configs[%d] kept unchecked: %s" % (i, why), stacklevel=3)
-    return [c for c, v in zip(configs, verdicts) if v.get("fits") or "error" in v]
+        warnings.warn("tilefit.triton: configs[%d] kept unchecked: %s" % (i, why), stacklevel=4)
+    return verdicts
+
+
+def _prune(configs, named_args, machine, dtype, workset, params, map_, keep_going, top_k=None):
+    configs = list(configs)
+    if not configs:
+        return configs
+    verdicts = _verdicts(configs, named_args, machine, dtype, workset, params, map_, keep_going,
+                         _launch_args(named_args or {}))
+    if verdicts is None:
+        return configs
+    kept = [(c, v) for c, v in zip(configs, verdicts) if v.get("fits") or "error" in v]
+    if top_k is not None:
+        kept = [(r["config"], r["verdict"]) for r in _ranked(kept, machine, workset)][:_top(top_k, len(configs))]
+    return [c for c, _ in kept]
+
+
+# ------------------------------------------------------------------- time
+
+_BOUND = {1: "mma", 2: "exp", 3: "smem", 4: "l2", 5: "hbm"}
+
+
+def _top(top_k, n):
+    """Triton's top_k: an int, or a fraction (<= 1.0) of the n configs, at least one."""
+    if isinstance(top_k, float) and top_k <= 1.0:
+        return max(1, int(n * top_k))
+    if isinstance(top_k, bool) or not isinstance(top_k, int) or top_k < 1:
+        raise TypeError("tilefit.triton: top_k is an int >= 1 or a float <= 1.0, as Triton's, not %r" % (top_k,))
+    return top_k
+
+
+def _time(verdict, machine, workset):
+    """(time_ns, bound, occupancy) of one config that fits: the workset's
+    time at its values and params, the SM holding as many programs as fit
+    (max occupancy first, as the hardware does; a workset whose shape has
+    no fill times one CTA per SM whatever the occupancy)."""
+    values = tuple(sorted((k, v) for k, v in verdict["values"].items() if k != "occupancy"))
+    params = tuple(sorted((k, v) for k, v in verdict["params"].items() if isinstance(v, int) and not isinstance(v, bool)))
+    return _solve_time(machine, workset, values, params)
+
+
+@functools.lru_cache(maxsize=4096)
+def _solve_time(machine, workset, values, params):
+    """_time's solve, cached: the autotuner asks again for every launch
+    whose key (M, N, K) it has not seen, with the same configs."""
+    answer = tilefit.solve(machine=machine, workset=workset, params=dict(params), fix=dict(values),
+                           objective=["max occupancy", "min time_ns", "min time_bound_by"])
+    got = {o["objective"]: o["value"] for o in answer.get("objectives", [])}
+    return got.get("min time_ns"), _BOUND.get(got.get("min time_bound_by")), answer.get("values", {}).get("occupancy")
+
+
+def _ranked(pairs, machine, workset):
+    """(config, verdict) pairs as rows, fastest first: a config that does
+    not fit, or was kept unchecked, after every one that has a time, in
+    the order given (sorted() is stable, so equal times keep it too)."""
+    rows = []
+    for config, verdict in pairs:
+        fits = bool(verdict.get("fits"))
+        time_ns, bound, occupancy = _time(verdict, machine, workset) if fits else (None, None, None)
+        rows.append({"config": config, "fits": fits, "time_ns": time_ns, "bound": bound, "occupancy": occupancy,
+                     "time_ms": time_ns / 1e6 if time_ns is not None else float("inf"),
+                     "reason": verdict.get("error") or verdict.get("reason"), "verdict": verdict})
+    return sorted(rows, key=lambda r: r["time_ms"])
+
+
+def rank(configs, named_args=None, machine=None, dtype=None, workset="triton-matmul", params=None, map=None,
+         keep_going=False):
+    """The configs ranked by the workset's time (docs/cost-model.md, the
+    Triton section): a list of dicts, fastest first, each with "config"
+    (as given), "fits", "time_ns" (an int), "time_ms", "bound" (the term
+    that binds: mma, smem, l2, hbm), "occupancy" (the programs an SM
+    holds, as many as fit) and, for one that does not fit,
+    "reason"; those that do not fit come last, with time_ms inf.  The
+    problem's M, N and K come from params or named_args (Triton's named
+    arguments: the tutorial's M, N, K), else the workset's defaults
+    (4096 each); the element width from dtype or the first tensor in
+    named_args."""
+    machine = _resolve(machine, workset)
+    configs = list(configs)
+    verdicts = _verdicts(configs, named_args, machine, dtype, workset, params, map, keep_going,
+                         _launch_args(named_args or {}))
+    if verdicts is None:
+        verdicts = [{"error": "not checked"} for _ in configs]
+    rows = _ranked(zip(configs, verdicts), machine, workset)
+    for r in rows:
+        del r["verdict"]
+    return rows
+
+
+def _launch_args(kwargs):
+    """The integer arguments of a call (the problem's M, N, K, strides and
+    the like; tensors and flags are not): read as a config's keys, those
+    that name a param of the workset set it and the others are ignored."""
+    return {k: v for k, v in kwargs.items() if isinstance(v, int) and not isinstance(v, bool)}
+
+
+def perf_model(machine=None, dtype=None, workset="triton-matmul", params=None, map=None, keep_going=False):
+    """The function for prune_configs_by={"perf_model": ..., "top_k": K}.
+    Triton calls it once per config as perf_model(**named_args, **kwargs,
+    **config.all_kwargs()) and benchmarks the top_k configs with the
+    least estimates; it returns the workset's time in milliseconds (the
+    time rank() gives), inf for a config that does not fit.  The launch's
+    M, N and K set the workset's params of those names; the element width
+    comes from dtype or the first tensor among the arguments."""
+    machine = _resolve(machine, workset)
+
+    def estimate(**kwargs):
+        config = dict(_launch_args(kwargs), **{k: None for k, v in kwargs.items() if v is None})
+        verdicts = _verdicts([config], kwargs, machine, dtype, workset, params, map, keep_going)
+        if verdicts is None or not verdicts[0].get("fits"):
+            return float("inf")
+        time_ns = _time(verdicts[0], machine, workset)[0]
+        return time_ns / 1e6 if time_ns is not None else float("inf")
+    return estimate
+
+
+def prune_configs_by(machine=None, top_k=None, dtype=None, workset="triton-matmul", params=None, map=None,
+                     keep_going=False):
+    """The whole prune_configs_by dict for triton.autotune: early_config_prune
+    (what does not fit is dropped) and, with top_k, perf_model with that
+    top_k (Triton benchmarks only the top_k configs the model ranks first)."""
+    options = dict(machine=machine, dtype=dtype, workset=workset, params=params, map=map, keep_going=keep_going)
+    out = {"early_config_prune": early_config_prune(**options)}
+    if top_k is not None:
+        _top(top_k, 1)  # the type is checked now, not at launch
+        out["perf_model"] = perf_model(**options)
+        out["top_k"] = top_k
+    return out
 
 
 def early_config_prune(configs=None, named_args=None, machine=None, dtype=None, workset="triton-matmul", params=None,
-                       map=None, keep_going=False, **kwargs):
+                       map=None, keep_going=False, top_k=None, **kwargs):
     """The function for prune_configs_by={"early_config_prune": ...}, or,
-    given the configs, their pruning now (see the module's text)."""
+    given the configs, their pruning now (see the module's text).  With
+    top_k (an int, or a fraction of the configs as Triton's), it also
+    ranks: it keeps the top_k that fit with the least time (rank())."""
     if isinstance(configs, str):
         raise TypeError("tilefit.triton.early_config_prune: configs is a list of triton.Config; pass the machine as "
                         "machine=%r" % configs)
@@ -266,6 +414,9 @@ def early_config_prune(configs=None, named_args=None, machine=None, dtype=None, 
             return list(configs)
         return keep if configs is None else keep(configs)
 
+    if top_k is not None:
+        _top(top_k, 1)
+
     def prune(configs, named_args=None, **kwargs):
-        return _prune(configs, named_args, machine, dtype, workset, params, map, keep_going)
+        return _prune(configs, named_args, machine, dtype, workset, params, map, keep_going, top_k)
     return prune if configs is None else prune(configs, named_args)

@@ -121,8 +121,23 @@ typedef struct triton_key {
 /* The tutorial's matmul_kernel takes GROUP_SIZE_M, 8 in each of its CUDA
  * configs (triton-lang/triton @ 7649d87cce6c12361bb9da234b9b227b2880b499,
  * python/tutorials/03-matrix-multiplication.py, get_cuda_autotune_config);
- * its block sizes are prune's BLOCK_SIZE_* spellings (solver/prune.h). */
-static const triton_key tutorial_group = {"GROUP_SIZE_M", -1, 8};
+ * its block sizes are prune's BLOCK_SIZE_* spellings (solver/prune.h).
+ * A workset param of that name (triton-matmul's, which its time reads)
+ * gives the value instead. */
+static triton_key tutorial_group(const tf_problem *p) {
+  triton_key k = {"GROUP_SIZE_M", -1, 8};
+  for (size_t i = 0; i < p->workset->nparams; i++)
+    if (!strcmp(p->workset->params[i].name, k.name))
+      k.value = p->param_values[i];
+  return k;
+}
+
+/* A name a constant key may take: one the workset does not define, or
+ * one of its params (the key then carries a value the kernel reads). */
+static int free_for_constant(const tf_problem *p, const char *name) {
+  int sym = tf_workset_resolve(p->workset, name);
+  return sym < 0 || tf_workset_sym_kind(p->workset, sym) == TF_SYM_PARAM;
+}
 
 /* triton.Config's own keywords: a kwargs key of one of these names would
  * collide with them in Config.all_kwargs. */
@@ -155,7 +170,7 @@ static int apply_key(const tf_problem *p, const tf_prune_pair *k, triton_key *ou
     snprintf(out[var].name, sizeof out[var].name, "%s", k->to);
     return 0;
   }
-  if (var < 0 && !*end && end != k->to && !errno && is_identifier(k->from) && tf_workset_resolve(p->workset, k->from) < 0) {
+  if (var < 0 && !*end && end != k->to && !errno && is_identifier(k->from) && free_for_constant(p, k->from)) {
     triton_key c = {"", -1, x};
     snprintf(c.name, sizeof c.name, "%s", k->from);
     out[(*n)++] = c;
@@ -186,7 +201,7 @@ static int triton_keys(const tf_problem *p, const tf_prune_map *keys, triton_key
     out[i].var = (long)i;
   }
   if (tutorial)
-    out[(*n)++] = tutorial_group;
+    out[(*n)++] = tutorial_group(p);
   for (size_t i = 0; !tutorial && i < keys->n; i++)
     if (apply_key(p, &keys->pairs[i], out, n, err))
       return -1;

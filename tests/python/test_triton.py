@@ -25,6 +25,13 @@ class Config:
         self.maxnreg = None
         self.pre_hook = None
 
+    def all_kwargs(self):
+        """As triton.Config.all_kwargs (triton-lang/triton @ 009401737888df54cfa5427fab82b0f12d47a35b,
+        python/triton/runtime/autotuner.py): the kwargs and the launch fields that are not None."""
+        launch = (("num_warps", self.num_warps), ("num_ctas", self.num_ctas), ("num_stages", self.num_stages),
+                  ("maxnreg", self.maxnreg))
+        return dict(self.kwargs, **{k: v for k, v in launch if v is not None})
+
 
 class DType:
     def __init__(self, itemsize):
@@ -149,6 +156,113 @@ class Raises(unittest.TestCase):
             self.assertEqual(got[0]["values"]["num_stages"], stages, machine)
         prune = tilefit.triton.early_config_prune(machine="a100", dtype="float16")
         self.assertEqual(prune([none, three], {}), [none, three])  # 2 x 49152 B on the A100's mma.sync
+
+
+def tutorial_configs():
+    """The tutorial's CUDA autotune list, tests/data/prune/triton-tutorial-cuda.jsonl."""
+    path = os.path.join(os.environ.get("TILEFIT_DATA", "."), "tests/data/prune/triton-tutorial-cuda.jsonl")
+    with open(path) as f:
+        return [Config(c["kwargs"], c["num_stages"], c["num_warps"]) for c in map(json.loads, f)]
+
+
+def cli_time(machine, config, extra=()):
+    """tilefit solve's time for one config at the occupancy an SM holds (the command line, not the library)."""
+    tool = os.path.join(os.environ.get("TILEFIT_DATA", "."), "tilefit")
+    kw = config.kwargs
+    args = [tool, "solve", "-m", machine, "-w", "triton-matmul", "-p", "num_warps=%d" % config.num_warps,
+            "--fix", "BLOCK_M=%d" % kw["BLOCK_SIZE_M"], "--fix", "BLOCK_N=%d" % kw["BLOCK_SIZE_N"],
+            "--fix", "BLOCK_K=%d" % kw["BLOCK_SIZE_K"], "--fix", "num_stages=%d" % config.num_stages,
+            "--objective", "max occupancy", "--objective", "min time_ns", "--json"] + list(extra)
+    run = subprocess.run(args, capture_output=True, text=True)
+    if run.returncode == 1:
+        return None
+    answer = json.loads(run.stdout)
+    return {o["objective"]: o["value"] for o in answer["objectives"]}["min time_ns"]
+
+
+def autotuner_prune(prune_configs_by, configs, nargs, kwargs):
+    """What Triton's Autotuner.prune_configs does with prune_configs_by (triton-lang/triton @
+    009401737888df54cfa5427fab82b0f12d47a35b, python/triton/runtime/autotuner.py, prune_configs)."""
+    pruned = configs
+    if "early_config_prune" in prune_configs_by:
+        pruned = prune_configs_by["early_config_prune"](configs, nargs, **kwargs)
+    if "perf_model" in prune_configs_by:
+        top_k = prune_configs_by.get("top_k", 1.0)
+        if isinstance(top_k, float) and top_k <= 1.0:
+            top_k = max(1, int(len(pruned) * top_k))
+        if len(pruned) > top_k:
+            est = {c: prune_configs_by["perf_model"](**nargs, **kwargs, **c.all_kwargs()) for c in pruned}
+            pruned = sorted(est.keys(), key=lambda c: est[c])[:top_k]
+    return pruned
+
+
+NARGS = {"a_ptr": Tensor(2, "float16"), "b_ptr": Tensor(2, "float16"), "c_ptr": Tensor(2, "float16"),
+         "M": 4096, "N": 4096, "K": 4096, "stride_am": 4096, "stride_ak": 1, "stride_bk": 4096, "stride_bn": 1,
+         "stride_cm": 4096, "stride_cn": 1}
+
+
+class Rank(unittest.TestCase):
+    """The tutorial's sixteen configs ranked by triton-matmul's time on the
+    H100 (at 4096^3 FP16, the tutorial's largest benchmark), as the command
+    line times each, and the hooks Triton's autotuner calls."""
+
+    def test_tutorial_on_h100(self):
+        configs = tutorial_configs()
+        rows = tilefit.triton.rank(configs, NARGS, machine="h100-sxm")
+        self.assertEqual(len(rows), 16)
+        best = rows[0]["config"]
+        self.assertEqual((best.kwargs["BLOCK_SIZE_M"], best.kwargs["BLOCK_SIZE_N"], best.num_warps), (128, 256, 8))
+        self.assertEqual(rows[0]["bound"], "mma")
+        times = [r["time_ns"] for r in rows if r["fits"]]
+        self.assertEqual(times, sorted(times))
+        self.assertTrue(all(not r["fits"] and r["time_ms"] == float("inf") and r["reason"] for r in rows[len(times):]))
+        for r in rows:  # the library's time is the command line's
+            self.assertEqual(r["time_ns"], cli_time("h100-sxm", r["config"]))
+        small = [r for r in rows if r["config"].num_warps == 2]
+        self.assertTrue(all(r["bound"] == "smem" and r["time_ns"] > 3 * rows[0]["time_ns"] for r in small), small)
+
+    def test_problem_from_named_args(self):
+        configs = tutorial_configs()[:3]
+        small = dict(NARGS, M=1024, N=1024, K=1024)
+        rows = tilefit.triton.rank(configs, small, machine="a100")
+        for r in rows:
+            self.assertEqual(r["time_ns"], cli_time("a100", r["config"], ["-p", "M=1024", "-p", "N=1024", "-p", "K=1024"]))
+        self.assertLess(rows[0]["time_ns"], tilefit.triton.rank(configs, NARGS, machine="a100")[0]["time_ns"])
+
+    def test_perf_model_in_the_autotuner(self):
+        configs = tutorial_configs()
+        want = [r["config"] for r in tilefit.triton.rank(configs, NARGS, machine="h100-sxm")]
+        model = tilefit.triton.perf_model(machine="h100-sxm")
+        self.assertEqual(model(**NARGS, ACTIVATION="", **configs[0].all_kwargs()), cli_time("h100-sxm", configs[0]) / 1e6)
+        self.assertEqual(model(**NARGS, **configs[8].all_kwargs()), float("inf"))  # 128x256x128: three 98304 B stages
+        for top_k in (3, 0.25):
+            got = autotuner_prune({"perf_model": model, "top_k": top_k}, configs, NARGS, {"ACTIVATION": ""})
+            self.assertEqual(got, want[:3 if top_k == 3 else 4])
+        by = tilefit.triton.prune_configs_by(machine="h100-sxm", top_k=2)
+        self.assertEqual(sorted(by), ["early_config_prune", "perf_model", "top_k"])
+        self.assertEqual(autotuner_prune(by, configs, NARGS, {"ACTIVATION": ""}), want[:2])
+        self.assertEqual(sorted(tilefit.triton.prune_configs_by(machine="a100")), ["early_config_prune"])
+
+    def test_a_workset_whose_ctas_do_not_share_an_sm(self):
+        """cutlass-sm90-gemm's shape has no fill: its time is one CTA per SM's at any occupancy."""
+        config = {"tile_m": 128, "tile_n": 256, "tile_k": 64, "splits": 1, "stages": 4}
+        rows = tilefit.triton.rank([config], machine="h100-sxm", workset="cutlass-sm90-gemm")
+        want = tilefit.solve(machine="h100-sxm", workset="cutlass-sm90-gemm", fix=config, objective=["min time_ns"])
+        self.assertEqual(rows[0]["time_ns"], want["objectives"][0]["value"])
+        self.assertEqual(rows[0]["occupancy"], 1)  # 4 stages of 48 KiB: one CTA fits an SM
+
+    def test_early_config_prune_ranks(self):
+        configs = tutorial_configs()
+        want = [r["config"] for r in tilefit.triton.rank(configs, NARGS, machine="rtx4090")]
+        self.assertEqual(tilefit.triton.early_config_prune(configs, NARGS, machine="rtx4090", top_k=3), want[:3])
+        fitting = tilefit.triton.early_config_prune(configs, NARGS, machine="rtx4090")
+        self.assertEqual(len(fitting), 11)
+        self.assertEqual(set(map(id, fitting)), set(map(id, want[:11])))
+        for bad in (0, "4", 1.5, True):
+            with self.assertRaises(TypeError):
+                tilefit.triton.early_config_prune(machine="rtx4090", top_k=bad)
+            with self.assertRaises(TypeError):
+                tilefit.triton.prune_configs_by(machine="rtx4090", top_k=bad)
 
 
 class FakeCuda:
