@@ -114,10 +114,10 @@ static void term_lines(FILE *f, const tf_problem *p, const int64_t *choose, cons
   if (v->has[0] && v->mma_ops >= 0 && !tf_roofline_value(p, choose, counts, "mma_rate_1", &rate))
     fprintf(f, "  mma        %lld ops over several operand widths = %lld\n", (long long)v->mma_ops,
             (long long)v->term[0]);
-  else if (v->has[0] && !tf_roofline_value(p, choose, counts, "mma_rate_0", &rate) && (p->workset->roofline_sync & 1))
+  else if (v->has[0] && !tf_roofline_value(p, choose, counts, "mma_rate_0", &rate) && (p->workset->roofline_sync & 1) &&
+           p->machine->mma_sync.present)
     fprintf(f, "  mma        %lld ops / %lld per clk (mma.sync: %lld per mille of the machine's MMA rate) = %lld\n",
-            (long long)v->mma_ops, (long long)rate,
-            (long long)(p->machine->mma_sync.present ? p->machine->mma_sync.rate_permille : 1000), (long long)v->term[0]);
+            (long long)v->mma_ops, (long long)rate, (long long)p->machine->mma_sync.rate_permille, (long long)v->term[0]);
   else if (v->has[0] && !tf_roofline_value(p, choose, counts, "mma_rate_0", &rate))
     fprintf(f, "  mma        %lld ops / %lld per clk (the machine's MMA rate at this width) = %lld\n",
             (long long)v->mma_ops, (long long)rate, (long long)v->term[0]);
