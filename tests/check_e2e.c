@@ -958,6 +958,29 @@ START_TEST(test_gqa_errors) {
 }
 END_TEST
 
+/* The levels after the asked objectives (docs/cost-model.md, ties): an
+ * objective on time_us is refined by time_ns, then the workset's
+ * tie-breaks, less one that repeats an asked objective. */
+START_TEST(test_tie_break_levels) {
+  static char big[1 << 15];
+  int rc = tf_test_run("solve -m h100-sxm -w cutlass-sm90-gemm -p M=8192 -p N=8192 -p K=8192 --objective 'min time_us'",
+                       big, sizeof big, err, sizeof err);
+  ck_assert_msg(rc == 0, "exit %d: %s", rc, err);
+  const char *us = strstr(big, "objective    min time_us = 1178\n"), *ns = strstr(big, "tie-break    min time_ns = 1177940\n"),
+             *st = strstr(big, "tie-break    max stages = 11\n");
+  ck_assert_msg(us && ns && st && us < ns && ns < st, "%s", big);
+  /* the default objectives end in max stages: the same tie-break adds nothing and is not printed */
+  rc = tf_test_run("solve -m h100-sxm -w cutlass-sm90-gemm", big, sizeof big, err, sizeof err);
+  ck_assert_msg(rc == 0, "exit %d: %s", rc, err);
+  ck_assert_msg(strstr(big, "objective    max stages") && !strstr(big, "tie-break"), "%s", big);
+  /* --json marks the levels after the asked ones */
+  rc = tf_test_run("solve -m h100-sxm -w cutlass-sm90-gemm --objective 'max time_us' --json", big, sizeof big, err,
+                   sizeof err);
+  ck_assert_msg(rc == 0, "exit %d: %s", rc, err);
+  ck_assert_msg(strstr(big, "{\"objective\":\"max time_ns\",\"value\":"), "%s", big);
+}
+END_TEST
+
 /* Split-K on the sm90 and sm100 GEMMs (docs/cost-model.md): the domain is [1] unless
  * widened.  The fastest with the fewest splits: a skinny large-K GEMM takes
  * splits, a big square one gains nothing, and a fixed tile that fills the
@@ -1126,6 +1149,7 @@ Suite *e2e_suite(void) {
   tcase_add_loop_test(tc, test_causal_blocks, 0, 8);
   tcase_add_loop_test(tc, test_gqa_errors, 0, 4);
   tcase_add_loop_test(tc, test_split_k, 0, 4);
+  tcase_add_test(tc, test_tie_break_levels);
   tcase_add_loop_test(tc, test_split_k_errors, 0, 4);
   tcase_add_loop_test(tc, test_validate_shipped_cases, 0,
                       (int)(sizeof validation_files / sizeof validation_files[0]));

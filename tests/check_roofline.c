@@ -298,9 +298,79 @@ START_TEST(test_errors) {
       {"", ", \"traffic\": [{\"to\": \"mma\", \"from\": \"rf\", \"bytes\": \"n\"}]", "$.buffers[0].traffic[0]", "exactly one"},
       {"", ", \"traffic\": [{\"to\": \"mma\", \"bytes\": \"m\"}]", "$.buffers[0].traffic[0].bytes", "'m'"},
       {"\"roofline\": {\"mma\": [{\"ops\": \"n\"}]},", "", "$.roofline.mma[0]", "bits"},
+      {"\"roofline\": {\"mma\": [{\"ops\": \"n\", \"bits\": \"16\", \"inst\": \"hmma\"}]},", "",
+       "$.roofline.mma[0].inst", "unknown instruction 'hmma' (expected mma.sync, wgmma"},
+      {"\"roofline\": {\"mma\": [{\"ops\": \"n\", \"bits\": \"16\"}], \"serial\": {\"mma\": 1000}},", "",
+       "$.roofline.serial.mma", "the MMA is what they overlap with"},
+      {"\"roofline\": {\"mma\": [{\"ops\": \"n\", \"bits\": \"16\"}], \"serial\": {\"exp\": 1000}},", "",
+       "$.roofline.serial", "term 'exp' is serial but the workset has no such term"},
+      {"\"roofline\": {\"mma\": [{\"ops\": \"n\", \"bits\": \"16\"}], \"serial\": [\"exp\"]},", "",
+       "$.roofline.serial", "expected an object"},
+      {"\"roofline\": {\"mma\": [{\"ops\": \"n\", \"bits\": \"16\"}], \"alu\": \"m\"},", "", "$.roofline.alu",
+       "'m'"},
+      {"\"roofline\": {\"mma\": [{\"ops\": \"n\", \"bits\": \"16\"}], \"overhead\": \"q\"},", "",
+       "$.roofline.overhead", "'q'"},
   };
   for (size_t i = 0; i < sizeof bad / sizeof *bad; i++)
     expect_load_error(i, bad[i].root, bad[i].buffer, bad[i].path, bad[i].msg);
+}
+END_TEST
+
+/* A schedule (docs/cost-model.md, schedules): the serial terms add their
+ * exposed share to the overlapped max, the overhead its clocks per
+ * iteration, an mma.sync entry runs at the machine's mma.sync share, and
+ * the ALU term at its FP32 rate; bound_by stays the largest term.  On the
+ * H100 (4096 per clk, mma.sync 550 per mille, 16 exp and 128 FP32 per clk),
+ * n = 128: MMA 1024 x 128 ops over cdiv(4096 x 550, 1000) = 2253 per clk,
+ * exp 4096 / 16, ALU 8192 / 128, 4 iterations of 10 clocks of overhead. */
+START_TEST(test_schedule) {
+  char json[1024];
+  snprintf(json, sizeof json, mini,
+           "\"roofline\": {\"iterations\": \"4\", \"mma\": [{\"ops\": \"256 * n\", \"bits\": \"16\", \"inst\": \"mma.sync\"}],"
+           " \"exp\": \"8 * n\", \"alu\": \"16 * n\", \"serial\": {\"exp\": 500, \"alu\": \"1000\"}, \"overhead\": \"10\"},",
+           "");
+  tf_error err;
+  tf_error_init(&err);
+  tf_workset *w = tf_workset_parse(json, strlen(json), "t.json", &err);
+  ck_assert_msg(w != NULL, "%s %s", err.path, err.msg);
+  tf_machine *m = tf_machine_load("machines/h100-sxm.json", &err);
+  ck_assert_ptr_nonnull(m);
+  tf_request req;
+  tf_request_init(&req);
+  tf_problem *p = tf_problem_new(m, w, &req, &err);
+  ck_assert_msg(p != NULL, "%s", err.msg);
+  static const struct named_value want[] = {
+      {"mma_rate_0", 2253},     {"cycles(mma)", 59}, /* cdiv(4 x 256 x 128, 2253) */
+      {"cycles(exp)", 256},     {"cycles(alu)", 64},     {"overlap_cycles", 59},
+      {"serial_cycles", 192},   /* cdiv(256 x 500, 1000) + cdiv(64 x 1000, 1000) */
+      {"overhead_cycles", 40},  {"cycles", 291},         {"bound_by", 2}, /* exp is the largest term */
+  };
+  int64_t counts[TF_MAX_COUNTS] = {0}, choose[TF_MAX_CHOOSE] = {128, TF_MEM_SMEM};
+  for (size_t i = 0; i < sizeof want / sizeof *want; i++) {
+    tf_objective o = parse(w, want[i].name);
+    ck_assert_msg(value(p, choose, counts, &o) == want[i].want, "%s = %lld, want %lld", want[i].name,
+                  (long long)value(p, choose, counts, &o), (long long)want[i].want);
+    tf_objective_release(&o);
+  }
+  ck_assert_uint_eq(w->roofline_serial, (1u << 1) | (1u << 4));
+  ck_assert_uint_eq(w->roofline_sync, 1u);
+  tf_request_release(&req);
+  tf_problem_free(p);
+  tf_machine_free(m);
+  /* a machine without mma_sync and alu sections: the full MMA rate, no ALU term */
+  m = tf_machine_load("machines/mi300x.json", &err);
+  ck_assert_ptr_nonnull(m);
+  tf_request_init(&req);
+  p = tf_problem_new(m, w, &req, &err);
+  ck_assert_msg(p != NULL, "%s", err.msg);
+  tf_objective rate = parse(w, "mma_rate_0"), alu = parse(w, "cycles(alu)");
+  ck_assert_int_eq(value(p, choose, counts, &rate), m->throughput.mma_f16_per_clk);
+  ck_assert_int_eq(value(p, choose, counts, &alu), 0);
+  tf_objective_release(&rate), tf_objective_release(&alu);
+  tf_request_release(&req);
+  tf_problem_free(p);
+  tf_machine_free(m);
+  tf_workset_free(w);
 }
 END_TEST
 
@@ -646,6 +716,7 @@ Suite *roofline_suite(void) {
   tcase_add_test(tc, test_fa4_paper);
   tcase_add_test(tc, test_errors);
   tcase_add_test(tc, test_placement_moves_traffic);
+  tcase_add_test(tc, test_schedule);
   suite_add_tcase(s, tc);
   TCase *shape = tcase_create("shape");
   tcase_set_timeout(shape, 60);

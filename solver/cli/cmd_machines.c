@@ -15,6 +15,21 @@
 
 /* ------------------------------------------------------------ one machine */
 
+
+/* The optional rates the time reads (docs/cost-model.md): the ALU, the
+ * mma.sync path, the fixed time a kernel, the sustained clock, L2. */
+static void time_rates(FILE *f, const tf_machine *m) {
+  fprintf(f, "  time:");
+  if (m->alu.present)
+    fprintf(f, " %lld FP32 per SM per clock;", (long long)m->alu.fp32_per_clk);
+  if (m->mma_sync.present)
+    fprintf(f, " mma.sync at %lld per mille of the MMA rate;", (long long)m->mma_sync.rate_permille);
+  if (m->l2.present)
+    fprintf(f, " L2 %lld B per clock;", (long long)m->l2.bytes_per_clk);
+  if (m->sustained.present)
+    fprintf(f, " sustained clock %lld MHz;", (long long)m->sustained.clock_mhz);
+  fprintf(f, " fixed %lld ns a kernel\n", (long long)(m->kernel.present ? m->kernel.fixed_ns : 0));
+}
 static void show_text(FILE *f, const tf_machine *m) {
   fprintf(f, "%s: %s (%s)\n", m->name, m->description, m->arch);
   fprintf(f, "  SMs %lld, clock %lld MHz, HBM %lld GB/s, L2 %lld B\n", (long long)m->sm_count,
@@ -43,6 +58,7 @@ static void show_text(FILE *f, const tf_machine *m) {
     fprintf(f, "  latency: %lld clocks per global-memory load\n", (long long)m->latency.hbm_clk);
   else
     fprintf(f, "  latency: none given\n");
+  time_rates(f, m);
   fprintf(f, "sources (%s):\n", m->file);
   for (size_t i = 0; i < m->nsources; i++)
     fprintf(f, "  %-26s %s\n", m->sources[i].field, m->sources[i].text);
