@@ -297,8 +297,7 @@ static int write_answers(FILE *out, const bound *b, const tf_ranked *r, int top,
   tf_json_out w;
   tf_json_out_init(&w, out);
   tf_json_out_array(&w);
-  for (int i = 0; i < (r->n ? r->n : 1); i++)
-    tf_report_json_write(&w, &b->c->req, b->p, &r->a[i], explain);
+  tf_report_json_ranked(&w, &b->c->req, b->p, r->a, r->n ? r->n : 1, explain);
   tf_json_out_end(&w);
   return r->n ? API_OK : API_NO;
 }

@@ -6,6 +6,7 @@
 
 #include "model/bind/value.h"
 #include "model/core/json_out.h"
+#include "solver/explain_gap.h"
 
 const char *tf_answer_status_name(int status) {
   static const char *const names[] = {"optimal", "infeasible", "fits", "does_not_fit"};
@@ -72,6 +73,9 @@ void tf_report_answers(FILE *f, int format, const tf_request *req, const tf_prob
       tf_report_text(f, req, p, &a[0], explain);
     else
       tf_report_top_text(f, req, p, a, n);
+    for (int i = 1; i < n && explain && a[0].rank; i++) /* --top --explain: what separates each rank from the one before */
+      if (a[i - 1].status == TF_ANSWER_OPTIMAL && a[i].status == TF_ANSWER_OPTIMAL)
+        tf_gap_text(f, p, &a[i - 1], &a[i]);
     return;
   }
   if (format == TF_FORMAT_CSV) { /* "id," then the one answer layout, as a sweep's line after its index and total */
@@ -93,10 +97,11 @@ void tf_report_answers(FILE *f, int format, const tf_request *req, const tf_prob
   tf_json_out_init(&w, f);
   if (array)
     tf_json_out_array_lines(&w);
-  for (int i = 0; i < n; i++) {
+  if (array)
+    tf_report_json_ranked(&w, req, p, a, n, explain);
+  for (int i = 0; i < n && !array; i++) {
     tf_report_json_write(&w, req, p, &a[i], explain);
-    if (!array)
-      tf_json_out_line(&w);
+    tf_json_out_line(&w);
   }
   if (array) {
     tf_json_out_end(&w);

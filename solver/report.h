@@ -63,6 +63,11 @@ void tf_report_json_answer(FILE *f, const tf_request *req, const tf_problem *p, 
 /* The same object as a value of the JSON writer w (model/core/json_out.h). */
 void tf_report_json_write(tf_json_out *w, const tf_request *req, const tf_problem *p, const tf_answer *a,
                           int explain);
+/* --top's answers, a[0..n) in rank order, each as tf_report_json_write's
+ * object; with `explain` each after the first also says its gap to the one
+ * before it ("gap", solver/explain_gap.h). */
+void tf_report_json_ranked(tf_json_out *w, const tf_request *req, const tf_problem *p, const tf_answer *a, int n,
+                           int explain);
 /* Its members after "id", in the object w stands in, for a caller that
  * frames them (a sweep line, a layout, a prune row). */
 void tf_report_json_members(tf_json_out *w, const tf_problem *p, const tf_answer *a);

@@ -6,6 +6,7 @@
 #include "model/core/json_out.h"
 #include "solver/backend.h"
 #include "solver/explain.h"
+#include "solver/explain_gap.h"
 #include "solver/roofline_view.h"
 #include "solver/solve.h"
 
@@ -298,8 +299,10 @@ void tf_report_json_answer(FILE *f, const tf_request *req, const tf_problem *p, 
   tf_report_json_write(&w, req, p, a, explain);
 }
 
-void tf_report_json_write(tf_json_out *w, const tf_request *req, const tf_problem *p, const tf_answer *a,
-                          int explain) {
+/* One answer's object; with `explain`, its explanation and, after the
+ * answer ranked before it (`prev`, NULL for none), the gap to it. */
+static void json_answer(tf_json_out *w, const tf_request *req, const tf_problem *p, const tf_answer *a,
+                        const tf_answer *prev, int explain) {
   tf_json_out_object(w);
   tf_json_out_key_string(w, "schema", TF_REPORT_SCHEMA);
   if (req->id)
@@ -307,7 +310,20 @@ void tf_report_json_write(tf_json_out *w, const tf_request *req, const tf_proble
   tf_report_json_members(w, p, a);
   if (explain && a->status == TF_ANSWER_OPTIMAL)
     json_explain(w, p, a);
+  if (explain && prev && prev->status == TF_ANSWER_OPTIMAL && a->status == TF_ANSWER_OPTIMAL)
+    tf_gap_json(w, p, prev, a);
   tf_json_out_end(w);
+}
+
+void tf_report_json_write(tf_json_out *w, const tf_request *req, const tf_problem *p, const tf_answer *a,
+                          int explain) {
+  json_answer(w, req, p, a, NULL, explain);
+}
+
+void tf_report_json_ranked(tf_json_out *w, const tf_request *req, const tf_problem *p, const tf_answer *a, int n,
+                           int explain) {
+  for (int i = 0; i < n; i++)
+    json_answer(w, req, p, &a[i], i ? &a[i - 1] : NULL, explain);
 }
 
 void tf_report_json_members(tf_json_out *w, const tf_problem *p, const tf_answer *a) {

@@ -981,6 +981,34 @@ START_TEST(test_tie_break_levels) {
 }
 END_TEST
 
+/* --top --explain: each rank after the first says what separates it from
+ * the one before, in the parts of the time, and whether the gap is inside
+ * the model's measured error on that kernel (the workset's measured_error). */
+START_TEST(test_top_gap) {
+  static char big[1 << 16];
+  int rc = tf_test_run("solve -m h100-sxm -w fa3-fwd -p d=128 --objective 'min time_us' --top 3 --explain", big,
+                       sizeof big, err, sizeof err);
+  ck_assert_msg(rc == 0, "exit %d: %s", rc, err);
+  ck_assert_msg(strstr(big, "rank 2       +6369 ns (+0.09%) after rank 1: serial share -11624 ns, CTA I/O +9180 ns"), "%s",
+                big);
+  ck_assert_msg(strstr(big, "; inside the model's error on fa3-fwd on h100-sxm ("), "%s", big);
+  rc = tf_test_run("solve -m h100-sxm -w cutlass-sm90-gemm -p M=8192 -p N=8192 -p K=8192 --objective 'min time_us' --top 2 "
+                   "--explain", big, sizeof big, err, sizeof err);
+  ck_assert_msg(rc == 0, "exit %d: %s", rc, err);
+  ck_assert_msg(strstr(big, "rank 2       takes rank 1's time; a later objective level decides, the same in every part"),
+                "%s", big);
+  rc = tf_test_run("solve -m h100-sxm -w fa3-fwd -p d=128 --objective 'min time_us' --top 2 --explain --json", big,
+                   sizeof big, err, sizeof err);
+  ck_assert_msg(rc == 0, "exit %d: %s", rc, err);
+  ck_assert_msg(strstr(big, "\"gap\":{\"after_rank\":1,\"tie\":false,\"gap_ns\":6369,\"parts\":[{\"name\":\"serial share\""),
+                "%s", big);
+  /* without --explain, no gap */
+  rc = tf_test_run("solve -m h100-sxm -w fa3-fwd -p d=128 --objective 'min time_us' --top 2", big, sizeof big, err,
+                   sizeof err);
+  ck_assert_msg(rc == 0 && !strstr(big, "after rank"), "%s", big);
+}
+END_TEST
+
 /* Split-K on the sm90 and sm100 GEMMs (docs/cost-model.md): the domain is [1] unless
  * widened.  The fastest with the fewest splits: a skinny large-K GEMM takes
  * splits, a big square one gains nothing, and a fixed tile that fills the
@@ -1150,6 +1178,7 @@ Suite *e2e_suite(void) {
   tcase_add_loop_test(tc, test_gqa_errors, 0, 4);
   tcase_add_loop_test(tc, test_split_k, 0, 4);
   tcase_add_test(tc, test_tie_break_levels);
+  tcase_add_test(tc, test_top_gap);
   tcase_add_loop_test(tc, test_split_k_errors, 0, 4);
   tcase_add_loop_test(tc, test_validate_shipped_cases, 0,
                       (int)(sizeof validation_files / sizeof validation_files[0]));

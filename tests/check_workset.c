@@ -59,6 +59,10 @@ static const struct bad_case {
     {"not-an-object", LOAD, "$", "expected an object"},
     /* the top level */
     {"unknown-root-key", LOAD, "$.buffer", "unknown key 'buffer'"},
+    /* measured_error (model/input/measured_error.h) */
+    {"measured-error-not-object", LOAD, "$.measured_error", "expected an object of machine names"},
+    {"measured-error-bad-points", LOAD, "$.measured_error.h100-sxm.points", "1"},
+    {"measured-error-unknown-key", LOAD, "$.measured_error.h100-sxm.median", "unknown key 'median'"},
     /* include: the fragments are in BAD_DIR/include */
     {"include-not-list", LOAD, "$.include", "expected an array of file names"},
     {"include-not-string", LOAD, "$.include[0]", "expected a file name"},

@@ -128,6 +128,13 @@ typedef struct tf_objective {
   char *text;        /* "max B_r*B_c" */
 } tf_objective;
 
+/* The model's measured error on this kernel on one machine
+ * (model/input/measured_error.h). */
+typedef struct tf_measured_error {
+  char *machine;
+  int64_t points, rms_permille;
+} tf_measured_error;
+
 typedef struct tf_workset {
   char *name, *comment, *file;
   tf_named_expr *params;  size_t nparams;   /* defaults */
@@ -152,6 +159,7 @@ typedef struct tf_workset {
   int roofline;           /* 1: cycles, cycles(TERM), bound_by are computed (model/input/roofline.h) */
   unsigned roofline_serial; /* bit t: term t is serial in the kernel's schedule (roofline.h) */
   unsigned roofline_sync;   /* bit i: MMA entry i is mma.sync, at the machine's mma.sync rate */
+  tf_measured_error *measured_error; size_t nmeasured_error; /* model/input/measured_error.h */
   size_t *show;           size_t nshow;     /* lets reports show (model/input/show.h) */
   char **rules, **rule_archs; size_t nrules; /* one line per arch pattern (model/input/show.h) */
   char **lifetimes;       size_t nlifetimes; /* phase names (model/input/lifetime.h) */

@@ -10,6 +10,12 @@ configurations in measured order.
     python3 tests/data/measured/report.py --write docs/cost-model.md       put it in the file
     python3 tests/data/measured/report.py --check docs/cost-model.md       exit 1 when it differs
 
+--write also writes each family's error, the root mean square of
+log(predicted / measured) in per mille over its timed points, into its
+workset's "measured_error" (model/input/measured_error.h), where
+`solve --top --explain` reads it; --check refuses a workset whose numbers
+differ, as it refuses a stale table.
+
 The block lies between the BEGIN and END markers below, at the end of the
 file; --write replaces what is between them (or appends the section when the
 file has none), so the rest of the file is never touched.  `make
@@ -21,7 +27,9 @@ import argparse
 import difflib
 import glob
 import json
+import math
 import os
+import re
 import subprocess
 import sys
 
@@ -113,6 +121,46 @@ def block(doc):
     return "\n".join(out) + "\n"
 
 
+def errors(doc):
+    """{(machine, workset): (points, rms per mille)} over the points with a ratio."""
+    by = {}
+    for g in doc["measured"]["groups"]:
+        for p in g["points"]:
+            if p.get("ratio"):
+                by.setdefault((g["machine"], g["workset"]), []).append(math.log(p["ratio"]))
+    return {k: (len(v), round(1000 * math.sqrt(sum(x * x for x in v) / len(v)))) for k, v in by.items()}
+
+
+MEASURED = re.compile(r',\n  "measured_error": \{.*?\n  \}(?=\n\}\s*$)', re.S)
+
+
+def workset_text(text, fams):
+    """A workset file's text with its "measured_error" for fams {machine: (points, rms)}, the last key."""
+    text = MEASURED.sub("", text)
+    if not fams:
+        return text
+    rows = ",\n".join('    "%s": {"points": %d, "rms_permille": %d, "source": "tests/data/measured (make '
+                       'measured-report)"}' % (m, n, e) for m, (n, e) in sorted(fams.items()))
+    body = text.rstrip()
+    assert body.endswith("}"), "a workset ends with its object's brace"
+    return body[:-1].rstrip() + ',\n  "measured_error": {\n' + rows + '\n  }\n}\n'
+
+
+def worksets(doc):
+    """{path: wanted text} for every shipped workset whose measured_error changes."""
+    by = {}
+    for (machine, workset), e in errors(doc).items():
+        by.setdefault(workset, {})[machine] = e
+    out = {}
+    for path in sorted(glob.glob(os.path.join(ROOT, "model/worksets/*.json"))):
+        with open(path) as f:
+            text = f.read()
+        want = workset_text(text, by.get(os.path.basename(path)[:-5], {}))
+        if want != text:
+            out[path] = want
+    return out
+
+
 def splice(text, new):
     """text with the block replaced by new, or the section appended."""
     if BEGIN in text and END in text:
@@ -128,7 +176,8 @@ def main():
     g.add_argument("--write", metavar="MD")
     g.add_argument("--check", metavar="MD")
     a = ap.parse_args()
-    new = block(run(os.path.abspath(a.tilefit)))
+    doc = run(os.path.abspath(a.tilefit))
+    new = block(doc)
     if not a.write and not a.check:
         sys.stdout.write(new)
         return
@@ -136,11 +185,18 @@ def main():
     with open(path) as f:
         text = f.read()
     want = splice(text, new)
+    stale = worksets(doc)
     if a.write:
         if want != text:
             with open(path, "w") as f:
                 f.write(want)
+        for w, t in stale.items():
+            with open(w, "w") as f:
+                f.write(t)
         return
+    if stale:
+        sys.exit("%s: its measured_error differs from the published times' error: run make measured-report" %
+                 os.path.relpath(sorted(stale)[0], ROOT))
     if want != text:
         sys.stdout.writelines(difflib.unified_diff(text.splitlines(True), want.splitlines(True), path,
                                                    "tests/data/measured/report.py"))
