@@ -200,7 +200,7 @@ START_TEST(test_machines_side_by_side) {
     ck_assert_int_eq(d, cJSON_IsTrue(cJSON_GetObjectItemCaseSensitive(f, "differs")));
     differ += d;
   }
-  ck_assert_int_eq(fields, 30); /* arch, the 28 integer fields (tmem's three, latency.hbm_clk, l2.bytes_per_clk, sustained.clock_mhz, alu.fp32_per_clk, mma_sync.rate_permille and kernel.fixed_ns among them), the carveouts */
+  ck_assert_int_eq(fields, 31); /* arch, the 29 integer fields (tmem's three, latency.hbm_clk, l2.bytes_per_clk, sustained.clock_mhz, alu.fp32_per_clk, mma_sync.rate_permille, mma_f32acc.rate_permille and kernel.fixed_ns among them), the carveouts */
   ck_assert_int_gt(differ, 5);
   cJSON_Delete(j);
   ck_assert_int_eq(tf_test_run("machines b200 nosuch", out, sizeof out, err, sizeof err), 2);

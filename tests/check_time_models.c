@@ -76,11 +76,13 @@ static void time_config(const char *machine, struct config *c) {
     c->time_ns = objective(out, "min time_ns"), c->bound = objective(out, "min bound_by");
 }
 
-/* Of the tutorial's configs that compile, the fastest is a large tile (the
- * area of 128 x 128 or more: 128x128, 64x256, 128x256), and the two-warp
- * 64 x 32 and 32 x 64 tiles are bound by
- * the SMEM port or L2 and at least 1.5 times as slow: on an A100 (L2 at 5120
- * B/clk) and an RTX 4090 (L2 at 1945 B/clk, cp.async measured). */
+/* Of the tutorial's configs that compile, the fastest is a tile of 128 x 64
+ * or more in area, every tile of 128 x 128 or more (128x128, 64x256,
+ * 128x256) is within 1 % of it, and the two-warp 64 x 32 and 32 x 64 tiles
+ * are bound by the SMEM port or L2 and at least 1.5 times as slow: on an
+ * A100 (L2 at 5120 B/clk) and an RTX 4090 (L2 at 1945 B/clk, cp.async
+ * measured; FP32 accumulation at half the MMA rate, so the mid and large
+ * tiles are MMA-bound alike and the fill orders them). */
 START_TEST(test_triton_tutorial_rank) {
   static const char *const machines[] = {"a100", "rtx4090"};
   const char *machine = machines[_i];
@@ -94,8 +96,12 @@ START_TEST(test_triton_tutorial_rank) {
     fit += (size_t)c[i].fits;
   }
   ck_assert_uint_ge(fit, 8); /* the eight FP16 configs fit both */
-  ck_assert_msg(c[best].m * c[best].n >= 128 * 128, "%s: rank 1 is %" PRId64 "x%" PRId64 "x%" PRId64, machine,
+  ck_assert_msg(c[best].m * c[best].n >= 128 * 64, "%s: rank 1 is %" PRId64 "x%" PRId64 "x%" PRId64, machine,
                 c[best].m, c[best].n, c[best].k);
+  for (size_t i = 0; i < n; i++)
+    if (c[i].fits && c[i].m * c[i].n >= 128 * 128)
+      ck_assert_msg(c[i].time_ns * 100 <= c[best].time_ns * 101, "%s: %" PRId64 "x%" PRId64 " %" PRId64 " ns, rank 1 %" PRId64,
+                    machine, c[i].m, c[i].n, c[i].time_ns, c[best].time_ns);
   for (size_t i = 0; i < n; i++) {
     if (c[i].warps != 2)
       continue;
@@ -180,7 +186,8 @@ START_TEST(test_other_kernels) {
       {"-m h100-sxm -w cutedsl-sm90-gemm --fix tile_m=128 --fix tile_n=256 --fix tile_k=64", "cycles(smem)", 64 * 640},
       {"-m b200 -w cutedsl-sm100-gemm -p cta_group=2 --fix mma_m=256 --fix mma_n=128", "cycles(mma)", 64 * 256},
       {"-m b200 -w cutedsl-sm100-gemm -p cta_group=2 --fix mma_m=256 --fix mma_n=128", "cycles(smem)", 64 * 192},
-      {"-m rtx5090 -w cutedsl-sm120-gemm --fix tile_m=128 --fix tile_n=128 --fix tile_k=64", "cycles(mma)", 64 * 2048},
+      {"-m rtx5090 -w cutedsl-sm120-gemm --fix tile_m=128 --fix tile_n=128 --fix tile_k=64", "cycles(mma)", 64 * 4096},
+      /* (FP32 accumulation at the RTX 5090's half rate) */
       {"-m rtx5090 -w cutedsl-sm120-gemm --fix tile_m=128 --fix tile_n=128 --fix tile_k=64", "cycles(smem)", 64 * 512},
       {"-m mi300x -w triton-matmul --fix BLOCK_M=32 --fix BLOCK_N=32 --fix BLOCK_K=32 --fix num_stages=2", "cycles(smem)",
        128 * 96},

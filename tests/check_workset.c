@@ -753,7 +753,7 @@ START_TEST(test_memories) {
   ck_assert_str_eq(tf_machine_constant_names[TF_MC_exp_per_clk], "exp_per_clk");
   ck_assert_str_eq(tf_machine_constant_names[TF_MC_smem_port_rf_mma], "smem_port_rf_mma");
   ck_assert_str_eq(tf_machine_constant_names[TF_MC_gfx], "gfx");
-  ck_assert_str_eq(tf_machine_constant_names[TF_NMC - 1], "fp32_per_clk");
+  ck_assert_str_eq(tf_machine_constant_names[TF_NMC - 1], "mma_f32acc_permille");
 }
 END_TEST
 

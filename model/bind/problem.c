@@ -69,6 +69,7 @@ static void set_machine_constants(tf_problem *p) {
       [TF_MC_mma_sync_permille] = m->mma_sync.present ? m->mma_sync.rate_permille : 1000,
       [TF_MC_kernel_fixed_ns] = m->kernel.present ? m->kernel.fixed_ns : 0,
       [TF_MC_fp32_per_clk] = m->alu.present ? m->alu.fp32_per_clk : 0,
+      [TF_MC_mma_f32acc_permille] = m->mma_f32acc.present ? m->mma_f32acc.rate_permille : 1000,
   };
   for (int c = 0; c < TF_NMC; c++)
     p->syms[tf_workset_sym_machine(p->workset, c)] = tf_affine_constant(v[c]);

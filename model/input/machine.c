@@ -63,6 +63,7 @@ static const struct field fields[] = {
   SUB(sustained, clock_mhz, 1, 1000000),
   SUB(alu, fp32_per_clk, 1, COUNT_MAX),
   SUB(mma_sync, rate_permille, 1, 1000),
+  SUB(mma_f32acc, rate_permille, 1, 1000),
   SUB(kernel, fixed_ns, 0, 1000000000),
 };
 /* clang-format on */
@@ -82,6 +83,7 @@ static const struct optional {
     {"sustained", offsetof(tf_machine, sustained.present)},
     {"alu", offsetof(tf_machine, alu.present)},
     {"mma_sync", offsetof(tf_machine, mma_sync.present)},
+    {"mma_f32acc", offsetof(tf_machine, mma_f32acc.present)},
     {"kernel", offsetof(tf_machine, kernel.present)},
 };
 #define NOPTIONAL (sizeof optional_sections / sizeof *optional_sections)

@@ -88,6 +88,11 @@ typedef struct tf_machine {
   } mma_sync;                  /* optional (docs/cost-model.md, instruction paths) */
 
   struct {
+    int present;               /* 0: accumulating in FP32 runs at the MMA rate */
+    int64_t rate_permille;     /* the MMA rate with an FP32 accumulator, per mille of the table's */
+  } mma_f32acc;                /* optional (docs/cost-model.md, schedules) */
+
+  struct {
     int present;               /* 0: no fixed time */
     int64_t fixed_ns;          /* every kernel's fixed time: launch, prologue, drain */
   } kernel;                    /* optional (docs/cost-model.md, fixed costs) */

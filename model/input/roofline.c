@@ -68,6 +68,7 @@ struct decl {
   char **bytes;     /* per flow */
   char **paths;     /* per flow: its JSON path */
   char *mma_ops[8], *mma_bits[8];
+  char *mma_acc[8]; /* the accumulator's bits, NULL: not given (the full rate) */
   int mma_sync[8];  /* 1: the entry's "inst" is mma.sync (its own rate) */
   size_t nmma;
   char *exp;
@@ -83,7 +84,7 @@ static void decl_release(struct decl *d, size_t nflows) {
   free(d->bytes);
   free(d->paths);
   for (size_t i = 0; i < d->nmma; i++)
-    free(d->mma_ops[i]), free(d->mma_bits[i]);
+    free(d->mma_ops[i]), free(d->mma_bits[i]), free(d->mma_acc[i]);
   free(d->exp);
   free(d->alu);
   for (int t = 0; t < TF_ROOFLINE_NTERMS; t++)
@@ -176,7 +177,7 @@ static int read_mma(struct decl *d, const cJSON *list, tf_error *err) {
     return 0;
   if (!cJSON_IsArray(list) || (size_t)cJSON_GetArraySize(list) > sizeof d->mma_ops / sizeof *d->mma_ops)
     return tf_error_set(err, TF_EINPUT, "$.roofline.mma", "expected a list of at most 8 {\"ops\", \"bits\"}");
-  static const char *const keys[] = {"ops", "bits", "inst", "comment", NULL};
+  static const char *const keys[] = {"ops", "bits", "inst", "acc_bits", "comment", NULL};
   static const char *const req[] = {"ops", "bits", NULL};
   const cJSON *m;
   cJSON_ArrayForEach(m, list) {
@@ -193,6 +194,9 @@ static int read_mma(struct decl *d, const cJSON *list, tf_error *err) {
       return -1;
     tf_path_key(sub, sizeof sub, path, "bits");
     if (tf_read_expr_text(tf_json_member(m, "bits"), sub, &d->mma_bits[i], err))
+      return -1;
+    tf_path_key(sub, sizeof sub, path, "acc_bits");
+    if (tf_json_member(m, "acc_bits") && tf_read_expr_text(tf_json_member(m, "acc_bits"), sub, &d->mma_acc[i], err))
       return -1;
   }
   return 0;
@@ -359,8 +363,12 @@ static int port_lets(tf_workset *w, int *has_smem, int *has_l2, tf_error *err) {
 /* The MMA's rate at an operand width: what the machine's throughput table
  * gives for 4, 8 and 16 bits (a wider operand, tf32, at half the 16-bit
  * rate; a width the machine lacks at the next wider one); an mma.sync
- * entry at the machine's mma_sync_permille of it. */
-static void mma_rate(FILE *f, const char *bits, int sync) {
+ * entry at the machine's mma_sync_permille of it, and one that accumulates
+ * in more than 16 bits at its mma_f32acc_permille (the GeForce parts'
+ * half rate). */
+static void mma_rate(FILE *f, const char *bits, int sync, const char *acc) {
+  if (acc)
+    fprintf(f, "cdiv(");
   if (sync)
     fprintf(f, "cdiv(");
   fprintf(f,
@@ -369,6 +377,8 @@ static void mma_rate(FILE *f, const char *bits, int sync) {
           bits, bits, bits);
   if (sync)
     fprintf(f, " * mma_sync_permille, 1000)");
+  if (acc)
+    fprintf(f, " * if((%s) > 16, mma_f32acc_permille, 1000), 1000)", acc);
 }
 
 /* mma_ops_I, mma_rate_I per MMA entry and cycles(mma) over them;
@@ -382,7 +392,7 @@ static int mma_lets(tf_workset *w, const struct decl *d, tf_error *err) {
     snprintf(rate, sizeof rate, "mma_rate_%zu", i);
     tf_text o, r;
     times_iterations(tf_text_open(&o), d, d->mma_ops[i]);
-    mma_rate(tf_text_open(&r), d->mma_bits[i], d->mma_sync[i]);
+    mma_rate(tf_text_open(&r), d->mma_bits[i], d->mma_sync[i], d->mma_acc[i]);
     w->roofline_sync |= (unsigned)d->mma_sync[i] << i;
     int bad = add(w, ops, &o, "$.roofline.mma", err);
     bad = add(w, rate, &r, "$.roofline.mma", err) || bad; /* each add closes its text */

@@ -32,7 +32,7 @@
   X(smem_port_tmem_smem) X(smem_port_tmem_rf) X(smem_port_tmem_mma)           \
   X(smem_port_rf_smem) X(smem_port_rf_tmem) X(smem_port_rf_mma) X(cc) X(gfx)    \
   X(latency_hbm_clk) X(smem_port_l2_smem) X(l2_bytes_per_clk) X(sustained_mhz)    \
-  X(mma_sync_permille) X(kernel_fixed_ns) X(fp32_per_clk)
+  X(mma_sync_permille) X(kernel_fixed_ns) X(fp32_per_clk) X(mma_f32acc_permille)
 /* smem_port_X_Y: 1 when the machine's `edges` table charges edge X->Y to
  * the SMEM port (an X->mma edge the table lacks goes through registers,
  * X->rf, as mma.sync's operands do), else 0 (unmetered or absent).  cc:
@@ -46,7 +46,9 @@
  * else clock_mhz).  mma_sync_permille: mma.sync's rate per mille of the
  * MMA rate (1000 when the machine gives none).  kernel_fixed_ns: the fixed
  * time of every kernel (0 when the machine gives none).  fp32_per_clk: FP32
- * operations per clock per SM (0 when the machine gives none). */
+ * operations per clock per SM (0 when the machine gives none).
+ * mma_f32acc_permille: the MMA rate with an FP32 accumulator per mille of
+ * the table's (1000 when the machine gives none). */
 #define TF_MC_ENUM(n) TF_MC_##n,
 enum tf_machine_constant { TF_MACHINE_CONSTANTS(TF_MC_ENUM) TF_NMC };
 extern const char *const tf_machine_constant_names[TF_NMC];
