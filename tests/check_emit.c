@@ -193,6 +193,35 @@ START_TEST(test_cutlass_name_refused) {
 }
 END_TEST
 
+/* cutlass-sm80-gemm: the 2.x GemmUniversal of the answer, its warp tile
+ * the workset's split (128 x 128: 2 x 2 warps of 64 x 64), the mma.sync
+ * instruction of 256 bits of K, the params' types and layouts; an integer
+ * kernel is refused. */
+START_TEST(test_cutlass_sm80) {
+  ck_assert_int_eq(tf_test_run("emit --for cutlass -m a100 -w cutlass-sm80-gemm --fix tile_m=128 --fix tile_n=128 "
+                               "--fix tile_k=32 --fix stages=5 -p a_type=bf16 -p b_type=bf16 -p d_type=bf16 -p a_layout=n",
+                               out, sizeof out, err, sizeof err),
+                   0);
+  static const char *const parts[] = {
+      "    cutlass::bfloat16_t, cutlass::layout::ColumnMajor,\n    cutlass::bfloat16_t, cutlass::layout::ColumnMajor,\n",
+      "    cutlass::gemm::GemmShape<128, 128, 32>,\n    cutlass::gemm::GemmShape<64, 64, 32>,\n",
+      "    cutlass::gemm::GemmShape<16, 8, 16>,\n",
+      "LinearCombination<cutlass::bfloat16_t, 8, float, float>", "    5,  // stages\n",
+      "using GemmKernel = Gemm::GemmKernel;\n",
+  };
+  for (size_t i = 0; i < sizeof parts / sizeof *parts; i++)
+    ck_assert_msg(strstr(out, parts[i]) != NULL, "no '%s' in\n%s", parts[i], out);
+  ck_assert_int_eq(tf_test_run("emit --for cutlass -m a100 -w cutlass-sm80-gemm -p a_bits=32 -p b_bits=32 --fix tile_k=32",
+                               out, sizeof out, err, sizeof err),
+                   0);
+  ck_assert_msg(strstr(out, "cutlass::tfloat32_t") && strstr(out, "GemmShape<16, 8, 8>"), "%s", out);
+  ck_assert_int_eq(tf_test_run("emit --for cutlass -m a100 -w cutlass-sm80-gemm -p a_type=s8 -p b_type=s8", out,
+                               sizeof out, err, sizeof err),
+                   2);
+  ck_assert_msg(strstr(err, "must be floating-point types"), "%s", err);
+}
+END_TEST
+
 #define GEMM "-m h100-sxm -w cutlass-sm90-gemm --fix tile_m=128 --fix tile_n=256 --fix tile_k=64 -p epilogue_bytes=33792"
 
 START_TEST(test_cutlass_gemm) {
@@ -406,6 +435,7 @@ Suite *emit_suite(void) {
   tcase_add_test(t, test_cutlass_gemm);
   tcase_add_test(t, test_cutlass_names_exact);
   tcase_add_test(t, test_cutlass_name_refused);
+  tcase_add_test(t, test_cutlass_sm80);
   tcase_add_test(t, test_triton_top8);
   tcase_add_test(t, test_triton_keys);
   tcase_add_test(t, test_triton_dedupe);

@@ -321,15 +321,15 @@ static const char *layout_cxx(const candidate *c, int i) {
   return row ? "cutlass::layout::RowMajor" : "cutlass::layout::ColumnMajor";
 }
 
-static void write_epilogue(FILE *f, const candidate *c, const char *shape, const char *cluster, int64_t bytes) {
+static void write_epilogue(FILE *f, const candidate *c, const char *shape, const char *cluster, const char *note) {
   int align_d = 128 / c->d->bits, align_c = c->c->bits ? 128 / c->c->bits : align_d;
   fprintf(f, "using CollectiveEpilogue = typename cutlass::epilogue::collective::CollectiveBuilder<\n"
              "    cutlass::arch::%s, cutlass::arch::OpClassTensorOp,\n    %s, %s,\n"
              "    cutlass::epilogue::collective::EpilogueTileAuto,\n    %s, %s,\n"
              "    %s, %s, %d,\n    %s, %s, %d,\n    %s\n"
-             "  >::CollectiveOp;  // sizeof(SharedStorage) = %lld B, the workset's epilogue_bytes\n\n",
+             "  >::CollectiveOp;  // %s\n\n",
           arch_tag(c->arch), shape, cluster, acc_of(c)->cxx, acc_of(c)->cxx, c->c->cxx, layout_cxx(c, 2), align_c,
-          c->d->cxx, layout_cxx(c, 2), align_d, epilogue_schedule(c), (long long)bytes);
+          c->d->cxx, layout_cxx(c, 2), align_d, epilogue_schedule(c), note);
 }
 
 /* A's alignment is the name's; B's the same elements at the same width,
@@ -396,6 +396,18 @@ static void write_splits(FILE *f, const tf_problem *p, const tf_answer *a, int a
             (long long)splits, (long long)splits, arch == 90 ? 90 : 100);
 }
 
+/* Where no name carries the params (epilogue_bytes 0: StageCountAuto with
+ * no epilogue), the kernel is still completed, with the no-smem epilogue
+ * (1 B of storage on SM90, 32 on SM100; SM120's automatic one) and C and D
+ * of the params' types or out_bits' usual one: 1 (*c set). */
+static int nosmem_outputs(const tf_problem *p, candidate *c) {
+  const cl_type *d = c->d_fixed ? c->d_fixed : tf_cl_type_of_bits((int)param_or(p, "out_bits", 16));
+  c->d = d ? d : type_named("f16");
+  c->c = c->c_fixed ? c->c_fixed : c->d;
+  c->epi = c->arch == 120 ? "" : "_epi_nosmem";
+  return 1;
+}
+
 static void write_one(FILE *f, const tf_problem *p, const tf_answer *a, int k) {
   char name[256], autoname[256], why[320], shape[96], cluster[96], stages[256];
   candidate c, c0;
@@ -409,8 +421,6 @@ static void write_one(FILE *f, const tf_problem *p, const tf_answer *a, int k) {
             (long long)a->counts[k], autoname);
   if (!found)
     fprintf(f, "// no kernel name: %s\n", why);
-  else
-    write_types(f, &c);
   snprintf(shape, sizeof shape, "cute::Shape<cute::_%lld, cute::_%lld, cute::_%lld>", (long long)c.tile[0],
            (long long)c.tile[1], (long long)c.tile[2]);
   snprintf(cluster, sizeof cluster, "cute::Shape<cute::_%lld, cute::_%lld, cute::_1>", (long long)c.cluster[0],
@@ -421,11 +431,16 @@ static void write_one(FILE *f, const tf_problem *p, const tf_answer *a, int k) {
              "        sizeof(typename CollectiveEpilogue::SharedStorage))>");
   else
     snprintf(stages, sizeof stages, "cutlass::gemm::collective::StageCount<%lld>", (long long)a->counts[k]);
-  if (found)
-    write_epilogue(f, &c, shape, cluster, param_or(p, "epilogue_bytes", 0));
+  char note[160];
+  snprintf(note, sizeof note, "sizeof(SharedStorage) = %lld B, the workset's epilogue_bytes",
+           (long long)param_or(p, "epilogue_bytes", 0));
+  if (!found && nosmem_outputs(p, &c))
+    snprintf(note, sizeof note, "no smem: the kernel without a library name, at most its 32 B of storage over "
+             "epilogue_bytes %lld", (long long)param_or(p, "epilogue_bytes", 0));
+  write_types(f, &c);
+  write_epilogue(f, &c, shape, cluster, note);
   write_mainloop(f, &c, shape, cluster, stages, a->counts[k]);
-  if (found)
-    write_kernel(f, &c);
+  write_kernel(f, &c);
   write_splits(f, p, a, c.arch);
 }
 
@@ -433,6 +448,8 @@ int tf_emit_write_cutlass(FILE *f, const tf_problem *p, const tf_answer *a, int 
   candidate c;
   char why[320];
   int k = stage_index(p);
+  if (!strcmp(p->workset->name, "cutlass-sm80-gemm"))
+    return tf_emit_write_cutlass2x(f, p, a, n, err);
   if (base_candidate(p, &a[0], &c, why, sizeof why) || k < 0)
     return tf_error_set(err, TF_EINPUT, "--for cutlass", "%s", k < 0 ? "the workset has no count named stages" : why);
   for (int i = 0; i < n; i++) {
