@@ -47,6 +47,10 @@ PLAN = [
     ("cutlass-sm120-gemm", [("rtx5090", "sm_120a")]),
     ("cutlass-sm120-gemm-blockscaled", [("rtx5090", "sm_120a")]),
 ]
+# FlashAttention-2's forward traits (FA2_DIR: a flash-attention checkout
+# with its csrc/cutlass submodule), emitted by emit --for fa
+PLAN_FA2 = [("fa2-fwd", [("a100", "sm_80"), ("rtx4090", "sm_89")])]
+FA2_COMMIT = "0251105a2fb19d2957484b7f023cd8c115286ced"
 # names (from tests/data/cutlass/emit-names.txt) compiled as --cutlass-name answers
 NAMES = [
     "cutlass3x_sm90_tensorop_gemm_bf16_bf16_f32_bf16_bf16_128x256x64_2x1x1_0_ntn_align8_warpspecialized_cooperative_epi_tma",
@@ -70,6 +74,25 @@ HEAD_2X = """#include <cstdio>
 #include "cutlass/gemm/device/gemm_universal.h"
 #include "cutlass/epilogue/thread/linear_combination.h"
 """
+HEAD_FA2 = """#include <cstdio>
+#include "kernel_traits.h"
+"""
+# FA2: only the traits compile without PyTorch's headers (the kernel's
+# launch template includes c10 and ATen): the traits' layouts, copies and
+# TiledMma on the device, and kSmemSize, the dynamic smem the launch asks for
+TAIL_FA2 = """
+__global__ void tilefit_traits(int *out) {
+  typename Kernel_traits::TiledMma mma;
+  typename Kernel_traits::GmemTiledCopyQKV copy;
+  out[threadIdx.x] = Kernel_traits::kSmemSize + int(cute::size(mma)) + int(cute::size(copy)) +
+                     int(cute::cosize(typename Kernel_traits::SmemLayoutKV{}));
+}
+
+int main() {
+  std::printf("SharedStorageSize %d\\n", Kernel_traits::kSmemSize);
+  return 0;
+}
+"""
 TAIL = """
 // the host instantiation: initialize and run (never called here)
 cutlass::Status tilefit_run(typename Gemm::Arguments const &args, void *workspace) {
@@ -91,26 +114,24 @@ def tilefit(*args):
 
 
 def answers(workset, machine, quick):
-    """(what, values) of the default, min time_us and top 5 answers."""
+    """(what, fixes) of the default, min time_us and top 5 answers: every value and placement."""
+    def fixes(a):
+        return [x for k, v in a["values"].items() for x in ("--fix", "%s=%d" % (k, v))] + \
+            [x for k, v in a.get("placement", {}).items() for x in ("--place", "%s=%s" % (k, v))]
     out = []
     runs = [("default", []), ("min time_us", ["--objective", "min time_us"])]
-    if quick:
-        runs = runs[:1]
-    for what, extra in runs:
+    for what, extra in runs[:1] if quick else runs:
         rc, text, err = tilefit("solve", "-m", machine, "-w", workset, "--json", *extra)
-        if rc == 0:
-            out.append((what, json.loads(text)["values"]))
-        else:
-            out.append((what + ": " + err.strip().splitlines()[-1], None))
+        out.append((what, fixes(json.loads(text))) if rc == 0 else (what + ": " + err.strip().splitlines()[-1], None))
     if not quick:
         rc, text, err = tilefit("solve", "-m", machine, "-w", workset, "--top", "5", "--json")
         for a in json.loads(text) if rc == 0 else []:
-            out.append(("top %d" % a["rank"], a["values"]))
+            out.append(("top %d" % a["rank"], fixes(a)))
     return out
 
 
-def emit(args):
-    rc, text, err = tilefit("emit", "--for", "cutlass", *args)
+def emit(target, args):
+    rc, text, err = tilefit("emit", "--for", target, *args)
     return text if rc == 0 else None, err.strip()
 
 
@@ -124,7 +145,7 @@ def ptxas(err):
     regs = spill = 0
     for block in re.split(r"ptxas info\s+: Function properties for ", err)[1:]:
         name = block.split()[0]
-        if "device_kernel" not in name and "Kernel" not in name:
+        if "device_kernel" not in name and "Kernel" not in name and "tilefit_traits" not in name:
             continue
         s = re.search(r"(\d+) bytes spill stores, (\d+) bytes spill loads", block)
         r = re.search(r"Used (\d+) registers", block)
@@ -135,13 +156,14 @@ def ptxas(err):
     return regs, spill
 
 
-def compile_one(nvcc, cutlass, arch, code, two_x, work):
+def compile_one(nvcc, includes, arch, code, kind, work):
     src = os.path.join(work, "k.cu")
     exe = os.path.join(work, "k")
+    head, tail = {"2x": (HEAD_2X, TAIL), "3x": (HEAD_3X, TAIL), "fa2": (HEAD_FA2, TAIL_FA2)}[kind]
     with open(src, "w") as f:
-        f.write((HEAD_2X if two_x else HEAD_3X) + code + TAIL)
+        f.write(head + code + tail)
     cmd = [nvcc, "-std=c++17", "-arch=" + arch, "-O3", "-DNDEBUG", "--expt-relaxed-constexpr",
-           "-I" + os.path.join(cutlass, "include"), "-Xptxas", "-v", src, "-o", exe]
+           *["-I" + i for i in includes], "-Xptxas", "-v", src, "-o", exe]
     t = time.time()
     r = subprocess.run(cmd, capture_output=True, text=True)
     secs = time.time() - t
@@ -160,42 +182,47 @@ def optin(machine):
     return fields["smem.capacity"]
 
 
-def cases(quick, only):
-    """(workset, machine, arch, what, emit args) for every answer to compile."""
+def cases(quick, only, fa2):
+    """(workset, machine, arch, what, emit args, kind) for every answer to compile."""
     out = []
-    for workset, machines in PLAN:
+    plan = [(w, m, "2x" if w == "cutlass-sm80-gemm" else "3x") for w, m in PLAN]
+    for workset, machines, kind in plan + ([(w, m, "fa2") for w, m in PLAN_FA2] if fa2 else []):
         if only and only != workset:
             continue
         for machine, arch in machines:
-            for what, values in answers(workset, machine, quick):
-                if values is None:
-                    out.append((workset, machine, arch, what, None))
-                    continue
-                fixes = [x for k, v in values.items() for x in ("--fix", "%s=%d" % (k, v))]
-                out.append((workset, machine, arch, what, ["-m", machine, "-w", workset, *fixes]))
+            for what, fixes in answers(workset, machine, quick):
+                args = ["-m", machine, "-w", workset, *fixes] if fixes else None
+                out.append((workset, machine, arch, what, args, kind))
     for name in [] if quick or only not in (None, "names") else NAMES:
         machine, arch = NAME_ARCH[name.split("_")[1]]
-        out.append(("--cutlass-name", machine, arch, name.replace("cutlass3x_", ""), ["--cutlass-name", name]))
+        out.append(("--cutlass-name", machine, arch, name.replace("cutlass3x_", ""), ["--cutlass-name", name], "3x"))
     return out
 
 
-def row(workset, machine, arch, what, tile, result, limit):
+def row(c, tile, proved, result, limit):
+    head = "| %s | %s | %s | %s | %s | %s |" % (*c[:4], tile, proved)
     if result is None:
-        return "| %s | %s | %s | %s | — | not emitted |  |  |  |" % (workset, machine, arch, what)
+        return head + " not emitted |  |  |  |"
     if not result["builds"]:
-        return "| %s | %s | %s | %s | %s | **no**: `%s` |  |  |  |" % (workset, machine, arch, what, tile,
-                                                                       result["error"][:140])
+        return head + " **no**: `%s` |  |  |  |" % result["error"][:140]
     over = result["smem"] > limit
-    return "| %s | %s | %s | %s | %s | yes | %d | %d | %d / %d%s |" % (
-        workset, machine, arch, what, tile, result["regs"], result["spill"], result["smem"], limit,
-        " **over**" if over else "")
+    return head + " yes | %s | %d | %d / %d%s |" % (result["regs"] if c[5] != "fa2" else "—", result["spill"],
+                                                    result["smem"], limit, " **over**" if over else "")
 
 
 def tile_of(code):
+    fa = re.search(r"Flash_fwd_kernel_traits<(\d+), (\d+), (\d+), (\d+)", code)
+    if fa:
+        return "d %s, %sx%s, %s warps" % fa.groups()
     m = re.search(r"GemmShape<(\d+), (\d+), (\d+)>", code) or re.search(
         r"cute::Shape<cute::_(\d+), cute::_(\d+), cute::_(\d+)>", code)
     s = re.search(r"(\d+),\s+// stages", code) or re.search(r"// (\d+) stages", code)
     return "%sx%sx%s, %s stages" % (m.group(1), m.group(2), m.group(3), s.group(1) if s else "?")
+
+
+def proved_smem(code):
+    m = re.search(r"proved to fit: smem (\d+) of", code)
+    return m.group(1) if m else "?"
 
 
 def main():
@@ -213,27 +240,36 @@ def main():
         print("check-cutlass: no CUTLASS checkout (set CUTLASS_DIR to NVIDIA/cutlass @ %s; docs/emit.md); skipped"
               % COMMIT, file=sys.stderr)
         return 0
+    fa2 = os.environ.get("FA2_DIR", "")
+    fa2_includes = [os.path.join(fa2, "csrc/flash_attn/src"), os.path.join(fa2, "csrc/cutlass/include")]
+    if not fa2 or not os.path.isfile(os.path.join(fa2_includes[0], "kernel_traits.h")):
+        print("check-cutlass: no FlashAttention checkout (FA2_DIR, Dao-AILab/flash-attention @ %s with its "
+              "csrc/cutlass submodule): FA2 skipped" % FA2_COMMIT[:8], file=sys.stderr)
+        fa2 = ""
+    includes = {"2x": [os.path.join(cutlass, "include")], "3x": [os.path.join(cutlass, "include")],
+                "fa2": fa2_includes}
     rows, bad, seen, limits = [], 0, {}, {}
     with tempfile.TemporaryDirectory(prefix="tilefit-cutlass.") as work:
-        for workset, machine, arch, what, args in cases(o.quick, o.only):
+        for c in cases(o.quick, o.only, fa2):
+            workset, machine, arch, what, args, kind = c
             limit = limits.setdefault(machine, optin(machine))
-            code, err = emit(args) if args else (None, what)
+            code, err = emit("fa" if kind == "fa2" else "cutlass", args) if args else (None, what)
             if code is None:
-                rows.append(row(workset, machine, arch, what, "", None, limit))
+                rows.append(row(c, "", "", None, limit))
                 print("not emitted: %s %s %s: %s" % (workset, machine, what, err), file=sys.stderr)
                 bad += 1
                 continue
             key = (arch, kernel_key(code))
             if key not in seen:
-                seen[key] = compile_one(nvcc, cutlass, arch, code, workset == "cutlass-sm80-gemm", work)
+                seen[key] = compile_one(nvcc, includes[kind], arch, code, kind, work)
             res = seen[key]
             ok = res["builds"] and res["spill"] == 0 and res["smem"] <= limit
             bad += not ok
-            rows.append(row(workset, machine, arch, what, tile_of(code), res, limit))
+            rows.append(row(c, tile_of(code), proved_smem(code), res, limit))
             print("%-5s %s %s %s (%.0f s)" % ("ok" if ok else "FAIL", workset, machine, what, res["secs"]),
                   file=sys.stderr, flush=True)
-    table = ["| workset | machine | arch | answer | tile, stages | builds | registers | spill bytes | "
-             "SharedStorage / opt-in B |", "|---|---|---|---|---|---|---|---|---|"] + rows
+    table = ["| workset | machine | arch | answer | tile, stages | tilefit smem B | builds | registers | spill bytes | "
+             "SharedStorage / opt-in B |", "|---|---|---|---|---|---|---|---|---|---|"] + rows
     text = "\n".join(table) + "\n\n%d answers, %d kernels compiled (nvcc %s, CUTLASS %s); %d failed.\n" % (
         len(rows), len(seen), nvcc_version(nvcc), COMMIT[:8], bad)
     print(text)
