@@ -142,7 +142,7 @@ static void code_says_name(const char *name, const char *code) {
   ck_assert_msg(strstr(code, "using Gemm = cutlass::gemm::device::GemmUniversalAdapter<GemmKernel>;"), "%s", name);
 }
 
-/* Thirty names: the code has each name's types, layouts, cluster and
+/* Thirty-two names: the code has each name's types, layouts, cluster and
  * schedule, and the name emit reads back is the name itself (the builder's
  * count form for stage count 0), as check --cutlass-name binds it. */
 START_TEST(test_cutlass_names_exact) {
@@ -164,7 +164,7 @@ START_TEST(test_cutlass_names_exact) {
     n++;
   }
   fclose(f);
-  ck_assert_int_eq(n, 30);
+  ck_assert_int_eq(n, 32);
 }
 END_TEST
 
@@ -190,6 +190,15 @@ START_TEST(test_cutlass_name_refused) {
                    0);
   ck_assert_msg(strstr(out, "_bf16_bf16_f32_") && strstr(out, "    cutlass::bfloat16_t, cutlass::layout::RowMajor, 8,"),
                 "%s", out);
+  /* a sweep list takes the names too; a name of neither is refused with the list */
+  ck_assert_int_eq(tf_test_run("sweep -m h100-sxm -w cutlass-sm90-gemm -p a_type=f16,bf16 -p b_layout=t -q", out,
+                               sizeof out, err, sizeof err),
+                   0);
+  ck_assert_msg(strstr(out, "a_type=1601") && strstr(out, "a_type=1602") && strstr(out, "\"b_layout\":1"), "%s", out);
+  ck_assert_int_eq(tf_test_run("solve -m h100-sxm -w cutlass-sm90-gemm -p a_layout=k", out, sizeof out, err, sizeof err),
+                   2);
+  ck_assert_msg(strstr(err, "expected an integer or one of t (row-major) or n (column-major) after 'a_layout='"), "%s",
+                err);
 }
 END_TEST
 

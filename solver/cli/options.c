@@ -103,7 +103,7 @@ int tf_parse_list(const char *text, const char *where, char *name, size_t size, 
     }
     memcpy(item, s, len);
     item[len] = 0;
-    if (tf_parse_int(item, &v)) {
+    if (tf_parse_int(item, &v) && tf_cl_param_symbol(name, item, &v)) { /* a type or layout by name */
       free(*values), *values = NULL;
       return tf_error_set(err, TF_EINPUT, where, "'%s' is not an integer in '%s'", item, text);
     }

@@ -190,6 +190,8 @@ static const char *schedule_suffix(const tf_problem *p, const candidate *c) {
     return coop ? "_warpspecialized_cooperative_fp8_fastaccum" : "_warpspecialized_pingpong_fp8_fastaccum";
   if (c->arch == 90)
     return coop ? "_warpspecialized_cooperative" : "_warpspecialized_pingpong";
+  if (c->arch == 120 && sched && !c->blockscaled) /* the SM90 tags, which the SM120 builder takes */
+    return sched == 1 ? "_warpspecialized_cooperative" : "_warpspecialized_pingpong";
   if (c->arch == 120)
     return "";
   return c->two_sm ? "_2sm" : "_1sm";
@@ -288,6 +290,8 @@ static const char *mainloop_schedule(const candidate *c) {
                               : "cutlass::gemm::KernelTmaWarpSpecializedCooperative")
                 : (c->grouped ? "cutlass::gemm::KernelPtrArrayTmaWarpSpecializedPingpong"
                               : "cutlass::gemm::KernelTmaWarpSpecializedPingpong");
+  if (c->arch == 120 && *c->sched && !c->blockscaled) /* sm120_mma_builder.inl:72-75 */
+    return coop ? "cutlass::gemm::KernelTmaWarpSpecializedCooperative" : "cutlass::gemm::KernelTmaWarpSpecializedPingpong";
   if (c->arch == 120 || c->blockscaled)
     return "cutlass::gemm::collective::KernelScheduleAuto";
   if (c->grouped)
