@@ -190,6 +190,15 @@ START_TEST(test_cutlass_name_refused) {
                    0);
   ck_assert_msg(strstr(out, "_bf16_bf16_f32_") && strstr(out, "    cutlass::bfloat16_t, cutlass::layout::RowMajor, 8,"),
                 "%s", out);
+  /* cutlass-sm100-gemm's epilogue_bytes -1 is its default TMA epilogue: the name that carries it */
+  ck_assert_int_eq(tf_test_run("emit --for cutlass -m b200 -w cutlass-sm100-gemm --fix tile_m=128 --fix tile_n=128 "
+                               "--fix tile_k=32 --fix splits=1 --fix stages=2",
+                               out, sizeof out, err, sizeof err),
+                   0);
+  ck_assert_msg(strstr(out, "//   cutlass3x_sm100_tensorop_gemm_f16_f16_f32_f16_f16_128x128x32_1x1x1_2_tnn_align8_1sm\n") &&
+                    strstr(out, "cutlass::epilogue::TmaWarpSpecialized1Sm\n") &&
+                    strstr(out, "sizeof(SharedStorage) = 33792 B, the workset's default TMA epilogue"),
+                "%s", out);
   /* a sweep list takes the names too; a name of neither is refused with the list */
   ck_assert_int_eq(tf_test_run("sweep -m h100-sxm -w cutlass-sm90-gemm -p a_type=f16,bf16 -p b_layout=t -q", out,
                                sizeof out, err, sizeof err),

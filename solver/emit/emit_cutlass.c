@@ -85,6 +85,9 @@ static int same_param(const tf_problem *p, const tf_answer *a, const tf_assign *
     return 1;
   if (!strcmp(set->name, "align") && mine == 0)
     mine = 128 / param_or(p, "a_bits", 16);
+  /* -1: the workset derives the default TMA epilogue's bytes (cutlass-sm100-gemm's epilogue_carveout) */
+  if (!strcmp(set->name, "epilogue_bytes") && mine == -1)
+    mine = value_of(p, a, "epilogue_carveout");
   return mine == set->value;
 }
 
@@ -436,8 +439,10 @@ static void write_one(FILE *f, const tf_problem *p, const tf_answer *a, int k) {
   else
     snprintf(stages, sizeof stages, "cutlass::gemm::collective::StageCount<%lld>", (long long)a->counts[k]);
   char note[160];
-  snprintf(note, sizeof note, "sizeof(SharedStorage) = %lld B, the workset's epilogue_bytes",
-           (long long)param_or(p, "epilogue_bytes", 0));
+  int64_t bytes = param_or(p, "epilogue_bytes", 0);
+  snprintf(note, sizeof note, "sizeof(SharedStorage) = %lld B, the workset's %s",
+           (long long)(bytes == -1 ? value_of(p, a, "epilogue_carveout") : bytes),
+           bytes == -1 ? "default TMA epilogue (epilogue_bytes -1)" : "epilogue_bytes");
   if (!found && nosmem_outputs(p, &c))
     snprintf(note, sizeof note, "no smem: the kernel without a library name, at most its 32 B of storage over "
              "epilogue_bytes %lld", (long long)param_or(p, "epilogue_bytes", 0));
