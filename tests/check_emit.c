@@ -240,6 +240,31 @@ START_TEST(test_cutlass_sm80) {
 }
 END_TEST
 
+/* An answer no library name carries (epilogue_bytes 0) is completed with
+ * the no-smem epilogue, the kernel it builds as (make check-cutlass): SM90's
+ * builder for SM120, whose builder has none, and a 64-row SM120 tile is
+ * pingpong (the builder's Auto, cooperative, refuses it); SM100's 1SM one
+ * for the block-scaled kernels. */
+START_TEST(test_cutlass_unnamed) {
+  ck_assert_int_eq(tf_test_run("emit --for cutlass -m rtx5090 -w cutlass-sm120-gemm --fix tile_m=64 --fix tile_n=32 "
+                               "--fix tile_k=64",
+                               out, sizeof out, err, sizeof err),
+                   0);
+  ck_assert_msg(strstr(out, "// no kernel name: ") &&
+                    strstr(out, "    cutlass::arch::Sm90, cutlass::arch::OpClassTensorOp,\n") &&
+                    strstr(out, "    cutlass::epilogue::NoSmemWarpSpecialized\n") &&
+                    strstr(out, "    cutlass::gemm::KernelTmaWarpSpecializedPingpong\n"),
+                "%s", out);
+  ck_assert_int_eq(tf_test_run("emit --for cutlass -m b200 -w cutlass-sm100-gemm-blockscaled --fix tile_m=128 "
+                               "--fix tile_n=64 --fix tile_k=64",
+                               out, sizeof out, err, sizeof err),
+                   0);
+  ck_assert_msg(strstr(out, "    cutlass::epilogue::NoSmemWarpSpecialized1Sm\n") &&
+                    strstr(out, "using Gemm = cutlass::gemm::device::GemmUniversalAdapter<GemmKernel>;"),
+                "%s", out);
+}
+END_TEST
+
 #define GEMM "-m h100-sxm -w cutlass-sm90-gemm --fix tile_m=128 --fix tile_n=256 --fix tile_k=64 -p epilogue_bytes=33792"
 
 START_TEST(test_cutlass_gemm) {
@@ -454,6 +479,7 @@ Suite *emit_suite(void) {
   tcase_add_test(t, test_cutlass_names_exact);
   tcase_add_test(t, test_cutlass_name_refused);
   tcase_add_test(t, test_cutlass_sm80);
+  tcase_add_test(t, test_cutlass_unnamed);
   tcase_add_test(t, test_triton_top8);
   tcase_add_test(t, test_triton_keys);
   tcase_add_test(t, test_triton_dedupe);

@@ -193,7 +193,9 @@ static const char *schedule_suffix(const tf_problem *p, const candidate *c) {
     return coop ? "_warpspecialized_cooperative_fp8_fastaccum" : "_warpspecialized_pingpong_fp8_fastaccum";
   if (c->arch == 90)
     return coop ? "_warpspecialized_cooperative" : "_warpspecialized_pingpong";
-  if (c->arch == 120 && sched && !c->blockscaled) /* the SM90 tags, which the SM120 builder takes */
+  /* the SM90 tags, which the SM120 builder takes; schedule 0 below tile M 128 is pingpong, as the workset
+   * reads it (the builder's Auto is cooperative, which refuses tile M 64: include/sm90-schedule.json) */
+  if (c->arch == 120 && !c->blockscaled && (sched || c->tile[0] < 128))
     return sched == 1 ? "_warpspecialized_cooperative" : "_warpspecialized_pingpong";
   if (c->arch == 120)
     return "";
@@ -219,7 +221,7 @@ static int output_choice(candidate *c, size_t o) {
  * back: the kernel the params say.  1 when found. */
 static int auto_name(const tf_problem *p, const tf_answer *a, candidate *c, int64_t stages, char *name, size_t size) {
   if ((c->arch != 90 && c->arch != 120) || param_or(p, "schedule", 0) || param_or(p, "epi_schedule", 0) ||
-      param_or(p, "fp8_fastaccum", 0))
+      param_or(p, "fp8_fastaccum", 0) || (c->arch == 120 && !c->blockscaled && c->tile[0] < 128))
     return 0;
   const char *sched = c->sched;
   c->sched = c->epi = "";
@@ -314,10 +316,12 @@ static const char *epilogue_schedule(const candidate *c) {
                                            : "cutlass::epilogue::TmaWarpSpecializedCooperative")
                              : (c->grouped ? "cutlass::epilogue::PtrArrayTmaWarpSpecializedPingpong"
                                            : "cutlass::epilogue::TmaWarpSpecialized");
+  if (c->arch == 120 && nosmem) /* SM90's no-smem builder: SM120 has none (see write_epilogue) */
+    return "cutlass::epilogue::NoSmemWarpSpecialized";
+  if (nosmem && c->arch != 120 && !c->grouped) /* SM100 dense and block-scaled alike */
+    return c->two_sm ? "cutlass::epilogue::NoSmemWarpSpecialized2Sm" : "cutlass::epilogue::NoSmemWarpSpecialized1Sm";
   if (c->arch == 120 || c->blockscaled || c->grouped)
     return "cutlass::epilogue::collective::EpilogueScheduleAuto";
-  if (nosmem)
-    return c->two_sm ? "cutlass::epilogue::NoSmemWarpSpecialized2Sm" : "cutlass::epilogue::NoSmemWarpSpecialized1Sm";
   return c->two_sm ? "cutlass::epilogue::TmaWarpSpecialized2Sm" : "cutlass::epilogue::TmaWarpSpecialized1Sm";
 }
 
@@ -330,12 +334,15 @@ static const char *layout_cxx(const candidate *c, int i) {
 
 static void write_epilogue(FILE *f, const candidate *c, const char *shape, const char *cluster, const char *note) {
   int align_d = 128 / c->d->bits, align_c = c->c->bits ? 128 / c->c->bits : align_d;
+  /* SM120's epilogue builder has only TMA epilogues (epilogue/collective/builders/sm120_builder.inl:485-490);
+   * its kernels are SM90's kernel layers, which take SM90's no-smem epilogue (sm90_builder.inl:449-484) */
+  int sm90_nosmem = c->arch == 120 && !strcmp(c->epi, "_epi_nosmem");
   fprintf(f, "using CollectiveEpilogue = typename cutlass::epilogue::collective::CollectiveBuilder<\n"
              "    cutlass::arch::%s, cutlass::arch::OpClassTensorOp,\n    %s, %s,\n"
              "    cutlass::epilogue::collective::EpilogueTileAuto,\n    %s, %s,\n"
              "    %s, %s, %d,\n    %s, %s, %d,\n    %s\n"
              "  >::CollectiveOp;  // %s\n\n",
-          arch_tag(c->arch), shape, cluster, acc_of(c)->cxx, acc_of(c)->cxx, c->c->cxx, layout_cxx(c, 2), align_c,
+          arch_tag(sm90_nosmem ? 90 : c->arch), shape, cluster, acc_of(c)->cxx, acc_of(c)->cxx, c->c->cxx, layout_cxx(c, 2), align_c,
           c->d->cxx, layout_cxx(c, 2), align_d, epilogue_schedule(c), note);
 }
 
@@ -411,7 +418,7 @@ static int nosmem_outputs(const tf_problem *p, candidate *c) {
   const cl_type *d = c->d_fixed ? c->d_fixed : tf_cl_type_of_bits((int)param_or(p, "out_bits", 16));
   c->d = d ? d : type_named("f16");
   c->c = c->c_fixed ? c->c_fixed : c->d;
-  c->epi = c->arch == 120 ? "" : "_epi_nosmem";
+  c->epi = c->arch == 120 && c->blockscaled ? "" : "_epi_nosmem";
   return 1;
 }
 
