@@ -22,7 +22,7 @@ TEST_OBJ := $(TEST_SRC:%.c=$(BUILD)/%.o)
 LIB      := $(BUILD)/libtilefit.a
 BIN      := tilefit
 
-.PHONY: all lib test check check-doc check-slurm check-nvcc symbols lint fuzz-replay asan tsan deps demo install uninstall clean help bench bench-engine bench-solvers fuzz valgrind
+.PHONY: all lib test check check-doc check-slurm check-nvcc check-cutlass symbols lint fuzz-replay asan tsan deps demo install uninstall clean help bench bench-engine bench-solvers fuzz valgrind
 
 all: $(BIN)
 
@@ -135,6 +135,13 @@ check-slurm: $(BIN)
 check-nvcc: $(BIN)
 	TILEFIT_BIN=./$(BIN) TILEFIT_DATA=$(CURDIR) sh tests/nvcc/run.sh
 
+# What emit --for cutlass writes, compiled against a CUTLASS checkout at the
+# commit the worksets cite (CUTLASS_DIR; not part of `make test`: it needs
+# nvcc and the checkout, and takes about an hour on 2 cores; docs/emit.md).
+# The table goes into docs/emit.md; without nvcc or CUTLASS_DIR it says so.
+check-cutlass: $(BIN)
+	TILEFIT_BIN=./$(BIN) $(PYTHON) tests/cutlass/check.py --doc docs/emit.md
+
 # Benchmarks (not part of the tests): ILP vs oracle vs closed form, sweep
 # throughput, reuse; one run on this machine, written to bench/results.md.
 bench: $(BIN) $(BUILD)/bench $(BUILD)/bench-engine $(BUILD)/bench-solvers
@@ -171,6 +178,7 @@ help:
 	@echo "make tsan       the threaded API case under ThreadSanitizer (clang, build/tsan)"
 	@echo "make check-slurm  the documented Slurm job array on a one-node cluster of its own (root)"
 	@echo "make check-nvcc   the emitted layout headers compiled as CUDA (needs nvcc; not in make test)"
+	@echo "make check-cutlass emit --for cutlass compiled against CUTLASS (needs nvcc, CUTLASS_DIR; not in make test)"
 	@echo "make lint       functions over 60 lines, symbols without tf_, test cases without a timeout"
 	@echo "make install    PREFIX=/usr/local: binary, libraries, header, pkg-config, data, man page,"
 	@echo "                bash completion, Python module (make uninstall removes them)"

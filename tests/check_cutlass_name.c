@@ -202,19 +202,23 @@ START_TEST(test_check_names) {
 END_TEST
 
 /* The older form (cutlass3x_sm90_tensorop_s64x128x16gemm_...: the
- * instruction shape in the kind) and the mangled name nsys and ptxas print
- * (_ZN7cutlass13device_kernelI<length><NAME>EEvNT_6ParamsE) give the new
- * form's answer. */
+ * instruction shape in the kind), the mangled name nsys and ptxas print
+ * (_ZN7cutlass13device_kernelI<length><NAME>EEvNT_6ParamsE) and its
+ * demangled form (void cutlass::device_kernel<NAME>(T1::Params)) give the
+ * new form's answer. */
 START_TEST(test_old_and_mangled_names) {
   static const char *const tail = "_f16_f16_f32_f16_f16_128x128x64_1x1x1_0_tnn_align8_warpspecialized_cooperative_epi_tma";
-  char name[256], old[256], mangled[400], args[512], want[16384], got[16384], err[4096];
+  char name[256], old[256], mangled[400], demangled[400], scoped[400], args[600], want[16384], got[16384], err[4096];
   snprintf(name, sizeof name, "cutlass3x_sm90_tensorop_gemm%s", tail);
   snprintf(old, sizeof old, "cutlass3x_sm90_tensorop_s64x128x16gemm%s", tail);
   snprintf(mangled, sizeof mangled, "_ZN7cutlass13device_kernelI%zu%sEEvNT_6ParamsE", strlen(name), name);
+  /* as nsys and ncu print it demangled, with and without a namespace */
+  snprintf(demangled, sizeof demangled, "'void cutlass::device_kernel<%s>(T1::Params)'", name);
+  snprintf(scoped, sizeof scoped, "'cutlass::device_kernel<(anonymous namespace)::%s>'", name);
   snprintf(args, sizeof args, "check --cutlass-name %s --json", name);
   ck_assert_int_eq(tf_test_run(args, want, sizeof want, err, sizeof err), 0);
-  const char *forms[] = {old, mangled};
-  for (int i = 0; i < 2; i++) {
+  const char *forms[] = {old, mangled, demangled, scoped};
+  for (int i = 0; i < 4; i++) {
     snprintf(args, sizeof args, "check --cutlass-name %s --json", forms[i]);
     ck_assert_msg(tf_test_run(args, got, sizeof got, err, sizeof err) == 0, "%s: %s", forms[i], err);
     ck_assert_msg(strstr(got, "\"status\":\"fits\"") && strstr(got, "\"stages\":6"), "%s: %s", forms[i], got);

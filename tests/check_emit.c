@@ -99,6 +99,172 @@ START_TEST(test_cutlass_round_trip) {
 }
 END_TEST
 
+/* The C++ element type of a cutlass_library type name, written here
+ * apart from the library's table. */
+static const char *cxx_of(const char *t) {
+  static const char *const map[][2] = {{"f16", "cutlass::half_t"},    {"bf16", "cutlass::bfloat16_t"},
+                                       {"e4m3", "cutlass::float_e4m3_t"}, {"tf32", "cutlass::tfloat32_t"},
+                                       {"f32", "float"},              {"void", "void"}};
+  for (size_t i = 0; i < sizeof map / sizeof *map; i++)
+    if (!strcmp(map[i][0], t))
+      return map[i][1];
+  ck_abort_msg("no C++ type for %s", t);
+  return NULL;
+}
+
+static const char *major(char l) { return l == 't' ? "cutlass::layout::RowMajor" : "cutlass::layout::ColumnMajor"; }
+
+/* What the name says, read by hand: the operand, C and D lines of the
+ * builders, the cluster and the kernel schedule must be in the code. */
+static void code_says_name(const char *name, const char *code) {
+  char buf[256], *p[32], want[160];
+  int n = 0;
+  snprintf(buf, sizeof buf, "%s", name);
+  for (char *t = strtok(buf, "_"); t && n < 32; t = strtok(NULL, "_"))
+    p[n++] = t;
+  /* cutlass3x sm90 tensorop gemm A B acc C D tile cluster stages layout alignN suffix... */
+  const char *lay = p[12], *align = p[13] + 5;
+  int cm = 0, cn = 0;
+  ck_assert_int_eq(sscanf(p[10], "%dx%d", &cm, &cn), 2);
+  const char *const lines[][3] = {{p[4], lay, align}, {p[5], lay + 1, align}, {p[8], lay + 2, NULL}};
+  for (int i = 0; i < 3; i++) {
+    snprintf(want, sizeof want, "    %s, %s, %s", cxx_of(lines[i][0]), major(lines[i][1][0]), lines[i][2] ? lines[i][2] : "");
+    ck_assert_msg(strstr(code, want), "%s: no '%s' in\n%s", name, want, code);
+  }
+  snprintf(want, sizeof want, "cute::Shape<cute::_%d, cute::_%d, cute::_1>", cm, cn);
+  ck_assert_msg(strstr(code, want), "%s: no cluster %s", name, want);
+  const char *sched = strstr(name, "cooperative") ? "KernelTmaWarpSpecializedCooperative\n"
+                      : strstr(name, "pingpong")  ? "KernelTmaWarpSpecializedPingpong\n"
+                      : strstr(name, "_1sm")      ? "KernelTmaWarpSpecialized1SmSm100\n"
+                      : strstr(name, "_2sm")      ? "KernelTmaWarpSpecialized2SmSm100\n"
+                                                  : "KernelScheduleAuto\n";
+  ck_assert_msg(strstr(code, sched), "%s: no %s", name, sched);
+  ck_assert_msg(strstr(code, "using Gemm = cutlass::gemm::device::GemmUniversalAdapter<GemmKernel>;"), "%s", name);
+}
+
+/* Thirty-two names: the code has each name's types, layouts, cluster and
+ * schedule, and the name emit reads back is the name itself (the builder's
+ * count form for stage count 0), as check --cutlass-name binds it. */
+START_TEST(test_cutlass_names_exact) {
+  FILE *f = fopen("tests/data/cutlass/emit-names.txt", "r");
+  ck_assert_ptr_nonnull(f);
+  char line[512], args[600], emitted[256];
+  int n = 0;
+  while (fgets(line, sizeof line, f)) {
+    line[strcspn(line, "\n")] = 0;
+    if (!*line || *line == '#')
+      continue;
+    snprintf(args, sizeof args, "emit --for cutlass --cutlass-name %s", line);
+    ck_assert_msg(tf_test_run(args, out, sizeof out, err, sizeof err) == 0, "%s: %s", line, err);
+    code_says_name(line, out);
+    int automatic = strstr(line, "x1_0_") != NULL;
+    ck_assert_msg(name_after(out, automatic ? "the builder's own count" : "// cutlass_library name", emitted,
+                             sizeof emitted) == 0, "%s:\n%s", line, out);
+    ck_assert_str_eq(emitted, line);
+    n++;
+  }
+  fclose(f);
+  ck_assert_int_eq(n, 32);
+}
+END_TEST
+
+/* A name part no param carries is refused by emit, with the part. */
+START_TEST(test_cutlass_name_refused) {
+  ck_assert_int_eq(tf_test_run("emit --for cutlass --cutlass-name cutlass3x_sm90_tensorop_gemm_f16_f16_f32_f16_f16_"
+                               "128x128x64_1x1x1_0_tnn_align8_warpspecialized_cooperative_epi_tma_stream_k",
+                               out, sizeof out, err, sizeof err),
+                   2);
+  ck_assert_msg(strstr(err, "cannot write this kernel: the name's 'stream'") && !*out, "%s", err);
+  ck_assert_int_eq(tf_test_run("emit --for cutlass --cutlass-name cutlass3x_sm100_tensorop_gemm_f16_f16_f16_f16_f16_"
+                               "128x128x64_1x1x1_0_tnn_align8_1sm",
+                               out, sizeof out, err, sizeof err),
+                   2);
+  ck_assert_msg(strstr(err, "the accumulator f16"), "%s", err);
+  /* a type param contradicting its width, and a type by name */
+  ck_assert_int_eq(tf_test_run("solve -m h100-sxm -w cutlass-sm90-gemm -p a_type=e4m3 -p a_bits=16", out, sizeof out,
+                               err, sizeof err),
+                   1);
+  ck_assert_int_eq(tf_test_run("emit --for cutlass -m h100-sxm -w cutlass-sm90-gemm -p a_type=bf16 -p b_type=bf16 "
+                               "-p epilogue_bytes=33792 --fix tile_m=128 --fix tile_n=256 --fix tile_k=64",
+                               out, sizeof out, err, sizeof err),
+                   0);
+  ck_assert_msg(strstr(out, "_bf16_bf16_f32_") && strstr(out, "    cutlass::bfloat16_t, cutlass::layout::RowMajor, 8,"),
+                "%s", out);
+  /* cutlass-sm100-gemm's epilogue_bytes -1 is its default TMA epilogue: the name that carries it */
+  ck_assert_int_eq(tf_test_run("emit --for cutlass -m b200 -w cutlass-sm100-gemm --fix tile_m=128 --fix tile_n=128 "
+                               "--fix tile_k=32 --fix splits=1 --fix stages=2",
+                               out, sizeof out, err, sizeof err),
+                   0);
+  ck_assert_msg(strstr(out, "//   cutlass3x_sm100_tensorop_gemm_f16_f16_f32_f16_f16_128x128x32_1x1x1_2_tnn_align8_1sm\n") &&
+                    strstr(out, "cutlass::epilogue::TmaWarpSpecialized1Sm\n") &&
+                    strstr(out, "sizeof(SharedStorage) = 33792 B, the workset's default TMA epilogue"),
+                "%s", out);
+  /* a sweep list takes the names too; a name of neither is refused with the list */
+  ck_assert_int_eq(tf_test_run("sweep -m h100-sxm -w cutlass-sm90-gemm -p a_type=f16,bf16 -p b_layout=t -q", out,
+                               sizeof out, err, sizeof err),
+                   0);
+  ck_assert_msg(strstr(out, "a_type=1601") && strstr(out, "a_type=1602") && strstr(out, "\"b_layout\":1"), "%s", out);
+  ck_assert_int_eq(tf_test_run("solve -m h100-sxm -w cutlass-sm90-gemm -p a_layout=k", out, sizeof out, err, sizeof err),
+                   2);
+  ck_assert_msg(strstr(err, "expected an integer or one of t (row-major) or n (column-major) after 'a_layout='"), "%s",
+                err);
+}
+END_TEST
+
+/* cutlass-sm80-gemm: the 2.x GemmUniversal of the answer, its warp tile
+ * the workset's split (128 x 128: 2 x 2 warps of 64 x 64), the mma.sync
+ * instruction of 256 bits of K, the params' types and layouts; an integer
+ * kernel is refused. */
+START_TEST(test_cutlass_sm80) {
+  ck_assert_int_eq(tf_test_run("emit --for cutlass -m a100 -w cutlass-sm80-gemm --fix tile_m=128 --fix tile_n=128 "
+                               "--fix tile_k=32 --fix stages=5 -p a_type=bf16 -p b_type=bf16 -p d_type=bf16 -p a_layout=n",
+                               out, sizeof out, err, sizeof err),
+                   0);
+  static const char *const parts[] = {
+      "    cutlass::bfloat16_t, cutlass::layout::ColumnMajor,\n    cutlass::bfloat16_t, cutlass::layout::ColumnMajor,\n",
+      "    cutlass::gemm::GemmShape<128, 128, 32>,\n    cutlass::gemm::GemmShape<64, 64, 32>,\n",
+      "    cutlass::gemm::GemmShape<16, 8, 16>,\n",
+      "LinearCombination<cutlass::bfloat16_t, 8, float, float>", "    5,  // stages\n",
+      "using GemmKernel = Gemm::GemmKernel;\n",
+  };
+  for (size_t i = 0; i < sizeof parts / sizeof *parts; i++)
+    ck_assert_msg(strstr(out, parts[i]) != NULL, "no '%s' in\n%s", parts[i], out);
+  ck_assert_int_eq(tf_test_run("emit --for cutlass -m a100 -w cutlass-sm80-gemm -p a_bits=32 -p b_bits=32 --fix tile_k=32",
+                               out, sizeof out, err, sizeof err),
+                   0);
+  ck_assert_msg(strstr(out, "cutlass::tfloat32_t") && strstr(out, "GemmShape<16, 8, 8>"), "%s", out);
+  ck_assert_int_eq(tf_test_run("emit --for cutlass -m a100 -w cutlass-sm80-gemm -p a_type=s8 -p b_type=s8", out,
+                               sizeof out, err, sizeof err),
+                   2);
+  ck_assert_msg(strstr(err, "must be floating-point types"), "%s", err);
+}
+END_TEST
+
+/* An answer no library name carries (epilogue_bytes 0) is completed with
+ * the no-smem epilogue, the kernel it builds as (make check-cutlass): SM90's
+ * builder for SM120, whose builder has none, and a 64-row SM120 tile is
+ * pingpong (the builder's Auto, cooperative, refuses it); SM100's 1SM one
+ * for the block-scaled kernels. */
+START_TEST(test_cutlass_unnamed) {
+  ck_assert_int_eq(tf_test_run("emit --for cutlass -m rtx5090 -w cutlass-sm120-gemm --fix tile_m=64 --fix tile_n=32 "
+                               "--fix tile_k=64",
+                               out, sizeof out, err, sizeof err),
+                   0);
+  ck_assert_msg(strstr(out, "// no kernel name: ") &&
+                    strstr(out, "    cutlass::arch::Sm90, cutlass::arch::OpClassTensorOp,\n") &&
+                    strstr(out, "    cutlass::epilogue::NoSmemWarpSpecialized\n") &&
+                    strstr(out, "    cutlass::gemm::KernelTmaWarpSpecializedPingpong\n"),
+                "%s", out);
+  ck_assert_int_eq(tf_test_run("emit --for cutlass -m b200 -w cutlass-sm100-gemm-blockscaled --fix tile_m=128 "
+                               "--fix tile_n=64 --fix tile_k=64",
+                               out, sizeof out, err, sizeof err),
+                   0);
+  ck_assert_msg(strstr(out, "    cutlass::epilogue::NoSmemWarpSpecialized1Sm\n") &&
+                    strstr(out, "using Gemm = cutlass::gemm::device::GemmUniversalAdapter<GemmKernel>;"),
+                "%s", out);
+}
+END_TEST
+
 #define GEMM "-m h100-sxm -w cutlass-sm90-gemm --fix tile_m=128 --fix tile_n=256 --fix tile_k=64 -p epilogue_bytes=33792"
 
 START_TEST(test_cutlass_gemm) {
@@ -319,6 +485,10 @@ Suite *emit_suite(void) {
   tcase_set_timeout(t, 300);
   tcase_add_test(t, test_cutlass_round_trip);
   tcase_add_test(t, test_cutlass_gemm);
+  tcase_add_test(t, test_cutlass_names_exact);
+  tcase_add_test(t, test_cutlass_name_refused);
+  tcase_add_test(t, test_cutlass_sm80);
+  tcase_add_test(t, test_cutlass_unnamed);
   tcase_add_test(t, test_triton_top8);
   tcase_add_test(t, test_triton_keys);
   tcase_add_test(t, test_triton_dedupe);

@@ -3,6 +3,7 @@
 #include "model/core/alloc.h"
 #include "model/core/text.h"
 #include "model/formats/cutlass_epilogue.h"
+#include "model/formats/cutlass_types.h"
 
 #include <ctype.h>
 #include <stdio.h>
@@ -22,9 +23,31 @@ typedef struct parts {
 /* The name inside a mangled cutlass::device_kernel<NAME> (as nsys and
  * ptxas print it: _ZN7cutlass13device_kernelI<length><NAME>EEvNT_6ParamsE;
  * cutlass_library names each kernel type after its procedural name), or
- * the name itself; NULL with *err for another mangled symbol. */
+ * the name itself, or the demangled "void cutlass::device_kernel<NAME>(...)";
+ * NULL with *err for another mangled symbol. */
+/* The name inside the demangled form nsys and ncu print, "void
+ * cutlass::device_kernel<NAME>(T1::Params)" (a namespace before NAME and
+ * the parameter list are dropped), or NULL when name is not that form. */
+static const char *demangled(const char *name, size_t *len) {
+  static const char head[] = "cutlass::device_kernel<";
+  const char *at = strstr(name, head);
+  if (!at || (at != name && strncmp(name, "void ", 5)) || (at != name && at != name + 5))
+    return NULL;
+  at += sizeof head - 1;
+  const char *close = strchr(at, '>');
+  if (!close)
+    return NULL;
+  for (const char *c; (c = strstr(at, "::")) && c < close;) /* (anonymous namespace)::NAME */
+    at = c + 2;
+  *len = (size_t)(close - at);
+  return at;
+}
+
 static const char *demangle(const char *name, size_t *len, tf_error *err) {
   static const char prefix[] = "_ZN7cutlass13device_kernelI";
+  const char *inner = demangled(name, len);
+  if (inner)
+    return inner;
   *len = strlen(name);
   if (strncmp(name, "_Z", 2))
     return name;
@@ -120,17 +143,10 @@ static int expected(const char *got, const char *what, tf_error *err) {
                       what);
 }
 
-/* cutlass_library's DataTypeNames, as bit widths; 0 for void. */
+/* cutlass_library's DataTypeNames, as bit widths; 0 for void, -1 for none. */
 static int type_bits(const char *t) {
-  static const struct { const char *name; int bits; } types[] = {
-      {"void", 0},  {"e2m1", 4},  {"s4", 4},     {"u4", 4},     {"e2m3", 6},  {"e3m2", 6},
-      {"e4m3", 8},  {"e5m2", 8},  {"s8", 8},     {"u8", 8},     {"ue8m0", 8}, {"ue4m3", 8},
-      {"f16", 16},  {"bf16", 16}, {"f32", 32},   {"tf32", 32},  {"s32", 32},  {"f64", 64},
-  };
-  for (size_t i = 0; i < sizeof types / sizeof types[0]; i++)
-    if (!strcmp(t, types[i].name))
-      return types[i].bits;
-  return -1;
+  const tf_cl_type *x = tf_cl_type_named(t);
+  return x ? x->bits : -1;
 }
 
 /* "128x128x64" -> three positive numbers. */
@@ -205,7 +221,7 @@ static int read_head(parts *s, tf_cutlass_kernel *k, tf_error *err) {
 }
 
 /* One operand type; block-scaled names write A and B as SFTYPExTYPE. */
-static int read_type(parts *s, const char *what, int scaled, int *bits, tf_error *err) {
+static int read_type(parts *s, const char *what, int scaled, int *bits, int *code, tf_error *err) {
   const char *t = next(s);
   char msg[96];
   snprintf(msg, sizeof msg, "the %s type (f16, bf16, e4m3, ...%s)", what, scaled ? " as ue8m0xe2m1" : "");
@@ -217,6 +233,7 @@ static int read_type(parts *s, const char *what, int scaled, int *bits, tf_error
   *bits = type_bits(x ? x + 1 : t);
   if (*bits < 0)
     return expected(t, msg, err);
+  *code = tf_cl_type_named(x ? x + 1 : t)->code;
   return 0;
 }
 
@@ -224,14 +241,15 @@ static int read_types(parts *s, tf_cutlass_kernel *k, tf_error *err) {
   int scaled = k->opclass == TF_CL_BLOCKSCALED;
   const char *a = s->at < s->n ? s->p[s->at] : "", *b = s->at + 1 < s->n ? s->p[s->at + 1] : "";
   k->fp8 = (!strcmp(a, "e4m3") || !strcmp(a, "e5m2")) && (!strcmp(b, "e4m3") || !strcmp(b, "e5m2"));
-  if (read_type(s, "A", scaled, &k->a_bits, err) || read_type(s, "B", scaled, &k->b_bits, err) ||
-      read_type(s, "accumulator", 0, &k->acc_bits, err) || read_type(s, "C", 0, &k->c_bits, err))
+  if (read_type(s, "A", scaled, &k->a_bits, &k->a_type, err) || read_type(s, "B", scaled, &k->b_bits, &k->b_type, err) ||
+      read_type(s, "accumulator", 0, &k->acc_bits, &k->acc_type, err) ||
+      read_type(s, "C", 0, &k->c_bits, &k->c_type, err))
     return -1;
   const char *t = s->at < s->n ? s->p[s->at] : NULL;
   if (t && strchr(t, 'x') && type_bits(strchr(t, 'x') + 1) >= 0)
     return tf_error_set(err, TF_EINPUT, WHERE,
                         "'%s': an output scale factor (block-scaled D) is not modelled; expected a plain D type", t);
-  if (read_type(s, "D", 0, &k->d_bits, err))
+  if (read_type(s, "D", 0, &k->d_bits, &k->d_type, err))
     return -1;
   if (k->a_bits == 0 || k->b_bits == 0 || k->d_bits == 0)
     return tf_error_set(err, TF_EINPUT, WHERE, "A, B and D types must not be void");
@@ -261,32 +279,46 @@ static int read_shape(parts *s, tf_cutlass_kernel *k, tf_error *err) {
   t = next(s);
   if (!t || strlen(t) != 3 || strspn(t, "tn") != 3)
     return expected(t, "the A, B, C layouts (e.g. tnn)", err);
+  memcpy(k->layout, t, 4);
   t = next(s);
-  if (!t || strncmp(t, "align", 5) || !isdigit((unsigned char)t[5]))
+  if (!t || strncmp(t, "align", 5) || !isdigit((unsigned char)t[5]) || strspn(t + 5, "0123456789") != strlen(t + 5) ||
+      strlen(t + 5) > 4 || atoi(t + 5) < 1)
     return expected(t, "the alignment (e.g. align8)", err);
+  k->align = atoi(t + 5);
   return 0;
 }
 
+/* The first part of a name that no param carries, for emit to refuse. */
+static void uncarried(tf_cutlass_kernel *k, const char *fmt, const char *part) {
+  if (!k->uncarried[0])
+    snprintf(k->uncarried, sizeof k->uncarried, fmt, part);
+}
+
 /* The schedule and epilogue suffixes of KernelScheduleSuffixes and
- * EpilogueScheduleSuffixes; parts without an effect on shared memory are
- * accepted and ignored. */
+ * EpilogueScheduleSuffixes.  Parts without an effect on shared memory are
+ * accepted and ignored, and noted for emit when no param carries them
+ * (the stream-K tile scheduler, the cp.async and unspecialized kernels,
+ * prefetch and fast-f32 variants). */
 static int read_suffix(parts *s, tf_cutlass_kernel *k, tf_error *err) {
-  static const char *const neutral[] = {"stream", "k", "cpasync", "unspecialized", "fp8", "o",
-                                        "q", "nopf", "tmapf", "fastf32", "ultra"};
+  static const char *const carried[] = {"fp8", "o", "q"}; /* fp8_fastaccum; block-scaled forms */
+  static const char *const dropped[] = {"stream", "k", "cpasync", "unspecialized", "nopf", "tmapf", "fastf32", "ultra"};
   for (const char *t; (t = next(s));) {
     int known = 0;
-    for (size_t i = 0; i < sizeof neutral / sizeof neutral[0]; i++)
-      known |= !strcmp(t, neutral[i]);
+    for (size_t i = 0; i < sizeof carried / sizeof carried[0]; i++)
+      known |= !strcmp(t, carried[i]);
+    for (size_t i = 0; i < sizeof dropped / sizeof dropped[0]; i++)
+      if (!strcmp(t, dropped[i]))
+        known = 1, uncarried(k, "'%s' (its kernel, tile scheduler or variant is not one tilefit writes)", t);
     if (!strcmp(t, "warpspecialized") && k->sched == TF_CL_SCHED_AUTO)
-      k->sched = TF_CL_SCHED_WS;
+      k->sched = TF_CL_SCHED_WS, k->sched_named = 1;
     else if (!strcmp(t, "cooperative"))
-      k->sched = TF_CL_SCHED_COOP;
+      k->sched = TF_CL_SCHED_COOP, k->sched_named = 1;
     else if (!strcmp(t, "pingpong"))
-      k->sched = TF_CL_SCHED_PINGPONG;
+      k->sched = TF_CL_SCHED_PINGPONG, k->sched_named = 1;
     else if (!strcmp(t, "fastaccum"))
       k->fastaccum = 1;
     else if (!strcmp(t, "1sm") || !strcmp(t, "2sm"))
-      k->cta_group = t[0] - '0';
+      k->cta_group = t[0] - '0', k->sched_named = 1;
     else if (!strcmp(t, "vs16") || !strcmp(t, "vs32"))
       k->sf_vec = atoi(t + 2);
     else if (!strcmp(t, "epi")) {
@@ -294,10 +326,14 @@ static int read_suffix(parts *s, tf_cutlass_kernel *k, tf_error *err) {
       if (!e || (strcmp(e, "tma") && strcmp(e, "nosmem")))
         return expected(e, "an epilogue schedule after 'epi': tma or nosmem", err);
       k->epi = !strcmp(e, "tma") ? TF_CL_EPI_TMA : TF_CL_EPI_NOSMEM;
+      k->epi_named = 1;
     } else if (!known)
       return expected(t, "a kernel or epilogue schedule part (warpspecialized, cooperative, pingpong, 1sm, 2sm, "
                          "epi_tma, epi_nosmem, ...)", err);
   }
+  if (k->sched == TF_CL_SCHED_WS && k->arch == 90)
+    uncarried(k, "%s", "'warpspecialized' without cooperative or pingpong (KernelTmaWarpSpecialized: the schedule "
+                       "param takes cooperative or pingpong)");
   return 0;
 }
 
@@ -359,16 +395,37 @@ const char *tf_cutlass_workset(const tf_cutlass_kernel *k, tf_error *err) {
   return a->workset[k->opclass];
 }
 
+/* What the name says of its types, layouts, alignment, cluster and
+ * epilogue schedule, as the params of include/cutlass-types.json and
+ * include/cutlass-3x-kernel.json (every mapped workset has them). */
+static void add_kernel_params(const tf_cutlass_kernel *k, tf_request *req) {
+  static const char *const layouts[] = {"a_layout", "b_layout", "c_layout"};
+  tf_request_add_param(req, "a_type", k->a_type, WHERE);
+  tf_request_add_param(req, "b_type", k->b_type, WHERE);
+  tf_request_add_param(req, "c_type", k->c_type, WHERE);
+  tf_request_add_param(req, "d_type", k->d_type, WHERE);
+  for (int i = 0; i < 3; i++)
+    tf_request_add_param(req, layouts[i], k->layout[i] == 't', WHERE);
+  tf_request_add_param(req, "align", k->align, WHERE);
+  tf_request_add_param(req, "cluster_m", k->cluster_m, WHERE);
+  tf_request_add_param(req, "cluster_n", k->cluster_n, WHERE);
+  tf_request_add_param(req, "epi_schedule", !k->epi_named ? 0 : k->epi == TF_CL_EPI_TMA ? 1 : 2, WHERE);
+  if (k->arch == 90 || k->arch == 120) /* the worksets with an accumulator's registers */
+    tf_request_add_param(req, "acc_bits", k->acc_bits, WHERE);
+}
+
 static void add_params(const tf_cutlass_kernel *k, tf_request *req) {
   tf_request_add_param(req, "a_bits", k->a_bits, WHERE);
   tf_request_add_param(req, "b_bits", k->b_bits, WHERE);
+  tf_request_add_param(req, "out_bits", k->d_bits, WHERE);
+  add_kernel_params(k, req);
   tf_request_add_param(req, "epilogue_bytes", tf_cutlass_epilogue_bytes(k), WHERE);
   if (k->arch == 100 || k->arch == 103)
     tf_request_add_param(req, "cta_group", k->cta_group, WHERE);
   /* SM90: who holds the accumulator (cooperative: two consumer warpgroups
    * share a tile; pingpong and plain warp-specialized: one holds it all)
    * and FP8's accumulation mode; SM120 when the name says which */
-  if (k->arch == 90 || (k->arch == 120 && (k->sched == TF_CL_SCHED_COOP || k->sched == TF_CL_SCHED_PINGPONG)))
+  if ((k->arch == 90 || k->arch == 120) && k->sched_named)
     tf_request_add_param(req, "schedule", k->sched == TF_CL_SCHED_COOP ? 1 : 2, WHERE);
   if (k->arch == 90 && k->a_bits == 8 && k->b_bits == 8) {
     tf_request_add_param(req, "fp8", k->fp8, WHERE);
@@ -394,6 +451,11 @@ int tf_cutlass_name_request(const char *name, tf_request *req, tf_cutlass_kernel
   if (k->grouped && (k->arch == 120 || k->opclass == TF_CL_BLOCKSCALED))
     return tf_error_set(err, TF_EINPUT, WHERE, "'grouped': grouped %s kernels are not mapped",
                         k->arch == 120 ? "SM120" : "block-scaled");
+  const tf_cl_type *acc = tf_cl_type_of_code(k->acc_type), *a = tf_cl_type_of_code(k->a_type);
+  if (k->cluster_k != 1)
+    uncarried(k, "cluster K %s (the cluster params are M and N)", "of more than 1");
+  if (k->arch != 90 && k->arch != 120 && (acc->bits != 32 || acc->floating != a->floating))
+    uncarried(k, "the accumulator %s (the workset has no acc_bits: f32, or s32 for integer operands)", acc->name);
   free(req->workset);
   req->workset = tf_strdup(w);
   if (!req->machine)

@@ -7,9 +7,10 @@
  *
  * where stages 0 means the CollectiveBuilder's automatic count.  This module
  * reads such a name into its parts and maps it onto a shipped workset, a
- * machine of that architecture, params (bit widths, the epilogue carveout
- * the generator passes as StageCountAutoCarveout, 2SM, grouped) and fixed
- * tile sizes; the epilogue's shared storage comes from cutlass_epilogue.h.
+ * machine of that architecture, params (element types and bit widths,
+ * layouts, alignment, cluster, schedules, the epilogue carveout the
+ * generator passes as StageCountAutoCarveout, 2SM, grouped) and fixed tile
+ * sizes; the epilogue's shared storage comes from cutlass_epilogue.h.
  * A part it does not understand is an input error naming that part. */
 #ifndef TF_MODEL_CUTLASS_NAME_H
 #define TF_MODEL_CUTLASS_NAME_H
@@ -38,6 +39,11 @@ typedef struct tf_cutlass_kernel {
   int epi;                     /* enum tf_cutlass_epi */
   int fastaccum;               /* an *FP8FastAccum schedule ("fp8_fastaccum"): one accumulator, not two */
   int fp8;                     /* A and B are e4m3 or e5m2 (FP8 GMMA), not int8 */
+  int a_type, b_type, acc_type, c_type, d_type; /* type codes (cutlass_types.h); void C is 1 */
+  char layout[4];              /* the A, B, C layouts as the name writes them: "tnn" */
+  int align;                   /* alignN */
+  int sched_named, epi_named;  /* the name gives a kernel / an epilogue schedule */
+  char uncarried[160];         /* the first thing the name says that no param carries ("" when none): emit refuses */
 } tf_cutlass_kernel;
 
 /* Reads a name.  Errors (TF_EINPUT, path "--cutlass-name") quote the part

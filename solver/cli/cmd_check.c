@@ -1,5 +1,6 @@
 #include <stdio.h>
 
+#include "model/formats/cutlass_types.h"
 #include "solver/cli/cli.h"
 #include "solver/cli/cmd_problem.h"
 #include "solver/prune.h"
@@ -17,8 +18,14 @@ const tf_command tf_cmd_check = {
 
 static void print_binding(const tf_cmd_problem *c) {
   fprintf(stdout, "%s\n  binds %s on %s", c->args.cutlass_name, c->run.loaded.workset->name, c->run.loaded.machine->name);
-  for (size_t i = 0; i < c->args.req.nparams; i++)
-    fprintf(stdout, ", %s %lld", c->args.req.params[i].name, (long long)c->args.req.params[i].value);
+  for (size_t i = 0; i < c->args.req.nparams; i++) {
+    const tf_assign *p = &c->args.req.params[i];
+    const char *shown = tf_cl_param_show(p->name, p->value); /* a type or layout by its name */
+    if (shown)
+      fprintf(stdout, ", %s %s", p->name, shown);
+    else
+      fprintf(stdout, ", %s %lld", p->name, (long long)p->value);
+  }
   fprintf(stdout, "\n  stages: %s\n\n", c->kernel.stages ? "as named" : "the builder's automatic count");
 }
 

@@ -33,6 +33,12 @@ static int emit(tf_cmd_problem *c) {
   tf_solve_opts opts;
   tf_args_solve_opts(&c->args, &opts);
   int status = TF_ANSWER_OPTIMAL, target = tf_emit_target(c->args.emit_for), rc = 0;
+  /* what the name says that no param carries: another kernel would be written */
+  if (target == TF_EMIT_CUTLASS && c->args.cutlass_name && c->kernel.uncarried[0]) {
+    tf_error_set(&c->err, TF_EINPUT, "--cutlass-name", "emit --for cutlass cannot write this kernel: the name's %s",
+                 c->kernel.uncarried);
+    return tf_cli_fail(&c->err);
+  }
   tf_prune_map keys = {NULL, 0, 0};
   tf_problem *own = NULL;
   for (int i = 0; !rc && i < c->args.nkeys; i++)

@@ -7,6 +7,7 @@
 #include "model/core/alloc.h"
 #include "model/core/suggest.h"
 #include "model/core/text.h"
+#include "model/formats/cutlass_types.h"
 #include "solver/output.h"
 #include "solver/report.h"
 
@@ -72,8 +73,10 @@ int tf_parse_assignment(const char *text, const char *where, char *name, size_t 
     return tf_error_set(err, TF_EINPUT, where, "expected NAME=INTEGER, got '%s'", text);
   memcpy(name, text, (size_t)(eq - text));
   name[eq - text] = 0;
-  if (tf_parse_int(eq + 1, value))
-    return tf_error_set(err, TF_EINPUT, where, "expected an integer after '%s=', got '%s'", name, eq + 1);
+  char symbols[256];
+  if (tf_parse_int(eq + 1, value) && tf_cl_param_symbol(name, eq + 1, value))
+    return tf_error_set(err, TF_EINPUT, where, "expected an integer%s%s after '%s=', got '%s'",
+                        *tf_cl_symbols(name, symbols, sizeof symbols) ? " or one of " : "", symbols, name, eq + 1);
   return 0;
 }
 
@@ -100,7 +103,7 @@ int tf_parse_list(const char *text, const char *where, char *name, size_t size, 
     }
     memcpy(item, s, len);
     item[len] = 0;
-    if (tf_parse_int(item, &v)) {
+    if (tf_parse_int(item, &v) && tf_cl_param_symbol(name, item, &v)) { /* a type or layout by name */
       free(*values), *values = NULL;
       return tf_error_set(err, TF_EINPUT, where, "'%s' is not an integer in '%s'", item, text);
     }

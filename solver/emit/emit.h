@@ -61,6 +61,8 @@ int tf_emit_cutlass_name(const tf_problem *p, const tf_answer *a, int64_t stages
 
 /* ---------------------------------------------- the writers (internal) */
 int tf_emit_write_cutlass(FILE *f, const tf_problem *p, const tf_answer *a, int n, tf_error *err);
+/* cutlass-sm80-gemm: the 2.x device::GemmUniversal (emit_cutlass2x.c). */
+int tf_emit_write_cutlass2x(FILE *f, const tf_problem *p, const tf_answer *a, int n, tf_error *err);
 int tf_emit_write_cute_dsl(FILE *f, const tf_problem *p, const tf_answer *a, int n, tf_error *err);
 int tf_emit_write_triton(FILE *f, const tf_problem *p, const tf_answer *a, int n, const tf_prune_map *keys,
                          tf_error *err);
