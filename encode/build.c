@@ -300,6 +300,7 @@ int tf_model_build(tf_model *m, const tf_problem *p, tf_error *err) {
     return -1;
   }
   tf_ilp_compact(&m->ilp);
+  tf_ilp_fit_names(&m->ilp);
   return 0;
 }
 
