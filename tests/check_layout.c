@@ -334,6 +334,33 @@ START_TEST(test_every_workset) {
 }
 END_TEST
 
+/* Names that are keywords of C, C++ or Python, and real names equal to
+ * the members a layout makes up: the header compiles in both languages,
+ * the CuTe DSL struct parses, and the renamed members are the documented
+ * ones (docs/emit.md, "Names"). */
+START_TEST(test_keyword_names) {
+  char dir[256], cmd[1024];
+  tf_test_temp_dir(dir, sizeof dir, "tilefit-layout");
+  ck_assert_msg(tf_test_run("layout -m h100-sxm -w tests/data/worksets/keywords.json --any-arch --emit c", out, sizeof out,
+                            err, sizeof err) == 0, "%s", err);
+  snprintf(cmd, sizeof cmd, "%s/k.h", dir);
+  tf_test_write_text(cmd, out);
+  ck_assert_int_eq(compile_header(dir, "k.h"), 0);
+  static const char *const members[] = {"unsigned char int_1[200];", "unsigned char int_[512];",
+                                        "unsigned char int_1_pad_[56];", "unsigned char class__extra_[200];",
+                                        "unsigned char A_pad1_[", "unsigned char A_pad_[5];", "} class_;", "} def_;",
+                                        "} phases1_;", "unsigned char static_assert_[3];", "tf_keywords_rf_NULL__size = 8"};
+  for (size_t i = 0; i < sizeof members / sizeof *members; i++)
+    ck_assert_msg(strstr(out, members[i]), "no '%s' in\n%s", members[i], out);
+  snprintf(cmd, sizeof cmd, "layout -m h100-sxm -w tests/data/worksets/keywords.json --any-arch --emit cute-dsl -o %s/k.py",
+           dir);
+  ck_assert_msg(tf_test_run(cmd, out, sizeof out, err, sizeof err) == 0, "%s", err);
+  snprintf(cmd, sizeof cmd, "/usr/bin/python3 -c 'import ast, sys; ast.parse(open(sys.argv[1]).read())' %s/k.py", dir);
+  ck_assert_msg(system(cmd) == 0, "%s: the CuTe DSL struct does not parse", cmd);
+  tf_test_remove_dir(dir);
+}
+END_TEST
+
 /* One generated problem laid out at its optimum: 1 laid out, 0 none. */
 static int lay_out_generated(unsigned long long seed, const char *dir) {
   static pg_problem g; /* large */
@@ -412,6 +439,7 @@ Suite *layout_suite(void) {
   tcase_add_test(t, test_lifetimes_header);
   tcase_add_test(t, test_sm80_union);
   tcase_add_test(t, test_every_workset);
+  tcase_add_test(t, test_keyword_names);
   tcase_add_test(t, test_property_problems);
   suite_add_tcase(s, t);
   return s;
