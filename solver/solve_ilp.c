@@ -61,7 +61,7 @@ static int disagree(const tf_problem *p, const tf_solve_opts *o, const char *wha
 static int decode_point(const tf_model *m, const tf_problem *p, const tf_solution *s, tf_answer *g, char *what,
                         size_t size) {
   tf_strbuf b = tf_strbuf_of(what, size);
-  put_levels(&b, p, s->objval, s->nobjs);
+  put_levels(&b, p, s->objval, s->nobjs < p->nobjective ? s->nobjs : p->nobjective); /* not the search order's */
   tf_error e;
   tf_error_init(&e);
   if (tf_decode(m, p, s->x, g, &e)) {
@@ -85,6 +85,19 @@ static int same_levels(const tf_problem *p, const tf_answer *x, const tf_answer 
   return 1;
 }
 
+/* The same point: with the search order's levels (tf_model_add_search_order)
+ * the backend's optimum is the exact search's point, not another of the
+ * same values. */
+static int same_point(const tf_problem *p, const tf_answer *x, const tf_answer *y) {
+  for (size_t i = 0; i < p->nchoose; i++)
+    if (x->choose[i] != y->choose[i])
+      return 0;
+  for (int k = 0; k < p->ncounts; k++)
+    if (x->counts[k] != y->counts[k])
+      return 0;
+  return 1;
+}
+
 /* The backend's answer passed: it replaces the exact one in *a. */
 static void adopt(const tf_problem *p, const tf_solve_opts *o, const tf_solution *s, double seconds,
                   tf_answer *g, tf_answer *a) {
@@ -99,10 +112,18 @@ static void adopt(const tf_problem *p, const tf_solve_opts *o, const tf_solution
   }
   a->solver = o->backend->name;
   free(a->ilp_objval);
-  a->ilp_objval = tf_nalloc(s->nobjs + 1, sizeof *a->ilp_objval);
-  memcpy(a->ilp_objval, s->objval, s->nobjs * sizeof *s->objval);
-  a->nilp_objval = s->nobjs;
+  size_t n = s->nobjs < p->nobjective ? s->nobjs : p->nobjective; /* the problem's levels, not the search order's */
+  a->ilp_objval = tf_nalloc(n + 1, sizeof *a->ilp_objval);
+  memcpy(a->ilp_objval, s->objval, n * sizeof *s->objval);
+  a->nilp_objval = n;
   a->ilp_seconds = seconds;
+}
+
+/* what with s after it (cut to size). */
+static const char *appended(char *what, size_t size, const char *s) {
+  size_t n = strlen(what);
+  snprintf(what + n, size - n, "%s", s);
+  return what;
 }
 
 /* Solves m with the backend and certifies its answer against *a. */
@@ -126,6 +147,8 @@ static int certify(const tf_model *m, const tf_problem *p, const tf_solve_opts *
     rc = disagree(p, o, what, a, err);
   else if (s.status == TF_SOL_OPTIMAL && (a->status != TF_ANSWER_OPTIMAL || !same_levels(p, &g, a)))
     rc = disagree(p, o, what, a, err);
+  else if (s.status == TF_SOL_OPTIMAL && !same_point(p, &g, a))
+    rc = disagree(p, o, appended(what, sizeof what, ", another point of the same values"), a, err);
   else
     adopt(p, o, &s, seconds, &g, a);
   tf_answer_release(&g);
@@ -139,6 +162,7 @@ int tf_solve_ilp(const tf_problem *p, const tf_solve_opts *o, double limit_s, tf
   tf_error_init(&e);
   if (tf_model_build(&m, p, &e)) /* a coefficient GLPK cannot hold exactly */
     return disagree(p, o, e.msg, a, err);
+  tf_model_add_search_order(&m, p);
   tf_solve_opts opts = *o;
   opts.time_limit_s = limit_s;
   int rc = certify(&m, p, &opts, a, err);
