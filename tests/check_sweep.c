@@ -291,7 +291,10 @@ static const struct {
      "$.where[0]", "remainder"},
     {"{\"machines\": [\"b200\"], \"worksets\": [\"fa4-fwd\"], \"objectives\": []}", "$.objectives", "non-empty"},
     {"{\"machines\": [\"b200\"], \"worksets\": [\"fa4-fwd\"], \"objectives\": [\"max nosuch\"]}", "$.objectives[0]",
-     "binds in no workset"},
+     "binds in no workset of the sweep; in fa4-fwd: in expression 'nosuch': unknown name 'nosuch'"},
+    /* text that is no objective at all says so, not "a misspelt name?" */
+    {"{\"machines\": [\"b200\"], \"worksets\": [\"fa4-fwd\"], \"objectives\": [\"max\"]}", "$.objectives[0]",
+     "in fa4-fwd: expected 'max EXPR' or 'min EXPR', got 'max'"},
     {"{\"machines\": [\"b200\"], \"worksets\": [\"fa4-fwd\"], \"objectives\": [[1]]}", "$.objectives[0][0]",
      "expected a string"},
     {"{\"machines\": [\"b200\"], \"worksets\": [\"fa4-fwd\"], \"require\": [\"nosuch <= 1\"]}", "$.require[0]",
@@ -930,6 +933,11 @@ START_TEST(test_cli_lists) {
   } bad[] = {
       {"sweep -m b200 -w fa4-fwd -p d=64,x", "tilefit: error: -p: 'x' is not an integer in 'd=64,x'\n"},
       {"sweep -m b200 -w fa4-fwd -p zz=1", "tilefit: error: -p zz=1: no workset of the sweep has a param 'zz'\n"},
+      {"sweep -m b200 -w fa4-fwd -p d=64 -p d=128",
+       "tilefit: error: -p: 'd' is given twice; give its values in one list (-p d=V1,V2,...)\n"},
+      {"sweep -m b200 -w fa4-fwd --fix B_r=64 --fix B_r=128", "tilefit: error: --fix: 'B_r' is given twice"},
+      {"sweep -m b200 -w fa4-fwd --objective max",
+       "tilefit: error: --objective max: binds in no workset of the sweep; in fa4-fwd: expected 'max EXPR'"},
       {"sweep -w fa4-fwd", "tilefit: error: -m: a sweep without a spec file needs both -m and -w"},
       {"sweep " SMALL " -m b200", "tilefit: error: -m: a sweep comes from " SMALL " or from the options, not both\n"},
   };
