@@ -138,6 +138,37 @@ START_TEST(bad_requests_name_the_field) {
 }
 END_TEST
 
+/* Hostile JSON: nesting 10^5 deep, numbers past int64 and past double,
+ * bytes that are not UTF-8 in a key and a value, \u0000 in a key, a lone
+ * surrogate, 2 * 10^5 keys: each a one-line error (status 2) in an answer
+ * that is valid JSON, at once. */
+START_TEST(hostile_json_is_refused) {
+  enum { DEEP = 100000, KEYS = 200000 };
+  char *deep = malloc(2 * DEEP + 64), *keys = malloc((size_t)KEYS * 16 + 64);
+  size_t n = (size_t)sprintf(deep, "{\"cmd\": \"solve\", \"x\": ");
+  memset(deep + n, '[', DEEP), n += DEEP;
+  memset(deep + n, ']', DEEP), n += DEEP;
+  strcpy(deep + n, "}");
+  refused(deep, "malformed JSON");
+  n = (size_t)sprintf(keys, "{\"cmd\": \"solve\"");
+  for (int i = 0; i < KEYS; i++)
+    n += (size_t)sprintf(keys + n, ", \"k%d\": 1", i);
+  strcpy(keys + n, "}");
+  refused(keys, "$.k0: unknown key 'k0'");
+  free(deep);
+  free(keys);
+#define PROBLEM_WITH(x) "{\"cmd\": \"solve\", \"problem\": {\"machine\": \"h100-sxm\", \"workset\": \"fa3-fwd\"" x "}}"
+  refused(PROBLEM_WITH(", \"params\": {\"d\": 1e400}"), "$.problem.params.d: expected an integer");
+  refused(PROBLEM_WITH(", \"params\": {\"d\": 123456789012345678901234567890}"), "beyond 2^53");
+  refused(PROBLEM_WITH(", \"par\xff\xfems\": {}"), "$.problem.par\\xff\\xfems: unknown key");
+  refused("{\"cmd\": \"solve\", \"problem\": {\"machine\": \"h100\xc3\", \"workset\": \"fa3-fwd\"}}",
+          "unknown machine 'h100\\xc3'");
+  refused(PROBLEM_WITH(", \"params\": {\"d\\u0000x\": 64}"), "$.problem.params: a key holds \\u0000");
+  refused(PROBLEM_WITH(", \"params\": {\"\\ud800\": 64}"), "malformed JSON");
+#undef PROBLEM_WITH
+}
+END_TEST
+
 /* An error answer's member `key` as a string ("" when absent). */
 static void error_member(const char *request, const char *key, const char *want) {
   char *got = call(request, 2);
@@ -742,6 +773,7 @@ Suite *api_suite(void) {
   tcase_add_test(tc, infeasible_and_no_fit_are_status_1);
   tcase_add_test(tc, top_is_an_array_in_rank_order);
   tcase_add_test(tc, bad_requests_name_the_field);
+  tcase_add_test(tc, hostile_json_is_refused);
   tcase_add_test(tc, sweep_points_in_order);
   tcase_add_test(tc, prune_is_the_command_lines_array);
   tcase_add_test(tc, validate_counts_as_the_command_line);
