@@ -38,8 +38,9 @@ int tf_model_build(tf_model *m, const tf_problem *p, tf_error *err);
  * the smallest counts in order (min count[k], k = 0, 1, ...), so that a
  * solver that reaches every level returns the exact search's point, not
  * another one of the same values (docs/design.md, "The exact search":
- * the order is total).  For --solver glpk; the exported levels stop at
- * the problem's objectives. */
+ * the order is total).  For --solver glpk when its first point ties
+ * with the exact one at every level (solver/solve_ilp.c); the exported
+ * levels stop at the problem's objectives. */
 void tf_model_add_search_order(tf_model *m, const tf_problem *p);
 
 void tf_model_release(tf_model *m);
