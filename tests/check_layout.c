@@ -416,14 +416,33 @@ static int lay_out_generated(unsigned long long seed, const char *dir) {
   return laid;
 }
 
+/* The header of a generated problem with placement, aliases or
+ * lifetimes (its optimum's layout) compiles in both languages. */
+static int header_of_generated(unsigned long long seed, const char *dir) {
+  static pg_problem g;
+  pg_generate(&g, seed);
+  int interesting = (g.features & (1ull << PF_PLACE | 1ull << PF_ALIAS | 1ull << PF_LIFETIMES)) != 0;
+  char cmd[1024];
+  snprintf(cmd, sizeof cmd, "layout -m %s/m.json -w %s/w.json --emit c -o %s/g.h", dir, dir, dir);
+  if (!interesting || tf_test_run(cmd, out, sizeof out, err, sizeof err) != 0)
+    return 0; /* infeasible, or a problem the layout refuses (a value past a limit) */
+  ck_assert_msg(compile_header(dir, "g.h") == 0, "seed %llu: the header does not compile", seed);
+  return 1;
+}
+
 START_TEST(test_property_problems) {
   unsigned long long first = tf_test_seed("layout: 300 property problems from seed", 1);
   char dir[256];
   tf_test_temp_dir(dir, sizeof dir, "tilefit-layout");
-  int laid = 0;
-  for (unsigned long long s = first; s < first + 300; s++)
-    laid += lay_out_generated(s, dir);
+  int laid = 0, compiled = 0;
+  for (unsigned long long s = first; s < first + 300; s++) {
+    int ok = lay_out_generated(s, dir);
+    laid += ok;
+    if (ok && compiled < 8) /* its files are still in dir */
+      compiled += header_of_generated(s, dir);
+  }
   ck_assert_int_gt(laid, 100);
+  ck_assert_int_eq(compiled, 8);
   tf_test_remove_dir(dir);
 }
 END_TEST
