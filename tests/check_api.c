@@ -4,12 +4,14 @@
 #include <check.h>
 #include <cjson/cJSON.h>
 #include <dirent.h>
+#include <fcntl.h>
 #include <pthread.h>
 #include <signal.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 #include <sys/resource.h>
+#include <sys/wait.h>
 #include <unistd.h>
 
 #include "model/input/request.h"
@@ -382,6 +384,43 @@ START_TEST(sweep_to_a_closed_pipe) {
   snprintf(request, sizeof request, "{\"cmd\": \"sweep\", \"fd\": %d, %s}", fds[0], spec);
   refused(request, "is not open for writing");
   close(fds[0]), close(fds[1]);
+}
+END_TEST
+
+/* A library caller under a file-size limit with SIGXFSZ at its default
+ * action (which kills): a sweep to its descriptor past the limit answers
+ * status 3 "File too large", the process goes on, nothing is left pending
+ * or blocked.  In a child, whose limit and disposition the test can set. */
+START_TEST(sweep_past_a_file_size_limit) {
+  pid_t pid = fork();
+  ck_assert_int_ge(pid, 0);
+  if (pid == 0) {
+    char dir[256], file[300];
+    tf_test_temp_dir(dir, sizeof dir, "tf-api-fsize");
+    snprintf(file, sizeof file, "%s/out.jsonl", dir);
+    int fd = open(file, O_WRONLY | O_CREAT | O_TRUNC, 0600);
+    struct rlimit rl = {1000, RLIM_INFINITY};
+    signal(SIGXFSZ, SIG_DFL);
+    if (fd < 0 || getrlimit(RLIMIT_FSIZE, &rl) || (rl.rlim_cur = 1000, setrlimit(RLIMIT_FSIZE, &rl)))
+      _exit(2);
+    char request[512];
+    snprintf(request, sizeof request, "{\"cmd\": \"sweep\", \"jobs\": 2, \"fd\": %d, \"spec\": {\"machines\": "
+             "[\"h100-sxm\"], \"worksets\": [\"fa3-fwd\"], \"params\": {\"d\": [64, 128]}}}", fd);
+    int status = -1;
+    char *got = tf_call_json(request, &status);
+    sigset_t pending, mask;
+    int ok = status == 3 && strstr(got, "File too large") && !sigpending(&pending) &&
+             !sigismember(&pending, SIGXFSZ) && !pthread_sigmask(SIG_BLOCK, NULL, &mask) && !sigismember(&mask, SIGXFSZ);
+    tf_free(got);
+    close(fd);
+    unlink(file);
+    rmdir(dir);
+    _exit(ok ? 0 : 1);
+  }
+  int status;
+  ck_assert_int_eq(waitpid(pid, &status, 0), pid);
+  ck_assert_msg(WIFEXITED(status) && WEXITSTATUS(status) == 0, "the caller %s %d",
+                WIFSIGNALED(status) ? "died of signal" : "exited", WIFSIGNALED(status) ? WTERMSIG(status) : WEXITSTATUS(status));
 }
 END_TEST
 
@@ -786,6 +825,7 @@ Suite *api_suite(void) {
   tcase_add_test(tc, handle_calls_are_plain_calls);
   tcase_add_test(tc, sweep_to_a_descriptor);
   tcase_add_test(tc, sweep_to_a_closed_pipe);
+  tcase_add_test(tc, sweep_past_a_file_size_limit);
   tcase_add_test(tc, sweep_writes_no_file);
   tcase_add_test(tc, sweep_bad_problem_answers);
   tcase_add_test(tc, machine_and_workset_in_full);
