@@ -300,7 +300,19 @@ int tf_model_build(tf_model *m, const tf_problem *p, tf_error *err) {
     return -1;
   }
   tf_ilp_compact(&m->ilp);
+  tf_ilp_fit_names(&m->ilp);
   return 0;
+}
+
+void tf_model_add_search_order(tf_model *m, const tf_problem *p) {
+  size_t j = tf_ilp_add_obj(&m->ilp, "min combination", 0);
+  for (size_t c = 0; c < p->ncombos; c++)
+    tf_lin_add(&m->ilp.objs[j].lin, m->pick[c], (double)c);
+  for (int k = 0; k < p->ncounts; k++) {
+    j = tf_ilp_add_obj(&m->ilp, p->count_names[k], 0);
+    for (size_t c = 0; c < p->ncombos; c++)
+      tf_lin_add(&m->ilp.objs[j].lin, m->count_col[c * (size_t)p->ncounts + (size_t)k], 1);
+  }
 }
 
 void tf_model_release(tf_model *m) {

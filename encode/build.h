@@ -33,6 +33,16 @@ typedef struct tf_model {
  * (solver/export.h).  Errors: coefficients beyond 2^53 (TF_EINPUT). */
 int tf_model_build(tf_model *m, const tf_problem *p, tf_error *err);
 
+/* Appends the exact search's own order on ties as last levels: the
+ * combination first in enumeration order (min sum_c c * pick[c]), then
+ * the smallest counts in order (min count[k], k = 0, 1, ...), so that a
+ * solver that reaches every level returns the exact search's point, not
+ * another one of the same values (docs/design.md, "The exact search":
+ * the order is total).  For --solver glpk when its first point ties
+ * with the exact one at every level (solver/solve_ilp.c); the exported
+ * levels stop at the problem's objectives. */
+void tf_model_add_search_order(tf_model *m, const tf_problem *p);
+
 void tf_model_release(tf_model *m);
 
 #endif

@@ -52,6 +52,16 @@ size_t tf_ilp_add_row(tf_ilp *ilp, const char *name, int sense, double rhs);
 size_t tf_ilp_add_obj(tf_ilp *ilp, const char *name, int maximize);
 void tf_lin_add(tf_lin *lin, size_t col, double val);
 
+/* The longest name GLPK takes, and so the LP and MPS files carry. */
+#define TF_ILP_NAME_MAX 255
+
+/* Makes every column name, and every row name, at most TF_ILP_NAME_MAX
+ * bytes and unique among its kind: a name that is longer, or that an
+ * earlier one already has, keeps its start and ends in "~N" (N its
+ * 1-based index, then "~N~K" should even that be taken).  A name cut at
+ * 255 bytes had made long choose names repeat, which glpsol refuses. */
+void tf_ilp_fit_names(tf_ilp *ilp);
+
 /* Sorts a form by column and merges repeated columns (GLPK refuses
  * duplicates); terms that cancel are dropped. */
 void tf_lin_compact(tf_lin *lin);

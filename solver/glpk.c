@@ -20,6 +20,7 @@
 #include <string.h>
 
 #include "model/core/alloc.h"
+#include "solver/output.h"
 
 /* State shared with GLPK's hooks, one per solving thread. */
 struct guard {
@@ -203,7 +204,10 @@ static char *model_text(glp_prob *lp, struct guard *g, int mps, size_t *len) {
     return NULL;
   char path[64];
   snprintf(path, sizeof path, "/proc/self/fd/%d", g->model_fd);
+  tf_write_guard guard; /* a file-size limit on the memfd: EFBIG, not SIGXFSZ */
+  tf_write_guard_hold(&guard);
   int rc = mps ? glp_write_mps(lp, GLP_MPS_FILE, NULL, path) : glp_write_lp(lp, NULL, path);
+  tf_write_guard_release(&guard);
   struct stat st;
   char *text = NULL;
   if (!rc && !fstat(g->model_fd, &st) && st.st_size > 0) {

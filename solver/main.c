@@ -12,6 +12,7 @@ int main(int argc, char **argv) {
    * to report, exit 3, not a signal: the library's own writes never raise
    * one (solver/output.h), and this covers what goes through stdio. */
   signal(SIGPIPE, SIG_IGN);
+  signal(SIGXFSZ, SIG_IGN); /* past `ulimit -f`: a write fails with EFBIG, exit 3, as on a full disk */
   int rc = tf_cli_main(argc, argv);
   int bad = ferror(stdout);
   errno = 0;

@@ -18,31 +18,40 @@ enum how { HOW_STDOUT, HOW_WHOLE, HOW_IN_PLACE };
 
 #define RANDOM_CHARS 12 /* 62^12: about 71 bits */
 
-/* SIGPIPE held back around a write, so that a reader that went away is
- * EPIPE, an error value, whatever the calling program does with SIGPIPE
- * (its default action kills the process).  The signal a write raises is
- * directed at the writing thread: blocked there, it stays pending until
- * sigtimedwait takes it, before the thread's mask is restored.  One that
- * was pending before the write is the caller's and stays. */
-struct pipe_guard {
-  sigset_t pipe, old;
-  int pending;
-};
+/* SIGPIPE and SIGXFSZ held back around a write, so that a reader that
+ * went away is EPIPE and a file past the caller's size limit (ulimit -f,
+ * RLIMIT_FSIZE) EFBIG, error values, whatever the calling program does
+ * with those signals (their default actions kill the process).  The
+ * signal a write raises is directed at the writing thread: blocked there,
+ * it stays pending until sigtimedwait takes it, before the thread's mask
+ * is restored.  One that was pending before the write is the caller's and
+ * stays. */
+static const int held[] = {SIGPIPE, SIGXFSZ};
+#define NHELD (sizeof held / sizeof *held)
 
-static void pipe_hold(struct pipe_guard *g) {
+void tf_write_guard_hold(tf_write_guard *g) {
   sigset_t now;
-  sigemptyset(&g->pipe);
-  sigaddset(&g->pipe, SIGPIPE);
-  g->pending = !sigpending(&now) && sigismember(&now, SIGPIPE) == 1;
-  pthread_sigmask(SIG_BLOCK, &g->pipe, &g->old);
+  int known = !sigpending(&now);
+  sigemptyset(&g->set);
+  for (size_t i = 0; i < NHELD; i++) {
+    sigaddset(&g->set, held[i]);
+    g->pending[i] = known && sigismember(&now, held[i]) == 1;
+  }
+  pthread_sigmask(SIG_BLOCK, &g->set, &g->old);
 }
 
-static void pipe_release(struct pipe_guard *g, int broke) {
+void tf_write_guard_release(tf_write_guard *g) {
   int e = errno;
   const struct timespec zero = {0, 0};
-  if (broke && !g->pending)
-    while (sigtimedwait(&g->pipe, NULL, &zero) < 0 && errno == EINTR)
-      ;
+  sigset_t now;
+  for (size_t i = 0; i < NHELD && !sigpending(&now); i++)
+    if (!g->pending[i] && sigismember(&now, held[i]) == 1) { /* raised by the write: ours to take */
+      sigset_t one;
+      sigemptyset(&one);
+      sigaddset(&one, held[i]);
+      while (sigtimedwait(&one, NULL, &zero) < 0 && errno == EINTR)
+        ;
+    }
   pthread_sigmask(SIG_SETMASK, &g->old, NULL);
   errno = e;
 }
@@ -63,10 +72,10 @@ static int write_all(int fd, const char *buf, size_t len) {
 }
 
 int tf_write_all(int fd, const char *buf, size_t len) {
-  struct pipe_guard g;
-  pipe_hold(&g);
+  tf_write_guard g;
+  tf_write_guard_hold(&g);
   int rc = write_all(fd, buf, len);
-  pipe_release(&g, rc && errno == EPIPE);
+  tf_write_guard_release(&g);
   return rc;
 }
 
@@ -229,11 +238,11 @@ int tf_output_open_fd(tf_output *o, int fd, const char *where, tf_error *err) {
  * in memory) gets the results there, in order with what stdio wrote. */
 int tf_output_write(tf_output *o, const void *buf, size_t len, tf_error *err) {
   if (o->how == HOW_STDOUT) {
-    struct pipe_guard g;
-    pipe_hold(&g);
+    tf_write_guard g;
+    tf_write_guard_hold(&g);
     errno = 0;
     int bad = fwrite(buf, 1, len, stdout) != len || fflush(stdout);
-    pipe_release(&g, bad && errno == EPIPE);
+    tf_write_guard_release(&g);
     return bad ? fail(o, errno ? errno : EIO, err) : 0;
   }
   return tf_write_all(o->fd, buf, len) ? fail(o, errno, err) : 0;

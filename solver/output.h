@@ -14,9 +14,23 @@
 #ifndef TF_SOLVER_OUTPUT_H
 #define TF_SOLVER_OUTPUT_H
 
+#include <signal.h>
 #include <stddef.h>
 
 #include "model/core/error.h"
+
+/* SIGPIPE and SIGXFSZ blocked in the calling thread around writes, and the
+ * ones those writes raised taken before the thread's mask is restored: a
+ * reader gone and a file-size limit are EPIPE and EFBIG, never the death
+ * of the caller's process (every write below does this; GLPK's writes of
+ * a model, solver/glpk.c, hold it too). */
+typedef struct tf_write_guard {
+  sigset_t set, old;
+  int pending[2]; /* pending before the writes: the caller's, left as they were */
+} tf_write_guard;
+
+void tf_write_guard_hold(tf_write_guard *g);
+void tf_write_guard_release(tf_write_guard *g);
 
 typedef struct tf_output {
   int fd;           /* -1 once closed */

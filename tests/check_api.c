@@ -4,12 +4,14 @@
 #include <check.h>
 #include <cjson/cJSON.h>
 #include <dirent.h>
+#include <fcntl.h>
 #include <pthread.h>
 #include <signal.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 #include <sys/resource.h>
+#include <sys/wait.h>
 #include <unistd.h>
 
 #include "model/input/request.h"
@@ -135,6 +137,37 @@ START_TEST(bad_requests_name_the_field) {
   refused("{\"cmd\": \"sweep\", \"problems\": [" FA4_PROBLEM ", {\"machine\": \"b200\"}]}",
           "$.problems[1]: missing required key 'workset'");
   refused("{\"cmd\": \"sweep\", \"file\": \"/nonexistent/spec.json\"}", "/nonexistent/spec.json");
+}
+END_TEST
+
+/* Hostile JSON: nesting 10^5 deep, numbers past int64 and past double,
+ * bytes that are not UTF-8 in a key and a value, \u0000 in a key, a lone
+ * surrogate, 2 * 10^5 keys: each a one-line error (status 2) in an answer
+ * that is valid JSON, at once. */
+START_TEST(hostile_json_is_refused) {
+  enum { DEEP = 100000, KEYS = 200000 };
+  char *deep = malloc(2 * DEEP + 64), *keys = malloc((size_t)KEYS * 16 + 64);
+  size_t n = (size_t)sprintf(deep, "{\"cmd\": \"solve\", \"x\": ");
+  memset(deep + n, '[', DEEP), n += DEEP;
+  memset(deep + n, ']', DEEP), n += DEEP;
+  strcpy(deep + n, "}");
+  refused(deep, "malformed JSON");
+  n = (size_t)sprintf(keys, "{\"cmd\": \"solve\"");
+  for (int i = 0; i < KEYS; i++)
+    n += (size_t)sprintf(keys + n, ", \"k%d\": 1", i);
+  strcpy(keys + n, "}");
+  refused(keys, "$.k0: unknown key 'k0'");
+  free(deep);
+  free(keys);
+#define PROBLEM_WITH(x) "{\"cmd\": \"solve\", \"problem\": {\"machine\": \"h100-sxm\", \"workset\": \"fa3-fwd\"" x "}}"
+  refused(PROBLEM_WITH(", \"params\": {\"d\": 1e400}"), "$.problem.params.d: expected an integer");
+  refused(PROBLEM_WITH(", \"params\": {\"d\": 123456789012345678901234567890}"), "beyond 2^53");
+  refused(PROBLEM_WITH(", \"par\xff\xfems\": {}"), "$.problem.par\\xff\\xfems: unknown key");
+  refused("{\"cmd\": \"solve\", \"problem\": {\"machine\": \"h100\xc3\", \"workset\": \"fa3-fwd\"}}",
+          "unknown machine 'h100\\xc3'");
+  refused(PROBLEM_WITH(", \"params\": {\"d\\u0000x\": 64}"), "$.problem.params: a key holds \\u0000");
+  refused(PROBLEM_WITH(", \"params\": {\"\\ud800\": 64}"), "malformed JSON");
+#undef PROBLEM_WITH
 }
 END_TEST
 
@@ -351,6 +384,43 @@ START_TEST(sweep_to_a_closed_pipe) {
   snprintf(request, sizeof request, "{\"cmd\": \"sweep\", \"fd\": %d, %s}", fds[0], spec);
   refused(request, "is not open for writing");
   close(fds[0]), close(fds[1]);
+}
+END_TEST
+
+/* A library caller under a file-size limit with SIGXFSZ at its default
+ * action (which kills): a sweep to its descriptor past the limit answers
+ * status 3 "File too large", the process goes on, nothing is left pending
+ * or blocked.  In a child, whose limit and disposition the test can set. */
+START_TEST(sweep_past_a_file_size_limit) {
+  pid_t pid = fork();
+  ck_assert_int_ge(pid, 0);
+  if (pid == 0) {
+    char dir[256], file[300];
+    tf_test_temp_dir(dir, sizeof dir, "tf-api-fsize");
+    snprintf(file, sizeof file, "%s/out.jsonl", dir);
+    int fd = open(file, O_WRONLY | O_CREAT | O_TRUNC, 0600);
+    struct rlimit rl = {1000, RLIM_INFINITY};
+    signal(SIGXFSZ, SIG_DFL);
+    if (fd < 0 || getrlimit(RLIMIT_FSIZE, &rl) || (rl.rlim_cur = 1000, setrlimit(RLIMIT_FSIZE, &rl)))
+      _exit(2);
+    char request[512];
+    snprintf(request, sizeof request, "{\"cmd\": \"sweep\", \"jobs\": 2, \"fd\": %d, \"spec\": {\"machines\": "
+             "[\"h100-sxm\"], \"worksets\": [\"fa3-fwd\"], \"params\": {\"d\": [64, 128]}}}", fd);
+    int status = -1;
+    char *got = tf_call_json(request, &status);
+    sigset_t pending, mask;
+    int ok = status == 3 && strstr(got, "File too large") && !sigpending(&pending) &&
+             !sigismember(&pending, SIGXFSZ) && !pthread_sigmask(SIG_BLOCK, NULL, &mask) && !sigismember(&mask, SIGXFSZ);
+    tf_free(got);
+    close(fd);
+    unlink(file);
+    rmdir(dir);
+    _exit(ok ? 0 : 1);
+  }
+  int status;
+  ck_assert_int_eq(waitpid(pid, &status, 0), pid);
+  ck_assert_msg(WIFEXITED(status) && WEXITSTATUS(status) == 0, "the caller %s %d",
+                WIFSIGNALED(status) ? "died of signal" : "exited", WIFSIGNALED(status) ? WTERMSIG(status) : WEXITSTATUS(status));
 }
 END_TEST
 
@@ -742,6 +812,7 @@ Suite *api_suite(void) {
   tcase_add_test(tc, infeasible_and_no_fit_are_status_1);
   tcase_add_test(tc, top_is_an_array_in_rank_order);
   tcase_add_test(tc, bad_requests_name_the_field);
+  tcase_add_test(tc, hostile_json_is_refused);
   tcase_add_test(tc, sweep_points_in_order);
   tcase_add_test(tc, prune_is_the_command_lines_array);
   tcase_add_test(tc, validate_counts_as_the_command_line);
@@ -754,6 +825,7 @@ Suite *api_suite(void) {
   tcase_add_test(tc, handle_calls_are_plain_calls);
   tcase_add_test(tc, sweep_to_a_descriptor);
   tcase_add_test(tc, sweep_to_a_closed_pipe);
+  tcase_add_test(tc, sweep_past_a_file_size_limit);
   tcase_add_test(tc, sweep_writes_no_file);
   tcase_add_test(tc, sweep_bad_problem_answers);
   tcase_add_test(tc, machine_and_workset_in_full);

@@ -695,6 +695,37 @@ START_TEST(test_lp_mps_round_trip) {
 }
 END_TEST
 
+/* Four 64-byte choose names make combination names past GLPK's 255
+ * bytes: every column and row name stays unique when cut (the cut had
+ * made them repeat, and glpsol refused both files), and glpsol reads the
+ * model back with the same optimum. */
+START_TEST(test_lp_mps_long_names) {
+  char dir[256], cmd[2048], file[300], json[1024], name[4][65];
+  tf_test_temp_dir(dir, sizeof dir, "tilefit-e2e");
+  for (int i = 0; i < 4; i++)
+    snprintf(name[i], sizeof name[i], "%.63s%d", "vvvvvvvvvvvvvvvvvvvvvvvvvvvvvvvvvvvvvvvvvvvvvvvvvvvvvvvvvvvvvvvv", i);
+  snprintf(json, sizeof json,
+           "{\"name\": \"long\", \"choose\": {\"%s\": [1, 2], \"%s\": [1, 2], \"%s\": [1, 2], \"%s\": [1, 2]},"
+           " \"count\": {\"s\": {\"min\": 1, \"max\": 4}}, \"buffers\": [{\"name\": \"b\", \"memory\": \"smem\","
+           " \"size\": \"s * 100 * %s + %s + %s + %s\", \"align\": 64}], \"objective\": [\"max s\", \"max %s\"]}\n",
+           name[0], name[1], name[2], name[3], name[0], name[1], name[2], name[3], name[1]);
+  snprintf(file, sizeof file, "%s/w.json", dir);
+  tf_test_write_text(file, json);
+  snprintf(cmd, sizeof cmd, "solve -m h100-sxm -w %s/w.json --any-arch --lp %s/m.lp --mps %s/m.mps --csv", dir, dir, dir);
+  int rc = tf_test_run(cmd, out, sizeof out, err, sizeof err);
+  ck_assert_msg(rc == 0, "%s", err);
+  snprintf(cmd, sizeof cmd, "glpsol --lp %s/m.lp -o /dev/stdout 2>&1 | grep '^Objective:.*imum\\|rror'", dir);
+  glpsol_says(cmd, "= 4 (MAXimum)");
+  snprintf(cmd, sizeof cmd, "glpsol --freemps %s/m.mps --max -o /dev/stdout 2>&1 | grep '^Objective:.*imum\\|rror'", dir);
+  glpsol_says(cmd, "= 4 (MAXimum)");
+  snprintf(cmd, sizeof cmd, "glpsol --lp %s/m.level2.lp -o /dev/stdout 2>&1 | grep '^Objective:.*imum\\|rror'", dir);
+  glpsol_says(cmd, "= 2 (MAXimum)");
+  snprintf(cmd, sizeof cmd, "glpsol --freemps %s/m.level2.mps --max -o /dev/stdout 2>&1 | grep '^Objective:.*imum\\|rror'", dir);
+  glpsol_says(cmd, "= 2 (MAXimum)");
+  tf_test_remove_dir(dir);
+}
+END_TEST
+
 START_TEST(test_explain_next_better) {
   int rc = tf_test_run("solve -m h100-sxm -w fa3-fwd -p d=256 --fix B_r=128 --explain", out, sizeof out, err,
                        sizeof err);
@@ -1166,6 +1197,7 @@ Suite *e2e_suite(void) {
   tcase_add_loop_test(tc, test_bwd_top5_within_budget, 0, 9);
   tcase_add_test(tc, test_top_five);
   tcase_add_test(tc, test_lp_mps_round_trip);
+  tcase_add_test(tc, test_lp_mps_long_names);
   tcase_add_test(tc, test_explain_next_better);
   tcase_add_test(tc, test_placement);
   tcase_add_test(tc, test_validate_tuned_nofit);

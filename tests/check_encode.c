@@ -171,6 +171,38 @@ START_TEST(test_verification_failure) {
 }
 END_TEST
 
+/* Names past 255 bytes and repeated names become unique names of at most
+ * 255 bytes that keep their start; a name the renaming would give that is
+ * already taken gets one more suffix; rows and columns are apart. */
+START_TEST(test_fit_names) {
+  tf_ilp ilp;
+  tf_ilp_init(&ilp);
+  char longer[400];
+  memset(longer, 'x', sizeof longer - 1);
+  longer[sizeof longer - 1] = 0;
+  char cut[300];
+  snprintf(cut, sizeof cut, "%.253s~3", longer); /* what column 3 would become */
+  tf_ilp_add_col(&ilp, "a", TF_COL_INT, 0, 1);
+  tf_ilp_add_col(&ilp, cut, TF_COL_INT, 0, 1);
+  tf_ilp_add_col(&ilp, longer, TF_COL_INT, 0, 1);
+  tf_ilp_add_col(&ilp, longer, TF_COL_INT, 0, 1);
+  tf_ilp_add_col(&ilp, "a", TF_COL_INT, 0, 1);
+  tf_ilp_add_row(&ilp, "a", TF_SENSE_LE, 0);
+  tf_ilp_fit_names(&ilp);
+  ck_assert_str_eq(ilp.cols[0].name, "a");
+  ck_assert_str_eq(ilp.cols[1].name, cut);
+  ck_assert_int_eq(strlen(ilp.cols[2].name), TF_ILP_NAME_MAX);
+  ck_assert(!strncmp(ilp.cols[2].name, longer, 240) && strstr(ilp.cols[2].name, "~3~1"));
+  ck_assert(!strncmp(ilp.cols[3].name, longer, 240) && strstr(ilp.cols[3].name, "~4"));
+  ck_assert_str_eq(ilp.cols[4].name, "a~5");
+  ck_assert_str_eq(ilp.rows[0].name, "a");
+  for (size_t i = 0; i < ilp.ncols; i++)
+    for (size_t j = 0; j < i; j++)
+      ck_assert_str_ne(ilp.cols[i].name, ilp.cols[j].name);
+  tf_ilp_release(&ilp);
+}
+END_TEST
+
 START_TEST(test_lin_compact) {
   tf_lin l;
   memset(&l, 0, sizeof l);
@@ -195,6 +227,7 @@ Suite *encode_suite(void) {
   tcase_set_timeout(tc, 60);
   tcase_add_test(tc, test_model_shape);
   tcase_add_test(tc, test_lin_compact);
+  tcase_add_test(tc, test_fit_names);
   tcase_add_test(tc, test_fa4_exact);
   tcase_add_test(tc, test_closed_form_reason);
   tcase_add_test(tc, test_infeasible);

@@ -135,7 +135,7 @@ START_TEST(test_nul_escapes) {
   } texts[] = {
       {"{\"require\": [\"stages >= 1\\u0000 && stages >= 99\"]}", "$.require[0]"},
       {"{\"machine\": \"b200\\u0000../../etc/passwd\"}", "$.machine"},
-      {"{\"a\": {\"k\\u0000y\": 1}}", "$.a.k\xEF\xBF\xBFy"},
+      {"{\"a\": {\"k\\u0000y\": 1}}", "$.a"}, /* a key: named by its object, not by the placeholder in it */
       {"[1, \"\\u0000\"]", "$[1]"},
   };
   for (size_t i = 0; i < sizeof texts / sizeof texts[0]; i++) {

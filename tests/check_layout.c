@@ -334,6 +334,33 @@ START_TEST(test_every_workset) {
 }
 END_TEST
 
+/* Names that are keywords of C, C++ or Python, and real names equal to
+ * the members a layout makes up: the header compiles in both languages,
+ * the CuTe DSL struct parses, and the renamed members are the documented
+ * ones (docs/emit.md, "Names"). */
+START_TEST(test_keyword_names) {
+  char dir[256], cmd[1024];
+  tf_test_temp_dir(dir, sizeof dir, "tilefit-layout");
+  ck_assert_msg(tf_test_run("layout -m h100-sxm -w tests/data/worksets/keywords.json --any-arch --emit c", out, sizeof out,
+                            err, sizeof err) == 0, "%s", err);
+  snprintf(cmd, sizeof cmd, "%s/k.h", dir);
+  tf_test_write_text(cmd, out);
+  ck_assert_int_eq(compile_header(dir, "k.h"), 0);
+  static const char *const members[] = {"unsigned char int_1[200];", "unsigned char int_[512];",
+                                        "unsigned char int_1_pad_[56];", "unsigned char class__extra_[200];",
+                                        "unsigned char A_pad1_[", "unsigned char A_pad_[5];", "} class_;", "} def_;",
+                                        "} phases1_;", "unsigned char static_assert_[3];", "tf_keywords_rf_NULL__size = 8"};
+  for (size_t i = 0; i < sizeof members / sizeof *members; i++)
+    ck_assert_msg(strstr(out, members[i]), "no '%s' in\n%s", members[i], out);
+  snprintf(cmd, sizeof cmd, "layout -m h100-sxm -w tests/data/worksets/keywords.json --any-arch --emit cute-dsl -o %s/k.py",
+           dir);
+  ck_assert_msg(tf_test_run(cmd, out, sizeof out, err, sizeof err) == 0, "%s", err);
+  snprintf(cmd, sizeof cmd, "/usr/bin/python3 -c 'import ast, sys; ast.parse(open(sys.argv[1]).read())' %s/k.py", dir);
+  ck_assert_msg(system(cmd) == 0, "%s: the CuTe DSL struct does not parse", cmd);
+  tf_test_remove_dir(dir);
+}
+END_TEST
+
 /* One generated problem laid out at its optimum: 1 laid out, 0 none. */
 static int lay_out_generated(unsigned long long seed, const char *dir) {
   static pg_problem g; /* large */
@@ -389,14 +416,33 @@ static int lay_out_generated(unsigned long long seed, const char *dir) {
   return laid;
 }
 
+/* The header of a generated problem with placement, aliases or
+ * lifetimes (its optimum's layout) compiles in both languages. */
+static int header_of_generated(unsigned long long seed, const char *dir) {
+  static pg_problem g;
+  pg_generate(&g, seed);
+  int interesting = (g.features & (1ull << PF_PLACE | 1ull << PF_ALIAS | 1ull << PF_LIFETIMES)) != 0;
+  char cmd[1024];
+  snprintf(cmd, sizeof cmd, "layout -m %s/m.json -w %s/w.json --emit c -o %s/g.h", dir, dir, dir);
+  if (!interesting || tf_test_run(cmd, out, sizeof out, err, sizeof err) != 0)
+    return 0; /* infeasible, or a problem the layout refuses (a value past a limit) */
+  ck_assert_msg(compile_header(dir, "g.h") == 0, "seed %llu: the header does not compile", seed);
+  return 1;
+}
+
 START_TEST(test_property_problems) {
   unsigned long long first = tf_test_seed("layout: 300 property problems from seed", 1);
   char dir[256];
   tf_test_temp_dir(dir, sizeof dir, "tilefit-layout");
-  int laid = 0;
-  for (unsigned long long s = first; s < first + 300; s++)
-    laid += lay_out_generated(s, dir);
+  int laid = 0, compiled = 0;
+  for (unsigned long long s = first; s < first + 300; s++) {
+    int ok = lay_out_generated(s, dir);
+    laid += ok;
+    if (ok && compiled < 8) /* its files are still in dir */
+      compiled += header_of_generated(s, dir);
+  }
   ck_assert_int_gt(laid, 100);
+  ck_assert_int_eq(compiled, 8);
   tf_test_remove_dir(dir);
 }
 END_TEST
@@ -412,6 +458,7 @@ Suite *layout_suite(void) {
   tcase_add_test(t, test_lifetimes_header);
   tcase_add_test(t, test_sm80_union);
   tcase_add_test(t, test_every_workset);
+  tcase_add_test(t, test_keyword_names);
   tcase_add_test(t, test_property_problems);
   suite_add_tcase(s, t);
   return s;

@@ -58,6 +58,7 @@ struct spawn {
   const char *plant[4];
   const char *victim;
   int closed_pipe;           /* 1: stdout a pipe nobody reads, SIGPIPE at its default */
+  int xfsz_default;          /* with fsize: SIGXFSZ at its default action (killing), not ignored */
 };
 
 static void child(const struct spawn *sp, const char *script, int errfd) {
@@ -77,7 +78,7 @@ static void child(const struct spawn *sp, const char *script, int errfd) {
   }
   if (sp->fsize) {
     struct rlimit rl = {(rlim_t)sp->fsize, (rlim_t)sp->fsize};
-    signal(SIGXFSZ, SIG_IGN); /* writes past the limit fail with EFBIG, like a full disk */
+    signal(SIGXFSZ, sp->xfsz_default ? SIG_DFL : SIG_IGN); /* ignored: writes past the limit fail with EFBIG */
     if (setrlimit(RLIMIT_FSIZE, &rl))
       _exit(124);
   }
@@ -261,6 +262,16 @@ START_TEST(test_full_disk) {
   ck_assert_msg(lines(errbuf) == 1, "%s", errbuf);
   ck_assert_int_eq(run(NULL, "sweep " SMALL " -q >/dev/full"), 3);
   ck_assert_msg(lines(errbuf) == 1, "%s", errbuf);
+  /* SIGXFSZ at its default action, as under a shell's `ulimit -f`: still
+   * one line and exit 3, never killed by the signal (it was: exit 153) */
+  struct spawn dfl = {.fsize = 64, .xfsz_default = 1}, dfl_big = {.fsize = 4096, .xfsz_default = 1};
+  for (size_t i = 0; i < 3; i++) {
+    ck_assert_int_eq(run(&dfl, SOLVE " %s %s >/dev/null", outs[i], tmp("keep.txt")), 3);
+    ck_assert_msg(lines(errbuf) == 1 && strstr(errbuf, "File too large"), "%s: %s", outs[i], errbuf);
+  }
+  ck_assert_int_eq(run(&dfl_big, "sweep " SMALL " -q -o %s", tmp("keep.txt")), 3);
+  ck_assert_int_eq(run(&dfl_big, "sweep " SMALL " -q >%s", tmp("keep.txt")), 3);
+  ck_assert_msg(lines(errbuf) == 1 && strstr(errbuf, "cannot write standard output: File too large"), "%s", errbuf);
 }
 END_TEST
 

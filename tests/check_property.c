@@ -53,7 +53,8 @@
 struct batch {
   char dir[PATH_SIZE];
   int failed, feasible, infeasible, skipped, problems;
-  unsigned features;
+  int glpk, glpk_place, no_presolve; /* problems solved with --solver glpk: with placement, without presolve */
+  unsigned long long features;
   uint64_t hash; /* of every generated file and command line: the same in every build */
   unsigned long long first_failure;
   char first_msg[512];
@@ -68,8 +69,8 @@ struct run {
  * how it ended (rc: 1 agrees, 0 disagrees, -1 out of range). */
 struct report {
   unsigned long long seed;
-  int done, rc, feasible, infeasible;
-  unsigned features;
+  int done, rc, feasible, infeasible, no_presolve;
+  unsigned long long features;
   uint64_t hash; /* the batch's hash after this seed */
   char msg[512];
 };
@@ -133,6 +134,18 @@ static void point_text(const pg_problem *p, const ref_point *pt, char *buf, size
       n += (size_t)snprintf(buf + n, size - n, "%s%s=%lld", n ? " " : "", pg_choose_name(i), (long long)pt->choose[i]);
   for (int k = 0; k < p->ncounts && n < size; k++)
     n += (size_t)snprintf(buf + n, size - n, "%s%s=%lld", n ? " " : "", pg_count_name(k), (long long)pt->counts[k]);
+  for (int b = 0; b < p->nbuffers && n < size; b++)
+    if (p->buf[b].nplace)
+      n += (size_t)snprintf(buf + n, size - n, "%sb%d=%s", n ? " " : "", b, pg_mem_names[pt->place[b]]);
+}
+
+/* Each buffer's memory where the request leaves it one (and the first
+ * candidate where it does not), for a point given without placement. */
+static void first_places(const pg_problem *p, int *place) {
+  for (int b = 0; b < p->nbuffers; b++) {
+    int mems[PG_NMEM];
+    place[b] = pg_candidates(p, b, mems) ? mems[0] : p->buf[b].mem;
+  }
 }
 
 /* The expected answer in words. */
@@ -146,12 +159,12 @@ static void expected_text(const pg_problem *p, const ref_result *r, const ref_po
   } else if (!r->nfeasible) {
     snprintf(buf, size, "infeasible (exit 1): none of %ld points fits", r->npoints);
   } else {
-    vec_text(v, sizeof v, r->best.objective, r->nobjective);
+    vec_text(v, sizeof v, r->best.objective, r->nfull);
     point_text(p, &r->best, at, sizeof at);
     size_t n = (size_t)snprintf(buf, size, "optimal %s at %s (%ld optimal of %ld feasible, %ld points)", v, at,
                                 r->nbest, r->nfeasible, r->npoints);
     for (int i = 0; p->top && i < r->ntop && n < size; i++) {
-      vec_text(v, sizeof v, r->top[i], r->nobjective);
+      vec_text(v, sizeof v, r->top[i], r->nfull);
       n += (size_t)snprintf(buf + n, size - n, "%s%s", i ? ", " : "; top: ", v);
     }
   }
@@ -179,9 +192,11 @@ static void reproducer(const pg_problem *p, const char *why, const char *got) {
   ref_point fixed;
   if (p->check) {
     int64_t choose[PG_MAX_CHOOSE + 1] = {0}, counts[PG_MAX_COUNTS] = {0};
+    int place[PG_MAX_BUFFERS];
     for (int i = 0; i < p->nfix; i++)
       (p->fix[i].is_count ? counts : choose)[p->fix[i].var] = p->fix[i].v;
-    ref_eval(p, choose, counts, &fixed);
+    first_places(p, place);
+    ref_eval(p, choose, counts, place, &fixed);
   }
   expected_text(p, &r, &fixed, exp, sizeof exp);
   fprintf(stderr, "\n  expected: %s\n  rerun: TILEFIT_PROP_ONLY=%llu CK_RUN_SUITE=property build/check_tilefit\n"
@@ -205,6 +220,28 @@ static const char *json_str(const cJSON *o, const char *key) {
   return cJSON_IsString(x) ? x->valuestring : "";
 }
 
+/* The memory of each buffer an answer names in "placement": one of its
+ * candidates. */
+static int answer_places(const pg_problem *p, const cJSON *line, int *place, char *msg, size_t size) {
+  const cJSON *placement = cJSON_GetObjectItemCaseSensitive(line, "placement");
+  for (int b = 0; b < p->nbuffers; b++) {
+    int mems[PG_NMEM], n = pg_candidates(p, b, mems);
+    char name[16];
+    place[b] = p->buf[b].mem;
+    if (!p->buf[b].nplace)
+      continue;
+    snprintf(name, sizeof name, "b%d", b);
+    const char *got = json_str(placement, name);
+    place[b] = -1;
+    for (int i = 0; i < n; i++)
+      if (!strcmp(got, pg_mem_names[mems[i]]))
+        place[b] = mems[i];
+    if (place[b] < 0)
+      return snprintf(msg, size, "placement of %s is '%s', not one of its %d candidates", name, got, n), -1;
+  }
+  return 0;
+}
+
 /* The point an answer names, evaluated by the reference. */
 static int answer_point(const pg_problem *p, const cJSON *line, ref_point *pt, char *msg, size_t size) {
   int64_t choose[PG_MAX_CHOOSE + 1] = {0}, counts[PG_MAX_COUNTS] = {0};
@@ -223,7 +260,10 @@ static int answer_point(const pg_problem *p, const cJSON *line, ref_point *pt, c
     if (!in)
       return snprintf(msg, size, "%s = %lld is not in its domain", pg_choose_name(i), (long long)choose[i]), -1;
   }
-  ref_eval(p, choose, counts, pt);
+  int place[PG_MAX_BUFFERS];
+  if (answer_places(p, line, place, msg, size))
+    return -1;
+  ref_eval(p, choose, counts, place, pt);
   return 0;
 }
 
@@ -251,7 +291,7 @@ static int same_memory(const pg_problem *p, const cJSON *line, const ref_point *
 }
 
 /* One optimal answer (or one rank of --top) against the vector it must have. */
-static int same_answer(const pg_problem *p, const cJSON *line, const int64_t *want, int nobj, ref_point *pt,
+static int same_answer(const pg_problem *p, const cJSON *line, const int64_t *want, int nobj, int nfull, ref_point *pt,
                        char *msg, size_t size) {
   char a[256], b[256], at[256];
   if (strcmp(json_str(line, "status"), "optimal"))
@@ -261,8 +301,8 @@ static int same_answer(const pg_problem *p, const cJSON *line, const int64_t *wa
   point_text(p, pt, at, sizeof at);
   if (!pt->fits)
     return snprintf(msg, size, "the answer %s does not fit: %s", at, pt->why), -1;
-  vec_text(a, sizeof a, pt->objective, nobj);
-  vec_text(b, sizeof b, want, nobj);
+  vec_text(a, sizeof a, pt->objective, nfull);
+  vec_text(b, sizeof b, want, nfull);
   if (ref_compare(p, pt->objective, want) != 0)
     return snprintf(msg, size, "the answer %s has objectives %s, the optimum is %s", at, a, b), -1;
   const cJSON *objs = cJSON_GetObjectItemCaseSensitive(line, "objectives");
@@ -314,25 +354,36 @@ static int compare_solve(const pg_problem *p, const ref_result *r, const struct 
     int64_t rank = 0;
     if (p->top && (json_int(lines[i], "rank", &rank) || rank != i + 1))
       return snprintf(msg, size, "answer %d has rank %lld", i + 1, (long long)rank), -1;
-    if (same_answer(p, lines[i], p->top ? r->top[i] : r->best.objective, r->nobjective, &pts[i], why, sizeof why))
+    if (same_answer(p, lines[i], p->top ? r->top[i] : r->best.objective, r->nobjective, r->nfull, &pts[i], why,
+                    sizeof why))
       return snprintf(msg, size, "%s%d: %s", p->top ? "rank " : "answer ", i + 1, why), -1;
-    for (int j = 0; j < i; j++)
+    for (int j = 0; j < i; j++) {
       if (!memcmp(pts[j].choose, pts[i].choose, sizeof pts[i].choose) &&
-          !memcmp(pts[j].counts, pts[i].counts, sizeof pts[i].counts))
+          !memcmp(pts[j].counts, pts[i].counts, sizeof pts[i].counts) &&
+          !memcmp(pts[j].place, pts[i].place, sizeof pts[i].place))
         return snprintf(msg, size, "ranks %d and %d are the same point", j + 1, i + 1), -1;
+      if (!p->top_points && ref_same_config(p, &pts[j], &pts[i]))
+        return snprintf(msg, size, "rank %d is rank %d's configuration", i + 1, j + 1), -1;
+    }
   }
   return 0;
 }
 
 static int compare_check(const pg_problem *p, const struct run *run, cJSON **lines, int n, char *msg, size_t size) {
   int64_t choose[PG_MAX_CHOOSE + 1] = {0}, counts[PG_MAX_COUNTS] = {0};
+  int place[PG_MAX_BUFFERS];
   for (int i = 0; i < p->nfix; i++)
     (p->fix[i].is_count ? counts : choose)[p->fix[i].var] = p->fix[i].v;
-  ref_point pt;
-  ref_eval(p, choose, counts, &pt);
-  const char *want = pt.fits ? "fits" : "does_not_fit";
-  if (run->rc != !pt.fits || n != 1 || strcmp(json_str(lines[0], "status"), want))
+  int fits = ref_some_placement_fits(p, choose, counts); /* check decides free placements: fits when one does */
+  const char *want = fits ? "fits" : "does_not_fit";
+  if (run->rc != !fits || n != 1 || strcmp(json_str(lines[0], "status"), want))
     return snprintf(msg, size, "exit %d, status '%s'", run->rc, n ? json_str(lines[0], "status") : "-"), -1;
+  if (answer_places(p, lines[0], place, msg, size))
+    return -1;
+  ref_point pt;
+  ref_eval(p, choose, counts, place, &pt);
+  if (fits && !pt.fits)
+    return snprintf(msg, size, "the placement it reports does not fit: %s", pt.why), -1;
   return same_memory(p, lines[0], &pt, msg, size);
 }
 
@@ -378,6 +429,7 @@ static void run_one(unsigned long long seed, const char *dir, struct report *rep
   for (int i = 0; i < MAX_LINES; i++)
     cJSON_Delete(lines[i]);
   rep->features = p.features;
+  rep->no_presolve = p.no_presolve;
   rep->feasible = !p.check && r.nfeasible;
   rep->infeasible = !p.check && !r.nfeasible;
   if (bad || verbose) {
@@ -431,6 +483,10 @@ static void count_report(struct batch *b, const struct report *rep) {
   b->skipped += rep->rc < 0;
   b->problems += rep->rc >= 0;
   b->features |= rep->features;
+  int glpk = rep->rc >= 0 && (rep->features & (1ull << PF_GLPK));
+  b->glpk += glpk;
+  b->glpk_place += glpk && (rep->features & (1ull << PF_PLACE));
+  b->no_presolve += glpk && rep->no_presolve;
   b->feasible += rep->feasible;
   b->infeasible += rep->infeasible;
   if (!rep->rc)
@@ -498,7 +554,9 @@ static const char *const feature_names[PF_NFEATURES] = {
     "an aligned count-dependent rf buffer", "a negative coefficient", "a min objective", "a max objective",
     "a weight of 10^8..10^9", "a capacity of 2^39..2^40", "a count objective before a tile objective",
     "a tile objective before a count objective", "--fix", "--domain", "occupancy 0", "occupancy 1", "--top K",
-    "check", "--solver glpk", "--objective replacing the workset's", "buffer lifetimes", "a layout order"};
+    "check", "--solver glpk", "--objective replacing the workset's", "buffer lifetimes", "a layout order",
+    "a placed buffer", "an alias", "a workset pin", "--place", "placed() in a let", "--top of configurations",
+    "placement with occupancy", "placement with --solver glpk"};
 
 static unsigned long long first_seed = 1; /* set when the suite is made */
 
@@ -510,10 +568,11 @@ START_TEST(test_property) {
   run_batch(first, PER_BATCH, 0, &b);
   if (getenv("TILEFIT_PROP_STATS")) {
     fprintf(stderr, "property: seeds %llu..: %d problems, %d failed, %d feasible, %d infeasible, %d skipped, "
-            "generated %016llx, missing:", first, b.problems, b.failed, b.feasible, b.infeasible, b.skipped,
+            "--solver glpk %d (placement %d, --no-presolve %d), generated %016llx, missing:", first, b.problems,
+            b.failed, b.feasible, b.infeasible, b.skipped, b.glpk, b.glpk_place, b.no_presolve,
             (unsigned long long)b.hash);
     for (int f = 0; f < PF_NFEATURES; f++)
-      if (!(b.features & (1u << f)))
+      if (!(b.features & (1ull << f)))
         fprintf(stderr, " [%s]", feature_names[f]);
     fputc('\n', stderr);
   }
@@ -526,7 +585,7 @@ START_TEST(test_property) {
   ck_assert_int_ge(b.feasible, PER_BATCH / 5);
   ck_assert_int_ge(b.infeasible, PER_BATCH / 20);
   for (int f = 0; f < PF_NFEATURES; f++)
-    ck_assert_msg(b.features & (1u << f), "seeds %llu..%llu never generate %s", first, first + PER_BATCH - 1,
+    ck_assert_msg(b.features & (1ull << f), "seeds %llu..%llu never generate %s", first, first + PER_BATCH - 1,
                   feature_names[f]);
 }
 END_TEST

@@ -10,7 +10,9 @@
 #include <string.h>
 #include <unistd.h>
 
+#include "model/input/catalog.h"
 #include "solver/export.h"
+#include "tests/oracle_ref.h"
 #include "tests/propgen.h"
 #include "tests/suites.h"
 #include "tests/testutil.h"
@@ -53,6 +55,35 @@ END_TEST
  * granules have a column per memory, so at the smem combination nothing
  * is charged to rf, and GLPK takes smem (the first place) as the exact
  * search does, at the tie-break level alone and after an objective. */
+/* Every shipped workset on every shipped machine it models, at its
+ * default request: GLPK's answer is the exact search's, point and all
+ * (the search order's last levels decide ties no objective decides:
+ * triton-matmul on b200 had BLOCK_M 64 from GLPK, 16 from the search). */
+START_TEST(test_glpk_every_shipped_problem) {
+  static char exact[1 << 17];
+  size_t nw, nm;
+  char **ws = tf_catalog_list(TF_CATALOG_WORKSETS, &nw), **ms = tf_catalog_list(TF_CATALOG_MACHINES, &nm), cmd[512];
+  int pairs = 0;
+  for (size_t w = 0; w < nw; w++)
+    for (size_t m = 0; m < nm; m++) {
+      snprintf(cmd, sizeof cmd, "solve -m %s -w %s --json", ms[m], ws[w]);
+      int rc = tf_test_run(cmd, exact, sizeof exact, err, sizeof err);
+      if (rc == 2 && strstr(err, "$.arch: "))
+        continue; /* a machine the workset does not model */
+      ck_assert_msg(rc == 0 || rc == 1, "%s: exit %d: %s", cmd, rc, err);
+      snprintf(cmd, sizeof cmd, "solve -m %s -w %s --json --solver glpk", ms[m], ws[w]);
+      ck_assert_msg(tf_test_run(cmd, out, sizeof out, err, sizeof err) == rc, "%s: %s", cmd, err);
+      size_t n = rc ? strlen(exact) : shared_part(exact);
+      ck_assert_msg((rc ? strlen(out) : shared_part(out)) == n && !strncmp(exact, out, n), "%s:\nexact:\n%s\nglpk:\n%s",
+                    cmd, exact, out);
+      pairs++;
+    }
+  ck_assert_int_gt(pairs, 100);
+  tf_catalog_list_free(ws, nw);
+  tf_catalog_list_free(ms, nm);
+}
+END_TEST
+
 START_TEST(test_glpk_placed_units) {
   static char exact[1 << 17];
   static const char *const extra[] = {"", " --objective 'max c_stages'"};
@@ -201,10 +232,11 @@ static long long picks_in(const char *file) {
 }
 
 /* Exports `args` to dir/m.lp and dir/m.mps; glpsol reads every level
- * file back to the optimum tilefit printed; pick columns: one per kept
- * combination.  Returns 1 when no combination is left to model (exit 2,
- * no file), else 0. */
-static int export_agrees(const char *dir, const char *args, int check_binaries) {
+ * file back to the optimum tilefit printed (and the level after the shown
+ * ones to `porder`, the optimum's placement_order, when it is >= 0); pick
+ * columns: one per kept combination.  Returns 1 when no combination is
+ * left to model (exit 2, no file), else 0. */
+static int export_agrees(const char *dir, const char *args, int check_binaries, long long porder) {
   char cmd[2048], file[300];
   snprintf(cmd, sizeof cmd, "%s --json --lp %s/m.lp --mps %s/m.mps", args, dir, dir);
   int rc = tf_test_run(cmd, out, sizeof out, err, sizeof err);
@@ -236,6 +268,9 @@ static int export_agrees(const char *dir, const char *args, int check_binaries) 
       ck_assert_msg(glpsol_value(file, sense, &got) == 0, "%s: glpsol finds no optimum in %s", cmd, file);
       if (level < n)
         ck_assert_msg(got == want[level], "%s: %s: glpsol %lld, tilefit %lld", cmd, file, got, want[level]);
+      if (level == n && porder >= 0)
+        ck_assert_msg(got == porder, "%s: %s: glpsol's placement_order %lld, the reference's %lld", cmd, file, got,
+                      porder);
       const char *kept = strstr(out, "\"kept\":");
       ck_assert_ptr_nonnull(kept);
       if (check_binaries && level == 0 && !mps) /* one binary per kept combination */
@@ -259,7 +294,7 @@ START_TEST(test_export_shipped) {
   };
   char dir[256];
   tf_test_temp_dir(dir, sizeof dir, "tilefit-lp");
-  ck_assert_int_eq(export_agrees(dir, problems[_i], 1), 0);
+  ck_assert_int_eq(export_agrees(dir, problems[_i], 1, -1), 0);
   ck_assert_int_eq(rmdir(dir), 0); /* every level file was read and removed */
 }
 END_TEST
@@ -309,17 +344,25 @@ START_TEST(test_export_placed_units) {
 }
 END_TEST
 
-/* Generated problems with two or three counts, in GLPK's range. */
+/* Generated problems with two or three counts, in GLPK's range, and
+ * placement problems whose placement_order decides: its level reads back
+ * to the reference's optimum's. */
 START_TEST(test_export_generated) {
   char dir[256], mfile[300], wfile[300], store[8192], text[1 << 15];
   tf_test_temp_dir(dir, sizeof dir, "tilefit-lp");
   snprintf(mfile, sizeof mfile, "%s/m.json", dir);
   snprintf(wfile, sizeof wfile, "%s/w.json", dir);
-  int done = 0;
-  for (unsigned long long seed = 1; done < 12 && seed < 2000; seed++) {
-    pg_problem p;
+  int done = 0, placed = 0;
+  for (unsigned long long seed = 1; (done < 12 || placed < 8) && seed < 4000; seed++) {
+    static pg_problem p;
+    static ref_result r;
     pg_generate(&p, seed);
-    if (p.ncounts < 2 || p.top || p.check || (p.features & (1u << PF_WEIGHT_1E9 | 1u << PF_CAP_2_40)))
+    int tie = pg_has_placement_tie_break(&p);
+    if ((tie ? placed >= 8 : p.ncounts < 2 || done >= 12) || p.top || p.check ||
+        (p.features & (1ull << PF_WEIGHT_1E9 | 1ull << PF_CAP_2_40)))
+      continue;
+    ref_solve(&p, 0, &r);
+    if (r.out_of_range)
       continue;
     FILE *f = fopen(mfile, "w");
     pg_machine_json(&p, text, sizeof text);
@@ -335,9 +378,11 @@ START_TEST(test_export_generated) {
     for (int i = 1; i < argc && strcmp(argv[i], "--jsonl"); i++) /* after "tilefit", shell words, quoted */
       len += (size_t)snprintf(args + len, sizeof args - len, i > 1 ? " '%s'" : "%s", argv[i]);
     ck_assert_uint_lt(len, sizeof args);
-    done += !export_agrees(dir, args, 0);
+    int agrees = !export_agrees(dir, args, 0, tie && r.nfeasible ? r.best.objective[r.nobjective] : -1);
+    *(tie ? &placed : &done) += agrees;
   }
   ck_assert_int_eq(done, 12);
+  ck_assert_int_eq(placed, 8);
   remove(mfile);
   remove(wfile);
   ck_assert_int_eq(rmdir(dir), 0);
@@ -349,6 +394,7 @@ Suite *solve_ilp_suite(void) {
   TCase *tc = tcase_create("glpk");
   tcase_set_timeout(tc, 300);
   tcase_add_test(tc, test_glpk_equals_exact);
+  tcase_add_test(tc, test_glpk_every_shipped_problem);
   tcase_add_loop_test(tc, test_glpk_wrong_is_exit_3, 0, (int)(sizeof wrong / sizeof *wrong));
   tcase_add_test(tc, test_glpk_sweep_error_line);
   tcase_add_test(tc, test_glpk_infeasible);

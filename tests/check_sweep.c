@@ -2,10 +2,12 @@
  * deterministic output whatever -j is, resume after a kill or a torn line,
  * shards merged back, and GNU parallel driving the shards. */
 #include <check.h>
+#include <fcntl.h>
 #include <signal.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/file.h>
 #include <sys/stat.h>
 #include <sys/time.h>
 #include <sys/wait.h>
@@ -291,7 +293,10 @@ static const struct {
      "$.where[0]", "remainder"},
     {"{\"machines\": [\"b200\"], \"worksets\": [\"fa4-fwd\"], \"objectives\": []}", "$.objectives", "non-empty"},
     {"{\"machines\": [\"b200\"], \"worksets\": [\"fa4-fwd\"], \"objectives\": [\"max nosuch\"]}", "$.objectives[0]",
-     "binds in no workset"},
+     "binds in no workset of the sweep; in fa4-fwd: in expression 'nosuch': unknown name 'nosuch'"},
+    /* text that is no objective at all says so, not "a misspelt name?" */
+    {"{\"machines\": [\"b200\"], \"worksets\": [\"fa4-fwd\"], \"objectives\": [\"max\"]}", "$.objectives[0]",
+     "in fa4-fwd: expected 'max EXPR' or 'min EXPR', got 'max'"},
     {"{\"machines\": [\"b200\"], \"worksets\": [\"fa4-fwd\"], \"objectives\": [[1]]}", "$.objectives[0][0]",
      "expected a string"},
     {"{\"machines\": [\"b200\"], \"worksets\": [\"fa4-fwd\"], \"require\": [\"nosuch <= 1\"]}", "$.require[0]",
@@ -652,6 +657,67 @@ START_TEST(test_resume_refuses) {
 }
 END_TEST
 
+/* A resume file damaged in the middle (a NUL, a line that is no JSON),
+ * one whose last line this tilefit would not write now (another version,
+ * a changed model: here a value edited), and one another run holds: each
+ * refused before anything is written, the file unchanged. */
+START_TEST(test_resume_damaged) {
+  tf_sweep *s = load(SMALL);
+  const char *full = tmp("full.jsonl"), *part = tmp("part.jsonl");
+  run_ok(s, (struct runopts){0}, full, NULL);
+  size_t len;
+  char *text = slurp(full, &len);
+  size_t two = (size_t)(strchr(strchr(text, '\n') + 1, '\n') - text) + 1, one = (size_t)(strchr(text, '\n') - text) + 1;
+  char *edited = malloc(two + 1);
+  static const struct {
+    size_t at;
+    const char *bytes, *msg;
+  } cases[] = {{300, "\0", "line 1 is not a whole JSON line (damaged?)"}, /* past the line's index and id */
+               {301, "\"", "line 1 is not a whole JSON line (damaged?)"},
+               {0, NULL, "its last line is not what this tilefit writes for point 1 now"}};
+  for (size_t k = 0; k < sizeof cases / sizeof *cases; k++) {
+    memcpy(edited, text, two);
+    if (cases[k].bytes) {
+      edited[cases[k].at] = cases[k].bytes[0];
+    } else { /* a value of the second line: one more digit in its "index" is caught earlier, so its last byte */
+      char *last_digit = edited + two - 3;
+      while (*last_digit < '0' || *last_digit > '9')
+        last_digit--;
+      *last_digit = *last_digit == '9' ? '8' : (char)(*last_digit + 1);
+    }
+    spill(part, edited, two);
+    tf_error e;
+    tf_sweep_stats st;
+    ck_assert_int_eq(run(s, (struct runopts){.resume = 1}, part, &st, &e), -1);
+    ck_assert_int_eq(e.code, TF_EINPUT);
+    ck_assert_msg(strstr(e.msg, cases[k].msg), "case %zu: %s", k, e.msg);
+    size_t got;
+    char *after = slurp(part, &got);
+    ck_assert(got == two && !memcmp(after, edited, two));
+    free(after);
+  }
+  /* held by another writer (flock, as a running --resume holds it) */
+  spill(part, text, one);
+  int fd = open(part, O_RDWR);
+  ck_assert_int_eq(flock(fd, LOCK_EX), 0);
+  pid_t pid = fork(); /* flock locks belong to the open file: another process must try */
+  if (pid == 0) {
+    tf_error e;
+    tf_sweep_stats st;
+    _exit(run(s, (struct runopts){.resume = 1}, part, &st, &e) == -1 && strstr(e.msg, "another tilefit is writing it") ? 0 : 1);
+  }
+  int status;
+  ck_assert_int_eq(waitpid(pid, &status, 0), pid);
+  ck_assert_msg(WIFEXITED(status) && WEXITSTATUS(status) == 0, "a held file was resumed");
+  close(fd);
+  run_ok(s, (struct runopts){.resume = 1}, part, NULL); /* released: it resumes */
+  same_files(part, full);
+  free(edited);
+  free(text);
+  tf_sweep_free(s);
+}
+END_TEST
+
 /* ------------------------------------------------- lines in memory */
 
 /* A line callback's lines, joined: the bytes a file would hold. */
@@ -930,6 +996,11 @@ START_TEST(test_cli_lists) {
   } bad[] = {
       {"sweep -m b200 -w fa4-fwd -p d=64,x", "tilefit: error: -p: 'x' is not an integer in 'd=64,x'\n"},
       {"sweep -m b200 -w fa4-fwd -p zz=1", "tilefit: error: -p zz=1: no workset of the sweep has a param 'zz'\n"},
+      {"sweep -m b200 -w fa4-fwd -p d=64 -p d=128",
+       "tilefit: error: -p: 'd' is given twice; give its values in one list (-p d=V1,V2,...)\n"},
+      {"sweep -m b200 -w fa4-fwd --fix B_r=64 --fix B_r=128", "tilefit: error: --fix: 'B_r' is given twice"},
+      {"sweep -m b200 -w fa4-fwd --objective max",
+       "tilefit: error: --objective max: binds in no workset of the sweep; in fa4-fwd: expected 'max EXPR'"},
       {"sweep -w fa4-fwd", "tilefit: error: -m: a sweep without a spec file needs both -m and -w"},
       {"sweep " SMALL " -m b200", "tilefit: error: -m: a sweep comes from " SMALL " or from the options, not both\n"},
   };
@@ -1056,6 +1127,7 @@ Suite *sweep_suite(void) {
   tcase_add_test(core, test_memo_flat);
   tcase_add_loop_test(core, test_resume_torn, 0, 2);
   tcase_add_test(core, test_resume_refuses);
+  tcase_add_test(core, test_resume_damaged);
   tcase_add_loop_test(core, test_shards_merge, 0, 2);
   tcase_add_test(core, test_lines_in_memory);
   tcase_add_test(core, test_lines_bad_input);

@@ -819,6 +819,34 @@ START_TEST(test_include_not_regular) {
 }
 END_TEST
 
+/* A fragment listed twice, and a path too long to name the file it
+ * means (cut, it would name another), are refused at their index. */
+START_TEST(test_include_twice_or_long) {
+  char dir[256], path[512], frag[512], text[8192], name[5000];
+  tf_test_temp_dir(dir, sizeof dir, "tf-include");
+  snprintf(frag, sizeof frag, "%s/f.json", dir);
+  tf_test_write_text(frag, "{\"let\": {\"x\": \"B * 2\"}}");
+  memset(name, 'a', sizeof name - 1);
+  name[sizeof name - 1] = 0;
+  const char *includes[] = {"\"f.json\", \"f.json\"", name};
+  const char *msgs[] = {"'f.json' is included twice", "the fragment's path is longer than 4095 bytes"};
+  const char *paths[] = {"$.include[1]", "$.include[0]"};
+  for (int i = 0; i < 2; i++) {
+    snprintf(text, sizeof text,
+             "{\"name\": \"w\", \"include\": [%s%s%s], \"choose\": {\"B\": [64]}, \"buffers\": "
+             "[{\"name\": \"q\", \"memory\": \"smem\", \"size\": \"x\"}], \"objective\": [\"max B\"]}",
+             i ? "\"" : "", includes[i], i ? "\"" : "");
+    snprintf(path, sizeof path, "%s/w.json", dir);
+    tf_test_write_text(path, text);
+    tf_error err;
+    tf_error_init(&err);
+    ck_assert_ptr_null(tf_workset_load(path, &err));
+    tf_test_input_error(&err, text, path, paths[i], msgs[i]);
+  }
+  tf_test_remove_dir(dir);
+}
+END_TEST
+
 /* Each shipped fragment is included by a shipped workset. */
 START_TEST(test_shipped_fragments_used) {
   glob_t g;
@@ -896,6 +924,7 @@ Suite *workset_suite(void) {
   tcase_add_test(errors, test_missing_file);
   tcase_add_test(errors, test_include);
   tcase_add_test(errors, test_include_not_regular);
+  tcase_add_test(errors, test_include_twice_or_long);
   tcase_add_test(shipped_tc, test_shipped_fragments_used);
   suite_add_tcase(s, errors);
   TCase *core = tcase_create("Core");

@@ -5,7 +5,10 @@
  * buffers in every memory, coefficients up to 10^9 and capacities up to
  * 2^40, objectives in any order, fixes, domains, occupancy 0 and 1,
  * --top K, check, --solver glpk (with or without --no-presolve), buffer
- * lifetimes and a layout order. */
+ * lifetimes and a layout order, and placement: buffers placed in two or
+ * three memories with a size in each, pins in the workset and on the
+ * command line, aliases, placed() in lets, requires and sizes,
+ * placement_order in objectives, with occupancy and with GLPK. */
 #include "tests/propgen.h"
 
 #include <stdarg.h>
@@ -129,7 +132,7 @@ static void gen_machine(struct gen *g) {
   m->ctas_per_sm = chance(r, 80) ? pick(r, 1, 8) : pick(r, 9, 32);
   m->threads_per_cta = 1024;
   if (m->smem_capacity >= ((int64_t)1 << 39))
-    g->p->features |= 1u << PF_CAP_2_40;
+    g->p->features |= 1ull << PF_CAP_2_40;
 }
 
 /* ---------------------------------------------------------------- workset */
@@ -161,7 +164,7 @@ static void gen_counts(struct gen *g) {
     p->hi[i] = p->lo[i] + pick(&g->r, 0, p->ncounts == 3 ? 7 : 12);
     box *= p->hi[i] - p->lo[i] + 1;
     if (p->lo[i] > 1)
-      p->features |= 1u << PF_LO_ABOVE_1;
+      p->features |= 1ull << PF_LO_ABOVE_1;
   }
   for (int i = 0; box > 600 && i < p->ncounts; i++) { /* keep the brute force small */
     box /= p->hi[i] - p->lo[i] + 1;
@@ -169,7 +172,7 @@ static void gen_counts(struct gen *g) {
     box *= p->hi[i] - p->lo[i] + 1;
   }
   if (p->ncounts)
-    p->features |= 1u << (PF_COUNTS1 + p->ncounts - 1);
+    p->features |= 1ull << (PF_COUNTS1 + p->ncounts - 1);
 }
 
 int64_t pg_capacity(const pg_problem *p, int mem) {
@@ -208,7 +211,7 @@ static void gen_buffer(struct gen *g, int b) {
     e = op2(g, PG_ADD, e, op2(g, PG_MUL, coef, count_offset(g, s, shrink)));
     dependent = 1;
     if (shrink)
-      p->features |= 1u << PF_NEGATIVE;
+      p->features |= 1ull << PF_NEGATIVE;
   }
   if (mult > 1)
     e = op2(g, PG_ADD, op2(g, PG_MUL, k(g, mult), e), k(g, pick(r, 0, mult)));
@@ -223,7 +226,7 @@ static void gen_buffer(struct gen *g, int b) {
   p->buf[b].align = al;
   g->rounded[mem] |= dependent && al > 1;
   if (dependent && al > 1)
-    p->features |= 1u << (mem == PG_SMEM ? PF_ALIGNED_SMEM : mem == PG_TMEM ? PF_ALIGNED_TMEM : PF_ALIGNED_RF);
+    p->features |= 1ull << (mem == PG_SMEM ? PF_ALIGNED_SMEM : mem == PG_TMEM ? PF_ALIGNED_TMEM : PF_ALIGNED_RF);
 }
 
 /* A constant SMEM buffer just inside or just past what one of `o` CTAs
@@ -258,9 +261,22 @@ static int depends(const pg_problem *p, int n) {
   const pg_node *x = &p->node[n];
   if (x->op == PG_COUNT)
     return 1;
-  if (x->op == PG_CONST || x->op == PG_CHOOSE || x->op == PG_USED || x->op == PG_SLACK)
+  if (x->op == PG_LET)
+    return depends(p, p->let[x->v]);
+  if (x->op == PG_CONST || x->op == PG_CHOOSE || x->op == PG_USED || x->op == PG_SLACK || x->op == PG_PLACED ||
+      x->op == PG_PORDER)
     return 0;
   return depends(p, x->a) || depends(p, x->b);
+}
+
+/* Does buffer b's size in any of its memories depend on a count? */
+static int any_size_depends(const pg_problem *p, int b) {
+  if (!p->buf[b].nplace)
+    return depends(p, p->buf[b].size);
+  for (int i = 0; i < p->buf[b].nplace; i++)
+    if (depends(p, p->buf[b].psize[i]))
+      return 1;
+  return 0;
 }
 
 /* Lifetimes and a layout order, from a stream of their own (the other
@@ -273,9 +289,13 @@ static void gen_lifetimes(struct gen *g, int nbuffers) {
   int phases = chance(&r, 35) ? (int)pick(&r, 1, PG_MAX_LIFETIMES) : 0;
   for (int b = 0; b < p->nbuffers; b++) {
     p->buf[b].life = b < nbuffers && phases && chance(&r, 70) ? (int)pick(&r, 0, phases - 1) : -1;
+    if (p->buf[b].alias >= 0) /* an aliasing buffer lives in its host's space, so in its phase */
+      p->buf[b].life = p->buf[p->buf[b].alias].life;
     if (p->buf[b].life >= 0) {
-      p->features |= 1u << PF_LIFETIMES;
-      g->phased[p->buf[b].mem] |= depends(p, p->buf[b].size);
+      p->features |= 1ull << PF_LIFETIMES;
+      int mems[PG_NMEM], n = pg_candidates(p, b, mems);
+      for (int i = 0; i < n; i++)
+        g->phased[mems[i]] |= depends(p, pg_size_in(p, b, mems[i]));
     }
   }
   if (!chance(&r, 25))
@@ -287,7 +307,215 @@ static void gen_lifetimes(struct gen *g, int nbuffers) {
     p->order[b] = p->order[j], p->order[j] = t;
   }
   p->norder = (int)pick(&r, 1, p->nbuffers);
-  p->features |= 1u << PF_LAYOUT_ORDER;
+  p->features |= 1ull << PF_LAYOUT_ORDER;
+}
+
+/* ------------------------------------------------------------ placement */
+
+/* The placement, alias and let passes draw from streams of their own, so
+ * that every other draw (and so every seed's problem apart from these)
+ * stays as it was: each swaps g->r for its stream while it runs. */
+static struct rng own_stream(const pg_problem *p, uint64_t salt) {
+  return (struct rng){p->seed * 0xA24BAED4963EE407ULL + salt};
+}
+
+/* A size in memory `mem` for a buffer that may be placed there: SMEM bytes
+ * over the choose variables, TMEM columns or registers per thread small,
+ * each maybe growing or shrinking with a count (not TMEM and registers
+ * under occupancy).  TMEM sizes are at least 1: a machine without TMEM
+ * has none, and nothing of size 0 shows that. */
+static int placed_size(struct gen *g, int mem, int *dependent) {
+  pg_problem *p = g->p;
+  struct rng *r = &g->r;
+  int e = mem == PG_SMEM ? choose_term(g) : small_term(g);
+  *dependent = 0;
+  for (int s = 0; s < p->ncounts && (mem == PG_SMEM || !p->uses_occupancy); s++) {
+    if (chance(r, 60))
+      continue;
+    int shrink = chance(r, 25);
+    int coef = mem == PG_SMEM ? op2(g, PG_ADD, choose_term(g), k(g, pick(r, 1, 12))) : k(g, pick(r, 1, 4));
+    e = op2(g, PG_ADD, e, op2(g, PG_MUL, coef, count_offset(g, s, shrink)));
+    *dependent = 1;
+  }
+  return mem == PG_TMEM ? op2(g, PG_ADD, e, k(g, 1)) : e;
+}
+
+/* Buffer b's place list: its memory and one or two others, shuffled
+ * (TMEM mostly left out on a machine without it). */
+static void place_list(struct gen *g, int b) {
+  pg_problem *p = g->p;
+  int n = 0, want = (int)pick(&g->r, 2, 3), list[PG_NMEM];
+  list[n++] = p->buf[b].mem;
+  for (int m = 0; m < PG_NMEM && n < want; m++)
+    if (m != p->buf[b].mem && (m != PG_TMEM || p->m.tmem_present || chance(&g->r, 20)) && (want == 3 || chance(&g->r, 50)))
+      list[n++] = m;
+  for (int i = n - 1; i > 0; i--) {
+    int j = (int)pick(&g->r, 0, i), t = list[i];
+    list[i] = list[j], list[j] = t;
+  }
+  int orig = p->buf[b].size, orig_mem = p->buf[b].mem;
+  for (int i = 0; i < n; i++) {
+    int dependent = depends(p, orig);
+    p->buf[b].place[i] = list[i];
+    p->buf[b].psize[i] = list[i] == orig_mem ? orig : placed_size(g, list[i], &dependent);
+    g->rounded[list[i]] |= dependent && p->buf[b].align > 1;
+  }
+  p->buf[b].nplace = n;
+  p->buf[b].mem = list[0];
+  p->buf[b].size = p->buf[b].psize[0];
+}
+
+/* Buffer b's pins: the workset's (a param) and the command line's. */
+static void place_pins(struct gen *g, int b) {
+  pg_problem *p = g->p;
+  int has_rf = 0, mask = 0;
+  for (int i = 0; i < p->buf[b].nplace; i++)
+    has_rf |= p->buf[b].place[i] == PG_RF;
+  if (has_rf && p->buf[b].nplace >= 2 && chance(&g->r, 30)) { /* a pin needs rf and another memory */
+    p->buf[b].pin = (int)pick(&g->r, -1, 1);
+    p->features |= 1ull << PF_PIN;
+  }
+  if (chance(&g->r, 20)) {
+    while (!mask)
+      for (int i = 0; i < p->buf[b].nplace; i++)
+        mask |= chance(&g->r, 50) << p->buf[b].place[i];
+    p->buf[b].cli_place = mask;
+    p->features |= 1ull << PF_CLI_PLACE;
+  }
+}
+
+/* One or two of the first `nbuffers` buffers placed; the counts' box
+ * shrinks so that the brute force stays small. */
+static void place_buffers(struct gen *g, int nbuffers) {
+  pg_problem *p = g->p;
+  int n = (int)pick(&g->r, 1, nbuffers < 2 ? nbuffers : 2), first = (int)pick(&g->r, 0, nbuffers - 1);
+  for (int i = 0; i < n; i++) {
+    int b = (first + i) % nbuffers;
+    if (chance(&g->r, 50))
+      p->buf[b].align = (int64_t)1 << pick(&g->r, 0, 5);
+    place_list(g, b);
+    place_pins(g, b);
+  }
+  for (int64_t box = 601; box > 150;) {
+    box = 1;
+    for (int s = 0; s < p->ncounts; s++)
+      box *= p->hi[s] - p->lo[s] + 1;
+    for (int s = 0; box > 150 && s < p->ncounts; s++)
+      p->hi[s] = p->lo[s] + (p->hi[s] - p->lo[s]) / 2;
+  }
+  p->features |= 1ull << PF_PLACE;
+  if (p->uses_occupancy)
+    p->features |= 1ull << PF_PLACE_OCC;
+}
+
+/* A buffer sharing an earlier one's space: both count-free in every
+ * memory they may be in (tilefit refuses a count-dependent alias). */
+static void gen_alias(struct gen *g, int nbuffers) {
+  pg_problem *p = g->p;
+  int b = (int)pick(&g->r, 1, nbuffers - 1), t = (int)pick(&g->r, 0, b - 1);
+  if (any_size_depends(p, b) || any_size_depends(p, t))
+    return;
+  p->buf[b].alias = t;
+  p->features |= 1ull << PF_ALIAS;
+}
+
+static void gen_placement(struct gen *g, int nbuffers) {
+  pg_problem *p = g->p;
+  struct rng saved = g->r;
+  g->r = own_stream(p, 0x9FB21C651E98DF25ULL);
+  if (chance(&g->r, 30))
+    place_buffers(g, nbuffers);
+  if (nbuffers >= 2 && chance(&g->r, 30))
+    gen_alias(g, nbuffers);
+  g->r = saved;
+}
+
+/* placed(b, MEM) for a placed buffer b and one of its memories. */
+static int some_placed(struct gen *g) {
+  const pg_problem *p = g->p;
+  int b = (int)pick(&g->r, 0, p->nbuffers - 1);
+  while (!p->buf[b].nplace)
+    b = (b + 1) % p->nbuffers;
+  return node(g, PG_PLACED, b, p->buf[b].place[pick(&g->r, 0, p->buf[b].nplace - 1)], 0);
+}
+
+/* A let over placements (and a choose variable or a count), used by a
+ * require or an objective added for it. */
+static void gen_let(struct gen *g) {
+  pg_problem *p = g->p;
+  int e = op2(g, PG_MUL, some_placed(g), k(g, pick(&g->r, 1, 9)));
+  if (chance(&g->r, 50))
+    e = op2(g, PG_ADD, e, op2(g, PG_MUL, some_placed(g), k(g, pick(&g->r, 1, 9))));
+  if (chance(&g->r, 50))
+    e = op2(g, PG_ADD, e, p->ncounts && chance(&g->r, 50) ? some_count(g) : some_choose(g));
+  p->let[p->nlets] = e;
+  int use = node(g, PG_LET, p->nlets++, 0, 0), list = pg_objectives(p);
+  if (chance(&g->r, 50) && p->nrequire < PG_MAX_REQUIRES) {
+    p->req[p->nrequire].lhs = use;
+    p->req[p->nrequire].rhs = k(g, pick(&g->r, 0, 14));
+    p->req[p->nrequire].rel = (int)pick(&g->r, 0, 4);
+    p->req[p->nrequire++].on_cli = chance(&g->r, 30);
+  } else if (p->nobj[list] < PG_MAX_OBJECTIVES) {
+    p->obj[list][p->nobj[list]].expr = use;
+    p->obj[list][p->nobj[list]++].max = chance(&g->r, 50);
+  }
+  p->features |= 1ull << PF_PLACED_LET;
+}
+
+/* With placement: lets over placed(), a legality rule on placed(), an
+ * objective on placement_order. */
+static void gen_lets(struct gen *g) {
+  pg_problem *p = g->p;
+  int placed = 0;
+  for (int b = 0; b < p->nbuffers; b++)
+    placed |= p->buf[b].nplace > 0;
+  if (!placed)
+    return;
+  struct rng saved = g->r;
+  g->r = own_stream(p, 0x3C6EF372FE94F82BULL);
+  while (p->nlets < PG_MAX_LETS && chance(&g->r, 45))
+    gen_let(g);
+  if (chance(&g->r, 25) && p->nrequire < PG_MAX_REQUIRES) { /* placed(A, rf) + placed(B, smem) <= 1 */
+    int lhs = some_placed(g);
+    p->req[p->nrequire].lhs = op2(g, PG_ADD, lhs, some_placed(g));
+    p->req[p->nrequire].rhs = k(g, 1);
+    p->req[p->nrequire].rel = PG_LE;
+    p->req[p->nrequire++].on_cli = chance(&g->r, 30);
+  }
+  int list = pg_objectives(p);
+  if (chance(&g->r, 15) && p->nobj[list] < PG_MAX_OBJECTIVES) {
+    p->obj[list][p->nobj[list]].expr = node(g, PG_PORDER, 0, 0, 0);
+    p->obj[list][p->nobj[list]++].max = chance(&g->r, 50);
+  }
+  g->r = saved;
+}
+
+int pg_candidates(const pg_problem *p, int b, int *mems) {
+  if (!p->buf[b].nplace)
+    return mems[0] = p->buf[b].mem, 1;
+  int n = 0;
+  for (int i = 0; i < p->buf[b].nplace; i++) {
+    int m = p->buf[b].place[i], pin = p->buf[b].pin;
+    int ok = p->buf[b].cli_place ? (p->buf[b].cli_place >> m) & 1 : pin == 1 ? m == PG_RF : pin == 0 ? m != PG_RF : 1;
+    if (ok)
+      mems[n++] = m;
+  }
+  return n;
+}
+
+int pg_size_in(const pg_problem *p, int b, int mem) {
+  for (int i = 0; i < p->buf[b].nplace; i++)
+    if (p->buf[b].place[i] == mem)
+      return p->buf[b].psize[i];
+  return p->buf[b].size;
+}
+
+int pg_has_placement_tie_break(const pg_problem *p) {
+  int mems[PG_NMEM];
+  for (int b = 0; b < p->nbuffers; b++)
+    if (p->buf[b].nplace && pg_candidates(p, b, mems) > 1)
+      return 1;
+  return 0;
 }
 
 /* A bound near the middle of what the counts can reach. */
@@ -322,13 +550,13 @@ static void gen_require(struct gen *g, int i) {
     lhs = op2(g, PG_ADD, lhs, kind == 1 ? some_choose(g) : some_count(g));
     rhs = k(g, count_bound(g, 2 * L, 2 * H + 4));
     rel = chance(r, 60) ? PG_GE : PG_GT;
-    p->features |= 1u << PF_LOOSEN;
+    p->features |= 1ull << PF_LOOSEN;
   } else if (kind == 3) { /* mixing: W1 * s_a - W2 * s_b REL K */
     int64_t w1 = pick(r, 1, 3), w2 = pick(r, 1, 3);
     lhs = op2(g, PG_MUL, k(g, w1), some_count(g));
     lhs = op2(g, PG_SUB, lhs, op2(g, PG_MUL, k(g, w2), some_count(g)));
     rhs = k(g, pick(r, -3 * H, 3 * H));
-    p->features |= 1u << PF_MIXED | 1u << PF_NEGATIVE;
+    p->features |= 1ull << PF_MIXED | 1ull << PF_NEGATIVE;
   } else if (kind == 4 || !p->uses_occupancy) { /* count-free */
     lhs = some_choose(g);
     lhs = op2(g, PG_MUL, lhs, some_choose(g));
@@ -379,12 +607,12 @@ static void gen_objective(struct gen *g, int list, int o, int *is_count) {
     break;
   }
   if ((kind == 1 || kind == 4) && w >= 100000000)
-    p->features |= 1u << PF_WEIGHT_1E9;
+    p->features |= 1ull << PF_WEIGHT_1E9;
   if (kind == 2 || kind == 4)
-    p->features |= 1u << PF_NEGATIVE;
+    p->features |= 1ull << PF_NEGATIVE;
   p->obj[list][o].expr = e;
   p->obj[list][o].max = chance(r, 55);
-  p->features |= 1u << (p->obj[list][o].max ? PF_MAX : PF_MIN);
+  p->features |= 1ull << (p->obj[list][o].max ? PF_MAX : PF_MIN);
 }
 
 static void gen_objectives(struct gen *g) {
@@ -402,10 +630,10 @@ static void gen_objectives(struct gen *g) {
         first_tile = o;
     }
     if (list == cli && first_count >= 0 && first_tile >= 0)
-      p->features |= 1u << (first_count < first_tile ? PF_COUNT_FIRST : PF_TILE_FIRST);
+      p->features |= 1ull << (first_count < first_tile ? PF_COUNT_FIRST : PF_TILE_FIRST);
   }
   if (cli)
-    p->features |= 1u << PF_CLI_OBJECTIVE;
+    p->features |= 1ull << PF_CLI_OBJECTIVE;
 }
 
 /* ---------------------------------------------------------------- request */
@@ -414,7 +642,10 @@ static int refers_to_occupancy(const pg_problem *p, int e) {
   const pg_node *n = &p->node[e];
   if (n->op == PG_CHOOSE)
     return n->v == PG_OCC;
-  if (n->op == PG_CONST || n->op == PG_COUNT || n->op == PG_USED || n->op == PG_SLACK)
+  if (n->op == PG_LET)
+    return refers_to_occupancy(p, p->let[n->v]);
+  if (n->op == PG_CONST || n->op == PG_COUNT || n->op == PG_USED || n->op == PG_SLACK || n->op == PG_PLACED ||
+      n->op == PG_PORDER)
     return 0;
   return refers_to_occupancy(p, n->a) || refers_to_occupancy(p, n->b);
 }
@@ -423,7 +654,7 @@ static void add_fix(pg_problem *p, int is_count, int var, int64_t v) {
   p->fix[p->nfix].is_count = is_count;
   p->fix[p->nfix].var = var;
   p->fix[p->nfix++].v = v;
-  p->features |= 1u << PF_FIX;
+  p->features |= 1ull << PF_FIX;
 }
 
 static int64_t some_value(struct gen *g, int i) {
@@ -443,11 +674,11 @@ static void occupancy_request(struct gen *g, int named) {
         p->domain[PG_OCC][n++] = v;
     p->has_domain[PG_OCC] = 1;
     p->ndomain[PG_OCC] = n;
-    p->features |= 1u << PF_DOMAIN | 1u << PF_OCC_0 | 1u << PF_OCC_1;
+    p->features |= 1ull << PF_DOMAIN | 1ull << PF_OCC_0 | 1ull << PF_OCC_1;
   } else if (mode == 2) {
     int64_t v = pick(&g->r, 0, p->m.ctas_per_sm + 1);
     add_fix(p, 0, PG_OCC, v);
-    p->features |= 1u << (v == 0 ? PF_OCC_0 : v == 1 ? PF_OCC_1 : PF_FIX);
+    p->features |= 1ull << (v == 0 ? PF_OCC_0 : v == 1 ? PF_OCC_1 : PF_FIX);
   }
 }
 
@@ -461,7 +692,7 @@ static void check_request(struct gen *g) {
   for (int s = 0; s < p->ncounts; s++)
     add_fix(p, 1, s, pick(&g->r, p->lo[s], p->hi[s]));
   p->check = 1;
-  p->features |= 1u << PF_CHECK;
+  p->features |= 1ull << PF_CHECK;
 }
 
 static void gen_request(struct gen *g) {
@@ -488,7 +719,7 @@ static void gen_request(struct gen *g) {
       for (int64_t v = pick(r, 1, 4); p->ndomain[i] < n; v += pick(r, 1, 5))
         p->domain[i][p->ndomain[i]++] = v;
       p->has_domain[i] = 1;
-      p->features |= 1u << PF_DOMAIN;
+      p->features |= 1ull << PF_DOMAIN;
     }
   }
   for (int s = 0; s < p->ncounts; s++)
@@ -496,17 +727,17 @@ static void gen_request(struct gen *g) {
       add_fix(p, 1, s, pick(r, p->lo[s], p->hi[s]));
   if (chance(r, 18)) {
     p->top = (int)pick(r, 2, 6);
-    p->features |= 1u << PF_TOP;
+    p->features |= 1ull << PF_TOP;
   }
   /* --solver glpk where GLPK's tolerances hold: coefficients and
    * capacities below 10^6 (no 10^8 weight, no 2^40 capacity; the rest is
    * decided once the problem is whole, in_glpk_range); one in four of
    * those also without GLPK's presolver */
   int glpk = chance(r, 30), presolve_off = chance(r, 25);
-  p->glpk = glpk && !p->top && !p->check && !(p->features & (1u << PF_WEIGHT_1E9 | 1u << PF_CAP_2_40));
+  p->glpk = glpk && !p->top && !p->check && !(p->features & (1ull << PF_WEIGHT_1E9 | 1ull << PF_CAP_2_40));
   p->no_presolve = p->glpk && presolve_off;
   if (p->glpk)
-    p->features |= 1u << PF_GLPK;
+    p->features |= 1ull << PF_GLPK;
 }
 
 int pg_objectives(const pg_problem *p) { return p->nobj[1] > 0; }
@@ -545,6 +776,9 @@ static int64_t magnitude(const pg_problem *p, int n) {
   case PG_MUL: return a && b > PG_GLPK_RANGE / a ? PG_GLPK_RANGE : sat(a * b);
   case PG_CDIV: case PG_FDIV: return sat(a + 1);
   case PG_MIN: case PG_MAX: return a > b ? a : b;
+  case PG_PLACED: return 1;
+  case PG_LET: return magnitude(p, p->let[x->v]);
+  case PG_PORDER: return 27; /* at most two placed buffers of three candidates */
   default: return sat(2 * pg_capacity(p, (int)x->v) + 1); /* used(MEM), slack(MEM) */
   }
 }
@@ -556,7 +790,10 @@ static int in_glpk_range(const pg_problem *p) {
     m = pg_capacity(p, mem) > m ? pg_capacity(p, mem) : m;
   m = p->m.smem_per_sm > m ? p->m.smem_per_sm : m;
   for (int b = 0; b < p->nbuffers; b++)
-    m = magnitude(p, p->buf[b].size) > m ? magnitude(p, p->buf[b].size) : m;
+    for (int i = 0; i < (p->buf[b].nplace ? p->buf[b].nplace : 1); i++) {
+      int e = p->buf[b].nplace ? p->buf[b].psize[i] : p->buf[b].size;
+      m = magnitude(p, e) > m ? magnitude(p, e) : m;
+    }
   for (int i = 0; i < p->nrequire; i++) {
     int64_t l = magnitude(p, p->req[i].lhs), r = magnitude(p, p->req[i].rhs);
     m = l > m ? l : r > m ? r : m;
@@ -588,16 +825,26 @@ void pg_generate(pg_problem *p, unsigned long long seed) {
   int nbuffers = p->nbuffers;
   if (g.pad)
     gen_pad(&g, p->nbuffers++);
+  for (int b = 0; b < p->nbuffers; b++)
+    p->buf[b].alias = -1, p->buf[b].pin = PG_NO_PIN;
+  gen_placement(&g, nbuffers);
   gen_lifetimes(&g, nbuffers);
   p->nrequire = (int)pick(&g.r, 0, 3);
   for (int i = 0; i < p->nrequire; i++)
     gen_require(&g, i);
   gen_objectives(&g);
+  gen_lets(&g);
   gen_request(&g);
   if (p->glpk && !in_glpk_range(p)) { /* decided last: the range depends on everything above */
     p->glpk = p->no_presolve = 0;
-    p->features &= ~(1u << PF_GLPK);
+    p->features &= ~(1ull << PF_GLPK);
   }
+  struct rng own = own_stream(p, 0xBB67AE8584CAA73BULL);
+  p->top_points = p->top && chance(&own, 50); /* else --top ranks distinct configurations */
+  if (p->top && !p->top_points)
+    p->features |= 1ull << PF_TOP_CONFIGS;
+  if (p->glpk && (p->features & (1ull << PF_PLACE)))
+    p->features |= 1ull << PF_PLACE_GLPK;
 }
 
 /* ---------------------------------------------------------------- writing */
@@ -628,7 +875,8 @@ const char *pg_count_name(int k) {
   return names[k];
 }
 
-static const char *const mems[] = {"smem", "tmem", "rf"};
+const char *const pg_mem_names[PG_NMEM] = {"smem", "tmem", "rf"};
+#define mems pg_mem_names
 
 static void expr_out(const pg_problem *p, int e, struct out *o) {
   const pg_node *n = &p->node[e];
@@ -639,6 +887,9 @@ static void expr_out(const pg_problem *p, int e, struct out *o) {
   case PG_CHOOSE: put(o, "%s", pg_choose_name((int)n->v)); return;
   case PG_COUNT: put(o, "%s", pg_count_name((int)n->v)); return;
   case PG_USED: case PG_SLACK: put(o, "%s(%s)", n->op == PG_USED ? "used" : "slack", mems[n->v]); return;
+  case PG_PLACED: put(o, "placed(b%lld, %s)", (long long)n->v, mems[n->a]); return;
+  case PG_LET: put(o, "l%lld", (long long)n->v); return;
+  case PG_PORDER: put(o, "placement_order"); return;
   case PG_ADD: case PG_SUB: case PG_MUL:
     put(o, "(");
     expr_out(p, n->a, o);
@@ -706,8 +957,14 @@ void pg_machine_json(const pg_problem *p, char *buf, size_t size) {
 }
 
 static void workset_vars(const pg_problem *p, struct out *o) {
+  const char *sep = " \"params\": {";
   if (p->threads)
-    put(o, " \"params\": {\"threads\": %lld},\n", (long long)p->threads);
+    put(o, "%s\"threads\": %lld", sep, (long long)p->threads), sep = ", ";
+  for (int b = 0; b < p->nbuffers; b++)
+    if (p->buf[b].pin != PG_NO_PIN)
+      put(o, "%s\"pin_b%d\": %d", sep, b, p->buf[b].pin), sep = ", ";
+  if (*sep == ',')
+    put(o, "},\n");
   put(o, " \"choose\": {");
   for (int i = 0; i < p->nchoose; i++) {
     put(o, "%s\"%s\": [", i ? ", " : "", pg_choose_name(i));
@@ -720,6 +977,33 @@ static void workset_vars(const pg_problem *p, struct out *o) {
     put(o, "%s\"%s\": {\"min\": %lld, \"max\": %lld}", s ? ", " : "", pg_count_name(s), (long long)p->lo[s],
         (long long)p->hi[s]);
   put(o, "},\n");
+  for (int i = 0; i < p->nlets; i++) {
+    put(o, "%s\"l%d\": \"", i ? ", " : " \"let\": {", i);
+    expr_out(p, p->let[i], o);
+    put(o, "\"%s", i + 1 == p->nlets ? "},\n" : "");
+  }
+}
+
+/* A buffer's memory or place list and its size or sizes. */
+static void buffer_out(const pg_problem *p, int b, struct out *o) {
+  if (!p->buf[b].nplace) {
+    put(o, "\"memory\": \"%s\", \"size\": \"", mems[p->buf[b].mem]);
+    expr_out(p, p->buf[b].size, o);
+    put(o, "\"");
+    return;
+  }
+  put(o, "\"place\": [");
+  for (int i = 0; i < p->buf[b].nplace; i++)
+    put(o, "%s\"%s\"", i ? ", " : "", mems[p->buf[b].place[i]]);
+  put(o, "], \"size\": {");
+  for (int i = 0; i < p->buf[b].nplace; i++) {
+    put(o, "%s\"%s\": \"", i ? ", " : "", mems[p->buf[b].place[i]]);
+    expr_out(p, p->buf[b].psize[i], o);
+    put(o, "\"");
+  }
+  put(o, "}");
+  if (p->buf[b].pin != PG_NO_PIN)
+    put(o, ", \"pin\": \"pin_b%d\"", b);
 }
 
 void pg_workset_json(const pg_problem *p, char *buf, size_t size) {
@@ -728,9 +1012,10 @@ void pg_workset_json(const pg_problem *p, char *buf, size_t size) {
   workset_vars(p, &o);
   put(&o, " \"buffers\": [");
   for (int b = 0; b < p->nbuffers; b++) {
-    put(&o, "%s\n  {\"name\": \"b%d\", \"memory\": \"%s\", \"size\": \"", b ? "," : "", b, mems[p->buf[b].mem]);
-    expr_out(p, p->buf[b].size, &o);
-    put(&o, "\"");
+    put(&o, "%s\n  {\"name\": \"b%d\", ", b ? "," : "", b);
+    buffer_out(p, b, &o);
+    if (p->buf[b].alias >= 0)
+      put(&o, ", \"alias\": \"b%d\"", p->buf[b].alias);
     if (p->buf[b].align > 1)
       put(&o, ", \"align\": %lld", (long long)p->buf[b].align);
     if (p->buf[b].life >= 0)
@@ -793,6 +1078,16 @@ static int request_args(const pg_problem *p, char **argv, int argc, struct out *
     argv[argc++] = "--domain";
     argv[argc++] = claim(st, &list);
   }
+  for (int b = 0; b < p->nbuffers; b++)
+    if (p->buf[b].cli_place) { /* --place bN=rf,smem: the memories in reverse, which must not matter */
+      struct out list = {st->buf + st->n, 0, st->size - st->n};
+      put(&list, "b%d=", b);
+      for (int m = PG_NMEM - 1, n = 0; m >= 0; m--)
+        if ((p->buf[b].cli_place >> m) & 1)
+          put(&list, "%s%s", n++ ? "," : "", mems[m]);
+      argv[argc++] = "--place";
+      argv[argc++] = claim(st, &list);
+    }
   for (int i = 0; i < p->nrequire; i++)
     if (p->req[i].on_cli) {
       struct out text = {st->buf + st->n, 0, st->size - st->n};
@@ -819,8 +1114,9 @@ int pg_args(const pg_problem *p, const char *mfile, const char *wfile, char **ar
     argv[argc++] = "--objective";
     argv[argc++] = claim(&st, &text);
   }
-  if (p->top) { /* the exhaustive reference ranks points: --top-points */
-    argv[argc++] = "--top-points";
+  if (p->top) {
+    if (p->top_points)
+      argv[argc++] = "--top-points";
     argv[argc++] = "--top";
     argv[argc++] = arg(&st, "%d", p->top);
   }

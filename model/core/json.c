@@ -305,11 +305,11 @@ static int scan_text(const char *text, size_t len, size_t *at, size_t *nuls, cha
 /* The first string or key holding U+FFFF, where a \u0000 escape was put
  * in its place (same length, so offsets stay) for cJSON to parse. */
 static int reject_nul(const cJSON *node, const struct where *w, tf_error *err) {
-  if ((node->string && strstr(node->string, "\xEF\xBF\xBF")) ||
-      (cJSON_IsString(node) && strstr(node->valuestring, "\xEF\xBF\xBF"))) {
+  int key = node->string && strstr(node->string, "\xEF\xBF\xBF") && w->up; /* named by its object: the key cannot be */
+  if (key || (cJSON_IsString(node) && strstr(node->valuestring, "\xEF\xBF\xBF"))) {
     char path[160];
-    where_text(w, path, sizeof path);
-    return tf_error_set(err, TF_EINPUT, path, "a string holds \\u0000 (NUL), which would cut it short");
+    where_text(key ? w->up : w, path, sizeof path);
+    return tf_error_set(err, TF_EINPUT, path, "a %s holds \\u0000 (NUL), which would cut it short", key ? "key" : "string");
   }
   size_t i = 0;
   for (const cJSON *a = node->child; a; a = a->next, i++) {

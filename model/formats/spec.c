@@ -36,15 +36,18 @@ static int has_variable(const tf_workset *w, const char *name) {
   return has_choose(w, name);
 }
 
-static int binds_require(const tf_workset *w, const char *text) {
+/* Does a require parse in w?  Why not goes to *why (may be NULL). */
+static int binds_require(const tf_workset *w, const char *text, tf_error *why) {
   tf_error err;
   tf_error_init(&err);
   tf_expr *e = tf_workset_parse_require(w, text, "require", &err);
   tf_expr_free(e);
+  if (!e && why)
+    *why = err;
   return e != NULL;
 }
 
-static int binds_objectives(const tf_workset *w, const tf_spec_objectives *o) {
+static int binds_objectives(const tf_workset *w, const tf_spec_objectives *o, tf_error *why) {
   for (size_t i = 0; i < o->n; i++) {
     tf_error err;
     tf_error_init(&err);
@@ -52,10 +55,30 @@ static int binds_objectives(const tf_workset *w, const tf_spec_objectives *o) {
     memset(&obj, 0, sizeof obj);
     int rc = tf_workset_parse_objective(w, o->texts[i], "objective", &obj, &err);
     tf_objective_release(&obj);
-    if (rc)
+    if (rc) {
+      if (why)
+        *why = err;
       return 0;
+    }
   }
   return 1;
+}
+
+/* A require or objective list that binds in no workset: why it does not
+ * in the first that loads (an unknown name, or text that is no
+ * expression at all: 'max'). */
+static int unbound(const tf_spec *s, const tf_workset *const *ws, int objective, size_t i, const char *path,
+                   tf_error *err) {
+  size_t wi = 0;
+  while (!ws[wi])
+    wi++;
+  tf_error why;
+  tf_error_init(&why);
+  if (objective)
+    binds_objectives(ws[wi], &s->objectives[i], &why);
+  else
+    binds_require(ws[wi], s->requires[i], &why);
+  return tf_error_set(err, TF_EINPUT, path, "binds in no workset of the sweep; in %s: %s", ws[wi]->name, why.msg);
 }
 
 /* "machines"/"worksets": a list of names, or "*" for every shipped one. */
@@ -237,9 +260,9 @@ static int compute_applies(tf_spec *s, const tf_workset *const *ws, tf_error *er
     for (size_t i = 0; i < s->ndomains; i++)
       a[j++] = has_choose(w, s->domains[i].name);
     for (size_t i = 0; i < s->nrequires; i++)
-      a[j++] = w && binds_require(w, s->requires[i]);
+      a[j++] = w && binds_require(w, s->requires[i], NULL);
     for (size_t i = 0; i < s->nobjectives; i++)
-      a[j++] = !w || binds_objectives(w, &s->objectives[i]); /* a workset that does not load: error lines */
+      a[j++] = !w || binds_objectives(w, &s->objectives[i], NULL); /* a workset that does not load: error lines */
   }
   if (!any_loaded)
     return 0; /* nothing to check names against */
@@ -264,7 +287,7 @@ static int compute_applies(tf_spec *s, const tf_workset *const *ws, tf_error *er
                             g == 0 ? "param" : g == 1 ? "variable" : "choose variable", v->name, near);
       }
       tf_path_index(path, sizeof path, group, i);
-      return tf_error_set(err, TF_EINPUT, path, "binds in no workset of the sweep (a misspelt name?)");
+      return unbound(s, ws, g == 4, i, path, err);
     }
   return 0;
 }

@@ -8,13 +8,13 @@
 #include "model/core/json.h"
 
 /* The file an include names: relative to the folder of the workset's file,
- * or as given when it is absolute or the workset has no folder. */
-static void fragment_file(const tf_workset *w, const char *name, char *out, size_t size) {
+ * or as given when it is absolute or the workset has no folder.  -1 when
+ * the path does not fit (it would name another file, cut). */
+static int fragment_file(const tf_workset *w, const char *name, char *out, size_t size) {
   const char *slash = w->file ? strrchr(w->file, '/') : NULL;
-  if (name[0] == '/' || !slash)
-    snprintf(out, size, "%s", name);
-  else
-    snprintf(out, size, "%.*s/%s", (int)(slash - w->file), w->file, name);
+  int n = name[0] == '/' || !slash ? snprintf(out, size, "%s", name)
+                                   : snprintf(out, size, "%.*s/%s", (int)(slash - w->file), w->file, name);
+  return n < 0 || (size_t)n >= size ? -1 : 0;
 }
 
 /* The fragment's text, parsed; a file that cannot be read is the
@@ -22,7 +22,8 @@ static void fragment_file(const tf_workset *w, const char *name, char *out, size
  * line). */
 static cJSON *fragment_parse(const tf_workset *w, const char *name, const char *where, tf_error *err) {
   char file[4096];
-  fragment_file(w, name, file, sizeof file);
+  if (fragment_file(w, name, file, sizeof file))
+    return tf_error_set(err, TF_EINPUT, where, "the fragment's path is longer than %zu bytes", sizeof file - 1), NULL;
   tf_error e;
   tf_error_init(&e);
   size_t len;
@@ -90,6 +91,9 @@ int tf_include_read(tf_workset *w, const cJSON *root, tf_error *err) {
     snprintf(where, sizeof where, "$.include[%d]", i++);
     if (!cJSON_IsString(e) || !e->valuestring[0] || !strcmp(e->valuestring, "-")) /* "-" would read stdin */
       return tf_error_set(err, TF_EINPUT, where, "expected a file name, relative to the workset's folder");
+    for (const cJSON *x = list->child; x != e; x = x->next) /* its lets would be defined twice */
+      if (cJSON_IsString(x) && !strcmp(x->valuestring, e->valuestring))
+        return tf_error_set(err, TF_EINPUT, where, "'%.200s' is included twice", e->valuestring);
     if (read_fragment(w, e->valuestring, where, err))
       return -1;
   }

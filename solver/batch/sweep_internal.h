@@ -62,10 +62,13 @@ void tf_sweep_line_prefix(tf_json_out *w, FILE *f, int format, size_t index, siz
 void tf_sweep_line_end(tf_json_out *w, int format);
 int tf_sweep_line_position(const char *line, int csv, size_t *index, size_t *total);
 
-/* sweep_resume.c: checks the complete lines of fd against the first points
- * of todo[0..ntodo-1] and leaves fd after them (a torn last line cut off,
- * its length in *torn); *done is how many points they hold. */
+/* sweep_resume.c: locks fd (flock: one writer at a time), checks the
+ * complete lines of fd against the first points of todo[0..ntodo-1], each
+ * a whole JSON object in JSON Lines, and leaves fd after them (a torn last
+ * line cut off, its length in *torn); *done is how many points they hold,
+ * *last a copy of the last point line (NULL when none; the caller frees
+ * it). */
 int tf_sweep_resume_scan(const tf_sweep *s, int format, const size_t *todo, size_t ntodo, int fd, const char *file,
-                         size_t *done, size_t *torn, tf_error *err);
+                         size_t *done, size_t *torn, char **last, tf_error *err);
 
 #endif

@@ -2,11 +2,14 @@
  * line against the points it must be, and the run continues after it. */
 #include "solver/batch/sweep_internal.h"
 
+#include <cjson/cJSON.h>
 #include <errno.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/file.h>
 #include <unistd.h>
 
+#include "model/core/alloc.h"
 #include "model/core/text.h"
 #include "solver/output.h"
 #include "solver/report.h"
@@ -17,7 +20,22 @@ struct scan {
   const size_t *todo;
   size_t ntodo;
   const char *file;
+  char **last;       /* the last point line read, a copy */
 };
+
+/* A JSON line that does not parse (a byte flipped, two runs' writes
+ * interleaved) would be kept as it is: the resumed file would not be the
+ * one an uninterrupted run writes. */
+static int whole_json(const struct scan *x, const char *line, size_t len, size_t lineno, tf_error *err) {
+  cJSON *j = x->format == TF_FORMAT_CSV ? NULL : cJSON_ParseWithLength(line, len);
+  int ok = !memchr(line, 0, len) && (x->format == TF_FORMAT_CSV || cJSON_IsObject(j)); /* cJSON reads past a NUL */
+  cJSON_Delete(j);
+  return ok ? 0
+            : tf_error_set(err, TF_EINPUT, NULL,
+                           "%s: line %zu is not a whole JSON line (damaged?); not resuming (remove the file to start "
+                           "over)",
+                           x->file, lineno);
+}
 
 /* Is line `lineno`, the done-th point line, the point this sweep has
  * there?  Counts it in *done. */
@@ -47,6 +65,12 @@ static int check_line(const struct scan *x, const char *line, size_t len, size_t
                       x->file, lineno, i, id);
   free(want);
   free(id);
+  if (!rc)
+    rc = whole_json(x, line, len - 1, lineno, err);
+  if (!rc) {
+    free(*x->last);
+    *x->last = tf_strdup(line);
+  }
   return rc;
 }
 
@@ -54,10 +78,17 @@ static int check_line(const struct scan *x, const char *line, size_t len, size_t
  * point of this sweep; a torn last line is cut off.  Leaves the file
  * offset after the last complete line and returns how many points it has. */
 int tf_sweep_resume_scan(const tf_sweep *s, int format, const size_t *todo, size_t ntodo, int fd, const char *file,
-                         size_t *done, size_t *torn, tf_error *err) {
-  struct scan x = {s, format, todo, ntodo, file};
+                         size_t *done, size_t *torn, char **last, tf_error *err) {
+  struct scan x = {s, format, todo, ntodo, file, last};
   *done = 0;
   *torn = 0;
+  *last = NULL;
+  /* held while this process has the file open: a second run resuming the
+   * same file at once would append the same points again */
+  if (flock(fd, LOCK_EX | LOCK_NB))
+    return tf_error_set(err, TF_EINPUT, "--resume", "%s: %s", file,
+                        errno == EWOULDBLOCK ? "another tilefit is writing it (a second --resume of the same file)"
+                                             : strerror(errno));
   int fd2 = dup(fd);
   FILE *f = fd2 >= 0 ? fdopen(fd2, "r") : NULL;
   if (!f) {

@@ -503,13 +503,37 @@ static void plan(struct run *r, const tf_sweep_opts *o, tf_sweep_stats *st) {
   st->shard_points = r->ntodo;
 }
 
+/* The last line an earlier run wrote, solved again: the same bytes, or
+ * the file is not this tilefit's answer to this sweep (another version,
+ * a machine or workset changed since) and resuming would mix the two.
+ * Lines whose bytes may differ between runs are not compared: an error
+ * (a time limit says how far it got) and GLPK's (its seconds). */
+static int same_as_before(struct run *r, const char *file, size_t pos, const char *last, tf_error *err) {
+  struct slot now;
+  run_point(r, pos, &now);
+  int comparable = now.status != TF_SWEEP_ERROR && !strstr(now.text, "\"seconds\":") && !strstr(last, "\"seconds\":");
+  int same = !comparable || !strcmp(now.text, last);
+  free(now.text);
+  return same ? 0
+              : tf_error_set(err, TF_EINPUT, "--resume",
+                             "%s: its last line is not what this tilefit writes for point %zu now (written by another "
+                             "version, or a machine or workset changed since?); not resuming (remove the file to "
+                             "start over)",
+                             file, r->todo[pos]);
+}
+
 /* What an earlier run wrote (resume) or the CSV header; *done points of
  * todo are already in the file. */
 static int start_output(struct run *r, struct sink *k, size_t *done, tf_sweep_stats *st, tf_error *err) {
   *done = 0;
-  if (r->o.resume)
-    return tf_sweep_resume_scan(r->s, r->o.format, r->todo, r->ntodo, k->out.fd, k->out.name, done,
-                                &st->torn_bytes, err);
+  if (r->o.resume) {
+    char *last = NULL;
+    int rc = tf_sweep_resume_scan(r->s, r->o.format, r->todo, r->ntodo, k->out.fd, k->out.name, done,
+                                  &st->torn_bytes, &last, err) ||
+             (last && same_as_before(r, k->out.name, *done - 1, last, err));
+    free(last);
+    return rc ? -1 : 0;
+  }
   if (r->o.format == TF_FORMAT_CSV)
     return sink_write(k, r->s->csv_header, strlen(r->s->csv_header), err);
   return 0;
@@ -645,12 +669,12 @@ int tf_sweep_run(tf_sweep *s, const tf_sweep_opts *o, const char *out_file, tf_s
   if (sink_open(&out, o, out_file, err))
     return -1;
   plan(&r, o, st);
+  run_init(&r);
   size_t done;
   int rc = start_output(&r, &out, &done, st, err);
   st->resumed = r.resumed = done;
   r.todo += done; /* restored before free */
   r.ntodo -= done;
-  run_init(&r);
   if (!rc && r.ntodo)
     rc = solve_all(&r, &out, st, err);
   run_release(&r, st);

@@ -40,6 +40,11 @@ static int add_values(cJSON *section, const tf_list_item *it, tf_error *err) {
   size_t n;
   if (tf_parse_list(it->value, it->where, name, sizeof name, &values, &n, err))
     return -1;
+  if (cJSON_GetObjectItemCaseSensitive(section, name)) { /* the spec reader would say "$.params: duplicate key" */
+    free(values);
+    return tf_error_set(err, TF_EINPUT, it->where, "'%s' is given twice; give its values in one list (%s %s=V1,V2,...)",
+                        name, it->where, name);
+  }
   cJSON *arr = cJSON_CreateArray();
   for (size_t i = 0; i < n; i++)
     cJSON_AddItemToArray(arr, cJSON_CreateNumber((double)values[i])); /* |v| < 2^53: the spec reader checks */

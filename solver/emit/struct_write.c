@@ -4,7 +4,17 @@
 #include <string.h>
 
 #include "solver/emit/fragment.h"
+#include "solver/emit/member_names.h"
 #include "solver/report.h"
+
+/* What every writer below reads: the problem, its layout and the names of
+ * its members. */
+struct emit {
+  FILE *f;
+  const tf_problem *p;
+  const tf_layout *l;
+  tf_member_names names;
+};
 
 /* Can a slot be a struct member: a non-empty buffer that owns its space,
  * or an aliased one that fits inside its host's (a union with it). */
@@ -25,9 +35,10 @@ static int has_guests(const tf_layout *l, const tf_layout_slot *h) {
   return 0;
 }
 
-static void c_member(FILE *f, const tf_problem *p, const tf_layout *l, const tf_layout_slot *s, const char *in) {
-  char id[96];
-  tf_fragment_ident(p->workset->buffers[s->buffer].name, id, sizeof id);
+static void c_member(const struct emit *e, const tf_layout_slot *s, const char *in) {
+  FILE *f = e->f;
+  const tf_layout *l = e->l;
+  const char *id = e->names.buffer[s->buffer];
   int u = has_guests(l, s);
   int64_t span = s->size; /* the union's size: the largest of its members */
   for (size_t i = 0; u && i < l->nslots; i++)
@@ -39,33 +50,30 @@ static void c_member(FILE *f, const tf_problem *p, const tf_layout *l, const tf_
           (long long)s->size, (long long)s->offset, (long long)s->size, (long long)s->allocated, (long long)s->align);
   for (size_t i = 0; u && i < l->nslots; i++)
     if (l->slots[i].host == (int)s->buffer && is_member(l, &l->slots[i])) {
-      tf_fragment_ident(p->workset->buffers[l->slots[i].buffer].name, id, sizeof id);
-      fprintf(f, "%s    unsigned char %s[%lld]; /* shares its space, size %lld */\n", in, id,
+      fprintf(f, "%s    unsigned char %s[%lld]; /* shares its space, size %lld */\n", in, e->names.buffer[l->slots[i].buffer],
               (long long)l->slots[i].size, (long long)l->slots[i].size);
     }
   if (u)
     fprintf(f, "%s  };\n", in);
-  if (s->allocated > span) {
-    tf_fragment_ident(p->workset->buffers[s->buffer].name, id, sizeof id);
-    fprintf(f, "%s  unsigned char %s_pad_[%lld]; /* rounding to %lld */\n", in, id, (long long)(s->allocated - span),
-            (long long)s->align);
-  }
+  if (s->allocated > span)
+    fprintf(f, "%s  unsigned char %s[%lld]; /* rounding to %lld */\n", in, e->names.pad[s->buffer],
+            (long long)(s->allocated - span), (long long)s->align);
 }
 
 /* What is not a member of its own: an empty buffer, an aliased buffer's
  * excess over its host (charged where it is laid out), an aliased buffer
  * too large for its host's space. */
-static void c_other(FILE *f, const tf_problem *p, const tf_layout *l, const tf_layout_slot *s, int *members,
-                    const char *in) {
-  char id[96];
-  tf_fragment_ident(p->workset->buffers[s->buffer].name, id, sizeof id);
-  const char *host = s->host >= 0 ? p->workset->buffers[s->host].name : NULL;
+static void c_other(const struct emit *e, const tf_layout_slot *s, int *members, const char *in) {
+  FILE *f = e->f;
+  const char *id = e->names.buffer[s->buffer];
+  const char *host = s->host >= 0 ? e->p->workset->buffers[s->host].name : NULL;
   if (host && s->allocated > 0) {
-    fprintf(f, "%s  unsigned char %s_extra_[%lld]; /* offset %lld: %s's %lld beyond %s's size, charged here */\n", in,
-            id, (long long)s->allocated, (long long)s->extra_offset, id, (long long)s->allocated, host);
+    fprintf(f, "%s  unsigned char %s[%lld]; /* offset %lld: %s's %lld beyond %s's size, charged here */\n", in,
+            e->names.extra[s->buffer], (long long)s->allocated, (long long)s->extra_offset, e->p->workset->buffers[s->buffer].name,
+            (long long)s->allocated, host);
     ++*members;
   }
-  if (host && !is_member(l, s))
+  if (host && !is_member(e->l, s))
     fprintf(f, "%s  /* %s: from offset %lld in %s's space, size %lld */\n", in, id, (long long)s->offset, host,
             (long long)s->size);
   else if (!host)
@@ -74,29 +82,13 @@ static void c_other(FILE *f, const tf_problem *p, const tf_layout *l, const tf_l
 
 /* A slot of the struct (memory m's, lifetime `phase`): a member, its
  * host's union's, or a comment; *members counts the members. */
-static void c_slot(FILE *f, const tf_problem *p, const tf_layout *l, const tf_layout_slot *s, int *members,
-                   const char *in) {
-  if (s->host >= 0 && is_member(l, s) && s->allocated == 0)
+static void c_slot(const struct emit *e, const tf_layout_slot *s, int *members, const char *in) {
+  if (s->host >= 0 && is_member(e->l, s) && s->allocated == 0)
     return; /* a member of its host's union */
-  if (s->host < 0 && is_member(l, s))
-    c_member(f, p, l, s, in), ++*members;
+  if (s->host < 0 && is_member(e->l, s))
+    c_member(e, s, in), ++*members;
   else
-    c_other(f, p, l, s, members, in);
-}
-
-/* Phase q's identifier: its name as an identifier, with "_q" where an
- * earlier phase's name makes the same one ("main-loop", "main_loop"). */
-static void phase_ident(const tf_workset *w, int q, char *id, size_t size) {
-  char other[96];
-  tf_fragment_ident(w->lifetimes[q], id, size);
-  for (int e = 0; e < q; e++) {
-    tf_fragment_ident(w->lifetimes[e], other, sizeof other);
-    if (!strcmp(other, id)) {
-      size_t n = strlen(id);
-      snprintf(id + n, size - n, "_%d", q);
-      return;
-    }
-  }
+    c_other(e, s, members, in);
 }
 
 /* Does phase q have a member in smem (a struct needs one)? */
@@ -126,13 +118,14 @@ static int c_has_union(const tf_problem *p, const tf_layout *l) {
 
 /* The phases as a union of one struct per phase, each from the union's
  * offset (the end of the always-live buffers). */
-static void c_union(FILE *f, const tf_problem *p, const tf_layout *l, int *members) {
-  char id[96];
-  const tf_workset *w = p->workset;
+static void c_union(const struct emit *e, int *members) {
+  FILE *f = e->f;
+  const tf_layout *l = e->l;
+  const tf_workset *w = e->p->workset;
   fprintf(f, "  union { /* offset %lld: the lifetimes share this space, as large as the largest */\n",
           (long long)l->phase_base[TF_MEM_SMEM]);
   for (int q = 0; q < (int)w->nlifetimes; q++) {
-    phase_ident(w, q, id, sizeof id);
+    const char *id = e->names.phase[q];
     if (!phase_has_members(l, q)) {
       fprintf(f, "    /* %s: nothing of size here */\n", id);
       continue;
@@ -140,56 +133,60 @@ static void c_union(FILE *f, const tf_problem *p, const tf_layout *l, int *membe
     fprintf(f, "    struct { /* lifetime %s: %lld B */\n", w->lifetimes[q], (long long)l->phase_size[TF_MEM_SMEM][q]);
     for (size_t i = 0; i < l->nslots; i++)
       if (l->slots[i].memory == TF_MEM_SMEM && l->slots[i].lifetime == q)
-        c_slot(f, p, l, &l->slots[i], members, "    ");
+        c_slot(e, &l->slots[i], members, "    ");
     fprintf(f, "    } %s;\n", id);
   }
-  fputs("  } phases_;\n", f);
+  fprintf(f, "  } %s;\n", e->names.phases);
 }
 
-static void c_smem_struct(FILE *f, const tf_problem *p, const tf_layout *l, const char *tag) {
+static void c_smem_struct(const struct emit *e, const char *tag) {
+  FILE *f = e->f;
+  const tf_problem *p = e->p;
+  const tf_layout *l = e->l;
   fprintf(f, "/* smem: %lld of %lld B */\nstruct %s {\n", (long long)l->end[TF_MEM_SMEM],
           (long long)l->capacity[TF_MEM_SMEM], tag);
   int members = 0;
   for (size_t i = 0; i < l->nslots; i++)
     if (l->slots[i].memory == TF_MEM_SMEM && l->slots[i].lifetime < 0)
-      c_slot(f, p, l, &l->slots[i], &members, "");
+      c_slot(e, &l->slots[i], &members, "");
   if (c_has_union(p, l))
-    c_union(f, p, l, &members);
+    c_union(e, &members);
   else
     for (size_t i = 0; i < l->nslots; i++) /* every phase empty: comments only */
       if (l->slots[i].memory == TF_MEM_SMEM && l->slots[i].lifetime >= 0)
-        c_slot(f, p, l, &l->slots[i], &members, "");
+        c_slot(e, &l->slots[i], &members, "");
   if (!members)
-    fputs("  unsigned char empty_[1]; /* no smem buffer has a size: a struct needs a member */\n", f);
+    fprintf(f, "  unsigned char %s[1]; /* no smem buffer has a size: a struct needs a member */\n", e->names.empty);
   fputs("};\n\n", f);
 }
 
 /* A slot's member designator: "A", or "phases_.mainloop.A" in the union. */
-static void member_path(const tf_problem *p, const tf_layout *l, const tf_layout_slot *s, char *out, size_t size) {
-  char id[96], phase[96];
-  tf_fragment_ident(p->workset->buffers[s->buffer].name, id, sizeof id);
-  if (s->lifetime < 0 || !c_has_union(p, l)) {
+static void member_path(const struct emit *e, const tf_layout_slot *s, const char *id, char *out, size_t size) {
+  if (s->lifetime < 0 || !c_has_union(e->p, e->l))
     snprintf(out, size, "%s", id);
-    return;
-  }
-  phase_ident(p->workset, s->lifetime, phase, sizeof phase);
-  snprintf(out, size, "phases_.%s.%s", phase, id);
+  else
+    snprintf(out, size, "%s.%s.%s", e->names.phases, e->names.phase[s->lifetime], id);
 }
 
-static void c_smem_asserts(FILE *f, const tf_problem *p, const tf_layout *l, const char *tag) {
-  char id[224];
+static void c_smem_asserts(const struct emit *e, const char *tag) {
+  FILE *f = e->f;
+  const tf_problem *p = e->p;
+  const tf_layout *l = e->l;
+  char id[3 * TF_MEMBER_ID], extra[3 * TF_MEMBER_ID];
+  const char *un = e->names.phases;
   if (c_has_union(p, l))
-    fprintf(f, "static_assert(offsetof(struct %s, phases_) == %lld, \"the lifetimes' union at offset %lld\");\n"
-               "static_assert(sizeof(((struct %s *)0)->phases_) == %lld, \"the union is its largest lifetime, %lld B\");\n",
-            tag, (long long)l->phase_base[TF_MEM_SMEM], (long long)l->phase_base[TF_MEM_SMEM], tag,
+    fprintf(f, "static_assert(offsetof(struct %s, %s) == %lld, \"the lifetimes' union at offset %lld\");\n"
+               "static_assert(sizeof(((struct %s *)0)->%s) == %lld, \"the union is its largest lifetime, %lld B\");\n",
+            tag, un, (long long)l->phase_base[TF_MEM_SMEM], (long long)l->phase_base[TF_MEM_SMEM], tag, un,
             (long long)c_union_size(p, l), (long long)c_union_size(p, l));
   for (size_t i = 0; i < l->nslots; i++) {
     const tf_layout_slot *s = &l->slots[i];
     if (s->memory != TF_MEM_SMEM)
       continue;
-    member_path(p, l, s, id, sizeof id);
+    member_path(e, s, e->names.buffer[s->buffer], id, sizeof id);
+    member_path(e, s, e->names.extra[s->buffer], extra, sizeof extra);
     if (s->host >= 0 && s->allocated > 0)
-      fprintf(f, "static_assert(offsetof(struct %s, %s_extra_) == %lld, \"%s's excess at offset %lld\");\n", tag, id,
+      fprintf(f, "static_assert(offsetof(struct %s, %s) == %lld, \"%s's excess at offset %lld\");\n", tag, extra,
               (long long)s->extra_offset, id, (long long)s->extra_offset);
     if (!is_member(l, s))
       continue;
@@ -206,15 +203,16 @@ static void c_smem_asserts(FILE *f, const tf_problem *p, const tf_layout *l, con
 }
 
 /* TMEM and RF: offsets and sizes as constants, in the memory's unit. */
-static void c_units(FILE *f, const tf_problem *p, const tf_layout *l, int m, const char *tag) {
-  char id[96];
+static void c_units(const struct emit *e, int m, const char *tag) {
+  FILE *f = e->f;
+  const tf_layout *l = e->l;
   fprintf(f, "/* %s, in %s: %lld of %lld */\nenum %s_%s {\n", tf_memory_name(m), tf_memory_unit(m),
           (long long)l->end[m], (long long)l->capacity[m], tag, tf_memory_name(m));
   for (size_t i = 0; i < l->nslots; i++) {
     const tf_layout_slot *s = &l->slots[i];
     if (s->memory != m)
       continue;
-    tf_fragment_ident(p->workset->buffers[s->buffer].name, id, sizeof id);
+    const char *id = e->names.buffer[s->buffer];
     fprintf(f, "  %s_%s_%s_offset = %lld,\n  %s_%s_%s_size = %lld,\n  %s_%s_%s_allocated = %lld,\n", tag,
             tf_memory_name(m), id, (long long)s->offset, tag, tf_memory_name(m), id, (long long)s->size, tag,
             tf_memory_name(m), id, (long long)s->allocated);
@@ -240,33 +238,35 @@ void tf_struct_write_c(FILE *f, const tf_problem *p, const tf_answer *a, const t
   fprintf(f, " */\n#ifndef %s\n#define %s\n\n#include <stddef.h>\n#ifndef __cplusplus\n#include <assert.h> /* "
              "static_assert */\n#endif\n\n",
           guard, guard);
-  c_smem_struct(f, p, l, tag);
-  c_smem_asserts(f, p, l, tag);
+  struct emit e = {f, p, l, {0}};
+  tf_member_names_init(&e.names, p->workset);
+  c_smem_struct(&e, tag);
+  c_smem_asserts(&e, tag);
   for (int m = 0; m < TF_NMEM; m++)
     if (m != TF_MEM_SMEM && l->shown[m])
-      c_units(f, p, l, m, prefix);
+      c_units(&e, m, prefix);
   fprintf(f, "#endif\n");
+  tf_member_names_release(&e.names);
 }
 
 /* One member of a CuTe DSL struct whose first byte is at `base`:
  * cute.struct.Align only where the offset within the struct and the
  * address are already multiples of the alignment (CuTe DSL then inserts
  * no padding the capacity rows do not charge).  1 when it is a member. */
-static int py_member(FILE *f, const tf_problem *p, const tf_layout_slot *s, int64_t base) {
-  char id[96];
-  tf_fragment_ident(p->workset->buffers[s->buffer].name, id, sizeof id);
-  const char *what = s->host >= 0 ? "_extra_" : "";
+static int py_member(const struct emit *e, const tf_layout_slot *s, int64_t base) {
+  FILE *f = e->f;
+  const char *id = s->host >= 0 ? e->names.extra[s->buffer] : e->names.buffer[s->buffer];
   if (s->allocated == 0) {
-    fprintf(f, "    # %s: offset %lld, size %lld%s\n", id, (long long)s->offset, (long long)s->size,
+    fprintf(f, "    # %s: offset %lld, size %lld%s\n", e->names.buffer[s->buffer], (long long)s->offset, (long long)s->size,
             s->host >= 0 ? ", in its host's space" : "");
     return 0;
   }
   int64_t at = s->host >= 0 ? s->extra_offset : s->offset;
   if (s->align > 1 && at % s->align == 0 && (at - base) % s->align == 0)
-    fprintf(f, "    %s%s: cute.struct.Align[cute.struct.MemRange[cutlass.Uint8, %lld], %lld]", id, what,
+    fprintf(f, "    %s: cute.struct.Align[cute.struct.MemRange[cutlass.Uint8, %lld], %lld]", id,
             (long long)s->allocated, (long long)s->align);
   else
-    fprintf(f, "    %s%s: cute.struct.MemRange[cutlass.Uint8, %lld]", id, what, (long long)s->allocated);
+    fprintf(f, "    %s: cute.struct.MemRange[cutlass.Uint8, %lld]", id, (long long)s->allocated);
   fprintf(f, "  # offset %lld, size %lld, allocated %lld, align %lld\n", (long long)at, (long long)s->size,
           (long long)s->allocated, (long long)s->align);
   return 1;
@@ -275,18 +275,20 @@ static int py_member(FILE *f, const tf_problem *p, const tf_layout_slot *s, int6
 /* CuTe DSL has no union: each lifetime is a struct of its own, laid out
  * from the union's offset, and SharedStorage holds the union as one byte
  * range (phases_) that each lifetime's struct overlays. */
-static void py_phases(FILE *f, const tf_problem *p, const tf_layout *l) {
-  char id[96];
-  const tf_workset *w = p->workset;
+static void py_phases(const struct emit *e) {
+  FILE *f = e->f;
+  const tf_layout *l = e->l;
+  const tf_workset *w = e->p->workset;
   for (int q = 0; q < (int)w->nlifetimes; q++) {
     if (!phase_has_members(l, q))
       continue;
-    phase_ident(w, q, id, sizeof id);
-    fprintf(f, "@cute.struct\nclass SharedStorage_%s:  # lifetime %s: %lld B from offset %lld, over phases_\n", id,
-            w->lifetimes[q], (long long)l->phase_size[TF_MEM_SMEM][q], (long long)l->phase_base[TF_MEM_SMEM]);
+    const char *id = e->names.phase[q];
+    fprintf(f, "@cute.struct\nclass SharedStorage_%s:  # lifetime %s: %lld B from offset %lld, over %s\n", id,
+            w->lifetimes[q], (long long)l->phase_size[TF_MEM_SMEM][q], (long long)l->phase_base[TF_MEM_SMEM],
+            e->names.phases);
     for (size_t i = 0; i < l->nslots; i++)
       if (l->slots[i].memory == TF_MEM_SMEM && l->slots[i].lifetime == q)
-        py_member(f, p, &l->slots[i], l->phase_base[TF_MEM_SMEM]);
+        py_member(e, &l->slots[i], l->phase_base[TF_MEM_SMEM]);
     fputs("\n\n", f);
   }
 }
@@ -297,20 +299,23 @@ void tf_struct_write_cute_dsl(FILE *f, const tf_problem *p, const tf_answer *a, 
           (long long)l->end[TF_MEM_SMEM], (long long)l->capacity[TF_MEM_SMEM]);
   fputs("import cutlass\nimport cutlass.cute as cute\n\n\n", f);
   int unioned = c_has_union(p, l), members = 0;
+  struct emit e = {f, p, l, {0}};
+  tf_member_names_init(&e.names, p->workset);
   if (unioned)
-    py_phases(f, p, l);
+    py_phases(&e);
   fputs("@cute.struct\nclass SharedStorage:\n", f);
   for (size_t i = 0; i < l->nslots; i++) {
     const tf_layout_slot *s = &l->slots[i];
     if (s->memory == TF_MEM_SMEM && (s->lifetime < 0 || !unioned))
-      members += py_member(f, p, s, 0);
+      members += py_member(&e, s, 0);
   }
   if (unioned) {
-    fprintf(f, "    phases_: cute.struct.MemRange[cutlass.Uint8, %lld]  # offset %lld: the lifetimes' union, as large "
+    fprintf(f, "    %s: cute.struct.MemRange[cutlass.Uint8, %lld]  # offset %lld: the lifetimes' union, as large "
                "as the largest; each lifetime's SharedStorage_ struct overlays it\n",
-            (long long)c_union_size(p, l), (long long)l->phase_base[TF_MEM_SMEM]);
+            e.names.phases, (long long)c_union_size(p, l), (long long)l->phase_base[TF_MEM_SMEM]);
     members++;
   }
   if (!members)
     fputs("    pass\n", f);
+  tf_member_names_release(&e.names);
 }

@@ -3,13 +3,16 @@ the same JSON, whether they go through tilefit.solve or `tilefit solve
 --json`.  Run by `make check` (check-python) with TILEFIT_LIB, TILEFIT_BIN,
 TILEFIT_DATA and PYTHONPATH pointing into the tree."""
 
+import gc
 import inspect
 import json
 import os
 import re
+import signal
 import subprocess
 import tempfile
 import threading
+import time
 import unittest
 
 import tilefit
@@ -415,6 +418,41 @@ class Sweep(unittest.TestCase):
         points.close()  # the sweep's thread ends: its next write fails
         self.assertEqual(threading.active_count(), before)
         self.assertEqual(list(points), [])
+
+    def test_dropped_or_interrupted(self):
+        """An iterator dropped without close() (garbage-collected mid-sweep),
+        and one left by an exception a signal handler raised mid-line: the
+        sweep's thread ends and no descriptor stays open."""
+        spec = {"machines": ["h100-sxm"], "worksets": ["fa3-fwd"],
+                "params": {"d": list(range(16, 257, 16)), "dv": list(range(16, 257, 16))}}
+        def now():
+            return threading.active_count(), len(os.listdir("/proc/self/fd"))
+
+        def settled(want):  # a collected iterator is not joined: its thread ends at the sweep's next write
+            for _ in range(500):
+                gc.collect()
+                if now() == want:
+                    break
+                time.sleep(0.02)
+            return now()
+        before = now()
+        points = tilefit.sweep(spec, memo_max=0, jobs=2)
+        next(points)
+        del points
+        self.assertEqual(settled(before), before)
+
+        def interrupt(*_):
+            raise KeyboardInterrupt
+        old = signal.signal(signal.SIGALRM, interrupt)
+        try:
+            with self.assertRaises(KeyboardInterrupt):
+                signal.setitimer(signal.ITIMER_REAL, 0.02)
+                for _ in tilefit.sweep(spec, memo_max=0):
+                    time.sleep(0.01)  # slower than the sweep: the signal comes mid-iteration
+        finally:
+            signal.setitimer(signal.ITIMER_REAL, 0)
+            signal.signal(signal.SIGALRM, old)
+        self.assertEqual(settled(before), before)
 
 
 class Validate(unittest.TestCase):
