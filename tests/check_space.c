@@ -1,0 +1,176 @@
+/* The search over boxes of combinations (solver/search/space.c, a problem
+ * bound on demand) against the exhaustive oracle (encode/oracle.c) on the
+ * same workset bound whole: random worksets with larger choose domains
+ * (unsorted lists among them) whose lets, sizes, requires and objectives
+ * use every form the language has -- cdiv, fdiv, exact /, %, min, max,
+ * if, comparisons, products of choose variables, placed buffers with
+ * sizes per memory, occupancy, used() -- ranked top 3 point by point;
+ * the same error where binding whole fails; the same reason where
+ * nothing fits, and the counters partition the candidates.  Seeds are
+ * consecutive from TILEFIT_SEED (printed). */
+#include <check.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "encode/oracle.h"
+#include "solver/tilefit.h"
+#include "tests/suites.h"
+#include "tests/testutil.h"
+
+static unsigned long long rng_state;
+static long rnd(long n) { /* 0 .. n-1 */
+  rng_state = rng_state * 6364136223846793005ULL + 1442695040888963407ULL;
+  return (long)((rng_state >> 33) % (unsigned long long)n);
+}
+
+static const char *const lets[] = {
+    "cdiv(x * y, %ld)", "fdiv(x + z * 5, %ld)", "min(x, y) + max(z, %ld)", "if(x %% 2 == 0, y, z + %ld)",
+    "x * y * %ld / 2",      "(x * 7 + y) %% %ld",   "align(x * 3, %ld)",       "if(y > %ld && z < 2, x * 2, y)",
+};
+static const char *const reqs[] = {
+    "t <= %ld",          "s0 + s1 >= %ld", "x * s0 <= %ld", "u - z != %ld", "placed(p, rf) + z <= %ld",
+    "v * s1 - t <= %ld", "occupancy <= %ld", "used(smem) <= %ld", "y %% 3 != %ld",
+};
+static const char *const objs[] = {
+    "max s0", "min t + s1", "max x * y - z", "min u * s0 + v", "max occupancy", "max used(smem)", "min placement_order",
+    "max w",
+};
+
+/* A random workset (JSON) of 3 choose variables, 2 counts, 4 lets, up to
+ * 4 buffers (one placed), up to 3 requires and 1 to 3 objectives. */
+static void random_workset(char *buf, size_t size) {
+  size_t n = (size_t)snprintf(buf, size,
+                              "{\"name\": \"space\", \"choose\": {\"x\": {\"from\": %ld, \"to\": %ld}, "
+                              "\"y\": [%ld, 2, %ld, 4, 9, 3], \"z\": {\"from\": 0, \"to\": %ld}}, \"count\": {",
+                              rnd(3), 4 + rnd(40), 10 + rnd(8), 20 + rnd(20), 1 + rnd(4));
+  n += (size_t)snprintf(buf + n, size - n, "\"s0\": {\"min\": %ld, \"max\": %ld}, \"s1\": {\"min\": %ld, \"max\": %ld}",
+                        rnd(2), 2 + rnd(8), rnd(3), 3 + rnd(6));
+  n += (size_t)snprintf(buf + n, size - n, "}, \"let\": {");
+  const char *names[] = {"t", "u", "v", "w"};
+  for (int i = 0; i < 4; i++) {
+    char e[96];
+    snprintf(e, sizeof e, lets[rnd(8)], 2 + rnd(4));
+    n += (size_t)snprintf(buf + n, size - n, "%s\"%s\": \"%s\"", i ? ", " : "", names[i], e);
+  }
+  n += (size_t)snprintf(buf + n, size - n,
+                        "}, \"buffers\": [{\"name\": \"r\", \"memory\": \"smem\", \"size\": \"s0 * (t + %ld) * %ld\", "
+                        "\"align\": %ld}, {\"name\": \"p\", \"place\": [\"smem\", \"rf\"], \"size\": {\"smem\": \"u * "
+                        "%ld + s1 * 16\", \"rf\": \"v + %ld\"}}",
+                        1 + rnd(3), 8 + rnd(200), rnd(4) ? 1L : 128L, 4 + rnd(60), rnd(40));
+  if (rnd(2))
+    n += (size_t)snprintf(buf + n, size - n, ", {\"name\": \"q\", \"memory\": \"rf\", \"size\": \"w * 2 + s1 * %ld\"}",
+                          rnd(2) ? 0 : rnd(20));
+  n += (size_t)snprintf(buf + n, size - n, "], \"require\": [");
+  for (int r = 0, nr = (int)rnd(4); r < nr; r++) {
+    char e[96];
+    snprintf(e, sizeof e, reqs[rnd(9)], rnd(2) ? 1 + rnd(4) : 4 + rnd(200));
+    n += (size_t)snprintf(buf + n, size - n, "%s\"%s\"", r ? ", " : "", e);
+  }
+  n += (size_t)snprintf(buf + n, size - n, "], \"objective\": [");
+  for (int o = 0, no = 1 + (int)rnd(3); o < no; o++)
+    n += (size_t)snprintf(buf + n, size - n, "%s\"%s\"", o ? ", " : "", objs[rnd(8)]);
+  snprintf(buf + n, size - n, "]}");
+}
+
+/* The on-demand problem's top k against the oracle's over the whole one:
+ * choose values, counts and objective values, rank by rank; nothing found
+ * on both sides with the same reason.  Returns the points found. */
+static int same_as_oracle(tf_problem *whole, tf_problem *lazy, const char *what) {
+  enum { K = 3 };
+  tf_solve_opts o;
+  tf_solve_opts_init(&o);
+  tf_answer a[K], b[K];
+  tf_oracle_result r[K];
+  for (int i = 0; i < K; i++)
+    tf_answer_init(&a[i], lazy), tf_answer_init(&b[i], whole);
+  tf_error e;
+  tf_error_init(&e);
+  int n = 0, nb = 0;
+  size_t nr = 0;
+  int rc = tf_solve_top(lazy, &o, K, a, &n, &e);
+  ck_assert_msg(rc == 0, "%s: %s", what, e.msg);
+  ck_assert_msg(tf_oracle_top(whole, 100000000, K, r, &nr, &e) == 0, "%s: oracle: %s", what, e.msg);
+  ck_assert_msg((size_t)n == nr, "%s: %d points, the oracle %zu", what, n, nr);
+  for (int i = 0; i < n; i++) {
+    const int64_t *want = whole->combo + r[i].combo * whole->nchoose;
+    for (size_t v = 0; v < whole->nchoose; v++)
+      ck_assert_msg(a[i].choose[v] == want[v], "%s: rank %d: %s = %lld, oracle %lld", what, i + 1,
+                    whole->choose_names[v], (long long)a[i].choose[v], (long long)want[v]);
+    for (int k = 0; k < whole->ncounts; k++)
+      ck_assert_msg(a[i].counts[k] == r[i].counts[k], "%s: rank %d: count %d", what, i + 1, k);
+    for (size_t v = 0; v < whole->nobjective; v++)
+      ck_assert_msg(a[i].point.objective[v] == r[i].objective[v], "%s: rank %d: objective %zu", what, i + 1, v);
+  }
+  if (n == 0) { /* the reason binding whole gives */
+    ck_assert_int_eq(tf_solve_top(whole, &o, K, b, &nb, &e), 0);
+    ck_assert_msg(!strcmp(a[0].why, b[0].why), "%s: why '%s', bound whole '%s'", what, a[0].why, b[0].why);
+  }
+  const struct tf_space_stats *st = &lazy->space;
+  ck_assert_msg(st->visited + st->pruned_bound + st->pruned_infeasible == lazy->ncandidates,
+                "%s: %llu visited, %llu and %llu pruned of %zu", what, (unsigned long long)st->visited,
+                (unsigned long long)st->pruned_bound, (unsigned long long)st->pruned_infeasible, lazy->ncandidates);
+  for (int i = 0; i < K; i++)
+    tf_answer_release(&a[i]), tf_answer_release(&b[i]);
+  return n;
+}
+
+/* Binding whole fails exactly where the search over boxes fails. */
+static void same_error(tf_problem *lazy, const tf_error *whole_err, const char *what) {
+  tf_solve_opts o;
+  tf_solve_opts_init(&o);
+  tf_answer a;
+  tf_answer_init(&a, lazy);
+  tf_error e;
+  tf_error_init(&e);
+  int n = 0;
+  int rc = tf_solve_top(lazy, &o, 1, &a, &n, &e);
+  ck_assert_msg(rc != 0 && e.code == whole_err->code, "%s: bound whole: %s; on demand: rc %d %s", what,
+                whole_err->msg, rc, e.msg);
+  tf_answer_release(&a);
+}
+
+START_TEST(test_space_against_oracle) {
+  unsigned long long seed = tf_test_seed("space: 300 problems from the first of consecutive seeds", 1);
+  int solved = 0, infeasible = 0, errors = 0;
+  for (int i = 0; i < 300; i++) {
+    rng_state = 0x9e3779b97f4a7c15ULL * (seed + (unsigned long long)(_i * 300 + i));
+    char text[4096], what[4400];
+    random_workset(text, sizeof text);
+    tf_machine m = tf_test_machine(2000 + rnd(20000), 0, 40 + rnd(215));
+    tf_workset *w = tf_test_workset(text);
+    ck_assert_msg(w != NULL, "%s", text);
+    snprintf(what, sizeof what, "seed %llu (smem %lld): %s", seed + (unsigned long long)(_i * 300 + i),
+             (long long)m.smem.capacity, text);
+    tf_request req;
+    tf_request_init(&req);
+    tf_error e, le;
+    tf_error_init(&e), tf_error_init(&le);
+    tf_problem *whole = tf_problem_new(&m, w, &req, &e);
+    tf_problem *lazy = tf_problem_new_on_demand_from(&m, w, &req, 0, 0, &le);
+    ck_assert_msg(lazy != NULL || whole == NULL, "%s: on demand: %s", what, le.msg);
+    if (whole && lazy) {
+      int n = same_as_oracle(whole, lazy, what);
+      solved++, infeasible += n == 0;
+    } else if (lazy) {
+      same_error(lazy, &e, what);
+      errors++;
+    }
+    tf_problem_free(whole);
+    tf_problem_free(lazy);
+    tf_request_release(&req);
+    tf_workset_free(w);
+  }
+  ck_assert_msg(solved > 150 && infeasible > 5 && errors > 20, "solved %d, infeasible %d, errors %d", solved,
+                infeasible, errors);
+}
+END_TEST
+
+Suite *space_suite(void) {
+  Suite *s = suite_create("space");
+  TCase *tc = tcase_create("Against the oracle");
+  tcase_set_timeout(tc, 120);
+  tcase_add_loop_test(tc, test_space_against_oracle, 0, 3);
+  suite_add_tcase(s, tc);
+  return s;
+}
