@@ -140,8 +140,8 @@ START_TEST(test_space_against_oracle) {
     tf_machine m = tf_test_machine(2000 + rnd(20000), 0, 40 + rnd(215));
     tf_workset *w = tf_test_workset(text);
     ck_assert_msg(w != NULL, "%s", text);
-    snprintf(what, sizeof what, "seed %llu (smem %lld): %s", seed + (unsigned long long)(_i * 300 + i),
-             (long long)m.smem.capacity, text);
+    snprintf(what, sizeof what, "seed %llu (smem %lld, rf %lld): %s", seed + (unsigned long long)(_i * 300 + i),
+             (long long)m.smem.capacity, (long long)m.rf.per_thread, text);
     tf_request req;
     tf_request_init(&req);
     tf_error e, le;

@@ -4,6 +4,9 @@
 #include <string.h>
 
 #include "model/bind/memory.h"
+#include "model/bind/problem_internal.h"
+#include "model/bind/reuse.h"
+#include "model/input/lets.h"
 #include "model/core/alloc.h"
 
 #define OPAQUE TF_CBOX_OPAQUE
@@ -30,12 +33,21 @@ struct tf_box_scratch {
   tf_ival *size; /* per buffer: its size in its memory, where the box keeps it in one */
   int *mem;      /* per buffer: that memory, else -1 (several, or it aliases another) */
   tf_ival *row;  /* per live require: its row, normalised */
+  tf_ival *diff; /* per live require: lhs - rhs */
+  tf_ival *obj;  /* per objective */
+  /* The box these were last evaluated at: a value that reads none of the
+   * variables whose range changed since is the same (as in binding's
+   * reuse, model/bind/reuse.h), so consecutive boxes -- a box's two halves
+   * differ in one variable -- evaluate again only what that one reaches. */
+  int valid;
+  uint32_t lo[TF_MAX_CHOOSE], hi[TF_MAX_CHOOSE];
+  unsigned char ascending[TF_MAX_CHOOSE]; /* per variable: its domain is in ascending order */
 };
 
 void tf_cbox_scratch_free(tf_problem *p) {
   if (!p->box)
     return;
-  free(p->box->syms), free(p->box->size), free(p->box->mem), free(p->box->row);
+  free(p->box->syms), free(p->box->size), free(p->box->mem), free(p->box->row), free(p->box->diff), free(p->box->obj);
   free(p->box);
   p->box = NULL;
 }
@@ -51,10 +63,17 @@ static void init_syms(tf_problem *p) {
   p->box->size = tf_nalloc(w->nbuffers + 1, sizeof *p->box->size);
   p->box->mem = tf_nalloc(w->nbuffers + 1, sizeof *p->box->mem);
   p->box->row = tf_nalloc(p->nlive_row + 1, sizeof *p->box->row);
+  p->box->diff = tf_nalloc(p->nlive_row + 1, sizeof *p->box->diff);
+  p->box->obj = tf_nalloc(p->nobjective + 1, sizeof *p->box->obj);
   for (size_t i = 0; i < n; i++) {
     syms[i] = tf_ival_point(p->syms[i].c);
     for (int k = 0; k < p->ncounts; k++)
       syms[i].lo[1 + k] = syms[i].hi[1 + k] = p->syms[i].k[k];
+  }
+  for (size_t i = 0; i < p->nchoose; i++) {
+    p->box->ascending[i] = 1;
+    for (size_t k = 1; k < p->ndomain[i]; k++)
+      p->box->ascending[i] &= p->domain[i][k - 1] < p->domain[i][k];
   }
   int64_t none[TF_MAX_CHOOSE] = {0};
   for (size_t b = 0; b < w->nbuffers; b++)
@@ -76,8 +95,8 @@ static void set_choose(tf_problem *p, const tf_cbox *b) {
   for (size_t i = 0; i < p->nchoose; i++) {
     if (p->choose_sym[i] < 0)
       continue;
-    int64_t lo = p->domain[i][b->lo[i]], hi = lo;
-    for (uint32_t k = b->lo[i] + 1; k <= b->hi[i]; k++) /* a domain is in the workset's order, not sorted */
+    int64_t lo = p->domain[i][b->lo[i]], hi = p->domain[i][b->hi[i]];
+    for (uint32_t k = b->lo[i]; !p->box->ascending[i] && k <= b->hi[i]; k++) /* a list in the workset's order */
       lo = p->domain[i][k] < lo ? p->domain[i][k] : lo, hi = p->domain[i][k] > hi ? p->domain[i][k] : hi;
     tf_ival *s = &p->box->syms[p->choose_sym[i]];
     s->lo[0] = lo, s->hi[0] = hi;
@@ -98,11 +117,29 @@ static void set_choose(tf_problem *p, const tf_cbox *b) {
   p->box->syms[tf_workset_sym_placement_order(w)] = order;
 }
 
-static int eval_lets(tf_problem *p, const tf_ival_env *env) {
+#define EVERY (~(uint64_t)0) /* changed_since's "nothing is the box's yet" */
+
+/* The variables whose range differs from the box last evaluated (every
+ * one when none was), as the let graph names them (tf_problem_var_bit). */
+static uint64_t changed_since(const tf_problem *p, const tf_cbox *b) {
+  uint64_t changed = 0;
+  for (size_t i = 0; i < p->nchoose; i++)
+    if (!p->box->valid || b->lo[i] != p->box->lo[i] || b->hi[i] != p->box->hi[i])
+      changed |= tf_problem_var_bit(p, i);
+  return p->box->valid ? changed : EVERY;
+}
+
+/* Does value i of binding's reuse table read a variable that changed?
+ * After EVERY also one that reads none (a count, a param). */
+static int stale(const tf_problem *p, size_t i, uint64_t changed) {
+  return changed == EVERY || (p->reuse->reads[i] & changed) != 0;
+}
+
+static int eval_lets(tf_problem *p, const tf_ival_env *env, uint64_t changed) {
   const tf_workset *w = p->workset;
   for (size_t k = 0; k < p->nlet_eval; k++) {
     size_t i = (size_t)p->let_eval[k];
-    if (tf_expr_interval(w->lets[i].expr, env, &p->box->syms[tf_workset_sym_let(w, i)]))
+    if ((changed == EVERY || (w->let_graph.choose[i] & changed)) && tf_expr_interval(w->lets[i].expr, env, &p->box->syms[tf_workset_sym_let(w, i)]))
       return OPAQUE;
   }
   return 0;
@@ -141,7 +178,8 @@ static int buffer_in(tf_problem *p, size_t b, int m, const int64_t *at, const tf
 /* Every buffer's size over the box, and each memory's least use into
  * `least` from those whose memory is the same throughout the box and that
  * alias no other (an aliased one adds at least 0). */
-static int buffers(tf_problem *p, const tf_cbox *box, const tf_ival_env *env, struct least *least) {
+static int buffers(tf_problem *p, const tf_cbox *box, const tf_ival_env *env, uint64_t changed,
+                   struct least *least) {
   const tf_workset *w = p->workset;
   int64_t at[TF_MAX_CHOOSE] = {0};
   for (size_t i = 0; i < p->nchoose; i++)
@@ -155,8 +193,12 @@ static int buffers(tf_problem *p, const tf_cbox *box, const tf_ival_env *env, st
       tf_ival size;
       if (!(mask & (1u << m)))
         continue;
-      if (buffer_in(p, b, m, at, env, &size))
+      if (v < 0 && !stale(p, tf_reuse_buffer(b), changed))
+        size = p->box->size[b]; /* a fixed buffer whose size reads nothing that changed */
+      else if (buffer_in(p, b, m, at, env, &size))
         return OPAQUE;
+      if (v < 0)
+        p->box->size[b] = size;
       if (mask != 1u << m || w->buffers[b].alias >= 0)
         continue;
       p->box->size[b] = size, p->box->mem[b] = m;
@@ -203,20 +245,32 @@ static int memory_over(const tf_problem *p, const tf_cbox *box, const struct lea
 /* Each live require's row over the box, normalised as binding stores it
  * (form {<=, >=, ==} 0); *none set when one holds at no point.  Refused
  * where a point may fail: a side, their difference, a '!=' on counts. */
-static int requires(tf_problem *p, const tf_ival_env *env, int *none) {
+/* lhs - rhs of require r over the box into *d, or OPAQUE. */
+static int difference(tf_problem *p, size_t r, const tf_ival_env *env, tf_ival *d) {
+  const tf_expr *l, *rr;
+  tf_expr_relation(p->require[r], &l, &rr);
+  tf_ival a, b;
+  *d = tf_ival_point(0);
+  if (tf_expr_interval(l, env, &a) || tf_expr_interval(rr, env, &b))
+    return OPAQUE;
+  for (int i = 0; i <= p->ncounts; i++) {
+    tf_wide lo = (tf_wide)a.lo[i] - b.hi[i], hi = (tf_wide)a.hi[i] - b.lo[i];
+    if (lo <= INT64_MIN || hi >= INT64_MAX) /* the < and > shift below stays in range */
+      return OPAQUE;                          /* binding's "integer overflow" may be met */
+    d->lo[i] = (int64_t)lo, d->hi[i] = (int64_t)hi;
+  }
+  return 0;
+}
+
+static int requires(tf_problem *p, const tf_ival_env *env, uint64_t changed, int *none) {
   for (size_t live = 0; live < p->nlive_row; live++) {
     size_t r = p->live_row[live];
     const tf_expr *l, *rr;
     enum tf_rel rel = tf_expr_relation(p->require[r], &l, &rr);
-    tf_ival a, b, d = tf_ival_point(0);
-    if (tf_expr_interval(l, env, &a) || tf_expr_interval(rr, env, &b))
+    if ((stale(p, tf_reuse_side(p, r, 0), changed) || stale(p, tf_reuse_side(p, r, 1), changed)) &&
+        difference(p, r, env, &p->box->diff[live]))
       return OPAQUE;
-    for (int i = 0; i <= p->ncounts; i++) {
-      tf_wide lo = (tf_wide)a.lo[i] - b.hi[i], hi = (tf_wide)a.hi[i] - b.lo[i];
-      if (lo <= INT64_MIN || hi >= INT64_MAX) /* the < and > shift below stays in range */
-        return OPAQUE; /* binding's "integer overflow" may be met */
-      d.lo[i] = (int64_t)lo, d.hi[i] = (int64_t)hi;
-    }
+    tf_ival d = p->box->diff[live];
     if (rel == TF_REL_NE && !tf_ival_count_free(&d, p->ncounts))
       return OPAQUE;
     p->box->row[live] = d;
@@ -312,15 +366,22 @@ int tf_cbox_bound(tf_problem *p, const tf_cbox *b, tf_ival *obj, tf_cbox_rows *r
       return OPAQUE; /* used() and slack() are a combination's whole use: bound at a combination */
   if (!p->box)
     init_syms(p);
+  uint64_t changed = changed_since(p, b);
   set_choose(p, b);
   tf_ival_env env = {p->box->syms, p->ncounts};
   struct least least;
   int none = 0;
-  if (eval_lets(p, &env) || buffers(p, b, &env, &least) || requires(p, &env, &none))
+  p->box->valid = 0; /* until every value is the box's */
+  if (eval_lets(p, &env, changed) || buffers(p, b, &env, changed, &least) || requires(p, &env, changed, &none))
     return OPAQUE;
-  for (size_t o = 0; o < p->nobjective; o++)
-    if (tf_expr_interval(p->objective[o].expr, &env, &obj[o]))
+  for (size_t o = 0; o < p->nobjective; o++) {
+    if (stale(p, tf_reuse_objective(p, o), changed) && tf_expr_interval(p->objective[o].expr, &env, &p->box->obj[o]))
       return OPAQUE;
+    obj[o] = p->box->obj[o];
+  }
+  p->box->valid = 1;
+  memcpy(p->box->lo, b->lo, sizeof b->lo);
+  memcpy(p->box->hi, b->hi, sizeof b->hi);
   if (none || memory_over(p, b, &least))
     return TF_CBOX_EMPTY;
   if (rows && p->ncounts)

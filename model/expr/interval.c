@@ -80,52 +80,66 @@ static int div_exact(tf_ival *out, const tf_ival *a, const tf_ival *b, int n) {
   return 0;
 }
 
-static wide floor_div(wide a, wide b) {
-  wide q = a / b;
-  return (a % b != 0 && (a < 0) != (b < 0)) ? q - 1 : q;
+/* A count-free value's interval. */
+struct range {
+  int64_t lo, hi;
+};
+
+static int set(struct range *r, wide lo, wide hi) {
+  if (!fits64(lo) || !fits64(hi))
+    return REFUSE;
+  r->lo = (int64_t)lo, r->hi = (int64_t)hi;
+  return 0;
 }
 
-/* The remainder as expr.c computes it: the divisor's sign (floor). */
-static wide floor_mod(wide a, wide b) { return a - b * floor_div(a, b); }
+/* floor(a / b) and a - b * floor(a / b) (the remainder as expr.c
+ * computes it: the divisor's sign), in int64: b != 0, and not INT64_MIN
+ * over -1 (the callers refuse it). */
+static int64_t floor_div(int64_t a, int64_t b) { return tf_fdiv(a, b); }
+static int64_t floor_mod(int64_t a, int64_t b) {
+  if (b == -1)
+    return 0;
+  int64_t r = a % b;
+  return r && (r < 0) != (b < 0) ? r + b : r;
+}
 
 /* fdiv and cdiv are monotone in the dividend for a divisor of one sign, and
  * in the divisor for a dividend of one sign: the extremes are at corners. */
-static int divide(int op, int64_t alo, int64_t ahi, int64_t blo, int64_t bhi, tf_ival *r) {
-  if (blo <= 0 && bhi >= 0)
+static int divide(int op, struct range a, struct range b, struct range *r) {
+  if (b.lo <= 0 && b.hi >= 0)
     return REFUSE; /* a division by zero somewhere */
-  if (blo <= -1 && bhi >= -1 && alo == INT64_MIN)
+  if (b.lo <= -1 && b.hi >= -1 && a.lo == INT64_MIN)
     return REFUSE; /* INT64_MIN / -1 overflows */
-  wide lo = 0, hi = 0;
-  const int64_t as[2] = {alo, ahi}, bs[2] = {blo, bhi};
+  const int64_t as[2] = {a.lo, a.hi}, bs[2] = {b.lo, b.hi};
   for (int i = 0; i < 4; i++) {
-    wide x = as[i / 2], y = bs[i % 2], q = op == OP_FDIV ? floor_div(x, y) : -floor_div(-x, y);
-    lo = i ? wmin(lo, q) : q;
-    hi = i ? wmax(hi, q) : q;
+    int64_t q = op == OP_FDIV ? tf_fdiv(as[i / 2], bs[i % 2]) : tf_cdiv(as[i / 2], bs[i % 2]);
+    r->lo = i && r->lo < q ? r->lo : q;
+    r->hi = i && r->hi > q ? r->hi : q;
   }
-  return put(r, 0, lo, hi);
+  return 0;
 }
 
 /* a % b: within one period of a single divisor the remainder grows with
  * the dividend; else it lies between 0 and the divisor (exclusive). */
-static int modulo(int64_t alo, int64_t ahi, int64_t blo, int64_t bhi, tf_ival *r) {
-  if (blo <= 0 && bhi >= 0)
+static int modulo(struct range a, struct range b, struct range *r) {
+  if (b.lo <= 0 && b.hi >= 0)
     return REFUSE;
-  if (blo == bhi && floor_div(alo, blo) == floor_div(ahi, blo))
-    return put(r, 0, floor_mod(alo, blo), floor_mod(ahi, blo));
-  if (blo > 0 && alo >= 0 && ahi < blo)
-    return put(r, 0, alo, ahi); /* below every divisor: the dividend itself */
-  if (blo > 0)
-    return put(r, 0, 0, alo >= 0 ? wmin((wide)bhi - 1, ahi) : (wide)bhi - 1);
-  return put(r, 0, (wide)blo + 1, 0);
+  if (b.lo == b.hi && (b.lo == -1 || floor_div(a.lo, b.lo) == floor_div(a.hi, b.lo)))
+    return set(r, floor_mod(a.lo, b.lo), floor_mod(a.hi, b.lo));
+  if (b.lo > 0 && a.lo >= 0 && a.hi < b.lo)
+    return set(r, a.lo, a.hi); /* below every divisor: the dividend itself */
+  if (b.lo > 0)
+    return set(r, 0, a.lo >= 0 ? wmin((wide)b.hi - 1, a.hi) : (wide)b.hi - 1);
+  return set(r, (wide)b.lo + 1, 0);
 }
 
 /* align(x, a) = cdiv(x, a) * a, for a >= 1: x itself up to a - 1 more. */
-static int align_up(int64_t xlo, int64_t xhi, int64_t alo, int64_t ahi, tf_ival *r) {
-  if (alo < 1)
+static int align_up(struct range x, struct range a, struct range *r) {
+  if (a.lo < 1)
     return REFUSE; /* align() to 0 or a negative value fails */
-  if (alo == ahi)
-    return put(r, 0, -floor_div(-(wide)xlo, alo) * alo, -floor_div(-(wide)xhi, alo) * alo);
-  return put(r, 0, xlo, (wide)xhi + ahi - 1);
+  if (a.lo == a.hi)
+    return set(r, (wide)tf_cdiv(x.lo, a.lo) * a.lo, (wide)tf_cdiv(x.hi, a.lo) * a.lo);
+  return set(r, x.lo, (wide)x.hi + a.hi - 1);
 }
 
 static wide pow2_of(wide a) {
@@ -136,59 +150,95 @@ static wide pow2_of(wide a) {
 }
 
 /* A truth value's interval: 1 surely true, 0 surely false, -1 either. */
-static int truth(int64_t lo, int64_t hi) { return lo > 0 || hi < 0 ? 1 : lo == 0 && hi == 0 ? 0 : -1; }
+static int truth(struct range v) { return v.lo > 0 || v.hi < 0 ? 1 : v.lo == 0 && v.hi == 0 ? 0 : -1; }
 
-static int boolean(int t, tf_ival *r) {
-  *r = tf_ival_point(t > 0);
-  if (t < 0)
-    r->lo[0] = 0, r->hi[0] = 1;
+static int boolean(int t, struct range *r) {
+  r->lo = t > 0, r->hi = t != 0;
   return 0;
 }
 
-/* A comparison of [alo, ahi] with [blo, bhi]: settled or either. */
-static int compare(int op, int64_t alo, int64_t ahi, int64_t blo, int64_t bhi, tf_ival *r) {
-  int t = -1;
+/* A comparison of a with b: settled or either. */
+static int compare(int op, struct range a, struct range b, struct range *r) {
+  int t = -1, same = a.lo == a.hi && b.lo == b.hi && a.lo == b.lo, apart = a.hi < b.lo || a.lo > b.hi;
   switch (op) {
-  case OP_LT: t = ahi < blo ? 1 : alo >= bhi ? 0 : -1; break;
-  case OP_LE: t = ahi <= blo ? 1 : alo > bhi ? 0 : -1; break;
-  case OP_GT: t = alo > bhi ? 1 : ahi <= blo ? 0 : -1; break;
-  case OP_GE: t = alo >= bhi ? 1 : ahi < blo ? 0 : -1; break;
-  case OP_EQ: t = alo == ahi && blo == bhi && alo == blo ? 1 : ahi < blo || alo > bhi ? 0 : -1; break;
-  case OP_NE: t = alo == ahi && blo == bhi && alo == blo ? 0 : ahi < blo || alo > bhi ? 1 : -1; break;
+  case OP_LT: t = a.hi < b.lo ? 1 : a.lo >= b.hi ? 0 : -1; break;
+  case OP_LE: t = a.hi <= b.lo ? 1 : a.lo > b.hi ? 0 : -1; break;
+  case OP_GT: t = a.lo > b.hi ? 1 : a.hi <= b.lo ? 0 : -1; break;
+  case OP_GE: t = a.lo >= b.hi ? 1 : a.hi < b.lo ? 0 : -1; break;
+  case OP_EQ: t = same ? 1 : apart ? 0 : -1; break;
+  case OP_NE: t = same ? 0 : apart ? 1 : -1; break;
   default: break;
   }
   return boolean(t, r);
 }
 
-/* The operators whose arguments must be count-free, on their constants. */
-static int scalar(const tf_expr *e, const tf_ival *v, tf_ival *r) {
-  const int64_t *lo = v[0].lo, *hi = v[0].hi;
-  int64_t blo = e->nargs > 1 ? v[1].lo[0] : 0, bhi = e->nargs > 1 ? v[1].hi[0] : 0;
-  *r = tf_ival_point(0);
+/* The operators of count-free arguments, on their intervals. */
+static int scalar(const tf_expr *e, const struct range *v, struct range *r) {
+  struct range a = v[0], b = e->nargs > 1 ? v[1] : v[0];
   switch (e->op) {
-  case OP_NOT: return boolean(truth(lo[0], hi[0]) < 0 ? -1 : !truth(lo[0], hi[0]), r);
-  case OP_AND:
-  case OP_OR: {
-    int a = truth(lo[0], hi[0]), b = truth(blo, bhi), and = e->op == OP_AND;
-    int t = and ? (a == 0 || b == 0 ? 0 : a == 1 && b == 1 ? 1 : -1) : (a == 1 || b == 1 ? 1 : a == 0 && b == 0 ? 0 : -1);
-    return boolean(t, r);
+  case OP_NEG: return set(r, -(wide)a.hi, -(wide)a.lo);
+  case OP_ADD: return set(r, (wide)a.lo + b.lo, (wide)a.hi + b.hi);
+  case OP_SUB: return set(r, (wide)a.lo - b.hi, (wide)a.hi - b.lo);
+  case OP_MUL: {
+    wide p[4] = {(wide)a.lo * b.lo, (wide)a.lo * b.hi, (wide)a.hi * b.lo, (wide)a.hi * b.hi};
+    return set(r, wmin(wmin(p[0], p[1]), wmin(p[2], p[3])), wmax(wmax(p[0], p[1]), wmax(p[2], p[3])));
   }
+  case OP_DIV: /* exact: only one dividend by one divisor rules a remainder out */
+    if (a.lo != a.hi || b.lo != b.hi || b.lo == 0 || (b.lo == -1 && a.lo == INT64_MIN) || a.lo % b.lo)
+      return REFUSE;
+    return set(r, a.lo / b.lo, a.lo / b.lo);
+  case OP_NOT: return boolean(truth(a) < 0 ? -1 : !truth(a), r);
+  case OP_AND: return boolean(truth(a) == 0 || truth(b) == 0 ? 0 : truth(a) == 1 && truth(b) == 1 ? 1 : -1, r);
+  case OP_OR: return boolean(truth(a) == 1 || truth(b) == 1 ? 1 : truth(a) == 0 && truth(b) == 0 ? 0 : -1, r);
   case OP_MIN:
-  case OP_MAX: {
-    wide l = lo[0], h = hi[0];
+  case OP_MAX:
+    *r = a;
     for (int i = 1; i < e->nargs; i++) {
-      l = e->op == OP_MIN ? wmin(l, v[i].lo[0]) : wmax(l, v[i].lo[0]);
-      h = e->op == OP_MIN ? wmin(h, v[i].hi[0]) : wmax(h, v[i].hi[0]);
+      r->lo = e->op == OP_MIN ? (v[i].lo < r->lo ? v[i].lo : r->lo) : (v[i].lo > r->lo ? v[i].lo : r->lo);
+      r->hi = e->op == OP_MIN ? (v[i].hi < r->hi ? v[i].hi : r->hi) : (v[i].hi > r->hi ? v[i].hi : r->hi);
     }
-    return put(r, 0, l, h);
-  }
-  case OP_POW2: return hi[0] > ((int64_t)1 << 62) ? REFUSE : put(r, 0, pow2_of(lo[0]), pow2_of(hi[0]));
-  case OP_MOD: return modulo(lo[0], hi[0], blo, bhi, r);
+    return 0;
+  case OP_POW2: return a.hi > ((int64_t)1 << 62) ? REFUSE : set(r, pow2_of(a.lo), pow2_of(a.hi));
+  case OP_MOD: return modulo(a, b, r);
   case OP_CDIV:
-  case OP_FDIV: return divide(e->op, lo[0], hi[0], blo, bhi, r);
-  case OP_ALIGN: return align_up(lo[0], hi[0], blo, bhi, r);
-  default: return compare(e->op, lo[0], hi[0], blo, bhi, r);
+  case OP_FDIV: return divide(e->op, a, b, r);
+  case OP_ALIGN: return align_up(a, b, r);
+  default: return compare(e->op, a, b, r);
   }
+}
+
+#define NARGS 16 /* arguments a node may have here; more are refused */
+
+/* A count-free node (tf_expr_mark_count_free), on intervals alone. */
+static int eval_free(const tf_expr *e, const tf_ival_env *env, struct range *r) {
+  struct range v[NARGS];
+  switch (e->op) {
+  case OP_NUM: r->lo = r->hi = e->num; return 0;
+  case OP_NAME:
+    if (e->sym < 0)
+      return REFUSE;
+    r->lo = env->syms[e->sym].lo[0], r->hi = env->syms[e->sym].hi[0];
+    return 0;
+  case OP_IF: {
+    struct range c, other;
+    if (eval_free(e->args[0], env, &c))
+      return REFUSE;
+    int t = truth(c);
+    if (t >= 0)
+      return eval_free(e->args[t ? 1 : 2], env, r);
+    if (eval_free(e->args[1], env, r) || eval_free(e->args[2], env, &other))
+      return REFUSE;
+    r->lo = other.lo < r->lo ? other.lo : r->lo, r->hi = other.hi > r->hi ? other.hi : r->hi;
+    return 0;
+  }
+  default: break;
+  }
+  if (e->nargs > NARGS)
+    return REFUSE;
+  for (int i = 0; i < e->nargs; i++)
+    if (eval_free(e->args[i], env, &v[i]))
+      return REFUSE;
+  return scalar(e, v, r);
 }
 
 /* Every value either branch takes. */
@@ -207,7 +257,8 @@ static int eval_if(const tf_expr *e, const tf_ival_env *env, tf_ival *out) {
   tf_ival c, other;
   if (eval(e->args[0], env, &c) || !tf_ival_count_free(&c, env->ncounts))
     return REFUSE;
-  int t = truth(c.lo[0], c.hi[0]);
+  struct range cr = {c.lo[0], c.hi[0]};
+  int t = truth(cr);
   if (t >= 0)
     return eval(e->args[t ? 1 : 2], env, out);
   if (eval(e->args[1], env, out) || eval(e->args[2], env, &other))
@@ -217,8 +268,16 @@ static int eval_if(const tf_expr *e, const tf_ival_env *env, tf_ival *out) {
 }
 
 static int eval(const tf_expr *e, const tf_ival_env *env, tf_ival *out) {
-  tf_ival v[16];
+  tf_ival v[NARGS];
   int n = env->ncounts;
+  if (e->count_free) { /* most of a workset's nodes: one interval, not 1 + ncounts */
+    struct range r;
+    if (eval_free(e, env, &r))
+      return REFUSE;
+    *out = tf_ival_point(r.lo);
+    out->hi[0] = r.hi;
+    return 0;
+  }
   switch (e->op) {
   case OP_NUM: *out = tf_ival_point(e->num); return 0;
   case OP_NAME:
@@ -229,7 +288,7 @@ static int eval(const tf_expr *e, const tf_ival_env *env, tf_ival *out) {
   case OP_IF: return eval_if(e, env, out);
   default: break;
   }
-  if (e->nargs > 16)
+  if (e->nargs > NARGS)
     return REFUSE;
   for (int i = 0; i < e->nargs; i++)
     if (eval(e->args[i], env, &v[i]))
@@ -245,10 +304,17 @@ static int eval(const tf_expr *e, const tf_ival_env *env, tf_ival *out) {
   case OP_DIV: return div_exact(out, &v[0], &v[1], n);
   default: break;
   }
-  for (int i = 0; i < e->nargs; i++)
+  struct range x[NARGS], r;
+  for (int i = 0; i < e->nargs; i++) {
     if (!tf_ival_count_free(&v[i], n))
       return REFUSE; /* a point where it depends on a count fails */
-  return scalar(e, v, out);
+    x[i].lo = v[i].lo[0], x[i].hi = v[i].hi[0];
+  }
+  if (scalar(e, x, &r))
+    return REFUSE;
+  *out = tf_ival_point(r.lo);
+  out->hi[0] = r.hi;
+  return 0;
 }
 
 int tf_expr_interval(const tf_expr *e, const tf_ival_env *env, tf_ival *out) {
