@@ -30,6 +30,11 @@
 
 #define WIDE_TOP ((tf_wide)1 << 121) /* above every bound: a box that cannot be bounded */
 
+/* A box of at most this many combinations is not bounded on its own but
+ * bound one combination at a time, in enumeration order: bounding a box
+ * costs about what binding a few combinations does (bench/space.md). */
+#define FEW 4
+
 /* The open boxes: a pool; freed slots are reused. */
 struct space {
   size_t w;         /* 2 * nchoose index bounds per box: lo, then hi */
@@ -42,6 +47,7 @@ struct space {
   struct heap heap; /* best first */
   tf_ival *obj;     /* scratch: a box's objective forms */
   tf_cbox_rows rows; /* scratch: a box's rows */
+  tf_wide *parent;   /* scratch: the bound of the box being split */
 };
 
 static struct space *space_of(const struct search *s) { return s->space; }
@@ -134,15 +140,39 @@ static int relax(const struct search *s, tf_wide *score) {
   return 1;
 }
 
-/* Bounds box b and files it: dropped (counted), or queued. */
-static void consider(struct search *s, const tf_cbox *b) {
+/* Files bounded box id by its kind: dropped as infeasible or as one that
+ * cannot win (counted), or queued (an opaque one always). */
+static void file(struct search *s, size_t id, int kind) {
+  tf_problem *p = filled(s);
+  struct space *sp = space_of(s);
+  if (kind == TF_CBOX_EMPTY) {
+    p->space.pruned_infeasible += sp->size[id];
+    box_free(s, id);
+  } else if (kind == TF_CBOX_OPEN && !can_win(s, box_key(s, id))) {
+    p->space.pruned_bound += sp->size[id];
+    box_free(s, id);
+  } else {
+    tf_search_heap_push(s, &sp->heap, id);
+  }
+}
+
+/* Bounds box b and files it: dropped (counted), or queued.  A box of FEW
+ * combinations or fewer takes its parent's bound (`parent`, NULL for the
+ * whole space), which holds for it too: its combinations are bound one by
+ * one when it is taken (leaves). */
+static void consider(struct search *s, const tf_cbox *b, const tf_wide *parent) {
   tf_problem *p = filled(s);
   struct space *sp = space_of(s);
   tf_search_check_time(s);
-  p->space.boxes++;
-  int kind = tf_cbox_bound(p, b, sp->obj, &sp->rows);
   size_t id = box_new(s, b);
   tf_wide *score = sp->score + id * s->nobj;
+  if (parent && sp->size[id] <= FEW) {
+    memcpy(score, parent, s->nobj * sizeof *score);
+    file(s, id, TF_CBOX_OPEN);
+    return;
+  }
+  p->space.boxes++;
+  int kind = tf_cbox_bound(p, b, sp->obj, &sp->rows);
   for (size_t o = 0; o < s->nobj; o++) {
     tf_wide mn, mx;
     if (kind == TF_CBOX_OPAQUE) {
@@ -156,15 +186,7 @@ static void consider(struct search *s, const tf_cbox *b) {
     ; /* dropped below on the box's corner bound alone */
   else if (kind == TF_CBOX_OPEN && p->ncounts && !relax(s, score))
     kind = TF_CBOX_EMPTY;
-  if (kind == TF_CBOX_EMPTY) {
-    p->space.pruned_infeasible += sp->size[id];
-    box_free(s, id);
-  } else if (kind == TF_CBOX_OPEN && !can_win(s, box_key(s, id))) {
-    p->space.pruned_bound += sp->size[id];
-    box_free(s, id);
-  } else {
-    tf_search_heap_push(s, &sp->heap, id);
-  }
+  file(s, id, kind);
 }
 
 /* Does one of the k best points lie in slot c? */
@@ -193,7 +215,7 @@ static void leaf(struct search *s, const tf_cbox *b, const tf_box *full, tf_wide
 }
 
 /* Splits a box in two halves of its widest index range. */
-static void split(struct search *s, const tf_cbox *b) {
+static void split(struct search *s, const tf_cbox *b, const tf_wide *parent) {
   size_t w = 0;
   for (size_t i = 1; i < s->p->nchoose; i++)
     if (b->hi[i] - b->lo[i] > b->hi[w] - b->lo[w])
@@ -202,8 +224,8 @@ static void split(struct search *s, const tf_cbox *b) {
   tf_cbox left = *b, right = *b;
   left.hi[w] = mid;
   right.lo[w] = mid + 1;
-  consider(s, &left);
-  consider(s, &right);
+  consider(s, &left, parent);
+  consider(s, &right, parent);
 }
 
 /* Once the best open box cannot win, none can: each is dropped, counted. */
@@ -216,17 +238,34 @@ static void drop_rest(struct search *s) {
   }
 }
 
+/* Each combination of a small box, in enumeration order. */
+static void leaves(struct search *s, const tf_cbox *b, const tf_box *full, tf_wide *scratch) {
+  tf_cbox one = *b;
+  for (size_t i = 0; i < s->p->nchoose; i++)
+    one.hi[i] = one.lo[i];
+  for (;;) {
+    leaf(s, &one, full, scratch);
+    size_t i = s->p->nchoose;
+    while (i > 0 && one.lo[i - 1] == b->hi[i - 1])
+      i--, one.lo[i] = one.hi[i] = b->lo[i];
+    if (i == 0 || s->failed || s->timed_out)
+      return;
+    one.lo[i - 1]++, one.hi[i - 1]++;
+  }
+}
+
 static void take_best(struct search *s, const tf_box *full, tf_wide *scratch) {
   struct space *sp = space_of(s);
   size_t id = tf_search_heap_pop(s, &sp->heap);
   tf_cbox b;
   get_range(s, id, &b);
   uint64_t size = sp->size[id];
+  memcpy(sp->parent, sp->score + id * s->nobj, s->nobj * sizeof *sp->parent); /* its slot is reused */
   box_free(s, id);
-  if (size == 1)
-    leaf(s, &b, full, scratch);
+  if (size <= FEW)
+    leaves(s, &b, full, scratch);
   else
-    split(s, &b);
+    split(s, &b, sp->parent);
 }
 
 void tf_space_run(struct search *s) {
@@ -236,6 +275,7 @@ void tf_space_run(struct search *s) {
   sp.w = 2 * p->nchoose + 1;
   sp.heap.key_of = box_key;
   sp.obj = tf_nalloc(s->nobj + 1, sizeof *sp.obj);
+  sp.parent = tf_nalloc(s->nobj + 1, sizeof *sp.parent);
   s->space = &sp;
   tf_wide *scratch = tf_nalloc(s->nobj + 1, sizeof *scratch);
   tf_box full;
@@ -244,7 +284,7 @@ void tf_space_run(struct search *s) {
   for (size_t i = 0; i < p->nchoose; i++)
     all.lo[i] = 0, all.hi[i] = (uint32_t)(p->ndomain[i] - 1);
   memset(&filled(s)->space, 0, sizeof filled(s)->space);
-  consider(s, &all);
+  consider(s, &all, NULL);
   while (sp.heap.n && !s->timed_out && !s->failed) {
     if (!can_win(s, box_key(s, sp.heap.v[0])))
       drop_rest(s);
@@ -255,7 +295,7 @@ void tf_space_run(struct search *s) {
   if (!s->nbest && !s->timed_out && !s->failed && tf_problem_count_kept(filled(s), s->err))
     s->failed = 1;
   s->space = NULL;
-  free(sp.range), free(sp.score), free(sp.first), free(sp.size), free(sp.freed), free(sp.heap.v), free(sp.obj);
+  free(sp.range), free(sp.score), free(sp.first), free(sp.size), free(sp.freed), free(sp.heap.v), free(sp.obj), free(sp.parent);
   tf_cbox_rows_release(&sp.rows);
   free(scratch);
 }
