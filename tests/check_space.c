@@ -2,8 +2,8 @@
  * bound on demand) against the exhaustive oracle (encode/oracle.c) on the
  * same workset bound whole: random worksets with larger choose domains
  * (unsorted lists among them) whose lets, sizes, requires and objectives
- * use every form the language has -- cdiv, fdiv, exact /, %, min, max,
- * if, comparisons, products of choose variables, placed buffers with
+ * use every form the language has -- cdiv, fdiv, exact / (with and without
+ * a remainder), %, min, max, if, align, pow2, comparisons, products of choose variables, placed buffers with
  * sizes per memory, occupancy, used() -- ranked top 3 point by point;
  * the same error where binding whole fails; the same reason where
  * nothing fits, and the counters partition the candidates.  Seeds are
@@ -27,6 +27,7 @@ static long rnd(long n) { /* 0 .. n-1 */
 static const char *const lets[] = {
     "cdiv(x * y, %ld)", "fdiv(x + z * 5, %ld)", "min(x, y) + max(z, %ld)", "if(x %% 2 == 0, y, z + %ld)",
     "x * y * %ld / 2",      "(x * 7 + y) %% %ld",   "align(x * 3, %ld)",       "if(y > %ld && z < 2, x * 2, y)",
+    "(x * 6 + y * %ld * 4) / 2 - pow2(z)",
 };
 static const char *const reqs[] = {
     "t <= %ld",          "s0 + s1 >= %ld", "x * s0 <= %ld", "u - z != %ld", "placed(p, rf) + z <= %ld",
@@ -50,7 +51,7 @@ static void random_workset(char *buf, size_t size) {
   const char *names[] = {"t", "u", "v", "w"};
   for (int i = 0; i < 4; i++) {
     char e[96];
-    snprintf(e, sizeof e, lets[rnd(8)], 2 + rnd(4));
+    snprintf(e, sizeof e, lets[rnd(9)], 2 + rnd(4));
     n += (size_t)snprintf(buf + n, size - n, "%s\"%s\": \"%s\"", i ? ", " : "", names[i], e);
   }
   n += (size_t)snprintf(buf + n, size - n,
@@ -166,11 +167,52 @@ START_TEST(test_space_against_oracle) {
 }
 END_TEST
 
+static char out[1 << 16], err[1 << 12];
+
+/* 10^7 combinations through the command line: the cap is gone; the
+ * counters add up; the answer fits (check); nothing fitting is proven
+ * without binding every combination. */
+START_TEST(test_space_command_line) {
+  char dir[256], path[300], args[1024];
+  tf_test_temp_dir(dir, sizeof dir, "tf-space");
+  snprintf(path, sizeof path, "%s/w.json", dir);
+  static const char *const w =
+      "{\"name\": \"big\", \"choose\": {\"a\": {\"from\": 1, \"to\": 10000}, \"b\": {\"from\": 1, \"to\": 1000}},"
+      " \"count\": {\"s0\": {\"min\": 1, \"max\": 16}}, \"buffers\": [{\"name\": \"r\", \"memory\": \"smem\","
+      " \"size\": \"s0 * (a %% 7 + b %% 5 + 1) * 4096\"}], \"require\": [\"s0 >= %d\"],"
+      " \"objective\": [\"max (a * 31 + b * 17) %% 1000\", \"max s0\"]}";
+  char text[1024];
+  snprintf(text, sizeof text, w, 2);
+  tf_test_write(path, text, strlen(text));
+  snprintf(args, sizeof args, "solve -m b200 -w %s --json", path);
+  ck_assert_msg(tf_test_run(args, out, sizeof out, err, sizeof err) == 0, "%s", err);
+  unsigned long long cand, visited, bound, infeasible;
+  const char *c = strstr(out, "\"combinations\":");
+  ck_assert_msg(c && sscanf(c, "\"combinations\":{\"candidates\":%llu,\"visited\":%llu,\"pruned_bound\":%llu,"
+                            "\"pruned_infeasible\":%llu}", &cand, &visited, &bound, &infeasible) == 4, "%s", out);
+  ck_assert_msg(cand == 10000000 && visited + bound + infeasible == cand && visited < 1000, "%s", out);
+  long long a, b, s0;
+  const char *v = strstr(out, "\"values\":");
+  ck_assert_msg(v && sscanf(v, "\"values\":{\"a\":%lld,\"b\":%lld,\"s0\":%lld}", &a, &b, &s0) == 3, "%s", out);
+  ck_assert_int_eq((a * 31 + b * 17) % 1000, 999);
+  snprintf(args, sizeof args, "check -m b200 -w %s --fix a=%lld --fix b=%lld --fix s0=%lld", path, a, b, s0);
+  ck_assert_msg(tf_test_run(args, out, sizeof out, err, sizeof err) == 0, "%s%s", out, err);
+  snprintf(text, sizeof text, w, 17); /* s0 is at most 16 */
+  tf_test_write(path, text, strlen(text));
+  snprintf(args, sizeof args, "solve -m b200 -w %s", path);
+  ck_assert_int_eq(tf_test_run(args, out, sizeof out, err, sizeof err), 1);
+  ck_assert_msg(strstr(err, "no point of the 10000000 candidate combinations fits: the search over boxes of them ruled "
+                            "out every one"), "%s", err);
+  tf_test_remove_dir(dir);
+}
+END_TEST
+
 Suite *space_suite(void) {
   Suite *s = suite_create("space");
   TCase *tc = tcase_create("Against the oracle");
   tcase_set_timeout(tc, 120);
   tcase_add_loop_test(tc, test_space_against_oracle, 0, 3);
+  tcase_add_test(tc, test_space_command_line);
   suite_add_tcase(s, tc);
   return s;
 }

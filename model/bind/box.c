@@ -98,8 +98,11 @@ static void set_choose(tf_problem *p, const tf_cbox *b) {
     int64_t lo = p->domain[i][b->lo[i]], hi = p->domain[i][b->hi[i]];
     for (uint32_t k = b->lo[i]; !p->box->ascending[i] && k <= b->hi[i]; k++) /* a list in the workset's order */
       lo = p->domain[i][k] < lo ? p->domain[i][k] : lo, hi = p->domain[i][k] > hi ? p->domain[i][k] : hi;
+    uint64_t g = 0; /* what divides every value: once 1, nothing more to learn */
+    for (uint32_t k = b->lo[i]; k <= b->hi[i] && g != 1; k++)
+      g = tf_gcd(g, p->domain[i][k] < 0 ? -(uint64_t)p->domain[i][k] : (uint64_t)p->domain[i][k]);
     tf_ival *s = &p->box->syms[p->choose_sym[i]];
-    s->lo[0] = lo, s->hi[0] = hi;
+    s->lo[0] = lo, s->hi[0] = hi, s->g = g;
   }
   tf_ival order = tf_ival_point(0);
   for (size_t buf = 0; buf < w->nbuffers; buf++) {
@@ -109,11 +112,13 @@ static void set_choose(tf_problem *p, const tf_cbox *b) {
     unsigned mask = place_mask(p, (size_t)v, b->lo[v], b->hi[v]);
     for (int m = 0; m < TF_NMEM; m++) {
       tf_ival *s = &p->box->syms[tf_workset_sym_placed(w, buf, m)];
-      s->lo[0] = mask == 1u << m, s->hi[0] = (mask >> m) & 1;
+      *s = tf_ival_point(mask == 1u << m);
+      s->hi[0] = (mask >> m) & 1, s->g = s->lo[0] == s->hi[0] ? s->g : 1;
     }
     order.lo[0] += (int64_t)b->lo[v] * p->place_weight[v]; /* at most 3^32 in all: no overflow */
     order.hi[0] += (int64_t)b->hi[v] * p->place_weight[v];
   }
+  order.g = order.lo[0] == order.hi[0] ? (uint64_t)order.lo[0] : 1;
   p->box->syms[tf_workset_sym_placement_order(w)] = order;
 }
 
@@ -251,6 +256,7 @@ static int difference(tf_problem *p, size_t r, const tf_ival_env *env, tf_ival *
   tf_expr_relation(p->require[r], &l, &rr);
   tf_ival a, b;
   *d = tf_ival_point(0);
+  d->g = 1;
   if (tf_expr_interval(l, env, &a) || tf_expr_interval(rr, env, &b))
     return OPAQUE;
   for (int i = 0; i <= p->ncounts; i++) {

@@ -36,7 +36,9 @@ static int mul_range(tf_ival *out, int i, int64_t alo, int64_t ahi, int64_t blo,
   return put(out, i, wmin(wmin(p[0], p[1]), wmin(p[2], p[3])), wmax(wmax(p[0], p[1]), wmax(p[2], p[3])));
 }
 
+/* The values below may depend on counts: their divisor is 1 (interval.h). */
 static int add(tf_ival *out, const tf_ival *a, const tf_ival *b, int sign, int n) {
+  out->g = 1;
   for (int i = 0; i <= n; i++) {
     wide lo = sign > 0 ? (wide)a->lo[i] + b->lo[i] : (wide)a->lo[i] - b->hi[i];
     wide hi = sign > 0 ? (wide)a->hi[i] + b->hi[i] : (wide)a->hi[i] - b->lo[i];
@@ -57,6 +59,7 @@ static int mul(tf_ival *out, const tf_ival *a, const tf_ival *b, int n) {
   if (!tf_ival_count_free(a, n))
     return REFUSE;
   tf_ival r = tf_ival_point(0);
+  r.g = 1;
   for (int i = 0; i <= n; i++)
     if (mul_range(&r, i, a->lo[0], a->hi[0], b->lo[i], b->hi[i]))
       return REFUSE;
@@ -71,6 +74,7 @@ static int div_exact(tf_ival *out, const tf_ival *a, const tf_ival *b, int n) {
   if (!tf_ival_count_free(b, n) || d != b->hi[0] || d == 0)
     return REFUSE;
   tf_ival r = tf_ival_point(0);
+  r.g = 1;
   for (int i = 0; i <= n; i++) {
     if (a->lo[i] != a->hi[i] || (d == -1 && a->lo[i] == INT64_MIN) || a->lo[i] % d)
       return REFUSE;
@@ -80,16 +84,30 @@ static int div_exact(tf_ival *out, const tf_ival *a, const tf_ival *b, int n) {
   return 0;
 }
 
-/* A count-free value's interval. */
+/* A count-free value's interval, and a divisor of every value in it
+ * (interval.h). */
 struct range {
   int64_t lo, hi;
+  uint64_t g;
 };
 
-static int set(struct range *r, wide lo, wide hi) {
+static uint64_t mag(int64_t v) { return v < 0 ? -(uint64_t)v : (uint64_t)v; }
+
+/* [lo, hi], every value a multiple of g (a single value: its own). */
+static int set_g(struct range *r, wide lo, wide hi, uint64_t g) {
   if (!fits64(lo) || !fits64(hi))
     return REFUSE;
   r->lo = (int64_t)lo, r->hi = (int64_t)hi;
+  r->g = lo == hi ? mag(r->lo) : g;
   return 0;
+}
+
+static int set(struct range *r, wide lo, wide hi) { return set_g(r, lo, hi, 1); }
+
+/* A divisor of every product of a multiple of a and a multiple of b. */
+static uint64_t g_mul(uint64_t a, uint64_t b) {
+  uint64_t m;
+  return __builtin_mul_overflow(a, b, &m) ? (a ? a : b) : m;
 }
 
 /* floor(a / b) and a - b * floor(a / b) (the remainder as expr.c
@@ -138,7 +156,7 @@ static int align_up(struct range x, struct range a, struct range *r) {
   if (a.lo < 1)
     return REFUSE; /* align() to 0 or a negative value fails */
   if (a.lo == a.hi)
-    return set(r, (wide)tf_cdiv(x.lo, a.lo) * a.lo, (wide)tf_cdiv(x.hi, a.lo) * a.lo);
+    return set_g(r, (wide)tf_cdiv(x.lo, a.lo) * a.lo, (wide)tf_cdiv(x.hi, a.lo) * a.lo, mag(a.lo));
   return set(r, x.lo, (wide)x.hi + a.hi - 1);
 }
 
@@ -153,8 +171,7 @@ static wide pow2_of(wide a) {
 static int truth(struct range v) { return v.lo > 0 || v.hi < 0 ? 1 : v.lo == 0 && v.hi == 0 ? 0 : -1; }
 
 static int boolean(int t, struct range *r) {
-  r->lo = t > 0, r->hi = t != 0;
-  return 0;
+  return set(r, t > 0, t != 0);
 }
 
 /* A comparison of a with b: settled or either. */
@@ -176,17 +193,19 @@ static int compare(int op, struct range a, struct range b, struct range *r) {
 static int scalar(const tf_expr *e, const struct range *v, struct range *r) {
   struct range a = v[0], b = e->nargs > 1 ? v[1] : v[0];
   switch (e->op) {
-  case OP_NEG: return set(r, -(wide)a.hi, -(wide)a.lo);
-  case OP_ADD: return set(r, (wide)a.lo + b.lo, (wide)a.hi + b.hi);
-  case OP_SUB: return set(r, (wide)a.lo - b.hi, (wide)a.hi - b.lo);
+  case OP_NEG: return set_g(r, -(wide)a.hi, -(wide)a.lo, a.g);
+  case OP_ADD: return set_g(r, (wide)a.lo + b.lo, (wide)a.hi + b.hi, tf_gcd(a.g, b.g));
+  case OP_SUB: return set_g(r, (wide)a.lo - b.hi, (wide)a.hi - b.lo, tf_gcd(a.g, b.g));
   case OP_MUL: {
     wide p[4] = {(wide)a.lo * b.lo, (wide)a.lo * b.hi, (wide)a.hi * b.lo, (wide)a.hi * b.hi};
-    return set(r, wmin(wmin(p[0], p[1]), wmin(p[2], p[3])), wmax(wmax(p[0], p[1]), wmax(p[2], p[3])));
+    return set_g(r, wmin(wmin(p[0], p[1]), wmin(p[2], p[3])), wmax(wmax(p[0], p[1]), wmax(p[2], p[3])),
+                 g_mul(a.g, b.g));
   }
-  case OP_DIV: /* exact: only one dividend by one divisor rules a remainder out */
-    if (a.lo != a.hi || b.lo != b.hi || b.lo == 0 || (b.lo == -1 && a.lo == INT64_MIN) || a.lo % b.lo)
+  case OP_DIV: /* exact: a remainder is ruled out when the divisor is one value dividing every dividend */
+    if (b.lo != b.hi || b.lo == 0 || (b.lo == -1 && a.lo == INT64_MIN) || a.g % mag(b.lo))
       return REFUSE;
-    return set(r, a.lo / b.lo, a.lo / b.lo);
+    return b.lo > 0 ? set_g(r, a.lo / b.lo, a.hi / b.lo, a.g / mag(b.lo))
+                    : set_g(r, (wide)a.hi / b.lo, (wide)a.lo / b.lo, a.g / mag(b.lo));
   case OP_NOT: return boolean(truth(a) < 0 ? -1 : !truth(a), r);
   case OP_AND: return boolean(truth(a) == 0 || truth(b) == 0 ? 0 : truth(a) == 1 && truth(b) == 1 ? 1 : -1, r);
   case OP_OR: return boolean(truth(a) == 1 || truth(b) == 1 ? 1 : truth(a) == 0 && truth(b) == 0 ? 0 : -1, r);
@@ -196,9 +215,11 @@ static int scalar(const tf_expr *e, const struct range *v, struct range *r) {
     for (int i = 1; i < e->nargs; i++) {
       r->lo = e->op == OP_MIN ? (v[i].lo < r->lo ? v[i].lo : r->lo) : (v[i].lo > r->lo ? v[i].lo : r->lo);
       r->hi = e->op == OP_MIN ? (v[i].hi < r->hi ? v[i].hi : r->hi) : (v[i].hi > r->hi ? v[i].hi : r->hi);
+      r->g = tf_gcd(r->g, v[i].g); /* the value is one of the arguments' */
     }
-    return 0;
-  case OP_POW2: return a.hi > ((int64_t)1 << 62) ? REFUSE : set(r, pow2_of(a.lo), pow2_of(a.hi));
+    return set_g(r, r->lo, r->hi, r->g);
+  case OP_POW2: /* every value a power of two from pow2(lo) up */
+    return a.hi > ((int64_t)1 << 62) ? REFUSE : set_g(r, pow2_of(a.lo), pow2_of(a.hi), (uint64_t)pow2_of(a.lo));
   case OP_MOD: return modulo(a, b, r);
   case OP_CDIV:
   case OP_FDIV: return divide(e->op, a, b, r);
@@ -213,11 +234,11 @@ static int scalar(const tf_expr *e, const struct range *v, struct range *r) {
 static int eval_free(const tf_expr *e, const tf_ival_env *env, struct range *r) {
   struct range v[NARGS];
   switch (e->op) {
-  case OP_NUM: r->lo = r->hi = e->num; return 0;
+  case OP_NUM: return set(r, e->num, e->num);
   case OP_NAME:
     if (e->sym < 0)
       return REFUSE;
-    r->lo = env->syms[e->sym].lo[0], r->hi = env->syms[e->sym].hi[0];
+    r->lo = env->syms[e->sym].lo[0], r->hi = env->syms[e->sym].hi[0], r->g = env->syms[e->sym].g;
     return 0;
   case OP_IF: {
     struct range c, other;
@@ -229,6 +250,7 @@ static int eval_free(const tf_expr *e, const tf_ival_env *env, struct range *r) 
     if (eval_free(e->args[1], env, r) || eval_free(e->args[2], env, &other))
       return REFUSE;
     r->lo = other.lo < r->lo ? other.lo : r->lo, r->hi = other.hi > r->hi ? other.hi : r->hi;
+    r->g = tf_gcd(r->g, other.g);
     return 0;
   }
   default: break;
@@ -243,6 +265,7 @@ static int eval_free(const tf_expr *e, const tf_ival_env *env, struct range *r) 
 
 /* Every value either branch takes. */
 static void hull(tf_ival *a, const tf_ival *b, int n) {
+  a->g = tf_gcd(a->g, b->g); /* one branch's value or the other's */
   for (int i = 0; i <= n; i++) {
     a->lo[i] = a->lo[i] < b->lo[i] ? a->lo[i] : b->lo[i];
     a->hi[i] = a->hi[i] > b->hi[i] ? a->hi[i] : b->hi[i];
@@ -257,7 +280,7 @@ static int eval_if(const tf_expr *e, const tf_ival_env *env, tf_ival *out) {
   tf_ival c, other;
   if (eval(e->args[0], env, &c) || !tf_ival_count_free(&c, env->ncounts))
     return REFUSE;
-  struct range cr = {c.lo[0], c.hi[0]};
+  struct range cr = {c.lo[0], c.hi[0], c.g};
   int t = truth(cr);
   if (t >= 0)
     return eval(e->args[t ? 1 : 2], env, out);
@@ -275,7 +298,7 @@ static int eval(const tf_expr *e, const tf_ival_env *env, tf_ival *out) {
     if (eval_free(e, env, &r))
       return REFUSE;
     *out = tf_ival_point(r.lo);
-    out->hi[0] = r.hi;
+    out->hi[0] = r.hi, out->g = r.g;
     return 0;
   }
   switch (e->op) {
@@ -308,12 +331,12 @@ static int eval(const tf_expr *e, const tf_ival_env *env, tf_ival *out) {
   for (int i = 0; i < e->nargs; i++) {
     if (!tf_ival_count_free(&v[i], n))
       return REFUSE; /* a point where it depends on a count fails */
-    x[i].lo = v[i].lo[0], x[i].hi = v[i].hi[0];
+    x[i].lo = v[i].lo[0], x[i].hi = v[i].hi[0], x[i].g = v[i].g;
   }
   if (scalar(e, x, &r))
     return REFUSE;
   *out = tf_ival_point(r.lo);
-  out->hi[0] = r.hi;
+  out->hi[0] = r.hi, out->g = r.g;
   return 0;
 }
 

@@ -27,6 +27,7 @@
 
 typedef struct tf_ival {
   int64_t lo[1 + TF_MAX_COUNTS], hi[1 + TF_MAX_COUNTS]; /* [0]: the constant, [1 + i]: count i's coefficient */
+  uint64_t g; /* a count-free value: every value it takes is a multiple of g (0: every value is 0); else 1 */
 } tf_ival;
 
 typedef struct tf_ival_env {
@@ -36,8 +37,17 @@ typedef struct tf_ival_env {
 
 /* The value c at every point. */
 static inline tf_ival tf_ival_point(int64_t c) {
-  tf_ival v = {{c}, {c}};
+  tf_ival v = {{c}, {c}, c < 0 ? -(uint64_t)c : (uint64_t)c};
   return v;
+}
+
+/* The greatest common divisor (gcd(0, b) = b). */
+static inline uint64_t tf_gcd(uint64_t a, uint64_t b) {
+  while (b) {
+    uint64_t t = a % b;
+    a = b, b = t;
+  }
+  return a;
 }
 
 /* Does v depend on no count at any point of the box? */

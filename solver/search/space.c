@@ -268,6 +268,26 @@ static void take_best(struct search *s, const tf_box *full, tf_wide *scratch) {
     split(s, &b, sp->parent);
 }
 
+/* No point fits: the answer says why as binding whole would, which needs
+ * every combination bound (tf_problem_count_kept): up to the combinations
+ * a problem bound whole may have.  Past them, or past the time limit, the
+ * answer is still proven (every box was ruled out) and says so. */
+static void why_none(struct search *s) {
+  tf_problem *p = filled(s);
+  tf_error e;
+  tf_error_init(&e);
+  if (p->ncandidates <= TF_MAX_COMBINATIONS && !tf_problem_count_kept(p, &e))
+    return;
+  if (p->ncandidates <= TF_MAX_COMBINATIONS && e.code != TF_ESOLVER) {
+    *s->err = e, s->failed = 1;
+    return;
+  }
+  p->nkept = 0;
+  snprintf(p->hopeless, sizeof p->hopeless,
+           "no point of the %zu candidate combinations fits: the search over boxes of them ruled out every one%s",
+           p->ncandidates, p->ncandidates <= TF_MAX_COMBINATIONS ? " (the time limit ended counting the kept ones)" : "");
+}
+
 void tf_space_run(struct search *s) {
   const tf_problem *p = s->p;
   struct space sp;
@@ -291,9 +311,8 @@ void tf_space_run(struct search *s) {
     else
       take_best(s, &full, scratch);
   }
-  /* no point fits: the answer says why, as binding whole would (problem.h) */
-  if (!s->nbest && !s->timed_out && !s->failed && tf_problem_count_kept(filled(s), s->err))
-    s->failed = 1;
+  if (!s->nbest && !s->timed_out && !s->failed)
+    why_none(s);
   s->space = NULL;
   free(sp.range), free(sp.score), free(sp.first), free(sp.size), free(sp.freed), free(sp.heap.v), free(sp.obj), free(sp.parent);
   tf_cbox_rows_release(&sp.rows);
