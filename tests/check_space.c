@@ -14,6 +14,8 @@
 #include <string.h>
 
 #include "encode/oracle.h"
+#include "model/input/catalog.h"
+#include "model/input/place.h"
 #include "solver/tilefit.h"
 #include "tests/suites.h"
 #include "tests/testutil.h"
@@ -167,6 +169,101 @@ START_TEST(test_space_against_oracle) {
 }
 END_TEST
 
+/* The top 3 of both bindings of one request, compared as same_as_oracle
+ * compares (both bound whole's and on demand's answers, certified). */
+static int same_top(const tf_machine *m, const tf_workset *w, const tf_request *req, const char *what) {
+  enum { K = 3 };
+  tf_error e, le;
+  tf_error_init(&e), tf_error_init(&le);
+  tf_problem *whole = tf_problem_new(m, w, req, &e), *lazy = tf_problem_new_on_demand_from(m, w, req, 0, 0, &le);
+  ck_assert_msg(lazy != NULL || whole == NULL, "%s: on demand: %s", what, le.msg);
+  tf_solve_opts o;
+  tf_solve_opts_init(&o);
+  tf_answer a[K], b[K];
+  for (int i = 0; lazy && i < K; i++)
+    tf_answer_init(&a[i], lazy), tf_answer_init(&b[i], lazy);
+  int na = 0, nb = 0, ra = lazy ? tf_solve_top(lazy, &o, K, a, &na, &le) : 0;
+  int rb = whole ? tf_solve_top(whole, &o, K, b, &nb, &e) : -1;
+  if (lazy)
+    ck_assert_msg(ra == rb && (ra ? le.code == e.code : na == nb), "%s: on demand %d (%d) %s, bound whole %d (%d) %s",
+                  what, ra, na, le.msg, rb, nb, e.msg);
+  for (int i = 0; lazy && !ra && i < na; i++) {
+    ck_assert_msg(!memcmp(a[i].choose, b[i].choose, lazy->nchoose * sizeof *a[i].choose) &&
+                      !memcmp(a[i].counts, b[i].counts, sizeof a[i].counts) &&
+                      !memcmp(a[i].point.objective, b[i].point.objective, lazy->nobjective * sizeof(int64_t)),
+                  "%s: rank %d differs", what, i + 1);
+  }
+  if (lazy && !ra && !na)
+    ck_assert_msg(!strcmp(a[0].why, b[0].why), "%s: why '%s', bound whole '%s'", what, a[0].why, b[0].why);
+  for (int i = 0; lazy && i < K; i++)
+    tf_answer_release(&a[i]), tf_answer_release(&b[i]);
+  int many = lazy && !ra && na && lazy->ncandidates > TF_ON_DEMAND_FROM; /* ranked, where a solve binds on demand */
+  tf_problem_free(whole), tf_problem_free(lazy);
+  return many;
+}
+
+/* Each choose domain widened to about 25 values between its ends, in
+ * steps of 8 where its ends are multiples of 8 (the values it had kept). */
+static void widen(tf_request *req, const tf_workset *w) {
+  for (size_t i = 0; i < w->nchoose; i++) {
+    const int64_t *v = w->choose[i].values;
+    size_t n = w->choose[i].nvalues, k = 0;
+    int64_t lo = v[0], hi = v[0], out[200];
+    for (size_t j = 1; j < n; j++)
+      lo = v[j] < lo ? v[j] : lo, hi = v[j] > hi ? v[j] : hi;
+    int64_t step = (hi - lo) / 24 > 1 ? (hi - lo) / 24 : 1;
+    if (lo % 8 == 0 && hi % 8 == 0 && step >= 8)
+      step = step / 8 * 8;
+    for (int64_t x = lo; x <= hi && k < 100 && hi - lo > 8; x += step)
+      out[k++] = x;
+    for (size_t j = 0, seen = 0, m = k; j < n && k < 200 && m; j++, seen = 0) {
+      for (size_t q = 0; q < k; q++)
+        seen |= out[q] == v[j];
+      if (!seen)
+        out[k++] = v[j]; /* the workset's own values stay */
+    }
+    if (k)
+      tf_request_add_domain(req, w->choose[i].name, out, k, "widened");
+  }
+}
+
+/* Every shipped workset on the first shipped machine of its architecture,
+ * its domains widened (thousands of combinations), under its objectives and
+ * under `min time_us` where it has one: on demand against bound whole. */
+START_TEST(test_space_shipped_widened) {
+  size_t nw, nm;
+  int ranked = 0;
+  char **ws = tf_catalog_list(TF_CATALOG_WORKSETS, &nw), **ms = tf_catalog_list(TF_CATALOG_MACHINES, &nm);
+  for (size_t i = 0; i < nw; i++) {
+    tf_error e;
+    tf_error_init(&e);
+    tf_workset *w = tf_catalog_load(TF_CATALOG_WORKSETS, ws[i], "-w", &e);
+    ck_assert_msg(w != NULL, "%s: %s", ws[i], e.msg);
+    tf_machine *m = NULL;
+    for (size_t j = 0; j < nm && !m; j++) {
+      m = tf_catalog_load(TF_CATALOG_MACHINES, ms[j], "-m", &e);
+      if (m && tf_place_check_machine(m, w, 0, &e))
+        tf_machine_free(m), m = NULL;
+    }
+    for (int time = 0; m && time < 2; time++) {
+      tf_request req;
+      tf_request_init(&req);
+      widen(&req, w);
+      if (time)
+        tf_request_add_objective(&req, "min time_us", "--objective");
+      char what[256];
+      snprintf(what, sizeof what, "%s on %s%s", ws[i], m->name, time ? ", min time_us" : "");
+      ranked += same_top(m, w, &req, what);
+      tf_request_release(&req);
+    }
+    tf_machine_free(m);
+    tf_workset_free(w);
+  }
+  tf_catalog_list_free(ws, nw), tf_catalog_list_free(ms, nm);
+  ck_assert_msg(ranked >= 20, "only %d widened problems of more than %d combinations ranked", ranked, TF_ON_DEMAND_FROM);
+}
+END_TEST
+
 static char out[1 << 16], err[1 << 12];
 
 /* 10^7 combinations through the command line: the cap is gone; the
@@ -213,6 +310,7 @@ Suite *space_suite(void) {
   tcase_set_timeout(tc, 120);
   tcase_add_loop_test(tc, test_space_against_oracle, 0, 3);
   tcase_add_test(tc, test_space_command_line);
+  tcase_add_test(tc, test_space_shipped_widened);
   suite_add_tcase(s, tc);
   return s;
 }
