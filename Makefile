@@ -153,7 +153,8 @@ $(BUILD)/bench-solvers: bench/solvers.c bench/util.c bench/util.h $(LIB)
 	$(CC) $(CPPFLAGS) $(ALL_CFLAGS) -o $@ bench/solvers.c bench/util.c $(LIB) $(LDLIBS)
 
 # the search over boxes of combinations against BASE (a tilefit built
-# from the release before) and the oracle; bench/space.md.
+# from the release before; BENCH_BASE_NAME says which) and the oracle;
+# bench/space.md.
 bench-space: $(BIN) $(BUILD)/bench-space
 	TILEFIT_DATA=$(CURDIR) $(BUILD)/bench-space bench/space.md ./$(BIN) $${BASE:?BASE=path of the baseline tilefit} $${BENCH_SPACE_MAX:-1e9}
 

@@ -247,9 +247,11 @@ int main(int argc, char **argv) {
   }
   double load[1] = {-1};
   getloadavg(load, 1);
+  const char *base_name = getenv("BENCH_BASE_NAME"); /* what the baseline is, for the reader: a commit */
   fprintf(md, "# Boxes of combinations\n\nWritten by `make bench-space` (bench/space.c); every figure below was "
               "measured in that one run, on a machine with load average %.2f at the start.  *Baseline*: `%s`, "
-              "the tree before the search over boxes (every combination bound).\n\n", load[0], argv[3]);
+              "the tree before the search over boxes (every combination bound).\n\n", load[0],
+          base_name ? base_name : argv[3]);
   families(dir, argv[2], argv[3], max);
   sm90(argv[2], argv[3]);
   rmdir(dir);
