@@ -300,6 +300,18 @@ START_TEST(test_space_command_line) {
   ck_assert_int_eq(tf_test_run(args, out, sizeof out, err, sizeof err), 1);
   ck_assert_msg(strstr(err, "no point of the 10000000 candidate combinations fits: the search over boxes of them ruled "
                             "out every one"), "%s", err);
+  /* slack() cannot be bounded over a box: every combination is bound, until the time limit */
+  snprintf(text, sizeof text, w, 2);
+  static const char at[] = "\"objective\": [", first[] = "\"max slack(rf)\", ";
+  char *o = strstr(text, at) + strlen(at);
+  memmove(o + strlen(first), o, strlen(o) + 1);
+  memcpy(o, first, strlen(first));
+  tf_test_write(path, text, strlen(text));
+  snprintf(args, sizeof args, "solve -m b200 -w %s --time-limit 0.5", path);
+  ck_assert_msg(tf_test_run(args, out, sizeof out, err, sizeof err) == 3, "%s", err);
+  ck_assert_msg(strstr(err, "time limit of 0.5 s reached before the optimum was proven: best found (") &&
+                    strstr(err, "best bound no bound known (") && strstr(err, " of 10000000 combinations bound one by one)"),
+                "%s", err);
   tf_test_remove_dir(dir);
 }
 END_TEST

@@ -300,19 +300,37 @@ static void values_text(const tf_problem *p, const tf_wide *score, char *buf, si
 
 /* bound: the best open box's scores, or NULL; best: the k-th best
  * point's, or NULL when none was found. */
+/* On demand the bound is the better of the best open box of combinations
+ * and the best open box of the combination being searched; unknown when
+ * the first could not be bounded. */
+static const tf_wide *overall_bound(const struct search *s, const tf_wide *bound_score) {
+  if (!s->p->on_demand)
+    return bound_score;
+  if (s->space_unbounded)
+    return NULL;
+  if (!bound_score || !s->space_bound)
+    return bound_score ? bound_score : s->space_bound;
+  struct key a = {bound_score, 0, s->p->count_lo}, b = {s->space_bound, 0, s->p->count_lo};
+  return cmp_key(s, a, b) <= 0 ? bound_score : s->space_bound;
+}
+
 static int timed_out(const struct search *s, const tf_wide *bound_score, const tf_wide *best_score, tf_error *err) {
-  char bound[120] = "no bound known", best[120];
-  if (bound_score)
+  char bound[120] = "no bound known", best[120], work[96];
+  if ((bound_score = overall_bound(s, bound_score)))
     values_text(s->p, bound_score, bound, sizeof bound);
+  if (s->p->on_demand)
+    snprintf(work, sizeof work, "%llu of %zu combinations bound one by one",
+             (unsigned long long)s->p->space.visited, s->p->ncandidates);
+  else
+    snprintf(work, sizeof work, "%zu boxes bounded", s->st.nodes);
   if (!best_score)
     return tf_error_set(err, TF_ESOLVER, "--time-limit",
-                        "time limit of %g s reached before any feasible solution; best bound %s (%zu boxes bounded)",
-                        s->limit, bound, s->st.nodes);
+                        "time limit of %g s reached before any feasible solution; best bound %s (%s)", s->limit,
+                        bound, work);
   values_text(s->p, best_score, best, sizeof best);
   return tf_error_set(err, TF_ESOLVER, "--time-limit",
-                      "time limit of %g s reached before the optimum was proven: best found %s, best bound %s "
-                      "(%zu boxes bounded)",
-                      s->limit, best, bound, s->st.nodes);
+                      "time limit of %g s reached before the optimum was proven: best found %s, best bound %s (%s)",
+                      s->limit, best, bound, work);
 }
 
 /* ----------------------------------------------------------------- scan */
@@ -507,6 +525,7 @@ static int search(const tf_problem *p, size_t k, double time_limit_s, int may_sc
   free(s.freed);
   free(s.open.v);
   free(s.best);
+  free(s.space_bound);
   tf_rows_release(&s.rows);
   return rc;
 }

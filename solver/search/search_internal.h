@@ -52,6 +52,9 @@ struct search {
   tf_error *err;       /* where binding on demand says why it failed */
   int failed;          /* it did: the search stops */
   struct space *space; /* the open boxes of combinations (space.c), while it runs */
+  tf_wide *space_bound; /* past the time limit, the best open box of combinations' bound (owned); NULL: none
+                         * open, or one that could not be bounded (space_unbounded) */
+  int space_unbounded;
 };
 
 /* ------------------------------------------------------------ the order */

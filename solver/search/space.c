@@ -313,6 +313,13 @@ void tf_space_run(struct search *s) {
   }
   if (!s->nbest && !s->timed_out && !s->failed)
     why_none(s);
+  if (s->timed_out && sp.heap.n) { /* what the time limit leaves unproven */
+    size_t top = sp.heap.v[0];
+    s->space_unbounded = sp.score[top * s->nobj] == WIDE_TOP;
+    s->space_bound = s->space_unbounded ? NULL : tf_nalloc(s->nobj + 1, sizeof *s->space_bound);
+    if (s->space_bound)
+      memcpy(s->space_bound, sp.score + top * s->nobj, s->nobj * sizeof *s->space_bound);
+  }
   s->space = NULL;
   free(sp.range), free(sp.score), free(sp.first), free(sp.size), free(sp.freed), free(sp.heap.v), free(sp.obj), free(sp.parent);
   tf_cbox_rows_release(&sp.rows);
