@@ -4,7 +4,7 @@
  * (unsorted lists among them) whose lets, sizes, requires and objectives
  * use every form the language has -- cdiv, fdiv, exact / (with and without
  * a remainder), %, min, max, if, align, pow2, comparisons, products of choose variables, placed buffers with
- * sizes per memory, occupancy, used() -- ranked top 3 point by point;
+ * sizes per memory, aliased pairs, occupancy, used() -- ranked top 3 point by point;
  * the same error where binding whole fails; the same reason where
  * nothing fits, and the counters partition the candidates.  Seeds are
  * consecutive from TILEFIT_SEED (printed). */
@@ -64,6 +64,11 @@ static void random_workset(char *buf, size_t size) {
   if (rnd(2))
     n += (size_t)snprintf(buf + n, size - n, ", {\"name\": \"q\", \"memory\": \"rf\", \"size\": \"w * 2 + s1 * %ld\"}",
                           rnd(2) ? 0 : rnd(20));
+  if (rnd(3) == 0) /* a pair: al inside h, both in smem; binding fails where either depends on a count (some x only) */
+    n += (size_t)snprintf(buf + n, size - n,
+                          ", {\"name\": \"h\", \"memory\": \"smem\", \"size\": \"v * 64%s\"}, {\"name\": \"al\", "
+                          "\"memory\": \"smem\", \"alias\": \"h\", \"size\": \"w * %ld\"}",
+                          rnd(3) ? "" : " + s1 * (x % 3 == 0)", 16 + rnd(64));
   n += (size_t)snprintf(buf + n, size - n, "], \"require\": [");
   for (int r = 0, nr = (int)rnd(4); r < nr; r++) {
     char e[96];

@@ -32,6 +32,7 @@ struct tf_box_scratch {
   tf_ival *syms; /* every symbol */
   tf_ival *size; /* per buffer: its size in its memory, where the box keeps it in one */
   int *mem;      /* per buffer: that memory, else -1 (several, or it aliases another) */
+  unsigned char *paired; /* per buffer: it aliases another, or another aliases it */
   tf_ival *row;  /* per live require: its row, normalised */
   tf_ival *diff; /* per live require: lhs - rhs */
   tf_ival *obj;  /* per objective */
@@ -47,7 +48,7 @@ struct tf_box_scratch {
 void tf_cbox_scratch_free(tf_problem *p) {
   if (!p->box)
     return;
-  free(p->box->syms), free(p->box->size), free(p->box->mem), free(p->box->row), free(p->box->diff), free(p->box->obj);
+  free(p->box->syms), free(p->box->size), free(p->box->mem), free(p->box->paired), free(p->box->row), free(p->box->diff), free(p->box->obj);
   free(p->box);
   p->box = NULL;
 }
@@ -62,13 +63,19 @@ static void init_syms(tf_problem *p) {
   tf_ival *syms = p->box->syms = tf_nalloc(n + 1, sizeof *syms);
   p->box->size = tf_nalloc(w->nbuffers + 1, sizeof *p->box->size);
   p->box->mem = tf_nalloc(w->nbuffers + 1, sizeof *p->box->mem);
+  p->box->paired = tf_nalloc(w->nbuffers + 1, 1);
+  for (size_t b = 0; b < w->nbuffers; b++)
+    if (w->buffers[b].alias >= 0)
+      p->box->paired[b] = p->box->paired[w->buffers[b].alias] = 1;
   p->box->row = tf_nalloc(p->nlive_row + 1, sizeof *p->box->row);
   p->box->diff = tf_nalloc(p->nlive_row + 1, sizeof *p->box->diff);
   p->box->obj = tf_nalloc(p->nobjective + 1, sizeof *p->box->obj);
   for (size_t i = 0; i < n; i++) {
     syms[i] = tf_ival_point(p->syms[i].c);
-    for (int k = 0; k < p->ncounts; k++)
+    for (int k = 0; k < p->ncounts; k++) {
       syms[i].lo[1 + k] = syms[i].hi[1 + k] = p->syms[i].k[k];
+      syms[i].g = p->syms[i].k[k] ? 1 : syms[i].g; /* a count's: its divisor says nothing */
+    }
   }
   for (size_t i = 0; i < p->nchoose; i++) {
     p->box->ascending[i] = 1;
@@ -162,7 +169,6 @@ static tf_wide sat(tf_wide v) { return v > INT64_MAX ? INT64_MAX : v; }
  * count-free and negative, an aliased pair that may depend on counts, a
  * use occupancy checks per SM that may depend on a count. */
 static int buffer_in(tf_problem *p, size_t b, int m, const int64_t *at, const tf_ival_env *env, tf_ival *v) {
-  const tf_buffer *buf = &p->workset->buffers[b];
   int64_t choose[TF_MAX_CHOOSE];
   memcpy(choose, at, sizeof choose);
   if (p->place_var[b] >= 0)
@@ -175,7 +181,7 @@ static int buffer_in(tf_problem *p, size_t b, int m, const int64_t *at, const tf
   int free_of_counts = tf_ival_count_free(v, p->ncounts);
   if (may_free && v->lo[0] < 0)
     return OPAQUE;
-  if (!free_of_counts && (buf->alias >= 0 || (p->occupancy >= 0 && tf_memory_sm_use(m))))
+  if (!free_of_counts && (p->box->paired[b] || (p->occupancy >= 0 && tf_memory_sm_use(m))))
     return OPAQUE;
   return 0;
 }
