@@ -4,7 +4,7 @@
  * (unsorted lists among them) whose lets, sizes, requires and objectives
  * use every form the language has -- cdiv, fdiv, exact / (with and without
  * a remainder), %, min, max, if, align, pow2, comparisons, products of choose variables, placed buffers with
- * sizes per memory, aliased pairs, occupancy, used() -- ranked top 3 point by point;
+ * sizes per memory, aliased pairs, lifetimes, occupancy, used() -- ranked top 3 point by point;
  * the same error where binding whole fails; the same reason where
  * nothing fits, and the counters partition the candidates.  Seeds are
  * consecutive from TILEFIT_SEED (printed). */
@@ -58,9 +58,15 @@ static void random_workset(char *buf, size_t size) {
   }
   n += (size_t)snprintf(buf + n, size - n,
                         "}, \"buffers\": [{\"name\": \"r\", \"memory\": \"smem\", \"size\": \"s0 * (t + %ld) * %ld\", "
-                        "\"align\": %ld}, {\"name\": \"p\", \"place\": [\"smem\", \"rf\"], \"size\": {\"smem\": \"u * "
+                        "\"align\": %ld%s}, {\"name\": \"p\", \"place\": [\"smem\", \"rf\"], \"size\": {\"smem\": \"u * "
                         "%ld + s1 * 16\", \"rf\": \"v + %ld\"}}",
-                        1 + rnd(3), 8 + rnd(200), rnd(4) ? 1L : 128L, 4 + rnd(60), rnd(40));
+                        1 + rnd(3), 8 + rnd(200), rnd(4) ? 1L : 128L, rnd(3) ? "" : ", \"lifetime\": \"mainloop\"",
+                        4 + rnd(60), rnd(40));
+  if (rnd(3) == 0) /* a phase of its own: smem holds the larger of the phases */
+    n += (size_t)snprintf(buf + n, size - n,
+                          ", {\"name\": \"ep\", \"memory\": \"smem\", \"size\": \"(x + z) * %ld + s0 * 8\", "
+                          "\"align\": 128, \"lifetime\": \"epilogue\"}",
+                          16 + rnd(300));
   if (rnd(2))
     n += (size_t)snprintf(buf + n, size - n, ", {\"name\": \"q\", \"memory\": \"rf\", \"size\": \"w * 2 + s1 * %ld\"}",
                           rnd(2) ? 0 : rnd(20));
@@ -169,7 +175,7 @@ START_TEST(test_space_against_oracle) {
     tf_request_release(&req);
     tf_workset_free(w);
   }
-  ck_assert_msg(solved > 150 && infeasible > 5 && errors > 20, "solved %d, infeasible %d, errors %d", solved,
+  ck_assert_msg(solved > 100 && infeasible > 5 && errors > 20, "solved %d, infeasible %d, errors %d", solved,
                 infeasible, errors);
 }
 END_TEST
