@@ -22,7 +22,7 @@ TEST_OBJ := $(TEST_SRC:%.c=$(BUILD)/%.o)
 LIB      := $(BUILD)/libtilefit.a
 BIN      := tilefit
 
-.PHONY: all lib test check check-doc check-slurm check-nvcc check-cutlass symbols lint fuzz-replay asan tsan deps demo install uninstall clean help bench bench-engine bench-solvers fuzz valgrind
+.PHONY: all lib test check check-doc check-slurm check-nvcc check-cutlass symbols lint fuzz-replay asan tsan deps demo install uninstall clean help bench bench-engine bench-solvers bench-space fuzz valgrind
 
 all: $(BIN)
 
@@ -158,6 +158,15 @@ bench-solvers: $(BIN) $(BUILD)/bench-solvers
 
 $(BUILD)/bench-solvers: bench/solvers.c bench/util.c bench/util.h $(LIB)
 	$(CC) $(CPPFLAGS) $(ALL_CFLAGS) -o $@ bench/solvers.c bench/util.c $(LIB) $(LDLIBS)
+
+# the search over boxes of combinations against BASE (a tilefit built
+# from the release before; BENCH_BASE_NAME says which) and the oracle;
+# bench/space.md.
+bench-space: $(BIN) $(BUILD)/bench-space
+	TILEFIT_DATA=$(CURDIR) $(BUILD)/bench-space bench/space.md ./$(BIN) $${BASE:?BASE=path of the baseline tilefit} $${BENCH_SPACE_MAX:-1e9}
+
+$(BUILD)/bench-space: bench/space.c bench/util.c bench/util.h $(LIB)
+	$(CC) $(CPPFLAGS) $(ALL_CFLAGS) -o $@ bench/space.c bench/util.c $(LIB) $(LDLIBS)
 
 $(BUILD)/bench-engine: bench/engine.c bench/util.c bench/util.h $(LIB)
 	$(CC) $(CPPFLAGS) $(ALL_CFLAGS) -o $@ bench/engine.c bench/util.c $(LIB) $(LDLIBS)

@@ -155,87 +155,6 @@ static int measure(const char *machine, const char *workset, int k, int alone, d
 
 /* ------------------------------------------------------- whole process */
 
-/* How a process's peak RSS is measured.  A forked copy of this process
- * would report this process's own peak: ru_maxrss survives exec (the
- * kernel keeps the larger of the old image's high-water mark and the new
- * one's), and a fork starts from every page this process has touched.  So
- * the benchmark runs itself again as a helper (a fresh, small image),
- * which forks and execs `bin` and reports its child's wall time and
- * rusage: that child's peak starts from the helper's small image, not
- * from this benchmark's (the helper's resident set, about 1 MiB, is a
- * floor of the figure). */
-#define HELPER_ARG "--rusage-of"
-
-/* The helper: argv = {self, HELPER_ARG, FD, bin, args...}; writes "wall
- * cpu maxrss_kib status" to FD. */
-static int rusage_helper(char **argv) {
-  int fd = atoi(argv[2]);
-  double t0 = now();
-  pid_t pid = fork();
-  if (pid == 0) {
-    close(fd);
-    if (!freopen("/dev/null", "w", stdout))
-      _exit(127);
-    execv(argv[3], argv + 3);
-    _exit(127);
-  }
-  int status = 0;
-  struct rusage ru;
-  if (pid < 0 || wait4(pid, &status, 0, &ru) < 0)
-    return 1;
-  double wall = now() - t0, cpu = (double)ru.ru_utime.tv_sec + 1e-6 * (double)ru.ru_utime.tv_usec +
-                                  (double)ru.ru_stime.tv_sec + 1e-6 * (double)ru.ru_stime.tv_usec;
-  char line[128];
-  int n = snprintf(line, sizeof line, "%.9f %.9f %ld %d\n", wall, cpu, ru.ru_maxrss,
-                   WIFEXITED(status) ? WEXITSTATUS(status) : 128);
-  return write(fd, line, (size_t)n) == n ? 0 : 1;
-}
-
-/* Runs `bin args` with stdout to /dev/null, through the helper; wall
- * seconds, and its CPU seconds (user + system) and peak RSS (KiB). */
-static double process(const char *bin, char *const *argv, double *cpu, long *rss_kib) {
-  int fds[2];
-  if (pipe(fds))
-    return -1;
-  char fd[16], *hargv[64] = {"/proc/self/exe", HELPER_ARG, fd};
-  snprintf(fd, sizeof fd, "%d", fds[1]);
-  int n = 3;
-  hargv[n++] = (char *)bin;
-  for (int i = 1; argv[i] && n < 63; i++)
-    hargv[n++] = argv[i];
-  hargv[n] = NULL;
-  pid_t pid = fork();
-  if (pid == 0) {
-    close(fds[0]);
-    execv(hargv[0], hargv);
-    _exit(127);
-  }
-  close(fds[1]);
-  char line[128] = "";
-  ssize_t got = pid < 0 ? -1 : read(fds[0], line, sizeof line - 1);
-  close(fds[0]);
-  int status, code = -1;
-  double wall = -1;
-  if (pid < 0 || waitpid(pid, &status, 0) < 0 || !WIFEXITED(status) || WEXITSTATUS(status) || got <= 0)
-    return -1;
-  line[got] = 0;
-  if (sscanf(line, "%lf %lf %ld %d", &wall, cpu, rss_kib, &code) != 4 || code > 1)
-    return -1;
-  return wall;
-}
-
-/* Medians of 5 runs: wall, and CPU in *cpu. */
-static double process_median(const char *bin, char *const *argv, double *cpu, long *rss_kib) {
-  double t[5], c[5];
-  for (int i = 0; i < 5; i++)
-    if ((t[i] = process(bin, argv, &c[i], rss_kib)) < 0)
-      return -1;
-  qsort(t, 5, sizeof *t, cmp_double);
-  qsort(c, 5, sizeof *c, cmp_double);
-  *cpu = c[2];
-  return t[2];
-}
-
 /* ---------------------------------------------------------- the tables */
 
 #define NSIZES 5
@@ -393,7 +312,7 @@ static void process_table(const char *dir, const char *bin) {
       char *free_argv[] = {(char *)bin, "solve", "-m", "b200", "-w", path, "--json", NULL};
       char *fixed_argv[] = {(char *)bin, "solve", "-m", "b200", "-w", path, "--json", "--fix", "a=1", "--fix", "b=1", NULL};
       long rss = 0, rss_fixed = 0;
-      double c, cf, t = process_median(bin, free_argv, &c, &rss), tf = process_median(bin, fixed_argv, &cf, &rss_fixed);
+      double c, cf, t = bench_process_median(bin, free_argv, &c, &rss), tf = bench_process_median(bin, fixed_argv, &cf, &rss_fixed);
       both("| %zu | %s | %s | %s | %.1f MiB | %s | %s | %.1f MiB | %.1f |\n", kept, loose ? bench_loosening[2] : "-",
            us(t, x, sizeof x), us(c, xc, sizeof xc), (double)rss / 1024, us(tf, y, sizeof y), us(cf, yc, sizeof yc),
            (double)rss_fixed / 1024, c / cf);
@@ -401,7 +320,7 @@ static void process_table(const char *dir, const char *bin) {
   char *true_argv[] = {"/bin/true", NULL};
   long rss_true = 0;
   double c_true;
-  if (process_median("/bin/true", true_argv, &c_true, &rss_true) >= 0)
+  if (bench_process_median("/bin/true", true_argv, &c_true, &rss_true) >= 0)
     both("\nThe same measurement of `/bin/true` reads %.1f MiB: the floor the helper's image sets.\n",
          (double)rss_true / 1024);
 }
@@ -423,15 +342,15 @@ static void top_table(const char *bin, double budget) {
     snprintf(kbuf, sizeof kbuf, "%d", ks[i]);
     char *argv[] = {(char *)bin, "solve", "-m", "h100-sxm", "-w", "cutlass-sm90-gemm", "--top", kbuf, "--json", NULL};
     long rss;
-    double cpu, p = process_median(bin, argv, &cpu, &rss);
+    double cpu, p = bench_process_median(bin, argv, &cpu, &rss);
     both("| %d | %s | %s | %s | %.1f | %s | %s |\n", ks[i], us(t.search, x, sizeof x), us(t.search_only, w, sizeof w),
          us(t.oracle, y, sizeof y), t.oracle / t.search_only, t.agrees ? "yes" : "**no**", us(p, z, sizeof z));
   }
 }
 
 int main(int argc, char **argv) {
-  if (argc > 3 && !strcmp(argv[1], HELPER_ARG))
-    return rusage_helper(argv);
+  if (argc > 3 && !strcmp(argv[1], BENCH_HELPER_ARG))
+    return bench_rusage_helper(argv);
   const char *out = argc > 1 ? argv[1] : "bench/engine.md";
   size_t max_kept = argc > 2 ? (size_t)atol(argv[2]) : 1000000;
   double budget = argc > 3 ? atof(argv[3]) : 0.3;

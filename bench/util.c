@@ -3,7 +3,10 @@
 #include <stdarg.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/resource.h>
+#include <sys/wait.h>
 #include <time.h>
+#include <unistd.h>
 
 FILE *md;
 double (*bench_clock)(void) = now;
@@ -122,9 +125,11 @@ static void write_loosening(FILE *f, int ncounts) {
 }
 
 /* A generated workset's name, its a x b tile domain of `kept`
- * combinations, and `ncounts` counts s0.. from 1 to max[k]. */
+ * combinations, and `ncounts` counts s0.. from 1 to max[k].  b takes 100
+ * values (fewer below 100 kept), and more past 10^7 kept, where a would
+ * exceed the 100,000 values a domain may have. */
 static void write_head(FILE *f, const char *name, size_t kept, int ncounts, const char *const *max) {
-  size_t nb = kept < 100 ? kept : 100, na = kept / nb;
+  size_t nb = kept < 100 ? kept : kept / 100000 > 100 ? kept / 100000 : 100, na = kept / nb;
   fprintf(f, "{\"name\": \"%s\", \"choose\": {\"a\": {\"from\": 1, \"to\": %zu}, \"b\": {\"from\": 1, "
              "\"to\": %zu}},\n \"count\": {",
           name, na, nb);
@@ -194,3 +199,109 @@ int bench_workset_small(const char *path, int ncounts, size_t kept, int counts_f
   write_objectives(f, ncounts ? families[counts_first ? 1 : 0].objective[ncounts - 1] : tile_only);
   return fclose(f);
 }
+
+/* The placement family: the second family's three counts and rings,
+ * counts first, and a buffer placed in SMEM or registers whose size in
+ * each depends on the tile (a placement variable: twice the
+ * combinations). */
+int bench_workset_place(const char *path, size_t kept) {
+  const struct family *fm = &families[1];
+  FILE *f = fopen(path, "w");
+  if (!f)
+    return -1;
+  const char *max[BENCH_MAX_COUNTS];
+  for (int k = 0; k < 3; k++)
+    max[k] = count_max(fm, 3, k, 1);
+  char name[64];
+  snprintf(name, sizeof name, "engine-place-%zu", kept);
+  write_head(f, name, kept, 3, max);
+  write_buffers(f, fm, 3);
+  fseek(f, -1, SEEK_CUR); /* reopen the buffer list: one more, placed */
+  fprintf(f, ",\n  {\"name\": \"P\", \"place\": [\"smem\", \"rf\"], \"size\": {\"smem\": \"((a + b) %% 9 + 1) * "
+             "4096\", \"rf\": \"((a * 3 + b) %% 5 + 1) * 24\"}}]");
+  write_objectives(f, fm->objective[2]);
+  return fclose(f);
+}
+
+/* ------------------------------------------------------- whole process */
+
+/* How a process's peak RSS is measured.  A forked copy of this process
+ * would report this process's own peak: ru_maxrss survives exec (the
+ * kernel keeps the larger of the old image's high-water mark and the new
+ * one's), and a fork starts from every page this process has touched.  So
+ * the benchmark runs itself again as a helper (a fresh, small image),
+ * which forks and execs `bin` and reports its child's wall time and
+ * rusage: that child's peak starts from the helper's small image, not
+ * from this benchmark's (the helper's resident set, about 1 MiB, is a
+ * floor of the figure). */
+
+/* The helper: argv = {self, HELPER_ARG, FD, bin, args...}; writes "wall
+ * cpu maxrss_kib status" to FD. */
+int bench_rusage_helper(char **argv) {
+  int fd = atoi(argv[2]);
+  double t0 = now();
+  pid_t pid = fork();
+  if (pid == 0) {
+    close(fd);
+    if (!freopen("/dev/null", "w", stdout))
+      _exit(127);
+    execv(argv[3], argv + 3);
+    _exit(127);
+  }
+  int status = 0;
+  struct rusage ru;
+  if (pid < 0 || wait4(pid, &status, 0, &ru) < 0)
+    return 1;
+  double wall = now() - t0, cpu = (double)ru.ru_utime.tv_sec + 1e-6 * (double)ru.ru_utime.tv_usec +
+                                  (double)ru.ru_stime.tv_sec + 1e-6 * (double)ru.ru_stime.tv_usec;
+  char line[128];
+  int n = snprintf(line, sizeof line, "%.9f %.9f %ld %d\n", wall, cpu, ru.ru_maxrss,
+                   WIFEXITED(status) ? WEXITSTATUS(status) : 128);
+  return write(fd, line, (size_t)n) == n ? 0 : 1;
+}
+
+/* Runs `bin args` with stdout to /dev/null, through the helper; wall
+ * seconds, and its CPU seconds (user + system) and peak RSS (KiB). */
+double bench_process(const char *bin, char *const *argv, double *cpu, long *rss_kib) {
+  int fds[2];
+  if (pipe(fds))
+    return -1;
+  char fd[16], *hargv[64] = {"/proc/self/exe", BENCH_HELPER_ARG, fd};
+  snprintf(fd, sizeof fd, "%d", fds[1]);
+  int n = 3;
+  hargv[n++] = (char *)bin;
+  for (int i = 1; argv[i] && n < 63; i++)
+    hargv[n++] = argv[i];
+  hargv[n] = NULL;
+  pid_t pid = fork();
+  if (pid == 0) {
+    close(fds[0]);
+    execv(hargv[0], hargv);
+    _exit(127);
+  }
+  close(fds[1]);
+  char line[128] = "";
+  ssize_t got = pid < 0 ? -1 : read(fds[0], line, sizeof line - 1);
+  close(fds[0]);
+  int status, code = -1;
+  double wall = -1;
+  if (pid < 0 || waitpid(pid, &status, 0) < 0 || !WIFEXITED(status) || WEXITSTATUS(status) || got <= 0)
+    return -1;
+  line[got] = 0;
+  if (sscanf(line, "%lf %lf %ld %d", &wall, cpu, rss_kib, &code) != 4 || code > 1)
+    return -1;
+  return wall;
+}
+
+/* Medians of 5 runs: wall, and CPU in *cpu. */
+double bench_process_median(const char *bin, char *const *argv, double *cpu, long *rss_kib) {
+  double t[5], c[5];
+  for (int i = 0; i < 5; i++)
+    if ((t[i] = bench_process(bin, argv, &c[i], rss_kib)) < 0)
+      return -1;
+  qsort(t, 5, sizeof *t, cmp_double);
+  qsort(c, 5, sizeof *c, cmp_double);
+  *cpu = c[2];
+  return t[2];
+}
+

@@ -39,8 +39,22 @@ int bench_workset(const char *path, int ncounts, size_t kept, int loose, int har
  * `ncounts` counts (0 to 3), each in 1..2; the first family's objectives,
  * or with `counts_first` the second's (the counts first). */
 int bench_workset_small(const char *path, int ncounts, size_t kept, int counts_first);
+/* The placement family of bench/space.md: `kept` tiles (as above) of the
+ * second family's three counts, and a buffer placed in SMEM or registers
+ * (twice the combinations). */
+int bench_workset_place(const char *path, size_t kept);
 /* The loosening require of `ncounts` counts, at [ncounts - 1] (NULL for
  * 4); its rows separated by ", ". */
 extern const char *const bench_loosening[BENCH_MAX_COUNTS];
+
+/* A process's wall time, CPU time (user + system) and peak RSS (KiB):
+ * the benchmark runs itself again as a small helper (argv[1] ==
+ * BENCH_HELPER_ARG: main calls bench_rusage_helper) that forks and execs
+ * bin, so the peak is the child's, not the benchmark's (util.c says
+ * why).  bench_process_median: medians of 5 (wall; CPU into *cpu). */
+#define BENCH_HELPER_ARG "--rusage-of"
+int bench_rusage_helper(char **argv);
+double bench_process(const char *bin, char *const *argv, double *cpu, long *rss_kib);
+double bench_process_median(const char *bin, char *const *argv, double *cpu, long *rss_kib);
 
 #endif

@@ -25,6 +25,13 @@ int tf_run_bind(const tf_request *req, const char *mwhere, const char *wwhere, c
                 double time_limit_s, tf_run *r, tf_error *err);
 void tf_run_release(tf_run *r);
 
+/* The same for a request only the exact search solves (no --solver,
+ * --lp, --mps or --explain, which need every combination bound): a
+ * problem of more than TF_ON_DEMAND_FROM combinations is bound on demand
+ * (tf_problem_new_on_demand), whatever its size. */
+int tf_run_bind_on_demand(const tf_request *req, const char *mwhere, const char *wwhere, const char *arch_where,
+                          double time_limit_s, tf_run *r, tf_error *err);
+
 /* The architecture check alone, for a front end that loaded the machine
  * and workset itself: 0, or -1 with an error at `where` whose message ends
  * in `hint` (NULL: none) instead of the command line's --any-arch. */

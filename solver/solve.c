@@ -58,17 +58,17 @@ static void example_violation(const tf_problem *p, char *buf, size_t size) {
 
 static void infeasible(const tf_problem *p, tf_answer *a) {
   a->status = TF_ANSWER_INFEASIBLE;
-  if (p->ncombos == 0 && p->hopeless[0]) {
+  if (p->nkept == 0 && p->hopeless[0]) {
     snprintf(a->why, sizeof a->why, "%s", p->hopeless);
-  } else if (p->ncombos == 0 && p->pruned_why[0]) {
+  } else if (p->nkept == 0 && p->pruned_why[0]) {
     snprintf(a->why, sizeof a->why, "no candidate fits: smallest overflow is %s", p->pruned_why);
-  } else if (p->ncombos == 0) {
+  } else if (p->nkept == 0) {
     snprintf(a->why, sizeof a->why, "no candidate combination");
   } else {
     char example[300];
     example_violation(p, example, sizeof example);
     snprintf(a->why, sizeof a->why, "no assignment of the %zu candidate combination%s satisfies every constraint%s",
-             p->ncombos, p->ncombos == 1 ? "" : "s", example);
+             p->nkept, p->nkept == 1 ? "" : "s", example);
   }
 }
 
@@ -105,7 +105,9 @@ int tf_solve_opts_for(const tf_solve_opts *o, const tf_request *req, const char 
 
 int tf_solve(const tf_problem *p, const tf_solve_opts *o, const tf_solve_out *out, tf_answer *a, tf_error *err) {
   int want_model = out && (out->lp_file || out->mps_file);
-  if (p->ncombos == 0) {
+  if (p->on_demand && (o->backend || want_model))
+    return tf_error_set(err, TF_EINTERNAL, NULL, "a problem bound on demand has no integer program (bind it whole)");
+  if (!p->on_demand && p->ncombos == 0) {
     infeasible(p, a);
     if (want_model)
       return tf_error_set(err, TF_EINPUT, out->lp_file ? "--lp" : "--mps",
@@ -140,7 +142,7 @@ int tf_solve_top(const tf_problem *p, const tf_solve_opts *o, int k, tf_answer *
   *n = 0;
   if (top_needs_exact(o, err))
     return -1;
-  if (p->ncombos == 0) {
+  if (!p->on_demand && p->ncombos == 0) {
     infeasible(p, &answers[0]);
     return 0;
   }
@@ -235,7 +237,7 @@ int tf_solve_configs(const tf_problem *p, const tf_solve_opts *o, int k, tf_answ
   *n = 0;
   if (top_needs_exact(o, err))
     return -1;
-  if (p->ncombos == 0) {
+  if (!p->on_demand && p->ncombos == 0) {
     infeasible(p, &answers[0]);
     return 0;
   }

@@ -335,7 +335,13 @@ void tf_report_json_members(tf_json_out *w, const tf_problem *p, const tf_answer
   json_params(w, p);
   tf_json_out_key_object(w, "combinations");
   tf_json_out_key_int(w, "candidates", (int64_t)p->ncandidates);
-  tf_json_out_key_int(w, "kept", (int64_t)p->ncombos);
+  if (p->kept_known)
+    tf_json_out_key_int(w, "kept", (int64_t)p->nkept);
+  if (p->on_demand) { /* what the search over boxes of combinations counted (docs/design.md) */
+    tf_json_out_key_int(w, "visited", (int64_t)p->space.visited);
+    tf_json_out_key_int(w, "pruned_bound", (int64_t)p->space.pruned_bound);
+    tf_json_out_key_int(w, "pruned_infeasible", (int64_t)p->space.pruned_infeasible);
+  }
   tf_json_out_end(w);
   if (a->status != TF_ANSWER_OPTIMAL && a->status != TF_ANSWER_FITS)
     tf_json_out_key_string(w, "reason", a->why);

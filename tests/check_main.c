@@ -29,6 +29,7 @@ int main(void) {
   srunner_add_suite(sr, configs_suite());
   srunner_add_suite(sr, prune_suite());
   srunner_add_suite(sr, search_suite());
+  srunner_add_suite(sr, space_suite());
   srunner_add_suite(sr, contract_suite());
   srunner_add_suite(sr, suggest_suite());
   srunner_add_suite(sr, api_suite());

@@ -28,6 +28,7 @@ Suite *cutlass_name_suite(void);
 Suite *configs_suite(void);
 Suite *prune_suite(void);
 Suite *search_suite(void);
+Suite *space_suite(void);
 Suite *api_suite(void);
 Suite *public_suite(void);
 Suite *run_suite(void);

@@ -1,3 +1,4 @@
+#include "model/bind/box.h"
 #include "model/bind/memory.h"
 #include "model/bind/place_bind.h"
 #include "model/bind/problem.h"
@@ -1053,13 +1054,21 @@ static int reserve(tf_problem *p, size_t cap, tf_error *err) {
   return 0;
 }
 
-static int count_candidates(tf_problem *p, tf_error *err) {
-  size_t total = 1;
+/* The candidates: the product of the domains.  A problem bound whole may
+ * have at most TF_MAX_COMBINATIONS (its tables, the ILP and the oracle
+ * grow with them); one bound on demand any number size_t holds. */
+static int count_candidates(tf_problem *p, int on_demand, tf_error *err) {
+  size_t total = 1, most = on_demand ? SIZE_MAX : TF_MAX_COMBINATIONS;
   for (size_t i = 0; i < p->nchoose; i++) {
-    if (p->ndomain[i] && total > TF_MAX_COMBINATIONS / p->ndomain[i])
+    if (p->ndomain[i] && total > most / p->ndomain[i]) {
+      if (on_demand)
+        return tf_error_set(err, TF_EINPUT, "$.choose", "the choose domains have more than %zu combinations", most);
       return tf_error_set(err, TF_EINPUT, "$.choose",
-                          "the choose domains have more than %d combinations; narrow them with --domain or --fix",
+                          "the choose domains have more than %d combinations, the most a problem bound whole may "
+                          "have (--solver, --lp, --mps, --explain, sweeps); narrow them with --domain or --fix, or "
+                          "solve with the exact search alone, which takes any number",
                           TF_MAX_COMBINATIONS);
+    }
     total *= p->ndomain[i];
   }
   p->ncandidates = total;
@@ -1116,19 +1125,114 @@ static int walk_candidates(tf_problem *p, double start, size_t cap, tf_reuse *ru
   return 0;
 }
 
-static int enumerate(tf_problem *p, double start, tf_error *err) {
-  if (count_candidates(p, err))
+/* Binding on demand: the tables start small, and binding's reuse and
+ * the boxes' symbols live with the problem. */
+static void start_on_demand(tf_problem *p) {
+  p->on_demand = 1;
+  p->rank = tf_nalloc(p->slot_cap, sizeof *p->rank);
+  p->reuse = tf_nalloc(1, sizeof *p->reuse);
+  tf_reuse_init(p->reuse, p);
+}
+
+/* from: bind on demand past this many candidates (SIZE_MAX: never). */
+static int enumerate(tf_problem *p, double start, size_t from, tf_error *err) {
+  if (count_candidates(p, from != SIZE_MAX, err))
     return -1;
-  size_t cap = p->ncandidates < 1024 ? p->ncandidates : 1024;
+  int on_demand = p->ncandidates > from && p->failed_require < 0;
+  size_t cap = on_demand ? 64 : p->ncandidates < 1024 ? p->ncandidates : 1024;
   if (reserve(p, cap, err))
     return -1;
+  p->slot_cap = cap;
+  if (on_demand) {
+    start_on_demand(p);
+    return 0;
+  }
+  p->kept_known = 1;
   if (p->failed_require >= 0) /* nothing can fit (fixed_require_fails) */
     return 0;
   tf_reuse ru; /* the candidates' values, reused while what they read stays */
   tf_reuse_init(&ru, p);
   int rc = walk_candidates(p, start, cap, &ru, err);
   tf_reuse_release(&ru);
+  p->nkept = p->ncombos;
   return rc;
+}
+
+static int bind_slot(tf_problem *p, const uint32_t *idx, size_t *slot, struct pruning *pr, tf_error *err) {
+  int64_t choose[TF_MAX_CHOOSE];
+  uint64_t rank = 0;
+  for (size_t i = 0; i < p->nchoose; i++) {
+    choose[i] = p->domain[i][idx[i]];
+    rank = rank * p->ndomain[i] + idx[i];
+  }
+  if (p->ncombos == p->slot_cap) {
+    if (reserve(p, 2 * p->slot_cap, err))
+      return -1;
+    p->slot_cap *= 2;
+    p->rank = tf_nrealloc(p->rank, p->slot_cap, sizeof *p->rank);
+  }
+  p->slot_mark = tf_forms_mark(&p->forms);
+  memcpy(p->combo + p->ncombos * p->nchoose, choose, p->nchoose * sizeof *choose);
+  int keep = enumerate_one(p, p->combo + p->ncombos * p->nchoose, p->reuse, pr, err);
+  if (keep <= 0)
+    return keep;
+  p->rank[p->ncombos] = rank;
+  *slot = p->ncombos++;
+  return 1;
+}
+
+int tf_problem_bind_combo(tf_problem *p, const uint32_t *idx, size_t *slot, tf_error *err) {
+  struct pruning pr = {INT64_MAX};
+  return bind_slot(p, idx, slot, &pr, err);
+}
+
+void tf_problem_unbind_last(tf_problem *p) {
+  p->ncombos--;
+  tf_forms_rollback(&p->forms, p->slot_mark);
+}
+
+int tf_problem_count_kept(tf_problem *p, tf_error *err) {
+  if (p->kept_known)
+    return 0;
+  uint32_t idx[TF_MAX_CHOOSE] = {0};
+  size_t slot, n = 0, first = SIZE_MAX;
+  struct pruning pr = {INT64_MAX}; /* the smallest overflow over every candidate, as binding whole finds it */
+  p->pruned_why[0] = 0;
+  for (size_t k = 0; k < p->ncandidates; k++) {
+    if (out_of_time(p, p->started, k, err))
+      return -1;
+    int rc = bind_slot(p, idx, &slot, &pr, err);
+    if (rc < 0)
+      return -1;
+    if (rc && first == SIZE_MAX)
+      first = slot; /* kept: the example an infeasible answer names */
+    else if (rc)
+      tf_problem_unbind_last(p);
+    n += (size_t)rc;
+    for (size_t i = p->nchoose; i-- > 0;) {
+      if (++idx[i] < p->ndomain[i])
+        break;
+      idx[i] = 0;
+    }
+  }
+  p->nkept = n;
+  p->kept_known = 1;
+  if (!n) /* a memory the machine lacks says so, as binding whole does */
+    tf_place_missing_memory(p->machine, p->workset, p->hopeless, sizeof p->hopeless);
+  return 0;
+}
+
+static tf_problem *problem_new(const tf_machine *m, const tf_workset *w, const tf_request *req, double time_limit_s,
+                               size_t from, tf_error *err);
+
+tf_problem *tf_problem_new_on_demand(const tf_machine *m, const tf_workset *w, const tf_request *req,
+                                     double time_limit_s, tf_error *err) {
+  return problem_new(m, w, req, time_limit_s, TF_ON_DEMAND_FROM, err);
+}
+
+tf_problem *tf_problem_new_on_demand_from(const tf_machine *m, const tf_workset *w, const tf_request *req,
+                                          double time_limit_s, size_t from, tf_error *err) {
+  return problem_new(m, w, req, time_limit_s, from, err);
 }
 
 tf_problem *tf_problem_new(const tf_machine *m, const tf_workset *w, const tf_request *req, tf_error *err) {
@@ -1137,8 +1241,14 @@ tf_problem *tf_problem_new(const tf_machine *m, const tf_workset *w, const tf_re
 
 tf_problem *tf_problem_new_timed(const tf_machine *m, const tf_workset *w, const tf_request *req, double time_limit_s,
                                  tf_error *err) {
+  return problem_new(m, w, req, time_limit_s, SIZE_MAX, err);
+}
+
+static tf_problem *problem_new(const tf_machine *m, const tf_workset *w, const tf_request *req, double time_limit_s,
+                               size_t from, tf_error *err) {
   double start = now_s();
   tf_problem *p = tf_nalloc(1, sizeof *p);
+  p->started = start;
   p->time_limit_s = time_limit_s;
   p->machine = m;
   p->workset = w;
@@ -1150,13 +1260,13 @@ tf_problem *tf_problem_new_timed(const tf_machine *m, const tf_workset *w, const
   if (tf_place_check_machine(m, w, req->any_arch, err) || bind_params(p, req, err) || bind_counts(p, err) || bind_requires(p, req, err) ||
       bind_objectives(p, req, err) || bind_domains(p, req, err) || tf_place_bind(p, req, err) ||
       bind_lets_and_buffers(p, err) ||
-      enumerate(p, start, err)) {
+      enumerate(p, start, from, err)) {
     tf_error_set_file(err, w->file);
     tf_problem_free(p);
     return NULL;
   }
   p->bind_seconds = now_s() - start;
-  if (!p->ncombos && p->failed_require < 0) /* a memory the machine lacks says so, not "160 over 0" */
+  if (!p->ncombos && !p->on_demand && p->failed_require < 0) /* a memory the machine lacks says so, not "160 over 0" */
     tf_place_missing_memory(m, w, p->hopeless, sizeof p->hopeless);
   return p;
 }
@@ -1190,6 +1300,11 @@ void tf_problem_free(tf_problem *p) {
   free(p->place_var);
   free(p->count_dependent);
   free(p->combo);
+  free(p->rank);
+  if (p->reuse)
+    tf_reuse_release(p->reuse);
+  free(p->reuse);
+  tf_cbox_scratch_free(p);
   tf_forms_release(&p->forms);
   free(p->buf_ix);
   free(p->row_ix);

@@ -23,7 +23,8 @@
 #include "model/input/request.h"
 #include "model/input/workset.h"
 
-#define TF_MAX_COMBINATIONS 1000000 /* choose combinations before filtering */
+#define TF_MAX_COMBINATIONS 1000000 /* choose combinations a problem bound whole may have */
+#define TF_ON_DEMAND_FROM 4096      /* combinations from which a solve binds on demand (tf_problem_new_on_demand) */
 #define TF_MAX_STORED (1 << 27)     /* int64 coefficients a problem stores (1 GiB) */
 
 /* ---------------------------------------------------------------- problem */
@@ -86,6 +87,26 @@ typedef struct tf_problem {
                                  * the workset's tie_break levels */
 
   size_t ncandidates;           /* combinations before filtering */
+  size_t nkept;                 /* combinations kept, when kept_known */
+  int kept_known;               /* bound whole, or counted (tf_problem_count_kept) */
+  /* Binding on demand (tf_problem_new_on_demand): the exact search binds
+   * single combinations as it reaches them (solver/search/space.c), so the
+   * slots below hold those it bound and kept, not every kept one; rank is
+   * each slot's index among the candidates in enumeration order, what the
+   * search's ties are broken by (tf_problem_rank). */
+  int on_demand;
+  uint64_t *rank;               /* per slot, on demand; NULL when bound whole (rank = slot) */
+  size_t slot_mark;             /* the forms' mark before the last slot was bound */
+  size_t slot_cap;              /* slots the tables have room for */
+  double started;               /* CLOCK_MONOTONIC seconds when binding began (the time limit's start) */
+  struct tf_reuse *reuse;       /* binding's values carried between combinations, on demand */
+  struct tf_box_scratch *box;   /* the bounds of a box of combinations (model/bind/box.c) */
+  struct tf_space_stats {       /* what the search over boxes of combinations counted */
+    uint64_t visited;           /* combinations bound one by one */
+    uint64_t pruned_bound;      /* in boxes dropped because their bound could not win */
+    uint64_t pruned_infeasible; /* in boxes no point of which fits */
+    uint64_t boxes;             /* boxes bounded */
+  } space;
   double time_limit_s;          /* the request's, binding included; 0: none */
   double bind_seconds;          /* what binding took of it */
   size_t ncombos;               /* combinations kept */
@@ -137,6 +158,33 @@ tf_problem *tf_problem_new_timed(const tf_machine *m, const tf_workset *w, const
 tf_problem *tf_problem_new(const tf_machine *m, const tf_workset *w, const tf_request *req,
                            tf_error *err);
 void tf_problem_free(tf_problem *p);
+
+/* tf_problem_new_timed, but a problem of more than TF_ON_DEMAND_FROM
+ * combinations is bound on demand: every combination-independent part
+ * as always, and no combination until the exact search binds one
+ * (tf_problem_bind_combo).  Only the exact search (tf_search) takes such
+ * a problem; its kept count is unknown until tf_problem_count_kept. */
+tf_problem *tf_problem_new_on_demand(const tf_machine *m, const tf_workset *w, const tf_request *req,
+                                     double time_limit_s, tf_error *err);
+/* The same past `from` candidates (0: always), what tests hold the
+ * search over boxes to the exhaustive oracle with. */
+tf_problem *tf_problem_new_on_demand_from(const tf_machine *m, const tf_workset *w, const tf_request *req,
+                                          double time_limit_s, size_t from, tf_error *err);
+
+/* On demand: binds the combination of domain indices idx into the next
+ * slot: 1 kept there (*slot), 0 dropped as binding drops it, -1 error
+ * (binding's own).  tf_problem_unbind_last drops the last slot again. */
+int tf_problem_bind_combo(tf_problem *p, const uint32_t *idx, size_t *slot, tf_error *err);
+void tf_problem_unbind_last(tf_problem *p);
+
+/* On demand: binds every candidate in enumeration order, keeping none but
+ * the first kept (slot 0), to count the kept ones (nkept, kept_known) and
+ * find why none fits as binding whole finds it (pruned_why): what an
+ * infeasible answer or `kept` needs.  Past the time limit TF_ESOLVER. */
+int tf_problem_count_kept(tf_problem *p, tf_error *err);
+
+/* The slot's place in the total order's ties: its candidate index. */
+static inline uint64_t tf_problem_rank(const tf_problem *p, size_t c) { return p->rank ? p->rank[c] : c; }
 
 static inline size_t tf_problem_stride(const tf_problem *p) { return 1 + (size_t)p->ncounts; }
 static inline const int64_t *tf_problem_buf(const tf_problem *p, size_t c, size_t b) {

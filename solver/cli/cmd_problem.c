@@ -29,7 +29,10 @@ int tf_cmd_problem_open(tf_cmd_problem *c, int argc, char **argv, const tf_comma
     return rc;
   if (c->args.cutlass_name && apply_cutlass_name(c))
     return tf_cli_fail(&c->err);
-  if (!tf_run_bind(&c->args.req, "-m", "-w", NULL, c->args.time_limit, &c->run, &c->err))
+  /* a solve the exact search alone answers binds on demand (run.h) */
+  const tf_args *a = &c->args;
+  int on_demand = (cmd->bit & TF_CMD_SOLVE) && !a->explain && !a->lp_file && !a->mps_file && !a->backend;
+  if (!(on_demand ? tf_run_bind_on_demand : tf_run_bind)(&a->req, "-m", "-w", NULL, a->time_limit, &c->run, &c->err))
     return TF_CLI_GO;
   /* an error about a value given on the command line ("--fix B_r=128")
    * names the argument, not the workset file it was bound against */

@@ -140,6 +140,8 @@ static tf_wide relaxed(const tf_wide *c, const tf_wide *f, int n, const tf_box *
   return NO_POINT;
 }
 
+tf_wide tf_relax_level(const tf_wide *c, const tf_wide *f, int n, const tf_box *b) { return relaxed(c, f, n, b); }
+
 void tf_box_score_relaxed(const tf_problem *p, size_t c, tf_rows *r, const tf_box *b, tf_wide *score) {
   tf_box_score_bound(p, c, b, score);
   tf_box_score_tighten(p, c, r, b, score);

@@ -55,4 +55,11 @@ void tf_box_score_relaxed(const tf_problem *p, size_t c, tf_rows *r, const tf_bo
  * that can drop the box on that bound alone need not pay for this. */
 void tf_box_score_tighten(const tf_problem *p, size_t c, tf_rows *r, const tf_box *b, tf_wide *score);
 
+/* The greatest value of c[0] + sum c[1 + i] x_i over the real points of
+ * box b with f[0] + sum f[1 + i] x_i <= 0, rounded down (the continuous
+ * knapsack above); -2^120 when no point of the box satisfies the row.
+ * Every |c| below 2^63 and |f| below 2^62.  What the search over boxes of
+ * combinations bounds a box's level by, with the box's linear forms. */
+tf_wide tf_relax_level(const tf_wide *c, const tf_wide *f, int n, const tf_box *b);
+
 #endif

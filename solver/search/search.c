@@ -6,76 +6,7 @@
 #include <time.h>
 
 #include "model/core/alloc.h"
-#include "solver/search/bound.h"
-#include "solver/search/relax.h"
-
-/* A key of the total order (search.h): objective scores (larger is
- * better), combination, smallest counts. */
-struct key {
-  const tf_wide *score;
-  size_t combo;
-  const int64_t *lo;
-};
-
-struct search;
-
-/* A binary heap of ids, ordered by the keys `key_of` gives them. */
-struct heap {
-  size_t *v, n, cap;
-  struct key (*key_of)(const struct search *, size_t);
-};
-
-struct search {
-  const tf_problem *p;
-  size_t nobj, k;
-  int nc;              /* counts */
-  /* boxes: a pool; freed slots are reused */
-  size_t *combo;       /* per node */
-  unsigned char *all;  /* per node: every point of its box fits */
-  int64_t *box;        /* 2 * nc per node: lo, then hi */
-  tf_wide *score;      /* nobj per node: its bound, exact for a point */
-  size_t nnode, capnode;
-  size_t *freed, nfreed, capfreed;
-  struct heap open;    /* bounded boxes, best first */
-  size_t *best, nbest; /* the k best points found, best first */
-  struct timespec start;
-  double limit;
-  size_t ticks;        /* boxes considered, for looking at the clock now and then */
-  int timed_out;
-  tf_rows rows;        /* the relaxation's rows of the combination last bounded */
-  tf_search_stats st;
-  int one_point;       /* the full box is one point (a scan: scan_box 1) */
-};
-
-/* ------------------------------------------------------------ the order */
-
-/* By pointer: keys passed by value were copied through the stack in
- * halves and read back whole, a store-forwarding stall at every compare
- * (a third of a small problem's search). */
-static int cmp_key_at(const struct search *s, const struct key *a, const struct key *b) {
-  for (size_t o = 0; o < s->nobj; o++)
-    if (a->score[o] != b->score[o])
-      return a->score[o] > b->score[o] ? -1 : 1;
-  if (a->combo != b->combo)
-    return a->combo < b->combo ? -1 : 1;
-  for (int i = 0; i < s->nc; i++)
-    if (a->lo[i] != b->lo[i])
-      return a->lo[i] < b->lo[i] ? -1 : 1;
-  return 0;
-}
-
-static inline int cmp_key(const struct search *s, struct key a, struct key b) { return cmp_key_at(s, &a, &b); }
-
-static struct key node_key(const struct search *s, size_t id) {
-  struct key k = {s->score + id * s->nobj, s->combo[id], s->box + id * 2 * (size_t)s->nc};
-  return k;
-}
-
-
-/* Can a point under key a still be among the k best? */
-static int can_win(const struct search *s, struct key a) {
-  return s->nbest < s->k || cmp_key(s, a, node_key(s, s->best[s->nbest - 1])) < 0;
-}
+#include "solver/search/search_internal.h"
 
 /* ------------------------------------------------------------- the pool */
 
@@ -137,7 +68,7 @@ static void sift_down(const struct search *s, struct heap *h, size_t i) {
   }
 }
 
-static void heap_push(const struct search *s, struct heap *h, size_t id) {
+void tf_search_heap_push(const struct search *s, struct heap *h, size_t id) {
   TF_PUSH(h->v, h->n, h->cap, id);
   for (size_t i = h->n - 1; i > 0;) {
     size_t up = (i - 1) / 2;
@@ -150,7 +81,7 @@ static void heap_push(const struct search *s, struct heap *h, size_t id) {
   }
 }
 
-static size_t heap_pop(const struct search *s, struct heap *h) {
+size_t tf_search_heap_pop(const struct search *s, struct heap *h) {
   size_t top = h->v[0];
   h->v[0] = h->v[--h->n];
   sift_down(s, h, 0);
@@ -177,7 +108,7 @@ static void offer(struct search *s, size_t id) {
 static void queue_all(struct search *s, size_t combo, const tf_box *b) {
   size_t id = new_node(s, combo, b, 1);
   if (can_win(s, node_key(s, id)))
-    heap_push(s, &s->open, id);
+    tf_search_heap_push(s, &s->open, id);
   else
     free_node(s, id);
 }
@@ -211,7 +142,7 @@ static void take(struct search *s, size_t combo, const tf_box *b) {
 
 /* ---------------------------------------------------------------- boxes */
 
-static void check_time(struct search *s) {
+void tf_search_check_time(struct search *s) {
   if (s->limit <= 0 || (++s->ticks & 1023))
     return;
   struct timespec now;
@@ -224,7 +155,7 @@ static void check_time(struct search *s) {
 /* Bounds a box of a combination and files it: dropped, taken whole, or
  * queued. */
 static void consider(struct search *s, size_t combo, tf_box b) {
-  check_time(s);
+  tf_search_check_time(s);
   int point = 1;
   for (int i = 0; i < s->nc; i++)
     point &= b.lo[i] == b.hi[i];
@@ -240,7 +171,7 @@ static void consider(struct search *s, size_t combo, tf_box b) {
     free_node(s, id);
     take(s, combo, &b);
   } else {
-    heap_push(s, &s->open, id);
+    tf_search_heap_push(s, &s->open, id);
   }
 }
 
@@ -261,7 +192,7 @@ static void split(struct search *s, size_t combo, const tf_box *b) {
 /* Takes the best open box: its best point when it fits everywhere, else
  * its two halves. */
 static void open_box(struct search *s) {
-  size_t id = heap_pop(s, &s->open), combo = s->combo[id];
+  size_t id = tf_search_heap_pop(s, &s->open), combo = s->combo[id];
   tf_box b;
   get_box(s, id, &b);
   int all = s->all[id];
@@ -304,16 +235,16 @@ static void drain(struct search *s) {
   while (s->open.n && !s->timed_out && can_win(s, node_key(s, s->open.v[0])))
     open_box(s);
   while (s->open.n)
-    free_node(s, heap_pop(s, &s->open));
+    free_node(s, tf_search_heap_pop(s, &s->open));
 }
 
 /* Opens combination c when its objective bound over the full box can still
  * win, and searches it to the end.  The bound is the relaxation's
  * (relax.h): where the counts' maxima are out of reach it prunes most
  * combinations here, before any narrowing. */
-static void open_root(struct search *s, size_t c, const tf_box *full, tf_wide *score) {
+void tf_search_open_root(struct search *s, size_t c, const tf_box *full, tf_wide *score) {
   tf_box_score_bound(s->p, c, full, score);
-  struct key k = {score, c, s->p->count_lo};
+  struct key k = {score, tf_problem_rank(s->p, c), s->p->count_lo};
   if (!can_win(s, k))
     return; /* the box's bound is enough: the relaxation is never above it */
   tf_box_score_tighten(s->p, c, &s->rows, full, score);
@@ -342,14 +273,14 @@ static void run(struct search *s) {
     if (c == s->p->ncombos)
       break;
     tried[ntried++] = c;
-    open_root(s, c, &full, score);
+    tf_search_open_root(s, c, &full, score);
   }
   for (size_t c = 0; c < s->p->ncombos && !s->timed_out; c++) {
     int seen = 0;
     for (int t = 0; t < ntried; t++)
       seen |= tried[t] == c;
     if (!seen)
-      open_root(s, c, &full, score);
+      tf_search_open_root(s, c, &full, score);
   }
   free(score);
 }
@@ -369,19 +300,37 @@ static void values_text(const tf_problem *p, const tf_wide *score, char *buf, si
 
 /* bound: the best open box's scores, or NULL; best: the k-th best
  * point's, or NULL when none was found. */
+/* On demand the bound is the better of the best open box of combinations
+ * and the best open box of the combination being searched; unknown when
+ * the first could not be bounded. */
+static const tf_wide *overall_bound(const struct search *s, const tf_wide *bound_score) {
+  if (!s->p->on_demand)
+    return bound_score;
+  if (s->space_unbounded)
+    return NULL;
+  if (!bound_score || !s->space_bound)
+    return bound_score ? bound_score : s->space_bound;
+  struct key a = {bound_score, 0, s->p->count_lo}, b = {s->space_bound, 0, s->p->count_lo};
+  return cmp_key(s, a, b) <= 0 ? bound_score : s->space_bound;
+}
+
 static int timed_out(const struct search *s, const tf_wide *bound_score, const tf_wide *best_score, tf_error *err) {
-  char bound[120] = "no bound known", best[120];
-  if (bound_score)
+  char bound[120] = "no bound known", best[120], work[96];
+  if ((bound_score = overall_bound(s, bound_score)))
     values_text(s->p, bound_score, bound, sizeof bound);
+  if (s->p->on_demand)
+    snprintf(work, sizeof work, "%llu of %zu combinations bound one by one",
+             (unsigned long long)s->p->space.visited, s->p->ncandidates);
+  else
+    snprintf(work, sizeof work, "%zu boxes bounded", s->st.nodes);
   if (!best_score)
     return tf_error_set(err, TF_ESOLVER, "--time-limit",
-                        "time limit of %g s reached before any feasible solution; best bound %s (%zu boxes bounded)",
-                        s->limit, bound, s->st.nodes);
+                        "time limit of %g s reached before any feasible solution; best bound %s (%s)", s->limit,
+                        bound, work);
   values_text(s->p, best_score, best, sizeof best);
   return tf_error_set(err, TF_ESOLVER, "--time-limit",
-                      "time limit of %g s reached before the optimum was proven: best found %s, best bound %s "
-                      "(%zu boxes bounded)",
-                      s->limit, best, bound, s->st.nodes);
+                      "time limit of %g s reached before the optimum was proven: best found %s, best bound %s (%s)",
+                      s->limit, best, bound, work);
 }
 
 /* ----------------------------------------------------------------- scan */
@@ -483,7 +432,7 @@ static void scan_combo(struct search *s, size_t c, const tf_box *full, tf_found 
   scan_order(s, c, &b, from, to, step);
   memcpy(at, from, (size_t)s->nc * sizeof *at);
   for (;;) {
-    check_time(s);
+    tf_search_check_time(s);
     s->st.nodes++;
     tf_point_score(p, c, at, sc);
     struct key k = {sc, c, at};
@@ -545,7 +494,7 @@ static int search(const tf_problem *p, size_t k, double time_limit_s, int may_sc
   s.limit = time_limit_s;
   tf_rows_init(&s.rows);
   clock_gettime(CLOCK_MONOTONIC, &s.start);
-  size_t box = may_scan && s.k <= SCAN_K && s.nobj <= SCAN_OBJ ? scan_box(p) : 0;
+  size_t box = may_scan && !p->on_demand && s.k <= SCAN_K && s.nobj <= SCAN_OBJ ? scan_box(p) : 0;
   if (box) {
     s.one_point = box == 1;
     int rc = scan(&s, found, n, stats, err);
@@ -553,9 +502,13 @@ static int search(const tf_problem *p, size_t k, double time_limit_s, int may_sc
     return rc;
   }
   s.best = tf_nalloc(s.k, sizeof *s.best);
-  run(&s);
+  s.err = err;
+  if (p->on_demand)
+    tf_space_run(&s);
+  else
+    run(&s);
   *n = 0;
-  int rc = s.timed_out ? timed_out(&s, s.open.n ? s.score + s.open.v[0] * s.nobj : NULL,
+  int rc = s.failed ? -1 : s.timed_out ? timed_out(&s, s.open.n ? s.score + s.open.v[0] * s.nobj : NULL,
                                    s.nbest ? s.score + s.best[s.nbest - 1] * s.nobj : NULL, err)
                        : 0;
   for (size_t i = 0; !rc && i < s.nbest; i++, ++*n) {
@@ -572,6 +525,7 @@ static int search(const tf_problem *p, size_t k, double time_limit_s, int may_sc
   free(s.freed);
   free(s.open.v);
   free(s.best);
+  free(s.space_bound);
   tf_rows_release(&s.rows);
   return rc;
 }
