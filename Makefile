@@ -71,6 +71,7 @@ test: deps
 check: $(BIN) $(BUILD)/check_tilefit
 	TILEFIT_BIN=./$(BIN) TILEFIT_DATA=$(CURDIR) $(BUILD)/check_tilefit
 	@$(MAKE) --no-print-directory lint fuzz-replay
+	@sh tests/compile/memory_row.sh $(CC)
 
 # The house rules a compiler does not check: every exported symbol of the
 # library starts with tf_; <glpk.h> is included by solver/glpk.c alone;

@@ -50,8 +50,8 @@ enum name_kind {
 };
 #define NAME_KINDS 9
 
-#define TF_MEM_USED(e, n, u) "used(" n ")",
-#define TF_MEM_SLACK(e, n, u) "slack(" n ")",
+#define TF_MEM_USED(e, n, u, r) "used(" n ")",
+#define TF_MEM_SLACK(e, n, u, r) "slack(" n ")",
 static const char *const derived_names[2][TF_NMEM] = {{TF_MEMORIES(TF_MEM_USED)}, {TF_MEMORIES(TF_MEM_SLACK)}};
 
 static int add_name(tf_names *t, const char *name, enum name_kind kind, size_t i) {
