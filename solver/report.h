@@ -4,9 +4,9 @@
  *                               (solver/schema/tilefit.schema.json)
  *   CSV   solver/write_csv.c    RFC 4180, quoting in one place
  * tf_report_answers is what solve and check print; validate and sweep
- * frame the same writers' objects and rows in their own lines.  Adding a
- * format: an enum value, a write_X.c, and a case in tf_report_answers.
- * Everything goes to the FILE * handed in (stdout for results). */
+ * frame the same writers' objects and rows in their own lines (adding a
+ * format: docs/design.md, "Where to add X").  Everything goes to the
+ * FILE * handed in (stdout for results). */
 #ifndef TF_SOLVER_REPORT_H
 #define TF_SOLVER_REPORT_H
 

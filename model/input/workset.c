@@ -19,8 +19,13 @@
 #include "model/input/shape.h"
 #include "model/input/show.h"
 
-#define TF_MC_NAME(n) #n,
-const char *const tf_machine_constant_names[TF_NMC] = {TF_MACHINE_CONSTANTS(TF_MC_NAME)};
+#define MC_FIELD(k, lo, hi, c) #c,
+#define MC_SUB(s, k, lo, hi, c) #c,
+#define MC_NONE(s, k, lo, hi)
+#define MC_PORT(n, from, to) "smem_port_" #n,
+#define MC_DERIVED(n) #n,
+const char *const tf_machine_constant_names[TF_NMC] = {
+    TF_MACHINE_FIELDS(MC_FIELD, MC_SUB, MC_NONE) TF_MACHINE_PORTS(MC_PORT) TF_MACHINE_DERIVED(MC_DERIVED)};
 
 /* ---------------------------------------------------------------- symbols */
 

@@ -3,9 +3,8 @@
  *
  * A command is data (tf_command): its name, the bit that says which
  * options of the option table (solver/cli/options.c) it takes, its run
- * function and its help text.  Adding a command: a file solver/cli/cmd_X.c
- * defining `const tf_command tf_cmd_X`, a bit below, one line in the table
- * in cli.c, and the bit added to each option it takes. */
+ * function and its help text (adding one: docs/design.md, "Where to add
+ * X"). */
 #ifndef TF_SOLVER_CLI_CLI_H
 #define TF_SOLVER_CLI_CLI_H
 

@@ -1,9 +1,8 @@
 /* The option table and its parser: every option once, with its spelling,
  * its value, its help text and the commands that take it.  A command's
  * usage and --help are generated from the table, and an option a command
- * does not take is a usage error naming both.  Adding an option: one row
- * in options.c (its help and its commands' bits), a field below, and a
- * case in apply(). */
+ * does not take is a usage error naming both (adding an option:
+ * docs/design.md, "Where to add X"). */
 #ifndef TF_SOLVER_CLI_OPTIONS_H
 #define TF_SOLVER_CLI_OPTIONS_H
 
