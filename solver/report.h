@@ -94,13 +94,12 @@ typedef struct tf_csv_columns {
 } tf_csv_columns;
 
 /* A workset's columns; `occupancy`: some problem of it chooses one
- * (a fix, domain, require or objective names it). */
+ * (its bound problem's occupancy, or tf_problem_shape_of's before
+ * binding). */
 void tf_csv_columns_add_workset(tf_csv_columns *c, const tf_workset *w, int occupancy);
 /* A bound problem's: its workset's, its occupancy and objectives. */
 void tf_csv_columns_add_problem(tf_csv_columns *c, const tf_problem *p);
 void tf_csv_columns_add_objectives(tf_csv_columns *c, size_t n);
-/* Is the identifier "occupancy" in this name or expression? */
-int tf_csv_names_occupancy(const char *text);
 void tf_csv_columns_release(tf_csv_columns *c);
 /* "machine,...,reason\n", after the command's own columns and a comma. */
 void tf_csv_columns_write_header(FILE *f, const tf_csv_columns *c);

@@ -1035,6 +1035,56 @@ START_TEST(test_cli_stdin_list_size) {
 }
 END_TEST
 
+/* A sweep's CSV header is written before any point is bound; its answer
+ * columns must be those solve --csv writes for the bound problem (an
+ * occupancy the objective reads through lets, the workset's tie-breaks),
+ * for every shipped workset on every shipped machine, with the workset's
+ * objectives and, where it has the let, "min time_us". */
+static void same_columns(const char *m, const char *w, const char *objective) {
+  char *argv[] = {"solve", "-m", (char *)m, "-w", (char *)w, "--any-arch", "--objective", (char *)objective};
+  tf_test_bound b;
+  tf_test_bind_args(&b, objective ? 8 : 6, argv, w);
+  tf_csv_columns c;
+  memset(&c, 0, sizeof c);
+  tf_csv_columns_add_problem(&c, b.problem); /* what tf_report_answers writes after "id," */
+  char *solve = tf_csv_columns_header(&c, "index,total,id");
+  tf_csv_columns_release(&c);
+  tf_test_bound_release(&b);
+  char json[512];
+  snprintf(json, sizeof json, "{\"machines\": [\"%s\"], \"worksets\": [\"%s\"], \"any_arch\": true%s%s%s}", m, w,
+           objective ? ", \"objectives\": [[\"" : "", objective ? objective : "", objective ? "\"]]" : "");
+  tf_sweep *s = spec(json);
+  ck_assert_msg(!strcmp(tf_sweep_csv_header(s), solve), "%s on %s (%s):\n  solve --csv: %s  sweep:       %s", w, m,
+                objective ? objective : "its objectives", solve, tf_sweep_csv_header(s));
+  tf_sweep_free(s);
+  free(solve);
+}
+
+START_TEST(test_csv_columns_as_solve) {
+  size_t nm, nw, pairs = 0, timed = 0;
+  char **machines = tf_catalog_list(TF_CATALOG_MACHINES, &nm), **worksets = tf_catalog_list(TF_CATALOG_WORKSETS, &nw);
+  ck_assert(nm > 10 && nw > 20);
+  for (size_t i = 0; i < nw; i++) {
+    tf_error e;
+    tf_error_init(&e);
+    tf_workset *w = tf_catalog_load(TF_CATALOG_WORKSETS, worksets[i], "-w", &e);
+    ck_assert_msg(w != NULL, "%s: %s", worksets[i], e.msg);
+    int has_time = tf_workset_resolve(w, "time_us") >= 0;
+    tf_workset_free(w);
+    for (size_t k = 0; k < nm; k++, pairs++) {
+      same_columns(machines[k], worksets[i], NULL);
+      if (has_time)
+        same_columns(machines[k], worksets[i], "min time_us"), timed++;
+    }
+  }
+  printf("sweep: the CSV columns of %zu workset x machine pairs (%zu also with min time_us) are solve --csv's\n", pairs,
+         timed);
+  ck_assert(timed > 0);
+  tf_catalog_list_free(machines, nm);
+  tf_catalog_list_free(worksets, nw);
+}
+END_TEST
+
 Suite *sweep_suite(void) {
   Suite *s = suite_create("sweep");
   TCase *core = tcase_create("Core");
@@ -1060,6 +1110,7 @@ Suite *sweep_suite(void) {
   tcase_add_test(core, test_lines_in_memory);
   tcase_add_test(core, test_lines_bad_input);
   tcase_add_test(core, test_line_callback_stops);
+  tcase_add_test(core, test_csv_columns_as_solve);
   suite_add_tcase(s, core);
   TCase *cli = tcase_create("CLI");
   tcase_add_checked_fixture(cli, setup, teardown);

@@ -1088,6 +1088,18 @@ tf_problem *tf_problem_new_timed(const tf_machine *m, const tf_workset *w, const
   return p;
 }
 
+int tf_problem_shape_of(const tf_workset *w, const tf_request *req, tf_problem_shape *shape, tf_error *err) {
+  tf_problem *p = tf_nalloc(1, sizeof *p);
+  p->workset = w;
+  p->occupancy = -1;
+  mark_occupancy_request(p, req);
+  int rc = bind_requires(p, req, err) || bind_objectives(p, req, err) ? -1 : 0;
+  shape->occupancy = p->occupancy >= 0;
+  shape->nobjectives = p->nobjective;
+  tf_problem_free(p);
+  return rc;
+}
+
 void tf_problem_free(tf_problem *p) {
   if (!p)
     return;
