@@ -115,7 +115,7 @@ static int run(tf_sweep *s, struct runopts r, const char *out, tf_sweep_stats *s
   tf_sweep_opts o;
   tf_sweep_opts_init(&o);
   o.jobs = r.jobs ? r.jobs : 1;
-  o.format = r.format ? r.format : TF_FORMAT_JSON;
+  o.format = r.format ? r.format : TF_FORMAT_JSONL;
   o.shard_index = r.shard_index;
   o.shard_count = r.shard_count;
   o.resume = r.resume;
@@ -516,7 +516,7 @@ END_TEST
 
 START_TEST(test_jobs_identical) {
   tf_sweep *s = load(SMALL);
-  static const int fmt[] = {TF_FORMAT_JSON, TF_FORMAT_CSV};
+  static const int fmt[] = {TF_FORMAT_JSONL, TF_FORMAT_CSV};
   for (int f = 0; f < 2; f++) {
     run_ok(s, (struct runopts){.jobs = 1, .format = fmt[f]}, tmp("j1"), NULL);
     run_ok(s, (struct runopts){.jobs = 2, .format = fmt[f]}, tmp("j2"), NULL);
@@ -595,7 +595,7 @@ START_TEST(test_resume_torn) {
   tf_sweep *s = load(SMALL);
   int csv = _i % 2;
   const char *full = tmp(csv ? "full.csv" : "full.jsonl"), *part = tmp(csv ? "part.csv" : "part.jsonl");
-  run_ok(s, (struct runopts){.jobs = 2, .format = csv ? TF_FORMAT_CSV : TF_FORMAT_JSON}, full, NULL);
+  run_ok(s, (struct runopts){.jobs = 2, .format = csv ? TF_FORMAT_CSV : TF_FORMAT_JSONL}, full, NULL);
   size_t len;
   char *text = slurp(full, &len);
   size_t cuts[8], ncuts = 0;
@@ -608,7 +608,7 @@ START_TEST(test_resume_torn) {
   for (size_t k = 0; k < ncuts; k++) {
     spill(part, text, cuts[k]);
     tf_sweep_stats st;
-    run_ok(s, (struct runopts){.jobs = 1 + (int)k % 2, .format = csv ? TF_FORMAT_CSV : TF_FORMAT_JSON, .resume = 1},
+    run_ok(s, (struct runopts){.jobs = 1 + (int)k % 2, .format = csv ? TF_FORMAT_CSV : TF_FORMAT_JSONL, .resume = 1},
            part, &st);
     same_files(part, full);
     if (cuts[k] == len)
@@ -621,7 +621,7 @@ START_TEST(test_resume_torn) {
   memcpy(torn + two, text + two, 30);
   spill(part, torn, two + 30);
   tf_sweep_stats st;
-  run_ok(s, (struct runopts){.jobs = 2, .format = csv ? TF_FORMAT_CSV : TF_FORMAT_JSON, .resume = 1}, part, &st);
+  run_ok(s, (struct runopts){.jobs = 2, .format = csv ? TF_FORMAT_CSV : TF_FORMAT_JSONL, .resume = 1}, part, &st);
   ck_assert_uint_eq(st.torn_bytes, 30);
   same_files(part, full);
   free(torn);
@@ -677,7 +677,7 @@ static int run_lines(tf_sweep *s, struct runopts r, struct collected *c, tf_swee
   tf_sweep_opts o;
   tf_sweep_opts_init(&o);
   o.jobs = r.jobs ? r.jobs : 1;
-  o.format = r.format ? r.format : TF_FORMAT_JSON;
+  o.format = r.format ? r.format : TF_FORMAT_JSONL;
   o.shard_index = r.shard_index;
   o.shard_count = r.shard_count;
   o.line = collect, o.line_ctx = c;
@@ -828,7 +828,7 @@ END_TEST
 START_TEST(test_shards_merge) {
   tf_sweep *s = load(SMALL);
   int csv = _i;
-  int fmt = csv ? TF_FORMAT_CSV : TF_FORMAT_JSON;
+  int fmt = csv ? TF_FORMAT_CSV : TF_FORMAT_JSONL;
   run_ok(s, (struct runopts){.jobs = 2, .format = fmt}, tmp("single"), NULL);
   size_t total = 0;
   for (int i = 1; i <= 3; i++) {
@@ -855,7 +855,7 @@ START_TEST(test_shards_merge) {
   ck_assert_int_eq(tf_sweep_merge(twice, 4, tmp("bad"), TF_FORMAT_TEXT, &n, &e), -1);
   ck_assert_msg(strstr(e.msg, "appears twice"), "%s", e.msg);
   tf_error_init(&e);
-  ck_assert_int_eq(tf_sweep_merge(parts, 3, tmp("bad"), csv ? TF_FORMAT_JSON : TF_FORMAT_CSV, &n, &e), -1);
+  ck_assert_int_eq(tf_sweep_merge(parts, 3, tmp("bad"), csv ? TF_FORMAT_JSONL : TF_FORMAT_CSV, &n, &e), -1);
   /* a torn part */
   size_t len;
   char *text = slurp(parts[0], &len);

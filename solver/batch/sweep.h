@@ -101,7 +101,7 @@ typedef int (*tf_sweep_line_fn)(void *ctx, const char *line, size_t len, tf_erro
 
 typedef struct tf_sweep_opts {
   int jobs;                      /* worker threads, >= 1 */
-  int format;                    /* TF_FORMAT_JSON (JSONL) or TF_FORMAT_CSV */
+  int format;                    /* TF_FORMAT_JSONL or TF_FORMAT_CSV */
   int shard_index, shard_count;  /* 1-based; 0/0 or 1/1: every point */
   int resume;                    /* continue the output file */
   int out_fd;                    /* >= 0: write to this open descriptor (not
@@ -155,7 +155,7 @@ int tf_sweep_run(tf_sweep *s, const tf_sweep_opts *o, const char *out_file,
 
 /* Joins shard outputs into the file one run would write: lines ordered by
  * index, every index from 0 to total - 1 exactly once, one CSV header.
- * `format` is TF_FORMAT_JSON or TF_FORMAT_CSV to require one, or
+ * `format` is TF_FORMAT_JSONL or TF_FORMAT_CSV to require one, or
  * TF_FORMAT_TEXT to take the parts' format.  Writes `out_file` whole (a
  * temporary file renamed) or standard output when it is NULL. */
 int tf_sweep_merge(char *const *parts, size_t nparts, const char *out_file, int format, size_t *nlines,

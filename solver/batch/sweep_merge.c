@@ -62,7 +62,7 @@ static int add_line(struct merge *m, size_t i, const char *t, size_t llen, size_
 /* Its format must be the others' (or --format's). */
 static int check_format(struct merge *m, size_t i, int csv, tf_error *err) {
   if (m->fmt == TF_FORMAT_TEXT)
-    m->fmt = csv ? TF_FORMAT_CSV : TF_FORMAT_JSON;
+    m->fmt = csv ? TF_FORMAT_CSV : TF_FORMAT_JSONL;
   if (csv == (m->fmt == TF_FORMAT_CSV))
     return 0;
   return tf_error_set(err, TF_EINPUT, NULL, "%s is %s, not %s like the %s", m->parts[i], csv ? "CSV" : "JSONL",

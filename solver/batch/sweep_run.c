@@ -485,7 +485,7 @@ static int writer(struct run *r, struct sink *k, tf_sweep_stats *st, tf_error *e
 void tf_sweep_opts_init(tf_sweep_opts *o) {
   memset(o, 0, sizeof *o);
   o->jobs = 1;
-  o->format = TF_FORMAT_JSON;
+  o->format = TF_FORMAT_JSONL;
   o->reuse = TF_REUSE_ANSWER; /* the search memo's key costs more than the exact search it saves */
   tf_solve_opts_init(&o->solve);
   o->progress_every = 5;
@@ -634,7 +634,7 @@ int tf_sweep_run(tf_sweep *s, const tf_sweep_opts *o, const char *out_file, tf_s
   r.cache = &s->cache;
   r.o = *o;
   if (r.o.format != TF_FORMAT_CSV)
-    r.o.format = TF_FORMAT_JSON;
+    r.o.format = TF_FORMAT_JSONL;
   if (r.o.jobs < 1)
     r.o.jobs = 1;
   if (!r.o.memo_max)

@@ -446,10 +446,11 @@ static int parse_time(tf_args *a, const char *v, const char *where, tf_error *er
   return 0;
 }
 
-/* --format jsonl|csv (sweep, merge): a sweep's JSON is always lines. */
+/* --format jsonl|csv (sweep, merge): a sweep's JSON is always lines, so
+ * "json" is taken for "jsonl". */
 static int parse_format(tf_args *a, const char *v, const char *where, tf_error *err) {
   if (!strcmp(v, "jsonl") || !strcmp(v, "json"))
-    a->format = TF_FORMAT_JSON;
+    a->format = TF_FORMAT_JSONL;
   else if (!strcmp(v, "csv"))
     a->format = TF_FORMAT_CSV;
   else
