@@ -1,5 +1,5 @@
 /* Errors travel up as values.  A tf_error is filled once, by the first
- * failure, and printed only by the front end (solver/cli.c).  Reporting an
+ * failure, and printed only by the front end (solver/cli/cli.c).  Reporting an
  * error never allocates: the fields are fixed buffers. */
 #ifndef TF_MODEL_ERROR_H
 #define TF_MODEL_ERROR_H
