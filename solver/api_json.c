@@ -21,6 +21,7 @@
 #include "solver/backend.h"
 #include "solver/batch/cache.h"
 #include "solver/batch/sweep.h"
+#include "solver/command_options.h"
 #include "solver/emit/emit.h"
 #include "solver/emit/layout_write.h"
 #include "solver/machine_json.h"
@@ -818,6 +819,13 @@ static int api_workset(const cJSON *req, FILE *out, api_ctx *x) {
   return w ? API_OK : -1;
 }
 
+/* "options": the command-option table, what every front end takes. */
+static int api_options(const cJSON *req, FILE *out, api_ctx *x) {
+  (void)req, (void)x;
+  tf_command_options_write_json(out);
+  return API_OK;
+}
+
 static int api_version(const cJSON *req, FILE *out, api_ctx *x) {
   (void)req, (void)x;
   tf_json_out w;
@@ -935,35 +943,48 @@ static int api_prune(const cJSON *req, FILE *out, api_ctx *x) {
 
 /* -------------------------------------------------------------- dispatch */
 
-#define SOLVE_KEYS "solver", "time_limit", "presolve"
-static const char *const solve_keys[] = {"cmd", "problem", "cutlass_name", "top", "top_points", "explain", SOLVE_KEYS, NULL};
-static const char *const check_keys[] = {"cmd", "problem", "cutlass_name", SOLVE_KEYS, NULL};
-static const char *const layout_keys[] = {"cmd", "problem", "cutlass_name", "emit", SOLVE_KEYS, NULL};
-static const char *const emit_keys[] = {"cmd", "problem", "cutlass_name", "for", "top", "key", SOLVE_KEYS, NULL};
-static const char *const sweep_keys[] = {"cmd", "spec", "file", "problems", "jobs", "fd", "memo_max",
-                                         "shard", SOLVE_KEYS, NULL};
-static const char *const validate_keys[] = {"cmd", "files", SOLVE_KEYS, NULL};
-static const char *const prune_keys[] = {"cmd", "machine", "workset", "params", "map", "configs", "file", "time_limit",
-                                         "any_arch", NULL};
-static const char *const name_keys[] = {"cmd", "name", NULL};
-static const char *const plot_keys[] = {"cmd", "kind", "problem", "cutlass_name", "x", "y", "color", "by", "file",
-                                        "scale", "x_scale", SOLVE_KEYS, NULL};
-static const char *const bare_keys[] = {"cmd", NULL};
+/* What a request of each command may hold besides "cmd": the rows of the
+ * command-option table (solver/command_options.h) its JSON takes for
+ * `options`, and `extra` (prune's problem fields, at the top level). */
+static const char *const prune_extra[] = {"machine", "workset", "params", "any_arch", NULL};
+static const char *const name_extra[] = {"name", NULL};
 
 static const struct api_cmd {
   const char *name;
   int (*run)(const cJSON *req, FILE *out, api_ctx *x);
-  const char *const *keys;
+  unsigned options; /* enum tf_cmd_bit: the table's rows for these commands */
+  const char *const *extra;
   int on_handle; /* may run on a handle */
 } commands[] = {
-    {"solve", api_solve, solve_keys, 1},       {"check", api_check, check_keys, 1},
-    {"sweep", api_sweep, sweep_keys, 0},       {"validate", api_validate, validate_keys, 0},
-    {"machines", api_machines, bare_keys, 0},  {"worksets", api_worksets, bare_keys, 0},
-    {"machine", api_machine, name_keys, 0},    {"workset", api_workset, name_keys, 0},
-    {"version", api_version, bare_keys, 0},    {"prune", api_prune, prune_keys, 0},
-    {"layout", api_layout, layout_keys, 1},    {"emit", api_emit, emit_keys, 1},
-    {"plot", api_plot, plot_keys, 1},
+    {"solve", api_solve, TF_CMD_SOLVE, NULL, 1},
+    {"check", api_check, TF_CMD_CHECK, NULL, 1},
+    {"sweep", api_sweep, TF_CMD_SWEEP, NULL, 0},
+    {"validate", api_validate, TF_CMD_VALIDATE, NULL, 0},
+    {"machines", api_machines, 0, NULL, 0},
+    {"worksets", api_worksets, 0, NULL, 0},
+    {"machine", api_machine, 0, name_extra, 0},
+    {"workset", api_workset, 0, name_extra, 0},
+    {"version", api_version, 0, NULL, 0},
+    {"options", api_options, 0, NULL, 0},
+    {"prune", api_prune, TF_CMD_PRUNE, prune_extra, 0},
+    {"layout", api_layout, TF_CMD_LAYOUT, NULL, 1},
+    {"emit", api_emit, TF_CMD_EMIT, NULL, 1},
+    {"plot", api_plot, TF_CMD_PLOT_MAP | TF_CMD_PLOT_SWEEP, NULL, 1},
 };
+
+/* The request's members must be the command's. */
+static int command_keys(const cJSON *req, const struct api_cmd *c, tf_error *err) {
+  const char *keys[TF_NCOMMAND_OPTIONS + 8];
+  size_t n = 0;
+  keys[n++] = "cmd";
+  for (size_t i = 0; i < TF_NCOMMAND_OPTIONS; i++)
+    if ((tf_command_options[i].fronts & TF_FRONT_JSON) && (tf_command_options[i].commands & c->options))
+      keys[n++] = tf_command_options[i].key;
+  for (const char *const *e = c->extra; e && *e; e++)
+    keys[n++] = *e;
+  keys[n] = NULL;
+  return tf_json_keys(req, "$", keys, NULL, err);
+}
 
 static const struct api_cmd *command(const cJSON *req, const api_ctx *x, tf_error *err) {
   const char *name = NULL;
@@ -975,11 +996,11 @@ static const struct api_cmd *command(const cJSON *req, const api_ctx *x, tf_erro
     if (!strcmp(commands[i].name, name)) {
       if (x->handle && !commands[i].on_handle)
         break;
-      return tf_json_keys(req, "$", commands[i].keys, NULL, err) ? NULL : &commands[i];
+      return command_keys(req, &commands[i], err) ? NULL : &commands[i];
     }
   tf_error_set(err, TF_EINPUT, "$.cmd", x->handle ? "unknown command '%s' on a handle (solve, check, layout, emit, plot)"
                : "unknown command '%s' (solve, check, layout, emit, plot, sweep, validate, prune, machines, machine, worksets, "
-                 "workset, version)",
+                 "workset, version, options)",
                name);
   return NULL;
 }

@@ -14,6 +14,8 @@
 
 #include "model/input/request.h"
 #include "solver/api.h"
+#include "solver/cli/options.h"
+#include "solver/command_options.h"
 #include "tests/suites.h"
 #include "tests/testutil.h"
 
@@ -733,12 +735,97 @@ START_TEST(no_hidden_state_in_the_library) {
 }
 END_TEST
 
+/* ------------------------------------------------ the command-option table */
+
+/* A value of the kind, as the command line spells it (NULL: it takes none)
+ * and as JSON; whether it is valid does not matter, only that the option
+ * is known. */
+static const char *cli_value(int kind) {
+  static const char *const v[] = {"1", "1", NULL, NULL, "x", "x", "A=B", "1/2", "x"};
+  return v[kind];
+}
+static const char *json_value(int kind, const char *key) {
+  static const char *const v[] = {"1", "1", "true", "true", "\"x\"", "\"x\"", "{}", "[1, 2]", "\"x\""};
+  return kind == TF_OPTK_OPERAND && strcmp(key, "file") ? (strcmp(key, "kind") ? "{}" : "\"map\"") : v[kind];
+}
+
+/* The command line takes exactly the table's rows for each command: a
+ * row's flag is an option of its commands (not "unknown option") and of
+ * no other. */
+static void cli_takes_the_table(unsigned bit) {
+  const tf_command *cmd = tf_cli_command(bit);
+  ck_assert_ptr_nonnull(cmd);
+  for (size_t i = 0; i < TF_NCOMMAND_OPTIONS; i++) {
+    const tf_command_option *o = &tf_command_options[i];
+    if (!(o->fronts & TF_FRONT_CLI))
+      continue;
+    char flag[64];
+    snprintf(flag, sizeof flag, "--%s", o->flag);
+    char *argv[] = {(char *)cmd->name, flag, (char *)cli_value(o->kind), NULL};
+    tf_args a;
+    tf_args_init(&a);
+    tf_error e;
+    tf_error_init(&e);
+    int rc = tf_args_parse(argv[2] ? 3 : 2, argv, cmd, &a, &e);
+    int unknown = rc && strstr(e.msg, "unknown option") != NULL;
+    ck_assert_msg(unknown == !(o->commands & bit), "%s %s: %s", cmd->name, flag, rc ? e.msg : "taken");
+    tf_args_release(&a);
+  }
+}
+
+/* The JSON API's command `name` (plot's kind `kind`) takes exactly the
+ * rows of the commands `bits`. */
+static void json_takes_the_table(const char *name, const char *kind, unsigned bits) {
+  for (size_t i = 0; i < TF_NCOMMAND_OPTIONS; i++) {
+    const tf_command_option *o = &tf_command_options[i];
+    if (!(o->fronts & TF_FRONT_JSON) || (kind && !strcmp(o->key, "kind")))
+      continue;
+    char request[256];
+    snprintf(request, sizeof request, "{\"cmd\": \"%s\", \"%s\": %s%s%s%s}", name, o->key, json_value(o->kind, o->key),
+             kind ? ", \"kind\": \"" : "", kind ? kind : "", kind ? "\"" : "");
+    int status = -1;
+    char *answer = tf_call_json(request, &status);
+    char unknown[96];
+    snprintf(unknown, sizeof unknown, "\"path\":\"$.%s\"", o->key);
+    int refused = status == 2 && strstr(answer, "unknown key") && strstr(answer, unknown);
+    ck_assert_msg(refused == !(o->commands & bits), "%s: %s", request, answer);
+    tf_free(answer);
+  }
+}
+
+/* Every front end takes exactly the options of solver/command_options.h's
+ * table for each command: the command line and the JSON API here, Python
+ * in tests/python (Request.test_exactly_the_options_of_the_table). */
+START_TEST(every_front_end_takes_the_table) {
+  static const struct {
+    const char *json, *kind;
+    unsigned bit;
+  } cmds[] = {
+      {"solve", NULL, TF_CMD_SOLVE},       {"check", NULL, TF_CMD_CHECK},       {"layout", NULL, TF_CMD_LAYOUT},
+      {"emit", NULL, TF_CMD_EMIT},         {"sweep", NULL, TF_CMD_SWEEP},       {"validate", NULL, TF_CMD_VALIDATE},
+      {"prune", NULL, TF_CMD_PRUNE},       {"plot", "map", TF_CMD_PLOT_MAP},    {"plot", "sweep", TF_CMD_PLOT_SWEEP},
+      {NULL, NULL, TF_CMD_MACHINES},       {NULL, NULL, TF_CMD_WORKSETS},       {NULL, NULL, TF_CMD_MERGE},
+      {NULL, NULL, TF_CMD_PROBE},
+  };
+  for (size_t c = 0; c < sizeof cmds / sizeof *cmds; c++) {
+    cli_takes_the_table(cmds[c].bit);
+    if (cmds[c].json) /* one JSON plot takes both kinds' keys */
+      json_takes_the_table(cmds[c].json, cmds[c].kind, cmds[c].kind ? TF_CMD_PLOT_MAP | TF_CMD_PLOT_SWEEP : cmds[c].bit);
+  }
+  char *answer = call("{\"cmd\": \"options\"}", 0);
+  ck_assert_msg(strstr(answer, "{\"key\":\"time_limit\",\"flag\":\"time-limit\",\"kind\":\"seconds\"") != NULL, "%s",
+                answer);
+  tf_free(answer);
+}
+END_TEST
+
 Suite *api_suite(void) {
   Suite *s = suite_create("api");
   TCase *tc = tcase_create("json");
   tcase_set_timeout(tc, 120);
   tcase_add_test(tc, solve_is_the_command_lines_json);
   tcase_add_test(tc, every_request_field);
+  tcase_add_test(tc, every_front_end_takes_the_table);
   tcase_add_test(tc, infeasible_and_no_fit_are_status_1);
   tcase_add_test(tc, top_is_an_array_in_rank_order);
   tcase_add_test(tc, bad_requests_name_the_field);
