@@ -80,33 +80,6 @@ static int read_solve_opts(const cJSON *req, tf_solve_opts *o, tf_error *err) {
   return 0;
 }
 
-/* A path inside the problem object, "$.params.d", as a path in the
- * request, "$.problem.params.d". */
-static char *in_request(char *where) {
-  if (!where || where[0] != '$')
-    return where;
-  char *moved = tf_nalloc(strlen(where) + sizeof "$.problem", 1);
-  sprintf(moved, "$.problem%s", where + 1);
-  free(where);
-  return moved;
-}
-
-/* The problem's fields name their place in the request when binding fails. */
-static void relocate(tf_request *r) {
-  for (size_t i = 0; i < r->nparams; i++)
-    r->params[i].where = in_request(r->params[i].where);
-  for (size_t i = 0; i < r->nfixes; i++)
-    r->fixes[i].where = in_request(r->fixes[i].where);
-  for (size_t i = 0; i < r->ndomains; i++)
-    r->domains[i].where = in_request(r->domains[i].where);
-  for (size_t i = 0; i < r->nrequires; i++)
-    r->requires[i].where = in_request(r->requires[i].where);
-  for (size_t i = 0; i < r->nobjectives; i++)
-    r->objectives[i].where = in_request(r->objectives[i].where);
-  for (size_t i = 0; i < r->nplaces; i++)
-    r->places[i].where = in_request(r->places[i].where);
-}
-
 /* An error in the request's own fields needs no file name: the workset's
  * name is in the message when it matters ("workset 'fa4-fwd' has no param"). */
 static void request_error(tf_error *err) {
@@ -118,19 +91,7 @@ static void request_error(tf_error *err) {
  * what the same object means in a validation file or a sweep; `relocated`
  * names its paths in the request ("$.problem.params.d"). */
 static int parse_problem(const cJSON *p, int relocated, tf_case *c, tf_error *err) {
-  char *text = cJSON_PrintUnformatted(p);
-  if (!text)
-    return tf_error_set(err, TF_EINTERNAL, "$.problem", "cannot copy the problem");
-  int rc = tf_case_parse(text, strlen(text), "", 0, c, err);
-  cJSON_free(text);
-  if (rc && relocated) {
-    char *path = in_request(tf_strdup(err->path));
-    snprintf(err->path, sizeof err->path, "%s", path);
-    free(path);
-  } else if (!rc && relocated) {
-    relocate(&c->req);
-  }
-  return rc;
+  return tf_case_read(p, "", relocated ? "$.problem" : "$", c, err);
 }
 
 /* A handle call's "problem" adds to the handle's: fix, domain and place
@@ -570,30 +531,6 @@ static int api_plot(const cJSON *req, FILE *out, api_ctx *x) {
 
 /* ----------------------------------------------------------------- sweep */
 
-/* "problems": each problem object as the text of a problem line, read by
- * the sweep's own loader; a bad one is bad input at $.problems[i], before
- * any work. */
-static tf_sweep *load_problems(const cJSON *list, tf_error *err) {
-  if (!cJSON_IsArray(list))
-    return tf_error_set(err, TF_EINPUT, "$.problems", "expected an array of problem objects"), NULL;
-  size_t n = (size_t)cJSON_GetArraySize(list), i = 0;
-  char **lines = tf_nalloc(n + 1, sizeof *lines);
-  size_t *lens = tf_nalloc(n + 1, sizeof *lens);
-  for (const cJSON *p = list->child; p && i < n; p = p->next, i++) {
-    lines[i] = cJSON_PrintUnformatted(p);
-    if (!lines[i])
-      break;
-    lens[i] = strlen(lines[i]);
-  }
-  tf_sweep *s = i < n ? (tf_error_set(err, TF_EINTERNAL, "$.problems", "out of memory"), NULL)
-                      : tf_sweep_load_lines((const char *const *)lines, lens, n, "", "$.problems", err);
-  for (size_t k = 0; k < i; k++)
-    cJSON_free(lines[k]);
-  free(lines);
-  free(lens);
-  return s;
-}
-
 /* The sweep the request names: exactly one of "spec", "file", "problems". */
 static tf_sweep *load_sweep(const cJSON *req, tf_error *err) {
   const cJSON *spec = tf_json_member(req, "spec"), *file = tf_json_member(req, "file"),
@@ -604,13 +541,9 @@ static tf_sweep *load_sweep(const cJSON *req, tf_error *err) {
     const char *name;
     return tf_json_string(file, "$.file", &name, err) ? NULL : tf_sweep_load(name, err);
   }
-  if (spec) {
-    char *text = cJSON_PrintUnformatted(spec);
-    tf_sweep *s = text ? tf_sweep_parse_spec(text, strlen(text), "$.spec", err) : NULL;
-    cJSON_free(text);
-    return s;
-  }
-  return load_problems(problems, err);
+  if (spec)
+    return tf_sweep_read_spec(spec, "$.spec", err);
+  return tf_sweep_read_problems(problems, "", "$.problems", err); /* each a problem line, as parsed */
 }
 
 /* JSON lines (each a whole object, newline-terminated) as one array, a
@@ -854,32 +787,25 @@ static int prune_list(const cJSON *req, tf_config_list *l, tf_error *err) {
   }
   if (!cJSON_IsArray(configs) || !configs->child)
     return tf_error_set(err, TF_EINPUT, "$.configs", "expected a non-empty array of configuration objects or kernel names");
-  tf_text t;
+  if (!cJSON_IsString(configs->child)) /* configuration objects, read where they are */
+    return tf_configs_read_array(configs, "$.configs", l, err);
+  tf_text t; /* kernel names, one a line, as a names file holds them */
   FILE *f = tf_text_open(&t);
   int rc = 0;
-  if (cJSON_IsString(configs->child)) { /* kernel names, one a line */
-    size_t i = 0;
-    for (const cJSON *c = configs->child; c && !rc; c = c->next, i++) {
+  size_t i = 0;
+  for (const cJSON *c = configs->child; c && !rc; c = c->next, i++) {
       char where[48];
       tf_path_index(where, sizeof where, "$.configs", i);
-      rc = tf_json_string(c, where, &path, err);
-      if (!rc && strpbrk(path, "\n\r"))
-        rc = tf_error_set(err, TF_EINPUT, where, "expected a kernel name (one line)");
-      if (!rc)
-        fprintf(f, "%s\n", path);
-    }
-  } else {
-    char *text = cJSON_PrintUnformatted(configs);
-    fputs(text ? text : "", f);
-    cJSON_free(text);
+    rc = tf_json_string(c, where, &path, err);
+    if (!rc && strpbrk(path, "\n\r"))
+      rc = tf_error_set(err, TF_EINPUT, where, "expected a kernel name (one line)");
+    if (!rc)
+      fprintf(f, "%s\n", path);
   }
   char *text = tf_text_close(&t, &len);
   if (!rc)
     rc = tf_configs_parse(text, len, "$.configs", l, err);
   free(text);
-  for (size_t i = 0; !rc && i < l->n; i++) /* "$[2]" of the array as written: the request's "$.configs[2]" */
-    if (l->items[i].where[0] == '$' && l->items[i].where[1] == '[')
-      tf_path_index(l->items[i].where, sizeof l->items[i].where, "$.configs", i);
   return rc;
 }
 

@@ -320,6 +320,17 @@ static int parse(struct ctx *x, const char *text, size_t len, const char *file, 
   return rc;
 }
 
+int tf_case_read(const cJSON *obj, const char *file, const char *root, tf_case *c, tf_error *err) {
+  struct ctx x;
+  x.prefix[0] = 0;
+  snprintf(x.root, sizeof x.root, "%s", root);
+  x.err = err;
+  int rc = read_case(&x, obj, c);
+  if (rc)
+    tf_error_set_file(err, file);
+  return rc;
+}
+
 int tf_case_parse(const char *text, size_t len, const char *file, size_t line, tf_case *c, tf_error *err) {
   struct ctx x;
   x.prefix[0] = 0; /* line 0: an object on its own (the library's JSON entry point) */

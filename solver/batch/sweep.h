@@ -55,8 +55,14 @@ tf_sweep *tf_sweep_load(const char *file, tf_error *err);
  * the object, as of the object on its own ("$.problems[1].params.d"). */
 tf_sweep *tf_sweep_load_lines(const char *const *lines, const size_t *lens, size_t n, const char *name,
                               const char *where, tf_error *err);
+/* The same of an array of problem objects already parsed (the library's
+ * "problems", at `where`), each read where it is, not as text. */
+struct cJSON;
+tf_sweep *tf_sweep_read_problems(const struct cJSON *array, const char *name, const char *where, tf_error *err);
 /* A spec from text; `file` names it in errors. */
 tf_sweep *tf_sweep_parse_spec(const char *text, size_t len, const char *file, tf_error *err);
+/* A spec already parsed (the library's "spec", the command line's lists). */
+tf_sweep *tf_sweep_read_spec(const struct cJSON *spec, const char *file, tf_error *err);
 void tf_sweep_free(tf_sweep *s);
 
 size_t tf_sweep_npoints(const tf_sweep *s);

@@ -132,15 +132,13 @@ static int parse_line(const struct list_ctx *x, const char *line, size_t len, si
   return 0;
 }
 
-/* One problem line; a file's line that does not parse becomes an error
- * point. */
-static int load_line(void *ctx, const char *line, size_t len, size_t lineno, tf_error *err) {
-  struct list_ctx *x = ctx;
+/* The next point's case, initialised; NULL past the limit. */
+static tf_case *next_case(const struct list_ctx *x, tf_error *err) {
   tf_sweep *s = x->sweep;
   if (s->npoints >= TF_SPEC_MAX_POINTS) {
     tf_error_set(err, TF_EINPUT, x->where, "more than %d problems", TF_SPEC_MAX_POINTS);
     tf_error_set_file(err, x->file);
-    return -1;
+    return NULL;
   }
   if (s->npoints == s->capcases) {
     s->capcases = s->capcases ? 2 * s->capcases : 64;
@@ -150,8 +148,12 @@ static int load_line(void *ctx, const char *line, size_t len, size_t lineno, tf_
   tf_case *c = &s->cases[s->npoints];
   tf_case_init(c);
   s->case_error[s->npoints] = NULL;
-  if (parse_line(x, line, len, lineno, c, &s->case_error[s->npoints], err))
-    return -1;
+  return c;
+}
+
+/* Point `lineno` read into the next case: its default id, its workset. */
+static void case_read(tf_sweep *s, size_t lineno) {
+  tf_case *c = &s->cases[s->npoints];
   if (!c->req.id) {
     char id[32];
     snprintf(id, sizeof id, "line-%zu", lineno);
@@ -160,6 +162,32 @@ static int load_line(void *ctx, const char *line, size_t len, size_t lineno, tf_
   if (c->req.workset)
     tf_sweep_workset_index(s, c->req.workset);
   s->npoints++;
+}
+
+/* One problem line; a file's line that does not parse becomes an error
+ * point. */
+static int load_line(void *ctx, const char *line, size_t len, size_t lineno, tf_error *err) {
+  struct list_ctx *x = ctx;
+  tf_case *c = next_case(x, err);
+  if (!c || parse_line(x, line, len, lineno, c, &x->sweep->case_error[x->sweep->npoints], err))
+    return -1;
+  case_read(x->sweep, lineno);
+  return 0;
+}
+
+/* One problem object of an array already parsed, x->where[lineno - 1]: as
+ * an in-memory line of the same text would be, without the text. */
+static int load_object(struct list_ctx *x, const cJSON *obj, size_t lineno, tf_error *err) {
+  char root[64];
+  snprintf(root, sizeof root, "%s[%zu]", x->where, lineno - 1);
+  tf_case *c = next_case(x, err);
+  if (!c)
+    return -1;
+  if (tf_case_read(obj, x->file, root, c, err)) {
+    tf_case_release(c);
+    return -1;
+  }
+  case_read(x->sweep, lineno);
   return 0;
 }
 
@@ -323,11 +351,10 @@ static int expand_spec(tf_sweep *s, tf_error *err) {
   return rc;
 }
 
-tf_sweep *tf_sweep_parse_spec(const char *text, size_t len, const char *file, tf_error *err) {
-  tf_sweep *s = sweep_new(file);
-  s->is_spec = 1;
+/* A spec's lists read (tf_spec_parse or tf_spec_read): the sweep from them. */
+static tf_sweep *spec_sweep(tf_sweep *s, const char *file, int read, tf_error *err) {
   const tf_backend *solver; /* a spec's "solver" is checked before any point is solved */
-  if (tf_spec_parse(&s->spec, text, len, file, err) ||
+  if (read ||
       (s->spec.solver && tf_solver_named(s->spec.solver, "$.solver", &solver, err)) || expand_spec(s, err)) {
     tf_error_set_file(err, file);
     tf_sweep_free(s);
@@ -335,6 +362,18 @@ tf_sweep *tf_sweep_parse_spec(const char *text, size_t len, const char *file, tf
   }
   csv_columns(s);
   return s;
+}
+
+tf_sweep *tf_sweep_parse_spec(const char *text, size_t len, const char *file, tf_error *err) {
+  tf_sweep *s = sweep_new(file);
+  s->is_spec = 1;
+  return spec_sweep(s, file, tf_spec_parse(&s->spec, text, len, file, err), err);
+}
+
+tf_sweep *tf_sweep_read_spec(const cJSON *spec, const char *file, tf_error *err) {
+  tf_sweep *s = sweep_new(file);
+  s->is_spec = 1;
+  return spec_sweep(s, file, tf_spec_read(&s->spec, spec, file, err), err);
 }
 
 /* Standard input: a spec when it is one JSON object with "machines", else
@@ -411,6 +450,21 @@ tf_sweep *tf_sweep_load_lines(const char *const *lines, const size_t *lens, size
       return NULL;
     }
   }
+  csv_columns(s);
+  return s;
+}
+
+tf_sweep *tf_sweep_read_problems(const cJSON *array, const char *name, const char *where, tf_error *err) {
+  if (!cJSON_IsArray(array))
+    return tf_error_set(err, TF_EINPUT, where, "expected an array of problem objects"), NULL;
+  tf_sweep *s = sweep_new(name);
+  struct list_ctx x = {s, name, where};
+  size_t lineno = 1;
+  for (const cJSON *p = array->child; p; p = p->next, lineno++)
+    if (load_object(&x, p, lineno, err)) {
+      tf_sweep_free(s);
+      return NULL;
+    }
   csv_columns(s);
   return s;
 }
