@@ -9,6 +9,7 @@
 #include "model/core/text.h"
 #include "solver/output.h"
 #include "solver/report.h"
+#include "solver/solve.h"
 
 void tf_args_init(tf_args *a) {
   memset(a, 0, sizeof *a);
@@ -474,6 +475,17 @@ static int parse_format(tf_args *a, const char *v, const char *where, tf_error *
   return 0;
 }
 
+/* --solver NAME: the request's solver (model/input/request.h), checked
+ * now; tf_args_solve_opts makes it the solve options' backend. */
+static int parse_solver(tf_args *a, const char *v, const char *where, tf_error *err) {
+  const tf_backend *b;
+  if (tf_solver_named(v, where, &b, err))
+    return -1;
+  free(a->req.solver);
+  a->req.solver = tf_strdup(v);
+  return 0;
+}
+
 static const char *const emit_forms[] = {"c", "cute-dsl", NULL};
 static const char *const emit_targets[] = {"cutlass", "cute-dsl", "triton", "fa", NULL};
 
@@ -558,7 +570,7 @@ static int apply(tf_args *a, const struct option_spec *o, const char *v, const c
   case O_KEY: return add_map(&a->keys, &a->nkeys, v), 0;
   case O_KEEP: a->keep = 1; return 0;
   case O_TIME: return parse_time(a, v, where, err);
-  case O_SOLVER: return tf_solver_named(v, where, &a->backend, err);
+  case O_SOLVER: return parse_solver(a, v, where, err);
   case O_NOPRESOLVE: a->no_presolve = 1; return 0;
   case O_TOP:
     if (bounded_int(v, where, 1, 1000, &x, err))
@@ -725,7 +737,9 @@ int tf_cli_start(const tf_command *cmd, int argc, char **argv, tf_args *a) {
   }
   /* a sweep's spec or lines may say "solver": "glpk" for their points; a
    * validation case is one answer, checked as solve checks it */
-  if (a->no_presolve && !a->backend && !(cmd->bit & TF_CMD_SWEEP)) {
+  tf_solve_opts o;
+  tf_args_solve_opts(a, &o);
+  if (a->no_presolve && !o.backend && !(cmd->bit & TF_CMD_SWEEP)) {
     tf_error_set(&err, TF_EINPUT, "--no-presolve", "turns GLPK's presolver off; it applies with --solver glpk");
     return tf_cli_fail(&err);
   }
@@ -742,7 +756,7 @@ void tf_args_solve_opts(const tf_args *a, tf_solve_opts *o) {
   tf_solve_opts_init(o);
   o->time_limit_s = a->time_limit;
   o->presolve = !a->no_presolve;
-  o->backend = a->backend;
+  tf_solve_opts_for(o, &a->req, "--solver", o, NULL); /* checked when parsed: it names a solver */
 }
 
 FILE *tf_cli_out(tf_args *a) {

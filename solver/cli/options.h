@@ -42,7 +42,6 @@ typedef struct tf_args {
   int64_t memo_max;         /* sweep --memo-max, -1: the default */
   int shard_index, shard_count; /* --shard I/N, 1-based; 0/0: all */
   int no_presolve;
-  const tf_backend *backend; /* --solver: NULL, the exact search */
   int unconfirmed;           /* machines --unconfirmed */
   double time_limit;        /* seconds */
   const char *lp_file, *mps_file, *out_file; /* borrowed from argv */
@@ -93,8 +92,9 @@ void tf_cli_help(FILE *f, const tf_command *cmd);
  * WORDs for a value of fixed words), then "operands KIND". */
 void tf_cli_completion(FILE *f, const tf_command *cmd);
 
-/* The solver options the command line sets (--solver, --time-limit, --no-presolve)
- * over tf_solve_opts_init's defaults. */
+/* The solver options the command line sets (--time-limit, --no-presolve,
+ * and --solver, the request's solver: tf_solve_opts_for) over
+ * tf_solve_opts_init's defaults. */
 void tf_args_solve_opts(const tf_args *a, tf_solve_opts *o);
 
 /* "NAME=INTEGER" -> name and value; `where` names the option in errors. */
