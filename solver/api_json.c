@@ -49,11 +49,15 @@ struct tf_json_handle {
 };
 
 /* One call: its error, the handle it runs on (NULL: none), and what an
- * error answer says besides the message ("free": check's free variables). */
+ * error answer says besides the message ("free": check's free variables,
+ * each a name). */
+#define API_MAX_FREE 64
 typedef struct api_ctx {
   tf_error err;
   const tf_json_handle *handle;
-  char free_vars[512]; /* "B_r, B_c" */
+  int problem_fields; /* its problem's fields are under "problem" (not prune's, at the top) */
+  char free_vars[API_MAX_FREE][TF_MAX_NAME_BYTES + 1]; /* "B_r", "B_c" */
+  size_t nfree;
 } api_ctx;
 
 /* ------------------------------------------------------------- requests */
@@ -301,6 +305,19 @@ static int api_solve(const cJSON *req, FILE *out, api_ctx *x) {
 
 /* check needs every variable fixed: the free ones are named in the
  * error answer's "free" for a binding to name its own keyword. */
+/* check needs every variable fixed: the free ones are the error, and its
+ * answer's "free". */
+static int free_variables(const tf_problem *p, api_ctx *x, tf_error *err) {
+  const char *names[API_MAX_FREE];
+  size_t n = tf_check_free_names(p, names, API_MAX_FREE);
+  for (x->nfree = 0; x->nfree < n && x->nfree < API_MAX_FREE; x->nfree++)
+    snprintf(x->free_vars[x->nfree], sizeof x->free_vars[0], "%s", names[x->nfree]);
+  char list[1024];
+  return tf_check_free_variables(p, list, sizeof list)
+             ? tf_error_set(err, TF_EINPUT, "$.problem.fix", "check needs every variable fixed; still free: %s", list)
+             : 0;
+}
+
 static int api_check(const cJSON *req, FILE *out, api_ctx *x) {
   tf_error *err = &x->err;
   bound b;
@@ -308,8 +325,8 @@ static int api_check(const cJSON *req, FILE *out, api_ctx *x) {
   int rc = bind_problem(req, x, &b, err) || read_solve_opts(req, &o, err) ? -1 : 0;
   if (!rc && b.auto_stages) /* as check --cutlass-name: the largest stage count that fits */
     rc = tf_fix_builder_stages(&b.own.req, &b.run.loaded, &o, &b.run.problem, err), b.p = b.run.problem;
-  if (!rc && tf_check_free_variables(b.p, x->free_vars, sizeof x->free_vars))
-    rc = tf_error_set(err, TF_EINPUT, "$.problem.fix", "check needs every variable fixed; still free: %s", x->free_vars);
+  if (!rc)
+    rc = free_variables(b.p, x, err);
   if (!rc) {
     tf_answer a;
     tf_answer_init(&a, b.p);
@@ -855,10 +872,9 @@ static int api_prune(const cJSON *req, FILE *out, api_ctx *x) {
   int rc = read_solve_opts(req, &o, err) || prune_request(req, &r, &map, err) || prune_list(req, &b.list, err);
   if (!rc && b.list.form == TF_CONFIGS_NAMES && r.workset)
     rc = tf_error_set(err, TF_EINPUT, "$.workset", "cannot be combined with kernel names, which name their worksets");
+  x->problem_fields = 0; /* machine, workset, params at the top */
   if (!rc)
     rc = tf_prune_batch_run(&b, &r, &map, o.time_limit_s, err);
-  if (rc && (!strcmp(err->path, "-m") || !strcmp(err->path, "-w"))) /* the request's names, not the options' */
-    snprintf(err->path, sizeof err->path, "%s", err->path[1] == 'm' ? "$.machine" : "$.workset");
   if (!rc)
     tf_prune_batch_json(out, &b);
   tf_prune_batch_release(&b);
@@ -941,16 +957,14 @@ static int dispatch(const char *request, FILE *out, api_ctx *x) {
   return rc;
 }
 
-/* The request member an error is in: "$.problem.fix.B_r" is in "fix",
- * "$.top" in "top", "--time-limit" in "time_limit"; "" for an error
- * elsewhere (a workset file). */
+/* The request member an error is in: the field or option the library
+ * names (err->at, "time_limit"), else the path's: "$.problem.fix.B_r" is
+ * in "fix", "$.top" in "top"; "" for an error elsewhere (a workset file). */
 static void error_field(const tf_error *err, char *field, size_t size) {
   const char *p = err->path;
   field[0] = 0;
-  if (!err->file[0] && !strncmp(p, "--", 2)) { /* a module the command line shares names its option: --time-limit */
-    snprintf(field, size, "%s", p + 2);
-    for (char *c = field; *c; c++)
-      *c = *c == '-' ? '_' : *c;
+  if (err->at[0]) {
+    snprintf(field, size, "%s", err->at);
     return;
   }
   if (!strncmp(err->file, "$.", 2)) /* an error in a member read as a document of its own: "$.spec" */
@@ -964,12 +978,36 @@ static void error_field(const tf_error *err, char *field, size_t size) {
   snprintf(field, size, "%.*s", (int)n, p);
 }
 
+/* Is `key` a request field's (a problem's member)? */
+static int request_key(const char *key) {
+  for (size_t i = 0; i < TF_NREQUEST_FIELDS; i++)
+    if (!strcmp(tf_request_fields[i].key, key))
+      return 1;
+  return 0;
+}
+
+/* The request member an error is in, as a JSON path. */
+static void error_path(const api_ctx *x, char *path, size_t size) {
+  const tf_error *err = &x->err;
+  if (!strncmp(err->file, "$.", 2) && err->path[0] == '$') /* "$.spec" and "$.params.zz": "$.spec.params.zz" */
+    snprintf(path, size, "%s%s", err->file, err->path + 1);
+  else if (!err->path[0] && err->at[0]) /* a field or option the library names: its member */
+    snprintf(path, size, "$.%s%s", x->problem_fields && request_key(err->at) ? "problem." : "", err->at);
+  else
+    snprintf(path, size, "%s", err->path);
+}
+
 /* {"error": the line, "status": N, "message": without its place, "path":
  * the JSON path, "field": the request member, "free": [check's free
  * variables]}: a binding names its own keyword from "field". */
 static char *error_answer(const api_ctx *x, int status) {
-  const tf_error *err = &x->err;
-  char msg[1024], field[64];
+  tf_error e = x->err; /* a field or option the library names is spelled as its member */
+  char msg[1024], field[64], path[512];
+  error_path(x, path, sizeof path);
+  if (!e.path[0] && e.at[0])
+    snprintf(e.path, sizeof e.path, "%s", path);
+  tf_error_spell(&e, NULL); /* "@{fix}" in a message: the member's name */
+  const tf_error *err = &e;
   tf_error_format(err, msg, sizeof msg);
   error_field(err, field, sizeof field);
   if (!strcmp(field, "any_arch"))
@@ -981,23 +1019,12 @@ static char *error_answer(const api_ctx *x, int status) {
   tf_json_out_key_string(&w, "error", msg);
   tf_json_out_key_int(&w, "status", status);
   tf_json_out_key_string(&w, "message", err->msg);
-  char path[512];
-  if (!strncmp(err->file, "$.", 2) && err->path[0] == '$') /* "$.spec" and "$.params.zz": "$.spec.params.zz" */
-    snprintf(path, sizeof path, "%s%s", err->file, err->path + 1);
-  else
-    snprintf(path, sizeof path, "%s", err->path);
   tf_json_out_key_string(&w, "path", path);
   tf_json_out_key_string(&w, "field", field);
-  if (!strcmp(err->path, "$.problem.fix") && x->free_vars[0]) {
+  if (!strcmp(err->path, "$.problem.fix") && x->nfree) {
     tf_json_out_key_array(&w, "free");
-    for (const char *s = x->free_vars; *s;) {
-      size_t n = strcspn(s, ",");
-      char name[sizeof x->free_vars];
-      snprintf(name, sizeof name, "%.*s", (int)n, s);
-      tf_json_out_string(&w, name);
-      s += n;
-      s += strspn(s, ", ");
-    }
+    for (size_t i = 0; i < x->nfree; i++)
+      tf_json_out_string(&w, x->free_vars[i]);
     tf_json_out_end(&w);
   }
   tf_json_out_end(&w);
@@ -1043,7 +1070,8 @@ static char *answer(api_ctx *x, int (*run)(const char *, FILE *, api_ctx *, void
 static void ctx_init(api_ctx *x, const tf_json_handle *h) {
   tf_error_init(&x->err);
   x->handle = h;
-  x->free_vars[0] = 0;
+  x->problem_fields = 1;
+  x->nfree = 0;
 }
 
 static int run_request(const char *request, FILE *out, api_ctx *x, void *arg) {

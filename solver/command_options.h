@@ -65,8 +65,8 @@ enum tf_option_kind {
 };
 
 /* X(id, key, flag, kind, commands, fronts): key is the JSON member and the
- * Python keyword ("" for an option of the command line alone), flag the
- * long command-line option ("" for none). */
+ * Python keyword, and what the library names it by in an error (see
+ * model/core/error.h), flag the long command-line option ("" for none). */
 #define TF_COMMAND_OPTIONS(X)                                                                                        \
   X(problem, "problem", "", OPERAND, TF_CMDS_PROBLEM | TF_CMD_PLOT_MAP, TF_FRONT_JSON)                              \
   X(cutlass_name, "cutlass_name", "cutlass-name", TEXT, TF_CMDS_PROBLEM | TF_CMD_PLOT_MAP, TF_FRONTS_ALL)           \
@@ -79,8 +79,8 @@ enum tf_option_kind {
   X(top, "top", "top", INT, TF_CMD_SOLVE | TF_CMD_EMIT, TF_FRONTS_ALL)                                              \
   X(top_points, "top_points", "top-points", FLAG, TF_CMD_SOLVE, TF_FRONTS_ALL)                                      \
   X(explain, "explain", "explain", FLAG, TF_CMD_SOLVE, TF_FRONTS_ALL)                                               \
-  X(lp, "", "lp", TEXT, TF_CMD_SOLVE, TF_FRONT_CLI)                                                                 \
-  X(mps, "", "mps", TEXT, TF_CMD_SOLVE, TF_FRONT_CLI)                                                               \
+  X(lp, "lp", "lp", TEXT, TF_CMD_SOLVE, TF_FRONT_CLI)                                                                 \
+  X(mps, "mps", "mps", TEXT, TF_CMD_SOLVE, TF_FRONT_CLI)                                                               \
   X(emit, "emit", "emit", WORD, TF_CMD_LAYOUT, TF_FRONTS_ALL)                                                       \
   X(for_, "for", "for", WORD, TF_CMD_EMIT, TF_FRONTS_ALL)                                                           \
   X(key, "key", "key", PAIRS, TF_CMD_EMIT, TF_FRONTS_ALL)                                                           \
@@ -89,26 +89,26 @@ enum tf_option_kind {
   X(jobs, "jobs", "jobs", INT, TF_CMD_SWEEP, TF_FRONTS_ALL)                                                         \
   X(memo_max, "memo_max", "memo-max", INT, TF_CMD_SWEEP, TF_FRONTS_ALL)                                             \
   X(fd, "fd", "", INT, TF_CMD_SWEEP, TF_FRONT_JSON)                                                                 \
-  X(output, "", "output", TEXT, TF_CMDS_WRITES, TF_FRONT_CLI)                                                       \
-  X(format, "", "format", WORD, TF_CMD_SWEEP | TF_CMD_MERGE, TF_FRONT_CLI)                                          \
-  X(resume, "", "resume", FLAG, TF_CMD_SWEEP, TF_FRONT_CLI)                                                         \
+  X(output, "output", "output", TEXT, TF_CMDS_WRITES, TF_FRONT_CLI)                                                       \
+  X(format, "format", "format", WORD, TF_CMD_SWEEP | TF_CMD_MERGE, TF_FRONT_CLI)                                          \
+  X(resume, "resume", "resume", FLAG, TF_CMD_SWEEP, TF_FRONT_CLI)                                                         \
   X(shard, "shard", "shard", SHARD, TF_CMD_SWEEP, TF_FRONTS_ALL)                                                    \
   X(time_limit, "time_limit", "time-limit", SECONDS, TF_CMDS_SOLVING | TF_CMD_PRUNE, TF_FRONTS_ALL)                 \
   X(solver, "solver", "solver", WORD, TF_CMDS_SOLVING, TF_FRONTS_ALL)                                               \
   X(presolve, "presolve", "no-presolve", NOFLAG, TF_CMDS_SOLVING, TF_FRONTS_ALL)                                    \
-  X(quiet, "", "quiet", FLAG, TF_CMD_SWEEP | TF_CMD_MERGE, TF_FRONT_CLI)                                            \
+  X(quiet, "quiet", "quiet", FLAG, TF_CMD_SWEEP | TF_CMD_MERGE, TF_FRONT_CLI)                                            \
   X(x, "x", "x", TEXT, TF_CMDS_PLOTS, TF_FRONTS_ALL)                                                                \
   X(y, "y", "y", TEXT, TF_CMDS_PLOTS, TF_FRONTS_ALL)                                                                \
   X(color, "color", "color", TEXT, TF_CMD_PLOT_MAP, TF_FRONTS_ALL)                                                  \
   X(by, "by", "by", TEXT, TF_CMD_PLOT_SWEEP, TF_FRONTS_ALL)                                                         \
   X(scale, "scale", "scale", WORD, TF_CMDS_PLOTS, TF_FRONTS_ALL)                                                    \
   X(x_scale, "x_scale", "x-scale", WORD, TF_CMD_PLOT_SWEEP, TF_FRONTS_ALL)                                          \
-  X(unconfirmed, "", "unconfirmed", FLAG, TF_CMD_MACHINES, TF_FRONT_CLI)                                           \
-  X(json, "", "json", FLAG, TF_CMDS_PROBLEM | TF_CMD_PRUNE | TF_CMD_VALIDATE | TF_CMD_MACHINES | TF_CMD_WORKSETS,     \
+  X(unconfirmed, "unconfirmed", "unconfirmed", FLAG, TF_CMD_MACHINES, TF_FRONT_CLI)                                           \
+  X(json, "json", "json", FLAG, TF_CMDS_PROBLEM | TF_CMD_PRUNE | TF_CMD_VALIDATE | TF_CMD_MACHINES | TF_CMD_WORKSETS,     \
     TF_FRONT_CLI)                                                                                                    \
-  X(jsonl, "", "jsonl", FLAG, TF_CMD_SOLVE | TF_CMD_CHECK | TF_CMD_VALIDATE, TF_FRONT_CLI)                           \
-  X(csv, "", "csv", FLAG, TF_CMD_SOLVE | TF_CMD_CHECK | TF_CMD_PRUNE, TF_FRONT_CLI)                                 \
-  X(help, "", "help", FLAG, ~0u, TF_FRONT_CLI)
+  X(jsonl, "jsonl", "jsonl", FLAG, TF_CMD_SOLVE | TF_CMD_CHECK | TF_CMD_VALIDATE, TF_FRONT_CLI)                           \
+  X(csv, "csv", "csv", FLAG, TF_CMD_SOLVE | TF_CMD_CHECK | TF_CMD_PRUNE, TF_FRONT_CLI)                                 \
+  X(help, "help", "help", FLAG, ~0u, TF_FRONT_CLI)
 
 #define TF_COPT_ENUM(id, key, flag, kind, commands, fronts) TF_COPT_##id,
 enum tf_command_option_id { TF_COMMAND_OPTIONS(TF_COPT_ENUM) TF_NCOMMAND_OPTIONS };

@@ -29,7 +29,7 @@ struct files {
 /* Writes every level of one format to a new output of f. */
 static int write_levels(const tf_ilp *ilp, size_t levels, const double *pins, const char *file, int mps,
                         struct files *f, tf_error *err) {
-  const char *where = mps ? "--mps" : "--lp";
+  const char *where = mps ? "@mps" : "@lp";
   char name[4096];
   for (size_t i = 0; i < levels; i++) {
     if (tf_export_level_name(file, i, name, sizeof name))
@@ -72,7 +72,7 @@ int tf_export_model(const tf_problem *p, const tf_answer *a, const char *lp_file
   size_t levels = a->status == TF_ANSWER_OPTIMAL && p->nobjective ? p->nobjective : 1;
   double *pins = tf_nalloc(p->nobjective + 1, sizeof *pins);
   struct files f = {NULL, 0, 0};
-  int rc = level_pins(p, a, lp_file ? "--lp" : "--mps", pins, err) ||
+  int rc = level_pins(p, a, lp_file ? "@lp" : "@mps", pins, err) ||
            (lp_file && write_levels(&m.ilp, levels, pins, lp_file, 0, &f, err)) ||
            (mps_file && write_levels(&m.ilp, levels, pins, mps_file, 1, &f, err));
   if (rc)

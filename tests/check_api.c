@@ -282,7 +282,7 @@ START_TEST(plot_map_is_the_command_lines_svg) {
   tf_free(got);
   tf_json_handle_free(h);
   refused("{\"cmd\": \"plot\", \"kind\": \"map\", \"x\": \"B_q\", \"y\": \"B_c\", \"problem\": {\"machine\": "
-          "\"h100-sxm\", \"workset\": \"fa3-fwd\"}}", "--x: 'B_q'");
+          "\"h100-sxm\", \"workset\": \"fa3-fwd\"}}", "$.x: 'B_q'");
 }
 END_TEST
 
@@ -735,6 +735,45 @@ START_TEST(no_hidden_state_in_the_library) {
 }
 END_TEST
 
+/* An error's field or option, named by the library by its key, is spelled
+ * by each front end its own way: the command line's option, the JSON
+ * entry point's member (a binding takes "field"), never the other's. */
+START_TEST(errors_spelled_by_each_front_end) {
+  tf_error e;
+  tf_error_init(&e);
+  tf_error_set(&e, TF_EINPUT, "@top", "bound it with @{fix} or @{require}; @{nosuch} stays");
+  tf_error cli = e, plain = e;
+  tf_error_spell(&cli, tf_cli_spelling);
+  ck_assert_str_eq(cli.path, "--top");
+  ck_assert_str_eq(cli.msg, "bound it with --fix or --require; nosuch stays");
+  char buf[256];
+  tf_error_format(&plain, buf, sizeof buf);
+  ck_assert_str_eq(buf, "top: bound it with fix or require; nosuch stays");
+  tf_error_init(&e);
+  tf_error_set(&e, TF_EINPUT, "@machine", "x");
+  tf_error_spell(&e, tf_cli_spelling);
+  ck_assert_str_eq(e.path, "-m");
+  /* the same mistake through both front ends */
+  char *got = call("{\"cmd\": \"solve\", \"top\": 2, \"solver\": \"glpk\", \"problem\": {\"machine\": \"a100\", "
+                   "\"workset\": \"fa2-fwd\"}}",
+                   2);
+  ck_assert_msg(strstr(got, "\"error\":\"$.top: the K best come from the exact search; the glpk solver finds one "
+                            "optimum\"") && strstr(got, "\"path\":\"$.top\",\"field\":\"top\""),
+                "%s", got);
+  ck_assert_ptr_null(strstr(got, "--"));
+  tf_free(got);
+  char out[256], err[1024];
+  ck_assert_int_eq(tf_test_run("solve -m a100 -w fa2-fwd --top 2 --solver glpk", out, sizeof out, err, sizeof err), 2);
+  ck_assert_msg(strstr(err, "error: --top: the K best come from the exact search; --solver glpk finds one optimum"), "%s",
+                err);
+  got = call("{\"cmd\": \"plot\", \"kind\": \"map\", \"x\": \"B_q\", \"y\": \"B_c\", \"problem\": {\"machine\": "
+             "\"h100-sxm\", \"workset\": \"fa3-fwd\"}}",
+             2);
+  ck_assert_msg(strstr(got, "\"path\":\"$.x\",\"field\":\"x\"") && !strstr(got, "--x"), "%s", got);
+  tf_free(got);
+}
+END_TEST
+
 /* ------------------------------------------------ the command-option table */
 
 /* A value of the kind, as the command line spells it (NULL: it takes none)
@@ -826,6 +865,7 @@ Suite *api_suite(void) {
   tcase_add_test(tc, solve_is_the_command_lines_json);
   tcase_add_test(tc, every_request_field);
   tcase_add_test(tc, every_front_end_takes_the_table);
+  tcase_add_test(tc, errors_spelled_by_each_front_end);
   tcase_add_test(tc, infeasible_and_no_fit_are_status_1);
   tcase_add_test(tc, top_is_an_array_in_rank_order);
   tcase_add_test(tc, bad_requests_name_the_field);

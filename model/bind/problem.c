@@ -303,7 +303,7 @@ static int apply_domain(tf_problem *p, const tf_domain_req *d, tf_error *err) {
     char buf[512];
     if (sym >= 0 && tf_workset_sym_kind(w, sym) == TF_SYM_COUNT)
       return tf_error_set(err, TF_EINPUT, d->where,
-                          "'%s' is a count variable; bound it with --fix or --require", d->name);
+                          "'%s' is a count variable; bound it with @{fix} or @{require}", d->name);
     char near[160];
     return tf_error_set(err, TF_EINPUT, d->where, "workset '%s' has no choose variable '%s'%s (variables: %s)",
                         w->name, d->name, near_name(w, d->name, 0, near, sizeof near), variable_list(w, buf, sizeof buf));
@@ -932,7 +932,7 @@ static int enumerate_one(tf_problem *p, const int64_t *choose, tf_reuse *ru, str
   for (size_t o = 0; o < p->nobjective && rc == 1; o++) {
     const tf_affine *v;
     if (tf_reuse_eval(ru, tf_reuse_objective(p, o), p->objective[o].expr, &env, &v, err)) {
-      tf_error_set_path(err, "--objective");
+      tf_error_set_path(err, "@objective");
       rc = -1;
       break;
     }
@@ -965,7 +965,7 @@ static int reserve(tf_problem *p, size_t cap, tf_error *err) {
       size_mul(cap, per + p->nchoose + 1, &n) || n > TF_MAX_STORED)
     return tf_error_set(err, TF_EINPUT, "$.choose",
                         "%zu combinations of %zu buffers, %zu constraints and %zu objectives would store more than "
-                        "%zu coefficients; narrow the domains with --domain or --fix",
+                        "%zu coefficients; narrow the domains with @{domain} or @{fix}",
                         cap, p->nbuffers, p->nrequire, p->nobjective, (size_t)TF_MAX_STORED);
   p->combo = tf_nrealloc(p->combo, cap * (p->nchoose + 1), sizeof *p->combo);
   p->buf_ix = tf_nrealloc(p->buf_ix, cap * (p->nbuffers + 1), sizeof *p->buf_ix);
@@ -985,7 +985,7 @@ static int count_candidates(tf_problem *p, tf_error *err) {
   for (size_t i = 0; i < p->nchoose; i++) {
     if (p->ndomain[i] && total > TF_MAX_COMBINATIONS / p->ndomain[i])
       return tf_error_set(err, TF_EINPUT, "$.choose",
-                          "the choose domains have more than %d combinations; narrow them with --domain or --fix",
+                          "the choose domains have more than %d combinations; narrow them with @{domain} or @{fix}",
                           TF_MAX_COMBINATIONS);
     total *= p->ndomain[i];
   }

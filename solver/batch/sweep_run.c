@@ -525,12 +525,12 @@ static int sink_open(struct sink *k, const tf_sweep_opts *o, const char *out_fil
   if (o->line)
     return 0;
   if (o->resume && !out_file)
-    return tf_error_set(err, TF_EINPUT, "--resume", "needs the output file (-o FILE)");
+    return tf_error_set(err, TF_EINPUT, "@resume", "needs the output file it resumes");
   if (o->out_fd >= 0 && (o->resume || out_file))
-    return tf_error_set(err, TF_EINPUT, "--resume", "an output descriptor is written through, neither resumed nor named");
+    return tf_error_set(err, TF_EINPUT, "@resume", "an output descriptor is written through, neither resumed nor named");
   if (o->out_fd >= 0)
     return tf_output_open_fd(&k->out, o->out_fd, "$.fd", err); /* the library's request field */
-  if (tf_output_open(&k->out, out_file, o->resume ? TF_OUTPUT_RESUME : TF_OUTPUT_WHOLE, "-o", err))
+  if (tf_output_open(&k->out, out_file, o->resume ? TF_OUTPUT_RESUME : TF_OUTPUT_WHOLE, "@output", err))
     return -1;
   if (k->out.tmp && o->tmp_name) {
     k->tmp_name = o->tmp_name, k->tmp_ctx = o->tmp_ctx;

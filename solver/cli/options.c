@@ -346,6 +346,24 @@ static const struct option_spec *find_option(const char *arg, const char **inlin
   return NULL;
 }
 
+/* The key a front end names the option by: its request field's or its
+ * command-option row's. */
+static const char *key_of(const struct option_spec *o) {
+  return o->field == NO_RQ ? tf_command_options[o->copt].key : tf_request_fields[o->field].key;
+}
+
+const char *tf_cli_spelling(const char *key, char *buf, size_t size) {
+  for (size_t i = 0; i < NOPTIONS; i++)
+    if (!strcmp(key_of(&options[i]), key)) {
+      if (options[i].short_name)
+        snprintf(buf, size, "-%c", options[i].short_name);
+      else
+        snprintf(buf, size, "--%s", long_name(&options[i]));
+      return buf;
+    }
+  return NULL;
+}
+
 /* "-m, --machine NAME|FILE" */
 static void spelling(const struct option_spec *o, char *buf, size_t size) {
   char head[8] = "    "; /* "-m, " or blanks */
@@ -741,6 +759,13 @@ int tf_cli_start(const tf_command *cmd, int argc, char **argv, tf_args *a) {
   tf_args_solve_opts(a, &o);
   if (a->no_presolve && !o.backend && !(cmd->bit & TF_CMD_SWEEP)) {
     tf_error_set(&err, TF_EINPUT, "--no-presolve", "turns GLPK's presolver off; it applies with --solver glpk");
+    return tf_cli_fail(&err);
+  }
+  if (a->top && o.backend) { /* the library says so too, in terms of no front end */
+    tf_error_set(&err, TF_EINPUT, "--top",
+                 "the K best come from the exact search; --solver %s finds one optimum (drop --top or use --solver "
+                 "exact)",
+                 o.backend->name);
     return tf_cli_fail(&err);
   }
   if (a->npositional < cmd->min_operands) {

@@ -83,6 +83,11 @@ FILE *tf_cli_out(tf_args *a);
  * rc, or 2/3 when they cannot be written (the error printed). */
 int tf_cli_finish(tf_args *a, int rc);
 
+/* The command line's spelling of a request field or command option by its
+ * key ("machine" -> "-m", "top" -> "--top"), for an error's `at`; NULL
+ * when no option has it. */
+const char *tf_cli_spelling(const char *key, char *buf, size_t size);
+
 /* `cmd`'s --help: usage line, text, its options from the table, exit codes. */
 void tf_cli_help(FILE *f, const tf_command *cmd);
 

@@ -374,11 +374,11 @@ static int timed_out(const struct search *s, const tf_wide *bound_score, const t
   if (bound_score)
     values_text(s->p, bound_score, bound, sizeof bound);
   if (!best_score)
-    return tf_error_set(err, TF_ESOLVER, "--time-limit",
+    return tf_error_set(err, TF_ESOLVER, "@time_limit",
                         "time limit of %g s reached before any feasible solution; best bound %s (%zu boxes bounded)",
                         s->limit, bound, s->st.nodes);
   values_text(s->p, best_score, best, sizeof best);
-  return tf_error_set(err, TF_ESOLVER, "--time-limit",
+  return tf_error_set(err, TF_ESOLVER, "@time_limit",
                       "time limit of %g s reached before the optimum was proven: best found %s, best bound %s "
                       "(%zu boxes bounded)",
                       s->limit, best, bound, s->st.nodes);
