@@ -664,57 +664,49 @@ static int api_sweep(const cJSON *req, FILE *out, api_ctx *x) {
 
 /* -------------------------------------------------------------- validate */
 
-/* Every file's cases into `rows` (JSON lines), in order. */
-static int validate_files(const cJSON *req, tf_cache *cache, FILE *rows, tf_validate_tally *t, tf_error *err) {
+/* "files": the CASES.jsonl paths, borrowed from the request. */
+static int validate_paths(const cJSON *req, char ***paths, size_t *n, tf_error *err) {
   const cJSON *files = tf_json_member(req, "files");
-  tf_solve_opts o;
-  if (read_solve_opts(req, &o, err))
-    return -1;
   if (!cJSON_IsArray(files) || !files->child)
     return tf_error_set(err, TF_EINPUT, "$.files", "expected a non-empty array of CASES.jsonl paths");
-  size_t i = 0;
-  for (const cJSON *v = files->child; v; v = v->next, i++) {
+  *paths = tf_nalloc((size_t)cJSON_GetArraySize(files) + 1, sizeof **paths);
+  *n = 0;
+  for (const cJSON *v = files->child; v; v = v->next, (*n)++) {
     char path[64];
     const char *name;
-    tf_path_index(path, sizeof path, "$.files", i);
-    if (tf_json_string(v, path, &name, err) || tf_validate_file(cache, name, rows, 1, &o, t, err))
+    tf_path_index(path, sizeof path, "$.files", *n);
+    if (tf_json_string(v, path, &name, err))
       return -1;
+    (*paths)[*n] = (char *)name;
   }
   return 0;
 }
 
 static int api_validate(const cJSON *req, FILE *out, api_ctx *x) {
   tf_error *err = &x->err;
-  tf_cache cache;
-  tf_cache_init(&cache);
-  tf_measured_set set;
-  tf_measured_set_init(&set);
-  tf_validate_tally t = {0, 0, 0, 0, &set};
-  tf_text buf;
-  int rc = validate_files(req, &cache, tf_text_open(&buf), &t, err);
-  size_t len;
-  char *rows = tf_text_close(&buf, &len);
+  char **paths = NULL;
+  size_t n = 0;
   tf_solve_opts o;
-  if (!rc && set.n)
-    rc = read_solve_opts(req, &o, err) || tf_measured_finish(&set, &cache, &o, err) ? -1 : 0;
-  if (!rc) {
+  tf_validate_run v;
+  memset(&v, 0, sizeof v); /* released whether or not the files ran */
+  int rc = read_solve_opts(req, &o, err) || validate_paths(req, &paths, &n, err) ? -1 : 0;
+  if (!rc && !(rc = tf_validate_files(paths, n, 1, &o, &v, err))) {
     tf_json_out w;
     tf_json_out_init(&w, out);
     tf_json_out_object(&w);
     tf_json_out_key(&w, "cases");
-    lines_array(&w, rows, len);
-    tf_json_out_key_int(&w, "passed", (int64_t)t.passed);
-    tf_json_out_key_int(&w, "failed", (int64_t)t.failed);
-    tf_json_out_key_int(&w, "skipped", (int64_t)t.skipped);
-    if (set.n)
-      tf_json_out_key_int(&w, "measured_cases", (int64_t)t.measured);
-    tf_measured_write_json(&w, &set);
+    lines_array(&w, v.rows, v.nrows);
+    tf_json_out_key_int(&w, "passed", (int64_t)v.t.passed);
+    tf_json_out_key_int(&w, "failed", (int64_t)v.t.failed);
+    tf_json_out_key_int(&w, "skipped", (int64_t)v.t.skipped);
+    if (v.set.n)
+      tf_json_out_key_int(&w, "measured_cases", (int64_t)v.t.measured);
+    tf_measured_write_json(&w, &v.set);
     tf_json_out_end(&w);
-    rc = t.failed ? API_NO : API_OK;
+    rc = v.t.failed ? API_NO : API_OK;
   }
-  free(rows);
-  tf_measured_set_release(&set);
-  tf_cache_release(&cache);
+  tf_validate_run_release(&v);
+  free(paths);
   return rc;
 }
 
