@@ -98,47 +98,23 @@ static int parse_problem(const cJSON *p, int relocated, tf_case *c, tf_error *er
   return tf_case_read(p, "", relocated ? "$.problem" : "$", c, err);
 }
 
-/* A handle call's "problem" adds to the handle's: fix, domain and place
- * merge by key (the call's win), require appends, objective and solver
- * replace.  What the handle bound (machine, workset, params, any_arch)
- * stays. */
+/* A handle call's "problem" adds to the handle's (tf_request_overlay):
+ * fix, domain and place by key (the call's win), require appends,
+ * objective and solver replace.  What the handle bound (machine, workset,
+ * params, any_arch) stays. */
 static const char *const call_keys[] = {"id", "fix", "domain", "require", "objective", "place", "solver", NULL};
 
-static void merge_member(cJSON *m, const cJSON *v) {
-  cJSON *have = cJSON_GetObjectItemCaseSensitive(m, v->string);
-  const cJSON *e;
-  if (have && cJSON_IsObject(have) && cJSON_IsObject(v)) {
-    cJSON_ArrayForEach(e, v) {
-      cJSON_DeleteItemFromObjectCaseSensitive(have, e->string);
-      cJSON_AddItemToObject(have, e->string, cJSON_Duplicate(e, 1));
-    }
-  } else if (have && !strcmp(v->string, "require") && cJSON_IsArray(have) && cJSON_IsArray(v)) {
-    cJSON_ArrayForEach(e, v)
-      cJSON_AddItemToArray(have, cJSON_Duplicate(e, 1));
-  } else {
-    cJSON_DeleteItemFromObjectCaseSensitive(m, v->string);
-    cJSON_AddItemToObject(m, v->string, cJSON_Duplicate(v, 1));
-  }
-}
-
-static cJSON *merged_problem(const cJSON *base, const cJSON *call, tf_error *err) {
+static int call_problem_keys(const cJSON *call, tf_error *err) {
   static const char *const bound_keys[] = {"machine", "workset", "params", "any_arch"};
   if (!cJSON_IsObject(call))
-    return tf_error_set(err, TF_EINPUT, "$.problem", "expected an object"), NULL;
+    return tf_error_set(err, TF_EINPUT, "$.problem", "expected an object");
   for (size_t i = 0; i < sizeof bound_keys / sizeof *bound_keys; i++)
     if (tf_json_member(call, bound_keys[i])) {
       char path[48];
       snprintf(path, sizeof path, "$.problem.%s", bound_keys[i]);
-      return tf_error_set(err, TF_EINPUT, path, "bound when the handle was made; make another handle to change it"),
-             NULL;
+      return tf_error_set(err, TF_EINPUT, path, "bound when the handle was made; make another handle to change it");
     }
-  if (tf_json_keys(call, "$.problem", call_keys, NULL, err))
-    return NULL;
-  cJSON *m = cJSON_Duplicate(base, 1);
-  const cJSON *v;
-  cJSON_ArrayForEach(v, call)
-    merge_member(m, v);
-  return m;
+  return tf_json_keys(call, "$.problem", call_keys, NULL, err);
 }
 
 /* The problem a solve, check, layout or emit call runs on: its own
@@ -154,59 +130,36 @@ typedef struct bound {
 
 /* "cutlass_name", as --cutlass-name: the name's workset, params, tile
  * fixes and stages (or "max stages"), and its machine unless the problem
- * names one; the problem's other members added as on a handle.  A new
- * problem object, or NULL. */
-static cJSON *cutlass_problem(const cJSON *req, const cJSON *p, bound *b, tf_error *err) {
+ * names one; the problem's other members laid over them as a handle
+ * call's are. */
+static int cutlass_case(const cJSON *req, const cJSON *p, bound *b, tf_error *err) {
+  static const char *const keys[] = {"machine", "params", "fix", "domain", "require", "objective", "place",
+                                     "any_arch", "solver", "id", "comment", NULL};
   const char *name, *machine = NULL;
   if (tf_json_string(tf_json_member(req, "cutlass_name"), "$.cutlass_name", &name, err))
-    return NULL;
+    return -1;
   if (p && !cJSON_IsObject(p))
-    return tf_error_set(err, TF_EINPUT, "$.problem", "expected an object"), NULL;
+    return tf_error_set(err, TF_EINPUT, "$.problem", "expected an object");
   if (tf_json_member(p, "workset"))
-    return tf_error_set(err, TF_EINPUT, "$.problem.workset", "cannot be combined with cutlass_name, which names the workset"),
-           NULL;
+    return tf_error_set(err, TF_EINPUT, "$.problem.workset", "cannot be combined with cutlass_name, which names the workset");
+  if (p && tf_json_keys(p, "$.problem", keys, NULL, err))
+    return -1;
   if (tf_json_member(p, "machine") && tf_json_string(tf_json_member(p, "machine"), "$.problem.machine", &machine, err))
-    return NULL;
-  tf_request r;
-  tf_request_init(&r);
-  r.machine = machine ? tf_strdup(machine) : NULL;
+    return -1;
+  b->own.req.machine = machine ? tf_strdup(machine) : NULL;
   tf_cutlass_kernel k;
-  cJSON *m = NULL;
-  if (!tf_cutlass_name_request(name, &r, &k, err)) {
-    tf_text t;
-    tf_json_out w;
-    tf_json_out_init(&w, tf_text_open(&t));
-    tf_json_out_object(&w);
-    tf_request_write_members(&w, &r);
-    tf_json_out_key_string(&w, "machine", r.machine);
-    tf_json_out_key_string(&w, "workset", r.workset);
-    tf_json_out_end(&w);
-    size_t len;
-    char *text = tf_text_close(&t, &len);
-    m = cJSON_ParseWithLength(text, len);
-    free(text);
-    if (!m)
-      tf_error_set(err, TF_EINTERNAL, "$.cutlass_name", "cannot write the name's problem");
-    const cJSON *v;
-    if (m)
-      cJSON_ArrayForEach(v, p)
-        if (strcmp(v->string, "machine"))
-          merge_member(m, v);
-    b->auto_stages = !k.stages;
-  }
-  tf_request_release(&r);
-  return m;
+  if (tf_cutlass_name_request(name, &b->own.req, &k, err))
+    return -1;
+  b->auto_stages = !k.stages;
+  return p ? tf_case_read_fields(p, "$.problem", &b->own.req, err) : 0;
 }
 
 static int bind_own(const cJSON *req, bound *b, double time_limit_s, tf_error *err) {
   const cJSON *p = tf_json_member(req, "problem");
-  cJSON *made = NULL;
-  if (tf_json_member(req, "cutlass_name") && !(p = made = cutlass_problem(req, p, b, err)))
-    return -1;
-  if (!cJSON_IsObject(p))
-    return tf_error_set(err, TF_EINPUT, "$.problem", "expected a problem object with machine and workset");
-  int rc = parse_problem(p, 1, &b->own, err);
-  cJSON_Delete(made);
+  int rc = tf_json_member(req, "cutlass_name") ? cutlass_case(req, p, b, err)
+           : !cJSON_IsObject(p)
+               ? tf_error_set(err, TF_EINPUT, "$.problem", "expected a problem object with machine and workset")
+               : parse_problem(p, 1, &b->own, err);
   b->c = &b->own;
   if (rc || tf_run_bind(&b->own.req, "$.problem.machine", "$.problem.workset", "$.problem.any_arch", time_limit_s,
                         &b->run, err))
@@ -215,16 +168,16 @@ static int bind_own(const cJSON *req, bound *b, double time_limit_s, tf_error *e
   return 0;
 }
 
+/* A call's own problem, the handle's as bound with the call's laid over
+ * it, its paths those of the request ("$.problem.fix.B_r"). */
 static int bind_on_handle(const cJSON *req, const tf_json_handle *h, bound *b, double time_limit_s, tf_error *err) {
   const cJSON *p = tf_json_member(req, "problem");
   if (!p || (cJSON_IsObject(p) && !p->child)) {
     b->c = &h->base, b->p = h->run.problem;
     return 0;
   }
-  cJSON *m = merged_problem(h->problem, p, err);
-  int rc = !m || parse_problem(m, 1, &b->own, err);
-  cJSON_Delete(m);
-  if (rc)
+  if (call_problem_keys(p, err) || tf_case_read(h->problem, "", "$.problem", &b->own, err) ||
+      tf_case_read_fields(p, "$.problem", &b->own.req, err))
     return -1;
   b->c = &b->own;
   b->run.problem = tf_problem_new_timed(h->run.loaded.machine, h->run.loaded.workset, &b->own.req, time_limit_s, err);

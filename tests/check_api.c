@@ -774,6 +774,38 @@ START_TEST(errors_spelled_by_each_front_end) {
 }
 END_TEST
 
+/* A handle call's problem (and a CUTLASS name's) over the problem it adds
+ * to: keyed lists by key, the later item last; requires appended;
+ * objectives and strings replaced; what it leaves empty stays. */
+START_TEST(overlay_is_a_later_problem_object) {
+  tf_request base, call;
+  tf_request_init(&base);
+  tf_request_init(&call);
+  tf_request_add_fix(&base, "B_r", 64, "$.fix.B_r");
+  tf_request_add_fix(&base, "B_c", 128, "$.fix.B_c");
+  tf_request_add_require(&base, "stages <= 4", "$.require[0]");
+  tf_request_add_objective(&base, "max stages", "$.objective[0]");
+  base.solver = strdup("glpk");
+  tf_request_add_fix(&call, "B_r", 128, "$.problem.fix.B_r");
+  tf_request_add_require(&call, "B_c <= 128", "$.problem.require[0]");
+  tf_request_add_objective(&call, "max B_r", "$.problem.objective[0]");
+  tf_request_add_objective(&call, "max B_c", "$.problem.objective[1]");
+  tf_request_overlay(&base, &call);
+  ck_assert_int_eq(base.nfixes, 2);
+  ck_assert_str_eq(base.fixes[0].name, "B_c");
+  ck_assert_str_eq(base.fixes[1].name, "B_r");
+  ck_assert_int_eq(base.fixes[1].value, 128);
+  ck_assert_str_eq(base.fixes[1].where, "$.problem.fix.B_r");
+  ck_assert_int_eq(base.nrequires, 2);
+  ck_assert_str_eq(base.requires[1].text, "B_c <= 128");
+  ck_assert_int_eq(base.nobjectives, 2);
+  ck_assert_str_eq(base.objectives[0].text, "max B_r");
+  ck_assert_str_eq(base.solver, "glpk"); /* the call left it empty */
+  tf_request_release(&base);
+  tf_request_release(&call);
+}
+END_TEST
+
 /* ------------------------------------------------ the command-option table */
 
 /* A value of the kind, as the command line spells it (NULL: it takes none)
@@ -866,6 +898,7 @@ Suite *api_suite(void) {
   tcase_add_test(tc, every_request_field);
   tcase_add_test(tc, every_front_end_takes_the_table);
   tcase_add_test(tc, errors_spelled_by_each_front_end);
+  tcase_add_test(tc, overlay_is_a_later_problem_object);
   tcase_add_test(tc, infeasible_and_no_fit_are_status_1);
   tcase_add_test(tc, top_is_an_array_in_rank_order);
   tcase_add_test(tc, bad_requests_name_the_field);

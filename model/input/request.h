@@ -121,5 +121,10 @@ void tf_request_add_place(tf_request *r, const char *buffer, const int *mems, in
 
 /* Appends everything in src to dst (initialised, usually empty): a deep copy. */
 void tf_request_copy(tf_request *dst, const tf_request *src);
+/* src's fields over dst's, as a later problem object's members over an
+ * earlier one's: a keyed list's items (params, fix, domain, place) by
+ * key, the later one moved last; requires appended; objectives, a string
+ * or a flag replaced.  What src leaves empty stays. */
+void tf_request_overlay(tf_request *dst, const tf_request *src);
 
 #endif
