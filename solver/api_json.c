@@ -58,30 +58,64 @@ typedef struct api_ctx {
   int problem_fields; /* its problem's fields are under "problem" (not prune's, at the top) */
   char free_vars[API_MAX_FREE][TF_MAX_NAME_BYTES + 1]; /* "B_r", "B_c" */
   size_t nfree;
+  tf_command_args args; /* the command's options, read by the table */
 } api_ctx;
 
 /* ------------------------------------------------------------- requests */
 
-/* Options shared by solve, sweep and validate: "solver" (solver/backend.h),
- * "time_limit" (seconds), "presolve". */
-static int read_solve_opts(const cJSON *req, tf_solve_opts *o, tf_error *err) {
-  tf_solve_opts_init(o);
-  const cJSON *v;
-  if ((v = tf_json_member(req, "time_limit"))) {
+/* "shard": [I, N], 1 <= I <= N: points i with i mod N = I - 1, as --shard I/N. */
+static int read_shard(const cJSON *v, const tf_command_option *o, tf_shard_arg *s, tf_error *err) {
+  if (!cJSON_IsArray(v) || cJSON_GetArraySize(v) != 2)
+    return tf_error_set(err, TF_EINPUT, "$.shard", "expected [I, N], this shard's index from 1 and the count");
+  return tf_json_int(cJSON_GetArrayItem(v, 1), "$.shard[1]", 1, o->hi, &s->count, err) ||
+                 tf_json_int(cJSON_GetArrayItem(v, 0), "$.shard[0]", 1, s->count, &s->index, err)
+             ? -1
+             : 0;
+}
+
+/* One option's value, read by its kind into its member. */
+static int read_arg(const cJSON *v, const tf_command_option *o, void *m, tf_error *err) {
+  char path[48];
+  snprintf(path, sizeof path, "$.%s", o->key);
+  switch ((enum tf_option_kind)o->kind) {
+  case TF_OPTK_INT: return tf_json_int(v, path, o->lo, o->hi, m, err);
+  case TF_OPTK_SECONDS:
     if (!cJSON_IsNumber(v) || !(v->valuedouble > 0) || v->valuedouble > 1e9)
-      return tf_error_set(err, TF_EINPUT, "$.time_limit", "expected a number of seconds > 0");
-    o->time_limit_s = v->valuedouble;
-  }
-  if ((v = tf_json_member(req, "presolve"))) {
+      return tf_error_set(err, TF_EINPUT, path, "expected a number of seconds > 0");
+    return *(double *)m = v->valuedouble, 0;
+  case TF_OPTK_FLAG: case TF_OPTK_NOFLAG:
     if (!cJSON_IsBool(v))
-      return tf_error_set(err, TF_EINPUT, "$.presolve", "expected true or false");
-    o->presolve = cJSON_IsTrue(v);
+      return tf_error_set(err, TF_EINPUT, path, "expected true or false");
+    return *(int *)m = cJSON_IsTrue(v), 0;
+  case TF_OPTK_WORD: case TF_OPTK_TEXT: return tf_json_string(v, path, m, err);
+  case TF_OPTK_SHARD: return read_shard(v, o, m, err);
+  case TF_OPTK_PAIRS: case TF_OPTK_OPERAND: return *(const cJSON **)m = v, 0;
   }
-  const char *name;
-  if ((v = tf_json_member(req, "solver")) &&
-      (tf_json_string(v, "$.solver", &name, err) || tf_solver_named(name, "$.solver", &o->backend, err)))
-    return -1;
+  return tf_error_set(err, TF_EINTERNAL, path, "an option of no kind");
+}
+
+/* The request's options for the commands `bits` (their rows of the
+ * command-option table), each read by its kind: the one reader of them. */
+static int read_args(const cJSON *req, unsigned bits, tf_command_args *a, tf_error *err) {
+  memset(a, 0, sizeof *a);
+  a->presolve = 1;
+  for (size_t i = 0; i < TF_NCOMMAND_OPTIONS; i++) {
+    const tf_command_option *o = &tf_command_options[i];
+    const cJSON *v = (o->fronts & TF_FRONT_JSON) && (o->commands & bits) ? tf_json_member(req, o->key) : NULL;
+    if (v && read_arg(v, o, (char *)a + tf_command_arg_offsets[i], err))
+      return -1;
+    a->given[i] = v != NULL;
+  }
   return 0;
+}
+
+/* The solver options ("solver", "time_limit", "presolve") as read. */
+static int read_solve_opts(const tf_command_args *a, tf_solve_opts *o, tf_error *err) {
+  tf_solve_opts_init(o);
+  if (a->given[TF_COPT_time_limit])
+    o->time_limit_s = a->time_limit;
+  o->presolve = a->presolve;
+  return a->solver ? tf_solver_named(a->solver, "$.solver", &o->backend, err) : 0;
 }
 
 /* An error in the request's own fields needs no file name: the workset's
@@ -191,7 +225,7 @@ static int bind_problem(const cJSON *req, const api_ctx *x, bound *b, tf_error *
   tf_solve_opts o;
   if (x->handle && tf_json_member(req, "cutlass_name"))
     return tf_error_set(err, TF_EINPUT, "$.cutlass_name", "names a workset; a handle has its own");
-  int rc = read_solve_opts(req, &o, err) ||
+  int rc = read_solve_opts(&x->args, &o, err) ||
            (x->handle ? bind_on_handle(req, x->handle, b, o.time_limit_s, err) : bind_own(req, b, o.time_limit_s, err));
   if (rc)
     request_error(err);
@@ -222,27 +256,12 @@ static int write_answers(FILE *out, const bound *b, const tf_ranked *r, int top,
   return r->n ? API_OK : API_NO;
 }
 
-/* "explain": true, as --explain. */
-static int read_flag(const cJSON *req, const char *key, int *flag, tf_error *err) {
-  const cJSON *v = tf_json_member(req, key);
-  char path[32];
-  snprintf(path, sizeof path, "$.%s", key);
-  *flag = 0;
-  if (v && !cJSON_IsBool(v))
-    return tf_error_set(err, TF_EINPUT, path, "expected true or false");
-  *flag = cJSON_IsTrue(v);
-  return 0;
-}
-
 static int api_solve(const cJSON *req, FILE *out, api_ctx *x) {
   tf_error *err = &x->err;
-  int64_t top = 0, points = 0;
-  int explain;
-  const cJSON *v = tf_json_member(req, "top"), *pts = tf_json_member(req, "top_points");
+  const tf_command_args *a = &x->args;
+  int top = (int)a->top;
   tf_solve_opts o;
-  if ((v && tf_json_int(v, "$.top", 1, 100000, &top, err)) ||
-      (pts && tf_json_int(pts, "$.top_points", 0, 1, &points, err)) || read_flag(req, "explain", &explain, err) ||
-      read_solve_opts(req, &o, err))
+  if (read_solve_opts(a, &o, err))
     return -1;
   bound b;
   int rc = bind_problem(req, x, &b, err);
@@ -250,14 +269,12 @@ static int api_solve(const cJSON *req, FILE *out, api_ctx *x) {
     rc = tf_solve_opts_for(&o, &b.c->req, "$.problem.solver", &o, err);
   tf_ranked r = {0};
   if (!rc)
-    rc = tf_run_solve(b.p, &o, NULL, (int)top, (int)points, &r, err) ? -1 : write_answers(out, &b, &r, (int)top, explain);
+    rc = tf_run_solve(b.p, &o, NULL, top, a->top_points, &r, err) ? -1 : write_answers(out, &b, &r, top, a->explain);
   tf_ranked_release(&r);
   bound_release(&b);
   return rc;
 }
 
-/* check needs every variable fixed: the free ones are named in the
- * error answer's "free" for a binding to name its own keyword. */
 /* check needs every variable fixed: the free ones are the error, and its
  * answer's "free". */
 static int free_variables(const tf_problem *p, api_ctx *x, tf_error *err) {
@@ -275,7 +292,7 @@ static int api_check(const cJSON *req, FILE *out, api_ctx *x) {
   tf_error *err = &x->err;
   bound b;
   tf_solve_opts o;
-  int rc = bind_problem(req, x, &b, err) || read_solve_opts(req, &o, err) ? -1 : 0;
+  int rc = bind_problem(req, x, &b, err) || read_solve_opts(&x->args, &o, err) ? -1 : 0;
   if (!rc && b.auto_stages) /* as check --cutlass-name: the largest stage count that fits */
     rc = tf_fix_builder_stages(&b.own.req, &b.run.loaded, &o, &b.run.problem, err), b.p = b.run.problem;
   if (!rc)
@@ -296,20 +313,13 @@ static int api_check(const cJSON *req, FILE *out, api_ctx *x) {
 
 /* "emit": "c" or "cute-dsl" answers {"text": the code}; without it the
  * object `layout --json` prints. */
-static int read_form(const cJSON *req, const char *key, const char *const *words, const int *forms, int *form,
-                     tf_error *err) {
-  const cJSON *v = tf_json_member(req, key);
-  const char *s;
-  char path[32];
-  snprintf(path, sizeof path, "$.%s", key);
-  if (!v)
+static int read_form(const char *s, const char *const *words, const int *forms, int *form, tf_error *err) {
+  if (!s)
     return 0;
-  if (tf_json_string(v, path, &s, err))
-    return -1;
   for (size_t i = 0; words[i]; i++)
     if (!strcmp(s, words[i]))
       return *form = forms[i], 0;
-  return tf_error_set(err, TF_EINPUT, path, "unknown value '%s'", s);
+  return tf_error_set(err, TF_EINPUT, "$.emit", "unknown value '%s'", s);
 }
 
 /* The code a layout or emit request writes, as {"text": "..."}. */
@@ -328,7 +338,7 @@ static int api_layout(const cJSON *req, FILE *out, api_ctx *x) {
   tf_error *err = &x->err;
   int form = TF_LAYOUT_JSON;
   tf_solve_opts o;
-  if (read_form(req, "emit", words, forms, &form, err) || read_solve_opts(req, &o, err))
+  if (read_form(x->args.emit, words, forms, &form, err) || read_solve_opts(&x->args, &o, err))
     return -1;
   bound b;
   int rc = bind_problem(req, x, &b, err);
@@ -376,14 +386,11 @@ static int emit_keys_read(const cJSON *keys, tf_prune_map *map, tf_error *err) {
 
 static int api_emit(const cJSON *req, FILE *out, api_ctx *x) {
   tf_error *err = &x->err;
-  const cJSON *v = tf_json_member(req, "for"), *k = tf_json_member(req, "top");
-  const char *name = NULL;
-  int64_t top = 0;
+  const char *name = x->args.for_;
   tf_solve_opts o;
-  if (!v)
+  if (!name)
     return tf_error_set(err, TF_EINPUT, "$.for", "expected one of cutlass, cute-dsl, triton, fa");
-  if (tf_json_string(v, "$.for", &name, err) || (k && tf_json_int(k, "$.top", 1, 1000, &top, err)) ||
-      read_solve_opts(req, &o, err))
+  if (read_solve_opts(&x->args, &o, err))
     return -1;
   int target = tf_emit_target(name);
   if (target < 0)
@@ -391,11 +398,11 @@ static int api_emit(const cJSON *req, FILE *out, api_ctx *x) {
   bound b;
   tf_prune_map keys = {NULL, 0, 0};
   tf_problem *own = NULL;
-  int rc = bind_problem(req, x, &b, err) || emit_keys_read(tf_json_member(req, "key"), &keys, err),
+  int rc = bind_problem(req, x, &b, err) || emit_keys_read(x->args.key, &keys, err),
       status = TF_ANSWER_OPTIMAL;
   if (!rc)
     rc = tf_emit_bind(target, b.p, &b.c->req, &own, err) ||
-                 tf_emit_run(out, own ? own : b.p, &o, target, (int)top, 1, &keys, &status, err)
+                 tf_emit_run(out, own ? own : b.p, &o, target, (int)x->args.top, 1, &keys, &status, err)
              ? -1
          : status == TF_ANSWER_INFEASIBLE || status == TF_ANSWER_NO_FIT ? API_NO
                                                                         : API_OK;
@@ -409,16 +416,11 @@ static int api_emit(const cJSON *req, FILE *out, api_ctx *x) {
 
 /* ------------------------------------------------------------------ plot */
 
-/* A string member of the request, or NULL when absent; `need` makes it
- * required. */
-static int opt_string(const cJSON *req, const char *key, int need, const char **out, tf_error *err) {
-  const cJSON *v = tf_json_member(req, key);
+/* A string option the command needs, as read (NULL: not given). */
+static int needed(const char *v, const char *key, tf_error *err) {
   char path[32];
   snprintf(path, sizeof path, "$.%s", key);
-  *out = NULL;
-  if (!v)
-    return need ? tf_error_set(err, TF_EINPUT, path, "is needed") : 0;
-  return tf_json_string(v, path, out, err);
+  return v ? 0 : tf_error_set(err, TF_EINPUT, path, "is needed");
 }
 
 /* {"text": the SVG, ...}: the caller writes its members after it into
@@ -433,12 +435,11 @@ static void svg_object(tf_json_out *w, FILE *out, const tf_svg *svg) {
 /* "kind": "map", `plot map`: "problem", "x", "y", "color"; status 1 when
  * no cell fits. */
 static int plot_map(const cJSON *req, FILE *out, api_ctx *x, tf_error *err) {
+  const tf_command_args *a = &x->args;
   tf_solve_opts o;
-  tf_plot_map_opts mo = {.solve = &o};
-  const char *scale;
-  if (opt_string(req, "x", 1, &mo.x, err) || opt_string(req, "y", 1, &mo.y, err) ||
-      opt_string(req, "color", 0, &mo.color, err) || opt_string(req, "scale", 0, &scale, err) ||
-      (mo.scale = tf_plot_scale_parse(scale, "$.scale", err)) < 0 || read_solve_opts(req, &o, err))
+  tf_plot_map_opts mo = {.solve = &o, .x = a->x, .y = a->y, .color = a->color};
+  if (needed(a->x, "x", err) || needed(a->y, "y", err) ||
+      (mo.scale = tf_plot_scale_parse(a->scale, "$.scale", err)) < 0 || read_solve_opts(a, &o, err))
     return -1;
   bound b;
   int rc = bind_problem(req, x, &b, err);
@@ -460,17 +461,15 @@ static int plot_map(const cJSON *req, FILE *out, api_ctx *x, tf_error *err) {
 
 /* "kind": "sweep", `plot sweep FILE`: "file", "x", "y", "by", "scale"
  * (the y axis's), "x_scale". */
-static int plot_series(const cJSON *req, FILE *out, tf_error *err) {
-  const char *file, *px, *py, *by, *ys, *xs;
+static int plot_series(const tf_command_args *a, FILE *out, tf_error *err) {
   int y_scale = 0, x_scale = 0;
-  if (opt_string(req, "file", 1, &file, err) || opt_string(req, "x", 1, &px, err) ||
-      opt_string(req, "y", 1, &py, err) || opt_string(req, "by", 0, &by, err) ||
-      opt_string(req, "scale", 0, &ys, err) || opt_string(req, "x_scale", 0, &xs, err) ||
-      (y_scale = tf_plot_scale_parse(ys, "$.scale", err)) < 0 || (x_scale = tf_plot_scale_parse(xs, "$.x_scale", err)) < 0)
+  if (needed(a->file, "file", err) || needed(a->x, "x", err) || needed(a->y, "y", err) ||
+      (y_scale = tf_plot_scale_parse(a->scale, "$.scale", err)) < 0 ||
+      (x_scale = tf_plot_scale_parse(a->x_scale, "$.x_scale", err)) < 0)
     return -1;
   tf_plot_series s = {0};
   tf_svg svg = {0};
-  int rc = tf_plot_series_read(file, px, py, by, &s, err);
+  int rc = tf_plot_series_read(a->file, a->x, a->y, a->by, &s, err);
   if (!rc) {
     s.x_scale = x_scale;
     s.y_scale = y_scale;
@@ -489,31 +488,27 @@ static int plot_series(const cJSON *req, FILE *out, tf_error *err) {
 
 static int api_plot(const cJSON *req, FILE *out, api_ctx *x) {
   tf_error *err = &x->err;
-  const char *kind;
-  if (opt_string(req, "kind", 1, &kind, err))
+  const char *kind = x->args.kind;
+  if (needed(kind, "kind", err))
     return -1;
   if (!strcmp(kind, "map"))
     return plot_map(req, out, x, err);
   if (!strcmp(kind, "sweep") && !x->handle)
-    return plot_series(req, out, err);
+    return plot_series(&x->args, out, err);
   return tf_error_set(err, TF_EINPUT, "$.kind", "expected map%s, got '%s'", x->handle ? "" : " or sweep", kind);
 }
 
 /* ----------------------------------------------------------------- sweep */
 
 /* The sweep the request names: exactly one of "spec", "file", "problems". */
-static tf_sweep *load_sweep(const cJSON *req, tf_error *err) {
-  const cJSON *spec = tf_json_member(req, "spec"), *file = tf_json_member(req, "file"),
-              *problems = tf_json_member(req, "problems");
-  if (!!spec + !!file + !!problems != 1)
+static tf_sweep *load_sweep(const tf_command_args *a, tf_error *err) {
+  if (!!a->spec + !!a->file + !!a->problems != 1)
     return tf_error_set(err, TF_EINPUT, "$", "a sweep needs exactly one of \"spec\", \"file\", \"problems\""), NULL;
-  if (file) {
-    const char *name;
-    return tf_json_string(file, "$.file", &name, err) ? NULL : tf_sweep_load(name, err);
-  }
-  if (spec)
-    return tf_sweep_read_spec(spec, "$.spec", err);
-  return tf_sweep_read_problems(problems, "", "$.problems", err); /* each a problem line, as parsed */
+  if (a->file)
+    return tf_sweep_load(a->file, err);
+  if (a->spec)
+    return tf_sweep_read_spec(a->spec, "$.spec", err);
+  return tf_sweep_read_problems(a->problems, "", "$.problems", err); /* each a problem line, as parsed */
 }
 
 /* JSON lines (each a whole object, newline-terminated) as one array, a
@@ -567,20 +562,6 @@ static int run_sweep(tf_sweep *s, const tf_sweep_opts *o, FILE *out, tf_error *e
   return 0;
 }
 
-/* "shard": [I, N], 1 <= I <= N: points i with i mod N = I - 1, as --shard I/N. */
-static int read_shard(const cJSON *v, tf_sweep_opts *o, tf_error *err) {
-  int64_t i, n;
-  if (!v)
-    return 0;
-  if (!cJSON_IsArray(v) || cJSON_GetArraySize(v) != 2)
-    return tf_error_set(err, TF_EINPUT, "$.shard", "expected [I, N], this shard's index from 1 and the count");
-  if (tf_json_int(cJSON_GetArrayItem(v, 1), "$.shard[1]", 1, 1 << 20, &n, err) ||
-      tf_json_int(cJSON_GetArrayItem(v, 0), "$.shard[0]", 1, n, &i, err))
-    return -1;
-  o->shard_index = (int)i, o->shard_count = (int)n;
-  return 0;
-}
-
 /* "fd" must be open for writing: a closed number is the request's fault,
  * named by its field, not an output that failed. */
 static int check_fd(int fd, tf_error *err) {
@@ -593,23 +574,20 @@ static int check_fd(int fd, tf_error *err) {
 }
 
 static int api_sweep(const cJSON *req, FILE *out, api_ctx *x) {
+  (void)req; /* its options are x->args */
   tf_error *err = &x->err;
+  const tf_command_args *a = &x->args;
   tf_sweep_opts o;
   tf_sweep_opts_init(&o);
-  int64_t jobs = 1, fd = -1, memo = -1;
-  const cJSON *v = tf_json_member(req, "jobs"), *f = tf_json_member(req, "fd"), *m = tf_json_member(req, "memo_max");
-  if ((v && tf_json_int(v, "$.jobs", 1, 1024, &jobs, err)) || (f && tf_json_int(f, "$.fd", 0, 1 << 30, &fd, err)) ||
-      (m && tf_json_int(m, "$.memo_max", 0, 1 << 30, &memo, err)) || read_solve_opts(req, &o.solve, err))
+  if (read_solve_opts(a, &o.solve, err) || (a->given[TF_COPT_fd] && check_fd((int)a->fd, err)))
     return -1;
-  if (f && check_fd((int)fd, err))
-    return -1;
-  o.jobs = (int)jobs;
-  o.out_fd = (int)fd;
-  if (memo >= 0)
-    o.memo_max = (size_t)memo;
-  if (read_shard(tf_json_member(req, "shard"), &o, err))
-    return -1;
-  tf_sweep *s = load_sweep(req, err);
+  o.jobs = a->given[TF_COPT_jobs] ? (int)a->jobs : 1;
+  o.out_fd = a->given[TF_COPT_fd] ? (int)a->fd : -1;
+  if (a->given[TF_COPT_memo_max])
+    o.memo_max = (size_t)a->memo_max;
+  if (a->given[TF_COPT_shard])
+    o.shard_index = (int)a->shard.index, o.shard_count = (int)a->shard.count;
+  tf_sweep *s = load_sweep(a, err);
   int rc = s ? run_sweep(s, &o, out, err) : -1;
   tf_sweep_free(s);
   return rc;
@@ -618,8 +596,7 @@ static int api_sweep(const cJSON *req, FILE *out, api_ctx *x) {
 /* -------------------------------------------------------------- validate */
 
 /* "files": the CASES.jsonl paths, borrowed from the request. */
-static int validate_paths(const cJSON *req, char ***paths, size_t *n, tf_error *err) {
-  const cJSON *files = tf_json_member(req, "files");
+static int validate_paths(const cJSON *files, char ***paths, size_t *n, tf_error *err) {
   if (!cJSON_IsArray(files) || !files->child)
     return tf_error_set(err, TF_EINPUT, "$.files", "expected a non-empty array of CASES.jsonl paths");
   *paths = tf_nalloc((size_t)cJSON_GetArraySize(files) + 1, sizeof **paths);
@@ -636,13 +613,14 @@ static int validate_paths(const cJSON *req, char ***paths, size_t *n, tf_error *
 }
 
 static int api_validate(const cJSON *req, FILE *out, api_ctx *x) {
+  (void)req; /* its options are x->args */
   tf_error *err = &x->err;
   char **paths = NULL;
   size_t n = 0;
   tf_solve_opts o;
   tf_validate_run v;
   memset(&v, 0, sizeof v); /* released whether or not the files ran */
-  int rc = read_solve_opts(req, &o, err) || validate_paths(req, &paths, &n, err) ? -1 : 0;
+  int rc = read_solve_opts(&x->args, &o, err) || validate_paths(x->args.files, &paths, &n, err) ? -1 : 0;
   if (!rc && !(rc = tf_validate_files(paths, n, 1, &o, &v, err))) {
     tf_json_out w;
     tf_json_out_init(&w, out);
@@ -735,15 +713,15 @@ static int api_version(const cJSON *req, FILE *out, api_ctx *x) {
 
 /* "configs": objects (Triton's configs) or strings (CUTLASS kernel names),
  * read as `prune` reads a list; "file": such a list on disk. */
-static int prune_list(const cJSON *req, tf_config_list *l, tf_error *err) {
-  const cJSON *configs = tf_json_member(req, "configs"), *file = tf_json_member(req, "file");
+static int prune_list(const tf_command_args *a, tf_config_list *l, tf_error *err) {
+  const cJSON *configs = a->configs;
   const char *path;
   size_t len;
-  if (!configs == !file)
+  if (!configs == !a->file)
     return tf_error_set(err, TF_EINPUT, "$", "expected exactly one of \"configs\" and \"file\"");
-  if (file) {
-    char *text = tf_json_string(file, "$.file", &path, err) ? NULL : tf_read_file(path, &len, err);
-    int rc = text ? tf_configs_parse(text, len, path, l, err) : -1;
+  if (a->file) {
+    char *text = tf_read_file(a->file, &len, err);
+    int rc = text ? tf_configs_parse(text, len, a->file, l, err) : -1;
     free(text);
     return rc;
   }
@@ -756,8 +734,8 @@ static int prune_list(const cJSON *req, tf_config_list *l, tf_error *err) {
   int rc = 0;
   size_t i = 0;
   for (const cJSON *c = configs->child; c && !rc; c = c->next, i++) {
-      char where[48];
-      tf_path_index(where, sizeof where, "$.configs", i);
+    char where[48];
+    tf_path_index(where, sizeof where, "$.configs", i);
     rc = tf_json_string(c, where, &path, err);
     if (!rc && strpbrk(path, "\n\r"))
       rc = tf_error_set(err, TF_EINPUT, where, "expected a kernel name (one line)");
@@ -772,28 +750,15 @@ static int prune_list(const cJSON *req, tf_config_list *l, tf_error *err) {
 }
 
 /* "machine", "workset", "params" {NAME: integer}, "map" {KEY: "VAR"}. */
-static int prune_request(const cJSON *req, tf_request *r, tf_prune_map *map, tf_error *err) {
-  const cJSON *m = tf_json_member(req, "machine"), *w = tf_json_member(req, "workset");
-  const cJSON *params = tf_json_member(req, "params"), *keys = tf_json_member(req, "map"), *v;
+/* Its problem's fields at the top (machine, workset, params, any_arch),
+ * read as a problem line's; "map" {KEY: "VAR"}. */
+static int prune_request(const cJSON *req, const cJSON *keys, tf_request *r, tf_prune_map *map, tf_error *err) {
+  const cJSON *v;
   const char *s;
-  if (m && !tf_json_string(m, "$.machine", &s, err))
-    r->machine = tf_strdup(s);
-  if (w && !tf_json_string(w, "$.workset", &s, err))
-    r->workset = tf_strdup(s);
-  int any_arch;
-  if (read_flag(req, "any_arch", &any_arch, err))
+  if (tf_case_read_fields(req, "$", r, err))
     return -1;
-  r->any_arch = any_arch;
-  if ((params && !cJSON_IsObject(params)) || (keys && !cJSON_IsObject(keys)))
-    return tf_error_set(err, TF_EINPUT, params && !cJSON_IsObject(params) ? "$.params" : "$.map", "expected an object");
-  cJSON_ArrayForEach(v, params) {
-    char path[160];
-    int64_t x;
-    tf_path_key(path, sizeof path, "$.params", v->string);
-    if (tf_json_int(v, path, -TF_JSON_EXACT, TF_JSON_EXACT, &x, err))
-      return -1;
-    tf_request_add_param(r, v->string, x, path);
-  }
+  if (keys && !cJSON_IsObject(keys))
+    return tf_error_set(err, TF_EINPUT, "$.map", "expected an object");
   cJSON_ArrayForEach(v, keys) {
     char path[160];
     tf_path_key(path, sizeof path, "$.map", v->string);
@@ -814,7 +779,8 @@ static int api_prune(const cJSON *req, FILE *out, api_ctx *x) {
   tf_prune_batch b;
   tf_prune_batch_init(&b);
   tf_solve_opts o;
-  int rc = read_solve_opts(req, &o, err) || prune_request(req, &r, &map, err) || prune_list(req, &b.list, err);
+  int rc = read_solve_opts(&x->args, &o, err) || prune_request(req, x->args.map, &r, &map, err) ||
+           prune_list(&x->args, &b.list, err);
   if (!rc && b.list.form == TF_CONFIGS_NAMES && r.workset)
     rc = tf_error_set(err, TF_EINPUT, "$.workset", "cannot be combined with kernel names, which name their worksets");
   x->problem_fields = 0; /* machine, workset, params at the top */
@@ -897,7 +863,7 @@ static int dispatch(const char *request, FILE *out, api_ctx *x) {
   if (!req)
     return -1;
   const struct api_cmd *c = command(req, x, &x->err);
-  int rc = c ? c->run(req, out, x) : -1;
+  int rc = c && !read_args(req, c->options, &x->args, &x->err) ? c->run(req, out, x) : -1;
   cJSON_Delete(req);
   return rc;
 }

@@ -2,8 +2,11 @@
 
 #include "model/core/json_out.h"
 
-#define TF_COPT_ROW(id, key, flag, kind, commands, fronts) {key, flag, TF_OPTK_##kind, commands, fronts},
+#define TF_COPT_ROW(id, key, flag, kind, commands, fronts, lo, hi) {key, flag, TF_OPTK_##kind, commands, fronts, lo, hi},
 const tf_command_option tf_command_options[TF_NCOMMAND_OPTIONS] = {TF_COMMAND_OPTIONS(TF_COPT_ROW)};
+
+#define TF_COPT_OFFSET(id, key, flag, kind, commands, fronts, lo, hi) offsetof(tf_command_args, id),
+const size_t tf_command_arg_offsets[TF_NCOMMAND_OPTIONS] = {TF_COMMAND_OPTIONS(TF_COPT_OFFSET)};
 
 /* The command line's names, a bit each, in bit order. */
 static const char *const command_names[] = {"solve", "check", "machines", "worksets", "validate",

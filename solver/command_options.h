@@ -10,6 +10,8 @@
 #ifndef TF_SOLVER_COMMAND_OPTIONS_H
 #define TF_SOLVER_COMMAND_OPTIONS_H
 
+#include <stddef.h>
+#include <stdint.h>
 #include <stdio.h>
 
 /* One bit per command.  plot is one command of the JSON API ("kind":
@@ -64,53 +66,55 @@ enum tf_option_kind {
   TF_OPTK_SHARD, TF_OPTK_OPERAND
 };
 
-/* X(id, key, flag, kind, commands, fronts): key is the JSON member and the
- * Python keyword, and what the library names it by in an error (see
- * model/core/error.h), flag the long command-line option ("" for none). */
+/* X(id, key, flag, kind, commands, fronts, lo, hi): key is the JSON
+ * member and the Python keyword, and what the library names it by in an
+ * error (see model/core/error.h), flag the long command-line option (""
+ * for none); an INT's values are lo..hi (a SHARD's count 1..hi), in every
+ * front end. */
 #define TF_COMMAND_OPTIONS(X)                                                                                        \
-  X(problem, "problem", "", OPERAND, TF_CMDS_PROBLEM | TF_CMD_PLOT_MAP, TF_FRONT_JSON)                              \
-  X(cutlass_name, "cutlass_name", "cutlass-name", TEXT, TF_CMDS_PROBLEM | TF_CMD_PLOT_MAP, TF_FRONTS_ALL)           \
-  X(kind, "kind", "", OPERAND, TF_CMDS_PLOTS, TF_FRONT_JSON)                                                        \
-  X(spec, "spec", "", OPERAND, TF_CMD_SWEEP, TF_FRONTS_API)                                                         \
-  X(problems, "problems", "", OPERAND, TF_CMD_SWEEP, TF_FRONTS_API)                                                 \
-  X(file, "file", "", OPERAND, TF_CMD_SWEEP | TF_CMD_PRUNE | TF_CMD_PLOT_SWEEP, TF_FRONTS_API)                      \
-  X(files, "files", "", OPERAND, TF_CMD_VALIDATE, TF_FRONTS_API)                                                    \
-  X(configs, "configs", "", OPERAND, TF_CMD_PRUNE, TF_FRONTS_API)                                                   \
-  X(top, "top", "top", INT, TF_CMD_SOLVE | TF_CMD_EMIT, TF_FRONTS_ALL)                                              \
-  X(top_points, "top_points", "top-points", FLAG, TF_CMD_SOLVE, TF_FRONTS_ALL)                                      \
-  X(explain, "explain", "explain", FLAG, TF_CMD_SOLVE, TF_FRONTS_ALL)                                               \
-  X(lp, "lp", "lp", TEXT, TF_CMD_SOLVE, TF_FRONT_CLI)                                                                 \
-  X(mps, "mps", "mps", TEXT, TF_CMD_SOLVE, TF_FRONT_CLI)                                                               \
-  X(emit, "emit", "emit", WORD, TF_CMD_LAYOUT, TF_FRONTS_ALL)                                                       \
-  X(for_, "for", "for", WORD, TF_CMD_EMIT, TF_FRONTS_ALL)                                                           \
-  X(key, "key", "key", PAIRS, TF_CMD_EMIT, TF_FRONTS_ALL)                                                           \
-  X(map, "map", "map", PAIRS, TF_CMD_PRUNE, TF_FRONTS_ALL)                                                          \
-  X(keep, "keep", "keep", FLAG, TF_CMD_PRUNE, TF_FRONT_CLI | TF_FRONT_PY)                                           \
-  X(jobs, "jobs", "jobs", INT, TF_CMD_SWEEP, TF_FRONTS_ALL)                                                         \
-  X(memo_max, "memo_max", "memo-max", INT, TF_CMD_SWEEP, TF_FRONTS_ALL)                                             \
-  X(fd, "fd", "", INT, TF_CMD_SWEEP, TF_FRONT_JSON)                                                                 \
-  X(output, "output", "output", TEXT, TF_CMDS_WRITES, TF_FRONT_CLI)                                                       \
-  X(format, "format", "format", WORD, TF_CMD_SWEEP | TF_CMD_MERGE, TF_FRONT_CLI)                                          \
-  X(resume, "resume", "resume", FLAG, TF_CMD_SWEEP, TF_FRONT_CLI)                                                         \
-  X(shard, "shard", "shard", SHARD, TF_CMD_SWEEP, TF_FRONTS_ALL)                                                    \
-  X(time_limit, "time_limit", "time-limit", SECONDS, TF_CMDS_SOLVING | TF_CMD_PRUNE, TF_FRONTS_ALL)                 \
-  X(solver, "solver", "solver", WORD, TF_CMDS_SOLVING, TF_FRONTS_ALL)                                               \
-  X(presolve, "presolve", "no-presolve", NOFLAG, TF_CMDS_SOLVING, TF_FRONTS_ALL)                                    \
-  X(quiet, "quiet", "quiet", FLAG, TF_CMD_SWEEP | TF_CMD_MERGE, TF_FRONT_CLI)                                            \
-  X(x, "x", "x", TEXT, TF_CMDS_PLOTS, TF_FRONTS_ALL)                                                                \
-  X(y, "y", "y", TEXT, TF_CMDS_PLOTS, TF_FRONTS_ALL)                                                                \
-  X(color, "color", "color", TEXT, TF_CMD_PLOT_MAP, TF_FRONTS_ALL)                                                  \
-  X(by, "by", "by", TEXT, TF_CMD_PLOT_SWEEP, TF_FRONTS_ALL)                                                         \
-  X(scale, "scale", "scale", WORD, TF_CMDS_PLOTS, TF_FRONTS_ALL)                                                    \
-  X(x_scale, "x_scale", "x-scale", WORD, TF_CMD_PLOT_SWEEP, TF_FRONTS_ALL)                                          \
-  X(unconfirmed, "unconfirmed", "unconfirmed", FLAG, TF_CMD_MACHINES, TF_FRONT_CLI)                                           \
+  X(problem, "problem", "", OPERAND, TF_CMDS_PROBLEM | TF_CMD_PLOT_MAP, TF_FRONT_JSON, 0, 0)                         \
+  X(cutlass_name, "cutlass_name", "cutlass-name", TEXT, TF_CMDS_PROBLEM | TF_CMD_PLOT_MAP, TF_FRONTS_ALL, 0, 0)      \
+  X(kind, "kind", "", WORD, TF_CMDS_PLOTS, TF_FRONT_JSON, 0, 0)                                                   \
+  X(spec, "spec", "", OPERAND, TF_CMD_SWEEP, TF_FRONTS_API, 0, 0)                                                    \
+  X(problems, "problems", "", OPERAND, TF_CMD_SWEEP, TF_FRONTS_API, 0, 0)                                            \
+  X(file, "file", "", TEXT, TF_CMD_SWEEP | TF_CMD_PRUNE | TF_CMD_PLOT_SWEEP, TF_FRONTS_API, 0, 0)                 \
+  X(files, "files", "", OPERAND, TF_CMD_VALIDATE, TF_FRONTS_API, 0, 0)                                               \
+  X(configs, "configs", "", OPERAND, TF_CMD_PRUNE, TF_FRONTS_API, 0, 0)                                              \
+  X(top, "top", "top", INT, TF_CMD_SOLVE | TF_CMD_EMIT, TF_FRONTS_ALL, 1, 1000)                                      \
+  X(top_points, "top_points", "top-points", FLAG, TF_CMD_SOLVE, TF_FRONTS_ALL, 0, 0)                                 \
+  X(explain, "explain", "explain", FLAG, TF_CMD_SOLVE, TF_FRONTS_ALL, 0, 0)                                          \
+  X(lp, "lp", "lp", TEXT, TF_CMD_SOLVE, TF_FRONT_CLI, 0, 0)                                                          \
+  X(mps, "mps", "mps", TEXT, TF_CMD_SOLVE, TF_FRONT_CLI, 0, 0)                                                       \
+  X(emit, "emit", "emit", WORD, TF_CMD_LAYOUT, TF_FRONTS_ALL, 0, 0)                                                  \
+  X(for_, "for", "for", WORD, TF_CMD_EMIT, TF_FRONTS_ALL, 0, 0)                                                      \
+  X(key, "key", "key", PAIRS, TF_CMD_EMIT, TF_FRONTS_ALL, 0, 0)                                                      \
+  X(map, "map", "map", PAIRS, TF_CMD_PRUNE, TF_FRONTS_ALL, 0, 0)                                                     \
+  X(keep, "keep", "keep", FLAG, TF_CMD_PRUNE, TF_FRONT_CLI | TF_FRONT_PY, 0, 0)                                      \
+  X(jobs, "jobs", "jobs", INT, TF_CMD_SWEEP, TF_FRONTS_ALL, 1, 1024)                                                 \
+  X(memo_max, "memo_max", "memo-max", INT, TF_CMD_SWEEP, TF_FRONTS_ALL, 0, (1 << 30))                                \
+  X(fd, "fd", "", INT, TF_CMD_SWEEP, TF_FRONT_JSON, 0, (1 << 30))                                                    \
+  X(output, "output", "output", TEXT, TF_CMDS_WRITES, TF_FRONT_CLI, 0, 0)                                            \
+  X(format, "format", "format", WORD, TF_CMD_SWEEP | TF_CMD_MERGE, TF_FRONT_CLI, 0, 0)                               \
+  X(resume, "resume", "resume", FLAG, TF_CMD_SWEEP, TF_FRONT_CLI, 0, 0)                                              \
+  X(shard, "shard", "shard", SHARD, TF_CMD_SWEEP, TF_FRONTS_ALL, 1, 1000000)                                         \
+  X(time_limit, "time_limit", "time-limit", SECONDS, TF_CMDS_SOLVING | TF_CMD_PRUNE, TF_FRONTS_ALL, 0, 0)            \
+  X(solver, "solver", "solver", WORD, TF_CMDS_SOLVING, TF_FRONTS_ALL, 0, 0)                                          \
+  X(presolve, "presolve", "no-presolve", NOFLAG, TF_CMDS_SOLVING, TF_FRONTS_ALL, 0, 0)                               \
+  X(quiet, "quiet", "quiet", FLAG, TF_CMD_SWEEP | TF_CMD_MERGE, TF_FRONT_CLI, 0, 0)                                  \
+  X(x, "x", "x", TEXT, TF_CMDS_PLOTS, TF_FRONTS_ALL, 0, 0)                                                           \
+  X(y, "y", "y", TEXT, TF_CMDS_PLOTS, TF_FRONTS_ALL, 0, 0)                                                           \
+  X(color, "color", "color", TEXT, TF_CMD_PLOT_MAP, TF_FRONTS_ALL, 0, 0)                                             \
+  X(by, "by", "by", TEXT, TF_CMD_PLOT_SWEEP, TF_FRONTS_ALL, 0, 0)                                                    \
+  X(scale, "scale", "scale", WORD, TF_CMDS_PLOTS, TF_FRONTS_ALL, 0, 0)                                               \
+  X(x_scale, "x_scale", "x-scale", WORD, TF_CMD_PLOT_SWEEP, TF_FRONTS_ALL, 0, 0)                                     \
+  X(unconfirmed, "unconfirmed", "unconfirmed", FLAG, TF_CMD_MACHINES, TF_FRONT_CLI, 0, 0)                            \
   X(json, "json", "json", FLAG, TF_CMDS_PROBLEM | TF_CMD_PRUNE | TF_CMD_VALIDATE | TF_CMD_MACHINES | TF_CMD_WORKSETS,     \
-    TF_FRONT_CLI)                                                                                                    \
-  X(jsonl, "jsonl", "jsonl", FLAG, TF_CMD_SOLVE | TF_CMD_CHECK | TF_CMD_VALIDATE, TF_FRONT_CLI)                           \
-  X(csv, "csv", "csv", FLAG, TF_CMD_SOLVE | TF_CMD_CHECK | TF_CMD_PRUNE, TF_FRONT_CLI)                                 \
-  X(help, "help", "help", FLAG, ~0u, TF_FRONT_CLI)
+    TF_FRONT_CLI, 0, 0)                                                                                              \
+  X(jsonl, "jsonl", "jsonl", FLAG, TF_CMD_SOLVE | TF_CMD_CHECK | TF_CMD_VALIDATE, TF_FRONT_CLI, 0, 0)                \
+  X(csv, "csv", "csv", FLAG, TF_CMD_SOLVE | TF_CMD_CHECK | TF_CMD_PRUNE, TF_FRONT_CLI, 0, 0)                         \
+  X(help, "help", "help", FLAG, ~0u, TF_FRONT_CLI, 0, 0)
 
-#define TF_COPT_ENUM(id, key, flag, kind, commands, fronts) TF_COPT_##id,
+#define TF_COPT_ENUM(id, key, flag, kind, commands, fronts, lo, hi) TF_COPT_##id,
 enum tf_command_option_id { TF_COMMAND_OPTIONS(TF_COPT_ENUM) TF_NCOMMAND_OPTIONS };
 
 typedef struct tf_command_option {
@@ -118,9 +122,35 @@ typedef struct tf_command_option {
   int kind;          /* enum tf_option_kind */
   unsigned commands; /* enum tf_cmd_bit */
   unsigned fronts;   /* enum tf_front */
+  int64_t lo, hi;    /* an INT's range; a SHARD's count 1..hi */
 } tf_command_option;
 
 extern const tf_command_option tf_command_options[TF_NCOMMAND_OPTIONS];
+
+/* A command's options as a front end read them: a member per row, of its
+ * kind's type (a word or text borrowed from what was read, PAIRS and
+ * OPERAND the value as read, for the command to take apart), and which
+ * were given.  The JSON entry point fills it by the table
+ * (solver/api_json.c); tf_command_arg_offsets[i] is row i's member. */
+struct cJSON;
+typedef struct tf_shard_arg {
+  int64_t index, count; /* 1 <= index <= count */
+} tf_shard_arg;
+#define TF_COPT_TYPE_INT int64_t
+#define TF_COPT_TYPE_SECONDS double
+#define TF_COPT_TYPE_FLAG int
+#define TF_COPT_TYPE_NOFLAG int /* 1 unless turned off */
+#define TF_COPT_TYPE_WORD const char *
+#define TF_COPT_TYPE_TEXT const char *
+#define TF_COPT_TYPE_PAIRS const struct cJSON *
+#define TF_COPT_TYPE_SHARD tf_shard_arg
+#define TF_COPT_TYPE_OPERAND const struct cJSON *
+#define TF_COPT_MEMBER(id, key, flag, kind, commands, fronts, lo, hi) TF_COPT_TYPE_##kind id;
+typedef struct tf_command_args {
+  TF_COMMAND_OPTIONS(TF_COPT_MEMBER)
+  unsigned char given[TF_NCOMMAND_OPTIONS];
+} tf_command_args;
+extern const size_t tf_command_arg_offsets[TF_NCOMMAND_OPTIONS];
 
 /* The command line's name of a command bit ("plot map"), or NULL. */
 const char *tf_command_name(unsigned bit);

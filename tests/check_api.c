@@ -883,6 +883,10 @@ START_TEST(every_front_end_takes_the_table) {
     if (cmds[c].json) /* one JSON plot takes both kinds' keys */
       json_takes_the_table(cmds[c].json, cmds[c].kind, cmds[c].kind ? TF_CMD_PLOT_MAP | TF_CMD_PLOT_SWEEP : cmds[c].bit);
   }
+  /* each read by its kind: a FLAG is true or false (top_points took 0 or 1, and Python's True failed) */
+  free(call("{\"cmd\": \"solve\", \"top\": 2, \"top_points\": true, \"problem\": {\"machine\": \"a100\", "
+            "\"workset\": \"fa2-fwd\"}}",
+            0));
   char *answer = call("{\"cmd\": \"options\"}", 0);
   ck_assert_msg(strstr(answer, "{\"key\":\"time_limit\",\"flag\":\"time-limit\",\"kind\":\"seconds\"") != NULL, "%s",
                 answer);

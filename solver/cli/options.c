@@ -163,7 +163,8 @@ static int parse_shard(tf_args *a, const char *text, tf_error *err) {
     return tf_error_set(err, TF_EINPUT, "--shard", "expected I/N such as 2/8, got '%s'", text);
   memcpy(head, text, (size_t)(slash - text));
   head[slash - text] = 0;
-  if (tf_parse_int(head, &i) || tf_parse_int(slash + 1, &n) || n < 1 || n > 1000000 || i < 1 || i > n)
+  if (tf_parse_int(head, &i) || tf_parse_int(slash + 1, &n) || n < 1 || n > tf_command_options[TF_COPT_shard].hi ||
+      i < 1 || i > n)
     return tf_error_set(err, TF_EINPUT, "--shard", "expected I/N with 1 <= I <= N, got '%s'", text);
   a->shard_index = (int)i;
   a->shard_count = (int)n;
@@ -465,7 +466,9 @@ static int not_an_option(const struct option_spec *o, const char *arg, const tf_
                       cmd->name, owners, cmd->name);
 }
 
-static int bounded_int(const char *v, const char *where, int64_t lo, int64_t hi, int64_t *out, tf_error *err) {
+/* An INT option, in its command-option row's range (every front end's). */
+static int row_int(const struct option_spec *o, const char *v, const char *where, int64_t *out, tf_error *err) {
+  int64_t lo = tf_command_options[o->copt].lo, hi = tf_command_options[o->copt].hi;
   if (tf_parse_int(v, out) || *out < lo || *out > hi)
     return tf_error_set(err, TF_EINPUT, where, "expected an integer from %lld to %lld, got '%s'", (long long)lo,
                         (long long)hi, v);
@@ -591,16 +594,16 @@ static int apply(tf_args *a, const struct option_spec *o, const char *v, const c
   case O_SOLVER: return parse_solver(a, v, where, err);
   case O_NOPRESOLVE: a->no_presolve = 1; return 0;
   case O_TOP:
-    if (bounded_int(v, where, 1, 1000, &x, err))
+    if (row_int(o, v, where, &x, err))
       return -1;
     a->top = (int)x;
     return 0;
   case O_JOBS:
-    if (bounded_int(v, where, 1, 256, &x, err))
+    if (row_int(o, v, where, &x, err))
       return -1;
     a->jobs = (int)x;
     return 0;
-  case O_MEMO_MAX: return bounded_int(v, where, 0, 1 << 30, &a->memo_max, err);
+  case O_MEMO_MAX: return row_int(o, v, where, &a->memo_max, err);
   case O_OUT: a->out_file = v; return 0;
   case O_RESUME: a->resume = 1; return 0;
   case O_SHARD: return parse_shard(a, v, err);
