@@ -275,17 +275,13 @@ static int api_solve(const cJSON *req, FILE *out, api_ctx *x) {
   return rc;
 }
 
-/* check needs every variable fixed: the free ones are the error, and its
- * answer's "free". */
-static int free_variables(const tf_problem *p, api_ctx *x, tf_error *err) {
+/* check needs every variable fixed (tf_check says which are not, an error
+ * about fix): the free ones, each a name, for the answer's "free". */
+static void free_variables(const tf_problem *p, api_ctx *x) {
   const char *names[API_MAX_FREE];
   size_t n = tf_check_free_names(p, names, API_MAX_FREE);
   for (x->nfree = 0; x->nfree < n && x->nfree < API_MAX_FREE; x->nfree++)
     snprintf(x->free_vars[x->nfree], sizeof x->free_vars[0], "%s", names[x->nfree]);
-  char list[1024];
-  return tf_check_free_variables(p, list, sizeof list)
-             ? tf_error_set(err, TF_EINPUT, "$.problem.fix", "check needs every variable fixed; still free: %s", list)
-             : 0;
 }
 
 static int api_check(const cJSON *req, FILE *out, api_ctx *x) {
@@ -295,14 +291,14 @@ static int api_check(const cJSON *req, FILE *out, api_ctx *x) {
   int rc = bind_problem(req, x, &b, err) || read_solve_opts(&x->args, &o, err) ? -1 : 0;
   if (!rc && b.auto_stages) /* as check --cutlass-name: the largest stage count that fits */
     rc = tf_fix_builder_stages(&b.own.req, &b.run.loaded, &o, &b.run.problem, err), b.p = b.run.problem;
-  if (!rc)
-    rc = free_variables(b.p, x, err);
   if (!rc) {
     tf_answer a;
     tf_answer_init(&a, b.p);
     rc = tf_check(b.p, &a, err) ? -1 : a.status == TF_ANSWER_FITS ? API_OK : API_NO;
     if (rc >= 0)
       tf_report_json_object(out, &b.c->req, b.p, &a);
+    else if (!strcmp(err->at, "fix"))
+      free_variables(b.p, x);
     tf_answer_release(&a);
   }
   bound_release(&b);
