@@ -4,7 +4,10 @@ PREFIX  ?= /usr/local
 BUILD   ?= build
 PKGS    := libcjson
 CFLAGS  ?= -O2 -g
-WARN    := -Wall -Wextra -Wvla -Wno-format-truncation -Wshadow -Wstrict-prototypes $(if $(findstring clang,$(CC)),-Wno-unknown-warning-option)
+# WERROR=1 makes every warning an error: `make test` (CI) builds with it,
+# with gcc (the normal build) and clang (asan, tsan).
+WERROR  ?=
+WARN    := -Wall -Wextra -Wvla -Wno-format-truncation -Wshadow -Wstrict-prototypes $(if $(findstring clang,$(CC)),-Wno-unknown-warning-option) $(if $(WERROR),-Werror)
 CPPFLAGS += -I. -D_DEFAULT_SOURCE $(shell pkg-config --cflags $(PKGS) 2>/dev/null)
 ALL_CFLAGS = -std=c11 $(WARN) $(CFLAGS) -pthread -MMD -MP
 LDLIBS  := -lglpk $(shell pkg-config --libs $(PKGS) 2>/dev/null || echo -lcjson) -lm -pthread
@@ -63,14 +66,15 @@ ASAN_TIMEOUT_MULTIPLIER ?= 8
 # AddressSanitizer and UndefinedBehaviorSanitizer, and the threaded API
 # case under ThreadSanitizer (docs/testing.md, "What runs where").
 test: deps
-	@$(MAKE) --no-print-directory check
-	@$(MAKE) --no-print-directory check-slurm
-	@$(MAKE) --no-print-directory asan
-	@$(MAKE) --no-print-directory tsan
+	@$(MAKE) --no-print-directory WERROR=1 check
+	@$(MAKE) --no-print-directory WERROR=1 check-slurm
+	@$(MAKE) --no-print-directory WERROR=1 asan
+	@$(MAKE) --no-print-directory WERROR=1 tsan
 
 check: $(BIN) $(BUILD)/check_tilefit
 	TILEFIT_BIN=./$(BIN) TILEFIT_DATA=$(CURDIR) $(BUILD)/check_tilefit
 	@$(MAKE) --no-print-directory lint fuzz-replay
+	@sh tests/compile/memory_row.sh $(CC)
 
 # The house rules a compiler does not check: every exported symbol of the
 # library starts with tf_; <glpk.h> is included by solver/glpk.c alone;
@@ -93,6 +97,7 @@ lint: symbols
 	@sh tests/lint/hidden_state.sh
 	@sh tests/lint/case_ids.sh
 	@sh tests/lint/layers.sh
+	@sh tests/lint/flags.sh
 	@echo "lint: no function over 60 lines; no citation a clone cannot follow; every test case sets its timeout; no hidden state in the library; one id per validation case; includes point down the layers"
 
 asan:

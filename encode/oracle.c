@@ -5,7 +5,7 @@
 #include <string.h>
 
 /* Does combination c fit at these counts?  1 yes, 0 no, -1 on overflow.
- * The oracle's own test, on purpose not the reduction's (encode/fits.c):
+ * The oracle's own test, on purpose not the search's (solver/search/bound.c):
  * the memory module's use of the point (tf_memory_use: each buffer's
  * charge, by its lifetime rule), then the requires. */
 static int oracle_fits(const tf_problem *p, size_t c, const int64_t *counts) {

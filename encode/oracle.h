@@ -1,9 +1,9 @@
 /* The exhaustive oracle: every kept combination, every count value in its
  * bounds, evaluated in integers from the problem's affine forms; the
  * lexicographically best point wins (the first one found on ties).  Tests
- * hold the ILP to it, and bench/ times it.  It shares no pruning code with
- * the reduction (encode/build.c, encode/fits.c): only the stored forms and
- * the memory module's charge and capacity rules. */
+ * hold the search and the ILP to it, and bench/ times it.  It shares no
+ * pruning code with them (solver/search/, encode/build.c): only the stored
+ * forms and the memory module's charge and capacity rules. */
 #ifndef TF_ENCODE_ORACLE_H
 #define TF_ENCODE_ORACLE_H
 

@@ -41,7 +41,7 @@ int tf_certify(const tf_problem *p, tf_answer *a, tf_error *err) {
     int64_t v = f[0], t;
     for (int k = 0; k < p->ncounts; k++)
       if (tf_checked_mul(f[1 + k], a->counts[k], &t) || tf_checked_add(v, t, &v))
-        return tf_error_set(err, TF_EINPUT, "--objective", "integer overflow evaluating '%s' at the optimum",
+        return tf_error_set(err, TF_EINPUT, "@objective", "integer overflow evaluating '%s' at the optimum",
                             p->objective[o].text);
     if (v != a->point.objective[o])
       return tf_error_set(err, TF_EINTERNAL, NULL,

@@ -29,7 +29,7 @@ struct tf_result {
 };
 
 /* The error when memory ran out: needs none, and tf_error_free knows it. */
-static const tf_error out_of_memory = {TF_ENOMEM, "", "", "out of memory"};
+static const tf_error out_of_memory = {.code = TF_ENOMEM, .msg = "out of memory"};
 
 const char *tf_version(void) { return TF_LIBRARY_VERSION; }
 

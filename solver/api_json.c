@@ -21,6 +21,7 @@
 #include "solver/backend.h"
 #include "solver/batch/cache.h"
 #include "solver/batch/sweep.h"
+#include "solver/command_options.h"
 #include "solver/emit/emit.h"
 #include "solver/emit/layout_write.h"
 #include "solver/machine_json.h"
@@ -48,62 +49,73 @@ struct tf_json_handle {
 };
 
 /* One call: its error, the handle it runs on (NULL: none), and what an
- * error answer says besides the message ("free": check's free variables). */
+ * error answer says besides the message ("free": check's free variables,
+ * each a name). */
+#define API_MAX_FREE 64
 typedef struct api_ctx {
   tf_error err;
   const tf_json_handle *handle;
-  char free_vars[512]; /* "B_r, B_c" */
+  int problem_fields; /* its problem's fields are under "problem" (not prune's, at the top) */
+  char free_vars[API_MAX_FREE][TF_MAX_NAME_BYTES + 1]; /* "B_r", "B_c" */
+  size_t nfree;
+  tf_command_args args; /* the command's options, read by the table */
 } api_ctx;
 
 /* ------------------------------------------------------------- requests */
 
-/* Options shared by solve, sweep and validate: "solver" (solver/backend.h),
- * "time_limit" (seconds), "presolve". */
-static int read_solve_opts(const cJSON *req, tf_solve_opts *o, tf_error *err) {
-  tf_solve_opts_init(o);
-  const cJSON *v;
-  if ((v = tf_json_member(req, "time_limit"))) {
+/* "shard": [I, N], 1 <= I <= N: points i with i mod N = I - 1, as --shard I/N. */
+static int read_shard(const cJSON *v, const tf_command_option *o, tf_shard_arg *s, tf_error *err) {
+  if (!cJSON_IsArray(v) || cJSON_GetArraySize(v) != 2)
+    return tf_error_set(err, TF_EINPUT, "$.shard", "expected [I, N], this shard's index from 1 and the count");
+  return tf_json_int(cJSON_GetArrayItem(v, 1), "$.shard[1]", 1, o->hi, &s->count, err) ||
+                 tf_json_int(cJSON_GetArrayItem(v, 0), "$.shard[0]", 1, s->count, &s->index, err)
+             ? -1
+             : 0;
+}
+
+/* One option's value, read by its kind into its member. */
+static int read_arg(const cJSON *v, const tf_command_option *o, void *m, tf_error *err) {
+  char path[48];
+  snprintf(path, sizeof path, "$.%s", o->key);
+  switch ((enum tf_option_kind)o->kind) {
+  case TF_OPTK_INT: return tf_json_int(v, path, o->lo, o->hi, m, err);
+  case TF_OPTK_SECONDS:
     if (!cJSON_IsNumber(v) || !(v->valuedouble > 0) || v->valuedouble > 1e9)
-      return tf_error_set(err, TF_EINPUT, "$.time_limit", "expected a number of seconds > 0");
-    o->time_limit_s = v->valuedouble;
-  }
-  if ((v = tf_json_member(req, "presolve"))) {
+      return tf_error_set(err, TF_EINPUT, path, "expected a number of seconds > 0");
+    return *(double *)m = v->valuedouble, 0;
+  case TF_OPTK_FLAG: case TF_OPTK_NOFLAG:
     if (!cJSON_IsBool(v))
-      return tf_error_set(err, TF_EINPUT, "$.presolve", "expected true or false");
-    o->presolve = cJSON_IsTrue(v);
+      return tf_error_set(err, TF_EINPUT, path, "expected true or false");
+    return *(int *)m = cJSON_IsTrue(v), 0;
+  case TF_OPTK_WORD: case TF_OPTK_TEXT: return tf_json_string(v, path, m, err);
+  case TF_OPTK_SHARD: return read_shard(v, o, m, err);
+  case TF_OPTK_PAIRS: case TF_OPTK_OPERAND: return *(const cJSON **)m = v, 0;
   }
-  const char *name;
-  if ((v = tf_json_member(req, "solver")) &&
-      (tf_json_string(v, "$.solver", &name, err) || tf_solver_named(name, "$.solver", &o->backend, err)))
-    return -1;
+  return tf_error_set(err, TF_EINTERNAL, path, "an option of no kind");
+}
+
+/* The request's options for the commands `bits` (their rows of the
+ * command-option table), each read by its kind: the one reader of them. */
+static int read_args(const cJSON *req, unsigned bits, tf_command_args *a, tf_error *err) {
+  memset(a, 0, sizeof *a);
+  a->presolve = 1;
+  for (size_t i = 0; i < TF_NCOMMAND_OPTIONS; i++) {
+    const tf_command_option *o = &tf_command_options[i];
+    const cJSON *v = (o->fronts & TF_FRONT_JSON) && (o->commands & bits) ? tf_json_member(req, o->key) : NULL;
+    if (v && read_arg(v, o, (char *)a + tf_command_arg_offsets[i], err))
+      return -1;
+    a->given[i] = v != NULL;
+  }
   return 0;
 }
 
-/* A path inside the problem object, "$.params.d", as a path in the
- * request, "$.problem.params.d". */
-static char *in_request(char *where) {
-  if (!where || where[0] != '$')
-    return where;
-  char *moved = tf_nalloc(strlen(where) + sizeof "$.problem", 1);
-  sprintf(moved, "$.problem%s", where + 1);
-  free(where);
-  return moved;
-}
-
-/* The problem's fields name their place in the request when binding fails. */
-static void relocate(tf_request *r) {
-  for (size_t i = 0; i < r->nparams; i++)
-    r->params[i].where = in_request(r->params[i].where);
-  for (size_t i = 0; i < r->nfixes; i++)
-    r->fixes[i].where = in_request(r->fixes[i].where);
-  for (size_t i = 0; i < r->ndomains; i++)
-    r->domains[i].where = in_request(r->domains[i].where);
-  for (size_t i = 0; i < r->nrequires; i++)
-    r->requires[i].where = in_request(r->requires[i].where);
-  for (size_t i = 0; i < r->nobjectives; i++)
-    r->objectives[i].where = in_request(r->objectives[i].where);
-  for (size_t i = 0; i < r->nplaces; i++)
-    r->places[i].where = in_request(r->places[i].where);
+/* The solver options ("solver", "time_limit", "presolve") as read. */
+static int read_solve_opts(const tf_command_args *a, tf_solve_opts *o, tf_error *err) {
+  tf_solve_opts_init(o);
+  if (a->given[TF_COPT_time_limit])
+    o->time_limit_s = a->time_limit;
+  o->presolve = a->presolve;
+  return a->solver ? tf_solver_named(a->solver, "$.solver", &o->backend, err) : 0;
 }
 
 /* An error in the request's own fields needs no file name: the workset's
@@ -117,62 +129,26 @@ static void request_error(tf_error *err) {
  * what the same object means in a validation file or a sweep; `relocated`
  * names its paths in the request ("$.problem.params.d"). */
 static int parse_problem(const cJSON *p, int relocated, tf_case *c, tf_error *err) {
-  char *text = cJSON_PrintUnformatted(p);
-  if (!text)
-    return tf_error_set(err, TF_EINTERNAL, "$.problem", "cannot copy the problem");
-  int rc = tf_case_parse(text, strlen(text), "", 0, c, err);
-  cJSON_free(text);
-  if (rc && relocated) {
-    char *path = in_request(tf_strdup(err->path));
-    snprintf(err->path, sizeof err->path, "%s", path);
-    free(path);
-  } else if (!rc && relocated) {
-    relocate(&c->req);
-  }
-  return rc;
+  return tf_case_read(p, "", relocated ? "$.problem" : "$", c, err);
 }
 
-/* A handle call's "problem" adds to the handle's: fix, domain and place
- * merge by key (the call's win), require appends, objective and solver
- * replace.  What the handle bound (machine, workset, params, any_arch)
- * stays. */
+/* A handle call's "problem" adds to the handle's (tf_request_overlay):
+ * fix, domain and place by key (the call's win), require appends,
+ * objective and solver replace.  What the handle bound (machine, workset,
+ * params, any_arch) stays. */
 static const char *const call_keys[] = {"id", "fix", "domain", "require", "objective", "place", "solver", NULL};
 
-static void merge_member(cJSON *m, const cJSON *v) {
-  cJSON *have = cJSON_GetObjectItemCaseSensitive(m, v->string);
-  const cJSON *e;
-  if (have && cJSON_IsObject(have) && cJSON_IsObject(v)) {
-    cJSON_ArrayForEach(e, v) {
-      cJSON_DeleteItemFromObjectCaseSensitive(have, e->string);
-      cJSON_AddItemToObject(have, e->string, cJSON_Duplicate(e, 1));
-    }
-  } else if (have && !strcmp(v->string, "require") && cJSON_IsArray(have) && cJSON_IsArray(v)) {
-    cJSON_ArrayForEach(e, v)
-      cJSON_AddItemToArray(have, cJSON_Duplicate(e, 1));
-  } else {
-    cJSON_DeleteItemFromObjectCaseSensitive(m, v->string);
-    cJSON_AddItemToObject(m, v->string, cJSON_Duplicate(v, 1));
-  }
-}
-
-static cJSON *merged_problem(const cJSON *base, const cJSON *call, tf_error *err) {
+static int call_problem_keys(const cJSON *call, tf_error *err) {
   static const char *const bound_keys[] = {"machine", "workset", "params", "any_arch"};
   if (!cJSON_IsObject(call))
-    return tf_error_set(err, TF_EINPUT, "$.problem", "expected an object"), NULL;
+    return tf_error_set(err, TF_EINPUT, "$.problem", "expected an object");
   for (size_t i = 0; i < sizeof bound_keys / sizeof *bound_keys; i++)
     if (tf_json_member(call, bound_keys[i])) {
       char path[48];
       snprintf(path, sizeof path, "$.problem.%s", bound_keys[i]);
-      return tf_error_set(err, TF_EINPUT, path, "bound when the handle was made; make another handle to change it"),
-             NULL;
+      return tf_error_set(err, TF_EINPUT, path, "bound when the handle was made; make another handle to change it");
     }
-  if (tf_json_keys(call, "$.problem", call_keys, NULL, err))
-    return NULL;
-  cJSON *m = cJSON_Duplicate(base, 1);
-  const cJSON *v;
-  cJSON_ArrayForEach(v, call)
-    merge_member(m, v);
-  return m;
+  return tf_json_keys(call, "$.problem", call_keys, NULL, err);
 }
 
 /* The problem a solve, check, layout or emit call runs on: its own
@@ -188,59 +164,36 @@ typedef struct bound {
 
 /* "cutlass_name", as --cutlass-name: the name's workset, params, tile
  * fixes and stages (or "max stages"), and its machine unless the problem
- * names one; the problem's other members added as on a handle.  A new
- * problem object, or NULL. */
-static cJSON *cutlass_problem(const cJSON *req, const cJSON *p, bound *b, tf_error *err) {
+ * names one; the problem's other members laid over them as a handle
+ * call's are. */
+static int cutlass_case(const cJSON *req, const cJSON *p, bound *b, tf_error *err) {
+  static const char *const keys[] = {"machine", "params", "fix", "domain", "require", "objective", "place",
+                                     "any_arch", "solver", "id", "comment", NULL};
   const char *name, *machine = NULL;
   if (tf_json_string(tf_json_member(req, "cutlass_name"), "$.cutlass_name", &name, err))
-    return NULL;
+    return -1;
   if (p && !cJSON_IsObject(p))
-    return tf_error_set(err, TF_EINPUT, "$.problem", "expected an object"), NULL;
+    return tf_error_set(err, TF_EINPUT, "$.problem", "expected an object");
   if (tf_json_member(p, "workset"))
-    return tf_error_set(err, TF_EINPUT, "$.problem.workset", "cannot be combined with cutlass_name, which names the workset"),
-           NULL;
+    return tf_error_set(err, TF_EINPUT, "$.problem.workset", "cannot be combined with cutlass_name, which names the workset");
+  if (p && tf_json_keys(p, "$.problem", keys, NULL, err))
+    return -1;
   if (tf_json_member(p, "machine") && tf_json_string(tf_json_member(p, "machine"), "$.problem.machine", &machine, err))
-    return NULL;
-  tf_request r;
-  tf_request_init(&r);
-  r.machine = machine ? tf_strdup(machine) : NULL;
+    return -1;
+  b->own.req.machine = machine ? tf_strdup(machine) : NULL;
   tf_cutlass_kernel k;
-  cJSON *m = NULL;
-  if (!tf_cutlass_name_request(name, &r, &k, err)) {
-    tf_text t;
-    tf_json_out w;
-    tf_json_out_init(&w, tf_text_open(&t));
-    tf_json_out_object(&w);
-    tf_request_write_members(&w, &r);
-    tf_json_out_key_string(&w, "machine", r.machine);
-    tf_json_out_key_string(&w, "workset", r.workset);
-    tf_json_out_end(&w);
-    size_t len;
-    char *text = tf_text_close(&t, &len);
-    m = cJSON_ParseWithLength(text, len);
-    free(text);
-    if (!m)
-      tf_error_set(err, TF_EINTERNAL, "$.cutlass_name", "cannot write the name's problem");
-    const cJSON *v;
-    if (m)
-      cJSON_ArrayForEach(v, p)
-        if (strcmp(v->string, "machine"))
-          merge_member(m, v);
-    b->auto_stages = !k.stages;
-  }
-  tf_request_release(&r);
-  return m;
+  if (tf_cutlass_name_request(name, &b->own.req, &k, err))
+    return -1;
+  b->auto_stages = !k.stages;
+  return p ? tf_case_read_fields(p, "$.problem", &b->own.req, err) : 0;
 }
 
 static int bind_own(const cJSON *req, bound *b, double time_limit_s, tf_error *err) {
   const cJSON *p = tf_json_member(req, "problem");
-  cJSON *made = NULL;
-  if (tf_json_member(req, "cutlass_name") && !(p = made = cutlass_problem(req, p, b, err)))
-    return -1;
-  if (!cJSON_IsObject(p))
-    return tf_error_set(err, TF_EINPUT, "$.problem", "expected a problem object with machine and workset");
-  int rc = parse_problem(p, 1, &b->own, err);
-  cJSON_Delete(made);
+  int rc = tf_json_member(req, "cutlass_name") ? cutlass_case(req, p, b, err)
+           : !cJSON_IsObject(p)
+               ? tf_error_set(err, TF_EINPUT, "$.problem", "expected a problem object with machine and workset")
+               : parse_problem(p, 1, &b->own, err);
   b->c = &b->own;
   if (rc || tf_run_bind(&b->own.req, "$.problem.machine", "$.problem.workset", "$.problem.any_arch", time_limit_s,
                         &b->run, err))
@@ -249,16 +202,16 @@ static int bind_own(const cJSON *req, bound *b, double time_limit_s, tf_error *e
   return 0;
 }
 
+/* A call's own problem, the handle's as bound with the call's laid over
+ * it, its paths those of the request ("$.problem.fix.B_r"). */
 static int bind_on_handle(const cJSON *req, const tf_json_handle *h, bound *b, double time_limit_s, tf_error *err) {
   const cJSON *p = tf_json_member(req, "problem");
   if (!p || (cJSON_IsObject(p) && !p->child)) {
     b->c = &h->base, b->p = h->run.problem;
     return 0;
   }
-  cJSON *m = merged_problem(h->problem, p, err);
-  int rc = !m || parse_problem(m, 1, &b->own, err);
-  cJSON_Delete(m);
-  if (rc)
+  if (call_problem_keys(p, err) || tf_case_read(h->problem, "", "$.problem", &b->own, err) ||
+      tf_case_read_fields(p, "$.problem", &b->own.req, err))
     return -1;
   b->c = &b->own;
   b->run.problem = tf_problem_new_timed(h->run.loaded.machine, h->run.loaded.workset, &b->own.req, time_limit_s, err);
@@ -272,7 +225,7 @@ static int bind_problem(const cJSON *req, const api_ctx *x, bound *b, tf_error *
   tf_solve_opts o;
   if (x->handle && tf_json_member(req, "cutlass_name"))
     return tf_error_set(err, TF_EINPUT, "$.cutlass_name", "names a workset; a handle has its own");
-  int rc = read_solve_opts(req, &o, err) ||
+  int rc = read_solve_opts(&x->args, &o, err) ||
            (x->handle ? bind_on_handle(req, x->handle, b, o.time_limit_s, err) : bind_own(req, b, o.time_limit_s, err));
   if (rc)
     request_error(err);
@@ -302,27 +255,12 @@ static int write_answers(FILE *out, const bound *b, const tf_ranked *r, int top,
   return r->n ? API_OK : API_NO;
 }
 
-/* "explain": true, as --explain. */
-static int read_flag(const cJSON *req, const char *key, int *flag, tf_error *err) {
-  const cJSON *v = tf_json_member(req, key);
-  char path[32];
-  snprintf(path, sizeof path, "$.%s", key);
-  *flag = 0;
-  if (v && !cJSON_IsBool(v))
-    return tf_error_set(err, TF_EINPUT, path, "expected true or false");
-  *flag = cJSON_IsTrue(v);
-  return 0;
-}
-
 static int api_solve(const cJSON *req, FILE *out, api_ctx *x) {
   tf_error *err = &x->err;
-  int64_t top = 0, points = 0;
-  int explain;
-  const cJSON *v = tf_json_member(req, "top"), *pts = tf_json_member(req, "top_points");
+  const tf_command_args *a = &x->args;
+  int top = (int)a->top;
   tf_solve_opts o;
-  if ((v && tf_json_int(v, "$.top", 1, 100000, &top, err)) ||
-      (pts && tf_json_int(pts, "$.top_points", 0, 1, &points, err)) || read_flag(req, "explain", &explain, err) ||
-      read_solve_opts(req, &o, err))
+  if (read_solve_opts(a, &o, err))
     return -1;
   bound b;
   int rc = bind_problem(req, x, &b, err);
@@ -330,29 +268,36 @@ static int api_solve(const cJSON *req, FILE *out, api_ctx *x) {
     rc = tf_solve_opts_for(&o, &b.c->req, "$.problem.solver", &o, err);
   tf_ranked r = {0};
   if (!rc)
-    rc = tf_run_solve(b.p, &o, NULL, (int)top, (int)points, &r, err) ? -1 : write_answers(out, &b, &r, (int)top, explain);
+    rc = tf_run_solve(b.p, &o, NULL, top, a->top_points, &r, err) ? -1 : write_answers(out, &b, &r, top, a->explain);
   tf_ranked_release(&r);
   bound_release(&b);
   return rc;
 }
 
-/* check needs every variable fixed: the free ones are named in the
- * error answer's "free" for a binding to name its own keyword. */
+/* check needs every variable fixed (tf_check says which are not, an error
+ * about fix): the free ones, each a name, for the answer's "free". */
+static void free_variables(const tf_problem *p, api_ctx *x) {
+  const char *names[API_MAX_FREE];
+  size_t n = tf_check_free_names(p, names, API_MAX_FREE);
+  for (x->nfree = 0; x->nfree < n && x->nfree < API_MAX_FREE; x->nfree++)
+    snprintf(x->free_vars[x->nfree], sizeof x->free_vars[0], "%s", names[x->nfree]);
+}
+
 static int api_check(const cJSON *req, FILE *out, api_ctx *x) {
   tf_error *err = &x->err;
   bound b;
   tf_solve_opts o;
-  int rc = bind_problem(req, x, &b, err) || read_solve_opts(req, &o, err) ? -1 : 0;
+  int rc = bind_problem(req, x, &b, err) || read_solve_opts(&x->args, &o, err) ? -1 : 0;
   if (!rc && b.auto_stages) /* as check --cutlass-name: the largest stage count that fits */
     rc = tf_fix_builder_stages(&b.own.req, &b.run.loaded, &o, &b.run.problem, err), b.p = b.run.problem;
-  if (!rc && tf_check_free_variables(b.p, x->free_vars, sizeof x->free_vars))
-    rc = tf_error_set(err, TF_EINPUT, "$.problem.fix", "check needs every variable fixed; still free: %s", x->free_vars);
   if (!rc) {
     tf_answer a;
     tf_answer_init(&a, b.p);
     rc = tf_check(b.p, &a, err) ? -1 : a.status == TF_ANSWER_FITS ? API_OK : API_NO;
     if (rc >= 0)
       tf_report_json_object(out, &b.c->req, b.p, &a);
+    else if (!strcmp(err->at, "fix"))
+      free_variables(b.p, x);
     tf_answer_release(&a);
   }
   bound_release(&b);
@@ -363,20 +308,13 @@ static int api_check(const cJSON *req, FILE *out, api_ctx *x) {
 
 /* "emit": "c" or "cute-dsl" answers {"text": the code}; without it the
  * object `layout --json` prints. */
-static int read_form(const cJSON *req, const char *key, const char *const *words, const int *forms, int *form,
-                     tf_error *err) {
-  const cJSON *v = tf_json_member(req, key);
-  const char *s;
-  char path[32];
-  snprintf(path, sizeof path, "$.%s", key);
-  if (!v)
+static int read_form(const char *s, const char *const *words, const int *forms, int *form, tf_error *err) {
+  if (!s)
     return 0;
-  if (tf_json_string(v, path, &s, err))
-    return -1;
   for (size_t i = 0; words[i]; i++)
     if (!strcmp(s, words[i]))
       return *form = forms[i], 0;
-  return tf_error_set(err, TF_EINPUT, path, "unknown value '%s'", s);
+  return tf_error_set(err, TF_EINPUT, "$.emit", "unknown value '%s'", s);
 }
 
 /* The code a layout or emit request writes, as {"text": "..."}. */
@@ -395,7 +333,7 @@ static int api_layout(const cJSON *req, FILE *out, api_ctx *x) {
   tf_error *err = &x->err;
   int form = TF_LAYOUT_JSON;
   tf_solve_opts o;
-  if (read_form(req, "emit", words, forms, &form, err) || read_solve_opts(req, &o, err))
+  if (read_form(x->args.emit, words, forms, &form, err) || read_solve_opts(&x->args, &o, err))
     return -1;
   bound b;
   int rc = bind_problem(req, x, &b, err);
@@ -443,14 +381,11 @@ static int emit_keys_read(const cJSON *keys, tf_prune_map *map, tf_error *err) {
 
 static int api_emit(const cJSON *req, FILE *out, api_ctx *x) {
   tf_error *err = &x->err;
-  const cJSON *v = tf_json_member(req, "for"), *k = tf_json_member(req, "top");
-  const char *name = NULL;
-  int64_t top = 0;
+  const char *name = x->args.for_;
   tf_solve_opts o;
-  if (!v)
+  if (!name)
     return tf_error_set(err, TF_EINPUT, "$.for", "expected one of cutlass, cute-dsl, triton, fa");
-  if (tf_json_string(v, "$.for", &name, err) || (k && tf_json_int(k, "$.top", 1, 1000, &top, err)) ||
-      read_solve_opts(req, &o, err))
+  if (read_solve_opts(&x->args, &o, err))
     return -1;
   int target = tf_emit_target(name);
   if (target < 0)
@@ -458,11 +393,11 @@ static int api_emit(const cJSON *req, FILE *out, api_ctx *x) {
   bound b;
   tf_prune_map keys = {NULL, 0, 0};
   tf_problem *own = NULL;
-  int rc = bind_problem(req, x, &b, err) || emit_keys_read(tf_json_member(req, "key"), &keys, err),
+  int rc = bind_problem(req, x, &b, err) || emit_keys_read(x->args.key, &keys, err),
       status = TF_ANSWER_OPTIMAL;
   if (!rc)
     rc = tf_emit_bind(target, b.p, &b.c->req, &own, err) ||
-                 tf_emit_run(out, own ? own : b.p, &o, target, (int)top, 1, &keys, &status, err)
+                 tf_emit_run(out, own ? own : b.p, &o, target, (int)x->args.top, 1, &keys, &status, err)
              ? -1
          : status == TF_ANSWER_INFEASIBLE || status == TF_ANSWER_NO_FIT ? API_NO
                                                                         : API_OK;
@@ -476,16 +411,11 @@ static int api_emit(const cJSON *req, FILE *out, api_ctx *x) {
 
 /* ------------------------------------------------------------------ plot */
 
-/* A string member of the request, or NULL when absent; `need` makes it
- * required. */
-static int opt_string(const cJSON *req, const char *key, int need, const char **out, tf_error *err) {
-  const cJSON *v = tf_json_member(req, key);
+/* A string option the command needs, as read (NULL: not given). */
+static int needed(const char *v, const char *key, tf_error *err) {
   char path[32];
   snprintf(path, sizeof path, "$.%s", key);
-  *out = NULL;
-  if (!v)
-    return need ? tf_error_set(err, TF_EINPUT, path, "is needed") : 0;
-  return tf_json_string(v, path, out, err);
+  return v ? 0 : tf_error_set(err, TF_EINPUT, path, "is needed");
 }
 
 /* {"text": the SVG, ...}: the caller writes its members after it into
@@ -500,12 +430,11 @@ static void svg_object(tf_json_out *w, FILE *out, const tf_svg *svg) {
 /* "kind": "map", `plot map`: "problem", "x", "y", "color"; status 1 when
  * no cell fits. */
 static int plot_map(const cJSON *req, FILE *out, api_ctx *x, tf_error *err) {
+  const tf_command_args *a = &x->args;
   tf_solve_opts o;
-  tf_plot_map_opts mo = {.solve = &o};
-  const char *scale;
-  if (opt_string(req, "x", 1, &mo.x, err) || opt_string(req, "y", 1, &mo.y, err) ||
-      opt_string(req, "color", 0, &mo.color, err) || opt_string(req, "scale", 0, &scale, err) ||
-      (mo.scale = tf_plot_scale_parse(scale, "$.scale", err)) < 0 || read_solve_opts(req, &o, err))
+  tf_plot_map_opts mo = {.solve = &o, .x = a->x, .y = a->y, .color = a->color};
+  if (needed(a->x, "x", err) || needed(a->y, "y", err) ||
+      (mo.scale = tf_plot_scale_parse(a->scale, "$.scale", err)) < 0 || read_solve_opts(a, &o, err))
     return -1;
   bound b;
   int rc = bind_problem(req, x, &b, err);
@@ -527,17 +456,15 @@ static int plot_map(const cJSON *req, FILE *out, api_ctx *x, tf_error *err) {
 
 /* "kind": "sweep", `plot sweep FILE`: "file", "x", "y", "by", "scale"
  * (the y axis's), "x_scale". */
-static int plot_series(const cJSON *req, FILE *out, tf_error *err) {
-  const char *file, *px, *py, *by, *ys, *xs;
+static int plot_series(const tf_command_args *a, FILE *out, tf_error *err) {
   int y_scale = 0, x_scale = 0;
-  if (opt_string(req, "file", 1, &file, err) || opt_string(req, "x", 1, &px, err) ||
-      opt_string(req, "y", 1, &py, err) || opt_string(req, "by", 0, &by, err) ||
-      opt_string(req, "scale", 0, &ys, err) || opt_string(req, "x_scale", 0, &xs, err) ||
-      (y_scale = tf_plot_scale_parse(ys, "$.scale", err)) < 0 || (x_scale = tf_plot_scale_parse(xs, "$.x_scale", err)) < 0)
+  if (needed(a->file, "file", err) || needed(a->x, "x", err) || needed(a->y, "y", err) ||
+      (y_scale = tf_plot_scale_parse(a->scale, "$.scale", err)) < 0 ||
+      (x_scale = tf_plot_scale_parse(a->x_scale, "$.x_scale", err)) < 0)
     return -1;
   tf_plot_series s = {0};
   tf_svg svg = {0};
-  int rc = tf_plot_series_read(file, px, py, by, &s, err);
+  int rc = tf_plot_series_read(a->file, a->x, a->y, a->by, &s, err);
   if (!rc) {
     s.x_scale = x_scale;
     s.y_scale = y_scale;
@@ -556,59 +483,27 @@ static int plot_series(const cJSON *req, FILE *out, tf_error *err) {
 
 static int api_plot(const cJSON *req, FILE *out, api_ctx *x) {
   tf_error *err = &x->err;
-  const char *kind;
-  if (opt_string(req, "kind", 1, &kind, err))
+  const char *kind = x->args.kind;
+  if (needed(kind, "kind", err))
     return -1;
   if (!strcmp(kind, "map"))
     return plot_map(req, out, x, err);
   if (!strcmp(kind, "sweep") && !x->handle)
-    return plot_series(req, out, err);
+    return plot_series(&x->args, out, err);
   return tf_error_set(err, TF_EINPUT, "$.kind", "expected map%s, got '%s'", x->handle ? "" : " or sweep", kind);
 }
 
 /* ----------------------------------------------------------------- sweep */
 
-/* "problems": each problem object as the text of a problem line, read by
- * the sweep's own loader; a bad one is bad input at $.problems[i], before
- * any work. */
-static tf_sweep *load_problems(const cJSON *list, tf_error *err) {
-  if (!cJSON_IsArray(list))
-    return tf_error_set(err, TF_EINPUT, "$.problems", "expected an array of problem objects"), NULL;
-  size_t n = (size_t)cJSON_GetArraySize(list), i = 0;
-  char **lines = tf_nalloc(n + 1, sizeof *lines);
-  size_t *lens = tf_nalloc(n + 1, sizeof *lens);
-  for (const cJSON *p = list->child; p && i < n; p = p->next, i++) {
-    lines[i] = cJSON_PrintUnformatted(p);
-    if (!lines[i])
-      break;
-    lens[i] = strlen(lines[i]);
-  }
-  tf_sweep *s = i < n ? (tf_error_set(err, TF_EINTERNAL, "$.problems", "out of memory"), NULL)
-                      : tf_sweep_load_lines((const char *const *)lines, lens, n, "", "$.problems", err);
-  for (size_t k = 0; k < i; k++)
-    cJSON_free(lines[k]);
-  free(lines);
-  free(lens);
-  return s;
-}
-
 /* The sweep the request names: exactly one of "spec", "file", "problems". */
-static tf_sweep *load_sweep(const cJSON *req, tf_error *err) {
-  const cJSON *spec = tf_json_member(req, "spec"), *file = tf_json_member(req, "file"),
-              *problems = tf_json_member(req, "problems");
-  if (!!spec + !!file + !!problems != 1)
+static tf_sweep *load_sweep(const tf_command_args *a, tf_error *err) {
+  if (!!a->spec + !!a->file + !!a->problems != 1)
     return tf_error_set(err, TF_EINPUT, "$", "a sweep needs exactly one of \"spec\", \"file\", \"problems\""), NULL;
-  if (file) {
-    const char *name;
-    return tf_json_string(file, "$.file", &name, err) ? NULL : tf_sweep_load(name, err);
-  }
-  if (spec) {
-    char *text = cJSON_PrintUnformatted(spec);
-    tf_sweep *s = text ? tf_sweep_parse_spec(text, strlen(text), "$.spec", err) : NULL;
-    cJSON_free(text);
-    return s;
-  }
-  return load_problems(problems, err);
+  if (a->file)
+    return tf_sweep_load(a->file, err);
+  if (a->spec)
+    return tf_sweep_read_spec(a->spec, "$.spec", err);
+  return tf_sweep_read_problems(a->problems, "", "$.problems", err); /* each a problem line, as parsed */
 }
 
 /* JSON lines (each a whole object, newline-terminated) as one array, a
@@ -662,20 +557,6 @@ static int run_sweep(tf_sweep *s, const tf_sweep_opts *o, FILE *out, tf_error *e
   return 0;
 }
 
-/* "shard": [I, N], 1 <= I <= N: points i with i mod N = I - 1, as --shard I/N. */
-static int read_shard(const cJSON *v, tf_sweep_opts *o, tf_error *err) {
-  int64_t i, n;
-  if (!v)
-    return 0;
-  if (!cJSON_IsArray(v) || cJSON_GetArraySize(v) != 2)
-    return tf_error_set(err, TF_EINPUT, "$.shard", "expected [I, N], this shard's index from 1 and the count");
-  if (tf_json_int(cJSON_GetArrayItem(v, 1), "$.shard[1]", 1, 1 << 20, &n, err) ||
-      tf_json_int(cJSON_GetArrayItem(v, 0), "$.shard[0]", 1, n, &i, err))
-    return -1;
-  o->shard_index = (int)i, o->shard_count = (int)n;
-  return 0;
-}
-
 /* "fd" must be open for writing: a closed number is the request's fault,
  * named by its field, not an output that failed. */
 static int check_fd(int fd, tf_error *err) {
@@ -688,23 +569,20 @@ static int check_fd(int fd, tf_error *err) {
 }
 
 static int api_sweep(const cJSON *req, FILE *out, api_ctx *x) {
+  (void)req; /* its options are x->args */
   tf_error *err = &x->err;
+  const tf_command_args *a = &x->args;
   tf_sweep_opts o;
   tf_sweep_opts_init(&o);
-  int64_t jobs = 1, fd = -1, memo = -1;
-  const cJSON *v = tf_json_member(req, "jobs"), *f = tf_json_member(req, "fd"), *m = tf_json_member(req, "memo_max");
-  if ((v && tf_json_int(v, "$.jobs", 1, 1024, &jobs, err)) || (f && tf_json_int(f, "$.fd", 0, 1 << 30, &fd, err)) ||
-      (m && tf_json_int(m, "$.memo_max", 0, 1 << 30, &memo, err)) || read_solve_opts(req, &o.solve, err))
+  if (read_solve_opts(a, &o.solve, err) || (a->given[TF_COPT_fd] && check_fd((int)a->fd, err)))
     return -1;
-  if (f && check_fd((int)fd, err))
-    return -1;
-  o.jobs = (int)jobs;
-  o.out_fd = (int)fd;
-  if (memo >= 0)
-    o.memo_max = (size_t)memo;
-  if (read_shard(tf_json_member(req, "shard"), &o, err))
-    return -1;
-  tf_sweep *s = load_sweep(req, err);
+  o.jobs = a->given[TF_COPT_jobs] ? (int)a->jobs : 1;
+  o.out_fd = a->given[TF_COPT_fd] ? (int)a->fd : -1;
+  if (a->given[TF_COPT_memo_max])
+    o.memo_max = (size_t)a->memo_max;
+  if (a->given[TF_COPT_shard])
+    o.shard_index = (int)a->shard.index, o.shard_count = (int)a->shard.count;
+  tf_sweep *s = load_sweep(a, err);
   int rc = s ? run_sweep(s, &o, out, err) : -1;
   tf_sweep_free(s);
   return rc;
@@ -712,57 +590,49 @@ static int api_sweep(const cJSON *req, FILE *out, api_ctx *x) {
 
 /* -------------------------------------------------------------- validate */
 
-/* Every file's cases into `rows` (JSON lines), in order. */
-static int validate_files(const cJSON *req, tf_cache *cache, FILE *rows, tf_validate_tally *t, tf_error *err) {
-  const cJSON *files = tf_json_member(req, "files");
-  tf_solve_opts o;
-  if (read_solve_opts(req, &o, err))
-    return -1;
+/* "files": the CASES.jsonl paths, borrowed from the request. */
+static int validate_paths(const cJSON *files, char ***paths, size_t *n, tf_error *err) {
   if (!cJSON_IsArray(files) || !files->child)
     return tf_error_set(err, TF_EINPUT, "$.files", "expected a non-empty array of CASES.jsonl paths");
-  size_t i = 0;
-  for (const cJSON *v = files->child; v; v = v->next, i++) {
+  *paths = tf_nalloc((size_t)cJSON_GetArraySize(files) + 1, sizeof **paths);
+  *n = 0;
+  for (const cJSON *v = files->child; v; v = v->next, (*n)++) {
     char path[64];
     const char *name;
-    tf_path_index(path, sizeof path, "$.files", i);
-    if (tf_json_string(v, path, &name, err) || tf_validate_file(cache, name, rows, 1, &o, t, err))
+    tf_path_index(path, sizeof path, "$.files", *n);
+    if (tf_json_string(v, path, &name, err))
       return -1;
+    (*paths)[*n] = (char *)name;
   }
   return 0;
 }
 
 static int api_validate(const cJSON *req, FILE *out, api_ctx *x) {
+  (void)req; /* its options are x->args */
   tf_error *err = &x->err;
-  tf_cache cache;
-  tf_cache_init(&cache);
-  tf_measured_set set;
-  tf_measured_set_init(&set);
-  tf_validate_tally t = {0, 0, 0, 0, &set};
-  tf_text buf;
-  int rc = validate_files(req, &cache, tf_text_open(&buf), &t, err);
-  size_t len;
-  char *rows = tf_text_close(&buf, &len);
+  char **paths = NULL;
+  size_t n = 0;
   tf_solve_opts o;
-  if (!rc && set.n)
-    rc = read_solve_opts(req, &o, err) || tf_measured_finish(&set, &cache, &o, err) ? -1 : 0;
-  if (!rc) {
+  tf_validate_run v;
+  memset(&v, 0, sizeof v); /* released whether or not the files ran */
+  int rc = read_solve_opts(&x->args, &o, err) || validate_paths(x->args.files, &paths, &n, err) ? -1 : 0;
+  if (!rc && !(rc = tf_validate_files(paths, n, 1, &o, &v, err))) {
     tf_json_out w;
     tf_json_out_init(&w, out);
     tf_json_out_object(&w);
     tf_json_out_key(&w, "cases");
-    lines_array(&w, rows, len);
-    tf_json_out_key_int(&w, "passed", (int64_t)t.passed);
-    tf_json_out_key_int(&w, "failed", (int64_t)t.failed);
-    tf_json_out_key_int(&w, "skipped", (int64_t)t.skipped);
-    if (set.n)
-      tf_json_out_key_int(&w, "measured_cases", (int64_t)t.measured);
-    tf_measured_write_json(&w, &set);
+    lines_array(&w, v.rows, v.nrows);
+    tf_json_out_key_int(&w, "passed", (int64_t)v.t.passed);
+    tf_json_out_key_int(&w, "failed", (int64_t)v.t.failed);
+    tf_json_out_key_int(&w, "skipped", (int64_t)v.t.skipped);
+    if (v.set.n)
+      tf_json_out_key_int(&w, "measured_cases", (int64_t)v.t.measured);
+    tf_measured_write_json(&w, &v.set);
     tf_json_out_end(&w);
-    rc = t.failed ? API_NO : API_OK;
+    rc = v.t.failed ? API_NO : API_OK;
   }
-  free(rows);
-  tf_measured_set_release(&set);
-  tf_cache_release(&cache);
+  tf_validate_run_release(&v);
+  free(paths);
   return rc;
 }
 
@@ -817,6 +687,13 @@ static int api_workset(const cJSON *req, FILE *out, api_ctx *x) {
   return w ? API_OK : -1;
 }
 
+/* "options": the command-option table, what every front end takes. */
+static int api_options(const cJSON *req, FILE *out, api_ctx *x) {
+  (void)req, (void)x;
+  tf_command_options_write_json(out);
+  return API_OK;
+}
+
 static int api_version(const cJSON *req, FILE *out, api_ctx *x) {
   (void)req, (void)x;
   tf_json_out w;
@@ -831,72 +708,52 @@ static int api_version(const cJSON *req, FILE *out, api_ctx *x) {
 
 /* "configs": objects (Triton's configs) or strings (CUTLASS kernel names),
  * read as `prune` reads a list; "file": such a list on disk. */
-static int prune_list(const cJSON *req, tf_config_list *l, tf_error *err) {
-  const cJSON *configs = tf_json_member(req, "configs"), *file = tf_json_member(req, "file");
+static int prune_list(const tf_command_args *a, tf_config_list *l, tf_error *err) {
+  const cJSON *configs = a->configs;
   const char *path;
   size_t len;
-  if (!configs == !file)
+  if (!configs == !a->file)
     return tf_error_set(err, TF_EINPUT, "$", "expected exactly one of \"configs\" and \"file\"");
-  if (file) {
-    char *text = tf_json_string(file, "$.file", &path, err) ? NULL : tf_read_file(path, &len, err);
-    int rc = text ? tf_configs_parse(text, len, path, l, err) : -1;
+  if (a->file) {
+    char *text = tf_read_file(a->file, &len, err);
+    int rc = text ? tf_configs_parse(text, len, a->file, l, err) : -1;
     free(text);
     return rc;
   }
   if (!cJSON_IsArray(configs) || !configs->child)
     return tf_error_set(err, TF_EINPUT, "$.configs", "expected a non-empty array of configuration objects or kernel names");
-  tf_text t;
+  if (!cJSON_IsString(configs->child)) /* configuration objects, read where they are */
+    return tf_configs_read_array(configs, "$.configs", l, err);
+  tf_text t; /* kernel names, one a line, as a names file holds them */
   FILE *f = tf_text_open(&t);
   int rc = 0;
-  if (cJSON_IsString(configs->child)) { /* kernel names, one a line */
-    size_t i = 0;
-    for (const cJSON *c = configs->child; c && !rc; c = c->next, i++) {
-      char where[48];
-      tf_path_index(where, sizeof where, "$.configs", i);
-      rc = tf_json_string(c, where, &path, err);
-      if (!rc && strpbrk(path, "\n\r"))
-        rc = tf_error_set(err, TF_EINPUT, where, "expected a kernel name (one line)");
-      if (!rc)
-        fprintf(f, "%s\n", path);
-    }
-  } else {
-    char *text = cJSON_PrintUnformatted(configs);
-    fputs(text ? text : "", f);
-    cJSON_free(text);
+  size_t i = 0;
+  for (const cJSON *c = configs->child; c && !rc; c = c->next, i++) {
+    char where[48];
+    tf_path_index(where, sizeof where, "$.configs", i);
+    rc = tf_json_string(c, where, &path, err);
+    if (!rc && strpbrk(path, "\n\r"))
+      rc = tf_error_set(err, TF_EINPUT, where, "expected a kernel name (one line)");
+    if (!rc)
+      fprintf(f, "%s\n", path);
   }
   char *text = tf_text_close(&t, &len);
   if (!rc)
     rc = tf_configs_parse(text, len, "$.configs", l, err);
   free(text);
-  for (size_t i = 0; !rc && i < l->n; i++) /* "$[2]" of the array as written: the request's "$.configs[2]" */
-    if (l->items[i].where[0] == '$' && l->items[i].where[1] == '[')
-      tf_path_index(l->items[i].where, sizeof l->items[i].where, "$.configs", i);
   return rc;
 }
 
 /* "machine", "workset", "params" {NAME: integer}, "map" {KEY: "VAR"}. */
-static int prune_request(const cJSON *req, tf_request *r, tf_prune_map *map, tf_error *err) {
-  const cJSON *m = tf_json_member(req, "machine"), *w = tf_json_member(req, "workset");
-  const cJSON *params = tf_json_member(req, "params"), *keys = tf_json_member(req, "map"), *v;
+/* Its problem's fields at the top (machine, workset, params, any_arch),
+ * read as a problem line's; "map" {KEY: "VAR"}. */
+static int prune_request(const cJSON *req, const cJSON *keys, tf_request *r, tf_prune_map *map, tf_error *err) {
+  const cJSON *v;
   const char *s;
-  if (m && !tf_json_string(m, "$.machine", &s, err))
-    r->machine = tf_strdup(s);
-  if (w && !tf_json_string(w, "$.workset", &s, err))
-    r->workset = tf_strdup(s);
-  int any_arch;
-  if (read_flag(req, "any_arch", &any_arch, err))
+  if (tf_case_read_fields(req, "$", r, err))
     return -1;
-  r->any_arch = any_arch;
-  if ((params && !cJSON_IsObject(params)) || (keys && !cJSON_IsObject(keys)))
-    return tf_error_set(err, TF_EINPUT, params && !cJSON_IsObject(params) ? "$.params" : "$.map", "expected an object");
-  cJSON_ArrayForEach(v, params) {
-    char path[160];
-    int64_t x;
-    tf_path_key(path, sizeof path, "$.params", v->string);
-    if (tf_json_int(v, path, -TF_JSON_EXACT, TF_JSON_EXACT, &x, err))
-      return -1;
-    tf_request_add_param(r, v->string, x, path);
-  }
+  if (keys && !cJSON_IsObject(keys))
+    return tf_error_set(err, TF_EINPUT, "$.map", "expected an object");
   cJSON_ArrayForEach(v, keys) {
     char path[160];
     tf_path_key(path, sizeof path, "$.map", v->string);
@@ -917,13 +774,13 @@ static int api_prune(const cJSON *req, FILE *out, api_ctx *x) {
   tf_prune_batch b;
   tf_prune_batch_init(&b);
   tf_solve_opts o;
-  int rc = read_solve_opts(req, &o, err) || prune_request(req, &r, &map, err) || prune_list(req, &b.list, err);
+  int rc = read_solve_opts(&x->args, &o, err) || prune_request(req, x->args.map, &r, &map, err) ||
+           prune_list(&x->args, &b.list, err);
   if (!rc && b.list.form == TF_CONFIGS_NAMES && r.workset)
     rc = tf_error_set(err, TF_EINPUT, "$.workset", "cannot be combined with kernel names, which name their worksets");
+  x->problem_fields = 0; /* machine, workset, params at the top */
   if (!rc)
     rc = tf_prune_batch_run(&b, &r, &map, o.time_limit_s, err);
-  if (rc && (!strcmp(err->path, "-m") || !strcmp(err->path, "-w"))) /* the request's names, not the options' */
-    snprintf(err->path, sizeof err->path, "%s", err->path[1] == 'm' ? "$.machine" : "$.workset");
   if (!rc)
     tf_prune_batch_json(out, &b);
   tf_prune_batch_release(&b);
@@ -934,35 +791,48 @@ static int api_prune(const cJSON *req, FILE *out, api_ctx *x) {
 
 /* -------------------------------------------------------------- dispatch */
 
-#define SOLVE_KEYS "solver", "time_limit", "presolve"
-static const char *const solve_keys[] = {"cmd", "problem", "cutlass_name", "top", "top_points", "explain", SOLVE_KEYS, NULL};
-static const char *const check_keys[] = {"cmd", "problem", "cutlass_name", SOLVE_KEYS, NULL};
-static const char *const layout_keys[] = {"cmd", "problem", "cutlass_name", "emit", SOLVE_KEYS, NULL};
-static const char *const emit_keys[] = {"cmd", "problem", "cutlass_name", "for", "top", "key", SOLVE_KEYS, NULL};
-static const char *const sweep_keys[] = {"cmd", "spec", "file", "problems", "jobs", "fd", "memo_max",
-                                         "shard", SOLVE_KEYS, NULL};
-static const char *const validate_keys[] = {"cmd", "files", SOLVE_KEYS, NULL};
-static const char *const prune_keys[] = {"cmd", "machine", "workset", "params", "map", "configs", "file", "time_limit",
-                                         "any_arch", NULL};
-static const char *const name_keys[] = {"cmd", "name", NULL};
-static const char *const plot_keys[] = {"cmd", "kind", "problem", "cutlass_name", "x", "y", "color", "by", "file",
-                                        "scale", "x_scale", SOLVE_KEYS, NULL};
-static const char *const bare_keys[] = {"cmd", NULL};
+/* What a request of each command may hold besides "cmd": the rows of the
+ * command-option table (solver/command_options.h) its JSON takes for
+ * `options`, and `extra` (prune's problem fields, at the top level). */
+static const char *const prune_extra[] = {"machine", "workset", "params", "any_arch", NULL};
+static const char *const name_extra[] = {"name", NULL};
 
 static const struct api_cmd {
   const char *name;
   int (*run)(const cJSON *req, FILE *out, api_ctx *x);
-  const char *const *keys;
+  unsigned options; /* enum tf_cmd_bit: the table's rows for these commands */
+  const char *const *extra;
   int on_handle; /* may run on a handle */
 } commands[] = {
-    {"solve", api_solve, solve_keys, 1},       {"check", api_check, check_keys, 1},
-    {"sweep", api_sweep, sweep_keys, 0},       {"validate", api_validate, validate_keys, 0},
-    {"machines", api_machines, bare_keys, 0},  {"worksets", api_worksets, bare_keys, 0},
-    {"machine", api_machine, name_keys, 0},    {"workset", api_workset, name_keys, 0},
-    {"version", api_version, bare_keys, 0},    {"prune", api_prune, prune_keys, 0},
-    {"layout", api_layout, layout_keys, 1},    {"emit", api_emit, emit_keys, 1},
-    {"plot", api_plot, plot_keys, 1},
+    {"solve", api_solve, TF_CMD_SOLVE, NULL, 1},
+    {"check", api_check, TF_CMD_CHECK, NULL, 1},
+    {"sweep", api_sweep, TF_CMD_SWEEP, NULL, 0},
+    {"validate", api_validate, TF_CMD_VALIDATE, NULL, 0},
+    {"machines", api_machines, 0, NULL, 0},
+    {"worksets", api_worksets, 0, NULL, 0},
+    {"machine", api_machine, 0, name_extra, 0},
+    {"workset", api_workset, 0, name_extra, 0},
+    {"version", api_version, 0, NULL, 0},
+    {"options", api_options, 0, NULL, 0},
+    {"prune", api_prune, TF_CMD_PRUNE, prune_extra, 0},
+    {"layout", api_layout, TF_CMD_LAYOUT, NULL, 1},
+    {"emit", api_emit, TF_CMD_EMIT, NULL, 1},
+    {"plot", api_plot, TF_CMD_PLOT_MAP | TF_CMD_PLOT_SWEEP, NULL, 1},
 };
+
+/* The request's members must be the command's. */
+static int command_keys(const cJSON *req, const struct api_cmd *c, tf_error *err) {
+  const char *keys[TF_NCOMMAND_OPTIONS + 8];
+  size_t n = 0;
+  keys[n++] = "cmd";
+  for (size_t i = 0; i < TF_NCOMMAND_OPTIONS; i++)
+    if ((tf_command_options[i].fronts & TF_FRONT_JSON) && (tf_command_options[i].commands & c->options))
+      keys[n++] = tf_command_options[i].key;
+  for (const char *const *e = c->extra; e && *e; e++)
+    keys[n++] = *e;
+  keys[n] = NULL;
+  return tf_json_keys(req, "$", keys, NULL, err);
+}
 
 static const struct api_cmd *command(const cJSON *req, const api_ctx *x, tf_error *err) {
   const char *name = NULL;
@@ -974,11 +844,11 @@ static const struct api_cmd *command(const cJSON *req, const api_ctx *x, tf_erro
     if (!strcmp(commands[i].name, name)) {
       if (x->handle && !commands[i].on_handle)
         break;
-      return tf_json_keys(req, "$", commands[i].keys, NULL, err) ? NULL : &commands[i];
+      return command_keys(req, &commands[i], err) ? NULL : &commands[i];
     }
   tf_error_set(err, TF_EINPUT, "$.cmd", x->handle ? "unknown command '%s' on a handle (solve, check, layout, emit, plot)"
                : "unknown command '%s' (solve, check, layout, emit, plot, sweep, validate, prune, machines, machine, worksets, "
-                 "workset, version)",
+                 "workset, version, options)",
                name);
   return NULL;
 }
@@ -988,21 +858,19 @@ static int dispatch(const char *request, FILE *out, api_ctx *x) {
   if (!req)
     return -1;
   const struct api_cmd *c = command(req, x, &x->err);
-  int rc = c ? c->run(req, out, x) : -1;
+  int rc = c && !read_args(req, c->options, &x->args, &x->err) ? c->run(req, out, x) : -1;
   cJSON_Delete(req);
   return rc;
 }
 
-/* The request member an error is in: "$.problem.fix.B_r" is in "fix",
- * "$.top" in "top", "--time-limit" in "time_limit"; "" for an error
- * elsewhere (a workset file). */
+/* The request member an error is in: the field or option the library
+ * names (err->at, "time_limit"), else the path's: "$.problem.fix.B_r" is
+ * in "fix", "$.top" in "top"; "" for an error elsewhere (a workset file). */
 static void error_field(const tf_error *err, char *field, size_t size) {
   const char *p = err->path;
   field[0] = 0;
-  if (!err->file[0] && !strncmp(p, "--", 2)) { /* a module the command line shares names its option: --time-limit */
-    snprintf(field, size, "%s", p + 2);
-    for (char *c = field; *c; c++)
-      *c = *c == '-' ? '_' : *c;
+  if (err->at[0]) {
+    snprintf(field, size, "%s", err->at);
     return;
   }
   if (!strncmp(err->file, "$.", 2)) /* an error in a member read as a document of its own: "$.spec" */
@@ -1016,12 +884,36 @@ static void error_field(const tf_error *err, char *field, size_t size) {
   snprintf(field, size, "%.*s", (int)n, p);
 }
 
+/* Is `key` a request field's (a problem's member)? */
+static int request_key(const char *key) {
+  for (size_t i = 0; i < TF_NREQUEST_FIELDS; i++)
+    if (!strcmp(tf_request_fields[i].key, key))
+      return 1;
+  return 0;
+}
+
+/* The request member an error is in, as a JSON path. */
+static void error_path(const api_ctx *x, char *path, size_t size) {
+  const tf_error *err = &x->err;
+  if (!strncmp(err->file, "$.", 2) && err->path[0] == '$') /* "$.spec" and "$.params.zz": "$.spec.params.zz" */
+    snprintf(path, size, "%s%s", err->file, err->path + 1);
+  else if (!err->path[0] && err->at[0]) /* a field or option the library names: its member */
+    snprintf(path, size, "$.%s%s", x->problem_fields && request_key(err->at) ? "problem." : "", err->at);
+  else
+    snprintf(path, size, "%s", err->path);
+}
+
 /* {"error": the line, "status": N, "message": without its place, "path":
  * the JSON path, "field": the request member, "free": [check's free
  * variables]}: a binding names its own keyword from "field". */
 static char *error_answer(const api_ctx *x, int status) {
-  const tf_error *err = &x->err;
-  char msg[1024], field[64];
+  tf_error e = x->err; /* a field or option the library names is spelled as its member */
+  char msg[1024], field[64], path[512];
+  error_path(x, path, sizeof path);
+  if (!e.path[0] && e.at[0])
+    snprintf(e.path, sizeof e.path, "%s", path);
+  tf_error_spell(&e, NULL); /* "@{fix}" in a message: the member's name */
+  const tf_error *err = &e;
   tf_error_format(err, msg, sizeof msg);
   error_field(err, field, sizeof field);
   if (!strcmp(field, "any_arch"))
@@ -1033,23 +925,12 @@ static char *error_answer(const api_ctx *x, int status) {
   tf_json_out_key_string(&w, "error", msg);
   tf_json_out_key_int(&w, "status", status);
   tf_json_out_key_string(&w, "message", err->msg);
-  char path[512];
-  if (!strncmp(err->file, "$.", 2) && err->path[0] == '$') /* "$.spec" and "$.params.zz": "$.spec.params.zz" */
-    snprintf(path, sizeof path, "%s%s", err->file, err->path + 1);
-  else
-    snprintf(path, sizeof path, "%s", err->path);
   tf_json_out_key_string(&w, "path", path);
   tf_json_out_key_string(&w, "field", field);
-  if (!strcmp(err->path, "$.problem.fix") && x->free_vars[0]) {
+  if (!strcmp(err->path, "$.problem.fix") && x->nfree) {
     tf_json_out_key_array(&w, "free");
-    for (const char *s = x->free_vars; *s;) {
-      size_t n = strcspn(s, ",");
-      char name[sizeof x->free_vars];
-      snprintf(name, sizeof name, "%.*s", (int)n, s);
-      tf_json_out_string(&w, name);
-      s += n;
-      s += strspn(s, ", ");
-    }
+    for (size_t i = 0; i < x->nfree; i++)
+      tf_json_out_string(&w, x->free_vars[i]);
     tf_json_out_end(&w);
   }
   tf_json_out_end(&w);
@@ -1095,7 +976,8 @@ static char *answer(api_ctx *x, int (*run)(const char *, FILE *, api_ctx *, void
 static void ctx_init(api_ctx *x, const tf_json_handle *h) {
   tf_error_init(&x->err);
   x->handle = h;
-  x->free_vars[0] = 0;
+  x->problem_fields = 1;
+  x->nfree = 0;
 }
 
 static int run_request(const char *request, FILE *out, api_ctx *x, void *arg) {

@@ -31,7 +31,7 @@ struct files {
 /* Writes every level of one format to a new output of f. */
 static int write_levels(const tf_ilp *ilp, size_t levels, const double *pins, const char *file, int mps,
                         struct files *f, tf_error *err) {
-  const char *where = mps ? "--mps" : "--lp";
+  const char *where = mps ? "@mps" : "@lp";
   char name[4096];
   for (size_t i = 0; i < levels; i++) {
     if (tf_export_level_name(file, i, name, sizeof name))
@@ -91,13 +91,13 @@ static int same_file(const char *a, const char *b) {
  * --mps's level 1). */
 static int names_apart(const char *lp_file, const char *mps_file, size_t levels, tf_error *err) {
   if ((lp_file && !*lp_file) || (mps_file && !*mps_file))
-    return tf_error_set(err, TF_EINPUT, lp_file && !*lp_file ? "--lp" : "--mps", "expected a file name");
+    return tf_error_set(err, TF_EINPUT, lp_file && !*lp_file ? "@lp" : "@mps", "expected a file name");
   char a[4096], b[4096];
   for (size_t i = 0; lp_file && mps_file && i < levels; i++)
     for (size_t j = 0; j < levels; j++)
       if (!tf_export_level_name(lp_file, i, a, sizeof a) && !tf_export_level_name(mps_file, j, b, sizeof b) &&
           same_file(a, b))
-        return tf_error_set(err, TF_EINPUT, "--mps", "%s is also --lp's file of level %zu (%s): give the two "
+        return tf_error_set(err, TF_EINPUT, "@mps", "%s is also @{lp}'s file of level %zu (%s): give the two "
                             "formats names apart", b, i + 1, a);
   return 0;
 }
@@ -113,7 +113,7 @@ int tf_export_model(const tf_problem *p, const tf_answer *a, const char *lp_file
     return -1;
   double *pins = tf_nalloc(p->nobjective + 1, sizeof *pins);
   struct files f = {NULL, 0, 0};
-  int rc = level_pins(p, a, lp_file ? "--lp" : "--mps", pins, err) ||
+  int rc = level_pins(p, a, lp_file ? "@lp" : "@mps", pins, err) ||
            (lp_file && write_levels(&m.ilp, levels, pins, lp_file, 0, &f, err)) ||
            (mps_file && write_levels(&m.ilp, levels, pins, mps_file, 1, &f, err));
   if (rc)

@@ -211,7 +211,7 @@ int tf_output_open(tf_output *o, const char *file, int flags, const char *where,
   if (exists && S_ISDIR(st.st_mode))
     rc = fail(o, EISDIR, err);
   else if (exists && !S_ISREG(st.st_mode))
-    rc = flags & TF_OUTPUT_RESUME ? tf_error_set(err, TF_EINPUT, where, "%s: --resume needs a regular file", o->name)
+    rc = flags & TF_OUTPUT_RESUME ? tf_error_set(err, TF_EINPUT, where, "%s: @{resume} needs a regular file", o->name)
                                   : open_in_place(o, O_WRONLY, err);
   else if (flags & TF_OUTPUT_RESUME)
     rc = open_in_place(o, O_RDWR | O_CREAT | O_NOFOLLOW, err);

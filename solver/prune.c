@@ -211,7 +211,7 @@ int tf_fix_builder_stages(tf_request *req, const tf_loaded *l, const tf_solve_op
     if (!strcmp((*p)->count_names[i], "stages"))
       k = i;
   if (k < 0)
-    return tf_error_set(err, TF_EINPUT, "--cutlass-name", "workset %s has no count 'stages'", l->workset->name);
+    return tf_error_set(err, TF_EINPUT, "@cutlass_name", "workset %s has no count 'stages'", l->workset->name);
   /* The builder counts shared memory only: a workset that models the
    * consumers' registers (rf_model) is solved without them here, and the
    * check that follows says whether the registers hold. */
@@ -220,7 +220,7 @@ int tf_fix_builder_stages(tf_request *req, const tf_loaded *l, const tf_solve_op
     tf_request r;
     tf_request_init(&r);
     tf_request_copy(&r, req);
-    tf_request_add_param(&r, "rf_model", 0, "--cutlass-name");
+    tf_request_add_param(&r, "rf_model", 0, "@cutlass_name");
     smem_only = tf_problem_new(l->machine, l->workset, &r, err);
     tf_request_release(&r);
     if (!smem_only)
@@ -235,7 +235,7 @@ int tf_fix_builder_stages(tf_request *req, const tf_loaded *l, const tf_solve_op
     tf_problem_free(smem_only);
   if (rc)
     return -1;
-  tf_request_add_fix(req, "stages", stages, "--cutlass-name");
+  tf_request_add_fix(req, "stages", stages, "@cutlass_name");
   tf_problem_free(*p);
   *p = tf_problem_new(l->machine, l->workset, req, err);
   return *p ? 0 : -1;
@@ -257,7 +257,7 @@ int tf_prune_name(const char *name, const char *machine, double time_limit, tf_p
   tf_solve_opts opts;
   tf_solve_opts_init(&opts);
   opts.time_limit_s = time_limit;
-  int rc = tf_cutlass_name_request(name, &req, &k, err) || tf_load(&req, "-m", "--cutlass-name", &out->loaded, err);
+  int rc = tf_cutlass_name_request(name, &req, &k, err) || tf_load(&req, "@machine", "@cutlass_name", &out->loaded, err);
   if (!rc && machine && !same_arch(&k, out->loaded.machine)) {
     out->skipped = 1;
     snprintf(out->error, sizeof out->error, "an sm%d kernel; %s is %s", k.arch, out->loaded.machine->name,
@@ -317,8 +317,9 @@ static void note_ignored(tf_prune_batch *r, const char *keys) {
  * file its values reached.  A JSON path inside the configuration stays
  * after the line; the options' own machine and workset stay theirs. */
 static void blame(tf_error *err, const char *where) {
-  if (!strcmp(err->path, "-m") || !strcmp(err->path, "-w"))
+  if (!strcmp(err->at, "machine") || !strcmp(err->at, "workset"))
     return;
+  err->at[0] = 0;
   char path[sizeof err->path];
   if (err->path[0] == '$')
     snprintf(path, sizeof path, "%s: %s", where, err->path);
@@ -365,9 +366,9 @@ int tf_prune_batch_run(tf_prune_batch *r, tf_request *req, const tf_prune_map *m
   r->verdicts = tf_nalloc(r->list.n ? r->list.n : 1, sizeof *r->verdicts);
   int names = r->list.form == TF_CONFIGS_NAMES;
   if (!names && (!req->machine || !req->workset))
-    return tf_error_set(err, TF_EINPUT, req->machine ? "-w" : "-m",
+    return tf_error_set(err, TF_EINPUT, req->machine ? "@workset" : "@machine",
                         "is needed: configuration objects are checked against one machine and workset");
-  if (!names && (tf_load(req, "-m", "-w", &r->loaded, err) || map_targets(r->loaded.workset, map, err)))
+  if (!names && (tf_load(req, "@machine", "@workset", &r->loaded, err) || map_targets(r->loaded.workset, map, err)))
     return -1;
   for (size_t i = 0; i < r->list.n; i++) {
     tf_pruned *v = &r->verdicts[i];

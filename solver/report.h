@@ -4,9 +4,9 @@
  *                               (solver/schema/tilefit.schema.json)
  *   CSV   solver/write_csv.c    RFC 4180, quoting in one place
  * tf_report_answers is what solve and check print; validate and sweep
- * frame the same writers' objects and rows in their own lines.  Adding a
- * format: an enum value, a write_X.c, and a case in tf_report_answers.
- * Everything goes to the FILE * handed in (stdout for results). */
+ * frame the same writers' objects and rows in their own lines (adding a
+ * format: docs/design.md, "Where to add X").  Everything goes to the
+ * FILE * handed in (stdout for results). */
 #ifndef TF_SOLVER_REPORT_H
 #define TF_SOLVER_REPORT_H
 
@@ -99,13 +99,12 @@ typedef struct tf_csv_columns {
 } tf_csv_columns;
 
 /* A workset's columns; `occupancy`: some problem of it chooses one
- * (a fix, domain, require or objective names it). */
+ * (its bound problem's occupancy, or tf_problem_shape_of's before
+ * binding). */
 void tf_csv_columns_add_workset(tf_csv_columns *c, const tf_workset *w, int occupancy);
 /* A bound problem's: its workset's, its occupancy and objectives. */
 void tf_csv_columns_add_problem(tf_csv_columns *c, const tf_problem *p);
 void tf_csv_columns_add_objectives(tf_csv_columns *c, size_t n);
-/* Is the identifier "occupancy" in this name or expression? */
-int tf_csv_names_occupancy(const char *text);
 void tf_csv_columns_release(tf_csv_columns *c);
 /* "machine,...,reason\n", after the command's own columns and a comma. */
 void tf_csv_columns_write_header(FILE *f, const tf_csv_columns *c);

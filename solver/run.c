@@ -12,10 +12,9 @@ int tf_run_arch_check(const tf_machine *m, const tf_workset *w, const tf_request
   tf_error_init(&e);
   if (!tf_place_check_machine(m, w, req->any_arch, &e))
     return 0;
-  char *cli_hint = strstr(e.msg, " (--any-arch"); /* the command line's hint: the caller gives its own */
-  if (cli_hint)
-    *cli_hint = 0;
-  return tf_error_set(err, TF_EINPUT, where, "%s%s", e.msg, hint ? hint : "");
+  tf_error_set(err, TF_EINPUT, where, "%s%s", e.msg, hint ? hint : "");
+  tf_error_set_at(err, e.at);
+  return -1;
 }
 
 static int bind(const tf_request *req, const char *mwhere, const char *wwhere, const char *arch_where,

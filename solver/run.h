@@ -18,9 +18,9 @@ typedef struct tf_run {
 
 /* Loads req's machine and workset (an error names `mwhere` or `wwhere`),
  * then, when `arch_where` is given, refuses a machine outside the
- * workset's architectures as an error at arch_where (without the command
- * line's --any-arch hint: the caller names its own field), then binds
- * with a time limit (0: none).  0 ok; -1 with *err, r released-safe. */
+ * workset's architectures as an error at arch_where (about any_arch,
+ * which the front end spells), then binds with a time limit (0: none).
+ * 0 ok; -1 with *err, r released-safe. */
 int tf_run_bind(const tf_request *req, const char *mwhere, const char *wwhere, const char *arch_where,
                 double time_limit_s, tf_run *r, tf_error *err);
 void tf_run_release(tf_run *r);
@@ -33,8 +33,8 @@ int tf_run_bind_on_demand(const tf_request *req, const char *mwhere, const char 
                           double time_limit_s, tf_run *r, tf_error *err);
 
 /* The architecture check alone, for a front end that loaded the machine
- * and workset itself: 0, or -1 with an error at `where` whose message ends
- * in `hint` (NULL: none) instead of the command line's --any-arch. */
+ * and workset itself: 0, or -1 with an error at `where`, about any_arch,
+ * whose message ends in `hint` (NULL: none). */
 int tf_run_arch_check(const tf_machine *m, const tf_workset *w, const tf_request *req, const char *where,
                       const char *hint, tf_error *err);
 

@@ -110,7 +110,7 @@ int tf_solve(const tf_problem *p, const tf_solve_opts *o, const tf_solve_out *ou
   if (!p->on_demand && p->ncombos == 0) {
     infeasible(p, a);
     if (want_model)
-      return tf_error_set(err, TF_EINPUT, out->lp_file ? "--lp" : "--mps",
+      return tf_error_set(err, TF_EINPUT, out->lp_file ? "@lp" : "@mps",
                           "no model to write: every combination was ruled out before the ILP (%s)", a->why);
     return 0;
   }
@@ -128,13 +128,12 @@ int tf_solve(const tf_problem *p, const tf_solve_opts *o, const tf_solve_out *ou
   return want_model ? tf_export_model(p, a, out->lp_file, out->mps_file, err) : 0;
 }
 
-/* --top ranks by the exact search alone (both rankings: points and configurations). */
+/* The K best rank by the exact search alone (both rankings: points and
+ * configurations). */
 static int top_needs_exact(const tf_solve_opts *o, tf_error *err) {
   if (!o->backend)
     return 0;
-  return tf_error_set(err, TF_EINPUT, "--top",
-                      "the K best come from the exact search; --solver %s finds one optimum (drop --top or use "
-                      "--solver exact)",
+  return tf_error_set(err, TF_EINPUT, "@top", "the K best come from the exact search; the %s solver finds one optimum",
                       o->backend->name);
 }
 
@@ -253,15 +252,26 @@ int tf_solve_configs(const tf_problem *p, const tf_solve_opts *o, int k, tf_answ
   return r;
 }
 
-int tf_check_free_variables(const tf_problem *p, char *buf, size_t size) {
-  tf_strbuf b = tf_strbuf_of(buf, size);
+size_t tf_check_free_names(const tf_problem *p, const char **names, size_t max) {
+  size_t n = 0;
   for (size_t i = 0; i < p->place_first; i++) /* check decides the placements itself */
-    if (p->ndomain[i] != 1)
-      tf_strbuf_item(&b, ", ", "%s", p->choose_names[i]);
+    if (p->ndomain[i] != 1 && n++ < max)
+      names[n - 1] = p->choose_names[i];
   for (int k = 0; k < p->ncounts; k++)
-    if (p->count_lo[k] != p->count_hi[k])
-      tf_strbuf_item(&b, ", ", "%s", p->count_names[k]);
-  return b.len > 0;
+    if (p->count_lo[k] != p->count_hi[k] && n++ < max)
+      names[n - 1] = p->count_names[k];
+  return n;
+}
+
+int tf_check_free_variables(const tf_problem *p, char *buf, size_t size) {
+  size_t max = p->place_first + (size_t)p->ncounts + 1;
+  const char **names = tf_nalloc(max, sizeof *names);
+  size_t n = tf_check_free_names(p, names, max);
+  tf_strbuf b = tf_strbuf_of(buf, size);
+  for (size_t i = 0; i < n; i++)
+    tf_strbuf_item(&b, ", ", "%s", names[i]);
+  free(names);
+  return n > 0;
 }
 
 /* Is point x better than point y at the objectives, lexicographically? */
@@ -334,7 +344,7 @@ static int check_failed_require(const tf_problem *p, tf_answer *a) {
 int tf_check(const tf_problem *p, tf_answer *a, tf_error *err) {
   char list[512];
   if (tf_check_free_variables(p, list, sizeof list))
-    return tf_error_set(err, TF_EINPUT, "--fix", "check needs every variable fixed; still free: %s", list);
+    return tf_error_set(err, TF_EINPUT, "@fix", "check needs every variable fixed; still free: %s", list);
   for (size_t i = 0; i < p->nchoose; i++)
     a->choose[i] = p->domain[i][0];
   for (int k = 0; k < p->ncounts; k++)

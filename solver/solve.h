@@ -74,6 +74,9 @@ int tf_check(const tf_problem *p, tf_answer *a, tf_error *err);
 /* The variables check would find free ("B_r, B_c" into buf); returns 1
  * when there is one, else 0. */
 int tf_check_free_variables(const tf_problem *p, char *buf, size_t size);
+/* The same as names (borrowed from p), the first `max` of them; returns
+ * how many are free. */
+size_t tf_check_free_names(const tf_problem *p, const char **names, size_t max);
 
 /* What layout and emit answer with: tf_check when every variable is fixed
  * (placements may stay free, as for check), else tf_solve. */

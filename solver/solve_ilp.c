@@ -52,7 +52,7 @@ static int disagree(const tf_problem *p, const tf_solve_opts *o, const char *wha
   char text[sizeof err->msg];
   tf_strbuf b = tf_strbuf_of(text, sizeof text);
   put_exact(&b, p, exact);
-  return tf_error_set(err, TF_ESOLVER, "--solver", "%s: %s; %s (the answer fails certification)",
+  return tf_error_set(err, TF_ESOLVER, "@solver", "%s: %s; %s (the answer fails certification)",
                       tf_solver_name(o->backend), what, text);
 }
 

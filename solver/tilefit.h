@@ -68,21 +68,10 @@
  *   solver/api.h      the public header: tf_call_json (solver/api_json.c), for
  *                     any language, and opaque handles (solver/api.c)
  *
- * Where to add things:
- *   a command      solver/cli/cmd_NAME.c, a tf_command in the table of
- *                  solver/cli/cli.c; its options are rows of the option table
- *                  (solver/cli/options.c), which also makes its usage and --help
- *   an output format  solver/write_FORMAT.c behind solver/report.h, framed by
- *                  tf_report_answers (solve, check) and the sweep's line writer
- *   a backend      a file defining a tf_backend {name, solve, write, thread_done}
- *                  (solver/backend.h), the only includer of its solver's header,
- *                  and a row in solver/backend.c's table of solver names
- *   a memory kind  model/bind/memory.[ch], the one module that knows how a memory
- *                  charges, rounds and caps buffers
- *   a binding      on tf_call_json (solver/api.h), as the Python module
- *                  python/tilefit/ is; a request is a row of its command table
  * The batch engine (sweeps, resume, memo, merge) is solver/batch/; a sweep
- * spec is read in model/formats/spec.c.
+ * spec is read in model/formats/spec.c.  Where to add a command, an option,
+ * a format, a backend, a memory kind or a machine field: docs/design.md,
+ * "Where to add X" (the one place that says).
  */
 #ifndef TF_SOLVER_TILEFIT_H
 #define TF_SOLVER_TILEFIT_H

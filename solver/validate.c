@@ -292,3 +292,28 @@ int tf_validate_file(tf_cache *cache, const char *file, FILE *out, int json, con
   struct run r = {cache, file, out, json, t, o};
   return tf_jsonl_each(file, run_line, &r, err);
 }
+
+int tf_validate_files(char *const *files, size_t n, int json, const tf_solve_opts *o, tf_validate_run *v,
+                      tf_error *err) {
+  memset(v, 0, sizeof *v);
+  tf_measured_set_init(&v->set);
+  v->t.set = &v->set;
+  tf_cache cache;
+  tf_cache_init(&cache);
+  tf_text rows;
+  FILE *out = tf_text_open(&rows);
+  int rc = 0;
+  for (size_t i = 0; i < n && !rc; i++)
+    rc = tf_validate_file(&cache, files[i], out, json, o, &v->t, err);
+  if (!rc && v->set.n)
+    rc = tf_measured_finish(&v->set, &cache, o, err);
+  v->rows = tf_text_close(&rows, &v->nrows);
+  tf_cache_release(&cache);
+  return rc;
+}
+
+void tf_validate_run_release(tf_validate_run *v) {
+  free(v->rows);
+  tf_measured_set_release(&v->set);
+  memset(v, 0, sizeof *v);
+}

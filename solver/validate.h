@@ -32,4 +32,18 @@ typedef struct tf_validate_tally {
 int tf_validate_file(tf_cache *cache, const char *file, FILE *out, int json, const tf_solve_opts *o,
                      tf_validate_tally *t, tf_error *err);
 
+/* The whole command, for every front end: every case of files[0..n-1]
+ * (rows as tf_validate_file writes them, held until the end, so that bad
+ * input anywhere writes none), then the measured cases' groups and
+ * totals.  Each front end frames rows and tally its way. */
+typedef struct tf_validate_run {
+  char *rows;           /* the rows, one a line (JSON objects with `json`) */
+  size_t nrows;         /* bytes */
+  tf_measured_set set;  /* the measured cases */
+  tf_validate_tally t;  /* its set is &set: do not copy the struct */
+} tf_validate_run;
+int tf_validate_files(char *const *files, size_t n, int json, const tf_solve_opts *o, tf_validate_run *v,
+                      tf_error *err);
+void tf_validate_run_release(tf_validate_run *v);
+
 #endif

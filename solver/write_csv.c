@@ -6,7 +6,6 @@
  * and check "id", a sweep "index,total,id", prune the configuration's. */
 #include "solver/report.h"
 
-#include <ctype.h>
 #include <stdlib.h>
 #include <string.h>
 
@@ -98,19 +97,6 @@ void tf_csv_columns_add_problem(tf_csv_columns *c, const tf_problem *p) {
 void tf_csv_columns_add_objectives(tf_csv_columns *c, size_t n) {
   if (n > c->nobjectives)
     c->nobjectives = n;
-}
-
-/* The identifier "occupancy" in a name or an expression's text. */
-int tf_csv_names_occupancy(const char *text) {
-  const char *word = "occupancy";
-  size_t n = strlen(word);
-  for (const char *s = text; (s = strstr(s, word)); s += n) {
-    int before = s > text && (s[-1] == '_' || isalnum((unsigned char)s[-1]));
-    int after = s[n] == '_' || isalnum((unsigned char)s[n]);
-    if (!before && !after)
-      return 1;
-  }
-  return 0;
 }
 
 void tf_csv_columns_release(tf_csv_columns *c) {

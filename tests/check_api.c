@@ -16,6 +16,8 @@
 
 #include "model/input/request.h"
 #include "solver/api.h"
+#include "solver/cli/options.h"
+#include "solver/command_options.h"
 #include "tests/suites.h"
 #include "tests/testutil.h"
 
@@ -313,7 +315,7 @@ START_TEST(plot_map_is_the_command_lines_svg) {
   tf_free(got);
   tf_json_handle_free(h);
   refused("{\"cmd\": \"plot\", \"kind\": \"map\", \"x\": \"B_q\", \"y\": \"B_c\", \"problem\": {\"machine\": "
-          "\"h100-sxm\", \"workset\": \"fa3-fwd\"}}", "--x: 'B_q'");
+          "\"h100-sxm\", \"workset\": \"fa3-fwd\"}}", "$.x: 'B_q'");
 }
 END_TEST
 
@@ -803,12 +805,174 @@ START_TEST(no_hidden_state_in_the_library) {
 }
 END_TEST
 
+/* An error's field or option, named by the library by its key, is spelled
+ * by each front end its own way: the command line's option, the JSON
+ * entry point's member (a binding takes "field"), never the other's. */
+START_TEST(errors_spelled_by_each_front_end) {
+  tf_error e;
+  tf_error_init(&e);
+  tf_error_set(&e, TF_EINPUT, "@top", "bound it with @{fix} or @{require}; @{nosuch} stays");
+  tf_error cli = e, plain = e;
+  tf_error_spell(&cli, tf_cli_spelling);
+  ck_assert_str_eq(cli.path, "--top");
+  ck_assert_str_eq(cli.msg, "bound it with --fix or --require; nosuch stays");
+  char buf[256];
+  tf_error_format(&plain, buf, sizeof buf);
+  ck_assert_str_eq(buf, "top: bound it with fix or require; nosuch stays");
+  tf_error_init(&e);
+  tf_error_set(&e, TF_EINPUT, "@machine", "x");
+  tf_error_spell(&e, tf_cli_spelling);
+  ck_assert_str_eq(e.path, "-m");
+  /* the same mistake through both front ends */
+  char *got = call("{\"cmd\": \"solve\", \"top\": 2, \"solver\": \"glpk\", \"problem\": {\"machine\": \"a100\", "
+                   "\"workset\": \"fa2-fwd\"}}",
+                   2);
+  ck_assert_msg(strstr(got, "\"error\":\"$.top: the K best come from the exact search; the glpk solver finds one "
+                            "optimum\"") && strstr(got, "\"path\":\"$.top\",\"field\":\"top\""),
+                "%s", got);
+  ck_assert_ptr_null(strstr(got, "--"));
+  tf_free(got);
+  char out[256], err[1024];
+  ck_assert_int_eq(tf_test_run("solve -m a100 -w fa2-fwd --top 2 --solver glpk", out, sizeof out, err, sizeof err), 2);
+  ck_assert_msg(strstr(err, "error: --top: the K best come from the exact search; --solver glpk finds one optimum"), "%s",
+                err);
+  got = call("{\"cmd\": \"plot\", \"kind\": \"map\", \"x\": \"B_q\", \"y\": \"B_c\", \"problem\": {\"machine\": "
+             "\"h100-sxm\", \"workset\": \"fa3-fwd\"}}",
+             2);
+  ck_assert_msg(strstr(got, "\"path\":\"$.x\",\"field\":\"x\"") && !strstr(got, "--x"), "%s", got);
+  tf_free(got);
+}
+END_TEST
+
+/* A handle call's problem (and a CUTLASS name's) over the problem it adds
+ * to: keyed lists by key, the later item last; requires appended;
+ * objectives and strings replaced; what it leaves empty stays. */
+START_TEST(overlay_is_a_later_problem_object) {
+  tf_request base, call;
+  tf_request_init(&base);
+  tf_request_init(&call);
+  tf_request_add_fix(&base, "B_r", 64, "$.fix.B_r");
+  tf_request_add_fix(&base, "B_c", 128, "$.fix.B_c");
+  tf_request_add_require(&base, "stages <= 4", "$.require[0]");
+  tf_request_add_objective(&base, "max stages", "$.objective[0]");
+  base.solver = strdup("glpk");
+  tf_request_add_fix(&call, "B_r", 128, "$.problem.fix.B_r");
+  tf_request_add_require(&call, "B_c <= 128", "$.problem.require[0]");
+  tf_request_add_objective(&call, "max B_r", "$.problem.objective[0]");
+  tf_request_add_objective(&call, "max B_c", "$.problem.objective[1]");
+  tf_request_overlay(&base, &call);
+  ck_assert_int_eq(base.nfixes, 2);
+  ck_assert_str_eq(base.fixes[0].name, "B_c");
+  ck_assert_str_eq(base.fixes[1].name, "B_r");
+  ck_assert_int_eq(base.fixes[1].value, 128);
+  ck_assert_str_eq(base.fixes[1].where, "$.problem.fix.B_r");
+  ck_assert_int_eq(base.nrequires, 2);
+  ck_assert_str_eq(base.requires[1].text, "B_c <= 128");
+  ck_assert_int_eq(base.nobjectives, 2);
+  ck_assert_str_eq(base.objectives[0].text, "max B_r");
+  ck_assert_str_eq(base.solver, "glpk"); /* the call left it empty */
+  tf_request_release(&base);
+  tf_request_release(&call);
+}
+END_TEST
+
+/* ------------------------------------------------ the command-option table */
+
+/* A value of the kind, as the command line spells it (NULL: it takes none)
+ * and as JSON; whether it is valid does not matter, only that the option
+ * is known. */
+static const char *cli_value(int kind) {
+  static const char *const v[] = {"1", "1", NULL, NULL, "x", "x", "A=B", "1/2", "x"};
+  return v[kind];
+}
+static const char *json_value(int kind, const char *key) {
+  static const char *const v[] = {"1", "1", "true", "true", "\"x\"", "\"x\"", "{}", "[1, 2]", "\"x\""};
+  return kind == TF_OPTK_OPERAND && strcmp(key, "file") ? (strcmp(key, "kind") ? "{}" : "\"map\"") : v[kind];
+}
+
+/* The command line takes exactly the table's rows for each command: a
+ * row's flag is an option of its commands (not "unknown option") and of
+ * no other. */
+static void cli_takes_the_table(unsigned bit) {
+  const tf_command *cmd = tf_cli_command(bit);
+  ck_assert_ptr_nonnull(cmd);
+  for (size_t i = 0; i < TF_NCOMMAND_OPTIONS; i++) {
+    const tf_command_option *o = &tf_command_options[i];
+    if (!(o->fronts & TF_FRONT_CLI))
+      continue;
+    char flag[64];
+    snprintf(flag, sizeof flag, "--%s", o->flag);
+    char *argv[] = {(char *)cmd->name, flag, (char *)cli_value(o->kind), NULL};
+    tf_args a;
+    tf_args_init(&a);
+    tf_error e;
+    tf_error_init(&e);
+    int rc = tf_args_parse(argv[2] ? 3 : 2, argv, cmd, &a, &e);
+    int unknown = rc && strstr(e.msg, "unknown option") != NULL;
+    ck_assert_msg(unknown == !(o->commands & bit), "%s %s: %s", cmd->name, flag, rc ? e.msg : "taken");
+    tf_args_release(&a);
+  }
+}
+
+/* The JSON API's command `name` (plot's kind `kind`) takes exactly the
+ * rows of the commands `bits`. */
+static void json_takes_the_table(const char *name, const char *kind, unsigned bits) {
+  for (size_t i = 0; i < TF_NCOMMAND_OPTIONS; i++) {
+    const tf_command_option *o = &tf_command_options[i];
+    if (!(o->fronts & TF_FRONT_JSON) || (kind && !strcmp(o->key, "kind")))
+      continue;
+    char request[256];
+    snprintf(request, sizeof request, "{\"cmd\": \"%s\", \"%s\": %s%s%s%s}", name, o->key, json_value(o->kind, o->key),
+             kind ? ", \"kind\": \"" : "", kind ? kind : "", kind ? "\"" : "");
+    int status = -1;
+    char *answer = tf_call_json(request, &status);
+    char unknown[96];
+    snprintf(unknown, sizeof unknown, "\"path\":\"$.%s\"", o->key);
+    int refused = status == 2 && strstr(answer, "unknown key") && strstr(answer, unknown);
+    ck_assert_msg(refused == !(o->commands & bits), "%s: %s", request, answer);
+    tf_free(answer);
+  }
+}
+
+/* Every front end takes exactly the options of solver/command_options.h's
+ * table for each command: the command line and the JSON API here, Python
+ * in tests/python (Request.test_exactly_the_options_of_the_table). */
+START_TEST(every_front_end_takes_the_table) {
+  static const struct {
+    const char *json, *kind;
+    unsigned bit;
+  } cmds[] = {
+      {"solve", NULL, TF_CMD_SOLVE},       {"check", NULL, TF_CMD_CHECK},       {"layout", NULL, TF_CMD_LAYOUT},
+      {"emit", NULL, TF_CMD_EMIT},         {"sweep", NULL, TF_CMD_SWEEP},       {"validate", NULL, TF_CMD_VALIDATE},
+      {"prune", NULL, TF_CMD_PRUNE},       {"plot", "map", TF_CMD_PLOT_MAP},    {"plot", "sweep", TF_CMD_PLOT_SWEEP},
+      {NULL, NULL, TF_CMD_MACHINES},       {NULL, NULL, TF_CMD_WORKSETS},       {NULL, NULL, TF_CMD_MERGE},
+      {NULL, NULL, TF_CMD_PROBE},
+  };
+  for (size_t c = 0; c < sizeof cmds / sizeof *cmds; c++) {
+    cli_takes_the_table(cmds[c].bit);
+    if (cmds[c].json) /* one JSON plot takes both kinds' keys */
+      json_takes_the_table(cmds[c].json, cmds[c].kind, cmds[c].kind ? TF_CMD_PLOT_MAP | TF_CMD_PLOT_SWEEP : cmds[c].bit);
+  }
+  /* each read by its kind: a FLAG is true or false (top_points took 0 or 1, and Python's True failed) */
+  free(call("{\"cmd\": \"solve\", \"top\": 2, \"top_points\": true, \"problem\": {\"machine\": \"a100\", "
+            "\"workset\": \"fa2-fwd\"}}",
+            0));
+  char *answer = call("{\"cmd\": \"options\"}", 0);
+  ck_assert_msg(strstr(answer, "{\"key\":\"time_limit\",\"flag\":\"time-limit\",\"kind\":\"seconds\"") != NULL, "%s",
+                answer);
+  tf_free(answer);
+}
+END_TEST
+
 Suite *api_suite(void) {
   Suite *s = suite_create("api");
   TCase *tc = tcase_create("json");
   tcase_set_timeout(tc, 120);
   tcase_add_test(tc, solve_is_the_command_lines_json);
   tcase_add_test(tc, every_request_field);
+  tcase_add_test(tc, every_front_end_takes_the_table);
+  tcase_add_test(tc, errors_spelled_by_each_front_end);
+  tcase_add_test(tc, overlay_is_a_later_problem_object);
   tcase_add_test(tc, infeasible_and_no_fit_are_status_1);
   tcase_add_test(tc, top_is_an_array_in_rank_order);
   tcase_add_test(tc, bad_requests_name_the_field);

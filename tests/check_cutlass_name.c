@@ -26,7 +26,7 @@ static void parse_fails(const char *name, const char *part) {
   tf_error_init(&err);
   ck_assert_int_eq(tf_cutlass_name_parse(name, &k, &err), -1);
   ck_assert_int_eq(err.code, TF_EINPUT);
-  ck_assert_str_eq(err.path, "--cutlass-name");
+  ck_assert_str_eq(err.at, "cutlass_name");
   ck_assert_msg(strstr(err.msg, part) != NULL, "'%s' not in: %s", part, err.msg);
 }
 

@@ -390,6 +390,23 @@ START_TEST(test_long_name) {
 END_TEST
 
 /* The module itself: abandon leaves nothing and the target as it was. */
+/* -o FILE takes the whole output: check --cutlass-name's binding lines go
+ * to the file before the report, as they go to stdout without -o. */
+START_TEST(test_check_name_to_file) {
+  static const char name[] = "cutlass3x_sm90_tensorop_gemm_f16_f16_f32_f16_f16_128x128x64_1x1x1_0_tnn_align8_"
+                             "warpspecialized_cooperative_epi_tma";
+  static char out[1 << 14], alone[1 << 14], err[4096];
+  char args[1024];
+  snprintf(args, sizeof args, "check --cutlass-name %s", name);
+  ck_assert_int_eq(tf_test_run(args, alone, sizeof alone, err, sizeof err), 0);
+  ck_assert_msg(!strncmp(alone, name, strlen(name)), "%s", alone);
+  snprintf(args, sizeof args, "check --cutlass-name %s -o '%s'", name, tmp("check.txt"));
+  ck_assert_int_eq(tf_test_run(args, out, sizeof out, err, sizeof err), 0);
+  ck_assert_msg(!*out, "stdout with -o: %s", out);
+  ck_assert_msg(same(tmp("check.txt"), alone), "the file is not what stdout was:\n%s", slurp(tmp("check.txt")));
+}
+END_TEST
+
 START_TEST(test_abandon_and_commit) {
   tf_output o;
   tf_error err;
@@ -427,6 +444,7 @@ Suite *output_suite(void) {
   tcase_add_test(tc, test_output_is_an_input);
   tcase_add_test(tc, test_long_name);
   tcase_add_test(tc, test_abandon_and_commit);
+  tcase_add_test(tc, test_check_name_to_file);
   suite_add_tcase(s, tc);
   TCase *dev = tcase_create("devices"); /* apart: never run it against an old binary as root */
   tcase_add_checked_fixture(dev, setup, teardown);

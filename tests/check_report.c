@@ -1,4 +1,4 @@
-/* The writers (solver/report.h, solver/text.h): one CSV quoting rule for
+/* The writers (solver/report.h, model/core/text.h): one CSV quoting rule for
  * every command, bounded message buffers. */
 #include <check.h>
 #include <stdio.h>

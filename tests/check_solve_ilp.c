@@ -282,8 +282,8 @@ static int export_agrees(const char *dir, const char *args, int check_binaries, 
 
 START_TEST(test_export_shipped) {
   static const char *const problems[] = {
-      "solve -m h100-sxm -w cutlass-sm90-gemm -p epilogue_bytes=33792 --objective 'max tile_m*tile_n' "
-      "--objective 'max stages'",
+      ("solve -m h100-sxm -w cutlass-sm90-gemm -p epilogue_bytes=33792 --objective 'max tile_m*tile_n' "
+       "--objective 'max stages'"), /* one string: the parentheses tell clang so */
       "solve -m b200 -w fa4-fwd -p d=128 -p dv=128",
       "solve -m h100-sxm -w fa3-fwd -p d=128",
       "solve -m b200 -w fa4-bwd --fix dO_stage=1",

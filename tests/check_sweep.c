@@ -117,7 +117,7 @@ static int run(tf_sweep *s, struct runopts r, const char *out, tf_sweep_stats *s
   tf_sweep_opts o;
   tf_sweep_opts_init(&o);
   o.jobs = r.jobs ? r.jobs : 1;
-  o.format = r.format ? r.format : TF_FORMAT_JSON;
+  o.format = r.format ? r.format : TF_FORMAT_JSONL;
   o.shard_index = r.shard_index;
   o.shard_count = r.shard_count;
   o.resume = r.resume;
@@ -521,7 +521,7 @@ END_TEST
 
 START_TEST(test_jobs_identical) {
   tf_sweep *s = load(SMALL);
-  static const int fmt[] = {TF_FORMAT_JSON, TF_FORMAT_CSV};
+  static const int fmt[] = {TF_FORMAT_JSONL, TF_FORMAT_CSV};
   for (int f = 0; f < 2; f++) {
     run_ok(s, (struct runopts){.jobs = 1, .format = fmt[f]}, tmp("j1"), NULL);
     run_ok(s, (struct runopts){.jobs = 2, .format = fmt[f]}, tmp("j2"), NULL);
@@ -600,7 +600,7 @@ START_TEST(test_resume_torn) {
   tf_sweep *s = load(SMALL);
   int csv = _i % 2;
   const char *full = tmp(csv ? "full.csv" : "full.jsonl"), *part = tmp(csv ? "part.csv" : "part.jsonl");
-  run_ok(s, (struct runopts){.jobs = 2, .format = csv ? TF_FORMAT_CSV : TF_FORMAT_JSON}, full, NULL);
+  run_ok(s, (struct runopts){.jobs = 2, .format = csv ? TF_FORMAT_CSV : TF_FORMAT_JSONL}, full, NULL);
   size_t len;
   char *text = slurp(full, &len);
   size_t cuts[8], ncuts = 0;
@@ -613,7 +613,7 @@ START_TEST(test_resume_torn) {
   for (size_t k = 0; k < ncuts; k++) {
     spill(part, text, cuts[k]);
     tf_sweep_stats st;
-    run_ok(s, (struct runopts){.jobs = 1 + (int)k % 2, .format = csv ? TF_FORMAT_CSV : TF_FORMAT_JSON, .resume = 1},
+    run_ok(s, (struct runopts){.jobs = 1 + (int)k % 2, .format = csv ? TF_FORMAT_CSV : TF_FORMAT_JSONL, .resume = 1},
            part, &st);
     same_files(part, full);
     if (cuts[k] == len)
@@ -626,7 +626,7 @@ START_TEST(test_resume_torn) {
   memcpy(torn + two, text + two, 30);
   spill(part, torn, two + 30);
   tf_sweep_stats st;
-  run_ok(s, (struct runopts){.jobs = 2, .format = csv ? TF_FORMAT_CSV : TF_FORMAT_JSON, .resume = 1}, part, &st);
+  run_ok(s, (struct runopts){.jobs = 2, .format = csv ? TF_FORMAT_CSV : TF_FORMAT_JSONL, .resume = 1}, part, &st);
   ck_assert_uint_eq(st.torn_bytes, 30);
   same_files(part, full);
   free(torn);
@@ -651,7 +651,7 @@ START_TEST(test_resume_refuses) {
   ck_assert_int_eq(run(s, (struct runopts){.format = TF_FORMAT_CSV, .resume = 1}, tmp("shard.jsonl"), &st, &e), -1);
   ck_assert_msg(strstr(e.msg, "CSV header"), "%s", e.msg);
   ck_assert_int_eq(run(s, (struct runopts){.resume = 1}, NULL, &st, &e), -1);
-  ck_assert_str_eq(e.path, "--resume");
+  ck_assert_str_eq(e.at, "resume"); /* the library names the option; the command line spells it */
   tf_sweep_free(other);
   tf_sweep_free(s);
 }
@@ -743,7 +743,7 @@ static int run_lines(tf_sweep *s, struct runopts r, struct collected *c, tf_swee
   tf_sweep_opts o;
   tf_sweep_opts_init(&o);
   o.jobs = r.jobs ? r.jobs : 1;
-  o.format = r.format ? r.format : TF_FORMAT_JSON;
+  o.format = r.format ? r.format : TF_FORMAT_JSONL;
   o.shard_index = r.shard_index;
   o.shard_count = r.shard_count;
   o.line = collect, o.line_ctx = c;
@@ -894,7 +894,7 @@ END_TEST
 START_TEST(test_shards_merge) {
   tf_sweep *s = load(SMALL);
   int csv = _i;
-  int fmt = csv ? TF_FORMAT_CSV : TF_FORMAT_JSON;
+  int fmt = csv ? TF_FORMAT_CSV : TF_FORMAT_JSONL;
   run_ok(s, (struct runopts){.jobs = 2, .format = fmt}, tmp("single"), NULL);
   size_t total = 0;
   for (int i = 1; i <= 3; i++) {
@@ -921,7 +921,7 @@ START_TEST(test_shards_merge) {
   ck_assert_int_eq(tf_sweep_merge(twice, 4, tmp("bad"), TF_FORMAT_TEXT, &n, &e), -1);
   ck_assert_msg(strstr(e.msg, "appears twice"), "%s", e.msg);
   tf_error_init(&e);
-  ck_assert_int_eq(tf_sweep_merge(parts, 3, tmp("bad"), csv ? TF_FORMAT_JSON : TF_FORMAT_CSV, &n, &e), -1);
+  ck_assert_int_eq(tf_sweep_merge(parts, 3, tmp("bad"), csv ? TF_FORMAT_JSONL : TF_FORMAT_CSV, &n, &e), -1);
   /* a torn part */
   size_t len;
   char *text = slurp(parts[0], &len);
@@ -1106,6 +1106,56 @@ START_TEST(test_cli_stdin_list_size) {
 }
 END_TEST
 
+/* A sweep's CSV header is written before any point is bound; its answer
+ * columns must be those solve --csv writes for the bound problem (an
+ * occupancy the objective reads through lets, the workset's tie-breaks),
+ * for every shipped workset on every shipped machine, with the workset's
+ * objectives and, where it has the let, "min time_us". */
+static void same_columns(const char *m, const char *w, const char *objective) {
+  char *argv[] = {"solve", "-m", (char *)m, "-w", (char *)w, "--any-arch", "--objective", (char *)objective};
+  tf_test_bound b;
+  tf_test_bind_args(&b, objective ? 8 : 6, argv, w);
+  tf_csv_columns c;
+  memset(&c, 0, sizeof c);
+  tf_csv_columns_add_problem(&c, b.problem); /* what tf_report_answers writes after "id," */
+  char *solve = tf_csv_columns_header(&c, "index,total,id");
+  tf_csv_columns_release(&c);
+  tf_test_bound_release(&b);
+  char json[512];
+  snprintf(json, sizeof json, "{\"machines\": [\"%s\"], \"worksets\": [\"%s\"], \"any_arch\": true%s%s%s}", m, w,
+           objective ? ", \"objectives\": [[\"" : "", objective ? objective : "", objective ? "\"]]" : "");
+  tf_sweep *s = spec(json);
+  ck_assert_msg(!strcmp(tf_sweep_csv_header(s), solve), "%s on %s (%s):\n  solve --csv: %s  sweep:       %s", w, m,
+                objective ? objective : "its objectives", solve, tf_sweep_csv_header(s));
+  tf_sweep_free(s);
+  free(solve);
+}
+
+START_TEST(test_csv_columns_as_solve) {
+  size_t nm, nw, pairs = 0, timed = 0;
+  char **machines = tf_catalog_list(TF_CATALOG_MACHINES, &nm), **worksets = tf_catalog_list(TF_CATALOG_WORKSETS, &nw);
+  ck_assert(nm > 10 && nw > 20);
+  for (size_t i = 0; i < nw; i++) {
+    tf_error e;
+    tf_error_init(&e);
+    tf_workset *w = tf_catalog_load(TF_CATALOG_WORKSETS, worksets[i], "-w", &e);
+    ck_assert_msg(w != NULL, "%s: %s", worksets[i], e.msg);
+    int has_time = tf_workset_resolve(w, "time_us") >= 0;
+    tf_workset_free(w);
+    for (size_t k = 0; k < nm; k++, pairs++) {
+      same_columns(machines[k], worksets[i], NULL);
+      if (has_time)
+        same_columns(machines[k], worksets[i], "min time_us"), timed++;
+    }
+  }
+  printf("sweep: the CSV columns of %zu workset x machine pairs (%zu also with min time_us) are solve --csv's\n", pairs,
+         timed);
+  ck_assert(timed > 0);
+  tf_catalog_list_free(machines, nm);
+  tf_catalog_list_free(worksets, nw);
+}
+END_TEST
+
 Suite *sweep_suite(void) {
   Suite *s = suite_create("sweep");
   TCase *core = tcase_create("Core");
@@ -1132,6 +1182,7 @@ Suite *sweep_suite(void) {
   tcase_add_test(core, test_lines_in_memory);
   tcase_add_test(core, test_lines_bad_input);
   tcase_add_test(core, test_line_callback_stops);
+  tcase_add_test(core, test_csv_columns_as_solve);
   suite_add_tcase(s, core);
   TCase *cli = tcase_create("CLI");
   tcase_add_checked_fixture(cli, setup, teardown);

@@ -104,7 +104,7 @@ int tf_problem_eval_point(const tf_problem *cp, const int64_t *choose, const int
     rc = point_requires(p, &env, pt, err);
   for (size_t o = 0; o < p->nobjective && !rc; o++)
     if (tf_expr_eval_at(p->objective[o].expr, &env, &pt->objective[o], err)) {
-      tf_error_set_path(err, "--objective");
+      tf_error_set_path(err, "@objective");
       rc = -1;
     }
   /* restore the symbolic counts for later enumeration, whose lets are

@@ -24,57 +24,37 @@ tf_eval_env tf_problem_env(const tf_problem *p) {
   return env;
 }
 
-/* smem_port_X_Y from the machine's edges table (model/input/roofline.h). */
-static void set_port_constants(tf_problem *p) {
-  static const int ports[][3] = {
-      {TF_MC_smem_port_smem_tmem, TF_MEM_SMEM, TF_MEM_TMEM}, {TF_MC_smem_port_smem_rf, TF_MEM_SMEM, TF_MEM_RF},
-      {TF_MC_smem_port_smem_mma, TF_MEM_SMEM, TF_END_MMA},   {TF_MC_smem_port_tmem_smem, TF_MEM_TMEM, TF_MEM_SMEM},
-      {TF_MC_smem_port_tmem_rf, TF_MEM_TMEM, TF_MEM_RF},     {TF_MC_smem_port_tmem_mma, TF_MEM_TMEM, TF_END_MMA},
-      {TF_MC_smem_port_rf_smem, TF_MEM_RF, TF_MEM_SMEM},     {TF_MC_smem_port_rf_tmem, TF_MEM_RF, TF_MEM_TMEM},
-      {TF_MC_smem_port_rf_mma, TF_MEM_RF, TF_END_MMA},     {TF_MC_smem_port_l2_smem, TF_END_L2, TF_MEM_SMEM},
-  };
-  for (size_t i = 0; i < sizeof ports / sizeof *ports; i++)
-    p->syms[tf_workset_sym_machine(p->workset, ports[i][0])] =
-        tf_affine_constant(tf_roofline_smem_port(&p->machine->datapath, ports[i][1], ports[i][2]));
+/* The machine constants (workset.h): a field's value, each edge's SMEM
+ * port (model/input/roofline.h), and the derived ones, mc_NAME. */
+static int64_t mc_cc(const tf_machine *m) { return tf_machine_arch_number(m, "sm_"); }
+static int64_t mc_gfx(const tf_machine *m) { return tf_machine_arch_number(m, "gfx"); }
+static int64_t mc_sustained_mhz(const tf_machine *m) { return tf_machine_time_mhz(m); }
+static int64_t mc_mma_sync_permille(const tf_machine *m) {
+  return m->mma_sync.present ? m->mma_sync.rate_permille : 1000;
+}
+static int64_t mc_mma_f32acc_permille(const tf_machine *m) {
+  return m->mma_f32acc.present ? m->mma_f32acc.rate_permille : 1000;
 }
 
 static void set_machine_constants(tf_problem *p) {
   const tf_machine *m = p->machine;
-  const int64_t v[TF_NMC] = {
-      [TF_MC_smem_capacity] = m->smem.capacity,
-      [TF_MC_smem_per_sm] = m->smem.per_sm,
-      [TF_MC_smem_reserved] = m->smem.reserved_per_cta,
-      [TF_MC_smem_granule] = m->smem.granule,
-      [TF_MC_smem_bytes_per_clk] = m->smem.bytes_per_clk,
-      [TF_MC_tmem_columns] = m->tmem.present ? m->tmem.columns : 0,
-      [TF_MC_tmem_lanes] = m->tmem.present ? m->tmem.lanes : 0,
-      [TF_MC_rf_per_sm] = m->rf.per_sm,
-      [TF_MC_rf_per_thread] = m->rf.per_thread,
-      [TF_MC_rf_warp_granule] = m->rf.warp_granule,
-      [TF_MC_sm_count] = m->sm_count,
-      [TF_MC_clock_mhz] = m->clock_mhz,
-      [TF_MC_hbm_gbps] = m->hbm_gbps,
-      [TF_MC_l2_bytes] = m->l2_bytes,
-      [TF_MC_threads_per_sm] = m->limits.threads_per_sm,
-      [TF_MC_ctas_per_sm] = m->limits.ctas_per_sm,
-      [TF_MC_threads_per_cta] = m->limits.threads_per_cta,
-      [TF_MC_mma_f16_per_clk] = m->throughput.mma_f16_per_clk,
-      [TF_MC_mma_f8_per_clk] = m->throughput.mma_f8_per_clk,
-      [TF_MC_mma_f4_per_clk] = m->throughput.mma_f4_per_clk,
-      [TF_MC_exp_per_clk] = m->throughput.exp_per_clk,
-      [TF_MC_cc] = tf_machine_arch_number(m, "sm_"),
-      [TF_MC_gfx] = tf_machine_arch_number(m, "gfx"),
-      [TF_MC_latency_hbm_clk] = m->latency.present ? m->latency.hbm_clk : 0,
-      [TF_MC_l2_bytes_per_clk] = m->l2.present ? m->l2.bytes_per_clk : 0,
-      [TF_MC_sustained_mhz] = tf_machine_time_mhz(m),
-      [TF_MC_mma_sync_permille] = m->mma_sync.present ? m->mma_sync.rate_permille : 1000,
-      [TF_MC_kernel_fixed_ns] = m->kernel.present ? m->kernel.fixed_ns : 0,
-      [TF_MC_fp32_per_clk] = m->alu.present ? m->alu.fp32_per_clk : 0,
-      [TF_MC_mma_f32acc_permille] = m->mma_f32acc.present ? m->mma_f32acc.rate_permille : 1000,
-  };
+  int64_t v[TF_NMC];
+  size_t field = 0; /* the row of TF_MACHINE_FIELDS, in its order */
+#define FIELD(k, lo, hi, c) v[TF_MC_##c] = tf_machine_field_value(m, field++);
+#define SUB(s, k, lo, hi, c) FIELD(k, lo, hi, c)
+#define NONE(s, k, lo, hi) field++;
+#define PORT(n, from, to) v[TF_MC_smem_port_##n] = tf_roofline_smem_port(&m->datapath, from, to);
+#define DERIVED(n) v[TF_MC_##n] = mc_##n(m);
+  TF_MACHINE_FIELDS(FIELD, SUB, NONE)
+  TF_MACHINE_PORTS(PORT)
+  TF_MACHINE_DERIVED(DERIVED)
+#undef FIELD
+#undef SUB
+#undef NONE
+#undef PORT
+#undef DERIVED
   for (int c = 0; c < TF_NMC; c++)
     p->syms[tf_workset_sym_machine(p->workset, c)] = tf_affine_constant(v[c]);
-  set_port_constants(p);
   tf_memory_bind_capacities(p);
 }
 
@@ -330,7 +310,7 @@ static int apply_domain(tf_problem *p, const tf_domain_req *d, tf_error *err) {
     char buf[512];
     if (sym >= 0 && tf_workset_sym_kind(w, sym) == TF_SYM_COUNT)
       return tf_error_set(err, TF_EINPUT, d->where,
-                          "'%s' is a count variable; bound it with --fix or --require", d->name);
+                          "'%s' is a count variable; bound it with @{fix} or @{require}", d->name);
     char near[160];
     return tf_error_set(err, TF_EINPUT, d->where, "workset '%s' has no choose variable '%s'%s (variables: %s)",
                         w->name, d->name, near_name(w, d->name, 0, near, sizeof near), variable_list(w, buf, sizeof buf));
@@ -1006,7 +986,7 @@ static int enumerate_one(tf_problem *p, const int64_t *choose, tf_reuse *ru, str
   for (size_t o = 0; o < p->nobjective && rc == 1; o++) {
     const tf_affine *v;
     if (tf_reuse_eval(ru, tf_reuse_objective(p, o), p->objective[o].expr, &env, &v, err)) {
-      tf_error_set_path(err, "--objective");
+      tf_error_set_path(err, "@objective");
       rc = -1;
       break;
     }
@@ -1039,7 +1019,7 @@ static int reserve(tf_problem *p, size_t cap, tf_error *err) {
       size_mul(cap, per + p->nchoose + 1, &n) || n > TF_MAX_STORED)
     return tf_error_set(err, TF_EINPUT, "$.choose",
                         "%zu combinations of %zu buffers, %zu constraints and %zu objectives would store more than "
-                        "%zu coefficients; narrow the domains with --domain or --fix",
+                        "%zu coefficients; narrow the domains with @{domain} or @{fix}",
                         cap, p->nbuffers, p->nrequire, p->nobjective, (size_t)TF_MAX_STORED);
   p->combo = tf_nrealloc(p->combo, cap * (p->nchoose + 1), sizeof *p->combo);
   p->buf_ix = tf_nrealloc(p->buf_ix, cap * (p->nbuffers + 1), sizeof *p->buf_ix);
@@ -1065,8 +1045,8 @@ static int count_candidates(tf_problem *p, int on_demand, tf_error *err) {
         return tf_error_set(err, TF_EINPUT, "$.choose", "the choose domains have more than %zu combinations", most);
       return tf_error_set(err, TF_EINPUT, "$.choose",
                           "the choose domains have more than %d combinations, the most a problem bound whole may "
-                          "have (--solver, --lp, --mps, --explain, sweeps); narrow them with --domain or --fix, or "
-                          "solve with the exact search alone, which takes any number",
+                          "have (@{solver}, @{lp}, @{mps}, @{explain}, sweeps); narrow them with @{domain} or @{fix}, "
+                          "or solve with the exact search alone, which takes any number",
                           TF_MAX_COMBINATIONS);
     }
     total *= p->ndomain[i];
@@ -1269,6 +1249,18 @@ static tf_problem *problem_new(const tf_machine *m, const tf_workset *w, const t
   if (!p->ncombos && !p->on_demand && p->failed_require < 0) /* a memory the machine lacks says so, not "160 over 0" */
     tf_place_missing_memory(m, w, p->hopeless, sizeof p->hopeless);
   return p;
+}
+
+int tf_problem_shape_of(const tf_workset *w, const tf_request *req, tf_problem_shape *shape, tf_error *err) {
+  tf_problem *p = tf_nalloc(1, sizeof *p);
+  p->workset = w;
+  p->occupancy = -1;
+  mark_occupancy_request(p, req);
+  int rc = bind_requires(p, req, err) || bind_objectives(p, req, err) ? -1 : 0;
+  shape->occupancy = p->occupancy >= 0;
+  shape->nobjectives = p->nobjective;
+  tf_problem_free(p);
+  return rc;
 }
 
 void tf_problem_free(tf_problem *p) {

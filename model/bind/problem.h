@@ -186,6 +186,20 @@ int tf_problem_count_kept(tf_problem *p, tf_error *err);
 /* The slot's place in the total order's ties: its candidate index. */
 static inline uint64_t tf_problem_rank(const tf_problem *p, size_t c) { return p->rank ? p->rank[c] : c; }
 
+/* What binding `req` to `w` makes of an answer's columns, found by the
+ * binder's own steps without a machine or an enumeration: whether
+ * occupancy becomes a choose variable (a fix or domain names it, or a
+ * require or objective reads it, itself or through lets) and how many
+ * objectives an answer shows (the request's, else the workset's, then its
+ * tie-breaks: nobjective_shown).  A CSV header written before any point
+ * is bound (a sweep's) asks this.  0, or -1 with *err when a require or
+ * objective of the request does not parse. */
+typedef struct tf_problem_shape {
+  int occupancy;
+  size_t nobjectives;
+} tf_problem_shape;
+int tf_problem_shape_of(const tf_workset *w, const tf_request *req, tf_problem_shape *shape, tf_error *err);
+
 static inline size_t tf_problem_stride(const tf_problem *p) { return 1 + (size_t)p->ncounts; }
 static inline const int64_t *tf_problem_buf(const tf_problem *p, size_t c, size_t b) {
   return tf_forms_at(&p->forms, p->buf_ix[c * p->nbuffers + b]);

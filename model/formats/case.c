@@ -271,6 +271,15 @@ static const char *const case_keys[] = {"expect", "kind", "comment"};
 #define NCASE_KEYS (sizeof case_keys / sizeof *case_keys)
 #define NMEASURED_KEYS 10 /* tf_measured_keys */
 
+/* The request's fields of a problem object, each by its kind. */
+static int read_fields(const struct ctx *x, const cJSON *root, tf_case *c) {
+  const cJSON *v;
+  for (size_t i = 0; i < TF_NREQUEST_FIELDS; i++)
+    if ((v = tf_json_member(root, tf_request_fields[i].key)) && readers[tf_request_fields[i].kind](x, v, i, c))
+      return -1;
+  return 0;
+}
+
 static int read_case(const struct ctx *x, const cJSON *root, tf_case *c) {
   const char *keys[TF_NREQUEST_FIELDS + NCASE_KEYS + NMEASURED_KEYS + 1];
   size_t n = 0;
@@ -290,9 +299,8 @@ static int read_case(const struct ctx *x, const cJSON *root, tf_case *c) {
     if (!tf_json_member(root, required[i]))
       return tf_error_set(x->err, TF_EINPUT, path, "missing required key '%s'", required[i]);
   const cJSON *v;
-  for (size_t i = 0; i < TF_NREQUEST_FIELDS; i++)
-    if ((v = tf_json_member(root, tf_request_fields[i].key)) && readers[tf_request_fields[i].kind](x, v, i, c))
-      return -1;
+  if (read_fields(x, root, c))
+    return -1;
   if ((v = tf_json_member(root, "expect")) && read_expect(x, v, c))
     return -1;
   if ((v = tf_json_member(root, "kind")) && read_kind(x, v, c))
@@ -317,6 +325,31 @@ static int parse(struct ctx *x, const char *text, size_t len, const char *file, 
   cJSON_Delete(root);
   if (rc)
     tf_error_set_file(err, file);
+  return rc;
+}
+
+int tf_case_read(const cJSON *obj, const char *file, const char *root, tf_case *c, tf_error *err) {
+  struct ctx x;
+  x.prefix[0] = 0;
+  snprintf(x.root, sizeof x.root, "%s", root);
+  x.err = err;
+  int rc = read_case(&x, obj, c);
+  if (rc)
+    tf_error_set_file(err, file);
+  return rc;
+}
+
+int tf_case_read_fields(const cJSON *obj, const char *root, tf_request *req, tf_error *err) {
+  struct ctx x;
+  x.prefix[0] = 0;
+  snprintf(x.root, sizeof x.root, "%s", root);
+  x.err = err;
+  tf_case c;
+  tf_case_init(&c);
+  int rc = read_fields(&x, obj, &c);
+  if (!rc)
+    tf_request_overlay(req, &c.req);
+  tf_case_release(&c);
   return rc;
 }
 

@@ -47,6 +47,15 @@ int tf_case_parse(const char *text, size_t len, const char *file, size_t line, t
  * was given): every path is under `root` ("$.problems[3]"), with no line,
  * so errors found when the request is bound name it too. */
 int tf_case_parse_at(const char *text, size_t len, const char *file, const char *root, tf_case *c, tf_error *err);
+/* The same for an object already parsed (a member of the library's
+ * request): read where it is, without writing it out as text again. */
+struct cJSON;
+int tf_case_read(const struct cJSON *obj, const char *file, const char *root, tf_case *c, tf_error *err);
+/* Only the request fields an object holds (its keys checked by the
+ * caller; none required), read under `root` and laid over req
+ * (tf_request_overlay): what a handle's call or a CUTLASS name's problem
+ * adds to a problem. */
+int tf_case_read_fields(const struct cJSON *obj, const char *root, tf_request *req, tf_error *err);
 
 const char *tf_case_kind_name(int kind);
 

@@ -100,24 +100,28 @@ static void item_error(tf_config *c, const cJSON *element, const tf_error *e) {
     c->text = tf_strdup("");
 }
 
-static int parse_array(const char *text, size_t len, const char *file, tf_config_list *l, tf_error *err) {
-  cJSON *root = tf_json_parse(text, len, file, err);
-  if (!root)
-    return -1;
-  int rc = 0;
+int tf_configs_read_array(const cJSON *root, const char *where, tf_config_list *l, tf_error *err) {
   if (!cJSON_IsArray(root))
-    rc = tf_error_set(err, TF_EINPUT, "$", "expected a JSON array of configuration objects");
-  for (int i = 0; !rc && i < cJSON_GetArraySize(root); i++) {
+    return tf_error_set(err, TF_EINPUT, where, "expected a JSON array of configuration objects");
+  for (int i = 0; i < cJSON_GetArraySize(root); i++) {
     char path[48];
-    tf_path_index(path, sizeof path, "$", (size_t)i);
+    tf_path_index(path, sizeof path, where, (size_t)i);
     tf_config *c = add_config(l, path);
     tf_error e;
     tf_error_init(&e);
     if (read_object(c, cJSON_GetArrayItem(root, i), path, 0, &e))
       item_error(c, cJSON_GetArrayItem(root, i), &e);
   }
-  cJSON_Delete(root);
   l->form = TF_CONFIGS_ARRAY;
+  return 0;
+}
+
+static int parse_array(const char *text, size_t len, const char *file, tf_config_list *l, tf_error *err) {
+  cJSON *root = tf_json_parse(text, len, file, err);
+  if (!root)
+    return -1;
+  int rc = tf_configs_read_array(root, "$", l, err);
+  cJSON_Delete(root);
   return rc;
 }
 

@@ -47,6 +47,10 @@ void tf_configs_release(tf_config_list *l);
  * only when the text as a whole does not read (an array that does not
  * parse, nothing in it); a bad line is an item with its error. */
 int tf_configs_parse(const char *text, size_t len, const char *file, tf_config_list *l, tf_error *err);
+/* An array of configuration objects already parsed (the library's
+ * "configs"), each named where[i]; not written out as text again. */
+struct cJSON;
+int tf_configs_read_array(const struct cJSON *array, const char *where, tf_config_list *l, tf_error *err);
 
 /* A new configuration at the end of the list, named `where` in messages. */
 tf_config *tf_configs_add(tf_config_list *l, const char *where);

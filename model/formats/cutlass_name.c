@@ -10,7 +10,7 @@
 #include <stdlib.h>
 #include <string.h>
 
-#define WHERE "--cutlass-name"
+#define WHERE "@cutlass_name"
 #define MAX_PARTS 48
 
 /* A name split at '_' into parts, read left to right. */

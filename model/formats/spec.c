@@ -467,17 +467,23 @@ static int parse(tf_spec *s, const cJSON *root, tf_error *err) {
   return 0;
 }
 
+int tf_spec_read(tf_spec *s, const cJSON *root, const char *file, tf_error *err) {
+  memset(s, 0, sizeof *s);
+  int rc = cJSON_IsObject(root) ? parse(s, root, err)
+                                : tf_error_set(err, TF_EINPUT, "$", "expected a sweep spec object (a problem list "
+                                                                    "is a file ending in .jsonl)");
+  if (rc)
+    tf_error_set_file(err, file);
+  return rc;
+}
+
 int tf_spec_parse(tf_spec *s, const char *text, size_t len, const char *file, tf_error *err) {
   memset(s, 0, sizeof *s);
   cJSON *root = tf_json_parse(text, len, file, err);
   if (!root)
     return -1;
-  int rc = cJSON_IsObject(root) ? parse(s, root, err)
-                                : tf_error_set(err, TF_EINPUT, "$", "expected a sweep spec object (a problem list "
-                                                                    "is a file ending in .jsonl)");
+  int rc = tf_spec_read(s, root, file, err);
   cJSON_Delete(root);
-  if (rc)
-    tf_error_set_file(err, file);
   return rc;
 }
 

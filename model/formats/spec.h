@@ -57,6 +57,10 @@ typedef struct tf_spec {
 /* Reads the spec's lists (names not yet checked against worksets); `file`
  * names it in errors.  Release with tf_spec_release, also after -1. */
 int tf_spec_parse(tf_spec *s, const char *text, size_t len, const char *file, tf_error *err);
+/* The same from a spec already parsed (the library's "spec" member, the
+ * command line's lists), without writing it out as text again. */
+struct cJSON;
+int tf_spec_read(tf_spec *s, const struct cJSON *root, const char *file, tf_error *err);
 
 /* Decides what applies where and lists the points.  ws[i] is worksets[i]
  * loaded, or NULL when it does not load (its points become error lines).

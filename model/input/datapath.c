@@ -19,7 +19,9 @@ static const char *const mma_required[] = {"M", "A", "B", "D", NULL};
 static const char *const edge_keys[] = {"bytes_per_clk", "port", NULL};
 /* The ends an edge may join: the memories, and the places bytes come from
  * or go to that are not a CTA's memory. */
-static const char *const edge_ends[] = {"hbm", "l2", "smem", "tmem", "rf", "mma", NULL};
+/* An edge's ends: HBM, L2, each memory kind (TF_MEMORIES) and the MMA unit. */
+#define EDGE_END(e, n, u, r) n,
+static const char *const edge_ends[] = {"hbm", "l2", TF_MEMORIES(EDGE_END) "mma", NULL};
 
 /* $.TABLE.KEY, or $.TABLE['KEY'] when the key is not an identifier
  * ("mma.sync", "hbm->smem"), as the sources' paths are written. */

@@ -1,7 +1,8 @@
 /* Strict loader for machines/NAME.json (schema: machines/README.md).
  *
- * The integer fields are listed once, in `fields[]`; the key checks, the
- * reader and the sources check all walk that table.  Checks run in document
+ * The integer fields are listed once, in TF_MACHINE_FIELDS (machine.h),
+ * as `fields[]` here; the key checks, the reader and the sources check all
+ * walk that table.  Checks run in document
  * order of concern: syntax (json.c), keys, strings, integers, the carveout
  * list, cross-field consistency, and last the sources, so that each bad
  * input reports the first thing a person would fix. */
@@ -18,12 +19,10 @@
 #include "model/input/json_read.h"
 #include "model/input/memory_kind.h"
 
-#define COUNT_MAX ((int64_t)1 << 24) /* SMs, threads, registers, FLOP/clk */
-#define BYTES_MAX ((int64_t)1 << 40) /* any size in bytes; 1 TiB */
 #define NAME_MAX_LEN 64
 
-/* One integer field: JSON object `section` ("" for the root), key `key`,
- * stored at `offset` in tf_machine, valid in [lo, hi]. */
+/* One integer field (TF_MACHINE_FIELDS): JSON object `section` ("" for the
+ * root), key `key`, stored at `offset` in tf_machine, valid in [lo, hi]. */
 struct field {
   const char *section;
   const char *key;
@@ -31,42 +30,13 @@ struct field {
   int64_t lo, hi;
 };
 
-/* clang-format off */
-#define TOP(k, lo, hi) {"", #k, offsetof(tf_machine, k), lo, hi}
-#define SUB(s, k, lo, hi) {#s, #k, offsetof(tf_machine, s.k), lo, hi}
-
-static const struct field fields[] = {
-  TOP(sm_count, 1, COUNT_MAX),
-  TOP(clock_mhz, 1, 1000000),
-  TOP(hbm_gbps, 1, BYTES_MAX),
-  TOP(l2_bytes, 1, BYTES_MAX),
-  SUB(smem, capacity, 1, BYTES_MAX),
-  SUB(smem, per_sm, 1, BYTES_MAX),
-  SUB(smem, reserved_per_cta, 0, BYTES_MAX),
-  SUB(smem, granule, 1, BYTES_MAX),
-  SUB(smem, bytes_per_clk, 1, BYTES_MAX),
-  SUB(tmem, columns, 1, COUNT_MAX),
-  SUB(tmem, lanes, 1, COUNT_MAX),
-  SUB(tmem, min_alloc_columns, 1, COUNT_MAX),
-  SUB(rf, per_sm, 1, COUNT_MAX),
-  SUB(rf, per_thread, 1, 512), /* 255 on sm_ (check_rf_limits), 512 VGPRs on gfx */
-  SUB(rf, warp_granule, 1, COUNT_MAX),
-  SUB(limits, threads_per_sm, 1, COUNT_MAX),
-  SUB(limits, ctas_per_sm, 1, COUNT_MAX),
-  SUB(limits, threads_per_cta, 1, COUNT_MAX),
-  SUB(throughput, mma_f16_per_clk, 0, COUNT_MAX),
-  SUB(throughput, mma_f8_per_clk, 0, COUNT_MAX),
-  SUB(throughput, mma_f4_per_clk, 0, COUNT_MAX),
-  SUB(throughput, exp_per_clk, 1, COUNT_MAX),
-  SUB(latency, hbm_clk, 1, 1000000),
-  SUB(l2, bytes_per_clk, 1, COUNT_MAX),
-  SUB(sustained, clock_mhz, 1, 1000000),
-  SUB(alu, fp32_per_clk, 1, COUNT_MAX),
-  SUB(mma_sync, rate_permille, 1, 1000),
-  SUB(mma_f32acc, rate_permille, 1, 1000),
-  SUB(kernel, fixed_ns, 0, 1000000000),
-};
-/* clang-format on */
+#define TOP(k, lo, hi, c) {"", #k, offsetof(tf_machine, k), lo, hi},
+#define SUB(s, k, lo, hi, c) {#s, #k, offsetof(tf_machine, s.k), lo, hi},
+#define SUB_ONLY(s, k, lo, hi) SUB(s, k, lo, hi, -)
+static const struct field fields[] = {TF_MACHINE_FIELDS(TOP, SUB, SUB_ONLY)};
+#undef TOP
+#undef SUB
+#undef SUB_ONLY
 
 #define NFIELDS (sizeof fields / sizeof fields[0])
 
@@ -539,6 +509,14 @@ int tf_machine_field(const tf_machine *m, size_t i, char *name, size_t size, int
   snprintf(name, size, "%s%s%s", f->section, *f->section ? "." : "", f->key);
   memcpy(value, (const char *)m + f->offset, sizeof *value);
   return section_absent(m, f->section) ? 1 : 0;
+}
+
+int64_t tf_machine_field_value(const tf_machine *m, size_t i) {
+  int64_t v;
+  if (i >= NFIELDS || section_absent(m, fields[i].section))
+    return 0;
+  memcpy(&v, (const char *)m + fields[i].offset, sizeof v);
+  return v;
 }
 
 /* The vendor prefix ("sm_", "gfx") and the number after it; the number is

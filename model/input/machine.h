@@ -11,6 +11,52 @@
 
 #define TF_MAX_CARVEOUTS 16
 
+/* The integer fields of a machine file, one row each, in the loader's
+ * order (its key checks, reader, sources check and tf_machine_field):
+ *   TOP(key, lo, hi, constant)           a root member, m->key
+ *   SUB(section, key, lo, hi, constant)  m->section.key, JSON $.section.key
+ *   SUB_ONLY(section, key, lo, hi)       the same, with no machine constant
+ * valid in [lo, hi]; `constant` is the name worksets read it by
+ * (workset.h's machine constants, 0 on a machine without the section).  A
+ * new field is a member of tf_machine below and a row here.  The constants
+ * that are not a field (the SMEM port of each edge, the arch's numbers)
+ * are workset.h's TF_MACHINE_PORTS and TF_MACHINE_DERIVED. */
+#define TF_MACHINE_COUNT_MAX ((int64_t)1 << 24) /* SMs, threads, registers, FLOP/clk */
+#define TF_MACHINE_BYTES_MAX ((int64_t)1 << 40) /* any size in bytes; 1 TiB */
+/* clang-format off */
+#define TF_MACHINE_FIELDS(TOP, SUB, SUB_ONLY)                                             \
+  TOP(sm_count, 1, TF_MACHINE_COUNT_MAX, sm_count)                                        \
+  TOP(clock_mhz, 1, 1000000, clock_mhz)                                                   \
+  TOP(hbm_gbps, 1, TF_MACHINE_BYTES_MAX, hbm_gbps)                                        \
+  TOP(l2_bytes, 1, TF_MACHINE_BYTES_MAX, l2_bytes)                                        \
+  SUB(smem, capacity, 1, TF_MACHINE_BYTES_MAX, smem_capacity)                             \
+  SUB(smem, per_sm, 1, TF_MACHINE_BYTES_MAX, smem_per_sm)                                 \
+  SUB(smem, reserved_per_cta, 0, TF_MACHINE_BYTES_MAX, smem_reserved)                     \
+  SUB(smem, granule, 1, TF_MACHINE_BYTES_MAX, smem_granule)                               \
+  SUB(smem, bytes_per_clk, 1, TF_MACHINE_BYTES_MAX, smem_bytes_per_clk)                   \
+  SUB(tmem, columns, 1, TF_MACHINE_COUNT_MAX, tmem_columns)                               \
+  SUB(tmem, lanes, 1, TF_MACHINE_COUNT_MAX, tmem_lanes)                                   \
+  SUB_ONLY(tmem, min_alloc_columns, 1, TF_MACHINE_COUNT_MAX)                              \
+  SUB(rf, per_sm, 1, TF_MACHINE_COUNT_MAX, rf_per_sm)                                     \
+  /* 255 on sm_ (machine.c's check_rf_limits), 512 VGPRs on gfx */                      \
+  SUB(rf, per_thread, 1, 512, rf_per_thread)                                              \
+  SUB(rf, warp_granule, 1, TF_MACHINE_COUNT_MAX, rf_warp_granule)                         \
+  SUB(limits, threads_per_sm, 1, TF_MACHINE_COUNT_MAX, threads_per_sm)                    \
+  SUB(limits, ctas_per_sm, 1, TF_MACHINE_COUNT_MAX, ctas_per_sm)                          \
+  SUB(limits, threads_per_cta, 1, TF_MACHINE_COUNT_MAX, threads_per_cta)                  \
+  SUB(throughput, mma_f16_per_clk, 0, TF_MACHINE_COUNT_MAX, mma_f16_per_clk)              \
+  SUB(throughput, mma_f8_per_clk, 0, TF_MACHINE_COUNT_MAX, mma_f8_per_clk)                \
+  SUB(throughput, mma_f4_per_clk, 0, TF_MACHINE_COUNT_MAX, mma_f4_per_clk)                \
+  SUB(throughput, exp_per_clk, 1, TF_MACHINE_COUNT_MAX, exp_per_clk)                      \
+  SUB(latency, hbm_clk, 1, 1000000, latency_hbm_clk)                                      \
+  SUB(l2, bytes_per_clk, 1, TF_MACHINE_COUNT_MAX, l2_bytes_per_clk)                       \
+  SUB_ONLY(sustained, clock_mhz, 1, 1000000)                                              \
+  SUB(alu, fp32_per_clk, 1, TF_MACHINE_COUNT_MAX, fp32_per_clk)                           \
+  SUB_ONLY(mma_sync, rate_permille, 1, 1000)                                              \
+  SUB_ONLY(mma_f32acc, rate_permille, 1, 1000)                                            \
+  SUB(kernel, fixed_ns, 0, 1000000000, kernel_fixed_ns)
+/* clang-format on */
+
 typedef struct tf_machine_source {
   char *field;  /* "smem.capacity" */
   char *text;   /* "[doc] S1 Table 27, ..." */
@@ -121,6 +167,9 @@ void tf_machine_free(tf_machine *m);
  * machine has no such field (tmem without tensor memory), -1 past the
  * last field. */
 int tf_machine_field(const tf_machine *m, size_t i, char *name, size_t size, int64_t *value);
+
+/* Field i's value, 0 when this machine has no such field. */
+int64_t tf_machine_field_value(const tf_machine *m, size_t i);
 
 /* Does the machine's architecture match `pattern`?  A pattern is an arch
  * ("sm_90"), a family ("sm_10x": sm_100 to sm_109), or a lower bound of

@@ -45,8 +45,8 @@ static int64_t rf_footprint(const tf_machine *m, int64_t use, int64_t threads) {
   return sat_mul(tf_cdiv(threads, 32), sat_mul(tf_cdiv(sat_mul(use, 32), g), g));
 }
 
-/* One memory kind's rules: a row per TF_MEMORIES row (which gives its
- * enum value, name and unit).
+/* One memory kind's rules, named by its TF_MEMORIES row (which gives its
+ * enum value, name and unit) as `rules_kind`.
  *   what            what a person calls it ("tensor memory")
  *   section         the machine file's object for it (machines/README.md)
  *   present         offsetof its "the machine has it" flag in tf_machine,
@@ -68,26 +68,28 @@ typedef struct memory_kind {
   const char *sm_use;
 } memory_kind;
 
-static const memory_kind kinds[TF_NMEM] = {
-    [TF_MEM_SMEM] = {"shared memory", "smem", 0, smem_per_cta, smem_per_sm, smem_footprint,
-                     tf_memory_smem_for_occupancy, NULL},
-    [TF_MEM_TMEM] = {"tensor memory", "tmem", offsetof(tf_machine, tmem.present), tmem_per_cta,
-                     tmem_per_cta, tmem_footprint, NULL, "TMEM columns"},
-    [TF_MEM_RF] = {"registers", "rf", 0, rf_per_cta, rf_per_sm, rf_footprint, NULL,
-                   "registers"},
-};
+static const memory_kind smem_kind = {"shared memory", "smem", 0, smem_per_cta, smem_per_sm,
+                                      smem_footprint, tf_memory_smem_for_occupancy, NULL};
+static const memory_kind tmem_kind = {"tensor memory", "tmem", offsetof(tf_machine, tmem.present),
+                                      tmem_per_cta, tmem_per_cta, tmem_footprint, NULL, "TMEM columns"};
+static const memory_kind rf_kind = {"registers", "rf", 0, rf_per_cta, rf_per_sm, rf_footprint, NULL,
+                                    "registers"};
+
+/* The kind table, a row per TF_MEMORIES row: `rules_kind` must exist. */
+#define TF_MEM_KIND(e, n, u, r) [TF_MEM_##e] = &r##_kind,
+static const memory_kind *const kinds[TF_NMEM] = {TF_MEMORIES(TF_MEM_KIND)};
 
 /* ------------------------------------------------------------- names */
 
-#define TF_MEM_NAME(e, n, u) n,
-#define TF_MEM_UNIT(e, n, u) u,
+#define TF_MEM_NAME(e, n, u, r) n,
+#define TF_MEM_UNIT(e, n, u, r) u,
 static const char *const memory_names[TF_NMEM] = {TF_MEMORIES(TF_MEM_NAME)};
 static const char *const memory_units[TF_NMEM] = {TF_MEMORIES(TF_MEM_UNIT)};
 
 const char *tf_memory_name(int mem) { return memory_names[mem]; }
 const char *tf_memory_unit(int mem) { return memory_units[mem]; }
-const char *tf_memory_what(int mem) { return kinds[mem].what; }
-const char *tf_memory_section(int mem) { return kinds[mem].section; }
+const char *tf_memory_what(int mem) { return kinds[mem]->what; }
+const char *tf_memory_section(int mem) { return kinds[mem]->section; }
 
 int tf_memory_find(const char *name) {
   for (int m = 0; m < TF_NMEM; m++)
@@ -103,29 +105,29 @@ const char *tf_memory_list(char *buf, size_t size, const char *last) {
   return buf;
 }
 
-const char *tf_memory_sm_use(int mem) { return kinds[mem].sm_use; }
+const char *tf_memory_sm_use(int mem) { return kinds[mem]->sm_use; }
 
 /* ------------------------------------------------- what a machine has */
 
-int tf_memory_optional(int mem) { return kinds[mem].present != 0; }
+int tf_memory_optional(int mem) { return kinds[mem]->present != 0; }
 
 int tf_memory_present(const tf_machine *m, int mem) {
-  return !kinds[mem].present || *(const int *)((const char *)m + kinds[mem].present);
+  return !kinds[mem]->present || *(const int *)((const char *)m + kinds[mem]->present);
 }
 
 void tf_memory_set_present(tf_machine *m, int mem, int present) {
-  if (kinds[mem].present)
-    *(int *)((char *)m + kinds[mem].present) = present;
+  if (kinds[mem]->present)
+    *(int *)((char *)m + kinds[mem]->present) = present;
 }
 
 int tf_memory_section_absent(const tf_machine *m, const char *section) {
   for (int k = 0; k < TF_NMEM; k++)
-    if (!strcmp(section, kinds[k].section) && !tf_memory_present(m, k))
+    if (!strcmp(section, kinds[k]->section) && !tf_memory_present(m, k))
       return 1;
   return 0;
 }
 
-int64_t tf_memory_machine_capacity(const tf_machine *m, int mem) { return kinds[mem].per_cta(m); }
+int64_t tf_memory_machine_capacity(const tf_machine *m, int mem) { return kinds[mem]->per_cta(m); }
 
 int64_t tf_memory_smem_for_occupancy(const tf_machine *m, int64_t ctas) {
   if (ctas < 1)
@@ -136,13 +138,13 @@ int64_t tf_memory_smem_for_occupancy(const tf_machine *m, int64_t ctas) {
 }
 
 int64_t tf_memory_sm_footprint(const tf_machine *m, int mem, int64_t use, int64_t threads) {
-  return kinds[mem].footprint(m, use, threads);
+  return kinds[mem]->footprint(m, use, threads);
 }
 
-int64_t tf_memory_sm_capacity(const tf_machine *m, int mem) { return kinds[mem].per_sm(m); }
+int64_t tf_memory_sm_capacity(const tf_machine *m, int mem) { return kinds[mem]->per_sm(m); }
 
-int tf_memory_occupancy_lowers(int mem) { return kinds[mem].at_occupancy != NULL; }
+int tf_memory_occupancy_lowers(int mem) { return kinds[mem]->at_occupancy != NULL; }
 
 int64_t tf_memory_capacity_at_occupancy(const tf_machine *m, int mem, int64_t ctas) {
-  return kinds[mem].at_occupancy ? kinds[mem].at_occupancy(m, ctas) : kinds[mem].per_cta(m);
+  return kinds[mem]->at_occupancy ? kinds[mem]->at_occupancy(m, ctas) : kinds[mem]->per_cta(m);
 }

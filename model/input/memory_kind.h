@@ -1,23 +1,25 @@
 /* The memory kinds a machine declares, and their machine-level rules:
  * each kind's name, unit, machine section, whether a machine may lack it,
  * its capacity per CTA, per SM and at an occupancy, and one CTA's
- * footprint on an SM.  One table in memory_kind.c; a new kind is a
- * TF_MEMORIES row, a row of that table and its rule functions
- * (docs/design-dsmem.md).  What a problem's buffers charge to these
- * memories at a combination is model/bind/memory.h, built on this. */
+ * footprint on an SM.  What a problem's buffers charge to these memories
+ * at a combination is model/bind/memory.h, built on this. */
 #ifndef TF_MODEL_MEMORY_KIND_H
 #define TF_MODEL_MEMORY_KIND_H
 
 #include <stddef.h>
 #include <stdint.h>
 
-/* Bytes of shared memory per CTA, 32-bit columns of tensor memory,
- * registers per thread. */
+/* One row per kind: X(ENUM, name, unit, rules).  Bytes of shared memory
+ * per CTA, 32-bit columns of tensor memory, registers per thread.  `rules`
+ * names the kind's rules in memory_kind.c, the struct `rules_kind` (what a
+ * person calls it, its machine section, its capacities and footprint): the
+ * kind table is built from these rows, so a row whose rules are not
+ * written does not compile (tests/compile/memory_row.sh tries one). */
 #define TF_MEMORIES(X)                                                         \
-  X(SMEM, "smem", "B")                                                         \
-  X(TMEM, "tmem", "columns")                                                   \
-  X(RF, "rf", "registers/thread")
-#define TF_MEM_ENUM(e, n, u) TF_MEM_##e,
+  X(SMEM, "smem", "B", smem)                                                   \
+  X(TMEM, "tmem", "columns", tmem)                                             \
+  X(RF, "rf", "registers/thread", rf)
+#define TF_MEM_ENUM(e, n, u, r) TF_MEM_##e,
 enum tf_memory { TF_MEMORIES(TF_MEM_ENUM) TF_NMEM };
 
 const char *tf_memory_name(int mem);
@@ -25,12 +27,6 @@ const char *tf_memory_unit(int mem);
 int tf_memory_find(const char *name); /* -1 if unknown */
 
 struct tf_machine;
-
-/* The rules of each kind are one table in memory.c (its unit, its
- * machine section, whether a machine may lack it, capacity per CTA, per
- * SM, at an occupancy, one CTA's footprint on an SM); a new kind is a
- * TF_MEMORIES row, a row of that table and its rule functions
- * (docs/design-dsmem.md). */
 
 /* What a person calls it ("tensor memory"), and its machine section. */
 const char *tf_memory_what(int mem);

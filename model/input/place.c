@@ -310,8 +310,9 @@ int tf_place_check_machine(const tf_machine *m, const tf_workset *w, int any_arc
   if (!ok) {
     char list[160];
     arch_list(w, list, sizeof list);
-    return tf_error_set(err, TF_EINPUT, "$.arch", "%s models %s; %s is %s (--any-arch, or \"any_arch\": true in a problem line, to solve it anyway)",
-                        w->name, list, m->name, m->arch);
+    tf_error_set(err, TF_EINPUT, "$.arch", "%s models %s; %s is %s", w->name, list, m->name, m->arch);
+    tf_error_set_at(err, "any_arch"); /* what solves it anyway: each front end says it its way */
+    return -1;
   }
   for (size_t i = 0; i < w->nmma && !any_arch; i++)
     if (!tf_datapath_mma(&m->datapath, w->mma[i].inst))

@@ -73,21 +73,26 @@ static void write_place(tf_json_out *w, const void *v) {
   tf_json_out_end(w);
 }
 
+static const char *assign_name(const void *v) { return ((const tf_assign *)v)->name; }
+static const char *domain_name(const void *v) { return ((const tf_domain_req *)v)->name; }
+static const char *place_name(const void *v) { return ((const tf_place_req *)v)->buffer; }
+
 /* A list kind: its item's size, how one is freed, copied and written,
- * and whether the written items make an object (or an array). */
+ * and for a list written as an object (keyed) each item's key; NULL: an
+ * array. */
 typedef struct list_kind {
   size_t size;
   void (*release)(void *item);
   void (*copy)(void *dst, const void *src);
   void (*write)(tf_json_out *w, const void *item);
-  int object;
+  const char *(*key)(const void *item);
 } list_kind;
 
 static const list_kind lists[TF_RQ_NKINDS] = {
-    [TF_RQ_ASSIGNS] = {sizeof(tf_assign), free_assign, copy_assign, write_assign, 1},
-    [TF_RQ_DOMAINS] = {sizeof(tf_domain_req), free_domain, copy_domain, write_domain, 1},
-    [TF_RQ_TEXTS] = {sizeof(tf_text_req), free_text, copy_text, write_text, 0},
-    [TF_RQ_PLACES] = {sizeof(tf_place_req), free_place, copy_place, write_place, 1},
+    [TF_RQ_ASSIGNS] = {sizeof(tf_assign), free_assign, copy_assign, write_assign, assign_name},
+    [TF_RQ_DOMAINS] = {sizeof(tf_domain_req), free_domain, copy_domain, write_domain, domain_name},
+    [TF_RQ_TEXTS] = {sizeof(tf_text_req), free_text, copy_text, write_text, NULL},
+    [TF_RQ_PLACES] = {sizeof(tf_place_req), free_place, copy_place, write_place, place_name},
 };
 
 static const list_kind *list_of(size_t i) {
@@ -144,6 +149,45 @@ void tf_request_copy(tf_request *dst, const tf_request *src) {
   }
 }
 
+/* Drops item k of list field i, the items after it moved down. */
+static void drop_item(tf_request *r, size_t i, size_t k) {
+  const list_kind *l = list_of(i);
+  size_t *n = count(r, i);
+  l->release(item(r, i, k));
+  memmove(item(r, i, k), item(r, i, k + 1), (*n - k - 1) * l->size);
+  (*n)--;
+}
+
+/* One field of src onto dst (tf_request_overlay). */
+static void overlay_field(tf_request *dst, const tf_request *src, size_t i) {
+  const list_kind *l = list_of(i);
+  if (tf_request_fields[i].kind == TF_RQ_STRING) {
+    free(*(char **)member(dst, i));
+    *(char **)member(dst, i) = tf_strdup(*(char **)member(src, i));
+    return;
+  }
+  if (tf_request_fields[i].kind == TF_RQ_FLAG) {
+    *(int *)member(dst, i) = *(int *)member(src, i);
+    return;
+  }
+  while (i == TF_RQF_objectives && *count(dst, i)) /* a lexicographic list: replaced whole */
+    drop_item(dst, i, *count(dst, i) - 1);
+  for (size_t j = 0; j < *count(src, i); j++) {
+    for (size_t k = 0; l->key && k < *count(dst, i); k++) /* keyed: the later one wins, last */
+      if (!strcmp(l->key(item(dst, i, k)), l->key(item(src, i, j)))) {
+        drop_item(dst, i, k);
+        break;
+      }
+    tf_request_add(dst, i, item(src, i, j));
+  }
+}
+
+void tf_request_overlay(tf_request *dst, const tf_request *src) {
+  for (size_t i = 0; i < TF_NREQUEST_FIELDS; i++)
+    if (!tf_request_field_empty(src, i))
+      overlay_field(dst, src, i);
+}
+
 int tf_request_field_empty(const tf_request *r, size_t i) {
   int kind = tf_request_fields[i].kind;
   if (kind == TF_RQ_STRING)
@@ -164,7 +208,7 @@ void tf_request_write_field(tf_json_out *w, const tf_request *r, size_t i) {
     tf_json_out_bool(w, *(int *)member(r, i));
     return;
   }
-  if (k->object)
+  if (k->key)
     tf_json_out_object(w);
   else
     tf_json_out_array(w);

@@ -43,7 +43,9 @@ typedef struct tf_place_req {
 /* The request's fields, one row each, in the order they are written:
  *   member   the C member (a list also has n<member> and cap<member>)
  *   key      its JSON key in a problem line (model/formats/case.h)
- *   flag     its long command-line option, "" when it has none
+ *   flag     its long command-line option, "" when it has none (--solver,
+ *            which also names every point's solver in a sweep, is a command
+ *            option, solver/command_options.h, that writes this field)
  *   spec     its key in a sweep spec (model/formats/spec.h), "" when a spec
  *            cannot sweep it
  *   kind     STRING, ASSIGNS, DOMAINS, TEXTS, PLACES or FLAG: its type,
@@ -65,7 +67,7 @@ typedef struct tf_place_req {
   X(objectives, "objective", "objective", "objectives", TEXTS, YES, 1)           \
   X(places, "place", "place", "", PLACES, YES, 1)                                \
   X(any_arch, "any_arch", "any-arch", "any_arch", FLAG, YES, 1)                 \
-  X(solver, "solver", "solver", "solver", STRING, YES, 1)
+  X(solver, "solver", "", "solver", STRING, YES, 1)
 
 enum tf_request_kind { TF_RQ_STRING, TF_RQ_ASSIGNS, TF_RQ_DOMAINS, TF_RQ_TEXTS, TF_RQ_PLACES, TF_RQ_FLAG, TF_RQ_NKINDS };
 enum tf_request_memo { TF_RQ_NO, TF_RQ_YES, TF_RQ_BOUND };
@@ -119,5 +121,10 @@ void tf_request_add_place(tf_request *r, const char *buffer, const int *mems, in
 
 /* Appends everything in src to dst (initialised, usually empty): a deep copy. */
 void tf_request_copy(tf_request *dst, const tf_request *src);
+/* src's fields over dst's, as a later problem object's members over an
+ * earlier one's: a keyed list's items (params, fix, domain, place) by
+ * key, the later one moved last; requires appended; objectives, a string
+ * or a flag replaced.  What src leaves empty stays. */
+void tf_request_overlay(tf_request *dst, const tf_request *src);
 
 #endif

@@ -20,8 +20,13 @@
 #include "model/input/shape.h"
 #include "model/input/show.h"
 
-#define TF_MC_NAME(n) #n,
-const char *const tf_machine_constant_names[TF_NMC] = {TF_MACHINE_CONSTANTS(TF_MC_NAME)};
+#define MC_FIELD(k, lo, hi, c) #c,
+#define MC_SUB(s, k, lo, hi, c) #c,
+#define MC_NONE(s, k, lo, hi)
+#define MC_PORT(n, from, to) "smem_port_" #n,
+#define MC_DERIVED(n) #n,
+const char *const tf_machine_constant_names[TF_NMC] = {
+    TF_MACHINE_FIELDS(MC_FIELD, MC_SUB, MC_NONE) TF_MACHINE_PORTS(MC_PORT) TF_MACHINE_DERIVED(MC_DERIVED)};
 
 /* ---------------------------------------------------------------- symbols */
 
@@ -51,8 +56,8 @@ enum name_kind {
 };
 #define NAME_KINDS 9
 
-#define TF_MEM_USED(e, n, u) "used(" n ")",
-#define TF_MEM_SLACK(e, n, u) "slack(" n ")",
+#define TF_MEM_USED(e, n, u, r) "used(" n ")",
+#define TF_MEM_SLACK(e, n, u, r) "slack(" n ")",
 static const char *const derived_names[2][TF_NMEM] = {{TF_MEMORIES(TF_MEM_USED)}, {TF_MEMORIES(TF_MEM_SLACK)}};
 
 static int add_name(tf_names *t, const char *name, enum name_kind kind, size_t i) {

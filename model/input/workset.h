@@ -16,41 +16,51 @@
 #include "model/core/names.h"
 #include "model/expr/expr.h"
 #include "model/input/lets.h"
+#include "model/input/machine.h" /* TF_MACHINE_FIELDS */
 #include "model/input/memory_kind.h" /* enum tf_memory */
 
 /* Phases (lifetimes) a workset's buffers may name (model/input/lifetime.h). */
 #define TF_MAX_LIFETIMES 16
 
-/* Constants every expression may use, taken from the machine model. */
-#define TF_MACHINE_CONSTANTS(X)                                                \
-  X(smem_capacity) X(smem_per_sm) X(smem_reserved) X(smem_granule)             \
-  X(smem_bytes_per_clk) X(tmem_columns) X(tmem_lanes) X(rf_per_sm)             \
-  X(rf_per_thread) X(rf_warp_granule) X(sm_count) X(clock_mhz) X(hbm_gbps)     \
-  X(l2_bytes) X(threads_per_sm) X(ctas_per_sm) X(threads_per_cta)              \
-  X(mma_f16_per_clk) X(mma_f8_per_clk) X(mma_f4_per_clk) X(exp_per_clk)     \
-  X(smem_port_smem_tmem) X(smem_port_smem_rf) X(smem_port_smem_mma)           \
-  X(smem_port_tmem_smem) X(smem_port_tmem_rf) X(smem_port_tmem_mma)           \
-  X(smem_port_rf_smem) X(smem_port_rf_tmem) X(smem_port_rf_mma) X(cc) X(gfx)    \
-  X(latency_hbm_clk) X(smem_port_l2_smem) X(l2_bytes_per_clk) X(sustained_mhz)    \
-  X(mma_sync_permille) X(kernel_fixed_ns) X(fp32_per_clk) X(mma_f32acc_permille)
-/* smem_port_X_Y: 1 when the machine's `edges` table charges edge X->Y to
- * the SMEM port (an X->mma edge the table lacks goes through registers,
- * X->rf, as mma.sync's operands do), else 0 (unmetered or absent).  cc:
- * the compute capability times ten on an sm_ arch (90 on sm_90a), else 0;
- * gfx: the number of a gfx arch (942 on gfx942), else 0.  latency_hbm_clk:
- * the machine's global-memory load latency in SM clocks, 0 when it gives
- * none (docs/cost-model.md).  smem_port_l2_smem: 1 when the edge l2->smem
- * (cp.async writing the SMEM banks) is on the SMEM port.  l2_bytes_per_clk:
- * the chip's L2 read bandwidth per clock, 0 when the machine gives none.
- * sustained_mhz: the clock times run at (the machine's `sustained` clock,
- * else clock_mhz).  mma_sync_permille: mma.sync's rate per mille of the
- * MMA rate (1000 when the machine gives none).  kernel_fixed_ns: the fixed
- * time of every kernel (0 when the machine gives none).  fp32_per_clk: FP32
- * operations per clock per SM (0 when the machine gives none).
- * mma_f32acc_permille: the MMA rate with an FP32 accumulator per mille of
- * the table's (1000 when the machine gives none). */
-#define TF_MC_ENUM(n) TF_MC_##n,
-enum tf_machine_constant { TF_MACHINE_CONSTANTS(TF_MC_ENUM) TF_NMC };
+/* Constants every expression may use, taken from the machine model: one
+ * per field of machine.h's TF_MACHINE_FIELDS that names one (0 when the
+ * machine lacks the field's section), then one per row of these two
+ * tables, in this order (model/bind/problem.c gives each its value).
+ *
+ * TF_MACHINE_PORTS(X): X(name, from, to), the constant smem_port_name: 1
+ * when the machine's `edges` table charges edge from->to (memories,
+ * TF_END_MMA or TF_END_L2) to the SMEM port (an X->mma edge the table
+ * lacks goes through registers, X->rf, as mma.sync's operands do), else 0
+ * (unmetered or absent).  smem_port_l2_smem: 1 when the edge l2->smem
+ * (cp.async writing the SMEM banks) is on the SMEM port.
+ *
+ * TF_MACHINE_DERIVED(X): X(name), computed from the machine by problem.c's
+ * function mc_name.  cc: the compute capability times ten on an sm_ arch
+ * (90 on sm_90a), else 0; gfx: the number of a gfx arch (942 on gfx942),
+ * else 0; sustained_mhz: the clock times run at (the machine's `sustained`
+ * clock, else clock_mhz); mma_sync_permille and mma_f32acc_permille: the
+ * mma.sync path's and an FP32 accumulator's MMA rate per mille (1000 when
+ * the machine gives none).  fp32_per_clk and kernel_fixed_ns, fields, are 0
+ * when the machine lacks their section (docs/cost-model.md). */
+#define TF_END_MMA TF_NMEM /* the MMA unit as an endpoint */
+#define TF_END_L2 (TF_NMEM + 1) /* the L2 cache, a source only (cp.async, TMA) */
+#define TF_MACHINE_PORTS(X)                                                    \
+  X(smem_tmem, TF_MEM_SMEM, TF_MEM_TMEM) X(smem_rf, TF_MEM_SMEM, TF_MEM_RF)    \
+  X(smem_mma, TF_MEM_SMEM, TF_END_MMA) X(tmem_smem, TF_MEM_TMEM, TF_MEM_SMEM)  \
+  X(tmem_rf, TF_MEM_TMEM, TF_MEM_RF) X(tmem_mma, TF_MEM_TMEM, TF_END_MMA)      \
+  X(rf_smem, TF_MEM_RF, TF_MEM_SMEM) X(rf_tmem, TF_MEM_RF, TF_MEM_TMEM)        \
+  X(rf_mma, TF_MEM_RF, TF_END_MMA) X(l2_smem, TF_END_L2, TF_MEM_SMEM)
+#define TF_MACHINE_DERIVED(X) X(cc) X(gfx) X(sustained_mhz) X(mma_sync_permille) X(mma_f32acc_permille)
+
+#define TF_MC_FIELD(k, lo, hi, c) TF_MC_##c,
+#define TF_MC_SUB(s, k, lo, hi, c) TF_MC_##c,
+#define TF_MC_NONE(s, k, lo, hi)
+#define TF_MC_PORT(n, from, to) TF_MC_smem_port_##n,
+#define TF_MC_DERIVED(n) TF_MC_##n,
+enum tf_machine_constant {
+  TF_MACHINE_FIELDS(TF_MC_FIELD, TF_MC_SUB, TF_MC_NONE) TF_MACHINE_PORTS(TF_MC_PORT)
+  TF_MACHINE_DERIVED(TF_MC_DERIVED) TF_NMC
+};
 extern const char *const tf_machine_constant_names[TF_NMC];
 
 #define TF_MAX_DOMAIN 100000       /* values in one choose domain */
@@ -115,8 +125,6 @@ typedef struct tf_mma_use {
  * its bytes from the buffer's memory to `end` (toward 1) or from `end`
  * into the buffer's memory (toward 0).  Which edge carries it depends on
  * the buffer's memory at a combination. */
-#define TF_END_MMA TF_NMEM /* the MMA unit as an endpoint */
-#define TF_END_L2 (TF_NMEM + 1) /* the L2 cache, a source only (cp.async, TMA) */
 typedef struct tf_flow {
   int buffer;
   int toward;

@@ -323,30 +323,20 @@ _FIELDS = (
 )
 _WRITE = dict(_FIELDS)
 
-# The options of the commands (a request's members besides "problem"),
-# each written as the library reads it.
-_OPTIONS = {
-    "top": _integer,
-    "top_points": _flag,
-    "explain": _flag,
-    "time_limit": _seconds,
-    "presolve": _flag,
-    "jobs": _integer,
-    "memo_max": _integer,
-    "key": _keys,
-    "solver": _string,
-    "emit": _string,
-    "for": _string,
-    "kind": _string,
-    "x": _string,
-    "y": _string,
-    "color": _string,
-    "by": _string,
-    "file": _string,
-    "cutlass_name": _string,
-    "scale": _string,
-    "x_scale": _string,
-}
+# The options of the commands (a request's members besides "problem"):
+# the library's command-option table (solver/command_options.h, the
+# "options" request), each written as the library reads its kind.
+_WRITERS = {"int": _integer, "seconds": _seconds, "flag": _flag, "noflag": _flag, "word": _string, "text": _string,
+            "pairs": _keys, "operand": _string}
+_OPTIONS = {}
+
+
+def _option_writers():
+    """Keyword -> writer, from the library's table (read once)."""
+    if not _OPTIONS:
+        rows = _call({"cmd": "options"})[0]
+        _OPTIONS.update({r["key"]: _WRITERS[r["kind"]] for r in rows if "json" in r["fronts"] and r["kind"] in _WRITERS})
+    return _OPTIONS
 
 
 def _fields(given):
@@ -388,7 +378,7 @@ def _request(cmd, problem_, options):
         request["problem"] = problem_
     for key, value in options.items():
         if value is not None:
-            request[key] = _OPTIONS[key](value, key)
+            request[key] = _option_writers()[key](value, key)
     return request
 
 
@@ -709,9 +699,10 @@ class Problem:
                                presolve=presolve))
 
     @_named("check")
-    def check(self, fix=None, domain=None, require=None, place=None, solver=None):
+    def check(self, fix=None, domain=None, require=None, place=None, solver=None, time_limit=None, presolve=None):
         """tilefit.check() on this problem (see there)."""
-        return self._call("check", dict(fix=fix, domain=domain, require=require, place=place, solver=solver), {})
+        return self._call("check", dict(fix=fix, domain=domain, require=require, place=place, solver=solver),
+                          dict(time_limit=time_limit, presolve=presolve))
 
     @_named("layout")
     def layout(self, fix=None, domain=None, require=None, objective=None, place=None, solver=None, emit=None,

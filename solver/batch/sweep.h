@@ -55,8 +55,14 @@ tf_sweep *tf_sweep_load(const char *file, tf_error *err);
  * the object, as of the object on its own ("$.problems[1].params.d"). */
 tf_sweep *tf_sweep_load_lines(const char *const *lines, const size_t *lens, size_t n, const char *name,
                               const char *where, tf_error *err);
+/* The same of an array of problem objects already parsed (the library's
+ * "problems", at `where`), each read where it is, not as text. */
+struct cJSON;
+tf_sweep *tf_sweep_read_problems(const struct cJSON *array, const char *name, const char *where, tf_error *err);
 /* A spec from text; `file` names it in errors. */
 tf_sweep *tf_sweep_parse_spec(const char *text, size_t len, const char *file, tf_error *err);
+/* A spec already parsed (the library's "spec", the command line's lists). */
+tf_sweep *tf_sweep_read_spec(const struct cJSON *spec, const char *file, tf_error *err);
 void tf_sweep_free(tf_sweep *s);
 
 size_t tf_sweep_npoints(const tf_sweep *s);
@@ -101,7 +107,7 @@ typedef int (*tf_sweep_line_fn)(void *ctx, const char *line, size_t len, tf_erro
 
 typedef struct tf_sweep_opts {
   int jobs;                      /* worker threads, >= 1 */
-  int format;                    /* TF_FORMAT_JSON (JSONL) or TF_FORMAT_CSV */
+  int format;                    /* TF_FORMAT_JSONL or TF_FORMAT_CSV */
   int shard_index, shard_count;  /* 1-based; 0/0 or 1/1: every point */
   int resume;                    /* continue the output file */
   int out_fd;                    /* >= 0: write to this open descriptor (not
@@ -155,7 +161,7 @@ int tf_sweep_run(tf_sweep *s, const tf_sweep_opts *o, const char *out_file,
 
 /* Joins shard outputs into the file one run would write: lines ordered by
  * index, every index from 0 to total - 1 exactly once, one CSV header.
- * `format` is TF_FORMAT_JSON or TF_FORMAT_CSV to require one, or
+ * `format` is TF_FORMAT_JSONL or TF_FORMAT_CSV to require one, or
  * TF_FORMAT_TEXT to take the parts' format.  Writes `out_file` whole (a
  * temporary file renamed) or standard output when it is NULL. */
 int tf_sweep_merge(char *const *parts, size_t nparts, const char *out_file, int format, size_t *nlines,

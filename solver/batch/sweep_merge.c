@@ -59,15 +59,15 @@ static int add_line(struct merge *m, size_t i, const char *t, size_t llen, size_
   return 0;
 }
 
-/* Its format must be the others' (or --format's). */
+/* Its format must be the others' (or the one asked for). */
 static int check_format(struct merge *m, size_t i, int csv, tf_error *err) {
   if (m->fmt == TF_FORMAT_TEXT)
-    m->fmt = csv ? TF_FORMAT_CSV : TF_FORMAT_JSON;
+    m->fmt = csv ? TF_FORMAT_CSV : TF_FORMAT_JSONL;
   if (csv == (m->fmt == TF_FORMAT_CSV))
     return 0;
   return tf_error_set(err, TF_EINPUT, NULL, "%s is %s, not %s like the %s", m->parts[i], csv ? "CSV" : "JSONL",
                       m->fmt == TF_FORMAT_CSV ? "CSV" : "JSONL",
-                      m->format == TF_FORMAT_TEXT ? "parts before it" : "--format");
+                      m->format == TF_FORMAT_TEXT ? "parts before it" : "format asked for");
 }
 
 /* Part i: read whole, its lines added (a CSV header kept once). */
@@ -78,7 +78,7 @@ static int read_part(struct merge *m, size_t i, tf_error *err) {
   const char *t = m->texts[i], *end = t + len;
   if (len && end[-1] != '\n')
     return tf_error_set(err, TF_EINPUT, NULL,
-                        "%s: the last line is torn (an interrupted shard: run it again with --resume first)",
+                        "%s: the last line is torn (an interrupted shard: run it again with @{resume} first)",
                         m->parts[i]);
   if (!len)
     return 0; /* a shard with no points */
@@ -153,7 +153,7 @@ static int write_lines(const struct merge *m, tf_output *out, tf_error *err) {
 /* To standard output, or to out_file whole. */
 static int write_merged(const struct merge *m, const char *out_file, tf_error *err) {
   tf_output out;
-  if (tf_output_open(&out, out_file, TF_OUTPUT_WHOLE, "-o", err))
+  if (tf_output_open(&out, out_file, TF_OUTPUT_WHOLE, "@output", err))
     return -1;
   if (write_lines(m, &out, err)) {
     tf_output_abandon(&out);

@@ -132,15 +132,13 @@ static int parse_line(const struct list_ctx *x, const char *line, size_t len, si
   return 0;
 }
 
-/* One problem line; a file's line that does not parse becomes an error
- * point. */
-static int load_line(void *ctx, const char *line, size_t len, size_t lineno, tf_error *err) {
-  struct list_ctx *x = ctx;
+/* The next point's case, initialised; NULL past the limit. */
+static tf_case *next_case(const struct list_ctx *x, tf_error *err) {
   tf_sweep *s = x->sweep;
   if (s->npoints >= TF_SPEC_MAX_POINTS) {
     tf_error_set(err, TF_EINPUT, x->where, "more than %d problems", TF_SPEC_MAX_POINTS);
     tf_error_set_file(err, x->file);
-    return -1;
+    return NULL;
   }
   if (s->npoints == s->capcases) {
     s->capcases = s->capcases ? 2 * s->capcases : 64;
@@ -150,8 +148,12 @@ static int load_line(void *ctx, const char *line, size_t len, size_t lineno, tf_
   tf_case *c = &s->cases[s->npoints];
   tf_case_init(c);
   s->case_error[s->npoints] = NULL;
-  if (parse_line(x, line, len, lineno, c, &s->case_error[s->npoints], err))
-    return -1;
+  return c;
+}
+
+/* Point `lineno` read into the next case: its default id, its workset. */
+static void case_read(tf_sweep *s, size_t lineno) {
+  tf_case *c = &s->cases[s->npoints];
   if (!c->req.id) {
     char id[32];
     snprintf(id, sizeof id, "line-%zu", lineno);
@@ -160,6 +162,32 @@ static int load_line(void *ctx, const char *line, size_t len, size_t lineno, tf_
   if (c->req.workset)
     tf_sweep_workset_index(s, c->req.workset);
   s->npoints++;
+}
+
+/* One problem line; a file's line that does not parse becomes an error
+ * point. */
+static int load_line(void *ctx, const char *line, size_t len, size_t lineno, tf_error *err) {
+  struct list_ctx *x = ctx;
+  tf_case *c = next_case(x, err);
+  if (!c || parse_line(x, line, len, lineno, c, &x->sweep->case_error[x->sweep->npoints], err))
+    return -1;
+  case_read(x->sweep, lineno);
+  return 0;
+}
+
+/* One problem object of an array already parsed, x->where[lineno - 1]: as
+ * an in-memory line of the same text would be, without the text. */
+static int load_object(struct list_ctx *x, const cJSON *obj, size_t lineno, tf_error *err) {
+  char root[64];
+  snprintf(root, sizeof root, "%s[%zu]", x->where, lineno - 1);
+  tf_case *c = next_case(x, err);
+  if (!c)
+    return -1;
+  if (tf_case_read(obj, x->file, root, c, err)) {
+    tf_case_release(c);
+    return -1;
+  }
+  case_read(x->sweep, lineno);
   return 0;
 }
 
@@ -170,59 +198,88 @@ static int load_list(tf_sweep *s, const char *file, tf_error *err) {
 
 /* ----------------------------------------------------------- CSV header */
 
-static int assigns_occupancy(const tf_assign *a, size_t n) {
-  for (size_t i = 0; i < n; i++)
-    if (tf_csv_names_occupancy(a[i].name))
-      return 1;
-  return 0;
+/* What point `req` of workset ws[wsi] makes of the answer columns, by the
+ * binder's own steps (tf_problem_shape_of): occupancy among its workset's
+ * variables, and how many objective columns.  A point that cannot bind
+ * (its workset does not load, a require that does not parse) is an error
+ * line, whose row shows the objectives it asked for. */
+static void add_shape(const tf_sweep *s, size_t wsi, const tf_request *req, unsigned char *occupancy,
+                      size_t *nobjectives) {
+  const tf_workset *w = wsi < s->nws ? s->ws[wsi].w : NULL;
+  tf_problem_shape shape = {0, req->nobjectives};
+  tf_error err;
+  tf_error_init(&err);
+  if (w && !tf_problem_shape_of(w, req, &shape, &err))
+    occupancy[wsi] |= (unsigned char)shape.occupancy;
+  else
+    shape.nobjectives = req->nobjectives;
+  if (shape.nobjectives > *nobjectives)
+    *nobjectives = shape.nobjectives;
 }
 
-static int texts_occupancy(const tf_text_req *t, size_t n) {
-  for (size_t i = 0; i < n; i++)
-    if (tf_csv_names_occupancy(t[i].text))
-      return 1;
-  return 0;
+/* Do two lines of a list have the same shape (the same workset, fix and
+ * domain names, requires and objectives)?  A list's lines mostly do. */
+static int same_texts(const tf_text_req *a, size_t na, const tf_text_req *b, size_t nb) {
+  for (size_t i = 0; na == nb && i < na; i++)
+    if (strcmp(a[i].text, b[i].text))
+      return 0;
+  return na == nb;
 }
 
-/* A problem line that may choose an occupancy (model/bind/problem.c binds one
- * when a fix, domain, require or objective names it). */
-static int case_occupancy(const tf_request *r) {
-  for (size_t i = 0; i < r->ndomains; i++)
-    if (tf_csv_names_occupancy(r->domains[i].name))
-      return 1;
-  return assigns_occupancy(r->fixes, r->nfixes) || texts_occupancy(r->requires, r->nrequires) ||
-         texts_occupancy(r->objectives, r->nobjectives);
+static int same_shape(const tf_request *a, const tf_request *b) {
+  if (!a->workset || !b->workset || strcmp(a->workset, b->workset) || a->nfixes != b->nfixes ||
+      a->ndomains != b->ndomains)
+    return 0;
+  for (size_t i = 0; i < a->nfixes; i++)
+    if (strcmp(a->fixes[i].name, b->fixes[i].name))
+      return 0;
+  for (size_t i = 0; i < a->ndomains; i++)
+    if (strcmp(a->domains[i].name, b->domains[i].name))
+      return 0;
+  return same_texts(a->requires, a->nrequires, b->requires, b->nrequires) &&
+         same_texts(a->objectives, a->nobjectives, b->objectives, b->nobjectives);
 }
 
-/* The same of a spec's lists: some of its points may. */
-static int spec_occupancy(const tf_spec *sp) {
-  int yes = 0;
-  for (size_t i = 0; i < sp->nfixes; i++)
-    yes |= tf_csv_names_occupancy(sp->fixes[i].name);
-  for (size_t i = 0; i < sp->ndomains; i++)
-    yes |= tf_csv_names_occupancy(sp->domains[i].name);
-  for (size_t i = 0; i < sp->nrequires; i++)
-    yes |= tf_csv_names_occupancy(sp->requires[i]);
-  for (size_t i = 0; i < sp->nobjectives; i++)
-    for (size_t k = 0; k < sp->objectives[i].n; k++)
-      yes |= tf_csv_names_occupancy(sp->objectives[i].texts[k]);
-  return yes;
+/* A spec's points differ in their shape only by workset and objective
+ * list (its fixes, domains and requires apply per workset): one point of
+ * each pair is asked. */
+static void spec_shapes(const tf_sweep *s, unsigned char *occupancy, size_t *nobjectives) {
+  const tf_spec *sp = &s->spec;
+  size_t nobj = sp->nobjectives ? sp->nobjectives : 1;
+  unsigned char *seen = tf_nalloc(sp->nworksets * nobj + 1, 1);
+  for (size_t i = 0; i < sp->npoints; i++) {
+    const int32_t *sel = sp->sel + i * sp->stride; /* machine, workset, objective list, ... */
+    size_t pair = (size_t)sel[1] * nobj + (size_t)(sp->nobjectives ? sel[2] : 0);
+    if (seen[pair])
+      continue;
+    seen[pair] = 1;
+    tf_request req;
+    tf_request_init(&req);
+    tf_spec_request(sp, i, &req);
+    add_shape(s, s->wsidx[sel[1]], &req, occupancy, nobjectives);
+    tf_request_release(&req);
+  }
+  free(seen);
 }
 
 /* The union of the points' answer columns (solver/report.h), after the
- * line's index, total and id. */
+ * line's index, total and id: each workset's, with occupancy where one of
+ * its points binds it, and the most objectives a point shows. */
 static void csv_columns(tf_sweep *s) {
   tf_csv_columns *c = &s->csv;
-  int occupancy = s->is_spec && spec_occupancy(&s->spec);
-  for (size_t i = 0; s->cases && i < s->npoints && !occupancy; i++)
-    occupancy = case_occupancy(&s->cases[i].req);
+  unsigned char *occupancy = tf_nalloc(s->nws + 1, 1);
+  size_t nobjectives = 0;
+  if (s->is_spec)
+    spec_shapes(s, occupancy, &nobjectives);
+  for (size_t i = 0; !s->is_spec && i < s->npoints; i++)
+    if (!i || !same_shape(&s->cases[i].req, &s->cases[i - 1].req))
+      add_shape(s, s->cases[i].req.workset ? tf_sweep_workset_index(s, s->cases[i].req.workset) : s->nws,
+              &s->cases[i].req, occupancy, &nobjectives);
   for (size_t i = 0; i < s->nws; i++)
     if (s->ws[i].w)
-      tf_csv_columns_add_workset(c, s->ws[i].w, occupancy);
-  for (size_t i = 0; i < s->spec.nobjectives; i++)
-    tf_csv_columns_add_objectives(c, s->spec.objectives[i].n);
-  for (size_t i = 0; s->cases && i < s->npoints; i++)
-    tf_csv_columns_add_objectives(c, s->cases[i].req.nobjectives);
+      tf_csv_columns_add_workset(c, s->ws[i].w, occupancy[i]);
+  tf_csv_columns_add_objectives(c, nobjectives);
+  free(occupancy);
   s->csv_header = tf_csv_columns_header(c, "index,total,id");
 }
 
@@ -294,11 +351,10 @@ static int expand_spec(tf_sweep *s, tf_error *err) {
   return rc;
 }
 
-tf_sweep *tf_sweep_parse_spec(const char *text, size_t len, const char *file, tf_error *err) {
-  tf_sweep *s = sweep_new(file);
-  s->is_spec = 1;
+/* A spec's lists read (tf_spec_parse or tf_spec_read): the sweep from them. */
+static tf_sweep *spec_sweep(tf_sweep *s, const char *file, int read, tf_error *err) {
   const tf_backend *solver; /* a spec's "solver" is checked before any point is solved */
-  if (tf_spec_parse(&s->spec, text, len, file, err) ||
+  if (read ||
       (s->spec.solver && tf_solver_named(s->spec.solver, "$.solver", &solver, err)) || expand_spec(s, err)) {
     tf_error_set_file(err, file);
     tf_sweep_free(s);
@@ -306,6 +362,18 @@ tf_sweep *tf_sweep_parse_spec(const char *text, size_t len, const char *file, tf
   }
   csv_columns(s);
   return s;
+}
+
+tf_sweep *tf_sweep_parse_spec(const char *text, size_t len, const char *file, tf_error *err) {
+  tf_sweep *s = sweep_new(file);
+  s->is_spec = 1;
+  return spec_sweep(s, file, tf_spec_parse(&s->spec, text, len, file, err), err);
+}
+
+tf_sweep *tf_sweep_read_spec(const cJSON *spec, const char *file, tf_error *err) {
+  tf_sweep *s = sweep_new(file);
+  s->is_spec = 1;
+  return spec_sweep(s, file, tf_spec_read(&s->spec, spec, file, err), err);
 }
 
 /* Standard input: a spec when it is one JSON object with "machines", else
@@ -382,6 +450,21 @@ tf_sweep *tf_sweep_load_lines(const char *const *lines, const size_t *lens, size
       return NULL;
     }
   }
+  csv_columns(s);
+  return s;
+}
+
+tf_sweep *tf_sweep_read_problems(const cJSON *array, const char *name, const char *where, tf_error *err) {
+  if (!cJSON_IsArray(array))
+    return tf_error_set(err, TF_EINPUT, where, "expected an array of problem objects"), NULL;
+  tf_sweep *s = sweep_new(name);
+  struct list_ctx x = {s, name, where};
+  size_t lineno = 1;
+  for (const cJSON *p = array->child; p; p = p->next, lineno++)
+    if (load_object(&x, p, lineno, err)) {
+      tf_sweep_free(s);
+      return NULL;
+    }
   csv_columns(s);
   return s;
 }

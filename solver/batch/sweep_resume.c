@@ -86,8 +86,8 @@ int tf_sweep_resume_scan(const tf_sweep *s, int format, const size_t *todo, size
   /* held while this process has the file open: a second run resuming the
    * same file at once would append the same points again */
   if (flock(fd, LOCK_EX | LOCK_NB))
-    return tf_error_set(err, TF_EINPUT, "--resume", "%s: %s", file,
-                        errno == EWOULDBLOCK ? "another tilefit is writing it (a second --resume of the same file)"
+    return tf_error_set(err, TF_EINPUT, "@resume", "%s: %s", file,
+                        errno == EWOULDBLOCK ? "another tilefit is writing it (a second @{resume} of the same file)"
                                              : strerror(errno));
   int fd2 = dup(fd);
   FILE *f = fd2 >= 0 ? fdopen(fd2, "r") : NULL;
@@ -116,10 +116,10 @@ int tf_sweep_resume_scan(const tf_sweep *s, int format, const size_t *todo, size
   if (rc)
     return -1;
   if (*torn && ftruncate(fd, good))
-    return tf_error_set(err, TF_EOUTPUT, "-o", "cannot cut the torn last line of %s: %s", file, strerror(errno));
+    return tf_error_set(err, TF_EOUTPUT, "@output", "cannot cut the torn last line of %s: %s", file, strerror(errno));
   if (lseek(fd, good, SEEK_SET) < 0)
     return tf_error_set(err, TF_EINTERNAL, NULL, "cannot seek in %s: %s", file, strerror(errno));
   if (format == TF_FORMAT_CSV && good == 0 && tf_write_all(fd, s->csv_header, strlen(s->csv_header)))
-    return tf_error_set(err, TF_EOUTPUT, "-o", "cannot write %s: %s", file, strerror(errno));
+    return tf_error_set(err, TF_EOUTPUT, "@output", "cannot write %s: %s", file, strerror(errno));
   return 0;
 }

@@ -485,7 +485,7 @@ static int writer(struct run *r, struct sink *k, tf_sweep_stats *st, tf_error *e
 void tf_sweep_opts_init(tf_sweep_opts *o) {
   memset(o, 0, sizeof *o);
   o->jobs = 1;
-  o->format = TF_FORMAT_JSON;
+  o->format = TF_FORMAT_JSONL;
   o->reuse = TF_REUSE_ANSWER; /* the search memo's key costs more than the exact search it saves */
   tf_solve_opts_init(&o->solve);
   o->progress_every = 5;
@@ -515,7 +515,7 @@ static int same_as_before(struct run *r, const char *file, size_t pos, const cha
   int same = !comparable || !strcmp(now.text, last);
   free(now.text);
   return same ? 0
-              : tf_error_set(err, TF_EINPUT, "--resume",
+              : tf_error_set(err, TF_EINPUT, "@resume",
                              "%s: its last line is not what this tilefit writes for point %zu now (written by another "
                              "version, or a machine or workset changed since?); not resuming (remove the file to "
                              "start over)",
@@ -549,12 +549,12 @@ static int sink_open(struct sink *k, const tf_sweep_opts *o, const char *out_fil
   if (o->line)
     return 0;
   if (o->resume && !out_file)
-    return tf_error_set(err, TF_EINPUT, "--resume", "needs the output file (-o FILE)");
+    return tf_error_set(err, TF_EINPUT, "@resume", "needs the output file it resumes");
   if (o->out_fd >= 0 && (o->resume || out_file))
-    return tf_error_set(err, TF_EINPUT, "--resume", "an output descriptor is written through, neither resumed nor named");
+    return tf_error_set(err, TF_EINPUT, "@resume", "an output descriptor is written through, neither resumed nor named");
   if (o->out_fd >= 0)
     return tf_output_open_fd(&k->out, o->out_fd, "$.fd", err); /* the library's request field */
-  if (tf_output_open(&k->out, out_file, o->resume ? TF_OUTPUT_RESUME : TF_OUTPUT_WHOLE, "-o", err))
+  if (tf_output_open(&k->out, out_file, o->resume ? TF_OUTPUT_RESUME : TF_OUTPUT_WHOLE, "@output", err))
     return -1;
   if (k->out.tmp && o->tmp_name) {
     k->tmp_name = o->tmp_name, k->tmp_ctx = o->tmp_ctx;
@@ -658,7 +658,7 @@ int tf_sweep_run(tf_sweep *s, const tf_sweep_opts *o, const char *out_file, tf_s
   r.cache = &s->cache;
   r.o = *o;
   if (r.o.format != TF_FORMAT_CSV)
-    r.o.format = TF_FORMAT_JSON;
+    r.o.format = TF_FORMAT_JSONL;
   if (r.o.jobs < 1)
     r.o.jobs = 1;
   if (!r.o.memo_max)

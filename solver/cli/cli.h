@@ -3,37 +3,20 @@
  *
  * A command is data (tf_command): its name, the bit that says which
  * options of the option table (solver/cli/options.c) it takes, its run
- * function and its help text.  Adding a command: a file solver/cli/cmd_X.c
- * defining `const tf_command tf_cmd_X`, a bit below, one line in the table
- * in cli.c, and the bit added to each option it takes. */
+ * function and its help text (adding one: docs/design.md, "Where to add
+ * X"). */
 #ifndef TF_SOLVER_CLI_CLI_H
 #define TF_SOLVER_CLI_CLI_H
 
 #include <stdio.h>
 
 #include "model/core/error.h"
+#include "solver/command_options.h"
 
 enum tf_exit { TF_EXIT_OK = 0, TF_EXIT_NO = 1, TF_EXIT_USAGE = 2, TF_EXIT_INTERNAL = 3 };
 
-/* One bit per command, for the option table. */
-enum tf_cmd_bit {
-  TF_CMD_SOLVE = 1 << 0,
-  TF_CMD_CHECK = 1 << 1,
-  TF_CMD_MACHINES = 1 << 2,
-  TF_CMD_WORKSETS = 1 << 3,
-  TF_CMD_VALIDATE = 1 << 4,
-  TF_CMD_SWEEP = 1 << 5,
-  TF_CMD_MERGE = 1 << 6,
-  TF_CMD_PRUNE = 1 << 7,
-  TF_CMD_PLOT = 1 << 8,       /* 'plot' itself: picks map or sweep */
-  TF_CMD_PLOT_MAP = 1 << 9,
-  TF_CMD_PLOT_SWEEP = 1 << 10,
-  TF_CMD_PROBE = 1 << 11,
-  TF_CMD_LAYOUT = 1 << 12,
-  TF_CMD_EMIT = 1 << 13,
-  TF_CMD_LAST = TF_CMD_EMIT,
-};
-
+/* One bit per command (enum tf_cmd_bit), for the option table: in
+ * solver/command_options.h, with the options every front end shares. */
 typedef struct tf_command {
   const char *name;
   unsigned bit;            /* enum tf_cmd_bit */

@@ -16,17 +16,18 @@ const tf_command tf_cmd_check = {
     "rounding, every memory's use against its capacity, and the first violation.\n",
     "0 fits, 1 does not fit, 2 bad input, 3 internal failure", 0, NULL, TF_OPERANDS_NONE};
 
-static void print_binding(const tf_cmd_problem *c) {
-  fprintf(stdout, "%s\n  binds %s on %s", c->args.cutlass_name, c->run.loaded.workset->name, c->run.loaded.machine->name);
+/* Before the report, into the same output (-o FILE or stdout). */
+static void print_binding(FILE *f, const tf_cmd_problem *c) {
+  fprintf(f, "%s\n  binds %s on %s", c->args.cutlass_name, c->run.loaded.workset->name, c->run.loaded.machine->name);
   for (size_t i = 0; i < c->args.req.nparams; i++) {
     const tf_assign *p = &c->args.req.params[i];
     const char *shown = tf_cl_param_show(p->name, p->value); /* a type or layout by its name */
     if (shown)
-      fprintf(stdout, ", %s %s", p->name, shown);
+      fprintf(f, ", %s %s", p->name, shown);
     else
-      fprintf(stdout, ", %s %lld", p->name, (long long)p->value);
+      fprintf(f, ", %s %lld", p->name, (long long)p->value);
   }
-  fprintf(stdout, "\n  stages: %s\n\n", c->kernel.stages ? "as named" : "the builder's automatic count");
+  fprintf(f, "\n  stages: %s\n\n", c->kernel.stages ? "as named" : "the builder's automatic count");
 }
 
 static int run(int argc, char **argv) {
@@ -39,7 +40,7 @@ static int run(int argc, char **argv) {
   if (c.args.cutlass_name && !c.kernel.stages && tf_fix_builder_stages(&c.args.req, &c.run.loaded, &opts, &c.run.problem, &c.err))
     return rc = tf_cli_fail(&c.err), tf_cmd_problem_close(&c), rc;
   if (c.args.cutlass_name && c.args.format == TF_FORMAT_TEXT)
-    print_binding(&c);
+    print_binding(tf_cli_out(&c.args), &c);
   tf_answer a;
   tf_answer_init(&a, c.run.problem);
   if (tf_check(c.run.problem, &a, &c.err)) {

@@ -31,7 +31,7 @@ int tf_cmd_problem_open(tf_cmd_problem *c, int argc, char **argv, const tf_comma
     return tf_cli_fail(&c->err);
   /* a solve the exact search alone answers binds on demand (run.h) */
   const tf_args *a = &c->args;
-  int on_demand = (cmd->bit & TF_CMD_SOLVE) && !a->explain && !a->lp_file && !a->mps_file && !a->backend;
+  int on_demand = (cmd->bit & TF_CMD_SOLVE) && !a->explain && !a->lp_file && !a->mps_file && !a->req.solver;
   if (!(on_demand ? tf_run_bind_on_demand : tf_run_bind)(&a->req, "-m", "-w", NULL, a->time_limit, &c->run, &c->err))
     return TF_CLI_GO;
   /* an error about a value given on the command line ("--fix B_r=128")

@@ -1,6 +1,6 @@
 /* tilefit sweep SPEC.json | PROBLEMS.jsonl: many problems, one output line
  * each, in a fixed order whatever the number of threads; resumable and
- * shardable (see solver/sweep.h). */
+ * shardable (see solver/batch/sweep.h). */
 #include <stdio.h>
 #include <string.h>
 #include <unistd.h>
@@ -109,7 +109,7 @@ static int run(int argc, char **argv) {
     o.memo_max = (size_t)a.memo_max;
   o.format = a.format == TF_FORMAT_CSV || (a.format == TF_FORMAT_TEXT && a.out_file && ends_with(a.out_file, ".csv"))
                  ? TF_FORMAT_CSV
-                 : TF_FORMAT_JSON;
+                 : TF_FORMAT_JSONL;
   o.shard_index = a.shard_index;
   o.shard_count = a.shard_count;
   o.resume = a.resume;

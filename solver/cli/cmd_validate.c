@@ -5,8 +5,6 @@
 #include <string.h>
 
 #include "model/core/json_out.h"
-#include "model/core/text.h"
-#include "solver/batch/cache.h"
 #include "solver/cli/cli.h"
 #include "solver/cli/options.h"
 #include "solver/report.h"
@@ -84,33 +82,16 @@ static int run(int argc, char **argv) {
   tf_error_init(&err);
   int rc = tf_cli_start(&tf_cmd_validate, argc, argv, &a);
   if (rc == TF_CLI_GO) {
-    rc = TF_EXIT_OK;
-    tf_cache cache;
-    tf_cache_init(&cache);
-    tf_measured_set set;
-    tf_measured_set_init(&set);
-    tf_validate_tally t = {0, 0, 0, 0, &set};
-    int json = a.format != TF_FORMAT_TEXT;
-    /* rows are held back until every case has run: bad input anywhere
-     * leaves stdout empty */
-    tf_text rows;
-    FILE *out = tf_text_open(&rows);
     tf_solve_opts opts;
     tf_args_solve_opts(&a, &opts);
-    for (int i = 0; i < a.npositional && rc == TF_EXIT_OK; i++)
-      if (tf_validate_file(&cache, a.positional[i], out, json, &opts, &t, &err))
-        rc = tf_cli_fail(&err);
-    if (rc == TF_EXIT_OK && set.n && tf_measured_finish(&set, &cache, &opts, &err))
+    tf_validate_run v;
+    if (tf_validate_files(a.positional, (size_t)a.npositional, a.format != TF_FORMAT_TEXT, &opts, &v, &err)) {
       rc = tf_cli_fail(&err);
-    size_t nrows;
-    char *text = tf_text_close(&rows, &nrows);
-    if (rc == TF_EXIT_OK) {
-      write_all(tf_cli_out(&a), a.format, text, nrows, &t);
-      rc = tf_cli_finish(&a, t.failed ? TF_EXIT_NO : TF_EXIT_OK);
+    } else {
+      write_all(tf_cli_out(&a), a.format, v.rows, v.nrows, &v.t);
+      rc = tf_cli_finish(&a, v.t.failed ? TF_EXIT_NO : TF_EXIT_OK);
     }
-    free(text);
-    tf_measured_set_release(&set);
-    tf_cache_release(&cache);
+    tf_validate_run_release(&v);
   }
   tf_args_release(&a);
   return rc;

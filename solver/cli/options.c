@@ -10,6 +10,7 @@
 #include "model/formats/cutlass_types.h"
 #include "solver/output.h"
 #include "solver/report.h"
+#include "solver/solve.h"
 
 void tf_args_init(tf_args *a) {
   memset(a, 0, sizeof *a);
@@ -165,7 +166,8 @@ static int parse_shard(tf_args *a, const char *text, tf_error *err) {
     return tf_error_set(err, TF_EINPUT, "--shard", "expected I/N such as 2/8, got '%s'", text);
   memcpy(head, text, (size_t)(slash - text));
   head[slash - text] = 0;
-  if (tf_parse_int(head, &i) || tf_parse_int(slash + 1, &n) || n < 1 || n > 1000000 || i < 1 || i > n)
+  if (tf_parse_int(head, &i) || tf_parse_int(slash + 1, &n) || n < 1 || n > tf_command_options[TF_COPT_shard].hi ||
+      i < 1 || i > n)
     return tf_error_set(err, TF_EINPUT, "--shard", "expected I/N with 1 <= I <= N, got '%s'", text);
   a->shard_index = (int)i;
   a->shard_count = (int)n;
@@ -186,15 +188,10 @@ enum opt_flag {
   REPEATABLE = 1 << 0, /* each one adds (-p, --fix, ...) */
   FORMAT = 1 << 1,     /* one of the output formats: at most one of them */
 };
-#define ANSWERS (TF_CMD_SOLVE | TF_CMD_CHECK) /* commands that print answers as rows and lines */
-#define PROBLEM (ANSWERS | TF_CMD_LAYOUT | TF_CMD_EMIT)
-#define SOLVES (TF_CMD_SOLVE | TF_CMD_LAYOUT | TF_CMD_EMIT) /* solve when a variable is free */
-#define BINDING (PROBLEM | TF_CMD_PRUNE) /* commands that bind -m, -w and -p */
-#define SOLVING (SOLVES | TF_CMD_SWEEP | TF_CMD_PLOT_MAP)
-#define PROBLEM_IN (PROBLEM | TF_CMD_PLOT_MAP) /* what the problem is, not how it is written */
-#define PLOTS (TF_CMD_PLOT_MAP | TF_CMD_PLOT_SWEEP)
-#define WRITES (BINDING | PLOTS | TF_CMD_VALIDATE | TF_CMD_SWEEP | TF_CMD_MERGE | TF_CMD_MACHINES | TF_CMD_WORKSETS | \
-                TF_CMD_PROBE)
+/* The commands of the problem options (the others' are in their rows of
+ * solver/command_options.h). */
+#define BINDING (TF_CMDS_PROBLEM | TF_CMD_PRUNE) /* commands that bind -m, -w and -p */
+#define PROBLEM_IN (TF_CMDS_PROBLEM | TF_CMD_PLOT_MAP) /* what the problem is, not how it is written */
 /* What completion offers for an option's value (tilefit completion,
  * dist/tilefit.bash): the names it takes, files, or the words of its
  * value's spelling ("jsonl|csv"). */
@@ -217,97 +214,118 @@ static const char *const value_kinds[] = {"none", "text", "machine", "workset", 
  * an option of the command line alone. */
 #define RQ(member) TF_RQF_##member
 #define NO_RQ (-1)
+/* Every other option names its row of the command-option table
+ * (solver/command_options.h), which gives its long name and its commands,
+ * the JSON API's and Python's too. */
+#define COPT(id) TF_COPT_##id
+#define NO_COPT (-1)
+#define BY_ROW 0 /* commands: those of its command-option row */
 
 static const struct option_spec {
   enum opt_id id;
   int field;         /* enum tf_request_field_id, or NO_RQ */
+  int copt;          /* enum tf_command_option_id, or NO_COPT */
   enum opt_value complete;
   char short_name;
-  const char *long_name;
   const char *value; /* the value's name in help, NULL: takes none */
-  unsigned commands; /* enum tf_cmd_bit */
   unsigned flags;    /* enum opt_flag */
   const char *help;
+  unsigned commands; /* a problem option's commands (enum tf_cmd_bit); the others' are their row's */
 } options[] = {
-    {O_MACHINE, RQ(machine), V_MACHINE, 'm', NULL, "NAME|FILE", BINDING | TF_CMD_PLOT_MAP | TF_CMD_SWEEP, ONCE,
-     "machine model (tilefit machines lists them; - reads it from standard input)"},
-    {O_WORKSET, RQ(workset), V_WORKSET, 'w', NULL, "NAME|FILE", BINDING | TF_CMD_PLOT_MAP | TF_CMD_SWEEP, ONCE,
-     "working set (tilefit worksets lists them; - reads it from standard input)"},
-    {O_PARAM, RQ(params), V_PARAM, 'p', NULL, "NAME=VALUE", BINDING | TF_CMD_PLOT_MAP | TF_CMD_SWEEP, REPEATABLE, "set a workset parameter (repeatable)"},
-    {O_FIX, RQ(fixes), V_FIX, 0, NULL, "VAR=VALUE", PROBLEM_IN | TF_CMD_SWEEP, REPEATABLE, "pin a choose or count variable (repeatable)"},
-    {O_DOMAIN, RQ(domains), V_DOMAIN, 0, NULL, "VAR=V1,V2,..", PROBLEM_IN | TF_CMD_SWEEP, REPEATABLE, "narrow a choose variable's domain"},
-    {O_PLACE, RQ(places), V_PLACE, 0, NULL, "BUF=MEM[,MEM..]", PROBLEM_IN, REPEATABLE,
-     "pin a placed buffer to a memory, or narrow its candidates (repeatable)"},
-    {O_ANY_ARCH, RQ(any_arch), V_NONE, 0, NULL, NULL, BINDING | TF_CMD_PLOT_MAP | TF_CMD_SWEEP, ONCE,
-     "solve a workset on a machine whose architecture it does not declare"},
-    {O_REQUIRE, RQ(requires), V_TEXT, 0, NULL, "\"EXPR <= EXPR\"", PROBLEM_IN | TF_CMD_SWEEP, REPEATABLE, "an extra constraint (repeatable)"},
-    {O_OBJECTIVE, RQ(objectives), V_TEXT, 0, NULL, "\"max EXPR\"", SOLVES | TF_CMD_PLOT_MAP | TF_CMD_SWEEP, REPEATABLE,
-     "replaces the workset's objectives; repeat for a lexicographic order"},
-    {O_JSON, NO_RQ, V_NONE, 0, "json", NULL, BINDING | TF_CMD_VALIDATE | TF_CMD_MACHINES | TF_CMD_WORKSETS, FORMAT,
-     "JSON output: one document (solve --top and prune: an array; validate: the cases and the tally)"},
-    {O_JSONL, NO_RQ, V_NONE, 0, "jsonl", NULL, ANSWERS | TF_CMD_VALIDATE, FORMAT, "JSON Lines output: one object per answer or case"},
-    {O_CSV, NO_RQ, V_NONE, 0, "csv", NULL, ANSWERS | TF_CMD_PRUNE, FORMAT, "CSV output (RFC 4180), with a header line"},
-    {O_EXPLAIN, NO_RQ, V_NONE, 0, "explain", NULL, TF_CMD_SOLVE, ONCE,
-     "buffers, memories, and for each objective the next better candidate and what it misses by"},
-    {O_TOP, NO_RQ, V_TEXT, 0, "top", "K", TF_CMD_SOLVE | TF_CMD_EMIT, ONCE,
+    {O_MACHINE, RQ(machine), NO_COPT, V_MACHINE, 'm', "NAME|FILE", ONCE,
+     "machine model (tilefit machines lists them; - reads it from standard input)",
+     BINDING | TF_CMD_PLOT_MAP | TF_CMD_SWEEP},
+    {O_WORKSET, RQ(workset), NO_COPT, V_WORKSET, 'w', "NAME|FILE", ONCE,
+     "working set (tilefit worksets lists them; - reads it from standard input)",
+     BINDING | TF_CMD_PLOT_MAP | TF_CMD_SWEEP},
+    {O_PARAM, RQ(params), NO_COPT, V_PARAM, 'p', "NAME=VALUE", REPEATABLE, "set a workset parameter (repeatable)",
+     BINDING | TF_CMD_PLOT_MAP | TF_CMD_SWEEP},
+    {O_FIX, RQ(fixes), NO_COPT, V_FIX, 0, "VAR=VALUE", REPEATABLE, "pin a choose or count variable (repeatable)",
+     PROBLEM_IN | TF_CMD_SWEEP},
+    {O_DOMAIN, RQ(domains), NO_COPT, V_DOMAIN, 0, "VAR=V1,V2,..", REPEATABLE, "narrow a choose variable's domain",
+     PROBLEM_IN | TF_CMD_SWEEP},
+    {O_PLACE, RQ(places), NO_COPT, V_PLACE, 0, "BUF=MEM[,MEM..]", REPEATABLE,
+     "pin a placed buffer to a memory, or narrow its candidates (repeatable)",
+     PROBLEM_IN},
+    {O_ANY_ARCH, RQ(any_arch), NO_COPT, V_NONE, 0, NULL, ONCE,
+     "solve a workset on a machine whose architecture it does not declare",
+     BINDING | TF_CMD_PLOT_MAP | TF_CMD_SWEEP},
+    {O_REQUIRE, RQ(requires), NO_COPT, V_TEXT, 0, "\"EXPR <= EXPR\"", REPEATABLE, "an extra constraint (repeatable)",
+     PROBLEM_IN | TF_CMD_SWEEP},
+    {O_OBJECTIVE, RQ(objectives), NO_COPT, V_TEXT, 0, "\"max EXPR\"", REPEATABLE,
+     "replaces the workset's objectives; repeat for a lexicographic order",
+     TF_CMDS_SOLVES | TF_CMD_PLOT_MAP | TF_CMD_SWEEP},
+    {O_JSON, NO_RQ, COPT(json), V_NONE, 0, NULL, FORMAT,
+     "JSON output: one document (solve --top and prune: an array; validate: the cases and the tally)", BY_ROW},
+    {O_JSONL, NO_RQ, COPT(jsonl), V_NONE, 0, NULL, FORMAT, "JSON Lines output: one object per answer or case", BY_ROW},
+    {O_CSV, NO_RQ, COPT(csv), V_NONE, 0, NULL, FORMAT, "CSV output (RFC 4180), with a header line", BY_ROW},
+    {O_EXPLAIN, NO_RQ, COPT(explain), V_NONE, 0, NULL, ONCE,
+     "buffers, memories, and for each objective the next better candidate and what it misses by", BY_ROW},
+    {O_TOP, NO_RQ, COPT(top), V_TEXT, 0, "K", ONCE,
      "the K best distinct configurations (a tile's best placement and counts), in objective order (emit: a "
-     "fragment for each, Triton's list deduplicated)"},
-    {O_TOP_POINTS, NO_RQ, V_NONE, 0, "top-points", NULL, TF_CMD_SOLVE, ONCE, "with --top: every point, not one per configuration"},
-    {O_LP, NO_RQ, V_FILE, 0, "lp", "FILE", TF_CMD_SOLVE, ONCE,
+     "fragment for each, Triton's list deduplicated)", BY_ROW},
+    {O_TOP_POINTS, NO_RQ, COPT(top_points), V_NONE, 0, NULL, ONCE, "with --top: every point, not one per configuration", BY_ROW},
+    {O_LP, NO_RQ, COPT(lp), V_FILE, 0, "FILE", ONCE,
      "write the whole integer program (CPLEX LP), one file per objective level: FILE, then FILE with .level2, "
-     ".level3, ... before its extension, each with the earlier levels' optima pinned as rows"},
-    {O_MPS, NO_RQ, V_FILE, 0, "mps", "FILE", TF_CMD_SOLVE, ONCE, "the same in free MPS (no objective sense: glpsol --max or --min)"},
-    {O_CUTLASS_NAME, NO_RQ, V_TEXT, 0, "cutlass-name", "NAME", PROBLEM, ONCE,
+     ".level3, ... before its extension, each with the earlier levels' optima pinned as rows", BY_ROW},
+    {O_MPS, NO_RQ, COPT(mps), V_FILE, 0, "FILE", ONCE, "the same in free MPS (no objective sense: glpsol --max or --min)", BY_ROW},
+    {O_CUTLASS_NAME, NO_RQ, COPT(cutlass_name), V_TEXT, 0, "NAME", ONCE,
      "a CUTLASS library kernel name (cutlass3x_sm90_..._0_...): binds its workset, machine, types and tile; "
-     "stage count 0 is the builder's automatic count"},
-    {O_EMIT, NO_RQ, V_WORDS, 0, "emit", "c|cute-dsl", TF_CMD_LAYOUT, FORMAT,
-     "the layout as code: a C/C++ header (struct, offsets, static_asserts) or a CuTe DSL shared-storage struct"},
-    {O_FOR, NO_RQ, V_WORDS, 0, "for", "cutlass|cute-dsl|triton|fa", TF_CMD_EMIT, ONCE,
+     "stage count 0 is the builder's automatic count", BY_ROW},
+    {O_EMIT, NO_RQ, COPT(emit), V_WORDS, 0, "c|cute-dsl", FORMAT,
+     "the layout as code: a C/C++ header (struct, offsets, static_asserts) or a CuTe DSL shared-storage struct", BY_ROW},
+    {O_FOR, NO_RQ, COPT(for_), V_WORDS, 0, "cutlass|cute-dsl|triton|fa", ONCE,
      "what to write: a CUTLASS CollectiveBuilder type and kernel name, CuTe DSL GEMM arguments, a Triton config "
-     "list, FlashAttention kernel traits"},
-    {O_KEY, NO_RQ, V_TEXT, 0, "key", "VAR=KEY,...", TF_CMD_EMIT, REPEATABLE,
+     "list, FlashAttention kernel traits", BY_ROW},
+    {O_KEY, NO_RQ, COPT(key), V_TEXT, 0, "VAR=KEY,...", REPEATABLE,
      "--for triton: write the workset's variable VAR as your kernel's config key KEY (repeatable; default: the "
-     "tutorial kernel's BLOCK_SIZE_M, ... and GROUP_SIZE_M)"},
-    {O_MAP, NO_RQ, V_TEXT, 0, "map", "KEY=VAR,...", TF_CMD_PRUNE, REPEATABLE,
-     "read a configuration's KEY as the workset's variable or param VAR (repeatable)"},
-    {O_KEEP, NO_RQ, V_NONE, 0, "keep", NULL, TF_CMD_PRUNE, ONCE,
-     "print only the configurations that fit, in the input's own form (prune reads it back)"},
-    {O_JOBS, NO_RQ, V_TEXT, 'j', "jobs", "N", TF_CMD_SWEEP, ONCE, "worker threads (default 1)"},
-    {O_MEMO_MAX, NO_RQ, V_TEXT, 0, "memo-max", "N", TF_CMD_SWEEP, ONCE,
-     "answers kept for reuse at most (default 8192, about 22 MiB; 0: none), so memory stays flat"},
-    {O_OUT, NO_RQ, V_FILE, 'o', "output", "FILE", WRITES, ONCE,
-     "write the results here (default standard output); FILE appears whole or not at all"},
-    {O_FORMAT, NO_RQ, V_WORDS, 0, "format", "jsonl|csv", TF_CMD_SWEEP | TF_CMD_MERGE, FORMAT,
-     "output format (sweep: default jsonl, csv when FILE ends in .csv; merge: the parts must be in it)"},
-    {O_RESUME, NO_RQ, V_NONE, 0, "resume", NULL, TF_CMD_SWEEP, ONCE,
-     "continue FILE after an interrupted run; the result is the file an uninterrupted run writes"},
-    {O_SHARD, NO_RQ, V_TEXT, 0, "shard", "I/N", TF_CMD_SWEEP, ONCE, "solve points i with i mod N = I - 1 ('tilefit merge' joins shards)"},
-    {O_TIME, NO_RQ, V_TEXT, 0, "time-limit", "SECONDS", SOLVING | TF_CMD_PRUNE, ONCE, "wall-clock seconds for the whole solve of a problem, binding included (default 60)"},
-    {O_SOLVER, NO_RQ, V_WORDS, 0, "solver", "exact|glpk", SOLVING | TF_CMD_CHECK | TF_CMD_VALIDATE, ONCE,
+     "tutorial kernel's BLOCK_SIZE_M, ... and GROUP_SIZE_M)", BY_ROW},
+    {O_MAP, NO_RQ, COPT(map), V_TEXT, 0, "KEY=VAR,...", REPEATABLE,
+     "read a configuration's KEY as the workset's variable or param VAR (repeatable)", BY_ROW},
+    {O_KEEP, NO_RQ, COPT(keep), V_NONE, 0, NULL, ONCE,
+     "print only the configurations that fit, in the input's own form (prune reads it back)", BY_ROW},
+    {O_JOBS, NO_RQ, COPT(jobs), V_TEXT, 'j', "N", ONCE, "worker threads (default 1)", BY_ROW},
+    {O_MEMO_MAX, NO_RQ, COPT(memo_max), V_TEXT, 0, "N", ONCE,
+     "answers kept for reuse at most (default 8192, about 22 MiB; 0: none), so memory stays flat", BY_ROW},
+    {O_OUT, NO_RQ, COPT(output), V_FILE, 'o', "FILE", ONCE,
+     "write the results here (default standard output); FILE appears whole or not at all", BY_ROW},
+    {O_FORMAT, NO_RQ, COPT(format), V_WORDS, 0, "jsonl|csv", FORMAT,
+     "output format (sweep: default jsonl, csv when FILE ends in .csv; merge: the parts must be in it)", BY_ROW},
+    {O_RESUME, NO_RQ, COPT(resume), V_NONE, 0, NULL, ONCE,
+     "continue FILE after an interrupted run; the result is the file an uninterrupted run writes", BY_ROW},
+    {O_SHARD, NO_RQ, COPT(shard), V_TEXT, 0, "I/N", ONCE, "solve points i with i mod N = I - 1 ('tilefit merge' joins shards)", BY_ROW},
+    {O_TIME, NO_RQ, COPT(time_limit), V_TEXT, 0, "SECONDS", ONCE, "wall-clock seconds for the whole solve of a problem, binding included (default 60)", BY_ROW},
+    {O_SOLVER, NO_RQ, COPT(solver), V_WORDS, 0, "exact|glpk", ONCE,
      "exact: the exact search (the default); glpk: GLPK solves the whole integer program, its answer certified "
-     "against the exact optimum (exit 3 when they differ)"},
-    {O_NOPRESOLVE, NO_RQ, V_NONE, 0, "no-presolve", NULL, SOLVING | TF_CMD_VALIDATE, ONCE,
-     "turn GLPK's MIP presolver off (with --solver glpk, or a problem's \"solver\": \"glpk\")"},
-    {O_QUIET, NO_RQ, V_NONE, 'q', "quiet", NULL, TF_CMD_SWEEP | TF_CMD_MERGE, ONCE, "no progress and no summary on stderr"},
-    {O_X, NO_RQ, V_AXIS, 0, "x", "VAR|NAME", PLOTS, ONCE,
+     "against the exact optimum (exit 3 when they differ)", BY_ROW},
+    {O_NOPRESOLVE, NO_RQ, COPT(presolve), V_NONE, 0, NULL, ONCE,
+     "turn GLPK's MIP presolver off (with --solver glpk, or a problem's \"solver\": \"glpk\")", BY_ROW},
+    {O_QUIET, NO_RQ, COPT(quiet), V_NONE, 'q', NULL, ONCE, "no progress and no summary on stderr", BY_ROW},
+    {O_X, NO_RQ, COPT(x), V_AXIS, 0, "VAR|NAME", ONCE,
      "across: map, a choose variable; sweep, a number of each line (at the top level, in values, in params, or a "
-     "dotted path such as memories.smem.used; an objective's expression, time_us, names its value)"},
-    {O_Y, NO_RQ, V_AXIS, 0, "y", "VAR|NAME", PLOTS, ONCE, "up: as --x"},
-    {O_COLOR, NO_RQ, V_TEXT, 0, "color", "EXPR", TF_CMD_PLOT_MAP, ONCE, "the cell value (default: the first count variable)"},
-    {O_BY, NO_RQ, V_TEXT, 0, "by", "NAME", TF_CMD_PLOT_SWEEP, ONCE, "one line per value of NAME (e.g. machine)"},
-    {O_SCALE, NO_RQ, V_WORDS, 0, "scale", "auto|linear|log|rank", PLOTS, ONCE,
-     "map: the colour scale; sweep: the y axis's (default auto: docs/pictures.md says the rule)"},
-    {O_X_SCALE, NO_RQ, V_WORDS, 0, "x-scale", "auto|linear|log|rank", TF_CMD_PLOT_SWEEP, ONCE,
-     "the x axis's scale (default auto: log for powers of two, ticks at the data)"},
-    {O_UNCONFIRMED, NO_RQ, V_NONE, 0, "unconfirmed", NULL, TF_CMD_MACHINES, ONCE,
-     "every number marked UNCONFIRMED, with its source, across the machines given (default: all)"},
-    {O_HELP, NO_RQ, V_NONE, 'h', "help", NULL, ~0u, REPEATABLE, "this help"},
+     "dotted path such as memories.smem.used; an objective's expression, time_us, names its value)", BY_ROW},
+    {O_Y, NO_RQ, COPT(y), V_AXIS, 0, "VAR|NAME", ONCE, "up: as --x", BY_ROW},
+    {O_COLOR, NO_RQ, COPT(color), V_TEXT, 0, "EXPR", ONCE, "the cell value (default: the first count variable)", BY_ROW},
+    {O_BY, NO_RQ, COPT(by), V_TEXT, 0, "NAME", ONCE, "one line per value of NAME (e.g. machine)", BY_ROW},
+    {O_SCALE, NO_RQ, COPT(scale), V_WORDS, 0, "auto|linear|log|rank", ONCE,
+     "map: the colour scale; sweep: the y axis's (default auto: docs/pictures.md says the rule)", BY_ROW},
+    {O_X_SCALE, NO_RQ, COPT(x_scale), V_WORDS, 0, "auto|linear|log|rank", ONCE,
+     "the x axis's scale (default auto: log for powers of two, ticks at the data)", BY_ROW},
+    {O_UNCONFIRMED, NO_RQ, COPT(unconfirmed), V_NONE, 0, NULL, ONCE,
+     "every number marked UNCONFIRMED, with its source, across the machines given (default: all)", BY_ROW},
+    {O_HELP, NO_RQ, COPT(help), V_NONE, 'h', NULL, REPEATABLE, "this help", BY_ROW},
 };
 #define NOPTIONS (sizeof options / sizeof *options)
 
-/* The option's long spelling: a problem option's is its request field's flag. */
+/* The option's long spelling: a problem option's is its request field's
+ * flag, the others' their command-option row's. */
 static const char *long_name(const struct option_spec *o) {
-  return o->field == NO_RQ ? o->long_name : tf_request_fields[o->field].flag;
+  return o->field == NO_RQ ? tf_command_options[o->copt].flag : tf_request_fields[o->field].flag;
+}
+
+/* The commands that take it. */
+static unsigned commands_of(const struct option_spec *o) {
+  return o->field == NO_RQ ? tf_command_options[o->copt].commands : o->commands;
 }
 
 static const struct option_spec *find_option(const char *arg, const char **inline_value) {
@@ -329,6 +347,24 @@ static const struct option_spec *find_option(const char *arg, const char **inlin
       return o;
     }
   }
+  return NULL;
+}
+
+/* The key a front end names the option by: its request field's or its
+ * command-option row's. */
+static const char *key_of(const struct option_spec *o) {
+  return o->field == NO_RQ ? tf_command_options[o->copt].key : tf_request_fields[o->field].key;
+}
+
+const char *tf_cli_spelling(const char *key, char *buf, size_t size) {
+  for (size_t i = 0; i < NOPTIONS; i++)
+    if (!strcmp(key_of(&options[i]), key)) {
+      if (options[i].short_name)
+        snprintf(buf, size, "-%c", options[i].short_name);
+      else
+        snprintf(buf, size, "--%s", long_name(&options[i]));
+      return buf;
+    }
   return NULL;
 }
 
@@ -367,12 +403,12 @@ void tf_cli_help(FILE *f, const tf_command *cmd) {
   char buf[96];
   for (size_t i = 0; i < NOPTIONS; i++) {
     spelling(&options[i], buf, sizeof buf);
-    if (options[i].commands & cmd->bit && (int)strlen(buf) > width)
+    if (commands_of(&options[i]) & cmd->bit && (int)strlen(buf) > width)
       width = (int)strlen(buf);
   }
   fputs("\noptions:\n", f);
   for (size_t i = 0; i < NOPTIONS; i++)
-    if (options[i].commands & cmd->bit) {
+    if (commands_of(&options[i]) & cmd->bit) {
       spelling(&options[i], buf, sizeof buf);
       fprintf(f, "  %-*s  ", width, buf);
       wrapped(f, options[i].help, width + 4, width + 4);
@@ -394,7 +430,7 @@ static void completion_line(FILE *f, const struct option_spec *o, const tf_comma
 void tf_cli_completion(FILE *f, const tf_command *cmd) {
   static const char *const operands[] = {"none", "files", "machines", "worksets", "kinds"};
   for (size_t i = 0; i < NOPTIONS; i++)
-    if (options[i].commands & cmd->bit)
+    if (commands_of(&options[i]) & cmd->bit)
       completion_line(f, &options[i], cmd);
   fprintf(f, "operands %s\n", operands[cmd->operand_kind]);
 }
@@ -407,7 +443,7 @@ static const char *near_option(const char *arg, const tf_command *cmd, char *buf
   snprintf(word, sizeof word, "%.*s", (int)strcspn(arg + 2, "="), arg + 2);
   const char *names[NOPTIONS];
   for (size_t i = 0; i < NOPTIONS; i++)
-    names[i] = options[i].commands & cmd->bit ? long_name(&options[i]) : NULL;
+    names[i] = commands_of(&options[i]) & cmd->bit ? long_name(&options[i]) : NULL;
   const char *near = tf_suggest(word, names, NOPTIONS);
   if (near)
     snprintf(buf, size, "; did you mean '--%s'?", near);
@@ -420,7 +456,7 @@ static int not_an_option(const struct option_spec *o, const char *arg, const tf_
   char owners[128], near[96] = "";
   tf_strbuf b = tf_strbuf_of(owners, sizeof owners);
   for (unsigned bit = 1; o && bit <= TF_CMD_LAST; bit <<= 1) {
-    const tf_command *c = (o->commands & bit) ? tf_cli_command(bit) : NULL;
+    const tf_command *c = (commands_of(o) & bit) ? tf_cli_command(bit) : NULL;
     if (c)
       tf_strbuf_item(&b, ", ", "'%s'", c->name);
   }
@@ -433,7 +469,9 @@ static int not_an_option(const struct option_spec *o, const char *arg, const tf_
                       cmd->name, owners, cmd->name);
 }
 
-static int bounded_int(const char *v, const char *where, int64_t lo, int64_t hi, int64_t *out, tf_error *err) {
+/* An INT option, in its command-option row's range (every front end's). */
+static int row_int(const struct option_spec *o, const char *v, const char *where, int64_t *out, tf_error *err) {
+  int64_t lo = tf_command_options[o->copt].lo, hi = tf_command_options[o->copt].hi;
   if (tf_parse_int(v, out) || *out < lo || *out > hi)
     return tf_error_set(err, TF_EINPUT, where, "expected an integer from %lld to %lld, got '%s'", (long long)lo,
                         (long long)hi, v);
@@ -449,14 +487,26 @@ static int parse_time(tf_args *a, const char *v, const char *where, tf_error *er
   return 0;
 }
 
-/* --format jsonl|csv (sweep, merge): a sweep's JSON is always lines. */
+/* --format jsonl|csv (sweep, merge): a sweep's JSON is always lines, so
+ * "json" is taken for "jsonl". */
 static int parse_format(tf_args *a, const char *v, const char *where, tf_error *err) {
   if (!strcmp(v, "jsonl") || !strcmp(v, "json"))
-    a->format = TF_FORMAT_JSON;
+    a->format = TF_FORMAT_JSONL;
   else if (!strcmp(v, "csv"))
     a->format = TF_FORMAT_CSV;
   else
     return tf_error_set(err, TF_EINPUT, where, "expected jsonl or csv, got '%s'", v);
+  return 0;
+}
+
+/* --solver NAME: the request's solver (model/input/request.h), checked
+ * now; tf_args_solve_opts makes it the solve options' backend. */
+static int parse_solver(tf_args *a, const char *v, const char *where, tf_error *err) {
+  const tf_backend *b;
+  if (tf_solver_named(v, where, &b, err))
+    return -1;
+  free(a->req.solver);
+  a->req.solver = tf_strdup(v);
   return 0;
 }
 
@@ -544,19 +594,19 @@ static int apply(tf_args *a, const struct option_spec *o, const char *v, const c
   case O_KEY: return add_map(&a->keys, &a->nkeys, v), 0;
   case O_KEEP: a->keep = 1; return 0;
   case O_TIME: return parse_time(a, v, where, err);
-  case O_SOLVER: return tf_solver_named(v, where, &a->backend, err);
+  case O_SOLVER: return parse_solver(a, v, where, err);
   case O_NOPRESOLVE: a->no_presolve = 1; return 0;
   case O_TOP:
-    if (bounded_int(v, where, 1, 1000, &x, err))
+    if (row_int(o, v, where, &x, err))
       return -1;
     a->top = (int)x;
     return 0;
   case O_JOBS:
-    if (bounded_int(v, where, 1, 256, &x, err))
+    if (row_int(o, v, where, &x, err))
       return -1;
     a->jobs = (int)x;
     return 0;
-  case O_MEMO_MAX: return bounded_int(v, where, 0, 1 << 30, &a->memo_max, err);
+  case O_MEMO_MAX: return row_int(o, v, where, &a->memo_max, err);
   case O_OUT: a->out_file = v; return 0;
   case O_RESUME: a->resume = 1; return 0;
   case O_SHARD: return parse_shard(a, v, err);
@@ -664,7 +714,7 @@ int tf_args_parse(int argc, char **argv, const tf_command *cmd, tf_args *a, tf_e
     }
     const char *inline_value, *v;
     const struct option_spec *o = find_option(arg, &inline_value);
-    if (!o || !(o->commands & cmd->bit))
+    if (!o || !(commands_of(o) & cmd->bit))
       return not_an_option(o, arg, cmd, err);
     char where[64];
     if (o->short_name)
@@ -711,8 +761,17 @@ int tf_cli_start(const tf_command *cmd, int argc, char **argv, tf_args *a) {
   }
   /* a sweep's spec or lines may say "solver": "glpk" for their points; a
    * validation case is one answer, checked as solve checks it */
-  if (a->no_presolve && !a->backend && !(cmd->bit & TF_CMD_SWEEP)) {
+  tf_solve_opts o;
+  tf_args_solve_opts(a, &o);
+  if (a->no_presolve && !o.backend && !(cmd->bit & TF_CMD_SWEEP)) {
     tf_error_set(&err, TF_EINPUT, "--no-presolve", "turns GLPK's presolver off; it applies with --solver glpk");
+    return tf_cli_fail(&err);
+  }
+  if (a->top && o.backend) { /* the library says so too, in terms of no front end */
+    tf_error_set(&err, TF_EINPUT, "--top",
+                 "the K best come from the exact search; --solver %s finds one optimum (drop --top or use --solver "
+                 "exact)",
+                 o.backend->name);
     return tf_cli_fail(&err);
   }
   if (a->npositional < cmd->min_operands) {
@@ -728,7 +787,7 @@ void tf_args_solve_opts(const tf_args *a, tf_solve_opts *o) {
   tf_solve_opts_init(o);
   o->time_limit_s = a->time_limit;
   o->presolve = !a->no_presolve;
-  o->backend = a->backend;
+  tf_solve_opts_for(o, &a->req, "--solver", o, NULL); /* checked when parsed: it names a solver */
 }
 
 FILE *tf_cli_out(tf_args *a) {

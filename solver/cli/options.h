@@ -1,9 +1,8 @@
 /* The option table and its parser: every option once, with its spelling,
  * its value, its help text and the commands that take it.  A command's
  * usage and --help are generated from the table, and an option a command
- * does not take is a usage error naming both.  Adding an option: one row
- * in options.c (its help and its commands' bits), a field below, and a
- * case in apply(). */
+ * does not take is a usage error naming both (adding an option:
+ * docs/design.md, "Where to add X"). */
 #ifndef TF_SOLVER_CLI_OPTIONS_H
 #define TF_SOLVER_CLI_OPTIONS_H
 
@@ -43,7 +42,6 @@ typedef struct tf_args {
   int64_t memo_max;         /* sweep --memo-max, -1: the default */
   int shard_index, shard_count; /* --shard I/N, 1-based; 0/0: all */
   int no_presolve;
-  const tf_backend *backend; /* --solver: NULL, the exact search */
   int unconfirmed;           /* machines --unconfirmed */
   double time_limit;        /* seconds */
   const char *lp_file, *mps_file, *out_file; /* borrowed from argv */
@@ -85,6 +83,11 @@ FILE *tf_cli_out(tf_args *a);
  * rc, or 2/3 when they cannot be written (the error printed). */
 int tf_cli_finish(tf_args *a, int rc);
 
+/* The command line's spelling of a request field or command option by its
+ * key ("machine" -> "-m", "top" -> "--top"), for an error's `at`; NULL
+ * when no option has it. */
+const char *tf_cli_spelling(const char *key, char *buf, size_t size);
+
 /* `cmd`'s --help: usage line, text, its options from the table, exit codes. */
 void tf_cli_help(FILE *f, const tf_command *cmd);
 
@@ -94,8 +97,9 @@ void tf_cli_help(FILE *f, const tf_command *cmd);
  * WORDs for a value of fixed words), then "operands KIND". */
 void tf_cli_completion(FILE *f, const tf_command *cmd);
 
-/* The solver options the command line sets (--solver, --time-limit, --no-presolve)
- * over tf_solve_opts_init's defaults. */
+/* The solver options the command line sets (--time-limit, --no-presolve,
+ * and --solver, the request's solver: tf_solve_opts_for) over
+ * tf_solve_opts_init's defaults. */
 void tf_args_solve_opts(const tf_args *a, tf_solve_opts *o);
 
 /* "NAME=INTEGER" -> name and value; `where` names the option in errors. */

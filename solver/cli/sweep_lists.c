@@ -122,14 +122,8 @@ tf_sweep *tf_sweep_from_lists(const tf_args *a, tf_error *err) {
       cJSON_Delete(spec);
       return NULL;
     }
-  char *text = cJSON_PrintUnformatted(spec);
+  tf_sweep *s = tf_sweep_read_spec(spec, "the command line", err);
   cJSON_Delete(spec);
-  if (!text) {
-    tf_error_set(err, TF_EINTERNAL, NULL, "out of memory");
-    return NULL;
-  }
-  tf_sweep *s = tf_sweep_parse_spec(text, strlen(text), "the command line", err);
-  free(text);
   if (!s)
     name_option(a, err);
   return s;

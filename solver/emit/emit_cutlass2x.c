@@ -41,7 +41,7 @@ static void write_one(FILE *f, const tf_problem *p, const tf_answer *a, const tf
   int64_t wm = value(p, a, "warps_m", 1), wn = value(p, a, "warps_n", 1), stages = value(p, a, "stages", 2);
   int64_t align = value(p, a, "align", 0), kbits = ta->bits > tb->bits ? ta->bits : tb->bits;
   int64_t align_a = align ? align : 128 / ta->bits, align_b = ta->bits == tb->bits ? align_a : 128 / tb->bits;
-  fprintf(f, "// no kernel name: --cutlass-name reads cutlass_library's 3.x names only\n"
+  fprintf(f, "// no kernel name: tilefit reads cutlass_library's 3.x names only\n"
              "// A %s, B %s, C and D %s, accumulator f32; alignment %lld; %lld x %lld warps\n",
           ta->name, tb->name, td->name, (long long)align_a, (long long)wm, (long long)wn);
   fprintf(f, "using Gemm = cutlass::gemm::device::GemmUniversal<\n    %s, %s,\n    %s, %s,\n    %s, %s,\n"
@@ -61,7 +61,7 @@ int tf_emit_write_cutlass2x(FILE *f, const tf_problem *p, const tf_answer *a, in
   const tf_cl_type *ta = type_of(p, &a[0], "a_type", "a_bits"), *tb = type_of(p, &a[0], "b_type", "b_bits");
   const tf_cl_type *td = type_of(p, &a[0], "d_type", "out_bits");
   if (!ta || !tb || !td)
-    return tf_error_set(err, TF_EINPUT, "--for cutlass",
+    return tf_error_set(err, TF_EINPUT, "@for",
                         "cutlass-sm80-gemm: A, B and D must be floating-point types (f16, bf16, tf32, f32 D; the "
                         "integer kernels' epilogue is not written)");
   for (int i = 0; i < n; i++) {

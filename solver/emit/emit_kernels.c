@@ -37,7 +37,7 @@ static int expect(const tf_problem *p, const char *target, const char *const *na
       return (int)i;
     snprintf(list + strlen(list), sizeof list - strlen(list), "%s%s", i ? ", " : "", names[i]);
   }
-  return tf_error_set(err, TF_EINPUT, "--for", "%s writes for the worksets %s; '%s' is not one of them", target, list,
+  return tf_error_set(err, TF_EINPUT, "@for", "%s writes for the worksets %s; '%s' is not one of them", target, list,
                       p->workset->name);
 }
 
@@ -208,11 +208,11 @@ static int triton_keys(const tf_problem *p, const tf_prune_map *keys, triton_key
   for (int i = 0; i < *n; i++) {
     for (size_t j = 0; config_keywords[j]; j++)
       if (!strcmp(out[i].name, config_keywords[j]))
-        return tf_error_set(err, TF_EINPUT, keys ? keys->pairs[0].where : "--key",
+        return tf_error_set(err, TF_EINPUT, keys ? keys->pairs[0].where : "@key",
                             "'%s' is triton.Config's own keyword, not a key of its dict", out[i].name);
     for (int j = 0; j < i; j++)
       if (!strcmp(out[i].name, out[j].name))
-        return tf_error_set(err, TF_EINPUT, keys ? keys->pairs[0].where : "--key", "key '%s' written twice",
+        return tf_error_set(err, TF_EINPUT, keys ? keys->pairs[0].where : "@key", "key '%s' written twice",
                             out[i].name);
   }
   return 0;

@@ -31,9 +31,9 @@ static void cell_request(const tf_request *src, const char *x, int64_t xv, const
     fixed_y |= !strcmp(src->fixes[i].name, y);
   }
   if (!fixed_x)
-    tf_request_add_fix(dst, x, xv, "--x");
+    tf_request_add_fix(dst, x, xv, "@x");
   if (!fixed_y)
-    tf_request_add_fix(dst, y, yv, "--y");
+    tf_request_add_fix(dst, y, yv, "@y");
 }
 
 /* Which memories the point overflows (bit m: memory m), and by how much
@@ -223,14 +223,14 @@ static void titles(const tf_problem *p, const tf_request *req, tf_plot_map *m) {
 
 /* The axes and the outlined optimum, from the problem as the user gave it. */
 static int map_frame(const tf_problem *p, const tf_plot_map_opts *o, tf_plot_map *m, tf_error *err) {
-  int ix = find_choose(p, o->x, "--x", err), iy = ix < 0 ? -1 : find_choose(p, o->y, "--y", err);
+  int ix = find_choose(p, o->x, "@x", err), iy = ix < 0 ? -1 : find_choose(p, o->y, "@y", err);
   if (ix < 0 || iy < 0)
     return -1;
   if (ix == iy)
-    return tf_error_set(err, TF_EINPUT, "--y", "'%s' is already the x axis", o->y);
+    return tf_error_set(err, TF_EINPUT, "@y", "'%s' is already the x axis", o->y);
   if (p->ndomain[ix] > TF_PLOT_MAX_AXIS || p->ndomain[iy] > TF_PLOT_MAX_AXIS)
-    return tf_error_set(err, TF_EINPUT, p->ndomain[ix] > TF_PLOT_MAX_AXIS ? "--x" : "--y",
-                        "more than %d values on the axis; narrow it with --domain", TF_PLOT_MAX_AXIS);
+    return tf_error_set(err, TF_EINPUT, p->ndomain[ix] > TF_PLOT_MAX_AXIS ? "@x" : "@y",
+                        "more than %d values on the axis; narrow it with @{domain}", TF_PLOT_MAX_AXIS);
   snprintf(m->x_name, sizeof m->x_name, "%s", o->x);
   snprintf(m->y_name, sizeof m->y_name, "%s", o->y);
   axis_values(p, ix, m->xs, &m->nx);
@@ -259,7 +259,7 @@ int tf_plot_map_compute(const tf_problem *p, const tf_request *req, const tf_plo
   if (!rc && o->color) {
     char text[512];
     snprintf(text, sizeof text, "max %s", o->color);
-    rc = tf_workset_parse_objective(p->workset, text, "--color", &color, err);
+    rc = tf_workset_parse_objective(p->workset, text, "@color", &color, err);
     snprintf(m->color_label, sizeof m->color_label, "%s", o->color);
     m->categorical = !strcmp(o->color, "bound_by") || !strcmp(o->color, "time_bound_by");
     m->bytes = bytes_valued(o->color);

@@ -74,7 +74,7 @@ static int category(tf_plot_series *s, const char *name, size_t lineno, double *
     if (!strcmp(s->categories[i], name))
       return *out = (double)i, 0;
   if (s->ncategories == TF_PLOT_MAX_CATEGORIES)
-    return tf_error_set(err, TF_EINPUT, "--x", "line %zu: more than %d values", lineno, TF_PLOT_MAX_CATEGORIES);
+    return tf_error_set(err, TF_EINPUT, "@x", "line %zu: more than %d values", lineno, TF_PLOT_MAX_CATEGORIES);
   tf_copy_text(s->categories[s->ncategories], sizeof s->categories[0], name);
   *out = (double)s->ncategories++;
   return 0;
@@ -96,9 +96,9 @@ static int x_at(struct reading *r, const cJSON *line, size_t lineno, double *out
     return category(r->s, text, lineno, out, err);
   }
   if (r->x_kind == 1 && cJSON_IsString(v))
-    return tf_error_set(err, TF_EINPUT, "--x", "line %zu: expected a number for '%s' (as earlier lines), got a string",
+    return tf_error_set(err, TF_EINPUT, "@x", "line %zu: expected a number for '%s' (as earlier lines), got a string",
                         lineno, r->x);
-  return number_at(line, r->x, "--x", lineno, out, err);
+  return number_at(line, r->x, "@x", lineno, out, err);
 }
 
 static tf_plot_group *group_of(struct reading *r, const cJSON *line, size_t lineno, tf_error *err) {
@@ -110,14 +110,14 @@ static tf_plot_group *group_of(struct reading *r, const cJSON *line, size_t line
     else if (cJSON_IsNumber(v))
       snprintf(name, sizeof name, "%s=%.15g", r->by, v->valuedouble);
     else
-      return tf_error_set(err, TF_EINPUT, "--by", "line %zu: no string or number '%s'", lineno, r->by), NULL;
+      return tf_error_set(err, TF_EINPUT, "@by", "line %zu: no string or number '%s'", lineno, r->by), NULL;
   }
   tf_plot_series *s = r->s;
   for (size_t i = 0; i < s->ngroups; i++)
     if (!strcmp(s->groups[i].name, name))
       return &s->groups[i];
   if (s->ngroups == TF_PLOT_MAX_GROUPS)
-    return tf_error_set(err, TF_EINPUT, "--by", "more than %d groups", TF_PLOT_MAX_GROUPS), NULL;
+    return tf_error_set(err, TF_EINPUT, "@by", "more than %d groups", TF_PLOT_MAX_GROUPS), NULL;
   tf_plot_group *g = &s->groups[s->ngroups++];
   tf_copy_text(g->name, sizeof g->name, name);
   return g;
@@ -227,7 +227,7 @@ static int read_line(void *ctx, const char *text, size_t len, size_t lineno, tf_
   } else {
     tf_plot_xy p;
     tf_plot_group *g = NULL;
-    rc = x_at(r, line, lineno, &p.x, err) || number_at(line, r->y, "--y", lineno, &p.y, err) ||
+    rc = x_at(r, line, lineno, &p.x, err) || number_at(line, r->y, "@y", lineno, &p.y, err) ||
                  !(g = group_of(r, line, lineno, err))
              ? -1
              : 0;

@@ -324,11 +324,11 @@ static int timed_out(const struct search *s, const tf_wide *bound_score, const t
   else
     snprintf(work, sizeof work, "%zu boxes bounded", s->st.nodes);
   if (!best_score)
-    return tf_error_set(err, TF_ESOLVER, "--time-limit",
+    return tf_error_set(err, TF_ESOLVER, "@time_limit",
                         "time limit of %g s reached before any feasible solution; best bound %s (%s)", s->limit,
                         bound, work);
   values_text(s->p, best_score, best, sizeof best);
-  return tf_error_set(err, TF_ESOLVER, "--time-limit",
+  return tf_error_set(err, TF_ESOLVER, "@time_limit",
                       "time limit of %g s reached before the optimum was proven: best found %s, best bound %s (%s)",
                       s->limit, best, bound, work);
 }

@@ -97,6 +97,41 @@ class Request(unittest.TestCase):
                         continue  # a sweep's points come from its spec or problem list
                     self.assertIn(key, params, "%s --%s has no keyword in %s" % (cmd, o, fn.__qualname__))
 
+    def test_exactly_the_options_of_the_table(self):
+        """The library's command-option table (solver/command_options.h,
+        the "options" request) is what each function takes: every row
+        Python takes for a command is a keyword of its function (renamed
+        where Python calls it otherwise), and every keyword is a row or a
+        field of the problem.  Suite api holds the command line and the
+        JSON API to the same table."""
+        rows = tilefit._call({"cmd": "options"})[0]
+        functions = {"solve": tilefit.solve, "check": tilefit.check, "layout": tilefit.layout, "emit": tilefit.emit,
+                     "sweep": tilefit.sweep, "validate": tilefit.validate, "prune": tilefit.prune,
+                     "plot map": tilefit.plot_map, "plot sweep": tilefit.plot_sweep}
+        renames = {"emit": {"for": "target"}, "sweep": {"spec": "spec_or_problems", "problems": "spec_or_problems",
+                                                         "file": "spec_or_problems"},
+                   "prune": {"file": "configs"}, "validate": {"files": "paths"}}
+        problem = {"machine", "workset"} | {k for k, _ in tilefit._FIELDS}
+        taken = {}
+        for row in rows:
+            if "python" in row["fronts"]:
+                for cmd in row["commands"]:
+                    taken.setdefault(cmd, set()).add(renames.get(cmd, {}).get(row["key"], row["key"]))
+        self.assertEqual(set(taken) - set(functions), set(), "commands Python lacks")
+        for cmd, fn in functions.items():
+            params = set(inspect.signature(fn).parameters)
+            self.assertEqual(taken.get(cmd, set()) - params, set(), "rows of %s that %s lacks" % (cmd, fn.__name__))
+            self.assertEqual(params - taken.get(cmd, set()) - problem, set(),
+                             "keywords of %s that are not rows of %s" % (fn.__name__, cmd))
+            # a Problem's method: the same, but what the handle bound and a
+            # CUTLASS name, which would choose another workset
+            method = getattr(tilefit.Problem, fn.__name__, None)
+            if method is not None:
+                params = set(inspect.signature(method).parameters) - {"self"}
+                want = taken.get(cmd, set()) - {"cutlass_name"}
+                self.assertEqual(want - params, set(), "rows of %s that Problem.%s lacks" % (cmd, fn.__name__))
+                self.assertEqual(params - want - problem, set(), "keywords of Problem.%s not rows" % fn.__name__)
+
     def test_cutlass_name_as_the_command_line(self):
         name = ("cutlass3x_sm90_tensorop_gemm_f16_f16_f32_f16_f16_128x128x64_1x1x1_0_tnn_align8_warpspecialized_"
                 "cooperative_epi_tma")
