@@ -224,6 +224,19 @@ static const struct ecase {
     V("if(-1,2,3)", 2),
     V("if(a>b, a, b)", 7),
     V("if(z != 0, a/z, 0)", 0), /* the branch not taken is not evaluated */
+    /* the tables: round_up_to's first value at least x (the last past them
+     * all), lookup's value at x's key (the default without one) */
+    V("round_up_to(60, 64, 96, 128)", 64),
+    V("round_up_to(64, 64, 96, 128)", 64),
+    V("round_up_to(65, 64, 96, 128)", 96),
+    V("round_up_to(300, 64, 96, 128)", 128),
+    V("round_up_to(a, 5, 7, 9)", 7),
+    V("round_up_to(a, 3)", 3),
+    V("lookup(2, 1, 256, 2, 240, 3, 160, 0)", 240),
+    V("lookup(3, 1, 256, 2, 240, 3, 160, 0)", 160),
+    V("lookup(4, 1, 256, 2, 240, 3, 160, 0)", 0),
+    V("lookup(a, 7, a * 2, 0)", 14),
+    V("lookup(z, 1, a / z, 5)", 5), /* a value whose key misses is not evaluated */
     V("pow2(0)", 1),
     V("pow2(1)", 1),
     V("pow2(5)", 8),
@@ -346,6 +359,10 @@ static const struct ecase {
     P("if(1,2)", "if() takes 3 arguments"),
     P("if(1,2,3,4)", "if() takes 3 arguments"),
     P("pow2(1,2)", "pow2() takes 1 argument"),
+    P("round_up_to(1)", "round_up_to(x, v1, ..., vn) takes x and at least one value"),
+    P("lookup(1, 2, 3)", "lookup(x, key, value, ..., default) takes x, pairs of a key and a value, and a default"),
+    P("lookup(1, 2, 3, 4, 5)", "lookup(x, key, value, ..., default) takes x, pairs"),
+    P("round_up_to(1, 2", "expected ')'"),
     P("cdiv(1)", "cdiv() takes 2 arguments"),
     P("max(1,2,3,4,5,6,7,8,9,10,11,12,13,14,15,16,17)", "too many arguments"),
     P("used()", "expected a memory name and ')'"),

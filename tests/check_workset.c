@@ -149,7 +149,7 @@ static const struct bad_case {
     {"require-not-list", LOAD, "$.require", "expected a list of strings"},
     {"require-not-string", LOAD, "$.require[1]", "expected a string"},
     {"require-not-comparison", LOAD, "$.require[0]", "expected a comparison 'EXPR <= EXPR'"},
-    {"require-conjunction", LOAD, "$.require[1]", "expected a comparison"},
+    {"require-conjunction", BIND, "$.require[1]", "not affine in count variable 'stages'"}, /* a condition of a count: two requires */
     {"require-chained", LOAD, "$.require[0]", "comparisons do not chain"},
     {"require-unknown-name", LOAD, "$.require[0]", "unknown name 'used(gmem)'"},
     {"objective-no-direction", LOAD, "$.objective[0]", "expected 'max EXPR' or 'min EXPR', got 'stages'"},
@@ -625,11 +625,22 @@ START_TEST(test_parse_require) {
   const tf_expr *l, *r;
   ck_assert_int_eq(tf_expr_relation(e, &l, &r), TF_REL_LE);
   tf_expr_free(e);
+  /* a condition joined by && || ! is the relation (condition) == 1, its text as written */
+  static const char *const conditions[] = {"tile == 64 || d >= 256", "!(tile == 64)", "tile >= 64 && d > 0"};
+  for (size_t i = 0; i < sizeof conditions / sizeof *conditions; i++) {
+    tf_error_init(&err);
+    e = tf_workset_parse_require(w, conditions[i], "--require", &err);
+    ck_assert_msg(e != NULL, "'%s': %s", conditions[i], err.msg);
+    ck_assert_int_eq(tf_expr_relation(e, &l, &r), TF_REL_EQ);
+    ck_assert_str_eq(tf_expr_text(e), conditions[i]);
+    tf_expr_free(e);
+  }
 
   static const struct {
     const char *text, *msg;
   } refused[] = {
-      {"stages", "expected a comparison 'EXPR <= EXPR' (or <, >=, >, ==, !=), got 'stages'"},
+      {"stages", "expected a comparison 'EXPR <= EXPR' (or <, >=, >, ==, !=) or a condition joined by &&, || or !, got 'stages'"},
+      {"tile + d", "or a condition joined by &&, || or !, got 'tile + d'"},
       {"stages <= nosuch", "unknown name 'nosuch'"},
       {"stages <=", "unexpected end of expression at column 10"},
       {"1 < stages < 4", "comparisons do not chain"},

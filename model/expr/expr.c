@@ -205,9 +205,66 @@ static struct tf_expr *parse_term(struct parser *p, const char *fn) {
   return e;
 }
 
+/* The tables, written as upstream writes them and read as nested if()s:
+ *
+ *   round_up_to(x, v1, ..., vn)   the first vi >= x (vn past the last):
+ *                                 if(x <= v1, v1, if(x <= v2, v2, ... vn))
+ *   lookup(x, k1, v1, ..., kn, vn, default)   vi where x == ki, else default:
+ *                                 if(x == k1, v1, if(x == k2, v2, ... default))
+ *
+ * x (and round_up_to's values) appear in several places of the tree, so
+ * each is parsed again at every use from where its text starts: the tree
+ * stays a tree, and every later pass (binding, compiling, evaluating,
+ * bounding) reads plain if()s.  Sets *n and the arguments' starts. */
+#define TF_MAX_TABLE_ARGS 33
+
+static int table_args(struct parser *p, size_t *start, int *n) {
+  *n = 0;
+  do {
+    if (*n == TF_MAX_TABLE_ARGS)
+      return fail(p, "too many arguments"), -1;
+    skip_space(p);
+    start[(*n)++] = p->pos;
+    if (!parse_or(p))
+      return -1;
+  } while (accept(p, ","));
+  return accept(p, ")") ? 0 : (fail(p, "expected ')'"), -1);
+}
+
+/* The argument that starts at `at`, parsed again where the parser was. */
+static struct tf_expr *reparse(struct parser *p, size_t at) {
+  size_t end = p->pos;
+  p->pos = at;
+  struct tf_expr *e = parse_or(p);
+  p->pos = end;
+  return e;
+}
+
+static struct tf_expr *parse_table(struct parser *p, int lookup) {
+  size_t at[TF_MAX_TABLE_ARGS];
+  int n;
+  if (table_args(p, at, &n))
+    return NULL;
+  if (lookup ? n < 4 || n % 2 : n < 2)
+    return fail(p, lookup ? "lookup(x, key, value, ..., default) takes x, pairs of a key and a value, and a default"
+                          : "round_up_to(x, v1, ..., vn) takes x and at least one value");
+  struct tf_expr *acc = reparse(p, at[n - 1]); /* the default, or vn */
+  for (int i = lookup ? n - 3 : n - 2; acc && i >= 1; i -= lookup ? 2 : 1) {
+    struct tf_expr *cond = binary(p, lookup ? OP_EQ : OP_LE, reparse(p, at[0]), reparse(p, at[i]));
+    struct tf_expr *value = reparse(p, at[lookup ? i + 1 : i]), *e = node_new(p, OP_IF, 3);
+    if (!cond || !value)
+      return NULL;
+    e->args[0] = cond, e->args[1] = value, e->args[2] = acc;
+    acc = e;
+  }
+  return acc;
+}
+
 static struct tf_expr *parse_call(struct parser *p, char *fn) {
   if (!strcmp(fn, "placed"))
     return parse_placed(p);
+  if (!strcmp(fn, "round_up_to") || !strcmp(fn, "lookup"))
+    return parse_table(p, !strcmp(fn, "lookup"));
   if (!strcmp(fn, "cycles") || !strcmp(fn, "bound_by"))
     return parse_term(p, fn);
   if (is_derived_form(fn)) {
@@ -379,7 +436,9 @@ static struct tf_expr *parse_or(struct parser *p) {
 static void compile(struct tf_expr *root, struct chunk **arena);
 static void compile_marked(struct tf_expr *root);
 
-tf_expr *tf_expr_parse(const char *text, tf_error *err) {
+/* `truth`: a top-level &&, || or ! is read as `(...) == 1`, a relation a
+ * require can take, its text the one written. */
+static tf_expr *parse_root(const char *text, int truth, tf_error *err) {
   size_t len = strlen(text);
   if (len > TF_MAX_EXPR_CHARS) {
     tf_error_set(err, TF_EINPUT, NULL, "expression longer than %d characters", TF_MAX_EXPR_CHARS);
@@ -399,11 +458,20 @@ tf_expr *tf_expr_parse(const char *text, tf_error *err) {
                  p.why ? p.why : "syntax error", p.wherepos + 1);
     return NULL;
   }
+  if (truth && (e->op == OP_AND || e->op == OP_OR || e->op == OP_NOT)) {
+    struct tf_expr *one = node_new(&p, OP_NUM, 0);
+    one->num = 1;
+    e = binary(&p, OP_EQ, e, one);
+  }
   e->is_root = 1;
   compile(e, &p.arena);
   e->arena = p.arena;
   return e;
 }
+
+tf_expr *tf_expr_parse(const char *text, tf_error *err) { return parse_root(text, 0, err); }
+
+tf_expr *tf_expr_parse_truth(const char *text, tf_error *err) { return parse_root(text, 1, err); }
 
 void tf_expr_free(tf_expr *e) { node_free(e); }
 

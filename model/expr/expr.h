@@ -4,6 +4,8 @@
  *   && || !, parentheses, and the functions
  *   cdiv(a,b)  fdiv(a,b)  align(x,a)  min(a,b,...)  max(a,b,...)
  *   if(cond,a,b)  pow2(x) (the least power of two >= x)
+ *   round_up_to(x, v1, ..., vn) (the first vi >= x; vn past the last)
+ *   lookup(x, k1, v1, ..., kn, vn, default) (vi where x == ki, else default)
  *   and the derived-quantity forms used(MEM), slack(MEM).
  *
  * `/` is exact: a remainder is an error.  Evaluation is in int64 with every
@@ -38,6 +40,10 @@ typedef struct tf_expr tf_expr;
  * or NULL with err->msg saying what is wrong and at which column; the caller
  * adds the file and JSON path. */
 tf_expr *tf_expr_parse(const char *text, tf_error *err);
+/* The same, but a text whose top level is &&, || or ! ("a == 1 || b <= c")
+ * is the relation `(text) == 1`, with the text as written: a require may be
+ * a condition. */
+tf_expr *tf_expr_parse_truth(const char *text, tf_error *err);
 void tf_expr_free(tf_expr *e);
 tf_expr *tf_expr_copy(const tf_expr *e);
 

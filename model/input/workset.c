@@ -778,13 +778,13 @@ void tf_workset_free(tf_workset *w) {
 /* ------------------------------------------------ constraints, objectives */
 
 tf_expr *tf_workset_parse_require(const tf_workset *w, const char *text, const char *where, tf_error *err) {
-  tf_expr *e = tf_expr_parse(text, err);
+  tf_expr *e = tf_expr_parse_truth(text, err);
   if (!e)
     return tf_error_set_path(err, where), NULL;
   const tf_expr *l, *r;
   if (tf_expr_relation(e, &l, &r) == TF_REL_NONE) {
     tf_expr_free(e);
-    tf_error_set(err, TF_EINPUT, where, "expected a comparison 'EXPR <= EXPR' (or <, >=, >, ==, !=), got '%s'",
+    tf_error_set(err, TF_EINPUT, where, "expected a comparison 'EXPR <= EXPR' (or <, >=, >, ==, !=) or a condition joined by &&, || or !, got '%s'",
                  text);
     return NULL;
   }
