@@ -16,11 +16,19 @@ dir=$(mktemp -d "${TMPDIR:-/tmp}/tilefit-soak-XXXXXX")
 trap 'rm -rf "$dir"' EXIT
 
 # One run of the sweep under the limit, in the background; its pid in $pid.
+# A run to be stopped execs tilefit itself, so that $pid is tilefit's and
+# the signal reaches it (under /usr/bin/time it reached only time, and
+# tilefit went on writing beside the next run); a run to the end goes
+# under /usr/bin/time for its peak RSS.
 start() {
   name=$1
   shift
-  (ulimit -v $((limit * 1024)) && exec /usr/bin/time -f "%M %e" -o "$dir/time.$name" \
-    "$bin" sweep "$spec" -j 2 -q "$@") >/dev/null 2>"$dir/err.$name" &
+  if [ "$name" = full ] || [ "$name" = last ]; then
+    (ulimit -v $((limit * 1024)) && exec /usr/bin/time -f "%M %e" -o "$dir/time.$name" \
+      "$bin" sweep "$spec" -j 2 -q "$@") >/dev/null 2>"$dir/err.$name" &
+  else
+    (ulimit -v $((limit * 1024)) && exec "$bin" sweep "$spec" -j 2 -q "$@") >/dev/null 2>"$dir/err.$name" &
+  fi
   pid=$!
 }
 
@@ -44,6 +52,10 @@ for sig in KILL TERM KILL; do
   kill -s "$sig" "$pid" 2>/dev/null || true
   rc=0
   wait "$pid" || rc=$?
+  if [ "$rc" -lt 128 ]; then # not ended by the signal: finished first, or refused
+    echo "resume $n ended with exit $rc before its $sig: $(cat "$dir/err.part$n")"
+    exit 1
+  fi
   echo "| resume $n | $after ($sig) | $(lines "$dir/part.jsonl") | $rc | - | - |"
 done
 start last --resume -o "$dir/part.jsonl"

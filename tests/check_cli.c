@@ -158,6 +158,12 @@ START_TEST(test_help_command) {
   ck_assert_msg(!strncmp(out, "usage: tilefit help [COMMAND [KIND]]\n", 37), "%s", out);
   ck_assert_int_eq(tf_test_run("help completion map", out, sizeof out, err, sizeof err), 2);
   ck_assert_msg(strstr(err, "'completion' has no kinds") != NULL, "%s", err);
+  /* an empty name says so (it was "tilefit: error: : unknown command") */
+  static const char *const empty[] = {"''", "help ''"};
+  for (int i = 0; i < 2; i++) {
+    ck_assert_int_eq(tf_test_run(empty[i], out, sizeof out, err, sizeof err), 2);
+    ck_assert_str_eq(err, "tilefit: error: '': an empty command name (see 'tilefit --help')\n");
+  }
 }
 END_TEST
 

@@ -556,7 +556,7 @@ static const char *const feature_names[PF_NFEATURES] = {
     "a tile objective before a count objective", "--fix", "--domain", "occupancy 0", "occupancy 1", "--top K",
     "check", "--solver glpk", "--objective replacing the workset's", "buffer lifetimes", "a layout order",
     "a placed buffer", "an alias", "a workset pin", "--place", "placed() in a let", "--top of configurations",
-    "placement with occupancy", "placement with --solver glpk"};
+    "placement with occupancy", "placement with --solver glpk", "placed() in a size"};
 
 static unsigned long long first_seed = 1; /* set when the suite is made */
 

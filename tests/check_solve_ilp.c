@@ -63,9 +63,14 @@ START_TEST(test_glpk_every_shipped_problem) {
   static char exact[1 << 17];
   size_t nw, nm;
   char **ws = tf_catalog_list(TF_CATALOG_WORKSETS, &nw), **ms = tf_catalog_list(TF_CATALOG_MACHINES, &nm), cmd[512];
-  int pairs = 0;
+  int pairs = 0, stride = 1, at = 0;
+#ifdef TF_TEST_ASAN
+  stride = 4; /* each run of the sanitized binary costs some 80 ms: a quarter of the pairs there */
+#endif
   for (size_t w = 0; w < nw; w++)
     for (size_t m = 0; m < nm; m++) {
+      if (at++ % stride)
+        continue;
       snprintf(cmd, sizeof cmd, "solve -m %s -w %s --json", ms[m], ws[w]);
       int rc = tf_test_run(cmd, exact, sizeof exact, err, sizeof err);
       if (rc == 2 && strstr(err, "$.arch: "))
@@ -78,7 +83,7 @@ START_TEST(test_glpk_every_shipped_problem) {
                     cmd, exact, out);
       pairs++;
     }
-  ck_assert_int_gt(pairs, 100);
+  ck_assert_int_gt(pairs, 100 / stride);
   tf_catalog_list_free(ws, nw);
   tf_catalog_list_free(ms, nm);
 }

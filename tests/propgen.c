@@ -462,6 +462,26 @@ static void gen_let(struct gen *g) {
   p->features |= 1ull << PF_PLACED_LET;
 }
 
+/* A size that depends on where another buffer is, as fa3-fwd's Q_rf
+ * staging: an SMEM size of some buffer (not the occupancy pad) gains
+ * placed(B, MEM) * K. */
+static void placed_in_size(struct gen *g) {
+  pg_problem *p = g->p;
+  int b = (int)pick(&g->r, 0, p->nbuffers - 1 - g->pad), *size = NULL;
+  for (int i = 0; i < p->buf[b].nplace; i++)
+    if (p->buf[b].place[i] == PG_SMEM)
+      size = &p->buf[b].psize[i];
+  if (!p->buf[b].nplace && p->buf[b].mem == PG_SMEM)
+    size = &p->buf[b].size;
+  if (!size)
+    return;
+  int term = op2(g, PG_MUL, some_placed(g), k(g, pick(&g->r, 1, 64)));
+  *size = op2(g, PG_ADD, *size, term);
+  if (p->buf[b].nplace && p->buf[b].place[0] == PG_SMEM)
+    p->buf[b].size = p->buf[b].psize[0];
+  p->features |= 1ull << PF_PLACED_SIZE;
+}
+
 /* With placement: lets over placed(), a legality rule on placed(), an
  * objective on placement_order. */
 static void gen_lets(struct gen *g) {
@@ -487,6 +507,8 @@ static void gen_lets(struct gen *g) {
     p->obj[list][p->nobj[list]].expr = node(g, PG_PORDER, 0, 0, 0);
     p->obj[list][p->nobj[list]++].max = chance(&g->r, 50);
   }
+  if (chance(&g->r, 30))
+    placed_in_size(g);
   g->r = saved;
 }
 

@@ -177,7 +177,9 @@ static int unknown_command(const char *cmd) {
   const char *near = tf_suggest(cmd, names, NCOMMANDS);
   char shown[96];
   tf_escape(shown, sizeof shown, cmd); /* what the terminal gets: no control characters, at most 95 bytes */
-  if (near)
+  if (!*cmd) /* `tilefit ''`, `tilefit help ''`: not ": unknown command" */
+    fprintf(stderr, "tilefit: error: '': an empty command name (see 'tilefit --help')\n");
+  else if (near)
     fprintf(stderr, "tilefit: error: %s: unknown command; did you mean '%s'? (see 'tilefit --help')\n", shown, near);
   else
     fprintf(stderr, "tilefit: error: %s: unknown command (see 'tilefit --help')\n", shown);
