@@ -231,6 +231,56 @@ static void sm90(const char *bin, const char *base) {
   both("\n");
 }
 
+/* Instructions of `bin solve ...` under callgrind, into *total, and of
+ * the functions named in fns (inclusive, summed) into *part; -1 when
+ * valgrind or callgrind_annotate is missing. */
+static int instructions(const char *bin, const char *workset, const char *const *fns, double *total, double *part) {
+  char cmd[2048], line[4096];
+  snprintf(cmd, sizeof cmd,
+           "valgrind --tool=callgrind --callgrind-out-file=%s.cg %s solve -m b200 -w %s --json >/dev/null 2>&1 && "
+           "callgrind_annotate --inclusive=yes %s.cg 2>/dev/null; rm -f %s.cg",
+           workset, bin, workset, workset, workset);
+  FILE *f = popen(cmd, "r");
+  *total = *part = -1;
+  while (f && fgets(line, sizeof line, f)) {
+    char num[64];
+    if (sscanf(line, " %63[0-9,]", num) != 1)
+      continue;
+    double v = 0;
+    for (char *c = num; *c; c++)
+      if (*c != ',')
+        v = v * 10 + (*c - '0');
+    if (strstr(line, "PROGRAM TOTALS"))
+      *total = v;
+    for (const char *const *fn = fns; *fn; fn++)
+      if (strstr(line, *fn) && strchr(line, '[')) /* the function's own line, not a caller's */
+        *part = (*part < 0 ? 0 : *part) + v;
+  }
+  int rc = f ? pclose(f) : -1;
+  return rc || *total < 0 ? -1 : 0;
+}
+
+/* Binding's share of a 10^4 three-count solve, both binaries. */
+static void binding_share(const char *dir, const char *bin, const char *base) {
+  static const char *const mine[] = {"tf_problem_new_on_demand ", "tf_problem_bind_combo ", NULL};
+  static const char *const theirs[] = {"tf_problem_new_timed ", NULL};
+  char path[512];
+  snprintf(path, sizeof path, "%s/w3.json", dir);
+  double t1, p1, t2, p2;
+  if (bench_workset(path, 3, 10000, 0, 0) || instructions(bin, path, mine, &t1, &p1) ||
+      instructions(base, path, theirs, &t2, &p2)) {
+    both("## Binding's share\n\nNot measured: valgrind's callgrind is missing.\n\n");
+    remove(path);
+    return;
+  }
+  both("## Binding's share\n\n`tilefit solve -m b200 -w W.json --json` on the three-count family at 10^4 combinations "
+       "under callgrind, instructions of the whole process: this tree %.2f M, of which binding (the problem bound "
+       "on demand, then the combinations bound one by one) %.0f k, %.1f %%; the baseline %.2f M, of which binding "
+       "every combination %.2f M, %.1f %%.\n\n",
+       t1 / 1e6, p1 / 1e3, 100 * p1 / t1, t2 / 1e6, p2 / 1e6, 100 * p2 / t2);
+  remove(path);
+}
+
 int main(int argc, char **argv) {
   if (argc > 3 && !strcmp(argv[1], BENCH_HELPER_ARG))
     return bench_rusage_helper(argv);
@@ -254,6 +304,7 @@ int main(int argc, char **argv) {
           base_name ? base_name : argv[3]);
   families(dir, argv[2], argv[3], max);
   sm90(argv[2], argv[3]);
+  binding_share(dir, argv[2], argv[3]);
   rmdir(dir);
   fclose(md);
   fprintf(stderr, "bench-space: wrote %s\n", argv[1]);
