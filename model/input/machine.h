@@ -52,6 +52,8 @@
   SUB(l2, bytes_per_clk, 1, TF_MACHINE_COUNT_MAX, l2_bytes_per_clk)                       \
   SUB_ONLY(sustained, clock_mhz, 1, 1000000)
 /* clang-format on */
+#define TF_MACHINE_FIELD_ONE(...) +1
+enum { TF_MACHINE_NFIELDS = 0 TF_MACHINE_FIELDS(TF_MACHINE_FIELD_ONE, TF_MACHINE_FIELD_ONE, TF_MACHINE_FIELD_ONE) };
 
 typedef struct tf_machine_source {
   char *field;  /* "smem.capacity" */
@@ -144,8 +146,9 @@ void tf_machine_free(tf_machine *m);
  * last field. */
 int tf_machine_field(const tf_machine *m, size_t i, char *name, size_t size, int64_t *value);
 
-/* Field i's value, 0 when this machine has no such field. */
-int64_t tf_machine_field_value(const tf_machine *m, size_t i);
+/* Every field's value in the table's order, 0 where this machine has no
+ * such field (its section is absent): v[TF_MACHINE_NFIELDS]. */
+void tf_machine_field_values(const tf_machine *m, int64_t *v);
 
 /* Does the machine's architecture match `pattern`?  A pattern is an arch
  * ("sm_90"), a family ("sm_10x": sm_100 to sm_109), or a lower bound of
