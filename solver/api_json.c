@@ -1,7 +1,11 @@
 /* tf_call_json: parse the request, run one command on the library, write
  * the answer with the command line's own JSON writer into memory.  The
  * commands are in one table at the end; each gets the request object
- * (already checked for its keys) and a FILE * on the answer. */
+ * (checked for its keys, which solver/command_options.h's table gives),
+ * its options read by that table's kinds (api_ctx.args), and a FILE * on
+ * the answer.  Problem objects are read where they are, by the
+ * problem-line reader; an error names a field or option by its key, and
+ * error_answer spells it as the request's member. */
 #include "api.h"
 
 #include <fcntl.h>

@@ -1110,7 +1110,8 @@ END_TEST
  * columns must be those solve --csv writes for the bound problem (an
  * occupancy the objective reads through lets, the workset's tie-breaks),
  * for every shipped workset on every shipped machine, with the workset's
- * objectives and, where it has the let, "min time_us". */
+ * objectives and, where it has the let, "min time_us", from a spec and
+ * from a problem list. */
 static void same_columns(const char *m, const char *w, const char *objective) {
   char *argv[] = {"solve", "-m", (char *)m, "-w", (char *)w, "--any-arch", "--objective", (char *)objective};
   tf_test_bound b;
@@ -1127,6 +1128,18 @@ static void same_columns(const char *m, const char *w, const char *objective) {
   tf_sweep *s = spec(json);
   ck_assert_msg(!strcmp(tf_sweep_csv_header(s), solve), "%s on %s (%s):\n  solve --csv: %s  sweep:       %s", w, m,
                 objective ? objective : "its objectives", solve, tf_sweep_csv_header(s));
+  tf_sweep_free(s);
+  /* the same problem as a line of a problem list */
+  snprintf(json, sizeof json, "{\"machine\": \"%s\", \"workset\": \"%s\", \"any_arch\": true%s%s%s}", m, w,
+           objective ? ", \"objective\": [\"" : "", objective ? objective : "", objective ? "\"]" : "");
+  const char *lines[] = {json};
+  size_t lens[] = {strlen(json)};
+  tf_error e;
+  tf_error_init(&e);
+  s = tf_sweep_load_lines(lines, lens, 1, "", "$.list", &e);
+  ck_assert_msg(s != NULL, "%s: %s", json, e.msg);
+  ck_assert_msg(!strcmp(tf_sweep_csv_header(s), solve), "%s on %s (%s), a problem line:\n  solve --csv: %s  sweep: %s",
+                w, m, objective ? objective : "its objectives", solve, tf_sweep_csv_header(s));
   tf_sweep_free(s);
   free(solve);
 }

@@ -38,9 +38,10 @@ static int64_t mc_mma_f32acc_permille(const tf_machine *m) {
 
 static void set_machine_constants(tf_problem *p) {
   const tf_machine *m = p->machine;
-  int64_t v[TF_NMC];
+  int64_t v[TF_NMC], f[TF_MACHINE_NFIELDS];
   size_t field = 0; /* the row of TF_MACHINE_FIELDS, in its order */
-#define FIELD(k, lo, hi, c) v[TF_MC_##c] = tf_machine_field_value(m, field++);
+  tf_machine_field_values(m, f);
+#define FIELD(k, lo, hi, c) v[TF_MC_##c] = f[field++];
 #define SUB(s, k, lo, hi, c) FIELD(k, lo, hi, c)
 #define NONE(s, k, lo, hi) field++;
 #define PORT(n, from, to) v[TF_MC_smem_port_##n] = tf_roofline_smem_port(&m->datapath, from, to);

@@ -511,12 +511,33 @@ int tf_machine_field(const tf_machine *m, size_t i, char *name, size_t size, int
   return section_absent(m, f->section) ? 1 : 0;
 }
 
-int64_t tf_machine_field_value(const tf_machine *m, size_t i) {
-  int64_t v;
-  if (i >= NFIELDS || section_absent(m, fields[i].section))
-    return 0;
-  memcpy(&v, (const char *)m + fields[i].offset, sizeof v);
-  return v;
+/* Binding asks at every problem, so the sections this machine lacks are
+ * listed first (a memory it has not, an optional section it leaves out:
+ * section_absent's two rules), and a section's fields, consecutive rows,
+ * are looked up in that list once. */
+void tf_machine_field_values(const tf_machine *m, int64_t *v) {
+  const char *lacks[TF_NMEM + NOPTIONAL];
+  size_t nlacks = 0;
+  for (int k = 0; k < TF_NMEM; k++)
+    if (!tf_memory_present(m, k))
+      lacks[nlacks++] = tf_memory_section(k);
+  for (size_t k = 0; k < NOPTIONAL; k++)
+    if (!*(const int *)((const char *)m + optional_sections[k].present))
+      lacks[nlacks++] = optional_sections[k].section;
+  const char *section = NULL;
+  int absent = 0;
+  for (size_t i = 0; i < NFIELDS; i++) {
+    const char *s = fields[i].section; /* first characters first: most names differ there */
+    if (section != s && (!section || section[0] != s[0] || strcmp(section, s))) { /* a new section */
+      absent = 0;
+      for (size_t k = 0; k < nlacks && !absent; k++)
+        absent = lacks[k][0] == s[0] && !strcmp(s, lacks[k]);
+    }
+    section = fields[i].section;
+    v[i] = 0;
+    if (!absent)
+      memcpy(&v[i], (const char *)m + fields[i].offset, sizeof v[i]);
+  }
 }
 
 /* The vendor prefix ("sm_", "gfx") and the number after it; the number is

@@ -56,6 +56,8 @@
   SUB_ONLY(mma_f32acc, rate_permille, 1, 1000)                                            \
   SUB(kernel, fixed_ns, 0, 1000000000, kernel_fixed_ns)
 /* clang-format on */
+#define TF_MACHINE_FIELD_ONE(...) +1
+enum { TF_MACHINE_NFIELDS = 0 TF_MACHINE_FIELDS(TF_MACHINE_FIELD_ONE, TF_MACHINE_FIELD_ONE, TF_MACHINE_FIELD_ONE) };
 
 typedef struct tf_machine_source {
   char *field;  /* "smem.capacity" */
@@ -168,8 +170,9 @@ void tf_machine_free(tf_machine *m);
  * last field. */
 int tf_machine_field(const tf_machine *m, size_t i, char *name, size_t size, int64_t *value);
 
-/* Field i's value, 0 when this machine has no such field. */
-int64_t tf_machine_field_value(const tf_machine *m, size_t i);
+/* Every field's value in the table's order, 0 where this machine has no
+ * such field (its section is absent): v[TF_MACHINE_NFIELDS]. */
+void tf_machine_field_values(const tf_machine *m, int64_t *v);
 
 /* Does the machine's architecture match `pattern`?  A pattern is an arch
  * ("sm_90"), a family ("sm_10x": sm_100 to sm_109), or a lower bound of
