@@ -97,8 +97,9 @@ lint: symbols
 	@sh tests/lint/hidden_state.sh
 	@sh tests/lint/case_ids.sh
 	@sh tests/lint/layers.sh
+	@sh tests/lint/file_size.sh
 	@sh tests/lint/flags.sh
-	@echo "lint: no function over 60 lines; no citation a clone cannot follow; every test case sets its timeout; no hidden state in the library; one id per validation case; includes point down the layers"
+	@echo "lint: no function over 60 lines; no citation a clone cannot follow; every test case sets its timeout; no hidden state in the library; one id per validation case; includes point down the layers; no library file over 800 lines"
 
 asan:
 	@$(MAKE) --no-print-directory BUILD=build/asan CC=clang \

@@ -32,6 +32,27 @@ int tf_problem_eval_lets_at(tf_problem *p, tf_error *err);
 /* Every let an expression reaches, at the point now in p->syms. */
 int tf_problem_eval_lets_of(tf_problem *p, const tf_expr *e, tf_error *err);
 
+/* The steps of tf_problem_new (model/bind/problem.c) in other files:
+ * bind_rows.c binds the requires, objectives, lets and buffers,
+ * enumerate.c the choose combinations, whole or on demand. */
+void tf_problem_mark_occupancy_request(tf_problem *p, const tf_request *req);
+int tf_problem_bind_requires(tf_problem *p, const tf_request *req, tf_error *err);
+int tf_problem_bind_objectives(tf_problem *p, const tf_request *req, tf_error *err);
+int tf_problem_bind_lets_and_buffers(tf_problem *p, tf_error *err);
+int tf_problem_enumerate(tf_problem *p, double start, size_t from, tf_error *err);
+double tf_problem_now_s(void);
+/* Evaluates the lets list[0..n) that `changed` reaches; the failure of
+ * let i said in the problem's terms. */
+int tf_problem_eval_let_list(tf_problem *p, const int *list, size_t n, uint64_t changed, tf_error *err);
+int tf_problem_let_failed(const tf_problem *p, size_t i, tf_error *err);
+/* The symbols an expression uses; the first whose kind is not in
+ * `allowed` (a bit per enum tf_sym_kind), or -1; whether a symbol or an
+ * expression reads occupancy, itself or through lets. */
+void tf_problem_symbols_of(const tf_expr *e, tf_symbols *s);
+int tf_problem_first_other(const tf_workset *w, const tf_expr *e, unsigned allowed);
+int tf_problem_reads_occupancy(const tf_workset *w, int sym);
+int tf_problem_expr_reads_occupancy(const tf_workset *w, const tf_expr *e);
+
 /* The count-free limits on CTAs per SM (registers, threads, TMEM, the CTA
  * limit): 1 when the combination's occupancy fits, 0 with a reason, -1 on
  * an error.  `sizes` holds each buffer's size as an affine form (stride

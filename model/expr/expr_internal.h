@@ -40,4 +40,38 @@ struct tf_expr {
   int marked;        /* root: tf_expr_mark_count_free has run on it */
 };
 
+/* Shared by expr.c (the parser and the tree), expr_compile.c and
+ * expr_eval.c. */
+/* One step of a compiled expression: a number or a bound name pushed
+ * (`value`: the number, or the symbol id, -1 before binding), a node
+ * applied to the values its arguments left on the stack, or an if()'s
+ * branch (pop; when zero, skip `value` steps) or jump (skip `value`
+ * steps).  `op` is the node's operator or one of the three below; `e`
+ * the node, for its arity and its error text.  INSN_CONST appears only in
+ * a program over affine values: the count-free subtree `e`, evaluated in
+ * int64 and pushed as a constant. */
+enum { INSN_BRANCH = OP_COUNT, INSN_JUMP, INSN_CONST };
+struct insn {
+  int op;
+  int64_t value;
+  const struct tf_expr *e;
+};
+
+/* An expression's nodes, argument lists, names and text come from one
+ * arena that its root owns: a parse makes a handful of allocations instead
+ * of three per node, and freeing the tree frees the chunks.  Memory from
+ * a chunk is zeroed and never handed out twice. */
+struct chunk {
+  struct chunk *next;
+  size_t used, cap;
+  max_align_t data[];
+};
+
+void *tf_expr_arena_alloc(struct chunk **arena, size_t size, size_t hint);
+/* Writes the tree's postfix programs into the root's arena (expr_compile.c);
+ * tf_expr_compile_marked the affine program, once the count-free subtrees
+ * are marked. */
+void tf_expr_compile(struct tf_expr *root, struct chunk **arena);
+void tf_expr_compile_marked(struct tf_expr *root);
+
 #endif

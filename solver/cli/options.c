@@ -8,6 +8,7 @@
 #include "model/core/suggest.h"
 #include "model/core/text.h"
 #include "model/formats/cutlass_types.h"
+#include "solver/cli/wrap.h"
 #include "solver/output.h"
 #include "solver/report.h"
 #include "solver/solve.h"
@@ -376,26 +377,6 @@ static void spelling(const struct option_spec *o, char *buf, size_t size) {
   snprintf(buf, size, "%s--%s%s%s", head, long_name(o), o->value ? " " : "", o->value ? o->value : "");
 }
 
-/* Writes text from column `col` on, wrapped at 79 columns, continuation
- * lines indented to `indent`. */
-static void wrapped(FILE *f, const char *text, int col, int indent) {
-  while (*text) {
-    size_t word = strcspn(text, " ");
-    if (col > indent && col + 1 + (int)word > 79) {
-      fprintf(f, "\n%*s", indent, "");
-      col = indent;
-    } else if (col > indent) {
-      fputc(' ', f);
-      col++;
-    }
-    fwrite(text, 1, word, f);
-    col += (int)word;
-    text += word;
-    text += strspn(text, " ");
-  }
-  fputc('\n', f);
-}
-
 void tf_cli_help(FILE *f, const tf_command *cmd) {
   fprintf(f, "usage: tilefit %s [options]%s%s\n\n%s", cmd->name, cmd->operands[0] ? " " : "", cmd->operands,
           cmd->text);
@@ -411,7 +392,7 @@ void tf_cli_help(FILE *f, const tf_command *cmd) {
     if (commands_of(&options[i]) & cmd->bit) {
       spelling(&options[i], buf, sizeof buf);
       fprintf(f, "  %-*s  ", width, buf);
-      wrapped(f, options[i].help, width + 4, width + 4);
+      tf_cli_wrapped(f, options[i].help, width + 4, width + 4);
     }
   fprintf(f, "\nexit: %s\n", cmd->exit_text);
 }
