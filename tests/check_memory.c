@@ -14,7 +14,7 @@
 /* smem: a ring of stages x 1000 B rounded to 128, a constant 300 B
  * buffer rounded to 256; tmem: n columns; rf: 40 registers. */
 static const char ws[] =
-    "{\"name\": \"mem\", \"params\": {\"threads\": 128},"
+    "{\"name\": \"mem\", \"params\": {\"threads\": 128}, \"roles\": {\"threads\": \"threads\"},"
     " \"choose\": {\"n\": [32, 48]},"
     " \"count\": {\"stages\": {\"min\": 1, \"max\": 10}},"
     " \"buffers\": [{\"name\": \"ring\", \"memory\": \"smem\", \"size\": \"stages * 1000\"},"

@@ -59,6 +59,10 @@ static const struct bad_case {
     {"not-an-object", LOAD, "$", "expected an object"},
     /* the top level */
     {"unknown-root-key", LOAD, "$.buffer", "unknown key 'buffer'"},
+    /* roles (model/input/roles.h) */
+    {"roles-unknown", LOAD, "$.roles.thread", "unknown role 'thread'; did you mean 'threads'?"},
+    {"roles-not-a-let", LOAD, "$.roles.cta_registers", "'d' is not a let of this workset"},
+    {"roles-unknown-name", LOAD, "$.roles.threads", "'warps' is not a param or a let of this workset"},
     /* measured_error (model/input/measured_error.h) */
     {"measured-error-not-object", LOAD, "$.measured_error", "expected an object of machine names"},
     {"measured-error-bad-points", LOAD, "$.measured_error.h100-sxm.points", "1"},

@@ -987,6 +987,8 @@ static void workset_vars(const pg_problem *p, struct out *o) {
       put(o, "%s\"pin_b%d\": %d", sep, b, p->buf[b].pin), sep = ", ";
   if (*sep == ',')
     put(o, "},\n");
+  if (p->threads) /* occupancy reads the CTA size it is given as a role */
+    put(o, " \"roles\": {\"threads\": \"threads\"},\n");
   put(o, " \"choose\": {");
   for (int i = 0; i < p->nchoose; i++) {
     put(o, "%s\"%s\": [", i ? ", " : "", pg_choose_name(i));

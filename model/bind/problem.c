@@ -154,22 +154,25 @@ static int eval_param(struct param_state *st, size_t i, tf_error *err) {
 }
 
 /* The workset's CTA size, for the register and thread limits of
- * occupancy: a "threads" param, or a "threads" let when the CTA size
- * depends on the tile (FA2's 4 or 8 warps); and a "cta_registers" let:
- * the registers a CTA holds while it runs, when its warpgroups hold
- * different counts (a setmaxnreg split), which occupancy then charges
- * instead of the per-thread use times threads. */
+ * occupancy: the param or let its "threads" role names (a let when the
+ * CTA size depends on the tile, FA2's 4 or 8 warps); and the let its
+ * "cta_registers" role names: the registers a CTA holds while it runs,
+ * when its warpgroups hold different counts (a setmaxnreg split), which
+ * occupancy then charges instead of the per-thread use times threads
+ * (model/input/roles.h). */
 static void find_threads(tf_problem *p) {
+  const tf_workset *w = p->workset;
+  const char *threads = w->roles[TF_ROLE_THREADS], *regs = w->roles[TF_ROLE_CTA_REGISTERS];
   p->threads_sym = p->cta_regs_sym = -1;
-  for (size_t i = 0; i < p->workset->nlets; i++)
-    if (!strcmp(p->workset->lets[i].name, "cta_registers"))
-      p->cta_regs_sym = tf_workset_sym_let(p->workset, i);
-  for (size_t i = 0; i < p->workset->nparams; i++)
-    if (!strcmp(p->workset->params[i].name, "threads"))
+  for (size_t i = 0; regs && i < w->nlets; i++)
+    if (!strcmp(w->lets[i].name, regs))
+      p->cta_regs_sym = tf_workset_sym_let(w, i);
+  for (size_t i = 0; threads && i < w->nparams; i++)
+    if (!strcmp(w->params[i].name, threads))
       p->threads = p->param_values[i];
-  for (size_t i = 0; i < p->workset->nlets; i++)
-    if (!strcmp(p->workset->lets[i].name, "threads"))
-      p->threads_sym = tf_workset_sym_let(p->workset, i);
+  for (size_t i = 0; threads && i < w->nlets; i++)
+    if (!strcmp(w->lets[i].name, threads))
+      p->threads_sym = tf_workset_sym_let(w, i);
 }
 
 /* "; did you mean 'num_stages'?" when one of the workset's params (or

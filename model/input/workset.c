@@ -15,6 +15,7 @@
 #include "model/input/latency.h"
 #include "model/input/lifetime.h"
 #include "model/input/measured_error.h"
+#include "model/input/roles.h"
 #include "model/input/place.h"
 #include "model/input/roofline.h"
 #include "model/input/shape.h"
@@ -527,7 +528,7 @@ static int bind_all(tf_workset *w, tf_error *err) {
 static int read_workset(tf_workset *w, const cJSON *root, tf_error *err) {
   static const char *const keys[] = {"name", "comment", "params", "choose", "count", "let",
                                      "buffers", "require", "objective", "tie_break", "mma", "arch", "roofline", "shape", "show", "rule",
-                                     "lifetimes", "layout_order", "include", "measured_error", NULL};
+                                     "lifetimes", "layout_order", "include", "measured_error", "roles", NULL};
   static const char *const req[] = {"name", "buffers", NULL};
   const char *name, *comment = "";
   /* A machine model given where a workset belongs fails on its first
@@ -554,7 +555,7 @@ static int read_workset(tf_workset *w, const cJSON *root, tf_error *err) {
       read_buffers(w, tf_json_member(root, "buffers"), err) || tf_place_finish(w, root, err) ||
       tf_lifetime_finish(w, root, err) ||
       tf_roofline_read(w, root, err) || tf_shape_read(w, root, err) || tf_latency_read(w, root, err) || tf_show_read(w, root, err) ||
-      tf_measured_error_read(w, root, err) || bind_all(w, err))
+      tf_measured_error_read(w, root, err) || tf_roles_read(w, root, err) || bind_all(w, err))
     return -1;
   return read_requires(w, tf_json_member(root, "require"), err) ||
                  read_objectives(w, root, err)
@@ -643,6 +644,8 @@ void tf_workset_free(tf_workset *w) {
   for (size_t i = 0; i < w->ntie_break; i++)
     tf_objective_release(&w->tie_break[i]);
   free(w->tie_break);
+  for (int r = 0; r < TF_NROLES; r++)
+    free(w->roles[r]);
   for (size_t i = 0; i < w->nmeasured_error; i++)
     free(w->measured_error[i].machine);
   free(w->measured_error);

@@ -145,6 +145,9 @@ typedef struct tf_measured_error {
   int64_t points, rms_permille;
 } tf_measured_error;
 
+/* The roles a workset may give a name (model/input/roles.h). */
+enum tf_role { TF_ROLE_THREADS, TF_ROLE_CTA_REGISTERS, TF_NROLES };
+
 typedef struct tf_workset {
   char *name, *comment, *file;
   tf_named_expr *params;  size_t nparams;   /* defaults */
@@ -170,6 +173,7 @@ typedef struct tf_workset {
   unsigned roofline_serial; /* bit t: term t is serial in the kernel's schedule (roofline.h) */
   unsigned roofline_sync;   /* bit i: MMA entry i is mma.sync, at the machine's mma.sync rate */
   tf_measured_error *measured_error; size_t nmeasured_error; /* model/input/measured_error.h */
+  char *roles[TF_NROLES];   /* the names given the engine's roles, NULL: none (model/input/roles.h) */
   size_t *show;           size_t nshow;     /* lets reports show (model/input/show.h) */
   char **rules, **rule_archs; size_t nrules; /* one line per arch pattern (model/input/show.h) */
   char **lifetimes;       size_t nlifetimes; /* phase names (model/input/lifetime.h) */
