@@ -418,7 +418,7 @@ static int nosmem_outputs(const tf_problem *p, candidate *c) {
   const cl_type *d = c->d_fixed ? c->d_fixed : tf_cl_type_of_bits((int)param_or(p, "out_bits", 16));
   c->d = d ? d : type_named("f16");
   c->c = c->c_fixed ? c->c_fixed : c->d;
-  c->epi = c->arch == 120 && c->blockscaled ? "" : "_epi_nosmem";
+  c->epi = "_epi_nosmem";
   return 1;
 }
 
