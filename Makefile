@@ -143,7 +143,7 @@ check-nvcc: $(BIN)
 
 # What emit --for cutlass writes, compiled against a CUTLASS checkout at the
 # commit the worksets cite (CUTLASS_DIR; not part of `make test`: it needs
-# nvcc and the checkout, and takes about an hour on 2 cores; docs/emit.md).
+# nvcc and the checkout, and takes about an hour and a half on 2 cores; docs/emit.md).
 # The table goes into docs/emit.md; without nvcc or CUTLASS_DIR it says so.
 check-cutlass: $(BIN)
 	TILEFIT_BIN=./$(BIN) $(PYTHON) tests/cutlass/check.py --doc docs/emit.md

@@ -1,7 +1,11 @@
 /* emit --for cutlass: the cutlass_library kernel name of an answer, found
- * among the names its params allow and proved by reading it back with the
- * parser `check --cutlass-name` uses (model/formats/cutlass_name.c), and the
- * CollectiveBuilder types of that kernel. */
+ * among the names its params allow (element types, layouts, alignment,
+ * cluster and schedules, model/formats/cutlass_types.h) and proved by
+ * reading it back with the parser `check --cutlass-name` uses
+ * (model/formats/cutlass_name.c), and the complete kernel: the
+ * CollectiveBuilder types, GemmKernel and its device adapter.  An answer
+ * no name carries is completed with the no-smem epilogue.  The 2.x
+ * kernel of cutlass-sm80-gemm is emit_cutlass2x.c's. */
 #include "emit.h"
 
 #include <stdio.h>
@@ -14,9 +18,6 @@
 #include "model/input/machine.h"
 #include "solver/emit/fragment.h"
 
-#define type_named tf_cl_type_named
-typedef tf_cl_type cl_type;
-
 /* The C and D types a name may carry, in the order tried. */
 static const char *const outputs[][2] = {
     {"f16", "f16"}, {"void", "f16"},   {"f32", "f32"},   {"void", "f32"},
@@ -28,8 +29,8 @@ static const char *const outputs[][2] = {
 typedef struct candidate {
   int arch;                 /* 90, 100, 103, 120 */
   int blockscaled, grouped, sf_vec, two_sm;
-  const cl_type *a, *b, *c, *d, *acc;
-  const cl_type *c_fixed, *d_fixed; /* c_type, d_type when the params give them */
+  const tf_cl_type *a, *b, *c, *d, *acc;
+  const tf_cl_type *c_fixed, *d_fixed; /* c_type, d_type when the params give them */
   char layout[4];           /* "tnn" */
   int64_t align, cluster[2];
   int64_t tile[3], stages;
@@ -50,10 +51,10 @@ static int64_t value_of(const tf_problem *p, const tf_answer *a, const char *nam
   return v;
 }
 
-static const cl_type *acc_of(const candidate *c) { return c->acc; }
+static const tf_cl_type *acc_of(const candidate *c) { return c->acc; }
 
 /* "ue8m0xe2m1" for a block-scaled operand, else the type's own name. */
-static void operand_name(const candidate *c, const cl_type *t, char *buf, size_t size) {
+static void operand_name(const candidate *c, const tf_cl_type *t, char *buf, size_t size) {
   if (c->blockscaled)
     snprintf(buf, size, "%sx%s", c->sf_vec == 16 ? "ue4m3" : "ue8m0", t->name);
   else
@@ -112,10 +113,10 @@ static int reads_back(const tf_problem *p, const tf_answer *a, const char *name,
 /* A type param: its code's type, or with code 0 the usual type of the
  * width (`dflt`); NULL (why set) for a code of no type or of another
  * width. */
-static const cl_type *param_type(const tf_problem *p, const char *param, const char *bits, const cl_type *dflt,
+static const tf_cl_type *param_type(const tf_problem *p, const char *param, const char *bits, const tf_cl_type *dflt,
                                  char *why, size_t size) {
   int64_t code = param_or(p, param, 0), width = param_or(p, bits, 16);
-  const cl_type *t = code ? tf_cl_type_of_code(code) : dflt;
+  const tf_cl_type *t = code ? tf_cl_type_of_code(code) : dflt;
   if (!t)
     snprintf(why, size, "%s = %lld is no type tilefit knows (model/formats/cutlass_types.h: f16 1601, bf16 1602, "
              "e4m3 801, tf32 3201, ...; -p %s=bf16 takes the name)", param, (long long)code, param);
@@ -129,20 +130,20 @@ static const cl_type *param_type(const tf_problem *p, const char *param, const c
  * s32 for integer operands and f32), and C and D when the params fix them. */
 static int operand_types(const tf_problem *p, candidate *c, char *why, size_t size) {
   int integer = param_or(p, "a_bits", 16) == 8 && param_or(p, "fp8", 1) == 0; /* 8-bit, not FP8: s8 */
-  const cl_type *da = integer ? type_named("s8") : tf_cl_type_of_bits((int)param_or(p, "a_bits", 16));
-  const cl_type *db = integer ? type_named("s8") : tf_cl_type_of_bits((int)param_or(p, "b_bits", 16));
+  const tf_cl_type *da = integer ? tf_cl_type_named("s8") : tf_cl_type_of_bits((int)param_or(p, "a_bits", 16));
+  const tf_cl_type *db = integer ? tf_cl_type_named("s8") : tf_cl_type_of_bits((int)param_or(p, "b_bits", 16));
   if (!da || !db)
     return snprintf(why, size, "no cutlass_library type has a_bits %lld or b_bits %lld",
                     (long long)param_or(p, "a_bits", 16), (long long)param_or(p, "b_bits", 16)), -1;
   if (!(c->a = param_type(p, "a_type", "a_bits", da, why, size)) ||
       !(c->b = param_type(p, "b_type", "b_bits", db, why, size)) ||
-      !(c->d_fixed = param_type(p, "d_type", "out_bits", type_named("f16"), why, size)))
+      !(c->d_fixed = param_type(p, "d_type", "out_bits", tf_cl_type_named("f16"), why, size)))
     return -1;
   c->d_fixed = param_or(p, "d_type", 0) ? c->d_fixed : NULL;
   c->c_fixed = param_or(p, "c_type", 0) ? tf_cl_type_of_code(param_or(p, "c_type", 0)) : NULL;
   if (param_or(p, "c_type", 0) && !c->c_fixed)
     return snprintf(why, size, "c_type = %lld is no type tilefit knows", (long long)param_or(p, "c_type", 0)), -1;
-  c->acc = type_named(param_or(p, "acc_bits", 32) == 16 ? "f16" : c->a->floating ? "f32" : "s32");
+  c->acc = tf_cl_type_named(param_or(p, "acc_bits", 32) == 16 ? "f16" : c->a->floating ? "f32" : "s32");
   return 0;
 }
 
@@ -208,11 +209,11 @@ static int output_choice(candidate *c, size_t o) {
   if (!c->d_fixed && !c->c_fixed) {
     if (o >= NOUTPUTS)
       return -1;
-    c->c = type_named(outputs[o][0]), c->d = type_named(outputs[o][1]);
+    c->c = tf_cl_type_named(outputs[o][0]), c->d = tf_cl_type_named(outputs[o][1]);
     return 0;
   }
   c->d = c->d_fixed ? c->d_fixed : c->c_fixed;
-  c->c = c->c_fixed ? c->c_fixed : o == 0 ? c->d : type_named("void");
+  c->c = c->c_fixed ? c->c_fixed : o == 0 ? c->d : tf_cl_type_named("void");
   return o < (c->c_fixed ? 1u : 2u) ? 0 : -1;
 }
 
@@ -272,7 +273,7 @@ int tf_emit_cutlass_name(const tf_problem *p, const tf_answer *a, int64_t stages
 
 /* ------------------------------------------------- CollectiveBuilder */
 
-static const char *cxx_operand(const candidate *c, const cl_type *t, char *buf, size_t size) {
+static const char *cxx_operand(const candidate *c, const tf_cl_type *t, char *buf, size_t size) {
   if (!c->blockscaled)
     return t->cxx;
   const char *wrap = c->sf_vec == 16 ? "nv_float4_t" : t->bits == 4 ? "mx_float4_t" : t->bits == 6 ? "mx_float6_t"
@@ -415,10 +416,10 @@ static void write_splits(FILE *f, const tf_problem *p, const tf_answer *a, int a
  * (1 B of storage on SM90, 32 on SM100; SM120's automatic one) and C and D
  * of the params' types or out_bits' usual one: 1 (*c set). */
 static int nosmem_outputs(const tf_problem *p, candidate *c) {
-  const cl_type *d = c->d_fixed ? c->d_fixed : tf_cl_type_of_bits((int)param_or(p, "out_bits", 16));
-  c->d = d ? d : type_named("f16");
+  const tf_cl_type *d = c->d_fixed ? c->d_fixed : tf_cl_type_of_bits((int)param_or(p, "out_bits", 16));
+  c->d = d ? d : tf_cl_type_named("f16");
   c->c = c->c_fixed ? c->c_fixed : c->d;
-  c->epi = c->arch == 120 && c->blockscaled ? "" : "_epi_nosmem";
+  c->epi = "_epi_nosmem";
   return 1;
 }
 

@@ -61,6 +61,21 @@ NAMES = [
 ]
 NAME_ARCH = {"sm90": ("h100-sxm", "sm_90a"), "sm100": ("b200", "sm_100a")}
 
+# Kernels that build but spill for a reason outside the model, documented
+# in docs/emit.md: (nvcc arch, a string of the emitted code) -> why.  Their
+# rows say so and do not fail the check; anything else that spills does.
+DOCUMENTED = [
+    ("sm_120a", ["cutlass::gemm::KernelTmaWarpSpecializedPingpong\n"],
+     "SM120 pingpong spills 208 B at every tile compiled: docs/emit.md"),
+    ("sm_100a", ["cutlass::epilogue::NoSmemWarpSpecialized1Sm\n", "cute::Shape<cute::_128, cute::_128, "],
+     "the no-smem epilogue of an unnamed 128x128 1SM answer: docs/emit.md"),
+]
+
+
+def documented(arch, code):
+    return next((why for a, texts, why in DOCUMENTED if a == arch and all(t in code for t in texts)), None)
+
+
 HEAD_3X = """#include <cstdio>
 #include "cutlass/cutlass.h"
 #include "cute/tensor.hpp"
@@ -206,8 +221,9 @@ def row(c, tile, proved, result, limit):
     if not result["builds"]:
         return head + " **no**: `%s` |  |  |  |" % result["error"][:140]
     over = result["smem"] > limit
-    return head + " yes | %s | %d | %d / %d%s |" % (result["regs"] if c[5] != "fa2" else "—", result["spill"],
-                                                    result["smem"], limit, " **over**" if over else "")
+    spill = "%d (%s)" % (result["spill"], result["why"]) if result.get("why") else "%d" % result["spill"]
+    return head + " yes | %s | %s | %d / %d%s |" % (result["regs"] if c[5] != "fa2" else "—", spill, result["smem"],
+                                                    limit, " **over**" if over else "")
 
 
 def tile_of(code):
@@ -262,9 +278,11 @@ def main():
             key = (arch, kernel_key(code))
             if key not in seen:
                 seen[key] = compile_one(nvcc, includes[kind], arch, code, kind, work)
-            res = seen[key]
-            ok = res["builds"] and res["spill"] == 0 and res["smem"] <= limit
+            res = dict(seen[key])
+            why = documented(arch, code) if res["builds"] and res["spill"] else None
+            ok = res["builds"] and (res["spill"] == 0 or why) and res["smem"] <= limit
             bad += not ok
+            res["why"] = why
             rows.append(row(c, tile_of(code), proved_smem(code), res, limit))
             print("%-5s %s %s %s (%.0f s)" % ("ok" if ok else "FAIL", workset, machine, what, res["secs"]),
                   file=sys.stderr, flush=True)
