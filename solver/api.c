@@ -9,6 +9,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "model/bind/place_bind.h"
 #include "model/bind/problem.h"
 #include "model/core/alloc.h"
 #include "model/core/error.h"
@@ -257,7 +258,7 @@ int tf_result_value(const tf_result *a, const char *name, int64_t *value) {
   if (!a || !name || !tf_report_has_answer(&a->a))
     return -1;
   const tf_problem *p = a->p;
-  for (size_t i = 0; i < p->place_first; i++) /* the choose variables; placement's are memories */
+  for (size_t i = 0; i < tf_place_nnumeric(p); i++) /* the choose variables; placement's are memories */
     if (!strcmp(p->choose_names[i], name))
       return *value = a->a.choose[i], 0;
   for (int k = 0; k < p->ncounts; k++)

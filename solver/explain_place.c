@@ -10,6 +10,7 @@
 #include <stdio.h>
 #include <string.h>
 
+#include "model/bind/place_bind.h"
 #include "model/bind/value.h"
 #include "model/core/alloc.h"
 #include "model/core/text.h"
@@ -131,7 +132,7 @@ static void explain_one(const tf_problem *p, const tf_answer *a, size_t v, tf_po
     if (p->place_var[i] == (int)v)
       e->buffer = i;
   const tf_buffer *buf = &p->workset->buffers[e->buffer];
-  e->memory = (int)a->choose[v];
+  e->memory = tf_place_memory(p, v, a->choose[v]);
   e->how = buf->from_table ? TF_PLACE_MMA_TABLE : p->ndomain[v] == 1 ? TF_PLACE_PINNED : TF_PLACE_CHOSEN;
   chosen_cost(p, a, e);
   e->other = -1;
@@ -145,14 +146,14 @@ static void explain_one(const tf_problem *p, const tf_answer *a, size_t v, tf_po
 }
 
 void tf_explain_places(const tf_problem *p, const tf_answer *a, tf_explanation *x) {
-  x->nplaces = p->nchoose - p->place_first;
+  x->nplaces = tf_place_count(p);
   x->places = tf_nalloc(x->nplaces + 1, sizeof *x->places);
   if (!x->nplaces)
     return;
   tf_point pt;
   tf_point_init(&pt, p);
-  for (size_t v = p->place_first; v < p->nchoose; v++)
-    explain_one(p, a, v, &pt, &x->places[v - p->place_first]);
+  for (size_t k = 0; k < x->nplaces; k++)
+    explain_one(p, a, tf_place_var(p, k), &pt, &x->places[k]);
   tf_point_release(&pt);
   unmetered(p, x);
 }

@@ -7,6 +7,7 @@
 #include <time.h>
 
 #include "encode/verify.h"
+#include "model/bind/place_bind.h"
 #include "model/core/alloc.h"
 #include "model/core/text.h"
 #include "model/input/catalog.h"
@@ -178,10 +179,10 @@ static int same_config(const tf_problem *p, const tf_answer *a, const tf_answer 
   int same_place = 1;
   int64_t moved[TF_MAX_CHOOSE];
   for (size_t i = 0; i < p->nchoose; i++) {
-    if (a->choose[i] != b->choose[i] && i < p->place_first)
+    if (a->choose[i] != b->choose[i] && !tf_place_is_var(p, i))
       return 0;
     same_place &= a->choose[i] == b->choose[i];
-    moved[i] = i < p->place_first ? b->choose[i] : a->choose[i];
+    moved[i] = tf_place_is_var(p, i) ? a->choose[i] : b->choose[i];
   }
   if (same_place)
     return 1;
@@ -254,7 +255,7 @@ int tf_solve_configs(const tf_problem *p, const tf_solve_opts *o, int k, tf_answ
 
 size_t tf_check_free_names(const tf_problem *p, const char **names, size_t max) {
   size_t n = 0;
-  for (size_t i = 0; i < p->place_first; i++) /* check decides the placements itself */
+  for (size_t i = 0; i < tf_place_nnumeric(p); i++) /* check decides the placements itself */
     if (p->ndomain[i] != 1 && n++ < max)
       names[n - 1] = p->choose_names[i];
   for (int k = 0; k < p->ncounts; k++)
@@ -264,7 +265,7 @@ size_t tf_check_free_names(const tf_problem *p, const char **names, size_t max) 
 }
 
 int tf_check_free_variables(const tf_problem *p, char *buf, size_t size) {
-  size_t max = p->place_first + (size_t)p->ncounts + 1;
+  size_t max = tf_place_nnumeric(p) + (size_t)p->ncounts + 1;
   const char **names = tf_nalloc(max, sizeof *names);
   size_t n = tf_check_free_names(p, names, max);
   tf_strbuf b = tf_strbuf_of(buf, size);
@@ -297,19 +298,19 @@ static int requires_hold(const tf_problem *p, const tf_point *pt) {
  * first placement whose requires hold (an explanation describes only a
  * point the model allows), else the first placement's breakdown. */
 static int check_placements(const tf_problem *p, tf_answer *a, tf_error *err) {
-  size_t idx[TF_MAX_CHOOSE] = {0}, total = 1;
-  for (size_t i = p->place_first; i < p->nchoose; i++)
-    total *= p->ndomain[i];
+  size_t idx[TF_MAX_CHOOSE] = {0}, total = 1, nplaces = tf_place_count(p);
+  for (size_t k = 0; k < nplaces; k++)
+    total *= p->ndomain[tf_place_var(p, k)];
   int64_t choose[TF_MAX_CHOOSE];
   memcpy(choose, a->choose, sizeof choose);
   tf_point pt;
   tf_point_init(&pt, p);
   int found = 0, shown = 0, rc = 0; /* shown: 0 nothing, 1 a placement its requires forbid, 2 a legal one */
   for (size_t n = 0; n < total && !rc; n++) {
-    for (size_t i = p->place_first; i < p->nchoose; i++)
-      choose[i] = p->domain[i][idx[i]];
-    for (size_t i = p->nchoose; i-- > p->place_first && ++idx[i] == p->ndomain[i];)
-      idx[i] = 0;
+    for (size_t k = 0; k < nplaces; k++)
+      choose[tf_place_var(p, k)] = p->domain[tf_place_var(p, k)][idx[k]];
+    for (size_t k = nplaces; k-- > 0 && ++idx[k] == p->ndomain[tf_place_var(p, k)];) /* odometer: the last fastest */
+      idx[k] = 0;
     char why[sizeof a->why];
     if ((rc = tf_problem_eval_point(p, choose, a->counts, &pt, err)))
       break;
@@ -351,7 +352,7 @@ int tf_check(const tf_problem *p, tf_answer *a, tf_error *err) {
     a->counts[k] = p->count_lo[k];
   if (p->failed_require >= 0)
     return check_failed_require(p, a);
-  if (p->place_first < p->nchoose)
+  if (tf_place_count(p))
     return check_placements(p, a, err);
   if (tf_problem_eval_point(p, a->choose, a->counts, &a->point, err))
     return -1;

@@ -6,6 +6,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "model/bind/place_bind.h"
 #include "model/core/json.h"
 #include "model/core/json_out.h"
 #include "model/core/text.h"
@@ -154,8 +155,8 @@ static int tuned_note(const tf_case *c, const tf_problem *solved, const tf_answe
     snprintf(buf, size, "the kernel's placement: %s", why);
     return 0;
   }
-  for (size_t j = solved->place_first; j < solved->nchoose; j++)
-    at_limit &= derived[j] == choose[j];
+  for (size_t k = 0; k < tf_place_count(solved); k++)
+    at_limit &= derived[tf_place_var(solved, k)] == choose[tf_place_var(solved, k)];
   int fits = tf_problem_why(solved, choose, counts, why, sizeof why);
   snprintf(fit, sizeof fit, fits > 0 ? "the kernel's pick fits" : "the kernel's pick does not fit: %s", why);
   for (size_t i = 0; i < c->nexpect && !bind[0]; i++)

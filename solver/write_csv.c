@@ -10,6 +10,7 @@
 #include <string.h>
 
 #include "model/bind/memory.h"
+#include "model/bind/place_bind.h"
 #include "model/core/alloc.h"
 #include "model/core/text.h"
 
@@ -169,9 +170,11 @@ static void param_cells(FILE *f, const tf_csv_columns *c, const tf_request *req,
 
 /* A place_NAME column's memory at this answer, or NULL. */
 static const char *place_cell(const char *col, const tf_problem *p, const tf_answer *a) {
-  for (size_t i = p->place_first; i < p->nchoose && !strncmp(col, "place_", 6); i++)
+  for (size_t k = 0; k < tf_place_count(p) && !strncmp(col, "place_", 6); k++) {
+    size_t i = tf_place_var(p, k);
     if (!strcmp(col + 6, p->choose_names[i]))
-      return tf_memory_name((int)a->choose[i]);
+      return tf_memory_name(tf_place_memory(p, i, a->choose[i]));
+  }
   return NULL;
 }
 
@@ -185,7 +188,7 @@ static void var_cells(FILE *f, const tf_csv_columns *c, const tf_problem *p, con
       fprintf(f, ",%s", mem);
       continue;
     }
-    for (size_t k = 0; a && k < p->place_first && !found; k++)
+    for (size_t k = 0; a && k < tf_place_nnumeric(p) && !found; k++)
       if (!strcmp(p->choose_names[k], c->vars[i]))
         found = 1, v = a->choose[k];
     for (int k = 0; a && k < p->ncounts && !found; k++)

@@ -3,6 +3,7 @@
  * through model/core/json_out.h. */
 #include "solver/report.h"
 
+#include "model/bind/place_bind.h"
 #include "model/core/json_out.h"
 #include "solver/backend.h"
 #include "solver/explain.h"
@@ -12,16 +13,18 @@
 
 static void json_values(tf_json_out *w, const tf_problem *p, const tf_answer *a) {
   tf_json_out_key_object(w, "values");
-  for (size_t i = 0; i < p->place_first; i++)
+  for (size_t i = 0; i < tf_place_nnumeric(p); i++)
     tf_json_out_key_int(w, p->choose_names[i], a->choose[i]);
   for (int k = 0; k < p->ncounts; k++)
     tf_json_out_key_int(w, p->count_names[k], a->counts[k]);
   tf_json_out_end(w);
-  if (p->place_first == p->nchoose)
+  if (!tf_place_count(p))
     return;
   tf_json_out_key_object(w, "placement"); /* every placed buffer and where it is */
-  for (size_t i = p->place_first; i < p->nchoose; i++)
-    tf_json_out_key_string(w, p->choose_names[i], tf_memory_name((int)a->choose[i]));
+  for (size_t k = 0; k < tf_place_count(p); k++) {
+    size_t i = tf_place_var(p, k);
+    tf_json_out_key_string(w, p->choose_names[i], tf_memory_name(tf_place_memory(p, i, a->choose[i])));
+  }
   tf_json_out_end(w);
 }
 
@@ -132,10 +135,10 @@ static void json_changes(tf_json_out *w, const tf_problem *p, const tf_answer *a
   tf_json_out_key_object(w, "changes"); /* the variables where it differs from the answer */
   for (size_t i = 0; i < p->nchoose; i++)
     if (l->choose[i] != a->choose[i]) {
-      if (i < p->place_first)
+      if (!tf_place_is_var(p, i))
         tf_json_out_key_int(w, p->choose_names[i], l->choose[i]);
       else
-        tf_json_out_key_string(w, p->choose_names[i], tf_memory_name((int)l->choose[i]));
+        tf_json_out_key_string(w, p->choose_names[i], tf_memory_name(tf_place_memory(p, i, l->choose[i])));
     }
   for (int k = 0; k < p->ncounts; k++)
     if (l->counts[k] != a->counts[k])

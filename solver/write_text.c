@@ -4,19 +4,23 @@
 #include <stdint.h>
 #include <string.h>
 
+#include "model/bind/place_bind.h"
 #include "solver/explain.h"
 #include "solver/roofline_view.h"
 #include "solver/solve.h"
 
 void tf_report_text_values(FILE *f, const tf_problem *p, const tf_answer *a) {
-  for (size_t i = 0; i < p->place_first; i++)
+  for (size_t i = 0; i < tf_place_nnumeric(p); i++)
     fprintf(f, "  %-12s %lld\n", p->choose_names[i], (long long)a->choose[i]);
   for (int k = 0; k < p->ncounts; k++)
     fprintf(f, "  %-12s %lld\n", p->count_names[k], (long long)a->counts[k]);
-  if (p->place_first < p->nchoose) {
+  size_t nplaces = tf_place_count(p);
+  if (nplaces)
     fprintf(f, "placement   ");
-    for (size_t i = p->place_first; i < p->nchoose; i++)
-      fprintf(f, " %s %s%s", p->choose_names[i], tf_memory_name((int)a->choose[i]), i + 1 < p->nchoose ? "," : "\n");
+  for (size_t k = 0; k < nplaces; k++) {
+    size_t i = tf_place_var(p, k);
+    fprintf(f, " %s %s%s", p->choose_names[i], tf_memory_name(tf_place_memory(p, i, a->choose[i])),
+            k + 1 < nplaces ? "," : "\n");
   }
   tf_report_shown_text(f, p, a);
 }
@@ -68,10 +72,11 @@ static void text_closed(FILE *f, const tf_problem *p, const tf_answer *a) {
 static void text_changes(FILE *f, const tf_problem *p, const tf_answer *a, const tf_explain_level *c) {
   const char *sep = "";
   for (size_t i = 0; i < p->nchoose; i++)
-    if (c->choose[i] != a->choose[i] && i < p->place_first)
+    if (c->choose[i] != a->choose[i] && !tf_place_is_var(p, i))
       fprintf(f, "%s%s = %lld", sep, p->choose_names[i], (long long)c->choose[i]), sep = ", ";
     else if (c->choose[i] != a->choose[i])
-      fprintf(f, "%s%s in %s", sep, p->choose_names[i], tf_memory_name((int)c->choose[i])), sep = ", ";
+      fprintf(f, "%s%s in %s", sep, p->choose_names[i], tf_memory_name(tf_place_memory(p, i, c->choose[i]))),
+          sep = ", ";
   for (int k = 0; k < p->ncounts; k++)
     if (c->counts[k] != a->counts[k])
       fprintf(f, "%s%s = %lld", sep, p->count_names[k], (long long)c->counts[k]), sep = ", ";
@@ -222,10 +227,10 @@ void tf_report_top_text(FILE *f, const tf_request *req, const tf_problem *p, con
   for (int r = 0; r < n; r++) {
     fprintf(f, "%4d", a[r].rank);
     for (size_t i = 0; i < p->nchoose; i++)
-      if (i < p->place_first)
+      if (!tf_place_is_var(p, i))
         fprintf(f, " %10lld", (long long)a[r].choose[i]);
       else
-        fprintf(f, " %10s", tf_memory_name((int)a[r].choose[i]));
+        fprintf(f, " %10s", tf_memory_name(tf_place_memory(p, i, a[r].choose[i])));
     for (int k = 0; k < p->ncounts; k++)
       fprintf(f, " %10lld", (long long)a[r].counts[k]);
     for (size_t o = 0; o < p->nobjective_shown; o++)

@@ -5,6 +5,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "model/bind/place_bind.h"
 #include "model/bind/problem.h"
 #include "tests/suites.h"
 #include "tests/testutil.h"
@@ -213,7 +214,8 @@ START_TEST(test_placement) {
   tf_error_init(&err);
   tf_problem *p = tf_problem_new(&m, w, &req, &err);
   ck_assert_msg(p != NULL, "%s", err.msg);
-  ck_assert_uint_eq(p->place_first, 0);
+  ck_assert_uint_eq(tf_place_nnumeric(p), 0);
+  ck_assert_uint_eq(tf_place_count(p), 1);
   ck_assert_uint_eq(p->nchoose, 1);
   ck_assert_int_eq(p->place_var[1], 0);
   ck_assert_int_eq(p->place_var[0], -1);
@@ -243,6 +245,46 @@ START_TEST(test_placement) {
   ck_assert_ptr_null(tf_problem_new(&m, w, &req, &err));
   ck_assert_ptr_nonnull(strstr(err.msg, "no buffer 'Z'"));
   tf_request_release(&req);
+  tf_workset_free(w);
+}
+END_TEST
+
+/* The placement accessor (place_bind.h): the numeric choose variables
+ * first, then one placement per placed buffer in workset order, each
+ * value a memory. */
+START_TEST(test_place_accessor) {
+  tf_machine m = tf_test_machine(100000, 512, 255);
+  tf_workset *w = tf_test_workset(
+      "{\"name\": \"acc\", \"choose\": {\"t\": [1, 2], \"u\": [3]}, \"buffers\": ["
+      " {\"name\": \"A\", \"memory\": \"smem\", \"size\": \"t * 64\"},"
+      " {\"name\": \"P\", \"place\": [\"tmem\", \"smem\"], \"size\": {\"tmem\": 64, \"smem\": 1000}},"
+      " {\"name\": \"Q\", \"place\": [\"rf\", \"smem\"], \"size\": {\"rf\": 8, \"smem\": 100}}],"
+      " \"objective\": [\"max t\"]}");
+  tf_request req;
+  tf_request_init(&req);
+  tf_error err;
+  tf_error_init(&err);
+  tf_problem *p = tf_problem_new(&m, w, &req, &err);
+  ck_assert_msg(p != NULL, "%s", err.msg);
+  ck_assert_uint_eq(p->nchoose, 4);
+  ck_assert_uint_eq(tf_place_nnumeric(p), 2);
+  ck_assert_str_eq(p->choose_names[0], "t");
+  ck_assert_str_eq(p->choose_names[1], "u");
+  ck_assert_uint_eq(tf_place_count(p), 2);
+  const char *names[] = {"P", "Q"};
+  int first[] = {TF_MEM_TMEM, TF_MEM_RF};
+  for (size_t k = 0; k < 2; k++) {
+    size_t i = tf_place_var(p, k);
+    ck_assert(tf_place_is_var(p, i));
+    ck_assert_str_eq(p->choose_names[i], names[k]);
+    ck_assert_uint_eq(p->ndomain[i], 2);
+    ck_assert_int_eq(tf_place_memory(p, i, p->domain[i][0]), first[k]);
+    ck_assert_int_eq(tf_place_memory(p, i, p->domain[i][1]), TF_MEM_SMEM);
+  }
+  for (size_t i = 0; i < tf_place_nnumeric(p); i++)
+    ck_assert(!tf_place_is_var(p, i));
+  ck_assert(!tf_place_is_var(p, p->nchoose));
+  tf_problem_free(p);
   tf_workset_free(w);
 }
 END_TEST
@@ -488,6 +530,7 @@ Suite *problem_suite(void) {
   tcase_add_test(tc, test_cyclic_params);
   tcase_add_test(tc, test_point);
   tcase_add_test(tc, test_placement);
+  tcase_add_test(tc, test_place_accessor);
   tcase_add_test(tc, test_request_outlived);
   tcase_add_test(tc, test_lets_on_demand);
   tcase_add_test(tc, test_lets_follow_the_combination);

@@ -208,3 +208,18 @@ const char *tf_problem_value_text(const tf_problem *p, size_t i, int64_t v, char
   snprintf(buf, 24, "%lld", (long long)v);
   return buf;
 }
+
+/* Placements are the last choose variables, from place_first on (set by
+ * tf_place_bind), and a placement's value is the memory id itself. */
+size_t tf_place_nnumeric(const tf_problem *p) { return p->place_first; }
+
+size_t tf_place_count(const tf_problem *p) { return p->nchoose - p->place_first; }
+
+size_t tf_place_var(const tf_problem *p, size_t k) { return p->place_first + k; }
+
+int tf_place_is_var(const tf_problem *p, size_t i) { return i >= p->place_first && i < p->nchoose; }
+
+int tf_place_memory(const tf_problem *p, size_t i, int64_t v) {
+  (void)p, (void)i; /* the value is the memory id, not its index in the domain */
+  return (int)v;
+}

@@ -7,7 +7,9 @@
  * A buffer's candidates are its place list (or for a buffer with neither
  * `memory` nor `place`, the memories its sizes name), less what an MMA
  * that reads it cannot read it from (the machine's mma table), narrowed by
- * the request's pins (--place, "place").  Internal to model/. */
+ * the request's pins (--place, "place").  Binding is internal to model/;
+ * the reading functions at the end are how every other file reads a
+ * placement, so that only place_bind.c knows how one is stored. */
 #ifndef TF_MODEL_PLACE_BIND_H
 #define TF_MODEL_PLACE_BIND_H
 
@@ -26,5 +28,25 @@ void tf_place_set_symbols(tf_problem *p, const int64_t *choose);
 
 /* "P rf, Q smem": the placement at the choose values ("" when none). */
 void tf_place_text(const tf_problem *p, const int64_t *choose, char *buf, size_t size);
+
+/* ------------------------------------------------------ reading placements
+ * A bound problem's choose variables 0 .. tf_place_nnumeric(p) - 1 hold
+ * integers (the workset's own, then occupancy): a caller may rely on that
+ * prefix (a tile's values compared at once, a list of their names).  Each
+ * of the others is one placed buffer's placement; k counts placements
+ * (0 .. tf_place_count(p) - 1, buffers in workset order), i choose
+ * variables.  choose_names[i] of a placement is its buffer's name. */
+size_t tf_place_nnumeric(const tf_problem *p);
+size_t tf_place_count(const tf_problem *p);
+
+/* Placement k's choose variable. */
+size_t tf_place_var(const tf_problem *p, size_t k);
+
+/* Is choose variable i a placement? */
+int tf_place_is_var(const tf_problem *p, size_t i);
+
+/* The memory (enum tf_memory) that value v of placement variable i stands
+ * for: an answer's choose[i], or a value of its domain. */
+int tf_place_memory(const tf_problem *p, size_t i, int64_t v);
 
 #endif

@@ -49,7 +49,9 @@ typedef struct tf_problem {
   int cta_regs_sym;             /* its "cta_registers" let (what a CTA holds at launch), else -1 */
   /* Placement (model/bind/place_bind.c): each placed buffer is one more choose
    * variable, after the workset's and occupancy, whose values are memory
-   * ids in preference order; choose_sym is -1 for them. */
+   * ids in preference order; choose_sym is -1 for them.  Outside
+   * place_bind.c, read placements through its accessor (place_bind.h:
+   * tf_place_nnumeric, tf_place_var, ...), never this field. */
   size_t place_first;           /* the first placement variable (== nchoose: none) */
   int *place_var;               /* per buffer: its placement variable, or -1 (fixed memory) */
   int placed_fixed_set;         /* placed() of the fixed-memory buffers is in syms (set once) */

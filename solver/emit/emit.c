@@ -3,6 +3,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "model/bind/place_bind.h"
 #include "model/core/alloc.h"
 #include "model/core/json_out.h"
 #include "model/core/text.h"
@@ -28,9 +29,9 @@ int tf_emit_target(const char *name) {
 
 const char *tf_emit_target_name(int target) { return targets[target].name; }
 
-/* Same tile: the same choose values before the placement variables. */
+/* Same tile: the same values of the choose variables that are not placements. */
 static int same_tile(const tf_problem *p, const tf_answer *x, const tf_answer *y) {
-  return !memcmp(x->choose, y->choose, p->place_first * sizeof *x->choose);
+  return !memcmp(x->choose, y->choose, tf_place_nnumeric(p) * sizeof *x->choose);
 }
 
 /* Keeps the first (best) answer of each tile among a[0..n-1], moving the

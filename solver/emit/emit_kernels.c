@@ -8,6 +8,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "model/bind/place_bind.h"
 #include "model/core/alloc.h"
 #include "model/core/suggest.h"
 #include "solver/emit/fragment.h"
@@ -20,9 +21,11 @@ static int64_t v(const tf_problem *p, const tf_answer *a, const char *name) {
 
 /* Is placed buffer `buf` in memory `mem` ("rf") in the answer? */
 static int placed_in(const tf_problem *p, const tf_answer *a, const char *buf, const char *mem) {
-  for (size_t i = p->place_first; i < p->nchoose; i++)
+  for (size_t k = 0; k < tf_place_count(p); k++) {
+    size_t i = tf_place_var(p, k);
     if (!strcmp(p->choose_names[i], buf))
-      return !strcmp(tf_memory_name((int)a->choose[i]), mem);
+      return !strcmp(tf_memory_name(tf_place_memory(p, i, a->choose[i])), mem);
+  }
   return 0;
 }
 
@@ -154,7 +157,7 @@ static int is_identifier(const char *s) {
 }
 
 static long choose_index(const tf_problem *p, const char *name) {
-  for (size_t i = 0; i < p->place_first; i++)
+  for (size_t i = 0; i < tf_place_nnumeric(p); i++)
     if (!strcmp(p->choose_names[i], name))
       return (long)i;
   return -1;
@@ -180,9 +183,10 @@ static int apply_key(const tf_problem *p, const tf_prune_pair *k, triton_key *ou
     return tf_error_set(err, TF_EINPUT, k->where, "%s=%s: expected a Python identifier for %s's key", k->from, k->to,
                         k->from);
   const char *names[64] = {NULL};
-  for (size_t i = 0; i < p->place_first && i < 64; i++)
+  size_t nnames = tf_place_nnumeric(p) < 64 ? tf_place_nnumeric(p) : 64;
+  for (size_t i = 0; i < nnames; i++)
     names[i] = p->choose_names[i];
-  const char *near = tf_suggest(k->from, names, p->place_first < 64 ? p->place_first : 64);
+  const char *near = tf_suggest(k->from, names, nnames);
   return tf_error_set(err, TF_EINPUT, k->where,
                       "%s=%s: '%s' is not a choose variable of %s%s%s%s (VAR=KEY writes a variable as KEY, "
                       "NEWKEY=INTEGER adds a constant key)",
@@ -194,8 +198,8 @@ static int apply_key(const tf_problem *p, const tf_prune_pair *k, triton_key *ou
  * (tutorial spellings, or as --key renames them), then the constants. */
 static int triton_keys(const tf_problem *p, const tf_prune_map *keys, triton_key *out, int *n, tf_error *err) {
   int tutorial = !keys || !keys->n;
-  *n = (int)p->place_first;
-  for (size_t i = 0; i < p->place_first; i++) {
+  *n = (int)tf_place_nnumeric(p);
+  for (size_t i = 0; i < tf_place_nnumeric(p); i++) {
     const char *t = tutorial ? tf_prune_triton_spelling(p->choose_names[i]) : NULL;
     snprintf(out[i].name, sizeof out[i].name, "%s", t ? t : p->choose_names[i]);
     out[i].var = (long)i;
@@ -256,7 +260,7 @@ int tf_emit_write_triton(FILE *f, const tf_problem *p, const tf_answer *a, int n
   static const char *const names[] = {"triton-matmul", NULL};
   if (expect(p, "triton", names, err) < 0)
     return -1;
-  triton_key *k = tf_nalloc(p->place_first + (keys ? keys->n : 0) + 1, sizeof *k);
+  triton_key *k = tf_nalloc(tf_place_nnumeric(p) + (keys ? keys->n : 0) + 1, sizeof *k);
   int nk = 0;
   if (triton_keys(p, keys, k, &nk, err)) {
     free(k);

@@ -3,19 +3,22 @@
 #include <ctype.h>
 #include <string.h>
 
+#include "model/bind/place_bind.h"
 #include "model/bind/value.h"
 #include "solver/report.h"
 #include "solver/tilefit.h"
 
 void tf_fragment_values(FILE *f, const tf_problem *p, const tf_answer *a) {
   const char *sep = "";
-  for (size_t i = 0; i < p->place_first; i++, sep = " ")
+  for (size_t i = 0; i < tf_place_nnumeric(p); i++, sep = " ")
     fprintf(f, "%s%s=%lld", sep, p->choose_names[i], (long long)a->choose[i]);
   for (int k = 0; k < p->ncounts; k++, sep = " ")
     fprintf(f, "%s%s=%lld", sep, p->count_names[k], (long long)a->counts[k]);
-  for (size_t i = p->place_first; i < p->nchoose; i++)
-    fprintf(f, "%s%s in %s", i == p->place_first ? "; placement " : ", ", p->choose_names[i],
-            tf_memory_name((int)a->choose[i]));
+  for (size_t k = 0; k < tf_place_count(p); k++) {
+    size_t i = tf_place_var(p, k);
+    fprintf(f, "%s%s in %s", k == 0 ? "; placement " : ", ", p->choose_names[i],
+            tf_memory_name(tf_place_memory(p, i, a->choose[i])));
+  }
 }
 
 static void provenance_values(FILE *f, const char *lead, const tf_problem *p, const tf_answer *a) {
@@ -65,7 +68,7 @@ void tf_fragment_ident(const char *name, char *out, size_t size) {
 }
 
 int tf_fragment_value(const tf_problem *p, const tf_answer *a, const char *name, int64_t *v) {
-  for (size_t i = 0; i < p->place_first; i++)
+  for (size_t i = 0; i < tf_place_nnumeric(p); i++)
     if (!strcmp(p->choose_names[i], name))
       return *v = a->choose[i], 0;
   for (int k = 0; k < p->ncounts; k++)

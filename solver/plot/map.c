@@ -5,16 +5,17 @@
 #include <string.h>
 
 #include "model/bind/memory.h"
+#include "model/bind/place_bind.h"
 #include "model/bind/value.h"
 #include "model/core/alloc.h"
 #include "solver/plot/scale.h"
 
 static int find_choose(const tf_problem *p, const char *name, const char *where, tf_error *err) {
-  for (size_t i = 0; i < p->place_first; i++) /* placements are not axes */
+  for (size_t i = 0; i < tf_place_nnumeric(p); i++) /* placements are not axes */
     if (!strcmp(p->choose_names[i], name))
       return (int)i;
   char list[256] = "";
-  for (size_t i = 0; i < p->place_first; i++)
+  for (size_t i = 0; i < tf_place_nnumeric(p); i++)
     snprintf(list + strlen(list), sizeof list - strlen(list), "%s%s", i ? ", " : "", p->choose_names[i]);
   return tf_error_set(err, TF_EINPUT, where, "'%s' is not a choose variable of %s (choose: %s)", name,
                       p->workset->name, list);
@@ -111,9 +112,9 @@ static void free_values(const tf_problem *p, const tf_plot_map_opts *o, const in
   for (size_t i = 0; i < p->nchoose && n < size; i++) {
     if (!is_free(p, o, i))
       continue;
-    if (i >= p->place_first)
+    if (tf_place_is_var(p, i))
       n += (size_t)snprintf(out + n, size - n, "%s%s=%s", n ? " " : "", p->choose_names[i],
-                            tf_memory_name((int)choose[i]));
+                            tf_memory_name(tf_place_memory(p, i, choose[i])));
     else
       n += (size_t)snprintf(out + n, size - n, "%s%s=%lld", n ? " " : "", p->choose_names[i], (long long)choose[i]);
   }
@@ -134,8 +135,8 @@ static void free_note(const tf_problem *p, const tf_plot_map_opts *o, char *out,
         n += (size_t)snprintf(out + n, size - n, ", ...");
         break;
       }
-      if (i >= p->place_first)
-        n += (size_t)snprintf(out + n, size - n, "%s%s", k ? ", " : "", tf_memory_name((int)v));
+      if (tf_place_is_var(p, i))
+        n += (size_t)snprintf(out + n, size - n, "%s%s", k ? ", " : "", tf_memory_name(tf_place_memory(p, i, v)));
       else
         n += (size_t)snprintf(out + n, size - n, "%s%lld", k ? ", " : "", (long long)v);
     }
