@@ -99,7 +99,8 @@ lint: symbols
 	@sh tests/lint/layers.sh
 	@sh tests/lint/file_size.sh
 	@sh tests/lint/flags.sh
-	@echo "lint: no function over 60 lines; no citation a clone cannot follow; every test case sets its timeout; no hidden state in the library; one id per validation case; includes point down the layers; no library file over 800 lines"
+	@sh tests/lint/placement.sh
+	@echo "lint: no function over 60 lines; no citation a clone cannot follow; every test case sets its timeout; no hidden state in the library; one id per validation case; includes point down the layers; no library file over 800 lines; placements read through one accessor"
 
 asan:
 	@$(MAKE) --no-print-directory BUILD=build/asan CC=clang \
