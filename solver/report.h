@@ -6,7 +6,8 @@
  * tf_report_answers is what solve and check print; validate and sweep
  * frame the same writers' objects and rows in their own lines (adding a
  * format: docs/design.md, "Where to add X").  Everything goes to the
- * FILE * handed in (stdout for results). */
+ * FILE * handed in (stdout for results).  What they share (an answer's
+ * status name, the shown lets) is solver/answer_view.h, below them. */
 #ifndef TF_SOLVER_REPORT_H
 #define TF_SOLVER_REPORT_H
 
@@ -16,13 +17,10 @@
 #include "encode/decode.h"
 #include "model/bind/problem.h"
 #include "model/core/json_out.h"
+#include "solver/answer_view.h"
 
 /* JSON: one document; JSONL: one object per line (a sweep's JSON). */
 enum tf_format { TF_FORMAT_TEXT, TF_FORMAT_JSON, TF_FORMAT_CSV, TF_FORMAT_JSONL };
-
-const char *tf_answer_status_name(int status);
-/* Does the answer carry values (not infeasible)? */
-int tf_report_has_answer(const tf_answer *a);
 
 /* n answers of one problem in the chosen format: text is the full report
  * of one unranked answer, or a ranked table (--top); JSON one document
@@ -37,15 +35,6 @@ void tf_report_text(FILE *f, const tf_request *req, const tf_problem *p, const t
 /* The values block of the text report: each variable and its value, and
  * the placement when there is one. */
 void tf_report_text_values(FILE *f, const tf_problem *p, const tf_answer *a);
-/* The workset's shown lets (model/input/show.h) at an answer: 0 with *value, -1
- * when one cannot be evaluated there.  Text: "shown        mma_version 3,
- * ab_buffers 3"; JSON: "shown":{"mma_version":3,"ab_buffers":3} (null for
- * one that cannot be evaluated). */
-int tf_report_shown(const tf_problem *p, const tf_answer *a, size_t i, int64_t *value);
-void tf_report_shown_text(FILE *f, const tf_problem *p, const tf_answer *a);
-/* The same list without the label and the line's end: "mma_version 3, ab_buffers 3". */
-void tf_report_shown_list(FILE *f, const tf_problem *p, const tf_answer *a);
-void tf_report_shown_json(tf_json_out *w, const tf_problem *p, const tf_answer *a);
 /* A ranked table of --top answers. */
 void tf_report_top_text(FILE *f, const tf_request *req, const tf_problem *p, const tf_answer *a, int n);
 

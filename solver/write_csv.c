@@ -13,6 +13,7 @@
 #include "model/bind/place_bind.h"
 #include "model/core/alloc.h"
 #include "model/core/text.h"
+#include "solver/answer_view.h"
 
 void tf_csv_field(FILE *f, const char *s) {
   if (!s[strcspn(s, ",\"\n\r")]) {

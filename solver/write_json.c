@@ -5,6 +5,7 @@
 
 #include "model/bind/place_bind.h"
 #include "model/core/json_out.h"
+#include "solver/answer_view.h"
 #include "solver/backend.h"
 #include "solver/explain.h"
 #include "solver/explain_gap.h"

@@ -5,6 +5,7 @@
 #include <string.h>
 
 #include "model/bind/place_bind.h"
+#include "solver/answer_view.h"
 #include "solver/explain.h"
 #include "solver/roofline_view.h"
 #include "solver/solve.h"
