@@ -9,6 +9,7 @@
 #include <unistd.h>
 
 #include "model/input/workset.h"
+#include "solver/plot/cell_style.h"
 #include "solver/plot/map.h"
 #include "solver/plot/scale.h"
 #include "solver/plot/style.h"

@@ -55,14 +55,4 @@ void tf_plot_map_release(tf_plot_map *m);
 /* Draws the map: cells, axis labels, the outlined optimum, a legend. */
 void tf_plot_map_draw(const tf_plot_map *m, tf_svg *s);
 
-/* The fill and letter of a memory that overflows (TF_NMEM: a constraint
- * rules the cell out). */
-const char *tf_plot_blocked_fill(int memory);
-const char *tf_plot_blocked_letter(int memory);
-
-/* The fill of a cell blocked by the memories of `mask` (bit m: memory m;
- * 0: a constraint): one grey per combination, a single memory's the one
- * tf_plot_blocked_fill gives. */
-const char *tf_plot_blocked_mask_fill(unsigned mask);
-
 #endif

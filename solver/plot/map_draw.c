@@ -7,41 +7,12 @@
 #include "model/core/alloc.h"
 
 #include "model/input/roofline.h"
+#include "solver/plot/cell_style.h"
 #include "solver/plot/map.h"
-#include "solver/plot/map_draw.h"
+#include "solver/plot/map_legend.h"
 #include "solver/plot/style.h"
 
 enum { LEFT = 90, LEGEND = 250, CELL_PAD = 3, LABEL_SIZE = 11, LABEL_MIN = 7 };
-
-const char *tf_plot_blocked_fill(int memory) {
-  static const char *const fills[] = {"#9e9e9e", "#c8c8c8", "#6e6e6e", "#e6e6e6"}; /* smem tmem rf, constraint */
-  return fills[memory >= 0 && memory < TF_NMEM ? memory : TF_NMEM];
-}
-
-const char *tf_plot_blocked_letter(int memory) {
-  static const char *const letters[] = {"S", "T", "R", "C"};
-  return letters[memory >= 0 && memory < TF_NMEM ? memory : TF_NMEM];
-}
-
-const char *tf_plot_blocked_mask_fill(unsigned mask) {
-  /* by mask: constraint, S, T, ST, R, SR, TR, STR; the single memories as tf_plot_blocked_fill */
-  static const char *const fills[] = {"#e6e6e6", "#9e9e9e", "#c8c8c8", "#b3b3b3",
-                                      "#6e6e6e", "#858585", "#5a5a5a", "#464646"};
-  return fills[mask < 8 ? mask : 7];
-}
-
-void tf_plot_blocked_text(unsigned mask, char *letters, size_t lsize, char *names, size_t nsize) {
-  letters[0] = names[0] = 0;
-  for (int m = 0; m < TF_NMEM; m++)
-    if (mask & (1u << m)) {
-      snprintf(letters + strlen(letters), lsize - strlen(letters), "%s", tf_plot_blocked_letter(m));
-      snprintf(names + strlen(names), nsize - strlen(names), "%s%s", names[0] ? ", " : "", tf_memory_name(m));
-    }
-  if (!mask) {
-    snprintf(letters, lsize, "%s", tf_plot_blocked_letter(TF_NMEM));
-    snprintf(names, nsize, "constraint");
-  }
-}
 
 static double clampd(double v, double lo, double hi) { return v < lo ? lo : v > hi ? hi : v; }
 
@@ -63,13 +34,7 @@ static void layout(const tf_plot_map *m, tf_plot_map_geometry *g) {
   free(v);
 }
 
-/* A binding term's colour (bound_by 1 .. TF_TERM_HBM), one per term. */
-const char *tf_plot_term_fill(int64_t term) {
-  static const char *const fill[TF_TERM_HBM + 1] = {"#bbbbbb", "#4e79a7", "#f28e2b", "#59a14f", "#b07aa1", "#76b7b2", "#e15759"};
-  return fill[term >= 1 && term <= TF_TERM_HBM ? (int)term : 0];
-}
-
-void tf_plot_value_fill(const tf_plot_map *m, const tf_plot_map_geometry *g, int64_t v, char out[8]) {
+static void value_fill(const tf_plot_map *m, const tf_plot_map_geometry *g, int64_t v, char out[8]) {
   if (m->categorical)
     snprintf(out, 8, "%s", tf_plot_term_fill(v));
   else
@@ -77,7 +42,7 @@ void tf_plot_value_fill(const tf_plot_map *m, const tf_plot_map_geometry *g, int
 }
 
 /* A cell's text: its value (tf_plot_si), or for a binding term its name. */
-void tf_plot_value_label(const tf_plot_map *m, int64_t v, char *out, size_t size) {
+static void value_label(const tf_plot_map *m, int64_t v, char *out, size_t size) {
   const char *name = m->categorical ? tf_roofline_term_name(v) : NULL;
   if (name)
     snprintf(out, size, "%s", name);
@@ -119,8 +84,8 @@ static void draw_cell(const tf_plot_map *m, const tf_plot_map_geometry *g, size_
   char id[96], title[640], fill[8], label[32], names[64], at[160] = "";
   snprintf(id, sizeof id, "cell-%lld-%lld", (long long)m->xs[ix], (long long)m->ys[iy]);
   if (c->feasible) {
-    tf_plot_value_fill(m, g, c->value, fill);
-    tf_plot_value_label(m, c->value, label, sizeof label);
+    value_fill(m, g, c->value, fill);
+    value_label(m, c->value, label, sizeof label);
     if (c->free_at[0])
       snprintf(at, sizeof at, " (at %s)", c->free_at);
     char exact[32];

@@ -1,10 +1,11 @@
-/* The legend of a map (map_draw.h). */
+/* The legend of a map (map_legend.h). */
 #include <math.h>
 #include <stdio.h>
 #include <string.h>
 
 #include "model/input/roofline.h"
-#include "solver/plot/map_draw.h"
+#include "solver/plot/cell_style.h"
+#include "solver/plot/map_legend.h"
 #include "solver/plot/style.h"
 
 enum { BAR_H = 160, BAR_STEPS = 40, ENTRY = 26, TICK_GAP = 16, SWATCH = 26 };
