@@ -1,6 +1,6 @@
-/* The JSON API's commands besides solve and check (api_json_internal.h):
+/* The JSON API's commands besides solve and check (api_commands.h):
  * layout, emit, plot, sweep, validate, the names and version, prune. */
-#include "api.h"
+#include "solver/api_commands.h"
 
 #include <fcntl.h>
 #include <stdio.h>
@@ -34,8 +34,6 @@
 #include "solver/tilefit.h"
 #include "solver/validate.h"
 #include "solver/workset_json.h"
-
-#include "solver/api_json_internal.h"
 
 /* ---------------------------------------------------------------- layout */
 

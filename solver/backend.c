@@ -1,6 +1,5 @@
 #include "backend.h"
 
-#include <stdlib.h>
 #include <string.h>
 
 #include "model/core/suggest.h"
@@ -11,12 +10,6 @@ void tf_solve_opts_init(tf_solve_opts *o) {
   o->backend = NULL; /* the exact search */
   o->time_limit_s = 60;
   o->presolve = 1;
-}
-
-void tf_solution_release(tf_solution *s) {
-  free(s->x);
-  free(s->objval);
-  memset(s, 0, sizeof *s);
 }
 
 /* Every solver a problem can name, the exact search first (the default). */

@@ -22,6 +22,7 @@
 
 #include "encode/ilp.h"
 #include "model/core/error.h"
+#include "solver/solution.h"
 
 typedef struct tf_backend tf_backend;
 
@@ -33,18 +34,6 @@ typedef struct tf_solve_opts {
 } tf_solve_opts;
 
 void tf_solve_opts_init(tf_solve_opts *o);
-
-enum tf_sol_status { TF_SOL_OPTIMAL, TF_SOL_INFEASIBLE };
-
-typedef struct tf_solution {
-  int status;     /* enum tf_sol_status */
-  double *x;      /* ncols values, owned */
-  size_t ncols;
-  double *objval; /* optimum of each lexicographic level, owned */
-  size_t nobjs;   /* levels solved (fewer than the objectives when one is infeasible) */
-} tf_solution;
-
-void tf_solution_release(tf_solution *s);
 
 struct tf_backend {
   const char *name;

@@ -131,7 +131,7 @@ extern const tf_command_option tf_command_options[TF_NCOMMAND_OPTIONS];
  * kind's type (a word or text borrowed from what was read, PAIRS and
  * OPERAND the value as read, for the command to take apart), and which
  * were given.  The JSON entry point fills it by the table
- * (solver/api_json.c); tf_command_arg_offsets[i] is row i's member. */
+ * (solver/api_request.c); tf_command_arg_offsets[i] is row i's member. */
 struct cJSON;
 typedef struct tf_shard_arg {
   int64_t index, count; /* 1 <= index <= count */

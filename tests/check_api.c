@@ -16,6 +16,7 @@
 
 #include "model/input/request.h"
 #include "solver/api.h"
+#include "solver/cli/cli.h"
 #include "solver/cli/options.h"
 #include "solver/command_options.h"
 #include "tests/suites.h"
@@ -952,6 +953,12 @@ START_TEST(every_front_end_takes_the_table) {
     cli_takes_the_table(cmds[c].bit);
     if (cmds[c].json) /* one JSON plot takes both kinds' keys */
       json_takes_the_table(cmds[c].json, cmds[c].kind, cmds[c].kind ? TF_CMD_PLOT_MAP | TF_CMD_PLOT_SWEEP : cmds[c].bit);
+  }
+  /* every command's name is the table's: the option parser names the
+   * commands that take an option by tf_command_name */
+  for (unsigned bit = 1; bit <= TF_CMD_LAST; bit <<= 1) {
+    ck_assert_ptr_nonnull(tf_cli_command(bit));
+    ck_assert_str_eq(tf_cli_command(bit)->name, tf_command_name(bit));
   }
   /* each read by its kind: a FLAG is true or false (top_points took 0 or 1, and Python's True failed) */
   free(call("{\"cmd\": \"solve\", \"top\": 2, \"top_points\": true, \"problem\": {\"machine\": \"a100\", "

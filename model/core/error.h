@@ -1,6 +1,7 @@
 /* Errors travel up as values.  A tf_error is filled once, by the first
- * failure, and printed only by the front end (solver/cli/cli.c).  Reporting an
- * error never allocates: the fields are fixed buffers. */
+ * failure, and printed only by the front ends (the command line's
+ * solver/cli/fail.c, the JSON API's error answer in solver/api_json.c).
+ * Reporting an error never allocates: the fields are fixed buffers. */
 #ifndef TF_MODEL_ERROR_H
 #define TF_MODEL_ERROR_H
 

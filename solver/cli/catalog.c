@@ -5,6 +5,8 @@
 
 #include "model/core/json_out.h"
 #include "model/input/catalog.h"
+#include "solver/cli/fail.h"
+#include "solver/cli/frame.h"
 #include "solver/cli/options.h"
 #include "solver/report.h"
 

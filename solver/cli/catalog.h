@@ -7,7 +7,7 @@
 
 #include "model/core/error.h"
 #include "model/core/json_out.h"
-#include "solver/cli/cli.h"
+#include "solver/cli/command.h"
 
 typedef struct tf_catalog_view {
   int kind;                                          /* enum tf_catalog_kind */

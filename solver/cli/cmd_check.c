@@ -1,8 +1,10 @@
 #include <stdio.h>
 
 #include "model/formats/cutlass_types.h"
-#include "solver/cli/cli.h"
 #include "solver/cli/cmd_problem.h"
+#include "solver/cli/command.h"
+#include "solver/cli/fail.h"
+#include "solver/cli/frame.h"
 #include "solver/prune.h"
 #include "solver/tilefit.h"
 

@@ -1,8 +1,10 @@
 #include <stdio.h>
 #include <string.h>
 
-#include "solver/cli/cli.h"
 #include "solver/cli/cmd_problem.h"
+#include "solver/cli/command.h"
+#include "solver/cli/fail.h"
+#include "solver/cli/frame.h"
 #include "solver/emit/layout_write.h"
 #include "solver/tilefit.h"
 

@@ -9,6 +9,8 @@
 #include "model/core/json_out.h"
 #include "model/input/catalog.h"
 #include "model/input/machine.h"
+#include "solver/cli/fail.h"
+#include "solver/cli/frame.h"
 #include "solver/cli/options.h"
 #include "solver/machine_json.h"
 #include "solver/report.h"

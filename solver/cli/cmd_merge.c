@@ -3,7 +3,9 @@
 #include <stdio.h>
 
 #include "solver/batch/sweep.h"
-#include "solver/cli/cli.h"
+#include "solver/cli/command.h"
+#include "solver/cli/fail.h"
+#include "solver/cli/frame.h"
 #include "solver/cli/options.h"
 #include "solver/report.h"
 

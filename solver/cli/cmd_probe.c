@@ -3,7 +3,9 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "solver/cli/cli.h"
+#include "solver/cli/command.h"
+#include "solver/cli/fail.h"
+#include "solver/cli/frame.h"
 #include "solver/cli/options.h"
 #include "solver/output.h"
 #include "solver/probe/probe.h"

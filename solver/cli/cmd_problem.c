@@ -3,6 +3,9 @@
 #include <stdio.h>
 #include <string.h>
 
+#include "solver/cli/fail.h"
+#include "solver/cli/frame.h"
+
 /* The "where" options.c gives -p, --fix and --domain values. */
 static int is_value_argument(const char *path) {
   static const char *const heads[] = {"-p ", "--param ", "--fix ", "--domain ", "--place "};

@@ -1,7 +1,9 @@
 #include <stdio.h>
 
-#include "solver/cli/cli.h"
 #include "solver/cli/cmd_problem.h"
+#include "solver/cli/command.h"
+#include "solver/cli/fail.h"
+#include "solver/cli/frame.h"
 #include "solver/run.h"
 #include "solver/tilefit.h"
 

@@ -7,7 +7,9 @@
 
 #include "solver/batch/cache.h"
 #include "solver/batch/sweep.h"
-#include "solver/cli/cli.h"
+#include "solver/cli/command.h"
+#include "solver/cli/fail.h"
+#include "solver/cli/frame.h"
 #include "solver/cli/options.h"
 #include "solver/cli/signals.h"
 #include "solver/cli/sweep_lists.h"

@@ -5,7 +5,9 @@
 #include <string.h>
 
 #include "model/core/json_out.h"
-#include "solver/cli/cli.h"
+#include "solver/cli/command.h"
+#include "solver/cli/fail.h"
+#include "solver/cli/frame.h"
 #include "solver/cli/options.h"
 #include "solver/report.h"
 #include "solver/validate.h"

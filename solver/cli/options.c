@@ -1,4 +1,4 @@
-#include "options.h"
+#include "solver/cli/options.h"
 
 #include <errno.h>
 #include <stdlib.h>
@@ -437,9 +437,9 @@ static int not_an_option(const struct option_spec *o, const char *arg, const tf_
   char owners[128], near[96] = "";
   tf_strbuf b = tf_strbuf_of(owners, sizeof owners);
   for (unsigned bit = 1; o && bit <= TF_CMD_LAST; bit <<= 1) {
-    const tf_command *c = (commands_of(o) & bit) ? tf_cli_command(bit) : NULL;
-    if (c)
-      tf_strbuf_item(&b, ", ", "'%s'", c->name);
+    const char *name = (commands_of(o) & bit) ? tf_command_name(bit) : NULL;
+    if (name)
+      tf_strbuf_item(&b, ", ", "'%s'", name);
   }
   if (!b.len) {
     near_option(arg, cmd, near, sizeof near);
@@ -712,81 +712,9 @@ int tf_args_parse(int argc, char **argv, const tf_command *cmd, tf_args *a, tf_e
   return 0;
 }
 
-/* An output file that is also one of the command's inputs (sweep LIST -o
- * LIST, validate CASES -o CASES) would destroy it: refused before reading. */
-static int outputs_not_inputs(const tf_args *a, tf_error *err) {
-  const char *outs[] = {a->out_file, a->lp_file, a->mps_file}, *where[] = {"-o", "--lp", "--mps"};
-  for (size_t i = 0; i < sizeof outs / sizeof outs[0]; i++) {
-    if (!outs[i])
-      continue;
-    const char *in = NULL;
-    for (int k = 0; k < a->npositional && !in; k++)
-      in = tf_output_is(outs[i], a->positional[k]) ? a->positional[k] : NULL;
-    if (!in)
-      in = tf_output_is(outs[i], a->req.machine) ? a->req.machine : tf_output_is(outs[i], a->req.workset) ? a->req.workset : NULL;
-    if (in)
-      return tf_error_set(err, TF_EINPUT, where[i], "'%s' is also an input of the command ('%s'); writing it would destroy it",
-                          outs[i], in);
-  }
-  return 0;
-}
-
-int tf_cli_start(const tf_command *cmd, int argc, char **argv, tf_args *a) {
-  tf_error err;
-  tf_error_init(&err);
-  if (tf_args_parse(argc, argv, cmd, a, &err))
-    return tf_cli_fail(&err);
-  if (a->help) {
-    tf_cli_help(stdout, cmd);
-    return TF_EXIT_OK;
-  }
-  /* a sweep's spec or lines may say "solver": "glpk" for their points; a
-   * validation case is one answer, checked as solve checks it */
-  tf_solve_opts o;
-  tf_args_solve_opts(a, &o);
-  if (a->no_presolve && !o.backend && !(cmd->bit & TF_CMD_SWEEP)) {
-    tf_error_set(&err, TF_EINPUT, "--no-presolve", "turns GLPK's presolver off; it applies with --solver glpk");
-    return tf_cli_fail(&err);
-  }
-  if (a->top && o.backend) { /* the library says so too, in terms of no front end */
-    tf_error_set(&err, TF_EINPUT, "--top",
-                 "the K best come from the exact search; --solver %s finds one optimum (drop --top or use --solver "
-                 "exact)",
-                 o.backend->name);
-    return tf_cli_fail(&err);
-  }
-  if (a->npositional < cmd->min_operands) {
-    tf_error_set(&err, TF_EINPUT, cmd->name, "%s", cmd->missing);
-    return tf_cli_fail(&err);
-  }
-  if (outputs_not_inputs(a, &err))
-    return tf_cli_fail(&err);
-  return TF_CLI_GO;
-}
-
 void tf_args_solve_opts(const tf_args *a, tf_solve_opts *o) {
   tf_solve_opts_init(o);
   o->time_limit_s = a->time_limit;
   o->presolve = !a->no_presolve;
   tf_solve_opts_for(o, &a->req, "--solver", o, NULL); /* checked when parsed: it names a solver */
-}
-
-FILE *tf_cli_out(tf_args *a) {
-  if (!a->out_f)
-    a->out_f = tf_text_open(&a->out);
-  return a->out_f;
-}
-
-int tf_cli_finish(tf_args *a, int rc) {
-  size_t len = 0;
-  char *text = a->out_f ? tf_text_close(&a->out, &len) : NULL;
-  a->out_f = NULL;
-  tf_error err;
-  tf_error_init(&err);
-  if (rc == TF_EXIT_OK || rc == TF_EXIT_NO) {
-    if (tf_write_file_whole(a->out_file, text ? text : "", len, "-o", &err)) /* NULL: standard output */
-      rc = tf_cli_fail(&err);
-  }
-  free(text);
-  return rc;
 }

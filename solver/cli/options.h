@@ -12,7 +12,7 @@
 #include "model/core/error.h"
 #include "model/core/text.h"
 #include "solver/backend.h"
-#include "solver/cli/cli.h"
+#include "solver/cli/command.h"
 
 /* sweep's problem options, kept as typed: lists of the spec's keys
  * ("-m a100,h100-sxm", "-p d=64,128"), made into a spec by
@@ -68,20 +68,6 @@ void tf_args_release(tf_args *a);
  * an option it does not take, or more operands than it takes, is a usage
  * error. */
 int tf_args_parse(int argc, char **argv, const tf_command *cmd, tf_args *a, tf_error *err);
-
-/* Every command's start: parse argv for cmd (into an initialised a),
- * print --help, check the operand count.  Returns TF_CLI_GO when the
- * command goes on, else the exit code, the error already printed. */
-#define TF_CLI_GO (-1)
-int tf_cli_start(const tf_command *cmd, int argc, char **argv, tf_args *a);
-
-/* Where a command writes its results: a buffer, written out by
- * tf_cli_finish -- to standard output, or whole to -o FILE -- only when
- * the command ends with 0 or 1, so bad input leaves no partial output. */
-FILE *tf_cli_out(tf_args *a);
-/* Writes the results held (when rc is 0 or 1) and returns the exit code:
- * rc, or 2/3 when they cannot be written (the error printed). */
-int tf_cli_finish(tf_args *a, int rc);
 
 /* The command line's spelling of a request field or command option by its
  * key ("machine" -> "-m", "top" -> "--top"), for an error's `at`; NULL

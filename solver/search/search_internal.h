@@ -1,6 +1,7 @@
 /* Internal to solver/search/: the state of the exact search (search.c),
- * which the search over boxes of combinations (space.c) drives for a
- * problem bound on demand.  Not part of the API. */
+ * the order of its keys and the clock it looks at, which the search of one
+ * combination (combination.c) and the search over boxes of combinations
+ * (space.c, for a problem bound on demand) share.  Not part of the API. */
 #ifndef TF_SEARCH_INTERNAL_H
 #define TF_SEARCH_INTERNAL_H
 
@@ -8,26 +9,11 @@
 
 #include "model/core/error.h"
 #include "solver/search/bound.h"
+#include "solver/search/heap.h"
 #include "solver/search/relax.h"
 #include "solver/search/search.h"
 
-/* A key of the total order (search.h): objective scores (larger is
- * better), combination (its rank, tf_problem_rank: its index among the
- * candidates, or among a box's the first), smallest counts. */
-struct key {
-  const tf_wide *score;
-  uint64_t combo;
-  const int64_t *lo;
-};
-
-struct search;
 struct space;
-
-/* A binary heap of ids, ordered by the keys `key_of` gives them. */
-struct heap {
-  size_t *v, n, cap;
-  struct key (*key_of)(const struct search *, size_t);
-};
 
 struct search {
   const tf_problem *p;
@@ -86,16 +72,17 @@ static inline int can_win(const struct search *s, struct key a) {
   return s->nbest < s->k || cmp_key(s, a, node_key(s, s->best[s->nbest - 1])) < 0;
 }
 
-/* The heap (search.c): ids ordered by h->key_of. */
-void tf_search_heap_push(const struct search *s, struct heap *h, size_t id);
-size_t tf_search_heap_pop(const struct search *s, struct heap *h);
-
-/* Looks at the clock now and then: s->timed_out past the limit. */
-void tf_search_check_time(struct search *s);
-
-/* Searches combination c (a kept slot) to the end when its bound over the
- * counts' box `full` can still win; score is scratch (nobj). */
-void tf_search_open_root(struct search *s, size_t c, const tf_box *full, tf_wide *score);
+/* Looks at the clock now and then: s->timed_out past the limit.  Inline:
+ * the scan (search.c) calls it at every point it scores. */
+static inline void tf_search_check_time(struct search *s) {
+  if (s->limit <= 0 || (++s->ticks & 1023))
+    return;
+  struct timespec now;
+  clock_gettime(CLOCK_MONOTONIC, &now);
+  if (s->p->bind_seconds + (double)(now.tv_sec - s->start.tv_sec) + 1e-9 * (double)(now.tv_nsec - s->start.tv_nsec) >
+      s->limit) /* the limit counts the problem's binding too */
+    s->timed_out = 1;
+}
 
 /* The search over boxes of combinations of a problem bound on demand
  * (space.c): the k best points into s->best; s->failed with *s->err when

@@ -9,7 +9,7 @@
  * (a value may fail to evaluate somewhere in it) is never dropped.  The
  * best box is taken first (its bound vector, then its first combination
  * in enumeration order): a single combination is bound as binding whole
- * binds it and searched over its counts by search.c (tf_search_open_root);
+ * binds it and searched over its counts by combination.c (tf_search_open_root);
  * any other box is split in two halves of its widest index range.  A box's
  * key -- its bound, its first combination's rank, the smallest counts --
  * is at least as good in the total order (search.h) as every point in it,
@@ -27,6 +27,7 @@
 
 #include "model/bind/box.h"
 #include "model/core/alloc.h"
+#include "solver/search/combination.h"
 #include "solver/search/search_internal.h"
 
 #define WIDE_TOP ((tf_wide)1 << 121) /* above every bound: a box that cannot be bounded */

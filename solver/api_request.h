@@ -1,18 +1,19 @@
-/* Internal to solver/: what the JSON API's framing (api_json.c) and its
- * commands (api_commands.c) share: a call's context, a bound problem, and
- * each command's function, which the dispatch table names. */
-#ifndef TF_SOLVER_API_JSON_INTERNAL_H
-#define TF_SOLVER_API_JSON_INTERNAL_H
-
-#include <stdio.h>
+/* Internal to solver/: a JSON API call's request as its commands read it
+ * (api_request.c): the call's context, its options read by the
+ * command-option table, and its problem bound.  The framing (api_json.c)
+ * reads a request's options and makes handles here; the commands
+ * (api_solve.c, api_commands.c) bind their problem here. */
+#ifndef TF_SOLVER_API_REQUEST_H
+#define TF_SOLVER_API_REQUEST_H
 
 #include "model/core/json.h"
 #include "model/formats/case.h"
+#include "solver/api.h"
 #include "solver/command_options.h"
 #include "solver/run.h"
 #include "solver/solve.h"
-#include "solver/tilefit.h"
 
+/* A call's exit status (tf_call_json's *status). */
 enum { API_OK = 0, API_NO = 1, API_USAGE = 2, API_INTERNAL = 3 };
 
 /* A handle: a problem's machine and workset loaded and its request bound
@@ -48,26 +49,24 @@ typedef struct bound {
   int auto_stages; /* a CUTLASS name without a stage count: the builder's count */
 } bound;
 
-/* The problem of a request (its own, or a handle's laid over by the
- * request), loaded and bound; released by tf_api_bound_release. */
-int tf_api_bind_problem(const cJSON *req, const api_ctx *x, bound *b, tf_error *err);
-void tf_api_bound_release(bound *b);
-/* The command's options as the solver's (--solver, --time-limit, ...). */
+/* The request's options for the commands `bits` (enum tf_cmd_bit: their
+ * rows of the command-option table), each read by its kind: the one
+ * reader of them. */
+int tf_api_read_args(const cJSON *req, unsigned bits, tf_command_args *a, tf_error *err);
+
+/* The command's options as the solver's ("solver", "time_limit",
+ * "presolve"). */
 int tf_api_read_solve_opts(const tf_command_args *a, tf_solve_opts *o, tf_error *err);
 
-/* The commands besides solve and check (api_commands.c): each answers
- * the request on out, API_OK, API_NO or API_USAGE with x->err set. */
-int tf_api_layout(const cJSON *req, FILE *out, api_ctx *x);
-int tf_api_emit(const cJSON *req, FILE *out, api_ctx *x);
-int tf_api_plot(const cJSON *req, FILE *out, api_ctx *x);
-int tf_api_sweep(const cJSON *req, FILE *out, api_ctx *x);
-int tf_api_validate(const cJSON *req, FILE *out, api_ctx *x);
-int tf_api_machines(const cJSON *req, FILE *out, api_ctx *x);
-int tf_api_worksets(const cJSON *req, FILE *out, api_ctx *x);
-int tf_api_machine(const cJSON *req, FILE *out, api_ctx *x);
-int tf_api_workset(const cJSON *req, FILE *out, api_ctx *x);
-int tf_api_options(const cJSON *req, FILE *out, api_ctx *x);
-int tf_api_version(const cJSON *req, FILE *out, api_ctx *x);
-int tf_api_prune(const cJSON *req, FILE *out, api_ctx *x);
+/* The problem of a request (its own, or a handle's laid over by the
+ * request), loaded and bound; released by tf_api_bound_release, even on
+ * failure. */
+int tf_api_bind_problem(const cJSON *req, const api_ctx *x, bound *b, tf_error *err);
+void tf_api_bound_release(bound *b);
+
+/* A handle's problem, the JSON text `problem`, parsed into h->problem and
+ * h->base and loaded and bound into h->run (its paths the problem's own,
+ * "$.machine"); what it holds is released with the handle. */
+int tf_api_bind_handle(const char *problem, tf_json_handle *h, tf_error *err);
 
 #endif
