@@ -284,7 +284,7 @@ static int read_objective_list(tf_workset *w, const cJSON *arr, const char *key,
 }
 
 /* The objectives, and the tie-breaks binding appends after whichever
- * objectives a request uses (model/bind/problem.c). */
+ * objectives a request uses (model/bind/bind_rows.c). */
 static int read_objectives(tf_workset *w, const cJSON *root, tf_error *err) {
   return read_objective_list(w, tf_json_member(root, "objective"), "$.objective", &w->objective, &w->nobjective, err) ||
                  read_objective_list(w, tf_json_member(root, "tie_break"), "$.tie_break", &w->tie_break,
