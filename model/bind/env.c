@@ -3,7 +3,7 @@
 
 #include <string.h>
 
-#include "model/input/lets.h"
+#include "model/input/lets.h" /* TF_LETS_OCCUPANCY */
 
 tf_eval_env tf_problem_env(const tf_problem *p) {
   tf_eval_env env = {p->syms, p->ncounts, p->count_names};
@@ -26,12 +26,6 @@ int tf_problem_param_const(const tf_problem *p, const tf_expr *e, const char *wh
   if (tf_problem_only_params(p, e, where, what, err) || tf_expr_eval_const(e, &env, out, err))
     return tf_error_set_path(err, where), -1;
   return 0;
-}
-
-uint64_t tf_problem_var_bit(const tf_problem *p, size_t i) {
-  if (i < p->workset->nchoose)
-    return (uint64_t)1 << i;
-  return (int)i == p->occupancy ? TF_LETS_OCCUPANCY : TF_LETS_PLACED;
 }
 
 /* The symbols an expression uses, each once, in order of first use. */

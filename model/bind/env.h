@@ -1,8 +1,8 @@
 /* A bound problem's symbols (model/bind/problem.h): their values as an
  * evaluation environment, an expression over params and machine
- * constants evaluated, which symbols an expression reads, and a problem
- * variable's bit in the let graph.  What every step of binding asks;
- * model/bind/problem_internal.h includes it. */
+ * constants checked and evaluated, and which symbols an expression
+ * reads.  What every step of binding asks; model/bind/problem_internal.h
+ * includes it. */
 #ifndef TF_MODEL_ENV_H
 #define TF_MODEL_ENV_H
 
@@ -20,10 +20,6 @@ int tf_problem_only_params(const tf_problem *p, const tf_expr *e, const char *wh
  * alignment, a count bound, a placement pin); the error names `where`. */
 int tf_problem_param_const(const tf_problem *p, const tf_expr *e, const char *where, const char *what, int64_t *out,
                            tf_error *err);
-
-/* The let graph's bit for problem variable i (model/input/lets.h): a
- * workset variable's own, TF_LETS_OCCUPANCY, or TF_LETS_PLACED. */
-uint64_t tf_problem_var_bit(const tf_problem *p, size_t i);
 
 /* The symbols an expression uses; the first whose kind is not in
  * `allowed` (a bit per enum tf_sym_kind), or -1; whether a symbol or an

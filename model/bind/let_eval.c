@@ -5,6 +5,13 @@
 
 #include "model/bind/place_bind.h"
 #include "model/bind/problem_internal.h"
+#include "model/input/lets.h"
+
+uint64_t tf_problem_var_bit(const tf_problem *p, size_t i) {
+  if (i < p->workset->nchoose)
+    return (uint64_t)1 << i;
+  return (int)i == p->occupancy ? TF_LETS_OCCUPANCY : TF_LETS_PLACED;
+}
 
 /* Also notes which of the workset's choose variables changed since the
  * lets were last evaluated, so that eval_lets redoes only the lets that
