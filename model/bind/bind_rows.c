@@ -211,26 +211,6 @@ static void find_reached_lets(tf_problem *p) {
   free(r.let);
 }
 
-/* A let that failed: the error gets the let's path in the workset, unless
- * it is the roofline's MMA term dividing by a rate of 0.  A machine may
- * give mma_f16_per_clk 0 ("unsupported", machines/README.md), and the
- * roofline's rate at every width falls back to it, so then the machine's
- * file and field are at fault, not the workset. */
-int tf_problem_let_failed(const tf_problem *p, size_t i, tf_error *err) {
-  const tf_workset *w = p->workset;
-  if (p->machine->throughput.mma_f16_per_clk || strncmp(w->lets[i].path, "$.roofline.mma", 14) ||
-      !strstr(err->msg, "division by zero"))
-    return tf_error_set_path(err, w->lets[i].path), -1;
-  tf_error m;
-  tf_error_init(&m);
-  tf_error_set(&m, TF_EINPUT, "$.throughput.mma_f16_per_clk",
-               "0 (no 16-bit tensor-core rate), but %s's roofline divides by the MMA rate (%s: %s)", w->name,
-               w->lets[i].path, err->msg);
-  tf_error_set_file(&m, p->machine->file);
-  *err = m;
-  return -1;
-}
-
 /* Evaluates, at the point now in p->syms, every let that `e` reaches
  * (directly or through other lets), in dependency order: what a value
  * outside the problem's own buffers, requires and objectives needs
@@ -255,21 +235,6 @@ int tf_problem_eval_lets_of(tf_problem *p, const tf_expr *e, tf_error *err) {
   }
   free(r.let);
   return rc;
-}
-
-/* Evaluates lets[list[0..n)] in that order into their symbols, those
- * whose choose variables are in `changed` (all: ~0). */
-int tf_problem_eval_let_list(tf_problem *p, const int *list, size_t n, uint64_t changed, tf_error *err) {
-  const tf_workset *w = p->workset;
-  tf_eval_env env = tf_problem_env(p);
-  for (size_t k = 0; k < n; k++) {
-    size_t i = (size_t)list[k];
-    if (!(w->let_graph.choose[i] & changed) && changed != ~(uint64_t)0)
-      continue; /* the value from the last combination still holds */
-    if (tf_expr_eval(w->lets[i].expr, &env, &p->syms[tf_workset_sym_let(w, i)], err))
-      return tf_problem_let_failed(p, i, err);
-  }
-  return 0;
 }
 
 /* Evaluates, once, the reached lets that are the same at every point. */

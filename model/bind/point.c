@@ -57,7 +57,7 @@ static int point_buffers(tf_problem *p, const int64_t *choose, tf_point *pt, tf_
 }
 
 /* Each require's sides at the point (those the same at every point as
- * binding evaluated them: problem.c, fix_constant_requires), and whether
+ * binding evaluated them: bind_rows.c, fix_constant_requires), and whether
  * it holds. */
 static int point_requires(const tf_problem *p, const tf_eval_env *env, tf_point *pt, tf_error *err) {
   for (size_t r = 0; r < p->nrequire; r++) {

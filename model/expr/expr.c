@@ -7,35 +7,6 @@
 #include "model/core/alloc.h"
 #include "model/expr/expr_internal.h"
 
-
-void *tf_expr_arena_alloc(struct chunk **arena, size_t size, size_t hint) {
-  size = (size + sizeof(max_align_t) - 1) / sizeof(max_align_t) * sizeof(max_align_t);
-  if (!*arena || (*arena)->cap - (*arena)->used < size) {
-    size_t cap = size > hint ? size : hint;
-    struct chunk *c = tf_nalloc(1, sizeof *c + cap);
-    c->cap = cap;
-    c->next = *arena;
-    *arena = c;
-  }
-  void *r = (char *)(*arena)->data + (*arena)->used;
-  (*arena)->used += size;
-  return r;
-}
-
-static void arena_free(struct chunk *c) {
-  while (c) {
-    struct chunk *next = c->next;
-    free(c);
-    c = next;
-  }
-}
-
-static char *arena_strndup(struct chunk **arena, const char *s, size_t n) {
-  char *d = tf_expr_arena_alloc(arena, n + 1, 1024);
-  memcpy(d, s, n);
-  return d;
-}
-
 /* ---------------------------------------------------------------- parse */
 
 struct parser {
@@ -64,7 +35,7 @@ static struct tf_expr *node_new(struct parser *p, enum op op, int nargs) {
  * subtree dropped on a parse error goes with the parser's). */
 static void node_free(struct tf_expr *e) {
   if (e && e->is_root)
-    arena_free(e->arena);
+    tf_expr_arena_free(e->arena);
 }
 
 /* The C locale's character classes, without a call per character (the
@@ -304,7 +275,7 @@ static struct tf_expr *parse_primary(struct parser *p) {
     size_t start = p->pos;
     while (is_alnum(p->s[p->pos]) || p->s[p->pos] == '_')
       p->pos++;
-    char *name = arena_strndup(&p->arena, p->s + start, p->pos - start);
+    char *name = tf_expr_arena_strndup(&p->arena, p->s + start, p->pos - start);
     if (accept(p, "("))
       return parse_call(p, name);
     struct tf_expr *e = node_new(p, OP_NAME, 0);
@@ -424,7 +395,7 @@ static tf_expr *parse_root(const char *text, int truth, tf_error *err) {
   if (e && p.s[p.pos])
     e = fail(&p, "unexpected character");
   if (!e) {
-    arena_free(p.arena);
+    tf_expr_arena_free(p.arena);
     tf_error_set(err, TF_EINPUT, NULL, "in expression '%.120s%s': %s at column %zu", text, len > 120 ? "..." : "",
                  p.why ? p.why : "syntax error", p.wherepos + 1);
     return NULL;
@@ -453,7 +424,7 @@ static struct tf_expr *copy_node(const struct tf_expr *e, char *text, struct chu
   c->is_root = 0;
   c->arena = NULL;
   c->acode = NULL;
-  c->name = e->name ? arena_strndup(arena, e->name, strlen(e->name)) : NULL;
+  c->name = e->name ? tf_expr_arena_strndup(arena, e->name, strlen(e->name)) : NULL;
   if (e->nargs) {
     c->args = tf_expr_arena_alloc(arena, (size_t)e->nargs * sizeof *c->args, 1024);
     for (int i = 0; i < e->nargs; i++)
@@ -536,25 +507,4 @@ void tf_expr_each_symbol(const tf_expr *e, void (*fn)(void *ctx, int sym), void 
     fn(ctx, e->sym);
   for (int i = 0; i < e->nargs; i++)
     tf_expr_each_symbol(e->args[i], fn, ctx);
-}
-
-enum tf_rel tf_expr_relation(const tf_expr *e, const tf_expr **lhs, const tf_expr **rhs) {
-  enum tf_rel rel;
-  switch (e->op) {
-  case OP_LE: rel = TF_REL_LE; break;
-  case OP_LT: rel = TF_REL_LT; break;
-  case OP_GE: rel = TF_REL_GE; break;
-  case OP_GT: rel = TF_REL_GT; break;
-  case OP_EQ: rel = TF_REL_EQ; break;
-  case OP_NE: rel = TF_REL_NE; break;
-  default: return TF_REL_NONE;
-  }
-  *lhs = e->args[0];
-  *rhs = e->args[1];
-  return rel;
-}
-
-const char *tf_rel_text(enum tf_rel rel) {
-  static const char *const t[] = {"", "<=", "<", ">=", ">", "==", "!="};
-  return t[rel];
 }

@@ -23,6 +23,7 @@
 #include <stdint.h>
 
 #include "model/core/error.h"
+#include "model/expr/relation.h" /* enum tf_rel, tf_expr_relation */
 
 #define TF_MAX_COUNTS 8        /* count variables per workset */
 #define TF_MAX_EXPR_DEPTH 200  /* deeper nesting is refused at parse time */
@@ -96,26 +97,6 @@ int tf_expr_eval_const(const tf_expr *e, const tf_eval_env *env, int64_t *out, t
  * every node.  A symbol's coefficients are not read: a caller whose env may
  * hold a count-dependent value uses tf_expr_eval_const. */
 int tf_expr_eval_at(const tf_expr *e, const tf_eval_env *env, int64_t *out, tf_error *err);
-
-/* A top-level comparison, for constraints: returns the relation and its
- * two sides (borrowed from e), or TF_REL_NONE. */
-enum tf_rel { TF_REL_NONE, TF_REL_LE, TF_REL_LT, TF_REL_GE, TF_REL_GT, TF_REL_EQ, TF_REL_NE };
-enum tf_rel tf_expr_relation(const tf_expr *e, const tf_expr **lhs, const tf_expr **rhs);
-const char *tf_rel_text(enum tf_rel rel);
-/* Does a REL b hold (TF_REL_NONE: never)?  Inline: a point's requires
- * and every bound combination's count-free rows ask it. */
-static inline int tf_rel_holds(enum tf_rel rel, int64_t a, int64_t b) {
-  switch (rel) {
-  case TF_REL_NONE: return 0;
-  case TF_REL_LE: return a <= b;
-  case TF_REL_LT: return a < b;
-  case TF_REL_GE: return a >= b;
-  case TF_REL_GT: return a > b;
-  case TF_REL_EQ: return a == b;
-  case TF_REL_NE: return a != b;
-  }
-  return 0;
-}
 
 /* Affine helpers with overflow checks (return -1 on overflow). */
 int tf_affine_add(tf_affine *out, const tf_affine *a, const tf_affine *b, int sign);

@@ -4,6 +4,7 @@
 #define TF_MODEL_EXPR_INTERNAL_H
 
 #include "model/expr/expr.h"
+#include "model/expr/expr_arena.h" /* struct chunk */
 
 /* Operators, in one list so that names, arities and printing agree. */
 #define TF_OPS(X)                                                              \
@@ -15,7 +16,6 @@
 #define TF_OP_ENUM(n, s) OP_##n,
 enum op { TF_OPS(TF_OP_ENUM) OP_COUNT };
 
-struct chunk;
 struct insn;
 
 struct tf_expr {
@@ -57,17 +57,6 @@ struct insn {
   const struct tf_expr *e;
 };
 
-/* An expression's nodes, argument lists, names and text come from one
- * arena that its root owns: a parse makes a handful of allocations instead
- * of three per node, and freeing the tree frees the chunks.  Memory from
- * a chunk is zeroed and never handed out twice. */
-struct chunk {
-  struct chunk *next;
-  size_t used, cap;
-  max_align_t data[];
-};
-
-void *tf_expr_arena_alloc(struct chunk **arena, size_t size, size_t hint);
 /* Writes the tree's postfix programs into the root's arena (expr_compile.c);
  * tf_expr_compile_marked the affine program, once the count-free subtrees
  * are marked. */

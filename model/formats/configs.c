@@ -8,81 +8,8 @@
 #include "model/core/alloc.h"
 #include "model/core/json.h"
 #include "model/core/text.h"
+#include "model/formats/config_list.h"
 #include "model/formats/configs_py.h"
-
-void tf_configs_init(tf_config_list *l) { memset(l, 0, sizeof *l); }
-
-void tf_configs_release(tf_config_list *l) {
-  for (size_t i = 0; i < l->n; i++) {
-    tf_config *c = &l->items[i];
-    for (size_t j = 0; j < c->nvalues; j++)
-      free(c->values[j].name), free(c->values[j].where);
-    free(c->values);
-    free(c->text);
-    free(c->error);
-    free(c->source);
-  }
-  free(l->items);
-  tf_configs_init(l);
-}
-
-const tf_assign *tf_config_value(const tf_config *c, const char *key) {
-  for (size_t i = 0; i < c->nvalues; i++)
-    if (!strcmp(c->values[i].name, key))
-      return &c->values[i];
-  return NULL;
-}
-
-static tf_config *add_config(tf_config_list *l, const char *where) {
-  tf_config c;
-  memset(&c, 0, sizeof c);
-  snprintf(c.where, sizeof c.where, "%s", where);
-  TF_PUSH(l->items, l->n, l->cap, c);
-  return &l->items[l->n - 1];
-}
-
-static int add_value(tf_config *c, const char *key, const cJSON *v, const char *path, tf_error *err) {
-  int64_t x;
-  if (tf_json_int(v, path, -TF_JSON_EXACT, TF_JSON_EXACT, &x, err))
-    return -1;
-  if (tf_config_value(c, key))
-    return tf_error_set(err, TF_EINPUT, path, "'%s' is given twice (once inside kwargs)", key);
-  tf_assign a = {tf_strdup(key), x, tf_strdup(path)};
-  TF_PUSH(c->values, c->nvalues, c->capvalues, a);
-  return 0;
-}
-
-tf_config *tf_configs_add(tf_config_list *l, const char *where) { return add_config(l, where); }
-
-static int read_object(tf_config *c, const cJSON *obj, const char *path, int nested, tf_error *err);
-
-int tf_configs_read_object(tf_config *c, const cJSON *obj, const char *path, tf_error *err) {
-  return read_object(c, obj, path, 0, err);
-}
-
-static int read_object(tf_config *c, const cJSON *obj, const char *path, int nested, tf_error *err) {
-  if (!cJSON_IsObject(obj))
-    return tf_error_set(err, TF_EINPUT, path, "expected a configuration object of NAME: integer");
-  const cJSON *m;
-  cJSON_ArrayForEach(m, obj) {
-    char mp[160];
-    tf_path_key(mp, sizeof mp, path, m->string);
-    if (cJSON_IsNull(m)) {
-      tf_strbuf b = {c->nulls, sizeof c->nulls, strlen(c->nulls)};
-      tf_strbuf_item(&b, ", ", "%s", m->string);
-    } else if (!nested && !strcmp(m->string, "kwargs") && cJSON_IsObject(m)) {
-      if (read_object(c, m, mp, 1, err))
-        return -1;
-    } else if (add_value(c, m->string, m, mp, err))
-      return -1;
-  }
-  if (!nested && !c->text) { /* the whole object, not its kwargs */
-    c->text = cJSON_PrintUnformatted(obj);
-    if (!c->text)
-      return tf_error_set(err, TF_EINTERNAL, path, "cannot print the configuration");
-  }
-  return 0;
-}
 
 /* A configuration that did not read keeps its text (the element printed
  * when it has none) and the reason; its values are dropped. */
@@ -106,10 +33,10 @@ int tf_configs_read_array(const cJSON *root, const char *where, tf_config_list *
   for (int i = 0; i < cJSON_GetArraySize(root); i++) {
     char path[48];
     tf_path_index(path, sizeof path, where, (size_t)i);
-    tf_config *c = add_config(l, path);
+    tf_config *c = tf_configs_add(l, path);
     tf_error e;
     tf_error_init(&e);
-    if (read_object(c, cJSON_GetArrayItem(root, i), path, 0, &e))
+    if (tf_configs_read_object(c, cJSON_GetArrayItem(root, i), path, &e))
       item_error(c, cJSON_GetArrayItem(root, i), &e);
   }
   l->form = TF_CONFIGS_ARRAY;
@@ -133,12 +60,12 @@ static int parse_line(tf_config_list *l, const char *line, size_t len, size_t li
   (void)err;
   tf_error e;
   tf_error_init(&e);
-  tf_config *c = add_config(l, where);
+  tf_config *c = tf_configs_add(l, where);
   c->text = tf_strndup(line, len);
   cJSON *obj = tf_json_parse_line(line, len, file, lineno, &e);
   char path[64];
   snprintf(path, sizeof path, "line %zu: $", lineno);
-  if (!obj || read_object(c, obj, path, 0, &e))
+  if (!obj || tf_configs_read_object(c, obj, path, &e))
     item_error(c, NULL, &e);
   cJSON_Delete(obj);
   return 0;
@@ -148,7 +75,7 @@ static int parse_name(tf_config_list *l, const char *line, size_t len, size_t li
   char where[48];
   snprintf(where, sizeof where, "line %zu", lineno);
   (void)err;
-  tf_config *c = add_config(l, where);
+  tf_config *c = tf_configs_add(l, where);
   c->text = tf_strndup(line, len);
   for (size_t i = 0; i < len && !c->error; i++)
     if (isspace((unsigned char)line[i])) {

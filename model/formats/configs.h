@@ -4,11 +4,8 @@
  *   - plain lines of CUTLASS kernel names (cutlass3x_sm90_...), '#' comments
  *   - Python: triton.Config({'BLOCK_M': 128, ...}, num_stages=4) calls
  *     (model/formats/configs_py.h)
- * Objects hold integers (booleans as 0/1); one nested "kwargs" object, as
- * Triton's Config keeps its meta-parameters, is read as if it were flat.
- * A null value (Triton's maxnreg: None, pre_hook: None) carries nothing and
- * is left out; its key is kept in `nulls`.  A line or element that does not
- * read is kept with its `error` (the list goes on).
+ * Objects are read as model/formats/config_list.h says.  A line or element
+ * that does not read is kept with its `error` (the list goes on).
  * Each configuration keeps its own text so that the ones that fit can be
  * written back in the input's own form. */
 #ifndef TF_MODEL_CONFIGS_H
@@ -16,31 +13,8 @@
 
 #include <stddef.h>
 
-#include <cjson/cJSON.h>
-
 #include "model/core/error.h"
-#include "model/input/request.h"
-
-enum tf_configs_form { TF_CONFIGS_LINES, TF_CONFIGS_ARRAY, TF_CONFIGS_NAMES, TF_CONFIGS_PYTHON };
-
-typedef struct tf_config {
-  char *text;            /* the object as one line of JSON, or the kernel name */
-  char *source;          /* the Python form: the call as written; else NULL */
-  char where[48];        /* "line 3" or "$[2]", for messages */
-  tf_assign *values;     /* key -> value, each with its JSON path */
-  size_t nvalues, capvalues;
-  char nulls[256];       /* keys given null, "maxnreg, pre_hook" */
-  char *error;           /* not NULL: this configuration did not read, and why */
-} tf_config;
-
-typedef struct tf_config_list {
-  int form;              /* enum tf_configs_form */
-  tf_config *items;
-  size_t n, cap;
-} tf_config_list;
-
-void tf_configs_init(tf_config_list *l);
-void tf_configs_release(tf_config_list *l);
+#include "model/formats/config_list.h"
 
 /* Reads text in any of the four forms (a Python list that does not read
  * fails whole); `file` names it in errors.  Fails
@@ -51,15 +25,5 @@ int tf_configs_parse(const char *text, size_t len, const char *file, tf_config_l
  * "configs"), each named where[i]; not written out as text again. */
 struct cJSON;
 int tf_configs_read_array(const struct cJSON *array, const char *where, tf_config_list *l, tf_error *err);
-
-/* A new configuration at the end of the list, named `where` in messages. */
-tf_config *tf_configs_add(tf_config_list *l, const char *where);
-
-/* Reads a configuration object's integers (a nested "kwargs" as flat)
- * into c; its text becomes the object as one line of JSON. */
-int tf_configs_read_object(tf_config *c, const cJSON *obj, const char *path, tf_error *err);
-
-/* The value of `key` in a configuration, or NULL. */
-const tf_assign *tf_config_value(const tf_config *c, const char *key);
 
 #endif

@@ -12,7 +12,7 @@
 #include <stddef.h>
 
 #include "model/core/error.h"
-#include "model/formats/configs.h"
+#include "model/formats/config_list.h"
 
 /* Does the text hold a Config( call outside comments? */
 int tf_configs_is_python(const char *text, size_t len);

@@ -6,6 +6,7 @@
 
 #include "model/core/alloc.h"
 #include "model/core/json.h"
+#include "model/input/let_add.h"
 
 /* The file an include names: relative to the folder of the workset's file,
  * or as given when it is absolute or the workset has no folder.  -1 when

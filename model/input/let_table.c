@@ -5,6 +5,7 @@
 #include <string.h>
 
 #include "model/core/text.h"
+#include "model/input/let_add.h"
 
 /* The row's text with each "{K}" replaced by vals[K] (a K past nvals is
  * the table's bug, kept as written so that the let's error shows it). */

@@ -146,8 +146,6 @@ int tf_place_read_buffer(tf_buffer *buf, const cJSON *b, const char *path, tf_er
   return (buf->size = tf_read_expr(tf_json_member(b, "size"), sub, err)) ? 0 : -1;
 }
 
-int tf_workset_buffer(const tf_workset *w, const char *name) { return tf_names_get(&w->buffer_names, name); }
-
 int tf_buffer_sizes(const tf_buffer *b, tf_expr **out) {
   int n = 0;
   out[n++] = b->size;
@@ -158,27 +156,6 @@ int tf_buffer_sizes(const tf_buffer *b, tf_expr **out) {
 }
 
 int tf_buffer_may_live_in(const tf_buffer *b, int mem) { return b->nplace ? candidate(b, mem) : b->memory == mem; }
-
-int tf_place_resolve(const tf_workset *w, const char *name) {
-  const char *comma = strchr(name, ','), *close = strchr(name, ')');
-  if (strncmp(name, "placed(", 7) || !comma || !close || close[1])
-    return -1;
-  char buffer[128], mem[16];
-  size_t nb = (size_t)(comma - name - 7), nm = (size_t)(close - comma - 1);
-  if (nb >= sizeof buffer || nm >= sizeof mem)
-    return -1;
-  memcpy(buffer, name + 7, nb), buffer[nb] = 0;
-  memcpy(mem, comma + 1, nm), mem[nm] = 0;
-  int b = tf_workset_buffer(w, buffer), m = tf_memory_find(mem);
-  return b < 0 || m < 0 ? -1 : tf_workset_sym_placed(w, (size_t)b, m);
-}
-
-const char *tf_place_sym_name(const tf_workset *w, int sym, char *buf, size_t size) {
-  int first = tf_workset_sym_placed(w, 0, 0);
-  snprintf(buf, size, "placed(%s,%s)", w->buffers[(sym - first) / TF_NMEM].name,
-           tf_memory_name((sym - first) % TF_NMEM));
-  return buf;
-}
 
 static int resolve_aliases(tf_workset *w, tf_error *err) {
   for (size_t i = 0; i < w->nbuffers; i++) {

@@ -21,21 +21,12 @@ int tf_place_read_buffer(tf_buffer *buf, const struct cJSON *b, const char *path
  * are errors), reads the root's `mma` uses and `arch` list. */
 int tf_place_finish(tf_workset *w, const struct cJSON *root, tf_error *err);
 
-/* The buffer named `name`, or -1. */
-int tf_workset_buffer(const tf_workset *w, const char *name);
-
 /* Every size expression of buffer b (one per candidate; `size` first),
  * into out[] (room for TF_NMEM); returns how many. */
 int tf_buffer_sizes(const tf_buffer *b, tf_expr **out);
 
 /* Is memory `mem` among buffer b's candidates (or its fixed memory)? */
 int tf_buffer_may_live_in(const tf_buffer *b, int mem);
-
-/* "placed(B,M)" (as the parser writes it) to its symbol, or -1. */
-int tf_place_resolve(const tf_workset *w, const char *name);
-
-/* The name of a placement symbol: "placed(P,rf)". */
-const char *tf_place_sym_name(const tf_workset *w, int sym, char *buf, size_t size);
 
 /* Before binding: the machine is one the workset declares it models (its
  * `arch` list; unless `any_arch`), and has every MMA instruction the

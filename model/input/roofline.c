@@ -12,6 +12,7 @@
 #include "model/core/text.h"
 #include "model/input/datapath.h"
 #include "model/input/json_read.h"
+#include "model/input/let_add.h"
 #include "model/input/memory_kind.h"
 
 const char *const tf_roofline_terms[TF_ROOFLINE_NTERMS] = {"mma", "exp", "smem", "l2", "alu"};

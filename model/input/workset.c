@@ -1,7 +1,6 @@
 #include "model/input/workset.h"
 
 #include <ctype.h>
-#include <pthread.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -12,6 +11,7 @@
 #include "model/core/text.h"
 #include "model/input/include.h"
 #include "model/input/json_read.h"
+#include "model/input/let_add.h"
 #include "model/input/latency.h"
 #include "model/input/lifetime.h"
 #include "model/input/measured_error.h"
@@ -21,143 +21,7 @@
 #include "model/input/shape.h"
 #include "model/input/show.h"
 
-#define MC_FIELD(k, lo, hi, c) #c,
-#define MC_SUB(s, k, lo, hi, c) #c,
-#define MC_NONE(s, k, lo, hi)
-#define MC_PORT(n, from, to) "smem_port_" #n,
-#define MC_DERIVED(n) #n,
-const char *const tf_machine_constant_names[TF_NMC] = {
-    TF_MACHINE_FIELDS(MC_FIELD, MC_SUB, MC_NONE) TF_MACHINE_PORTS(MC_PORT) TF_MACHINE_DERIVED(MC_DERIVED)};
-
-/* ---------------------------------------------------------------- symbols */
-
-int tf_workset_sym_machine(const tf_workset *w, int c) { return (int)w->nparams + c; }
-int tf_workset_sym_choose(const tf_workset *w, size_t i) { return (int)(w->nparams + TF_NMC + i); }
-int tf_workset_sym_count(const tf_workset *w, size_t i) { return (int)(w->nparams + TF_NMC + w->nchoose + i); }
-int tf_workset_sym_let(const tf_workset *w, size_t i) {
-  return (int)(w->nparams + TF_NMC + w->nchoose + w->ncounts + i);
-}
-int tf_workset_sym_derived(const tf_workset *w, int kind, int mem) {
-  return tf_workset_sym_let(w, w->nlets) + kind * TF_NMEM + mem;
-}
-int tf_workset_sym_occupancy(const tf_workset *w) { return tf_workset_sym_derived(w, 2, 0); }
-int tf_workset_sym_placed(const tf_workset *w, size_t b, int mem) {
-  return tf_workset_sym_occupancy(w) + 1 + (int)(b * TF_NMEM) + mem;
-}
-int tf_workset_sym_placement_order(const tf_workset *w) { return tf_workset_sym_placed(w, w->nbuffers, 0); }
-int tf_workset_nsymbols(const tf_workset *w) { return tf_workset_sym_placement_order(w) + 1; }
-
-/* Every name an expression may use resolves through two hash tables of
- * (kind, index): the workset's own names, added as they are read, and the
- * fixed ones (machine constants, occupancy, placement_order, used() and
- * slack()), the same for every workset, built once for the process. */
-enum name_kind {
-  NAME_PARAM, NAME_CHOOSE, NAME_COUNT, NAME_LET, NAME_MACHINE, NAME_OCCUPANCY, NAME_USED, NAME_SLACK,
-  NAME_PLACEMENT_ORDER
-};
-#define NAME_KINDS 9
-
-#define TF_MEM_USED(e, n, u, r) "used(" n ")",
-#define TF_MEM_SLACK(e, n, u, r) "slack(" n ")",
-static const char *const derived_names[2][TF_NMEM] = {{TF_MEMORIES(TF_MEM_USED)}, {TF_MEMORIES(TF_MEM_SLACK)}};
-
-static int add_name(tf_names *t, const char *name, enum name_kind kind, size_t i) {
-  return tf_names_put(t, name, (int)(i * NAME_KINDS + kind));
-}
-
-static tf_names fixed_names; /* written once, under fixed_once; read-only after */
-static pthread_once_t fixed_once = PTHREAD_ONCE_INIT;
-
-static void add_fixed_names(void) {
-  for (int c = 0; c < TF_NMC; c++)
-    add_name(&fixed_names, tf_machine_constant_names[c], NAME_MACHINE, (size_t)c);
-  add_name(&fixed_names, "occupancy", NAME_OCCUPANCY, 0);
-  add_name(&fixed_names, "placement_order", NAME_PLACEMENT_ORDER, 0);
-  for (int m = 0; m < TF_NMEM; m++) {
-    add_name(&fixed_names, derived_names[0][m], NAME_USED, (size_t)m);
-    add_name(&fixed_names, derived_names[1][m], NAME_SLACK, (size_t)m);
-  }
-}
-
-static int lookup(const tf_workset *w, const char *name) {
-  int v = tf_names_get(&w->symbols, name);
-  if (v >= 0)
-    return v;
-  pthread_once(&fixed_once, add_fixed_names);
-  return tf_names_get(&fixed_names, name);
-}
-
-int tf_workset_resolve(const tf_workset *w, const char *name) {
-  if (!strncmp(name, "placed(", 7))
-    return tf_place_resolve(w, name);
-  int v = lookup(w, name);
-  if (v < 0)
-    return -1;
-  size_t i = (size_t)v / NAME_KINDS;
-  switch ((enum name_kind)(v % NAME_KINDS)) {
-  case NAME_PARAM:
-    return (int)i;
-  case NAME_CHOOSE:
-    return tf_workset_sym_choose(w, i);
-  case NAME_COUNT:
-    return tf_workset_sym_count(w, i);
-  case NAME_LET:
-    return tf_workset_sym_let(w, i);
-  case NAME_MACHINE:
-    return tf_workset_sym_machine(w, (int)i);
-  case NAME_OCCUPANCY:
-    return tf_workset_sym_occupancy(w);
-  case NAME_PLACEMENT_ORDER:
-    return tf_workset_sym_placement_order(w);
-  case NAME_USED:
-    return tf_workset_sym_derived(w, 0, (int)i);
-  case NAME_SLACK:
-    return tf_workset_sym_derived(w, 1, (int)i);
-  }
-  return -1; /* not reached: every kind is a case above (-Wswitch says when one is not) */
-}
-
-const char *tf_workset_sym_name(const tf_workset *w, int sym, char *buf, size_t size) {
-  size_t s = (size_t)sym;
-  if (s < w->nparams)
-    return w->params[s].name;
-  s -= w->nparams;
-  if (s < TF_NMC)
-    return tf_machine_constant_names[s];
-  s -= TF_NMC;
-  if (s < w->nchoose)
-    return w->choose[s].name;
-  s -= w->nchoose;
-  if (s < w->ncounts)
-    return w->counts[s].name;
-  s -= w->ncounts;
-  if (s < w->nlets)
-    return w->lets[s].name;
-  s -= w->nlets;
-  if (s == 2 * TF_NMEM)
-    return "occupancy";
-  if (sym == tf_workset_sym_placement_order(w))
-    return "placement_order";
-  if (s > 2 * TF_NMEM)
-    return tf_place_sym_name(w, sym, buf, size);
-  return derived_names[s >= TF_NMEM][s % TF_NMEM];
-}
-
-enum tf_sym_kind tf_workset_sym_kind(const tf_workset *w, int sym) {
-  if (sym < tf_workset_sym_machine(w, 0))
-    return TF_SYM_PARAM;
-  if (sym < tf_workset_sym_choose(w, 0))
-    return TF_SYM_MACHINE;
-  if (sym < tf_workset_sym_count(w, 0))
-    return TF_SYM_CHOOSE;
-  if (sym < tf_workset_sym_let(w, 0))
-    return TF_SYM_COUNT;
-  if (sym < tf_workset_sym_derived(w, 0, 0))
-    return TF_SYM_LET;
-  if (sym == tf_workset_sym_occupancy(w))
-    return TF_SYM_OCCUPANCY;
-  return sym > tf_workset_sym_occupancy(w) ? TF_SYM_PLACED : TF_SYM_DERIVED;
-}
+/* ---------------------------------------------------------------- binding */
 
 static int resolve_cb(void *ctx, const char *name) { return tf_workset_resolve(ctx, name); }
 
@@ -223,24 +87,6 @@ static void mark_workset(tf_workset *w) {
 
 /* ---------------------------------------------------------------- loading */
 
-static int valid_name(const char *s) {
-  if ((!isalpha((unsigned char)*s) && *s != '_') || strlen(s) > TF_MAX_NAME_BYTES)
-    return 0;
-  for (; *s; s++)
-    if (!isalnum((unsigned char)*s) && *s != '_')
-      return 0;
-  return 1;
-}
-
-static int check_new_name(const tf_workset *w, const char *name, const char *path, tf_error *err) {
-  if (!valid_name(name))
-    return tf_error_set(err, TF_EINPUT, path, "'%.64s' is not a valid name (letters, digits, _; at most %d)", name,
-                        TF_MAX_NAME_BYTES);
-  if (tf_workset_resolve(w, name) >= 0)
-    return tf_error_set(err, TF_EINPUT, path, "name '%s' is defined twice or shadows a machine constant", name);
-  return 0;
-}
-
 static int read_params(tf_workset *w, const cJSON *obj, tf_error *err) {
   if (!obj)
     return 0;
@@ -251,14 +97,14 @@ static int read_params(tf_workset *w, const cJSON *obj, tf_error *err) {
   cJSON_ArrayForEach(m, obj) {
     char path[160];
     tf_path_key(path, sizeof path, "$.params", m->string);
-    if (check_new_name(w, m->string, path, err))
+    if (tf_workset_check_name(w, m->string, path, err))
       return -1;
     tf_named_expr *p = &w->params[w->nparams];
     if (!(p->expr = tf_read_expr(m, path, err)))
       return -1;
     p->name = tf_strdup(m->string);
     p->path = tf_strdup(path);
-    add_name(&w->symbols, p->name, NAME_PARAM, w->nparams++);
+    tf_workset_add_name(w, p->name, TF_SYM_PARAM, w->nparams++);
   }
   return 0;
 }
@@ -277,11 +123,11 @@ static int read_choose(tf_workset *w, const cJSON *obj, tf_error *err) {
   cJSON_ArrayForEach(m, obj) {
     char path[160];
     tf_path_key(path, sizeof path, "$.choose", m->string);
-    if (check_new_name(w, m->string, path, err))
+    if (tf_workset_check_name(w, m->string, path, err))
       return -1;
     tf_choose *c = &w->choose[w->nchoose];
     c->name = tf_strdup(m->string);
-    add_name(&w->symbols, c->name, NAME_CHOOSE, w->nchoose++);
+    tf_workset_add_name(w, c->name, TF_SYM_CHOOSE, w->nchoose++);
     if (tf_read_domain(c, m, path, err))
       return -1;
   }
@@ -301,11 +147,11 @@ static int read_counts(tf_workset *w, const cJSON *obj, tf_error *err) {
     static const char *const keys[] = {"min", "max", NULL};
     char path[160], sub[160];
     tf_path_key(path, sizeof path, "$.count", m->string);
-    if (check_new_name(w, m->string, path, err) || tf_json_keys(m, path, keys, keys, err))
+    if (tf_workset_check_name(w, m->string, path, err) || tf_json_keys(m, path, keys, keys, err))
       return -1;
     tf_count *c = &w->counts[w->ncounts];
     c->name = tf_strdup(m->string);
-    add_name(&w->symbols, c->name, NAME_COUNT, w->ncounts++);
+    tf_workset_add_name(w, c->name, TF_SYM_COUNT, w->ncounts++);
     tf_path_key(sub, sizeof sub, path, "min");
     if (!(c->min = tf_read_expr(tf_json_member(m, "min"), sub, err)))
       return -1;
@@ -313,51 +159,6 @@ static int read_counts(tf_workset *w, const cJSON *obj, tf_error *err) {
     if (!(c->max = tf_read_expr(tf_json_member(m, "max"), sub, err)))
       return -1;
   }
-  return 0;
-}
-
-int tf_workset_read_lets(tf_workset *w, const struct cJSON *obj, const char *base, tf_error *err) {
-  if (!obj)
-    return 0;
-  if (!cJSON_IsObject(obj))
-    return tf_error_set(err, TF_EINPUT, base, "expected an object of NAME: expression");
-  size_t first = w->nlets, n = (size_t)cJSON_GetArraySize(obj);
-  TF_NREALLOC(w->lets, first + n + 1);
-  memset(w->lets + first, 0, (n + 1) * sizeof *w->lets); /* released whole if a later one fails */
-  /* Names first, so that a let may use one defined further down. */
-  const cJSON *m;
-  cJSON_ArrayForEach(m, obj) {
-    char path[600];
-    tf_path_key(path, sizeof path, base, m->string);
-    if (check_new_name(w, m->string, path, err))
-      return -1;
-    w->lets[w->nlets].name = tf_strdup(m->string);
-    w->lets[w->nlets].path = tf_strdup(path);
-    add_name(&w->symbols, w->lets[w->nlets].name, NAME_LET, w->nlets);
-    w->nlets++;
-  }
-  size_t i = first;
-  cJSON_ArrayForEach(m, obj) {
-    if (!(w->lets[i].expr = tf_read_expr(m, w->lets[i].path, err)))
-      return -1;
-    i++;
-  }
-  return 0;
-}
-
-int tf_workset_add_let(tf_workset *w, const char *name, const char *text, const char *path, tf_error *err) {
-  if (tf_workset_resolve(w, name) >= 0)
-    return tf_error_set(err, TF_EINPUT, path, "'%s' is computed from the roofline declaration; remove the let", name);
-  tf_expr *e = tf_expr_parse(text, err);
-  if (!e)
-    return tf_error_set_path(err, path), -1;
-  TF_NREALLOC(w->lets, w->nlets + 1);
-  tf_named_expr *l = &w->lets[w->nlets];
-  l->name = tf_strdup(name);
-  l->path = tf_strdup(path);
-  l->expr = e;
-  add_name(&w->symbols, l->name, NAME_LET, w->nlets);
-  w->nlets++;
   return 0;
 }
 
@@ -483,7 +284,7 @@ static int read_objective_list(tf_workset *w, const cJSON *arr, const char *key,
 }
 
 /* The objectives, and the tie-breaks binding appends after whichever
- * objectives a request uses (model/bind/problem.c). */
+ * objectives a request uses (model/bind/bind_rows.c). */
 static int read_objectives(tf_workset *w, const cJSON *root, tf_error *err) {
   return read_objective_list(w, tf_json_member(root, "objective"), "$.objective", &w->objective, &w->nobjective, err) ||
                  read_objective_list(w, tf_json_member(root, "tie_break"), "$.tie_break", &w->tie_break,

@@ -3,9 +3,8 @@
  *
  * Every expression is parsed and bound at load time, so a misspelt name is
  * an error that names the file and JSON path before anything is solved.
- * Symbol ids are laid out in this order, which problem.c relies on:
- *   params | machine constants | choose | counts | lets | derived | occupancy
- *   | placed(B, MEM) per buffer and memory | placement_order */
+ * Its symbols, the names expressions use and their ids, are
+ * model/input/symbols.h's. */
 #ifndef TF_MODEL_WORKSET_H
 #define TF_MODEL_WORKSET_H
 
@@ -18,6 +17,7 @@
 #include "model/input/lets.h"
 #include "model/input/machine.h" /* TF_MACHINE_FIELDS */
 #include "model/input/memory_kind.h" /* enum tf_memory */
+#include "model/input/symbols.h"
 
 /* Phases (lifetimes) a workset's buffers may name (model/input/lifetime.h). */
 #define TF_MAX_LIFETIMES 16
@@ -61,7 +61,7 @@ enum tf_machine_constant {
   TF_MACHINE_FIELDS(TF_MC_FIELD, TF_MC_SUB, TF_MC_NONE) TF_MACHINE_PORTS(TF_MC_PORT)
   TF_MACHINE_DERIVED(TF_MC_DERIVED) TF_NMC
 };
-extern const char *const tf_machine_constant_names[TF_NMC];
+extern const char *const tf_machine_constant_names[TF_NMC]; /* model/input/symbols.c */
 
 #define TF_MAX_DOMAIN 100000       /* values in one choose domain */
 #define TF_MAX_NAME_BYTES 64       /* a workset's, a buffer's or a variable's name */
@@ -164,7 +164,7 @@ typedef struct tf_workset {
    * breaks a tie among equally good points (docs/objectives.md). */
   tf_objective *tie_break; size_t ntie_break;
   tf_let_graph let_graph;  /* the lets' order, uses, affinity (model/input/lets.h) */
-  tf_names symbols;       /* param, choose, count and let names (see resolve) */
+  tf_names symbols;       /* param, choose, count and let names (model/input/symbols.h) */
   tf_names buffer_names;
   tf_mma_use *mma;        size_t nmma;
   char **arch;            size_t narch;     /* patterns (tf_machine_arch_matches); none: any */
@@ -180,40 +180,9 @@ typedef struct tf_workset {
   size_t *layout_order;   /* every buffer once, in the order layouts place them */
 } tf_workset;
 
-/* Appends a let parsed from `text` (unbound), named `name`, which need not
- * be an identifier ("cycles(smem)"); its errors name `path`.  For lets the
- * program writes (model/input/roofline.c), before the workset is bound. */
-int tf_workset_add_let(tf_workset *w, const char *name, const char *text, const char *path, tf_error *err);
-
-/* Appends the lets of `obj`, a JSON object of NAME: expression (the
- * workset's "let", or an included fragment's: model/input/include.h),
- * unbound; each one's path is `base`.NAME, which its errors name. */
-struct cJSON;
-int tf_workset_read_lets(tf_workset *w, const struct cJSON *obj, const char *base, tf_error *err);
-
 tf_workset *tf_workset_load(const char *file, tf_error *err);
 tf_workset *tf_workset_parse(const char *text, size_t len, const char *file, tf_error *err);
 void tf_workset_free(tf_workset *w);
-
-/* Symbol ids (see the layout above). */
-int tf_workset_nsymbols(const tf_workset *w);
-int tf_workset_sym_machine(const tf_workset *w, int constant);
-int tf_workset_sym_choose(const tf_workset *w, size_t i);
-int tf_workset_sym_count(const tf_workset *w, size_t i);
-int tf_workset_sym_let(const tf_workset *w, size_t i);
-int tf_workset_sym_derived(const tf_workset *w, int used_or_slack, int mem); /* 0 used, 1 slack */
-int tf_workset_sym_occupancy(const tf_workset *w); /* "occupancy": CTAs per SM */
-int tf_workset_sym_placed(const tf_workset *w, size_t b, int mem); /* placed(B, MEM): 0 or 1 */
-/* "placement_order": 0 when every placed buffer is in its first candidate,
- * growing with the place-list order, buffers in workset order (the
- * tie-break; docs/placement.md). */
-int tf_workset_sym_placement_order(const tf_workset *w);
-const char *tf_workset_sym_name(const tf_workset *w, int sym, char *buf, size_t size);
-enum tf_sym_kind { TF_SYM_PARAM, TF_SYM_MACHINE, TF_SYM_CHOOSE, TF_SYM_COUNT, TF_SYM_LET, TF_SYM_DERIVED, TF_SYM_OCCUPANCY,
-                   TF_SYM_PLACED };
-enum tf_sym_kind tf_workset_sym_kind(const tf_workset *w, int sym);
-
-int tf_workset_resolve(const tf_workset *w, const char *name); /* -1 if unknown */
 
 /* Parses and binds a constraint ("EXPR <= EXPR") or objective ("max EXPR")
  * given on the command line or in a problem; `where` names it in errors. */
