@@ -100,7 +100,8 @@ lint: symbols
 	@sh tests/lint/file_size.sh
 	@sh tests/lint/flags.sh
 	@sh tests/lint/placement.sh
-	@echo "lint: no function over 60 lines; no citation a clone cannot follow; every test case sets its timeout; no hidden state in the library; one id per validation case; includes point down the layers; no library file over 800 lines; placements read through one accessor"
+	@python3 tests/lint/cycles.py $(BUILD)
+	@echo "lint: no function over 60 lines; no citation a clone cannot follow; every test case sets its timeout; no hidden state in the library; one id per validation case; includes point down the layers; no library file over 800 lines; placements read through one accessor; no call or include cycle between files"
 
 asan:
 	@$(MAKE) --no-print-directory BUILD=build/asan CC=clang \

@@ -129,7 +129,7 @@ static void explain_one(const tf_problem *p, const tf_answer *a, size_t v, tf_po
   memset(e, 0, sizeof *e);
   e->var = v;
   for (size_t i = 0; i < p->nbuffers; i++)
-    if (p->place_var[i] == (int)v)
+    if (tf_place_of_buffer(p, i) == (int)v)
       e->buffer = i;
   const tf_buffer *buf = &p->workset->buffers[e->buffer];
   e->memory = tf_place_memory(p, v, a->choose[v]);

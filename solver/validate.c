@@ -43,7 +43,7 @@ static int memory_of(const tf_problem *p, const tf_answer *a, const char *name) 
  * candidates (why says so). */
 static int put_placements(const tf_case *c, const tf_problem *p, int64_t *choose, char *why, size_t size) {
   for (size_t i = 0; i < c->nexpect_place; i++) {
-    int b = tf_workset_buffer(p->workset, c->expect_place[i].buffer), v = b < 0 ? -1 : p->place_var[b];
+    int b = tf_workset_buffer(p->workset, c->expect_place[i].buffer), v = b < 0 ? -1 : tf_place_of_buffer(p, (size_t)b);
     int found = v < 0;
     for (size_t k = 0; v >= 0 && k < p->ndomain[v]; k++)
       found |= p->domain[v][k] == c->expect_place[i].mems[0];

@@ -217,8 +217,8 @@ START_TEST(test_placement) {
   ck_assert_uint_eq(tf_place_nnumeric(p), 0);
   ck_assert_uint_eq(tf_place_count(p), 1);
   ck_assert_uint_eq(p->nchoose, 1);
-  ck_assert_int_eq(p->place_var[1], 0);
-  ck_assert_int_eq(p->place_var[0], -1);
+  ck_assert_int_eq(tf_place_of_buffer(p, 1), 0);
+  ck_assert_int_eq(tf_place_of_buffer(p, 0), -1);
   ck_assert_uint_eq(p->ndomain[0], 2);
   ck_assert_uint_eq(p->nobjective, p->nobjective_shown + 1); /* the placement tie-break */
   tf_point pt;

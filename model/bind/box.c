@@ -4,6 +4,7 @@
 #include <string.h>
 
 #include "model/bind/memory.h"
+#include "model/bind/place_bind.h"
 #include "model/bind/problem_internal.h"
 #include "model/bind/reuse.h"
 #include "model/input/lets.h"
@@ -84,7 +85,7 @@ static void init_syms(tf_problem *p) {
   }
   int64_t none[TF_MAX_CHOOSE] = {0};
   for (size_t b = 0; b < w->nbuffers; b++)
-    for (int m = 0; p->place_var[b] < 0 && m < TF_NMEM; m++)
+    for (int m = 0; tf_place_of_buffer(p, b) < 0 && m < TF_NMEM; m++)
       syms[tf_workset_sym_placed(w, b, m)] = tf_ival_point(m == tf_memory_of_at(p, b, none));
 }
 
@@ -113,7 +114,7 @@ static void set_choose(tf_problem *p, const tf_cbox *b) {
   }
   tf_ival order = tf_ival_point(0);
   for (size_t buf = 0; buf < w->nbuffers; buf++) {
-    int v = p->place_var[buf];
+    int v = tf_place_of_buffer(p, buf);
     if (v < 0)
       continue;
     unsigned mask = place_mask(p, (size_t)v, b->lo[v], b->hi[v]);
@@ -171,8 +172,8 @@ static tf_wide sat(tf_wide v) { return v > INT64_MAX ? INT64_MAX : v; }
 static int buffer_in(tf_problem *p, size_t b, int m, const int64_t *at, const tf_ival_env *env, tf_ival *v) {
   int64_t choose[TF_MAX_CHOOSE];
   memcpy(choose, at, sizeof choose);
-  if (p->place_var[b] >= 0)
-    choose[p->place_var[b]] = m;
+  if (tf_place_of_buffer(p, b) >= 0)
+    choose[tf_place_of_buffer(p, b)] = m;
   if (tf_expr_interval(tf_memory_size_expr(p, b, choose), env, v))
     return OPAQUE;
   int may_free = 1;
@@ -197,7 +198,7 @@ static int buffers(tf_problem *p, const tf_cbox *box, const tf_ival_env *env, ui
     at[i] = p->domain[i][box->lo[i]];
   memset(least, 0, sizeof *least);
   for (size_t b = 0; b < w->nbuffers; b++) {
-    int v = p->place_var[b];
+    int v = tf_place_of_buffer(p, b);
     unsigned mask = v < 0 ? 1u << tf_memory_of_at(p, b, at) : place_mask(p, (size_t)v, box->lo[v], box->hi[v]);
     p->box->mem[b] = -1;
     for (int m = 0; m < TF_NMEM; m++) {

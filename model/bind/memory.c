@@ -4,6 +4,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "model/bind/place_bind.h"
 #include "model/bind/problem.h"
 #include "model/bind/problem_internal.h"
 #include "model/core/alloc.h"
@@ -15,7 +16,7 @@
 static const int64_t *combo_of(const tf_problem *p, size_t c) { return p->combo + c * p->nchoose; }
 
 int tf_memory_of_at(const tf_problem *p, size_t b, const int64_t *choose) {
-  int v = p->place_var ? p->place_var[b] : -1; /* a placed buffer: its variable's value */
+  int v = tf_place_of_buffer(p, b); /* a placed buffer: its variable's value */
   return v >= 0 ? (int)choose[v] : p->workset->buffers[b].memory;
 }
 
@@ -76,7 +77,7 @@ void tf_memory_bind_capacities(tf_problem *p) {
 
 int tf_memory_in_use(const tf_problem *p, int mem) {
   for (size_t b = 0; b < p->nbuffers; b++) {
-    int v = p->place_var ? p->place_var[b] : -1;
+    int v = tf_place_of_buffer(p, b);
     if (v < 0 && p->workset->buffers[b].memory == mem)
       return 1;
     for (size_t k = 0; v >= 0 && k < p->ndomain[v]; k++)

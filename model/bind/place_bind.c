@@ -1,6 +1,8 @@
 /* Placement variables of a problem (place_bind.h). */
 #include "model/bind/place_bind.h"
 
+#include <stdlib.h>
+
 #include <stdio.h>
 #include <string.h>
 
@@ -218,6 +220,11 @@ size_t tf_place_count(const tf_problem *p) { return p->nchoose - p->place_first;
 size_t tf_place_var(const tf_problem *p, size_t k) { return p->place_first + k; }
 
 int tf_place_is_var(const tf_problem *p, size_t i) { return i >= p->place_first && i < p->nchoose; }
+
+void tf_place_bind_release(tf_problem *p) {
+  free(p->place_var);
+  p->place_var = NULL;
+}
 
 int tf_place_memory(const tf_problem *p, size_t i, int64_t v) {
   (void)p, (void)i; /* the value is the memory id, not its index in the domain */

@@ -45,6 +45,14 @@ size_t tf_place_var(const tf_problem *p, size_t k);
 /* Is choose variable i a placement? */
 int tf_place_is_var(const tf_problem *p, size_t i);
 
+/* Frees what tf_place_bind allocated in p (tf_problem_free calls it). */
+void tf_place_bind_release(tf_problem *p);
+
+/* Buffer b's placement variable, or -1 where its memory is fixed (or the
+ * problem places nothing).  Inline: the charge rule reads it per buffer
+ * at every combination (model/bind/memory.c). */
+static inline int tf_place_of_buffer(const tf_problem *p, size_t b) { return p->place_var ? p->place_var[b] : -1; }
+
 /* The memory (enum tf_memory) that value v of placement variable i stands
  * for: an answer's choose[i], or a value of its domain. */
 int tf_place_memory(const tf_problem *p, size_t i, int64_t v);

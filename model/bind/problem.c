@@ -406,7 +406,7 @@ void tf_problem_free(tf_problem *p) {
   free(p->objective);
   free(p->param_values);
   free(p->align);
-  free(p->place_var);
+  tf_place_bind_release(p);
   free(p->count_dependent);
   free(p->combo);
   free(p->rank);

@@ -51,7 +51,8 @@ typedef struct tf_problem {
    * variable, after the workset's and occupancy, whose values are memory
    * ids in preference order; choose_sym is -1 for them.  Outside
    * place_bind.c, read placements through its accessor (place_bind.h:
-   * tf_place_nnumeric, tf_place_var, ...), never this field. */
+   * tf_place_nnumeric, tf_place_var, tf_place_of_buffer, ...), never these
+   * two fields. */
   size_t place_first;           /* the first placement variable (== nchoose: none) */
   int *place_var;               /* per buffer: its placement variable, or -1 (fixed memory) */
   int placed_fixed_set;         /* placed() of the fixed-memory buffers is in syms (set once) */
