@@ -25,7 +25,7 @@ TEST_OBJ := $(TEST_SRC:%.c=$(BUILD)/%.o)
 LIB      := $(BUILD)/libtilefit.a
 BIN      := tilefit
 
-.PHONY: all lib test check check-doc check-slurm check-nvcc check-cutlass symbols lint fuzz-replay asan tsan deps demo install uninstall clean help bench bench-engine bench-solvers bench-space fuzz valgrind
+.PHONY: all lib test check format check-doc check-slurm check-nvcc check-cutlass symbols lint fuzz-replay asan tsan deps demo install uninstall clean help bench bench-engine bench-solvers bench-space fuzz valgrind
 
 all: $(BIN)
 
@@ -101,7 +101,12 @@ lint: symbols
 	@sh tests/lint/flags.sh
 	@sh tests/lint/placement.sh
 	@python3 tests/lint/cycles.py $(BUILD)
-	@echo "lint: no function over 60 lines; no citation a clone cannot follow; every test case sets its timeout; no hidden state in the library; one id per validation case; includes point down the layers; no library file over 800 lines; placements read through one accessor; no call or include cycle between files"
+	@sh tests/lint/format.sh
+	@echo "lint: no function over 60 lines; no citation a clone cannot follow; every test case sets its timeout; no hidden state in the library; one id per validation case; includes point down the layers; no library file over 800 lines; placements read through one accessor; no call or include cycle between files; the C sources as .clang-format says"
+
+# Rewrites the C sources as .clang-format says (tests/lint/format.sh checks).
+format:
+	clang-format -i $$(find model encode solver tests bench -name '*.[ch]')
 
 asan:
 	@$(MAKE) --no-print-directory BUILD=build/asan CC=clang \
@@ -196,7 +201,8 @@ help:
 	@echo "make check-slurm  the documented Slurm job array on a one-node cluster of its own (root)"
 	@echo "make check-nvcc   the emitted layout headers compiled as CUDA (needs nvcc; not in make test)"
 	@echo "make check-cutlass emit --for cutlass compiled against CUTLASS (needs nvcc, CUTLASS_DIR; not in make test)"
-	@echo "make lint       functions over 60 lines, symbols without tf_, test cases without a timeout"
+	@echo "make lint       functions over 60 lines, symbols without tf_, test cases without a timeout, cycles, format"
+	@echo "make format     rewrite the C sources as .clang-format says"
 	@echo "make install    PREFIX=/usr/local: binary, libraries, header, pkg-config, data, man page,"
 	@echo "                bash completion, Python module (make uninstall removes them)"
 	@echo "make bench      benchmarks, not tests: writes bench/results.md"
@@ -415,7 +421,7 @@ check-doc: $(BIN) shared $(CUDA_STUB) $(EXAMPLE)
 # when it is stale).
 measured-report: $(BIN)
 	$(PYTHON) tests/data/measured/report.py --tilefit ./$(BIN) --write docs/cost-model.md
-check-python: shared
+check-python: $(BIN) shared
 	@if [ -x "$(PYTHON)" ]; then \
 	  TILEFIT_LIB=$(CURDIR)/$(SHLIB) TILEFIT_DATA=$(CURDIR) PYTHONPATH=$(CURDIR)/python \
 	    $(PYTHON) -m unittest discover -s tests/python -t tests/python; \

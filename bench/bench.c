@@ -40,10 +40,10 @@ struct bcase {
   tf_request req;
   tf_problem *p;
   tf_solve_opts o;
-  int loose;               /* undo the tight count bounds */
-  int64_t *closed_value;   /* per combo x count, from a first pass */
+  int loose;             /* undo the tight count bounds */
+  int64_t *closed_value; /* per combo x count, from a first pass */
   /* results */
-  int status;              /* TF_ANSWER_OPTIMAL or INFEASIBLE */
+  int status; /* TF_ANSWER_OPTIMAL or INFEASIBLE */
   int64_t obj[TF_MAX_OBJECTIVES];
   int oracle_feasible;
   int64_t oracle_obj[TF_MAX_OBJECTIVES];
@@ -223,7 +223,6 @@ struct row {
   char error[512], ilp_error[512];
 };
 
-
 static void measure(struct bcase *b, struct row *r, double budget) {
   tf_error e;
   tf_error_init(&e);
@@ -291,11 +290,16 @@ static void table_row(const struct row *r) {
     snprintf(ratio[0], sizeof ratio[0], "%.2f", r->ilp / r->oracle);
     snprintf(ratio[1], sizeof ratio[1], "%.0f", r->ilp / r->closed);
   }
-  both("| %s | %zu (%zu) | %s | %s | %s%s | %s (%zu) | %s | %s | %s | %s | %s |\n", r->name, r->candidates,
-       r->kept, us(r->bind, b[0], 64), b[1], us(r->ilp_loose, b[3], 64),
+  both("| %s | %zu (%zu) | %s | %s | %s%s | %s (%zu) | %s | %s | %s | %s | %s |\n", r->name, r->candidates, r->kept,
+       us(r->bind, b[0], 64), b[1], us(r->ilp_loose, b[3], 64),
        r->ilp_loose >= 0 && !r->loose_agrees ? " (differs!)" : "", us(r->oracle, b[4], 64), r->oracle_points,
-       us(r->closed, b[5], 64), ratio[0], ratio[1], r->ilp < 0 ? "-" : r->oracle_agrees ? "yes" : "NO",
-       r->ilp < 0 ? "-" : r->closed_agrees ? "yes" : "no");
+       us(r->closed, b[5], 64), ratio[0], ratio[1],
+       r->ilp < 0         ? "-"
+       : r->oracle_agrees ? "yes"
+                          : "NO",
+       r->ilp < 0         ? "-"
+       : r->closed_agrees ? "yes"
+                          : "no");
 }
 
 /* ----------------------------------------------------- the benchmarks */
@@ -340,17 +344,18 @@ static int shipped(tf_cache *cache, struct row *rows, size_t *nrows, double budg
 static tf_workset *generated(size_t mdim, size_t ndim, char *name, size_t size) {
   char text[2048];
   snprintf(name, size, "generated, %zu x %zu", mdim, ndim);
-  snprintf(text, sizeof text,
-           "{\"name\": \"gen-%zux%zu\", \"params\": {\"k\": 32, \"bits\": 16},"
-           " \"choose\": {\"m\": {\"from\": 1, \"to\": %zu, \"step\": 1}, \"n\": {\"from\": 1, \"to\": %zu, \"step\": 1}},"
-           " \"count\": {\"stages\": {\"min\": 1, \"max\": 64}},"
-           " \"buffers\": ["
-           "  {\"name\": \"A\", \"memory\": \"smem\", \"size\": \"stages * m * k * bits / 8\", \"align\": 128},"
-           "  {\"name\": \"B\", \"memory\": \"smem\", \"size\": \"stages * n * k * bits / 8\", \"align\": 128},"
-           "  {\"name\": \"C\", \"memory\": \"smem\", \"size\": \"(m + n) * 64 + fdiv(m * n, 8)\", \"align\": 1024}],"
-           " \"require\": [\"m * n <= %zu\"],"
-           " \"objective\": [\"max m * n\", \"max stages\"]}",
-           mdim, ndim, mdim, ndim, mdim * ndim * 3 / 4);
+  snprintf(
+      text, sizeof text,
+      "{\"name\": \"gen-%zux%zu\", \"params\": {\"k\": 32, \"bits\": 16},"
+      " \"choose\": {\"m\": {\"from\": 1, \"to\": %zu, \"step\": 1}, \"n\": {\"from\": 1, \"to\": %zu, \"step\": 1}},"
+      " \"count\": {\"stages\": {\"min\": 1, \"max\": 64}},"
+      " \"buffers\": ["
+      "  {\"name\": \"A\", \"memory\": \"smem\", \"size\": \"stages * m * k * bits / 8\", \"align\": 128},"
+      "  {\"name\": \"B\", \"memory\": \"smem\", \"size\": \"stages * n * k * bits / 8\", \"align\": 128},"
+      "  {\"name\": \"C\", \"memory\": \"smem\", \"size\": \"(m + n) * 64 + fdiv(m * n, 8)\", \"align\": 1024}],"
+      " \"require\": [\"m * n <= %zu\"],"
+      " \"objective\": [\"max m * n\", \"max stages\"]}",
+      mdim, ndim, mdim, ndim, mdim * ndim * 3 / 4);
   tf_error e;
   tf_error_init(&e);
   tf_workset *w = tf_workset_parse(text, strlen(text), "generated", &e);
@@ -537,16 +542,16 @@ int main(int argc, char **argv) {
        "| -j | reuse | seconds | points/s | answers reused | search optima reused |\n|---:|---|---:|---:|---:|---:|\n",
        spec, ok ? sw[0].st.points : 0, load[0]);
   for (int i = 0; ok && i < 6; i++)
-    both("| %d | %s | %.3f | %.0f | %zu of %zu | %zu of %zu |\n", sw[i].jobs, reuse_name[i / 2],
-         sw[i].seconds, sw[i].rate, sw[i].st.answer_hits, sw[i].st.answer_lookups, sw[i].st.ilp_hits,
-         sw[i].st.ilp_lookups);
+    both("| %d | %s | %.3f | %.0f | %zu of %zu | %zu of %zu |\n", sw[i].jobs, reuse_name[i / 2], sw[i].seconds,
+         sw[i].rate, sw[i].st.answer_hits, sw[i].st.answer_lookups, sw[i].st.ilp_hits, sw[i].st.ilp_lookups);
   if (ok)
     both("\n-j 2 over -j 1: %.2fx with the default reuse, %.2fx without.  Reuse at -j 2: %.2fx (answers), %.2fx "
-         "(answers + search optima).\n", sw[1].rate / sw[0].rate, sw[3].rate / sw[2].rate, sw[1].rate / sw[3].rate,
-         sw[5].rate / sw[3].rate);
+         "(answers + search optima).\n",
+         sw[1].rate / sw[0].rate, sw[3].rate / sw[2].rate, sw[1].rate / sw[3].rate, sw[5].rate / sw[3].rate);
 
   fprintf(stderr, "bench: reuse on the validation cases\n");
-  both("\n## Reuse (memo) hit rates\n\n| input | points | answers reused | search optima reused |\n|---|---:|---:|---:|\n");
+  both("\n## Reuse (memo) hit rates\n\n| input | points | answers reused | search optima reused "
+       "|\n|---|---:|---:|---:|\n");
   if (ok)
     both("| %s | %zu | %.1f%% | %.1f%% |\n", spec, sw[4].st.points,
          100.0 * (double)sw[4].st.answer_hits / (double)(sw[4].st.answer_lookups ? sw[4].st.answer_lookups : 1),

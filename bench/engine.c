@@ -39,8 +39,8 @@
 struct bcase {
   tf_problem *p;
   tf_solve_opts o;
-  int k;                    /* --top K, 0: a solve */
-  tf_answer *a;             /* k (or 1) answers */
+  int k;        /* --top K, 0: a solve */
+  tf_answer *a; /* k (or 1) answers */
   int n;
   tf_oracle_result *r;
   size_t nr;
@@ -196,7 +196,10 @@ static void growth_row(int nc, int loose, const struct timing *t) {
   else
     snprintf(r, sizeof r, "%.1f", t->oracle / t->search);
   both("| %d | %s | %zu | %s | %s | %s | %s |\n", nc, loose ? bench_loosening[nc - 1] : "-", t->kept,
-       us(t->search, x, sizeof x), us(t->oracle, y, sizeof y), r, t->agrees < 0 ? "-" : t->agrees ? "yes" : "**no**");
+       us(t->search, x, sizeof x), us(t->oracle, y, sizeof y), r,
+       t->agrees < 0 ? "-"
+       : t->agrees   ? "yes"
+                     : "**no**");
 }
 
 static const int growth_counts[2][4] = {{1, 2, 3, 0}, {1, 2, 3, 5}}; /* per family, 0 ends */
@@ -241,8 +244,12 @@ static void growth_table(const char *dir, size_t max_kept, double budget, int ha
 }
 
 static const char *const shipped_small[][2] = {
-    {"fa2-fwd", "a100"},         {"fa2-bwd", "a100"},  {"flashinfer-prefill", "a100"},
-    {"flashmla-sm90-decode", "h100-sxm"}, {"fa3-bwd", "h100-sxm"}, {"fa3-fwd", "h100-sxm"},
+    {"fa2-fwd", "a100"},
+    {"fa2-bwd", "a100"},
+    {"flashinfer-prefill", "a100"},
+    {"flashmla-sm90-decode", "h100-sxm"},
+    {"fa3-bwd", "h100-sxm"},
+    {"fa3-fwd", "h100-sxm"},
 };
 
 static void small_row(const char *what, const char *machine, const char *workset, double budget) {
@@ -261,7 +268,8 @@ static void small_table(const char *dir, size_t max_kept, double budget) {
   both("## Small problems: the solve path against a scan\n\n"
        "Where a combination has few count values the exhaustive oracle has little to do, and the solve path must "
        "not cost more.  Generated worksets on b200 as in the first family (the same tiles, rings, fixed buffers "
-       "and objectives) with no counts (the tile term alone) or with 1 or 3 counts, each in 1..2, the tile term first or (*counts "
+       "and objectives) with no counts (the tile term alone) or with 1 or 3 counts, each in 1..2, the tile term first "
+       "or (*counts "
        "first*) the second family's objectives; then the "
        "shipped worksets whose counts are fixed or few, each on its machine.  *Solve* is `tf_solve` (the exact "
        "search, which scans a problem of at most 16 count values per combination point by point, and the "
@@ -310,9 +318,11 @@ static void process_table(const char *dir, const char *bin) {
       if (bench_workset(path, 3, kept, loose, 0))
         continue;
       char *free_argv[] = {(char *)bin, "solve", "-m", "b200", "-w", path, "--json", NULL};
-      char *fixed_argv[] = {(char *)bin, "solve", "-m", "b200", "-w", path, "--json", "--fix", "a=1", "--fix", "b=1", NULL};
+      char *fixed_argv[] = {(char *)bin, "solve", "-m",  "b200",  "-w",  path,
+                            "--json",    "--fix", "a=1", "--fix", "b=1", NULL};
       long rss = 0, rss_fixed = 0;
-      double c, cf, t = bench_process_median(bin, free_argv, &c, &rss), tf = bench_process_median(bin, fixed_argv, &cf, &rss_fixed);
+      double c, cf, t = bench_process_median(bin, free_argv, &c, &rss),
+                    tf = bench_process_median(bin, fixed_argv, &cf, &rss_fixed);
       both("| %zu | %s | %s | %s | %.1f MiB | %s | %s | %.1f MiB | %.1f |\n", kept, loose ? bench_loosening[2] : "-",
            us(t, x, sizeof x), us(c, xc, sizeof xc), (double)rss / 1024, us(tf, y, sizeof y), us(cf, yc, sizeof yc),
            (double)rss_fixed / 1024, c / cf);
@@ -368,11 +378,15 @@ int main(int argc, char **argv) {
   }
   double load[1] = {-1};
   getloadavg(load, 1);
-  fprintf(md, "# Engine benchmark\n\nWritten by `make bench-engine` (bench/engine.c); every figure below was measured "
-              "in that one run, on a machine with load average %.2f at the start.\n\n", load[0]);
+  fprintf(md,
+          "# Engine benchmark\n\nWritten by `make bench-engine` (bench/engine.c); every figure below was measured "
+          "in that one run, on a machine with load average %.2f at the start.\n\n",
+          load[0]);
   if (max_kept < 1000000)
-    fprintf(md, "This run stops at %zu kept combinations (`BENCH_MAX_KEPT=%zu make bench-engine`; the default, "
-                "10^6, takes the oracle minutes per row on a shared machine).\n\n", max_kept, max_kept);
+    fprintf(md,
+            "This run stops at %zu kept combinations (`BENCH_MAX_KEPT=%zu make bench-engine`; the default, "
+            "10^6, takes the oracle minutes per row on a shared machine).\n\n",
+            max_kept, max_kept);
   const char *only = getenv("BENCH_ENGINE_ONLY"); /* one table: growth, hard, small, process or top */
   if (!only || !strcmp(only, "growth"))
     growth_table(dir, max_kept, budget, 0);

@@ -32,15 +32,15 @@ enum { EXACT, GLPK, ORACLE, NSOLVERS };
 
 /* What a child reports through its pipe. */
 struct result {
-  double median;          /* seconds; < 0: failed */
-  int status;             /* 1 optimal, 0 infeasible */
-  int rejected;           /* GLPK: the certification refused its answer */
+  double median; /* seconds; < 0: failed */
+  int status;    /* 1 optimal, 0 infeasible */
+  int rejected;  /* GLPK: the certification refused its answer */
   int64_t obj[TF_MAX_OBJECTIVES];
   size_t kept;
-  double glpk_s;          /* GLPK: the median of its own solve times */
-  int timeout;            /* GLPK: the time limit, not a wrong answer */
-  char why[160];          /* a rejection's or failure's first words */
-  long rss_kib;           /* filled by the parent */
+  double glpk_s; /* GLPK: the median of its own solve times */
+  int timeout;   /* GLPK: the time limit, not a wrong answer */
+  char why[160]; /* a rejection's or failure's first words */
+  long rss_kib;  /* filled by the parent */
 };
 
 #define MAX_RUNS 256
@@ -114,8 +114,7 @@ static void child(const char *machine, const char *workset, int solver, double b
   _exit(0);
 }
 
-static struct result measure(const char *machine, const char *workset, int solver, double budget,
-                             double glpk_limit) {
+static struct result measure(const char *machine, const char *workset, int solver, double budget, double glpk_limit) {
   struct result r;
   memset(&r, 0, sizeof r);
   r.median = -1;
@@ -168,12 +167,13 @@ static void run_row(struct row *w, const char *machine, const char *workset, dou
   timeouts += w->r[GLPK].timeout;
   /* a certified GLPK answer, and the exact one, must be the oracle's */
   size_t nobj = TF_MAX_OBJECTIVES;
-  disagree += !same(&w->r[EXACT], &w->r[ORACLE], nobj) ||
-              (w->r[GLPK].median >= 0 && !same(&w->r[GLPK], &w->r[ORACLE], nobj));
+  disagree +=
+      !same(&w->r[EXACT], &w->r[ORACLE], nobj) || (w->r[GLPK].median >= 0 && !same(&w->r[GLPK], &w->r[ORACLE], nobj));
 }
 
 static void header(void) {
-  both("| case | kept | exact | GLPK, full model (GLPK's own solve) | oracle | GLPK / exact | oracle / exact | peak RSS exact / GLPK / "
+  both("| case | kept | exact | GLPK, full model (GLPK's own solve) | oracle | GLPK / exact | oracle / exact | peak "
+       "RSS exact / GLPK / "
        "oracle | GLPK answer |\n|---|---:|---:|---:|---:|---:|---:|---:|---|\n");
 }
 
@@ -201,7 +201,8 @@ static void print_row(const struct row *w) {
   else if (r[GLPK].median < 0)
     snprintf(verdict, sizeof verdict, "failed: %.60s", r[GLPK].why);
   else
-    snprintf(verdict, sizeof verdict, "certified%s", same(&r[GLPK], &r[ORACLE], TF_MAX_OBJECTIVES) ? "" : " (differs from the oracle!)");
+    snprintf(verdict, sizeof verdict, "certified%s",
+             same(&r[GLPK], &r[ORACLE], TF_MAX_OBJECTIVES) ? "" : " (differs from the oracle!)");
   both("| %s | %zu | %s | %s | %s | %s | %s | %.1f / %.1f / %.1f MiB | %s |\n", w->name, r[EXACT].kept, t[EXACT],
        r[GLPK].rejected ? "-" : t[GLPK], t[ORACLE], r[GLPK].rejected ? "-" : ratio[0], ratio[1],
        (double)r[EXACT].rss_kib / 1024, (double)r[GLPK].rss_kib / 1024, (double)r[ORACLE].rss_kib / 1024, verdict);
@@ -212,7 +213,7 @@ static void print_row(const struct row *w) {
 static const char *machine_for(const char *ws) {
   static const struct {
     const char *mark, *machine;
-  } table[] = {{"sm103", "b300"}, {"sm100", "b200"}, {"fa4", "b200"}, {"sm120", "rtx5090"},
+  } table[] = {{"sm103", "b300"},    {"sm100", "b200"},   {"fa4", "b200"},         {"sm120", "rtx5090"},
                {"sm90", "h100-sxm"}, {"fa3", "h100-sxm"}, {"flashmla", "h100-sxm"}};
   for (size_t i = 0; i < sizeof table / sizeof *table; i++)
     if (strstr(ws, table[i].mark))

@@ -113,7 +113,7 @@ static double exponent(const struct row *t, int n, int base) {
 }
 
 static int write_family(const char *path, int family, size_t kept) {
-  return family == 0 ? bench_workset(path, 3, kept, 0, 0)
+  return family == 0   ? bench_workset(path, 3, kept, 0, 0)
          : family == 1 ? bench_workset(path, 5, kept, 0, 1)
                        : bench_workset_place(path, kept);
 }
@@ -138,26 +138,32 @@ static void family_row(const char *bin, const char *base, const char *path, int 
   both("| %s | %zu | %s | %.1f MiB | %s | %s | %s | %s | %s |\n", family_name[family], t->combos,
        us(t->cpu, a, sizeof a), (double)t->rss / 1024, refused ? "refused" : us(t->base_cpu, b, sizeof b),
        refused ? "-" : (snprintf(d, sizeof d, "%.1f MiB", (double)t->base_rss / 1024), d),
-       refused ? "-" : same_base ? "yes" : "**no**", oracle < 0 ? "-" : us(ocpu, c, sizeof c),
-       oracle < 0 ? "-" : oracle ? "yes" : "**no**");
+       refused     ? "-"
+       : same_base ? "yes"
+                   : "**no**",
+       oracle < 0 ? "-" : us(ocpu, c, sizeof c),
+       oracle < 0 ? "-"
+       : oracle   ? "yes"
+                  : "**no**");
   free(mine), free(theirs);
 }
 
 static void families(const char *dir, const char *bin, const char *base, size_t max) {
-  both("## Generated families, 10^4 to 10^9 combinations\n\n"
-       "`tilefit solve -m b200 -w W.json --json` of this tree (the search over boxes of combinations) against the "
-       "baseline binary (every combination bound; it refuses more than 10^6) in the same run: medians of 5 of the "
-       "process's CPU time (user + system) and its peak RSS (bench/util.c says how); *same*: the same values and "
-       "placement in both JSON answers.  *Oracle*: `tf_oracle_solve` in this process on the workset bound whole "
-       "(CPU time of one run), where it finishes (at most %d points); *agrees*: the search over boxes, on the same "
-       "workset bound on demand, names its point with its values.  Three counts: bench/engine.md's first family "
-       "(the tile term first); five counts: its second (the counts first, out of reach); placement: the second "
-       "family's three counts and a buffer P placed in SMEM (`((a + b) %% 9 + 1) * 4096` B) or registers "
-       "(`((a * 3 + b) %% 5 + 1) * 24`), which doubles the combinations.  Past 10^7 combinations the tile domain "
-       "is a x b with b in 1..combinations / 10^5 (a domain holds at most 10^5 values).\n\n"
-       "| family | combinations | solve, CPU | peak RSS | baseline, CPU | baseline peak RSS | same | oracle | agrees |\n"
-       "|---|---:|---:|---:|---:|---:|---|---:|---|\n",
-       ORACLE_POINTS);
+  both(
+      "## Generated families, 10^4 to 10^9 combinations\n\n"
+      "`tilefit solve -m b200 -w W.json --json` of this tree (the search over boxes of combinations) against the "
+      "baseline binary (every combination bound; it refuses more than 10^6) in the same run: medians of 5 of the "
+      "process's CPU time (user + system) and its peak RSS (bench/util.c says how); *same*: the same values and "
+      "placement in both JSON answers.  *Oracle*: `tf_oracle_solve` in this process on the workset bound whole "
+      "(CPU time of one run), where it finishes (at most %d points); *agrees*: the search over boxes, on the same "
+      "workset bound on demand, names its point with its values.  Three counts: bench/engine.md's first family "
+      "(the tile term first); five counts: its second (the counts first, out of reach); placement: the second "
+      "family's three counts and a buffer P placed in SMEM (`((a + b) %% 9 + 1) * 4096` B) or registers "
+      "(`((a * 3 + b) %% 5 + 1) * 24`), which doubles the combinations.  Past 10^7 combinations the tile domain "
+      "is a x b with b in 1..combinations / 10^5 (a domain holds at most 10^5 values).\n\n"
+      "| family | combinations | solve, CPU | peak RSS | baseline, CPU | baseline peak RSS | same | oracle | agrees |\n"
+      "|---|---:|---:|---:|---:|---:|---|---:|---|\n",
+      ORACLE_POINTS);
   char path[512];
   snprintf(path, sizeof path, "%s/w.json", dir);
   struct row all[3][NSIZES];
@@ -194,8 +200,9 @@ static void sm90_row(const char *bin, const char *base, const char *what, char *
   char dm[600], dn[600], dk[600], ds[600];
   snprintf(dm, sizeof dm, "tile_m=%s", tm), snprintf(dn, sizeof dn, "tile_n=%s", tn);
   snprintf(dk, sizeof dk, "tile_k=%s", tk), snprintf(ds, sizeof ds, "splits=%s", splits);
-  char *argv[] = {(char *)bin, "solve", "-m", "h100-sxm", "-w", "cutlass-sm90-gemm", "--domain", dm, "--domain", dn,
-                  "--domain", dk, "--domain", ds, "--json", "--time-limit", "600", NULL};
+  char *argv[] = {(char *)bin, "solve",        "-m",  "h100-sxm", "-w", "cutlass-sm90-gemm", "--domain",
+                  dm,          "--domain",     dn,    "--domain", dk,   "--domain",          ds,
+                  "--json",    "--time-limit", "600", NULL};
   double cpu = -1, base_cpu = -1;
   long rss = 0, base_rss = 0;
   bench_process_median(bin, argv, &cpu, &rss);
@@ -207,7 +214,10 @@ static void sm90_row(const char *bin, const char *base, const char *what, char *
   snprintf(r, sizeof r, "%.1f MiB", (double)base_rss / 1024);
   both("| %s | %s | %.1f MiB | %s | %s | %s | `%.*s` |\n", what, us(cpu, a, sizeof a), (double)rss / 1024,
        refused ? "refused" : us(base_cpu, b, sizeof b), refused ? "-" : r,
-       refused ? "-" : !strcmp(mine, theirs) ? "yes" : "**no**", v ? (int)(strcspn(v, "}") + 1) : 0, v ? v : "");
+       refused                 ? "-"
+       : !strcmp(mine, theirs) ? "yes"
+                               : "**no**",
+       v ? (int)(strcspn(v, "}") + 1) : 0, v ? v : "");
   free(mine), free(theirs);
 }
 
@@ -298,10 +308,11 @@ int main(int argc, char **argv) {
   double load[1] = {-1};
   getloadavg(load, 1);
   const char *base_name = getenv("BENCH_BASE_NAME"); /* what the baseline is, for the reader: a commit */
-  fprintf(md, "# Boxes of combinations\n\nWritten by `make bench-space` (bench/space.c); every figure below was "
-              "measured in that one run, on a machine with load average %.2f at the start.  *Baseline*: `%s`, "
-              "the tree before the search over boxes (every combination bound).\n\n", load[0],
-          base_name ? base_name : argv[3]);
+  fprintf(md,
+          "# Boxes of combinations\n\nWritten by `make bench-space` (bench/space.c); every figure below was "
+          "measured in that one run, on a machine with load average %.2f at the start.  *Baseline*: `%s`, "
+          "the tree before the search over boxes (every combination bound).\n\n",
+          load[0], base_name ? base_name : argv[3]);
   families(dir, argv[2], argv[3], max);
   sm90(argv[2], argv[3]);
   binding_share(dir, argv[2], argv[3]);

@@ -130,8 +130,9 @@ static void write_loosening(FILE *f, int ncounts) {
  * exceed the 100,000 values a domain may have. */
 static void write_head(FILE *f, const char *name, size_t kept, int ncounts, const char *const *max) {
   size_t nb = kept < 100 ? kept : kept / 100000 > 100 ? kept / 100000 : 100, na = kept / nb;
-  fprintf(f, "{\"name\": \"%s\", \"choose\": {\"a\": {\"from\": 1, \"to\": %zu}, \"b\": {\"from\": 1, "
-             "\"to\": %zu}},\n \"count\": {",
+  fprintf(f,
+          "{\"name\": \"%s\", \"choose\": {\"a\": {\"from\": 1, \"to\": %zu}, \"b\": {\"from\": 1, "
+          "\"to\": %zu}},\n \"count\": {",
           name, na, nb);
   for (int k = 0; k < ncounts; k++)
     fprintf(f, "%s\"s%d\": {\"min\": 1, \"max\": %s}", k ? ", " : "", k, max[k]);
@@ -304,4 +305,3 @@ double bench_process_median(const char *bin, char *const *argv, double *cpu, lon
   *cpu = c[2];
   return t[2];
 }
-

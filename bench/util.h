@@ -11,8 +11,8 @@
 
 extern FILE *md; /* the Markdown file `both` writes to */
 
-double now(void);     /* wall clock */
-double cpu_now(void); /* this process's CPU time: what a shared, loaded machine leaves comparable */
+double now(void);                   /* wall clock */
+double cpu_now(void);               /* this process's CPU time: what a shared, loaded machine leaves comparable */
 extern double (*bench_clock)(void); /* what median_time measures with; now unless set */
 
 /* Runs fn until it has taken `budget` seconds and at least `min_reps`

@@ -201,8 +201,7 @@ static size_t add_capacity_row(tf_model *m, const tf_problem *p, int mem, int ro
 /* Buffer b's part of capacity row r.  A rounded count-dependent buffer
  * counts align * units(b, mem), with align * units >= its size at the
  * combinations that put it in mem (that row added once, with `round`). */
-static int add_buffer_charge(tf_model *m, const tf_problem *p, size_t b, int mem, size_t r, int round,
-                             tf_error *err) {
+static int add_buffer_charge(tf_model *m, const tf_problem *p, size_t b, int mem, size_t r, int round, tf_error *err) {
   const char *bname = p->workset->buffers[b].name;
   char what[160], name[256];
   snprintf(what, sizeof what, "buffer '%s'", bname);

@@ -28,8 +28,7 @@ static void explain(const tf_problem *p, size_t combo, const int64_t *counts, in
              (long long)at[k], name);
 }
 
-int tf_closed_form(const tf_problem *p, size_t combo, const int64_t *counts, int k, tf_closed *out,
-                   tf_error *err) {
+int tf_closed_form(const tf_problem *p, size_t combo, const int64_t *counts, int k, tf_closed *out, tf_error *err) {
   memset(out, 0, sizeof *out);
   out->value = p->count_hi[k];
   out->memory = -1;

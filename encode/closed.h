@@ -27,7 +27,6 @@ typedef struct tf_closed {
 
 /* Closed form for count k at combination `combo`, the other counts at
  * `counts`; `answer` is the exact value to compare with. */
-int tf_closed_form(const tf_problem *p, size_t combo, const int64_t *counts, int k, tf_closed *out,
-                   tf_error *err);
+int tf_closed_form(const tf_problem *p, size_t combo, const int64_t *counts, int k, tf_closed *out, tf_error *err);
 
 #endif

@@ -30,8 +30,8 @@ int tf_decode(const tf_model *m, const tf_problem *p, const double *x, tf_answer
   for (int k = 0; k < p->ncounts; k++) {
     double v = x[m->count_col[chosen * (size_t)p->ncounts + (size_t)k]];
     if (fabs(v - round(v)) > 1e-6)
-      return tf_error_set(err, TF_EINTERNAL, NULL, "the solver returned %s = %.9g, not an integer",
-                          p->count_names[k], v);
+      return tf_error_set(err, TF_EINTERNAL, NULL, "the solver returned %s = %.9g, not an integer", p->count_names[k],
+                          v);
     a->counts[k] = (int64_t)llround(v);
   }
   a->status = TF_ANSWER_OPTIMAL;

@@ -133,7 +133,8 @@ static int name_add(struct name_set *set, const char *name) {
  * character, then "~index" and, for try > 0, "~try". */
 static char *renamed(const char *name, size_t index, unsigned try) {
   char suffix[48], *out = tf_nalloc(TF_ILP_NAME_MAX + 1, 1);
-  int ns = try ? snprintf(suffix, sizeof suffix, "~%zu~%u", index, try) : snprintf(suffix, sizeof suffix, "~%zu", index);
+  int ns =
+      try ? snprintf(suffix, sizeof suffix, "~%zu~%u", index, try) : snprintf(suffix, sizeof suffix, "~%zu", index);
   size_t keep = TF_ILP_NAME_MAX - (size_t)ns, n = 0, len = strlen(name);
   while (n < keep && n < len) {
     size_t c = tf_utf8_char(name + n, len - n);

@@ -12,7 +12,7 @@
 enum tf_col_kind { TF_COL_BIN, TF_COL_INT };
 enum tf_row_sense { TF_SENSE_LE, TF_SENSE_GE, TF_SENSE_EQ };
 
-typedef struct tf_lin {       /* a sparse linear form: sum val[i] * x[ind[i]] */
+typedef struct tf_lin { /* a sparse linear form: sum val[i] * x[ind[i]] */
   size_t *ind;
   double *val;
   size_t n, cap;
@@ -32,15 +32,18 @@ typedef struct tf_ilp_row {
 } tf_ilp_row;
 
 typedef struct tf_ilp_obj {
-  char *name;                 /* the objective's text */
+  char *name; /* the objective's text */
   int maximize;
   tf_lin lin;
 } tf_ilp_obj;
 
 typedef struct tf_ilp {
-  tf_ilp_col *cols; size_t ncols, capcols;
-  tf_ilp_row *rows; size_t nrows, caprows;
-  tf_ilp_obj *objs; size_t nobjs, capobjs;
+  tf_ilp_col *cols;
+  size_t ncols, capcols;
+  tf_ilp_row *rows;
+  size_t nrows, caprows;
+  tf_ilp_obj *objs;
+  size_t nobjs, capobjs;
 } tf_ilp;
 
 void tf_ilp_init(tf_ilp *ilp);

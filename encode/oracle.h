@@ -20,7 +20,7 @@ typedef struct tf_oracle_result {
   size_t combo;
   int64_t counts[TF_MAX_COUNTS];
   int64_t objective[TF_MAX_OBJECTIVES];
-  size_t points;          /* points evaluated */
+  size_t points; /* points evaluated */
 } tf_oracle_result;
 
 /* Refuses (TF_EINPUT) a search of more than max_points points. */

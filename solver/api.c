@@ -17,8 +17,8 @@
 #include "model/input/catalog.h"
 #include "model/input/request.h"
 #include "solver/backend.h"
-#include "solver/run.h"
 #include "solver/report.h"
+#include "solver/run.h"
 #include "solver/solve.h"
 
 /* A result: its problem (borrowed), the answer, and whether the text
@@ -278,8 +278,8 @@ void tf_result_free(tf_result *a) {
 typedef struct reporting {
   const tf_result *a;
   int format;
-  FILE *f;          /* the caller's, or NULL: into text */
-  char *text;       /* that text, the caller's to free */
+  FILE *f;    /* the caller's, or NULL: into text */
+  char *text; /* that text, the caller's to free */
   size_t len;
 } reporting;
 

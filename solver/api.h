@@ -113,7 +113,7 @@ tf_request *tf_request_new(tf_error **err);
 int tf_request_param(tf_request *r, const char *name, int64_t value, tf_error **err);
 int tf_request_fix(tf_request *r, const char *name, int64_t value, tf_error **err);
 int tf_request_domain(tf_request *r, const char *name, const int64_t *values, size_t n, tf_error **err);
-int tf_request_require(tf_request *r, const char *constraint, tf_error **err); /* "stages <= 32" */
+int tf_request_require(tf_request *r, const char *constraint, tf_error **err);  /* "stages <= 32" */
 int tf_request_objective(tf_request *r, const char *objective, tf_error **err); /* "max stages" */
 /* As --any-arch: solve a workset on a machine whose architecture it does
  * not model (flag 1), which binding refuses otherwise. */

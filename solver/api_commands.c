@@ -73,8 +73,9 @@ int tf_api_layout(const cJSON *req, FILE *out, api_ctx *x) {
     tf_answer_init(&a, b.p);
     tf_text t;
     FILE *f = form == TF_LAYOUT_JSON ? out : tf_text_open(&t);
-    rc = tf_layout_run(f, b.p, &o, form, &a, err) ? -1
-         : a.status == TF_ANSWER_OPTIMAL || a.status == TF_ANSWER_FITS ? API_OK : API_NO;
+    rc = tf_layout_run(f, b.p, &o, form, &a, err)                      ? -1
+         : a.status == TF_ANSWER_OPTIMAL || a.status == TF_ANSWER_FITS ? API_OK
+                                                                       : API_NO;
     if (f != out) {
       char *text = tf_text_close(&t, NULL);
       if (rc >= 0)
@@ -124,8 +125,7 @@ int tf_api_emit(const cJSON *req, FILE *out, api_ctx *x) {
   bound b;
   tf_prune_map keys = {NULL, 0, 0};
   tf_problem *own = NULL;
-  int rc = tf_api_bind_problem(req, x, &b, err) || emit_keys_read(x->args.key, &keys, err),
-      status = TF_ANSWER_OPTIMAL;
+  int rc = tf_api_bind_problem(req, x, &b, err) || emit_keys_read(x->args.key, &keys, err), status = TF_ANSWER_OPTIMAL;
   if (!rc)
     rc = tf_emit_bind(target, b.p, &b.c->req, &own, err) ||
                  tf_emit_run(out, own ? own : b.p, &o, target, (int)x->args.top, 1, &keys, &status, err)
@@ -452,7 +452,8 @@ static int prune_list(const tf_command_args *a, tf_config_list *l, tf_error *err
     return rc;
   }
   if (!cJSON_IsArray(configs) || !configs->child)
-    return tf_error_set(err, TF_EINPUT, "$.configs", "expected a non-empty array of configuration objects or kernel names");
+    return tf_error_set(err, TF_EINPUT, "$.configs",
+                        "expected a non-empty array of configuration objects or kernel names");
   if (!cJSON_IsString(configs->child)) /* configuration objects, read where they are */
     return tf_configs_read_array(configs, "$.configs", l, err);
   tf_text t; /* kernel names, one a line, as a names file holds them */

@@ -81,9 +81,11 @@ static const struct api_cmd *command(const cJSON *req, const api_ctx *x, tf_erro
         break;
       return command_keys(req, &commands[i], err) ? NULL : &commands[i];
     }
-  tf_error_set(err, TF_EINPUT, "$.cmd", x->handle ? "unknown command '%s' on a handle (solve, check, layout, emit, plot)"
-               : "unknown command '%s' (solve, check, layout, emit, plot, sweep, validate, prune, machines, machine, worksets, "
-                 "workset, version, options)",
+  tf_error_set(err, TF_EINPUT, "$.cmd",
+               x->handle ? "unknown command '%s' on a handle (solve, check, layout, emit, plot)"
+                         : "unknown command '%s' (solve, check, layout, emit, plot, sweep, validate, prune, machines, "
+                           "machine, worksets, "
+                           "workset, version, options)",
                name);
   return NULL;
 }

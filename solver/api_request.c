@@ -40,13 +40,16 @@ static int read_arg(const cJSON *v, const tf_command_option *o, void *m, tf_erro
     if (!cJSON_IsNumber(v) || !(v->valuedouble > 0) || v->valuedouble > 1e9)
       return tf_error_set(err, TF_EINPUT, path, "expected a number of seconds > 0");
     return *(double *)m = v->valuedouble, 0;
-  case TF_OPTK_FLAG: case TF_OPTK_NOFLAG:
+  case TF_OPTK_FLAG:
+  case TF_OPTK_NOFLAG:
     if (!cJSON_IsBool(v))
       return tf_error_set(err, TF_EINPUT, path, "expected true or false");
     return *(int *)m = cJSON_IsTrue(v), 0;
-  case TF_OPTK_WORD: case TF_OPTK_TEXT: return tf_json_string(v, path, m, err);
+  case TF_OPTK_WORD:
+  case TF_OPTK_TEXT: return tf_json_string(v, path, m, err);
   case TF_OPTK_SHARD: return read_shard(v, o, m, err);
-  case TF_OPTK_PAIRS: case TF_OPTK_OPERAND: return *(const cJSON **)m = v, 0;
+  case TF_OPTK_PAIRS:
+  case TF_OPTK_OPERAND: return *(const cJSON **)m = v, 0;
   }
   return tf_error_set(err, TF_EINTERNAL, path, "an option of no kind");
 }
@@ -105,21 +108,21 @@ static int call_problem_keys(const cJSON *call, tf_error *err) {
   return tf_json_keys(call, "$.problem", call_keys, NULL, err);
 }
 
-
 /* "cutlass_name", as --cutlass-name: the name's workset, params, tile
  * fixes and stages (or "max stages"), and its machine unless the problem
  * names one; the problem's other members laid over them as a handle
  * call's are. */
 static int cutlass_case(const cJSON *req, const cJSON *p, bound *b, tf_error *err) {
-  static const char *const keys[] = {"machine", "params", "fix", "domain", "require", "objective", "place",
-                                     "any_arch", "solver", "id", "comment", NULL};
+  static const char *const keys[] = {"machine", "params",   "fix",    "domain", "require", "objective",
+                                     "place",   "any_arch", "solver", "id",     "comment", NULL};
   const char *name, *machine = NULL;
   if (tf_json_string(tf_json_member(req, "cutlass_name"), "$.cutlass_name", &name, err))
     return -1;
   if (p && !cJSON_IsObject(p))
     return tf_error_set(err, TF_EINPUT, "$.problem", "expected an object");
   if (tf_json_member(p, "workset"))
-    return tf_error_set(err, TF_EINPUT, "$.problem.workset", "cannot be combined with cutlass_name, which names the workset");
+    return tf_error_set(err, TF_EINPUT, "$.problem.workset",
+                        "cannot be combined with cutlass_name, which names the workset");
   if (p && tf_json_keys(p, "$.problem", keys, NULL, err))
     return -1;
   if (tf_json_member(p, "machine") && tf_json_string(tf_json_member(p, "machine"), "$.problem.machine", &machine, err))
@@ -185,8 +188,9 @@ void tf_api_bound_release(bound *b) {
 int tf_api_bind_handle(const char *problem, tf_json_handle *h, tf_error *err) {
   h->problem = tf_json_parse(problem, strlen(problem), "", err);
   int rc = !h->problem ? -1
-           : !cJSON_IsObject(h->problem) ? tf_error_set(err, TF_EINPUT, "$", "expected a problem object with machine and workset")
-           : parse_problem(h->problem, 0, &h->base, err) ||
+           : !cJSON_IsObject(h->problem)
+               ? tf_error_set(err, TF_EINPUT, "$", "expected a problem object with machine and workset")
+               : parse_problem(h->problem, 0, &h->base, err) ||
                      tf_run_bind(&h->base.req, "$.machine", "$.workset", "$.any_arch", 0, &h->run, err);
   if (rc && !strncmp(err->path, "$.", 2))
     err->file[0] = 0;

@@ -2,16 +2,16 @@
 
 #include "model/core/json_out.h"
 
-#define TF_COPT_ROW(id, key, flag, kind, commands, fronts, lo, hi) {key, flag, TF_OPTK_##kind, commands, fronts, lo, hi},
+#define TF_COPT_ROW(id, key, flag, kind, commands, fronts, lo, hi) \
+  {key, flag, TF_OPTK_##kind, commands, fronts, lo, hi},
 const tf_command_option tf_command_options[TF_NCOMMAND_OPTIONS] = {TF_COMMAND_OPTIONS(TF_COPT_ROW)};
 
 #define TF_COPT_OFFSET(id, key, flag, kind, commands, fronts, lo, hi) offsetof(tf_command_args, id),
 const size_t tf_command_arg_offsets[TF_NCOMMAND_OPTIONS] = {TF_COMMAND_OPTIONS(TF_COPT_OFFSET)};
 
 /* The command line's names, a bit each, in bit order. */
-static const char *const command_names[] = {"solve", "check", "machines", "worksets", "validate",
-                                            "sweep", "merge", "prune",    "plot",     "plot map",
-                                            "plot sweep", "probe", "layout", "emit"};
+static const char *const command_names[] = {"solve", "check", "machines", "worksets",   "validate", "sweep",  "merge",
+                                            "prune", "plot",  "plot map", "plot sweep", "probe",    "layout", "emit"};
 
 const char *tf_command_name(unsigned bit) {
   for (size_t i = 0; i < sizeof command_names / sizeof *command_names; i++)
@@ -20,8 +20,8 @@ const char *tf_command_name(unsigned bit) {
   return NULL;
 }
 
-static const char *const kind_names[] = {"int", "seconds", "flag", "noflag", "word",
-                                         "text", "pairs", "shard", "operand"};
+static const char *const kind_names[] = {"int",  "seconds", "flag",  "noflag", "word",
+                                         "text", "pairs",   "shard", "operand"};
 
 const char *tf_option_kind_name(int kind) {
   return kind >= 0 && kind < (int)(sizeof kind_names / sizeof *kind_names) ? kind_names[kind] : "";

@@ -25,7 +25,7 @@ enum tf_cmd_bit {
   TF_CMD_SWEEP = 1 << 5,
   TF_CMD_MERGE = 1 << 6,
   TF_CMD_PRUNE = 1 << 7,
-  TF_CMD_PLOT = 1 << 8,       /* 'plot' itself: picks map or sweep */
+  TF_CMD_PLOT = 1 << 8, /* 'plot' itself: picks map or sweep */
   TF_CMD_PLOT_MAP = 1 << 9,
   TF_CMD_PLOT_SWEEP = 1 << 10,
   TF_CMD_PROBE = 1 << 11,
@@ -36,11 +36,11 @@ enum tf_cmd_bit {
 
 /* Sets of commands the table names. */
 #define TF_CMDS_PROBLEM (TF_CMD_SOLVE | TF_CMD_CHECK | TF_CMD_LAYOUT | TF_CMD_EMIT) /* one problem, answered */
-#define TF_CMDS_SOLVES (TF_CMD_SOLVE | TF_CMD_LAYOUT | TF_CMD_EMIT) /* solve when a variable is free */
+#define TF_CMDS_SOLVES (TF_CMD_SOLVE | TF_CMD_LAYOUT | TF_CMD_EMIT)                 /* solve when a variable is free */
 /* commands that may solve: the solver options */
 #define TF_CMDS_SOLVING (TF_CMDS_PROBLEM | TF_CMD_SWEEP | TF_CMD_PLOT_MAP | TF_CMD_VALIDATE)
 #define TF_CMDS_PLOTS (TF_CMD_PLOT_MAP | TF_CMD_PLOT_SWEEP)
-#define TF_CMDS_WRITES                                                                                              \
+#define TF_CMDS_WRITES                                                                                                \
   (TF_CMDS_PROBLEM | TF_CMD_PRUNE | TF_CMDS_PLOTS | TF_CMD_VALIDATE | TF_CMD_SWEEP | TF_CMD_MERGE | TF_CMD_MACHINES | \
    TF_CMD_WORKSETS | TF_CMD_PROBE)
 
@@ -62,8 +62,15 @@ enum tf_front { TF_FRONT_CLI = 1, TF_FRONT_JSON = 2, TF_FRONT_PY = 4 };
  *            (the problem, a spec, files): a JSON member and a Python
  *            argument only */
 enum tf_option_kind {
-  TF_OPTK_INT, TF_OPTK_SECONDS, TF_OPTK_FLAG, TF_OPTK_NOFLAG, TF_OPTK_WORD, TF_OPTK_TEXT, TF_OPTK_PAIRS,
-  TF_OPTK_SHARD, TF_OPTK_OPERAND
+  TF_OPTK_INT,
+  TF_OPTK_SECONDS,
+  TF_OPTK_FLAG,
+  TF_OPTK_NOFLAG,
+  TF_OPTK_WORD,
+  TF_OPTK_TEXT,
+  TF_OPTK_PAIRS,
+  TF_OPTK_SHARD,
+  TF_OPTK_OPERAND
 };
 
 /* X(id, key, flag, kind, commands, fronts, lo, hi): key is the JSON
@@ -71,47 +78,47 @@ enum tf_option_kind {
  * error (see model/core/error.h), flag the long command-line option (""
  * for none); an INT's values are lo..hi (a SHARD's count 1..hi), in every
  * front end. */
-#define TF_COMMAND_OPTIONS(X)                                                                                        \
-  X(problem, "problem", "", OPERAND, TF_CMDS_PROBLEM | TF_CMD_PLOT_MAP, TF_FRONT_JSON, 0, 0)                         \
-  X(cutlass_name, "cutlass_name", "cutlass-name", TEXT, TF_CMDS_PROBLEM | TF_CMD_PLOT_MAP, TF_FRONTS_ALL, 0, 0)      \
-  X(kind, "kind", "", WORD, TF_CMDS_PLOTS, TF_FRONT_JSON, 0, 0)                                                   \
-  X(spec, "spec", "", OPERAND, TF_CMD_SWEEP, TF_FRONTS_API, 0, 0)                                                    \
-  X(problems, "problems", "", OPERAND, TF_CMD_SWEEP, TF_FRONTS_API, 0, 0)                                            \
-  X(file, "file", "", TEXT, TF_CMD_SWEEP | TF_CMD_PRUNE | TF_CMD_PLOT_SWEEP, TF_FRONTS_API, 0, 0)                 \
-  X(files, "files", "", OPERAND, TF_CMD_VALIDATE, TF_FRONTS_API, 0, 0)                                               \
-  X(configs, "configs", "", OPERAND, TF_CMD_PRUNE, TF_FRONTS_API, 0, 0)                                              \
-  X(top, "top", "top", INT, TF_CMD_SOLVE | TF_CMD_EMIT, TF_FRONTS_ALL, 1, 1000)                                      \
-  X(top_points, "top_points", "top-points", FLAG, TF_CMD_SOLVE, TF_FRONTS_ALL, 0, 0)                                 \
-  X(explain, "explain", "explain", FLAG, TF_CMD_SOLVE, TF_FRONTS_ALL, 0, 0)                                          \
-  X(lp, "lp", "lp", TEXT, TF_CMD_SOLVE, TF_FRONT_CLI, 0, 0)                                                          \
-  X(mps, "mps", "mps", TEXT, TF_CMD_SOLVE, TF_FRONT_CLI, 0, 0)                                                       \
-  X(emit, "emit", "emit", WORD, TF_CMD_LAYOUT, TF_FRONTS_ALL, 0, 0)                                                  \
-  X(for_, "for", "for", WORD, TF_CMD_EMIT, TF_FRONTS_ALL, 0, 0)                                                      \
-  X(key, "key", "key", PAIRS, TF_CMD_EMIT, TF_FRONTS_ALL, 0, 0)                                                      \
-  X(map, "map", "map", PAIRS, TF_CMD_PRUNE, TF_FRONTS_ALL, 0, 0)                                                     \
-  X(keep, "keep", "keep", FLAG, TF_CMD_PRUNE, TF_FRONT_CLI | TF_FRONT_PY, 0, 0)                                      \
-  X(jobs, "jobs", "jobs", INT, TF_CMD_SWEEP, TF_FRONTS_ALL, 1, 1024)                                                 \
-  X(memo_max, "memo_max", "memo-max", INT, TF_CMD_SWEEP, TF_FRONTS_ALL, 0, (1 << 30))                                \
-  X(fd, "fd", "", INT, TF_CMD_SWEEP, TF_FRONT_JSON, 0, (1 << 30))                                                    \
-  X(output, "output", "output", TEXT, TF_CMDS_WRITES, TF_FRONT_CLI, 0, 0)                                            \
-  X(format, "format", "format", WORD, TF_CMD_SWEEP | TF_CMD_MERGE, TF_FRONT_CLI, 0, 0)                               \
-  X(resume, "resume", "resume", FLAG, TF_CMD_SWEEP, TF_FRONT_CLI, 0, 0)                                              \
-  X(shard, "shard", "shard", SHARD, TF_CMD_SWEEP, TF_FRONTS_ALL, 1, 1000000)                                         \
-  X(time_limit, "time_limit", "time-limit", SECONDS, TF_CMDS_SOLVING | TF_CMD_PRUNE, TF_FRONTS_ALL, 0, 0)            \
-  X(solver, "solver", "solver", WORD, TF_CMDS_SOLVING, TF_FRONTS_ALL, 0, 0)                                          \
-  X(presolve, "presolve", "no-presolve", NOFLAG, TF_CMDS_SOLVING, TF_FRONTS_ALL, 0, 0)                               \
-  X(quiet, "quiet", "quiet", FLAG, TF_CMD_SWEEP | TF_CMD_MERGE, TF_FRONT_CLI, 0, 0)                                  \
-  X(x, "x", "x", TEXT, TF_CMDS_PLOTS, TF_FRONTS_ALL, 0, 0)                                                           \
-  X(y, "y", "y", TEXT, TF_CMDS_PLOTS, TF_FRONTS_ALL, 0, 0)                                                           \
-  X(color, "color", "color", TEXT, TF_CMD_PLOT_MAP, TF_FRONTS_ALL, 0, 0)                                             \
-  X(by, "by", "by", TEXT, TF_CMD_PLOT_SWEEP, TF_FRONTS_ALL, 0, 0)                                                    \
-  X(scale, "scale", "scale", WORD, TF_CMDS_PLOTS, TF_FRONTS_ALL, 0, 0)                                               \
-  X(x_scale, "x_scale", "x-scale", WORD, TF_CMD_PLOT_SWEEP, TF_FRONTS_ALL, 0, 0)                                     \
-  X(unconfirmed, "unconfirmed", "unconfirmed", FLAG, TF_CMD_MACHINES, TF_FRONT_CLI, 0, 0)                            \
-  X(json, "json", "json", FLAG, TF_CMDS_PROBLEM | TF_CMD_PRUNE | TF_CMD_VALIDATE | TF_CMD_MACHINES | TF_CMD_WORKSETS,     \
-    TF_FRONT_CLI, 0, 0)                                                                                              \
-  X(jsonl, "jsonl", "jsonl", FLAG, TF_CMD_SOLVE | TF_CMD_CHECK | TF_CMD_VALIDATE, TF_FRONT_CLI, 0, 0)                \
-  X(csv, "csv", "csv", FLAG, TF_CMD_SOLVE | TF_CMD_CHECK | TF_CMD_PRUNE, TF_FRONT_CLI, 0, 0)                         \
+#define TF_COMMAND_OPTIONS(X)                                                                                         \
+  X(problem, "problem", "", OPERAND, TF_CMDS_PROBLEM | TF_CMD_PLOT_MAP, TF_FRONT_JSON, 0, 0)                          \
+  X(cutlass_name, "cutlass_name", "cutlass-name", TEXT, TF_CMDS_PROBLEM | TF_CMD_PLOT_MAP, TF_FRONTS_ALL, 0, 0)       \
+  X(kind, "kind", "", WORD, TF_CMDS_PLOTS, TF_FRONT_JSON, 0, 0)                                                       \
+  X(spec, "spec", "", OPERAND, TF_CMD_SWEEP, TF_FRONTS_API, 0, 0)                                                     \
+  X(problems, "problems", "", OPERAND, TF_CMD_SWEEP, TF_FRONTS_API, 0, 0)                                             \
+  X(file, "file", "", TEXT, TF_CMD_SWEEP | TF_CMD_PRUNE | TF_CMD_PLOT_SWEEP, TF_FRONTS_API, 0, 0)                     \
+  X(files, "files", "", OPERAND, TF_CMD_VALIDATE, TF_FRONTS_API, 0, 0)                                                \
+  X(configs, "configs", "", OPERAND, TF_CMD_PRUNE, TF_FRONTS_API, 0, 0)                                               \
+  X(top, "top", "top", INT, TF_CMD_SOLVE | TF_CMD_EMIT, TF_FRONTS_ALL, 1, 1000)                                       \
+  X(top_points, "top_points", "top-points", FLAG, TF_CMD_SOLVE, TF_FRONTS_ALL, 0, 0)                                  \
+  X(explain, "explain", "explain", FLAG, TF_CMD_SOLVE, TF_FRONTS_ALL, 0, 0)                                           \
+  X(lp, "lp", "lp", TEXT, TF_CMD_SOLVE, TF_FRONT_CLI, 0, 0)                                                           \
+  X(mps, "mps", "mps", TEXT, TF_CMD_SOLVE, TF_FRONT_CLI, 0, 0)                                                        \
+  X(emit, "emit", "emit", WORD, TF_CMD_LAYOUT, TF_FRONTS_ALL, 0, 0)                                                   \
+  X(for_, "for", "for", WORD, TF_CMD_EMIT, TF_FRONTS_ALL, 0, 0)                                                       \
+  X(key, "key", "key", PAIRS, TF_CMD_EMIT, TF_FRONTS_ALL, 0, 0)                                                       \
+  X(map, "map", "map", PAIRS, TF_CMD_PRUNE, TF_FRONTS_ALL, 0, 0)                                                      \
+  X(keep, "keep", "keep", FLAG, TF_CMD_PRUNE, TF_FRONT_CLI | TF_FRONT_PY, 0, 0)                                       \
+  X(jobs, "jobs", "jobs", INT, TF_CMD_SWEEP, TF_FRONTS_ALL, 1, 1024)                                                  \
+  X(memo_max, "memo_max", "memo-max", INT, TF_CMD_SWEEP, TF_FRONTS_ALL, 0, (1 << 30))                                 \
+  X(fd, "fd", "", INT, TF_CMD_SWEEP, TF_FRONT_JSON, 0, (1 << 30))                                                     \
+  X(output, "output", "output", TEXT, TF_CMDS_WRITES, TF_FRONT_CLI, 0, 0)                                             \
+  X(format, "format", "format", WORD, TF_CMD_SWEEP | TF_CMD_MERGE, TF_FRONT_CLI, 0, 0)                                \
+  X(resume, "resume", "resume", FLAG, TF_CMD_SWEEP, TF_FRONT_CLI, 0, 0)                                               \
+  X(shard, "shard", "shard", SHARD, TF_CMD_SWEEP, TF_FRONTS_ALL, 1, 1000000)                                          \
+  X(time_limit, "time_limit", "time-limit", SECONDS, TF_CMDS_SOLVING | TF_CMD_PRUNE, TF_FRONTS_ALL, 0, 0)             \
+  X(solver, "solver", "solver", WORD, TF_CMDS_SOLVING, TF_FRONTS_ALL, 0, 0)                                           \
+  X(presolve, "presolve", "no-presolve", NOFLAG, TF_CMDS_SOLVING, TF_FRONTS_ALL, 0, 0)                                \
+  X(quiet, "quiet", "quiet", FLAG, TF_CMD_SWEEP | TF_CMD_MERGE, TF_FRONT_CLI, 0, 0)                                   \
+  X(x, "x", "x", TEXT, TF_CMDS_PLOTS, TF_FRONTS_ALL, 0, 0)                                                            \
+  X(y, "y", "y", TEXT, TF_CMDS_PLOTS, TF_FRONTS_ALL, 0, 0)                                                            \
+  X(color, "color", "color", TEXT, TF_CMD_PLOT_MAP, TF_FRONTS_ALL, 0, 0)                                              \
+  X(by, "by", "by", TEXT, TF_CMD_PLOT_SWEEP, TF_FRONTS_ALL, 0, 0)                                                     \
+  X(scale, "scale", "scale", WORD, TF_CMDS_PLOTS, TF_FRONTS_ALL, 0, 0)                                                \
+  X(x_scale, "x_scale", "x-scale", WORD, TF_CMD_PLOT_SWEEP, TF_FRONTS_ALL, 0, 0)                                      \
+  X(unconfirmed, "unconfirmed", "unconfirmed", FLAG, TF_CMD_MACHINES, TF_FRONT_CLI, 0, 0)                             \
+  X(json, "json", "json", FLAG, TF_CMDS_PROBLEM | TF_CMD_PRUNE | TF_CMD_VALIDATE | TF_CMD_MACHINES | TF_CMD_WORKSETS, \
+    TF_FRONT_CLI, 0, 0)                                                                                               \
+  X(jsonl, "jsonl", "jsonl", FLAG, TF_CMD_SOLVE | TF_CMD_CHECK | TF_CMD_VALIDATE, TF_FRONT_CLI, 0, 0)                 \
+  X(csv, "csv", "csv", FLAG, TF_CMD_SOLVE | TF_CMD_CHECK | TF_CMD_PRUNE, TF_FRONT_CLI, 0, 0)                          \
   X(help, "help", "help", FLAG, ~0u, TF_FRONT_CLI, 0, 0)
 
 #define TF_COPT_ENUM(id, key, flag, kind, commands, fronts, lo, hi) TF_COPT_##id,

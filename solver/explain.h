@@ -21,7 +21,7 @@ typedef struct tf_explain_level {
   int64_t choose[TF_MAX_CHOOSE];
   int64_t counts[TF_MAX_COUNTS];
   int64_t value;
-  tf_violation miss;    /* the constraint it violates; miss.text the sentence */
+  tf_violation miss; /* the constraint it violates; miss.text the sentence */
 } tf_explain_level;
 
 /* Level `level` (0-based) of an optimal answer. */
@@ -39,10 +39,10 @@ enum tf_alt_verdict {
 
 typedef struct tf_explain_alt {
   int memory, verdict;
-  tf_violation miss;    /* TF_ALT_NO_FIT: at the answer's counts (text: the sentence) */
-  size_t level;         /* TF_ALT_WORSE: the first level that differs, 0-based */
-  int64_t value;        /* TF_ALT_WORSE: that level's value there */
-  int fewer_counts;     /* TF_ALT_WORSE: at fewer counts than the answer's */
+  tf_violation miss; /* TF_ALT_NO_FIT: at the answer's counts (text: the sentence) */
+  size_t level;      /* TF_ALT_WORSE: the first level that differs, 0-based */
+  int64_t value;     /* TF_ALT_WORSE: that level's value there */
+  int fewer_counts;  /* TF_ALT_WORSE: at fewer counts than the answer's */
 } tf_explain_alt;
 
 /* One term of the roofline (the terms the workset's `cycles` let takes the
@@ -51,7 +51,7 @@ typedef struct tf_explain_alt {
 #define TF_EXPLAIN_ROOFLINE "cycles"
 #define TF_EXPLAIN_MAX_TERMS 8
 typedef struct tf_explain_term {
-  const char *name;     /* the let's (borrowed from the workset) */
+  const char *name; /* the let's (borrowed from the workset) */
   int ok;
   int64_t value, moved;
 } tf_explain_term;
@@ -62,16 +62,16 @@ enum tf_place_how { TF_PLACE_CHOSEN, TF_PLACE_PINNED, TF_PLACE_MMA_TABLE };
  * other memory of its place list loses, and the roofline either way. */
 typedef struct tf_explain_place {
   size_t var, buffer;
-  int memory, how;      /* enum tf_place_how */
-  int64_t charged;      /* its allocation (inside its alias: the excess) */
-  int inside;           /* the alias it lies inside, or -1 */
+  int memory, how;        /* enum tf_place_how */
+  int64_t charged;        /* its allocation (inside its alias: the excess) */
+  int inside;             /* the alias it lies inside, or -1 */
   int64_t used, capacity; /* the memory's, at the answer */
   tf_explain_alt alts[TF_NMEM];
   int nalts;
-  int other;            /* the memory of the roofline comparison, or -1 */
+  int other;                                   /* the memory of the roofline comparison, or -1 */
   tf_explain_term terms[TF_EXPLAIN_MAX_TERMS]; /* the last is the roofline itself */
-  size_t nterms;        /* 0: no roofline line */
-  int scheduled; /* 1: the last term is overlap + serial + overhead, not the max */
+  size_t nterms;                               /* 0: no roofline line */
+  int scheduled;                               /* 1: the last term is overlap + serial + overhead, not the max */
 } tf_explain_place;
 
 /* Why a count is not one larger: the next value and what it violates
@@ -92,9 +92,9 @@ typedef struct tf_explain_binding {
  * placed). */
 typedef struct tf_explanation {
   tf_explain_binding *binding; /* per count */
-  tf_explain_level *levels;   /* per shown objective */
+  tf_explain_level *levels;    /* per shown objective */
   size_t nlevels;
-  tf_explain_place *places;   /* per placement variable */
+  tf_explain_place *places; /* per placement variable */
   size_t nplaces;
   int unmetered[TF_MAX_EDGES];
   int nunmetered;

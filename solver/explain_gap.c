@@ -35,7 +35,7 @@ static int64_t value_or(const tf_problem *p, const tf_answer *a, const char *nam
  * times run at; HBM and the fill as the shape computes them.  0 where the
  * workset has no such part. */
 static const char *const part_names[TF_GAP_PARTS] = {"overlapped terms", "serial share", "overhead",
-                                                      "CTA I/O",          "HBM",          "fill"};
+                                                     "CTA I/O",          "HBM",          "fill"};
 
 static void parts_of(const tf_problem *p, const tf_answer *a, int64_t *ns, int64_t *waves, int64_t *iters) {
   int64_t mhz = tf_machine_time_mhz(p->machine);
@@ -120,8 +120,9 @@ void tf_gap_text(FILE *f, const tf_problem *p, const tf_answer *a, const tf_answ
   tf_gap_at(p, a, b, &g);
   fprintf(f, "rank %-7d ", b->rank);
   if (!g.timed) {
-    fprintf(f, g.tie ? "ties rank %d at every objective level\n"
-                     : "follows rank %d at an objective level (the workset gives no time)\n",
+    fprintf(f,
+            g.tie ? "ties rank %d at every objective level\n"
+                  : "follows rank %d at an objective level (the workset gives no time)\n",
             a->rank);
     return;
   }

@@ -57,7 +57,8 @@ static int level_pins(const tf_problem *p, const tf_answer *a, const char *where
   for (size_t o = 0; a->status == TF_ANSWER_OPTIMAL && o < p->nobjective; o++) {
     pins[o] = (double)a->point.objective[o];
     if (a->point.objective[o] > TF_JSON_EXACT || a->point.objective[o] < -TF_JSON_EXACT)
-      return tf_error_set(err, TF_EINPUT, where, "'%s' is %lld at the optimum, beyond 2^53: a model file cannot pin it exactly",
+      return tf_error_set(err, TF_EINPUT, where,
+                          "'%s' is %lld at the optimum, beyond 2^53: a model file cannot pin it exactly",
                           p->objective[o].text, (long long)a->point.objective[o]);
   }
   return 0;
@@ -97,16 +98,17 @@ static int names_apart(const char *lp_file, const char *mps_file, size_t levels,
     for (size_t j = 0; j < levels; j++)
       if (!tf_export_level_name(lp_file, i, a, sizeof a) && !tf_export_level_name(mps_file, j, b, sizeof b) &&
           same_file(a, b))
-        return tf_error_set(err, TF_EINPUT, "@mps", "%s is also @{lp}'s file of level %zu (%s): give the two "
-                            "formats names apart", b, i + 1, a);
+        return tf_error_set(err, TF_EINPUT, "@mps",
+                            "%s is also @{lp}'s file of level %zu (%s): give the two "
+                            "formats names apart",
+                            b, i + 1, a);
   return 0;
 }
 
 /* Every file of both formats is written to its temporary name first; only
  * when all are whole is any renamed over its target, so that a full disk
  * at the last level leaves every earlier model file as it was. */
-int tf_export_model(const tf_problem *p, const tf_answer *a, const char *lp_file, const char *mps_file,
-                    tf_error *err) {
+int tf_export_model(const tf_problem *p, const tf_answer *a, const char *lp_file, const char *mps_file, tf_error *err) {
   size_t levels = a->status == TF_ANSWER_OPTIMAL && p->nobjective ? p->nobjective : 1;
   tf_model m;
   if (names_apart(lp_file, mps_file, levels, err) || tf_model_build(&m, p, err))

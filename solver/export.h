@@ -23,7 +23,6 @@ int tf_export_level_name(const char *file, size_t level, char *buf, size_t size)
 /* Writes the model's level files for lp_file and mps_file (either NULL);
  * a, the problem's certified answer, gives the pins.  On failure no file
  * of this call is left. */
-int tf_export_model(const tf_problem *p, const tf_answer *a, const char *lp_file, const char *mps_file,
-                    tf_error *err);
+int tf_export_model(const tf_problem *p, const tf_answer *a, const char *lp_file, const char *mps_file, tf_error *err);
 
 #endif

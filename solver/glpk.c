@@ -9,15 +9,15 @@
 
 #include <errno.h>
 #include <fcntl.h>
-#include <sys/mman.h>
-#include <sys/stat.h>
-#include <unistd.h>
 #include <glpk.h>
 #include <math.h>
 #include <setjmp.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/mman.h>
+#include <sys/stat.h>
+#include <unistd.h>
 
 #include "model/core/alloc.h"
 #include "solver/output.h"
@@ -25,11 +25,11 @@
 /* State shared with GLPK's hooks, one per solving thread. */
 struct guard {
   jmp_buf jmp;
-  char last[256];  /* GLPK's last terminal line, for error messages */
-  int *ind;        /* row scratch (1-based, as GLPK wants), freed on both paths */
+  char last[256]; /* GLPK's last terminal line, for error messages */
+  int *ind;       /* row scratch (1-based, as GLPK wants), freed on both paths */
   double *val;
   size_t cap;
-  int model_fd;    /* --lp/--mps in memory while GLPK writes it, else -1 */
+  int model_fd; /* --lp/--mps in memory while GLPK writes it, else -1 */
 };
 
 /* Room for a row of n entries in the guard's scratch. */
@@ -227,12 +227,12 @@ static char *model_text(glp_prob *lp, struct guard *g, int mps, size_t *len) {
 struct job {
   const tf_ilp *ilp;
   const tf_solve_opts *o;
-  tf_solution *s;     /* a solve's, else NULL */
-  size_t level;       /* a write's */
+  tf_solution *s; /* a solve's, else NULL */
+  size_t level;   /* a write's */
   const double *pins;
   const char *file, *where; /* a write's, for messages */
   int mps;
-  char **text;        /* a write's result */
+  char **text; /* a write's result */
   size_t *len;
 };
 
@@ -246,8 +246,8 @@ static int write_model(glp_prob *lp, struct guard *g, const struct job *j, tf_er
   return 0;
 }
 
-static int solve_guarded(glp_prob *lp, struct guard *g, const tf_ilp *ilp, const tf_solve_opts *o,
-                         tf_solution *s, tf_error *err) {
+static int solve_guarded(glp_prob *lp, struct guard *g, const tf_ilp *ilp, const tf_solve_opts *o, tf_solution *s,
+                         tf_error *err) {
   load(lp, g, ilp);
   s->objval = tf_nalloc(ilp->nobjs + 1, sizeof *s->objval);
   if (o->fault) /* an invalid column, with the scratch and the solution allocated: GLPK's error path */
@@ -331,8 +331,8 @@ static int glpk_solve(const tf_ilp *ilp, const tf_solve_opts *o, tf_solution *s,
   return guarded(&j, err);
 }
 
-static int glpk_text(const tf_ilp *ilp, size_t level, const double *pins, int mps, const char *file,
-                     const char *where, char **text, size_t *len, tf_error *err) {
+static int glpk_text(const tf_ilp *ilp, size_t level, const double *pins, int mps, const char *file, const char *where,
+                     char **text, size_t *len, tf_error *err) {
   *text = NULL;
   struct job j = {ilp, NULL, NULL, level, pins, file, where, mps, text, len};
   int rc = guarded(&j, err);

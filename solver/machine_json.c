@@ -16,7 +16,8 @@ size_t tf_machine_rows(const tf_machine *m, tf_machine_row *r) {
   n++;
   int64_t v;
   int rc;
-  for (size_t i = 0; n < TF_MACHINE_ROWS_MAX - 1 && (rc = tf_machine_field(m, i, r[n].field, sizeof r[n].field, &v)) >= 0; i++) {
+  for (size_t i = 0;
+       n < TF_MACHINE_ROWS_MAX - 1 && (rc = tf_machine_field(m, i, r[n].field, sizeof r[n].field, &v)) >= 0; i++) {
     snprintf(r[n].text, sizeof r[n].text, rc ? "-" : "%lld", (long long)v);
     r[n].number = !rc, r[n].absent = rc;
     n++;
@@ -77,4 +78,3 @@ void tf_machine_write_json(FILE *f, const tf_machine *m) {
   tf_json_out_end(&w);
   tf_json_out_line(&w);
 }
-

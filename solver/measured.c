@@ -169,8 +169,7 @@ static void print_row(FILE *f, int json, const tf_mpoint *pt, const tf_request *
     json_row(f, pt, req, p, a, expected, derived);
     return;
   }
-  fprintf(f, "%-8s %-44s %-30s %-24s %s\n", "measured", pt->id, pt->config,
-          expected, derived);
+  fprintf(f, "%-8s %-44s %-30s %-24s %s\n", "measured", pt->id, pt->config, expected, derived);
   if (pt->why[0])
     fprintf(f, "         %s\n", pt->why);
 }
@@ -350,8 +349,7 @@ int tf_measured_rank(tf_measured_set *s, tf_mgroup *g, tf_cache *cache, const tf
   const tf_machine *m;
   const tf_workset *w;
   tf_problem *p = NULL;
-  int rc = tf_cache_get(cache, &req, "$.machine", "$.workset", &m, &w, err) ||
-                   !(p = tf_problem_new(m, w, &req, err))
+  int rc = tf_cache_get(cache, &req, "$.machine", "$.workset", &m, &w, err) || !(p = tf_problem_new(m, w, &req, err))
                ? -1
                : 0;
   tf_found *found = NULL;

@@ -33,37 +33,37 @@ enum tf_mpoint_status { TF_MP_OK, TF_MP_UNREPRESENTABLE, TF_MP_NO_FIT };
 typedef struct tf_mpoint {
   char *id, *machine, *workset, *file;
   size_t line;
-  tf_measured m;           /* moved from the case */
-  tf_request base;         /* the point's problem without its configuration */
-  tf_assign *fix;          /* the config's variables (the rest went into base's params) */
+  tf_measured m;   /* moved from the case */
+  tf_request base; /* the point's problem without its configuration */
+  tf_assign *fix;  /* the config's variables (the rest went into base's params) */
   size_t nfix;
-  char config[200];        /* "B_r=128 B_c=128 warps=4", as the line gives it */
-  int status;              /* enum tf_mpoint_status */
-  char why[400];           /* not representable, or does not fit: why */
-  int64_t predicted;       /* in TF_MEASURED_TIME_LET's unit */
-  char bound[16];          /* the binding term's name ("mma", "hbm") */
-  double measured_ns;      /* -1 for a relative time */
+  char config[200];   /* "B_r=128 B_c=128 warps=4", as the line gives it */
+  int status;         /* enum tf_mpoint_status */
+  char why[400];      /* not representable, or does not fit: why */
+  int64_t predicted;  /* in TF_MEASURED_TIME_LET's unit */
+  char bound[16];     /* the binding term's name ("mma", "hbm") */
+  double measured_ns; /* -1 for a relative time */
 } tf_mpoint;
 
 typedef struct tf_mgroup {
-  const char *name;        /* borrowed from its first point */
-  size_t *points;          /* indices into the set, in measured order */
-  size_t npoints;          /* representable points that fit */
-  size_t nall;             /* every point of the group */
-  int ranked;              /* 0: no point to rank; 1 ranked; -1 outside the space */
-  int64_t faster, tied;    /* configurations strictly faster / tied with the best */
-  int at_least;            /* 1 when the search's cap cut the count: a lower bound */
+  const char *name;     /* borrowed from its first point */
+  size_t *points;       /* indices into the set, in measured order */
+  size_t npoints;       /* representable points that fit */
+  size_t nall;          /* every point of the group */
+  int ranked;           /* 0: no point to rank; 1 ranked; -1 outside the space */
+  int64_t faster, tied; /* configurations strictly faster / tied with the best */
+  int at_least;         /* 1 when the search's cap cut the count: a lower bound */
 } tf_mgroup;
 
 typedef struct tf_mfamily {
-  char name[160];          /* "h100-sxm fa3-fwd" */
+  char name[160]; /* "h100-sxm fa3-fwd" */
   size_t n;
   double median, min, max;
 } tf_mfamily;
 
 typedef struct tf_mtotals {
   size_t points, groups, unrepresentable, no_fit;
-  size_t right, wrong, tied;         /* pairs at least TF_MEASURED_APART apart */
+  size_t right, wrong, tied;                                       /* pairs at least TF_MEASURED_APART apart */
   size_t pairs, ties_measured, ties_model, concordant, discordant; /* every pair, for tau-b */
   int has_tau;
   double tau_b;

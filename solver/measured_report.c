@@ -13,9 +13,7 @@
  * relative time. */
 static double mval(const tf_mpoint *p) { return p->measured_ns > 0 ? p->measured_ns : p->m.value; }
 
-static double ratio(const tf_mpoint *p) {
-  return (double)p->predicted / TF_MEASURED_UNITS_PER_NS / p->measured_ns;
-}
+static double ratio(const tf_mpoint *p) { return (double)p->predicted / TF_MEASURED_UNITS_PER_NS / p->measured_ns; }
 
 /* The group named like point i, added when new. */
 static tf_mgroup *group_of(tf_measured_set *s, size_t i) {
@@ -214,10 +212,10 @@ static void totals_text(FILE *f, const tf_mtotals *t) {
     fprintf(f, "Kendall tau-b pooled over groups: %+.3f", t->tau_b);
   else
     fprintf(f, "Kendall tau-b pooled over groups: none");
-  fprintf(f, " (%zu pairs; %zu tied in measured time, %zu in the model)\n", t->pairs, t->ties_measured,
-          t->ties_model);
-  fprintf(f, "measured best strictly in the model's top 3: %zu of %zu groups of several configurations (top 1: %zu); "
-             "%zu of %zu groups (top 1: %zu)\n",
+  fprintf(f, " (%zu pairs; %zu tied in measured time, %zu in the model)\n", t->pairs, t->ties_measured, t->ties_model);
+  fprintf(f,
+          "measured best strictly in the model's top 3: %zu of %zu groups of several configurations (top 1: %zu); "
+          "%zu of %zu groups (top 1: %zu)\n",
           t->top3, t->several, t->top1, t->all_top3, t->ranked, t->all_top1);
 }
 
@@ -229,8 +227,7 @@ void tf_measured_write_text(FILE *f, const tf_measured_set *s) {
   totals_text(f, &s->t);
   fprintf(f, "%-32s %6s %7s %7s %7s\n", "predicted/measured by family", "points", "median", "min", "max");
   for (size_t k = 0; k < s->nf; k++)
-    fprintf(f, "%-32s %6zu %7.3f %7.3f %7.3f\n", s->f[k].name, s->f[k].n, s->f[k].median, s->f[k].min,
-            s->f[k].max);
+    fprintf(f, "%-32s %6zu %7.3f %7.3f %7.3f\n", s->f[k].name, s->f[k].n, s->f[k].median, s->f[k].min, s->f[k].max);
 }
 
 /* ---------------------------------------------------------------- JSON */
@@ -239,7 +236,10 @@ static void point_json(tf_json_out *w, const tf_mpoint *p) {
   tf_json_out_object(w);
   tf_json_out_key_string(w, "id", p->id);
   tf_json_out_key_string(w, "config", p->config);
-  tf_json_out_key_string(w, "result", p->status == TF_MP_OK ? "measured" : p->status == TF_MP_NO_FIT ? "no_fit" : "unrepresentable");
+  tf_json_out_key_string(w, "result",
+                         p->status == TF_MP_OK       ? "measured"
+                         : p->status == TF_MP_NO_FIT ? "no_fit"
+                                                     : "unrepresentable");
   tf_json_out_key(w, tf_measure_name(p->m.measure));
   tf_json_out_double(w, p->m.value);
   if (p->measured_ns > 0) {

@@ -33,11 +33,11 @@ void tf_write_guard_hold(tf_write_guard *g);
 void tf_write_guard_release(tf_write_guard *g);
 
 typedef struct tf_output {
-  int fd;           /* -1 once closed */
-  int how;          /* enum in output.c */
-  char *target;     /* the file replaced or written (a link resolved) */
-  char *tmp;        /* the temporary name while writing whole, else NULL */
-  const char *name; /* as the user gave it, for messages */
+  int fd;            /* -1 once closed */
+  int how;           /* enum in output.c */
+  char *target;      /* the file replaced or written (a link resolved) */
+  char *tmp;         /* the temporary name while writing whole, else NULL */
+  const char *name;  /* as the user gave it, for messages */
   const char *where; /* "-o", "--lp", ... */
 } tf_output;
 

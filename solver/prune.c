@@ -178,8 +178,8 @@ static int check_bound(const tf_loaded *l, const tf_request *req, tf_pruned *out
   return tf_check(out->problem, &out->answer, err);
 }
 
-int tf_prune_object(const tf_loaded *l, tf_request *req, const tf_config *cfg, const tf_prune_map *map,
-                    tf_pruned *out, tf_error *err) {
+int tf_prune_object(const tf_loaded *l, tf_request *req, const tf_config *cfg, const tf_prune_map *map, tf_pruned *out,
+                    tf_error *err) {
   memset(out, 0, sizeof *out);
   size_t nparams = req->nparams, nfixes = req->nfixes;
   tf_strbuf ignored = tf_strbuf_of(out->ignored, sizeof out->ignored);
@@ -257,7 +257,8 @@ int tf_prune_name(const char *name, const char *machine, double time_limit, tf_p
   tf_solve_opts opts;
   tf_solve_opts_init(&opts);
   opts.time_limit_s = time_limit;
-  int rc = tf_cutlass_name_request(name, &req, &k, err) || tf_load(&req, "@machine", "@cutlass_name", &out->loaded, err);
+  int rc =
+      tf_cutlass_name_request(name, &req, &k, err) || tf_load(&req, "@machine", "@cutlass_name", &out->loaded, err);
   if (!rc && machine && !same_arch(&k, out->loaded.machine)) {
     out->skipped = 1;
     snprintf(out->error, sizeof out->error, "an sm%d kernel; %s is %s", k.arch, out->loaded.machine->name,
@@ -311,7 +312,6 @@ static void note_ignored(tf_prune_batch *r, const char *keys) {
   }
 }
 
-
 /* A configuration that cannot be checked is blamed on its own line ("line
  * 3", "$[2]"), not on the option (--fix, --cutlass-name) or the workset
  * file its values reached.  A JSON path inside the configuration stays
@@ -361,8 +361,7 @@ static int map_targets(const tf_workset *w, const tf_prune_map *map, tf_error *e
   return 0;
 }
 
-int tf_prune_batch_run(tf_prune_batch *r, tf_request *req, const tf_prune_map *map, double time_limit,
-                       tf_error *err) {
+int tf_prune_batch_run(tf_prune_batch *r, tf_request *req, const tf_prune_map *map, double time_limit, tf_error *err) {
   r->verdicts = tf_nalloc(r->list.n ? r->list.n : 1, sizeof *r->verdicts);
   int names = r->list.form == TF_CONFIGS_NAMES;
   if (!names && (!req->machine || !req->workset))
@@ -398,7 +397,6 @@ int tf_prune_batch_run(tf_prune_batch *r, tf_request *req, const tf_prune_map *m
   /* no line could be checked: that is bad input, not a list of errors */
   return r->list.n && r->nerror == r->list.n ? -1 : 0;
 }
-
 
 /* One configuration's element: where it is, the configuration as it was
  * written, and its verdict (the error, or the answer's members). */

@@ -22,7 +22,7 @@ typedef struct tf_prune_pair {
   char *from, *to;
   char where[64]; /* "--map", "$.map.BM": the place an unknown `to` is blamed on */
 } tf_prune_pair;
-typedef struct tf_prune_map {  /* --map FROM=TO,... */
+typedef struct tf_prune_map { /* --map FROM=TO,... */
   tf_prune_pair *pairs;
   size_t n, cap;
 } tf_prune_map;
@@ -36,14 +36,14 @@ const char *tf_prune_triton_spelling(const char *variable);
 /* Adds "BLOCK_M=tile_m,BLOCK_N=tile_n"; `where` names the option. */
 int tf_prune_map_parse(tf_prune_map *m, const char *text, const char *where, tf_error *err);
 
-typedef struct tf_pruned {     /* one configuration's verdict */
-  tf_loaded loaded;            /* a name's own machine and workset; empty for objects */
-  tf_problem *problem;         /* owned */
-  tf_answer answer;            /* TF_ANSWER_FITS or TF_ANSWER_NO_FIT */
-  int answered;                /* answer initialised */
-  char ignored[256];           /* keys that name nothing in the workset, "num_warps, num_ctas" */
-  char error[512];             /* not empty: this line could not be checked, and why (no problem, no answer) */
-  int skipped;                 /* a kernel name for another architecture than -m's: not checked */
+typedef struct tf_pruned { /* one configuration's verdict */
+  tf_loaded loaded;        /* a name's own machine and workset; empty for objects */
+  tf_problem *problem;     /* owned */
+  tf_answer answer;        /* TF_ANSWER_FITS or TF_ANSWER_NO_FIT */
+  int answered;            /* answer initialised */
+  char ignored[256];       /* keys that name nothing in the workset, "num_warps, num_ctas" */
+  char error[512];         /* not empty: this line could not be checked, and why (no problem, no answer) */
+  int skipped;             /* a kernel name for another architecture than -m's: not checked */
 } tf_pruned;
 
 void tf_pruned_release(tf_pruned *x);
@@ -51,8 +51,8 @@ void tf_pruned_release(tf_pruned *x);
 /* Checks one object configuration against a loaded machine and workset;
  * `req` holds the command line's params and requires (its fixes grow and
  * shrink back during the call). */
-int tf_prune_object(const tf_loaded *l, tf_request *req, const tf_config *cfg, const tf_prune_map *map,
-                    tf_pruned *out, tf_error *err);
+int tf_prune_object(const tf_loaded *l, tf_request *req, const tf_config *cfg, const tf_prune_map *map, tf_pruned *out,
+                    tf_error *err);
 
 /* Checks one CUTLASS kernel name; `machine` (may be NULL) overrides the
  * name's architecture's machine. */
@@ -63,9 +63,9 @@ int tf_pruned_fits(const tf_pruned *v);
 /* A whole list checked: its configurations, their verdicts, the keys that
  * named nothing (each once). */
 typedef struct tf_prune_batch {
-  tf_config_list list;   /* parsed by the caller (tf_configs_parse) */
-  tf_loaded loaded;      /* the machine and workset objects are checked against */
-  tf_pruned *verdicts;   /* one per configuration */
+  tf_config_list list; /* parsed by the caller (tf_configs_parse) */
+  tf_loaded loaded;    /* the machine and workset objects are checked against */
+  tf_pruned *verdicts; /* one per configuration */
   size_t nfit, nerror, nskipped;
   char ignored[256];
 } tf_prune_batch;
@@ -80,8 +80,7 @@ void tf_prune_batch_release(tf_prune_batch *b);
  * gets its error, with its line, and the list goes on; -1 only for what
  * no line can get past (no machine or workset for objects, a map onto a
  * name that is neither a variable nor a param of the workset). */
-int tf_prune_batch_run(tf_prune_batch *b, tf_request *req, const tf_prune_map *map, double time_limit,
-                       tf_error *err);
+int tf_prune_batch_run(tf_prune_batch *b, tf_request *req, const tf_prune_map *map, double time_limit, tf_error *err);
 
 /* What `prune --json` prints: one array, an element per configuration
  * with its "where", the "config" itself, "fits" and check's fields;

@@ -14,7 +14,8 @@ void tf_report_answers(FILE *f, int format, const tf_request *req, const tf_prob
       tf_report_text(f, req, p, &a[0], explain);
     else
       tf_report_top_text(f, req, p, a, n);
-    for (int i = 1; i < n && explain && a[0].rank; i++) /* --top --explain: what separates each rank from the one before */
+    for (int i = 1; i < n && explain && a[0].rank;
+         i++) /* --top --explain: what separates each rank from the one before */
       if (a[i - 1].status == TF_ANSWER_OPTIMAL && a[i].status == TF_ANSWER_OPTIMAL)
         tf_gap_text(f, p, &a[i - 1], &a[i]);
     return;

@@ -50,8 +50,7 @@ void tf_report_json_object(FILE *f, const tf_request *req, const tf_problem *p, 
  * candidate) when `explain` and the answer is optimal. */
 void tf_report_json_answer(FILE *f, const tf_request *req, const tf_problem *p, const tf_answer *a, int explain);
 /* The same object as a value of the JSON writer w (model/core/json_out.h). */
-void tf_report_json_write(tf_json_out *w, const tf_request *req, const tf_problem *p, const tf_answer *a,
-                          int explain);
+void tf_report_json_write(tf_json_out *w, const tf_request *req, const tf_problem *p, const tf_answer *a, int explain);
 /* --top's answers, a[0..n) in rank order, each as tf_report_json_write's
  * object; with `explain` each after the first also says its gap to the one
  * before it ("gap", solver/explain_gap.h). */
@@ -79,10 +78,14 @@ void tf_csv_int(FILE *f, int ok, int64_t v);
  * apply to a row is empty.  The command's own columns come first: solve
  * and check "id", a sweep "index,total,id", prune "where,config,KEY...,fits". */
 typedef struct tf_csv_columns {
-  char **params;  size_t nparams, capparams;
-  char **vars;    size_t nvars, capvars;     /* choose, occupancy, counts, place_NAME */
-  char **counts;  size_t ncounts, capcounts; /* for the closed-form columns */
-  char **shown;   size_t nshown, capshown;   /* the worksets' shown lets (model/input/show.h) */
+  char **params;
+  size_t nparams, capparams;
+  char **vars;
+  size_t nvars, capvars; /* choose, occupancy, counts, place_NAME */
+  char **counts;
+  size_t ncounts, capcounts; /* for the closed-form columns */
+  char **shown;
+  size_t nshown, capshown; /* the worksets' shown lets (model/input/show.h) */
   int mem[TF_NMEM];
   size_t nobjectives;
 } tf_csv_columns;

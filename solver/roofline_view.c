@@ -37,7 +37,9 @@ static const char *charge_of(const tf_problem *p, const char *edge) {
   }
   if (!e)
     return "not in the machine's edges table: unmetered";
-  return e->kind == TF_EDGE_PORT ? "smem port" : e->kind == TF_EDGE_UNMETERED ? "unmetered" : "own rate: not a term yet";
+  return e->kind == TF_EDGE_PORT        ? "smem port"
+         : e->kind == TF_EDGE_UNMETERED ? "unmetered"
+                                        : "own rate: not a term yet";
 }
 
 /* mma_ops_0 + mma_ops_1 + ...: -1 when there is none. */
@@ -117,7 +119,8 @@ static void term_lines(FILE *f, const tf_problem *p, const int64_t *choose, cons
   else if (v->has[0] && !tf_roofline_value(p, choose, counts, "mma_rate_0", &rate) && (p->workset->roofline_sync & 1) &&
            p->machine->mma_sync.present)
     fprintf(f, "  mma        %lld ops / %lld per clk (mma.sync: %lld per mille of the machine's MMA rate) = %lld\n",
-            (long long)v->mma_ops, (long long)rate, (long long)p->machine->mma_sync.rate_permille, (long long)v->term[0]);
+            (long long)v->mma_ops, (long long)rate, (long long)p->machine->mma_sync.rate_permille,
+            (long long)v->term[0]);
   else if (v->has[0] && !tf_roofline_value(p, choose, counts, "mma_rate_0", &rate))
     fprintf(f, "  mma        %lld ops / %lld per clk (the machine's MMA rate at this width) = %lld\n",
             (long long)v->mma_ops, (long long)rate, (long long)v->term[0]);
@@ -139,14 +142,15 @@ static void term_lines(FILE *f, const tf_problem *p, const int64_t *choose, cons
       fprintf(f, "  alu        %lld / %lld per clk (alu.fp32_per_clk) = %lld\n", (long long)alu,
               (long long)p->machine->alu.fp32_per_clk, (long long)v->term[4]);
     else
-      fprintf(f, "  alu        %lld FP32 operations, not charged: the machine gives no alu.fp32_per_clk\n", (long long)alu);
+      fprintf(f, "  alu        %lld FP32 operations, not charged: the machine gives no alu.fp32_per_clk\n",
+              (long long)alu);
   }
 }
 
 /* The latency lets (model/input/roofline.h) at a point; 0 when the workset
  * declares no loads.  v[]: load_bytes, load_cycles, iteration_cycles,
  * stages_needed, pipeline_stages, latency_bound, compute_cycles. */
-static const char *const latency_names[] = {"load_bytes",    "load_cycles",     "iteration_cycles", "stages_needed",
+static const char *const latency_names[] = {"load_bytes",      "load_cycles",   "iteration_cycles", "stages_needed",
                                             "pipeline_stages", "latency_bound", "compute_cycles"};
 #define NLATENCY (sizeof latency_names / sizeof *latency_names)
 
@@ -164,9 +168,10 @@ static void latency_lines(FILE *f, const tf_problem *p, const int64_t *choose, c
     return;
   const tf_machine *m = p->machine;
   int64_t lat = m->latency.present ? m->latency.hbm_clk : 0;
-  fprintf(f, "  latency    stages_needed %lld = 1 + cdiv(%lld clk latency.hbm_clk, %lld clk per iteration); %lld stages%s\n",
-          (long long)v[3], (long long)lat, (long long)v[2], (long long)v[4],
-          v[5] ? ": latency-bound" : ", enough");
+  fprintf(
+      f,
+      "  latency    stages_needed %lld = 1 + cdiv(%lld clk latency.hbm_clk, %lld clk per iteration); %lld stages%s\n",
+      (long long)v[3], (long long)lat, (long long)v[2], (long long)v[4], v[5] ? ": latency-bound" : ", enough");
   int64_t hbm_ns;
   fprintf(f, "  iteration  %lld clk = max(compute %lld (cycles %lld over the iterations), loads %lld", (long long)v[2],
           (long long)v[6], (long long)rv->cycles, (long long)v[1]);
@@ -184,8 +189,8 @@ static void latency_lines(FILE *f, const tf_problem *p, const int64_t *choose, c
 static const char *const time_names[] = {"time_ns", "compute_ns", "hbm_ns", "waves", "fill_ns", "epilogue_cycles"};
 #define NTIME (sizeof time_names / sizeof *time_names)
 
-static void roofline_values(const tf_problem *p, const int64_t *choose, const int64_t *counts,
-                            const char *const *names, size_t n, int64_t *v, int *failed);
+static void roofline_values(const tf_problem *p, const int64_t *choose, const int64_t *counts, const char *const *names,
+                            size_t n, int64_t *v, int *failed);
 
 static int time_at(const tf_problem *p, const int64_t *choose, const int64_t *counts, int64_t *v) {
   int failed[NTIME];
@@ -310,8 +315,8 @@ void tf_explain_roofline_json(tf_json_out *w, const tf_problem *p, const int64_t
 
 /* tf_roofline_value of the n (at most 8) names at one point, the point
  * evaluated once (tf_problem_values); failed[k] where v[k] is not set. */
-static void roofline_values(const tf_problem *p, const int64_t *choose, const int64_t *counts,
-                            const char *const *names, size_t n, int64_t *v, int *failed) {
+static void roofline_values(const tf_problem *p, const int64_t *choose, const int64_t *counts, const char *const *names,
+                            size_t n, int64_t *v, int *failed) {
   const tf_workset *w = p->workset;
   const tf_expr *e[8];
   size_t at[8], m = 0;

@@ -13,19 +13,19 @@
 #define TF_VIEW_MAX_FLOWS 32
 
 typedef struct tf_roofline_view {
-  int ok;                              /* 0: no roofline, or it did not evaluate */
+  int ok; /* 0: no roofline, or it did not evaluate */
   int has[TF_ROOFLINE_NTERMS];
-  int64_t term[TF_ROOFLINE_NTERMS];   /* cycles(mma), cycles(exp), cycles(smem), cycles(l2), cycles(alu) */
+  int64_t term[TF_ROOFLINE_NTERMS]; /* cycles(mma), cycles(exp), cycles(smem), cycles(l2), cycles(alu) */
   int64_t cycles, bound_by;
-  int scheduled;                       /* 1: cycles = overlap + serial + overhead (below) */
-  int64_t overlap, serial, overhead;   /* overlap_cycles, serial_cycles, overhead_cycles */
-  int64_t mma_ops, exp_ops;            /* summed over entries; -1 when absent */
+  int scheduled;                     /* 1: cycles = overlap + serial + overhead (below) */
+  int64_t overlap, serial, overhead; /* overlap_cycles, serial_cycles, overhead_cycles */
+  int64_t mma_ops, exp_ops;          /* summed over entries; -1 when absent */
   size_t nflows;
   struct {
     const char *buffer;
-    char edge[32];                     /* "" when it crosses no edge */
+    char edge[32]; /* "" when it crosses no edge */
     int64_t bytes;
-    const char *charge;                /* "smem port", "unmetered", ... */
+    const char *charge; /* "smem port", "unmetered", ... */
   } flow[TF_VIEW_MAX_FLOWS];
 } tf_roofline_view;
 

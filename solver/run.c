@@ -20,7 +20,8 @@ int tf_run_arch_check(const tf_machine *m, const tf_workset *w, const tf_request
 static int bind(const tf_request *req, const char *mwhere, const char *wwhere, const char *arch_where,
                 double time_limit_s, int on_demand, tf_run *r, tf_error *err) {
   memset(r, 0, sizeof *r);
-  if (tf_load(req, mwhere, wwhere, &r->loaded, err) || (arch_where && tf_run_arch_check(r->loaded.machine, r->loaded.workset, req, arch_where, NULL, err)))
+  if (tf_load(req, mwhere, wwhere, &r->loaded, err) ||
+      (arch_where && tf_run_arch_check(r->loaded.machine, r->loaded.workset, req, arch_where, NULL, err)))
     return -1;
   r->problem = on_demand ? tf_problem_new_on_demand(r->loaded.machine, r->loaded.workset, req, time_limit_s, err)
                          : tf_problem_new_timed(r->loaded.machine, r->loaded.workset, req, time_limit_s, err);

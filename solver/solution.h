@@ -10,8 +10,8 @@
 enum tf_sol_status { TF_SOL_OPTIMAL, TF_SOL_INFEASIBLE };
 
 typedef struct tf_solution {
-  int status;     /* enum tf_sol_status */
-  double *x;      /* ncols values, owned */
+  int status; /* enum tf_sol_status */
+  double *x;  /* ncols values, owned */
   size_t ncols;
   double *objval; /* optimum of each lexicographic level, owned */
   size_t nobjs;   /* levels solved (fewer than the objectives when one is infeasible) */

@@ -148,8 +148,8 @@ int tf_solve_top(const tf_problem *p, const tf_solve_opts *o, int k, tf_answer *
   }
   tf_found *found = tf_nalloc((size_t)k, sizeof *found);
   size_t got = 0;
-  int rc = tf_search(p, (size_t)k, o->time_limit_s, found, &got, NULL, err) ||
-           tf_solve_found(p, found, got, answers, err);
+  int rc =
+      tf_search(p, (size_t)k, o->time_limit_s, found, &got, NULL, err) || tf_solve_found(p, found, got, answers, err);
   free(found);
   if (!rc)
     *n = (int)got;
@@ -213,8 +213,8 @@ static size_t distinct(const tf_problem *p, const tf_answer *all, size_t got, si
 
 /* One round of tf_solve_configs: the `ask` best points; 1 when they hold
  * k configurations or are every point there is (sel/nsel then filled). */
-static int configs_round(const tf_problem *p, const tf_solve_opts *o, size_t ask, size_t k, tf_found *sel,
-                         size_t *nsel, tf_error *err) {
+static int configs_round(const tf_problem *p, const tf_solve_opts *o, size_t ask, size_t k, tf_found *sel, size_t *nsel,
+                         tf_error *err) {
   tf_found *found = tf_nalloc(ask, sizeof *found);
   tf_answer *all = tf_nalloc(ask, sizeof *all);
   size_t got = 0, *keep = tf_nalloc(k, sizeof *keep);

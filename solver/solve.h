@@ -31,8 +31,8 @@ int tf_load_names(const tf_request *req, const char *mwhere, const char *wwhere,
 void tf_loaded_release(tf_loaded *l);
 
 typedef struct tf_solve_out {
-  const char *lp_file;   /* write the model here (CPLEX LP), or NULL */
-  const char *mps_file;  /* write the model here (free MPS), or NULL */
+  const char *lp_file;  /* write the model here (CPLEX LP), or NULL */
+  const char *mps_file; /* write the model here (free MPS), or NULL */
 } tf_solve_out;
 
 /* Solves a bound problem exactly (solver/search/search.h; o->time_limit_s bounds

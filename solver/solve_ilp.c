@@ -99,8 +99,8 @@ static int same_point(const tf_problem *p, const tf_answer *x, const tf_answer *
 }
 
 /* The backend's answer passed: it replaces the exact one in *a. */
-static void adopt(const tf_problem *p, const tf_solve_opts *o, const tf_solution *s, double seconds,
-                  tf_answer *g, tf_answer *a) {
+static void adopt(const tf_problem *p, const tf_solve_opts *o, const tf_solution *s, double seconds, tf_answer *g,
+                  tf_answer *a) {
   if (s->status == TF_SOL_OPTIMAL) {
     a->combo = g->combo;
     memcpy(a->choose, g->choose, sizeof a->choose);

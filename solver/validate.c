@@ -19,7 +19,6 @@
 enum verdict { AGREE, DIFFER, TUNED };
 static const char *const verdict_name[] = {"agree", "differ", "tuned"};
 
-
 /* The answer's value of a variable, by name; -1 if there is none. */
 static int value_of(const tf_problem *p, const tf_answer *a, const char *name, int64_t *v) {
   for (size_t i = 0; i < p->nchoose; i++)
@@ -68,8 +67,8 @@ static void placement_note(const tf_case *c, const tf_problem *p, const tf_answe
     return;
   }
   int fits = tf_problem_why(p, choose, a->counts, why, sizeof why);
-  snprintf(buf, size, "the expected placement %s%s", fits > 0 ? "fits but loses at an objective level" : "does not fit: ",
-           fits > 0 ? "" : why);
+  snprintf(buf, size, "the expected placement %s%s",
+           fits > 0 ? "fits but loses at an objective level" : "does not fit: ", fits > 0 ? "" : why);
 }
 
 static void expected_text(const tf_case *c, char *buf, size_t size) {
@@ -87,8 +86,8 @@ static int derived_placement(const tf_case *c, const tf_problem *p, const tf_ans
   for (size_t i = 0; i < c->nexpect_place; i++) {
     int m = memory_of(p, a, c->expect_place[i].buffer);
     if (m < 0)
-      return tf_error_set(err, TF_EINPUT, c->expect_place[i].where, "workset '%s' has no buffer '%s'",
-                          p->workset->name, c->expect_place[i].buffer);
+      return tf_error_set(err, TF_EINPUT, c->expect_place[i].where, "workset '%s' has no buffer '%s'", p->workset->name,
+                          c->expect_place[i].buffer);
     if (!tf_report_has_answer(a)) {
       tf_strbuf_item(b, " ", "%s", a->status == TF_ANSWER_INFEASIBLE ? "infeasible" : "no answer");
       *agrees = 0;
@@ -100,8 +99,8 @@ static int derived_placement(const tf_case *c, const tf_problem *p, const tf_ans
   return 0;
 }
 
-static int derived_text(const tf_case *c, const tf_problem *p, const tf_answer *a, char *buf, size_t size,
-                        int *agrees, tf_error *err) {
+static int derived_text(const tf_case *c, const tf_problem *p, const tf_answer *a, char *buf, size_t size, int *agrees,
+                        tf_error *err) {
   tf_strbuf b = tf_strbuf_of(buf, size);
   *agrees = 1;
   if (c->expect_fits >= 0) {
@@ -112,8 +111,8 @@ static int derived_text(const tf_case *c, const tf_problem *p, const tf_answer *
   for (size_t i = 0; i < c->nexpect; i++) {
     int64_t v;
     if (value_of(p, a, c->expect[i].name, &v))
-      return tf_error_set(err, TF_EINPUT, c->expect[i].where, "workset '%s' has no variable '%s'",
-                          p->workset->name, c->expect[i].name);
+      return tf_error_set(err, TF_EINPUT, c->expect[i].where, "workset '%s' has no variable '%s'", p->workset->name,
+                          c->expect[i].name);
     if (a->status == TF_ANSWER_INFEASIBLE) {
       tf_strbuf_item(&b, " ", "infeasible");
       *agrees = 0;
@@ -162,14 +161,17 @@ static int tuned_note(const tf_case *c, const tf_problem *solved, const tf_answe
   for (size_t i = 0; i < c->nexpect && !bind[0]; i++)
     if (tf_explain_next_value(solved, limit, c->expect[i].name, bind, sizeof bind))
       bind[0] = 0;
-  snprintf(buf, size, "%s%s%s%s", fit, at_limit ? ", at the limit" : fits > 0 ? ", below the limit" : "",
+  snprintf(buf, size, "%s%s%s%s", fit,
+           at_limit   ? ", at the limit"
+           : fits > 0 ? ", below the limit"
+                      : "",
            bind[0] ? "; beyond it, " : "", bind);
   return fits > 0;
 }
 
 /* One JSON Lines row: the case, its verdict and its answer. */
-static void json_row(FILE *f, const char *id, const tf_case *c, const tf_problem *p, const tf_answer *a,
-                     enum verdict v, const char *expected, const char *derived, const char *note) {
+static void json_row(FILE *f, const char *id, const tf_case *c, const tf_problem *p, const tf_answer *a, enum verdict v,
+                     const char *expected, const char *derived, const char *note) {
   tf_json_out w;
   tf_json_out_init(&w, f);
   tf_json_out_object(&w);

@@ -37,10 +37,10 @@ int tf_validate_file(tf_cache *cache, const char *file, FILE *out, int json, con
  * input anywhere writes none), then the measured cases' groups and
  * totals.  Each front end frames rows and tally its way. */
 typedef struct tf_validate_run {
-  char *rows;           /* the rows, one a line (JSON objects with `json`) */
-  size_t nrows;         /* bytes */
-  tf_measured_set set;  /* the measured cases */
-  tf_validate_tally t;  /* its set is &set: do not copy the struct */
+  char *rows;          /* the rows, one a line (JSON objects with `json`) */
+  size_t nrows;        /* bytes */
+  tf_measured_set set; /* the measured cases */
+  tf_validate_tally t; /* its set is &set: do not copy the struct */
 } tf_validate_run;
 int tf_validate_files(char *const *files, size_t n, int json, const tf_solve_opts *o, tf_validate_run *v,
                       tf_error *err);

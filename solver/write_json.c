@@ -319,8 +319,7 @@ static void json_answer(tf_json_out *w, const tf_request *req, const tf_problem 
   tf_json_out_end(w);
 }
 
-void tf_report_json_write(tf_json_out *w, const tf_request *req, const tf_problem *p, const tf_answer *a,
-                          int explain) {
+void tf_report_json_write(tf_json_out *w, const tf_request *req, const tf_problem *p, const tf_answer *a, int explain) {
   json_answer(w, req, p, a, NULL, explain);
 }
 

@@ -57,9 +57,9 @@ static void text_closed(FILE *f, const tf_problem *p, const tf_answer *a) {
       continue;
     /* a negative resident (triton-matmul's buffer_offset -1) reads as "+ 32768", not "- -32768" */
     int plus = c->resident < 0 && c->resident != INT64_MIN;
-    fprintf(f, "closed form  %s = floor((%lld %c %lld) / %lld) = %lld in %s", p->count_names[k],
-            (long long)c->capacity, plus ? '+' : '-', (long long)(plus ? -c->resident : c->resident),
-            (long long)c->per_stage, (long long)c->floor_value, tf_memory_name(c->memory));
+    fprintf(f, "closed form  %s = floor((%lld %c %lld) / %lld) = %lld in %s", p->count_names[k], (long long)c->capacity,
+            plus ? '+' : '-', (long long)(plus ? -c->resident : c->resident), (long long)c->per_stage,
+            (long long)c->floor_value, tf_memory_name(c->memory));
     if (c->capped)
       fprintf(f, ", capped at the max %lld of %s (the bound binds, not capacity)", (long long)c->value,
               p->count_names[k]);
@@ -214,8 +214,8 @@ void tf_report_text(FILE *f, const tf_request *req, const tf_problem *p, const t
 }
 
 void tf_report_top_text(FILE *f, const tf_request *req, const tf_problem *p, const tf_answer *a, int n) {
-  fprintf(f, "%s%s%s on %s: the %d best assignment%s\n", req->id ? req->id : "", req->id ? ": " : "",
-          p->workset->name, p->machine->name, n, n == 1 ? "" : "s");
+  fprintf(f, "%s%s%s on %s: the %d best assignment%s\n", req->id ? req->id : "", req->id ? ": " : "", p->workset->name,
+          p->machine->name, n, n == 1 ? "" : "s");
   fprintf(f, "rank");
   for (size_t i = 0; i < p->nchoose; i++)
     fprintf(f, " %10s", p->choose_names[i]);
@@ -240,4 +240,3 @@ void tf_report_top_text(FILE *f, const tf_request *req, const tf_problem *p, con
     fprintf(f, "\n");
   }
 }
-

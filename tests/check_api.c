@@ -22,10 +22,11 @@
 #include "tests/suites.h"
 #include "tests/testutil.h"
 
-#define FA4_PROBLEM                                                                                            \
+#define FA4_PROBLEM                                                                                              \
   "{\"machine\": \"b200\", \"workset\": \"fa4-fwd\", \"params\": {\"d\": 128, \"dv\": 128}, \"fix\": {\"B_r\": " \
   "128, \"B_c\": 128, \"q_stage\": 2}, \"objective\": [\"max stages\"]}"
-#define FA4_CLI "-m b200 -w fa4-fwd -p d=128 -p dv=128 --fix B_r=128 --fix B_c=128 --fix q_stage=2 --objective 'max stages'"
+#define FA4_CLI \
+  "-m b200 -w fa4-fwd -p d=128 -p dv=128 --fix B_r=128 --fix B_c=128 --fix q_stage=2 --objective 'max stages'"
 
 /* Calls the entry point; checks the status and that the answer is JSON. */
 static char *call(const char *request, int want_status) {
@@ -95,7 +96,8 @@ START_TEST(infeasible_and_no_fit_are_status_1) {
 END_TEST
 
 START_TEST(top_is_an_array_in_rank_order) {
-  char *got = call("{\"cmd\": \"solve\", \"top\": 3, \"problem\": {\"machine\": \"b200\", \"workset\": \"fa4-fwd\"}}", 0);
+  char *got =
+      call("{\"cmd\": \"solve\", \"top\": 3, \"problem\": {\"machine\": \"b200\", \"workset\": \"fa4-fwd\"}}", 0);
   cJSON *a = cJSON_Parse(got);
   ck_assert_int_eq(cJSON_GetArraySize(a), 3);
   for (int i = 0; i < 3; i++)
@@ -129,10 +131,12 @@ START_TEST(bad_requests_name_the_field) {
   refused("{\"cmd\": \"machines\", \"name\": \"b200\"}", "name");
   refused("{\"cmd\": \"solve\", \"problem\": {\"machine\": \"b2000\", \"workset\": \"fa4-fwd\"}}",
           "$.problem.machine: unknown machine 'b2000'");
-  refused("{\"cmd\": \"solve\", \"problem\": {\"machine\": \"b200\", \"workset\": \"fa4-fwd\", \"params\": {\"dd\": 1}}}",
-          "$.problem.params.dd: workset 'fa4-fwd' has no param 'dd'");
-  refused("{\"cmd\": \"solve\", \"problem\": {\"machine\": \"b200\", \"workset\": \"fa4-fwd\", \"fix\": {\"B_r\": 1.5}}}",
-          "$.problem.fix.B_r");
+  refused(
+      "{\"cmd\": \"solve\", \"problem\": {\"machine\": \"b200\", \"workset\": \"fa4-fwd\", \"params\": {\"dd\": 1}}}",
+      "$.problem.params.dd: workset 'fa4-fwd' has no param 'dd'");
+  refused(
+      "{\"cmd\": \"solve\", \"problem\": {\"machine\": \"b200\", \"workset\": \"fa4-fwd\", \"fix\": {\"B_r\": 1.5}}}",
+      "$.problem.fix.B_r");
   refused("{\"cmd\": \"solve\", \"top\": 0, \"problem\": {\"machine\": \"b200\", \"workset\": \"fa4-fwd\"}}", "$.top");
   refused("{\"cmd\": \"solve\", \"time_limit\": -1, \"problem\": {\"machine\": \"b200\", \"workset\": \"fa4-fwd\"}}",
           "$.time_limit");
@@ -195,7 +199,8 @@ START_TEST(errors_name_the_request_field) {
   char *got = call(request, 2);
   ck_assert_ptr_nonnull(strstr(got, "\"free\":[\"B_c\"]"));
   tf_free(got);
-  snprintf(request, sizeof request, "{\"cmd\": \"solve\", \"problem\": {\"machine\": \"h100-sxm\", \"workset\": \"fa4-fwd\"}}");
+  snprintf(request, sizeof request,
+           "{\"cmd\": \"solve\", \"problem\": {\"machine\": \"h100-sxm\", \"workset\": \"fa4-fwd\"}}");
   error_member(request, "field", "any_arch");
   error_member(request, "message", "fa4-fwd models sm_10x; h100-sxm is sm_90");
   snprintf(request, sizeof request, "{\"cmd\": \"solve\", \"problem\": {%s, \"params\": {\"d\": true}}}", fa3);
@@ -213,7 +218,8 @@ START_TEST(explain_is_the_command_lines) {
   static char want[65536];
   cli_json("solve -m h100-sxm -w fa3-fwd -p d=128 --explain --json", 0, want, sizeof want);
   char *got = call("{\"cmd\": \"solve\", \"explain\": true, \"problem\": {\"machine\": \"h100-sxm\", \"workset\": "
-                   "\"fa3-fwd\", \"params\": {\"d\": 128}}}", 0);
+                   "\"fa3-fwd\", \"params\": {\"d\": 128}}}",
+                   0);
   ck_assert_str_eq(got, want);
   ck_assert_ptr_nonnull(strstr(got, "\"explain\":{"));
   tf_free(got);
@@ -245,7 +251,8 @@ START_TEST(handle_calls_are_plain_calls) {
   }
   tf_free(want);
   want = call("{\"cmd\": \"check\", \"problem\": {\"machine\": \"b200\", \"workset\": \"fa4-fwd\", \"params\": "
-              "{\"d\": 128, \"dv\": 128}, \"fix\": {\"B_r\": 128, \"B_c\": 64, \"q_stage\": 2, \"stages\": 2}}}", 0);
+              "{\"d\": 128, \"dv\": 128}, \"fix\": {\"B_r\": 128, \"B_c\": 64, \"q_stage\": 2, \"stages\": 2}}}",
+              0);
   char *got = on_handle(h, "{\"cmd\": \"check\", \"problem\": {\"fix\": {\"B_c\": 64, \"stages\": 2}}}", 0);
   ck_assert_str_eq(got, want);
   tf_free(got), tf_free(want);
@@ -256,7 +263,8 @@ START_TEST(handle_calls_are_plain_calls) {
   ck_assert_ptr_nonnull(strstr(got, "on a handle"));
   tf_free(got);
   tf_json_handle_free(h);
-  h = tf_json_handle_new("{\"machine\": \"b200\", \"workset\": \"fa4-fwd\", \"params\": {\"dd\": 1}}", &answer, &status);
+  h = tf_json_handle_new("{\"machine\": \"b200\", \"workset\": \"fa4-fwd\", \"params\": {\"dd\": 1}}", &answer,
+                         &status);
   ck_assert_ptr_null(h);
   ck_assert_int_eq(status, 2);
   ck_assert_ptr_nonnull(strstr(answer, "\"path\":\"$.params.dd\""));
@@ -276,8 +284,8 @@ START_TEST(cutlass_name_is_the_command_lines) {
     char args[512], request[512];
     snprintf(args, sizeof args, "%s --cutlass-name %s -m h100-sxm --json", cmds[i], name);
     cli_json(args, 0, want, sizeof want);
-    snprintf(request, sizeof request, "{\"cmd\": \"%s\", \"cutlass_name\": \"%s\", \"problem\": {\"machine\": \"h100-sxm\"}}",
-             cmds[i], name);
+    snprintf(request, sizeof request,
+             "{\"cmd\": \"%s\", \"cutlass_name\": \"%s\", \"problem\": {\"machine\": \"h100-sxm\"}}", cmds[i], name);
     char *got = call(request, 0);
     ck_assert_str_eq(got, want);
     tf_free(got);
@@ -292,12 +300,13 @@ END_TEST
 START_TEST(plot_map_is_the_command_lines_svg) {
   static char want[1 << 17];
   char err[4096];
-  ck_assert_int_eq(tf_test_run("plot map -m h100-sxm -w fa3-fwd -p d=128 --x B_r --y B_c", want, sizeof want, err,
-                               sizeof err), 0);
+  ck_assert_int_eq(
+      tf_test_run("plot map -m h100-sxm -w fa3-fwd -p d=128 --x B_r --y B_c", want, sizeof want, err, sizeof err), 0);
   const char *req = "{\"cmd\": \"plot\", \"kind\": \"map\", \"x\": \"B_r\", \"y\": \"B_c\"%s}";
   char request[512];
-  snprintf(request, sizeof request, req, ", \"problem\": {\"machine\": \"h100-sxm\", \"workset\": \"fa3-fwd\", "
-                                         "\"params\": {\"d\": 128}}");
+  snprintf(request, sizeof request, req,
+           ", \"problem\": {\"machine\": \"h100-sxm\", \"workset\": \"fa3-fwd\", "
+           "\"params\": {\"d\": 128}}");
   char *got = call(request, 0);
   cJSON *a = cJSON_Parse(got);
   ck_assert_str_eq(cJSON_GetStringValue(cJSON_GetObjectItem(a, "text")), want);
@@ -305,8 +314,8 @@ START_TEST(plot_map_is_the_command_lines_svg) {
   cJSON_Delete(a);
   tf_free(got);
   int status = -1;
-  tf_json_handle *h = tf_json_handle_new("{\"machine\": \"h100-sxm\", \"workset\": \"fa3-fwd\", \"params\": {\"d\": 128}}",
-                                         NULL, &status);
+  tf_json_handle *h = tf_json_handle_new(
+      "{\"machine\": \"h100-sxm\", \"workset\": \"fa3-fwd\", \"params\": {\"d\": 128}}", NULL, &status);
   ck_assert_ptr_nonnull(h);
   snprintf(request, sizeof request, req, "");
   got = on_handle(h, request, 0);
@@ -316,14 +325,16 @@ START_TEST(plot_map_is_the_command_lines_svg) {
   tf_free(got);
   tf_json_handle_free(h);
   refused("{\"cmd\": \"plot\", \"kind\": \"map\", \"x\": \"B_q\", \"y\": \"B_c\", \"problem\": {\"machine\": "
-          "\"h100-sxm\", \"workset\": \"fa3-fwd\"}}", "$.x: 'B_q'");
+          "\"h100-sxm\", \"workset\": \"fa3-fwd\"}}",
+          "$.x: 'B_q'");
 }
 END_TEST
 
 /* "fd": the lines written to a pipe while the call runs, the same lines
  * "points" holds. */
 START_TEST(sweep_to_a_descriptor) {
-  const char *spec = "\"spec\": {\"machines\": [\"h100-sxm\"], \"worksets\": [\"fa3-fwd\"], \"params\": {\"d\": [64, 128]}}";
+  const char *spec =
+      "\"spec\": {\"machines\": [\"h100-sxm\"], \"worksets\": [\"fa3-fwd\"], \"params\": {\"d\": [64, 128]}}";
   char request[512];
   snprintf(request, sizeof request, "{\"cmd\": \"sweep\", %s}", spec);
   char *whole = call(request, 0);
@@ -341,7 +352,8 @@ START_TEST(sweep_to_a_descriptor) {
   close(fds[0]);
   lines[n] = 0;
   cJSON *w = cJSON_Parse(whole), *p = cJSON_GetObjectItem(w, "points");
-  char *first = cJSON_PrintUnformatted(cJSON_GetArrayItem(p, 0)), *second = cJSON_PrintUnformatted(cJSON_GetArrayItem(p, 1));
+  char *first = cJSON_PrintUnformatted(cJSON_GetArrayItem(p, 0)),
+       *second = cJSON_PrintUnformatted(cJSON_GetArrayItem(p, 1));
   char *nl = strchr(lines, '\n');
   ck_assert_ptr_nonnull(nl);
   *nl = 0;
@@ -359,7 +371,8 @@ END_TEST
  * as it was.  A descriptor that is not open is refused naming $.fd. */
 START_TEST(sweep_to_a_closed_pipe) {
   signal(SIGPIPE, SIG_DFL);
-  const char *spec = "\"spec\": {\"machines\": [\"h100-sxm\"], \"worksets\": [\"fa3-fwd\"], \"params\": {\"d\": [64, 128]}}";
+  const char *spec =
+      "\"spec\": {\"machines\": [\"h100-sxm\"], \"worksets\": [\"fa3-fwd\"], \"params\": {\"d\": [64, 128]}}";
   char request[512];
   for (int jobs = 1; jobs <= 2; jobs++) {
     int fds[2];
@@ -407,13 +420,15 @@ START_TEST(sweep_past_a_file_size_limit) {
     if (fd < 0 || getrlimit(RLIMIT_FSIZE, &rl) || (rl.rlim_cur = 1000, setrlimit(RLIMIT_FSIZE, &rl)))
       _exit(2);
     char request[512];
-    snprintf(request, sizeof request, "{\"cmd\": \"sweep\", \"jobs\": 2, \"fd\": %d, \"spec\": {\"machines\": "
-             "[\"h100-sxm\"], \"worksets\": [\"fa3-fwd\"], \"params\": {\"d\": [64, 128]}}}", fd);
+    snprintf(request, sizeof request,
+             "{\"cmd\": \"sweep\", \"jobs\": 2, \"fd\": %d, \"spec\": {\"machines\": "
+             "[\"h100-sxm\"], \"worksets\": [\"fa3-fwd\"], \"params\": {\"d\": [64, 128]}}}",
+             fd);
     int status = -1;
     char *got = tf_call_json(request, &status);
     sigset_t pending, mask;
-    int ok = status == 3 && strstr(got, "File too large") && !sigpending(&pending) &&
-             !sigismember(&pending, SIGXFSZ) && !pthread_sigmask(SIG_BLOCK, NULL, &mask) && !sigismember(&mask, SIGXFSZ);
+    int ok = status == 3 && strstr(got, "File too large") && !sigpending(&pending) && !sigismember(&pending, SIGXFSZ) &&
+             !pthread_sigmask(SIG_BLOCK, NULL, &mask) && !sigismember(&mask, SIGXFSZ);
     tf_free(got);
     close(fd);
     unlink(file);
@@ -423,7 +438,8 @@ START_TEST(sweep_past_a_file_size_limit) {
   int status;
   ck_assert_int_eq(waitpid(pid, &status, 0), pid);
   ck_assert_msg(WIFEXITED(status) && WEXITSTATUS(status) == 0, "the caller %s %d",
-                WIFSIGNALED(status) ? "died of signal" : "exited", WIFSIGNALED(status) ? WTERMSIG(status) : WEXITSTATUS(status));
+                WIFSIGNALED(status) ? "died of signal" : "exited",
+                WIFSIGNALED(status) ? WTERMSIG(status) : WEXITSTATUS(status));
 }
 END_TEST
 
@@ -600,9 +616,8 @@ END_TEST
 START_TEST(validate_measured_as_the_command_line) {
   static char doc[1 << 16];
   char err[4096];
-  ck_assert_int_eq(tf_test_run("validate --json tests/data/measured-fixture/toy.jsonl", doc, sizeof doc, err,
-                               sizeof err),
-                   0);
+  ck_assert_int_eq(
+      tf_test_run("validate --json tests/data/measured-fixture/toy.jsonl", doc, sizeof doc, err, sizeof err), 0);
   char *got = call("{\"cmd\": \"validate\", \"files\": [\"tests/data/measured-fixture/toy.jsonl\"]}", 0);
   cJSON *a = cJSON_Parse(got), *b = cJSON_Parse(doc);
   char *x = cJSON_PrintUnformatted(cJSON_GetObjectItem(a, "measured")),
@@ -829,14 +844,15 @@ START_TEST(errors_spelled_by_each_front_end) {
                    "\"workset\": \"fa2-fwd\"}}",
                    2);
   ck_assert_msg(strstr(got, "\"error\":\"$.top: the K best come from the exact search; the glpk solver finds one "
-                            "optimum\"") && strstr(got, "\"path\":\"$.top\",\"field\":\"top\""),
+                            "optimum\"") &&
+                    strstr(got, "\"path\":\"$.top\",\"field\":\"top\""),
                 "%s", got);
   ck_assert_ptr_null(strstr(got, "--"));
   tf_free(got);
   char out[256], err[1024];
   ck_assert_int_eq(tf_test_run("solve -m a100 -w fa2-fwd --top 2 --solver glpk", out, sizeof out, err, sizeof err), 2);
-  ck_assert_msg(strstr(err, "error: --top: the K best come from the exact search; --solver glpk finds one optimum"), "%s",
-                err);
+  ck_assert_msg(strstr(err, "error: --top: the K best come from the exact search; --solver glpk finds one optimum"),
+                "%s", err);
   got = call("{\"cmd\": \"plot\", \"kind\": \"map\", \"x\": \"B_q\", \"y\": \"B_c\", \"problem\": {\"machine\": "
              "\"h100-sxm\", \"workset\": \"fa3-fwd\"}}",
              2);
@@ -943,16 +959,17 @@ START_TEST(every_front_end_takes_the_table) {
     const char *json, *kind;
     unsigned bit;
   } cmds[] = {
-      {"solve", NULL, TF_CMD_SOLVE},       {"check", NULL, TF_CMD_CHECK},       {"layout", NULL, TF_CMD_LAYOUT},
-      {"emit", NULL, TF_CMD_EMIT},         {"sweep", NULL, TF_CMD_SWEEP},       {"validate", NULL, TF_CMD_VALIDATE},
-      {"prune", NULL, TF_CMD_PRUNE},       {"plot", "map", TF_CMD_PLOT_MAP},    {"plot", "sweep", TF_CMD_PLOT_SWEEP},
-      {NULL, NULL, TF_CMD_MACHINES},       {NULL, NULL, TF_CMD_WORKSETS},       {NULL, NULL, TF_CMD_MERGE},
+      {"solve", NULL, TF_CMD_SOLVE}, {"check", NULL, TF_CMD_CHECK},    {"layout", NULL, TF_CMD_LAYOUT},
+      {"emit", NULL, TF_CMD_EMIT},   {"sweep", NULL, TF_CMD_SWEEP},    {"validate", NULL, TF_CMD_VALIDATE},
+      {"prune", NULL, TF_CMD_PRUNE}, {"plot", "map", TF_CMD_PLOT_MAP}, {"plot", "sweep", TF_CMD_PLOT_SWEEP},
+      {NULL, NULL, TF_CMD_MACHINES}, {NULL, NULL, TF_CMD_WORKSETS},    {NULL, NULL, TF_CMD_MERGE},
       {NULL, NULL, TF_CMD_PROBE},
   };
   for (size_t c = 0; c < sizeof cmds / sizeof *cmds; c++) {
     cli_takes_the_table(cmds[c].bit);
     if (cmds[c].json) /* one JSON plot takes both kinds' keys */
-      json_takes_the_table(cmds[c].json, cmds[c].kind, cmds[c].kind ? TF_CMD_PLOT_MAP | TF_CMD_PLOT_SWEEP : cmds[c].bit);
+      json_takes_the_table(cmds[c].json, cmds[c].kind,
+                           cmds[c].kind ? TF_CMD_PLOT_MAP | TF_CMD_PLOT_SWEEP : cmds[c].bit);
   }
   /* every command's name is the table's: the option parser names the
    * commands that take an option by tf_command_name */

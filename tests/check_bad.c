@@ -176,8 +176,8 @@ static char out[1 << 16], err[1 << 14];
 
 START_TEST(test_catalogue_size) {
   find_cases();
-  ck_assert_msg(ncases >= MIN_CASES, "%s/ has %d cases, expected at least %d (run from the repository root)",
-                BAD_DIR, ncases, MIN_CASES);
+  ck_assert_msg(ncases >= MIN_CASES, "%s/ has %d cases, expected at least %d (run from the repository root)", BAD_DIR,
+                ncases, MIN_CASES);
 }
 END_TEST
 

@@ -105,11 +105,27 @@ START_TEST(test_help_from_table) {
     const char *cmd, *option;
     int listed;
   } rows[] = {
-      {"solve", "--objective", 1}, {"solve", "--explain", 1}, {"solve", "--top K", 1},  {"solve", "--jobs", 0},
-      {"check", "--objective", 0}, {"check", "--explain", 0}, {"check", "--fix", 1},    {"check", "--csv", 1},
-      {"validate", "--json", 1},   {"validate", "--csv", 0},  {"sweep", "--shard", 1},  {"sweep", "--fix", 1},
-      {"merge", "--output", 1},    {"merge", "--jobs", 0},    {"machines", "--help", 1}, {"machines", "--csv", 0},
-      {"worksets", "--json", 1},   {"worksets", "--csv", 0},   {"machines", "--unconfirmed", 1}, {"solve", "--output", 1}, {"check", "--jsonl", 1},
+      {"solve", "--objective", 1},
+      {"solve", "--explain", 1},
+      {"solve", "--top K", 1},
+      {"solve", "--jobs", 0},
+      {"check", "--objective", 0},
+      {"check", "--explain", 0},
+      {"check", "--fix", 1},
+      {"check", "--csv", 1},
+      {"validate", "--json", 1},
+      {"validate", "--csv", 0},
+      {"sweep", "--shard", 1},
+      {"sweep", "--fix", 1},
+      {"merge", "--output", 1},
+      {"merge", "--jobs", 0},
+      {"machines", "--help", 1},
+      {"machines", "--csv", 0},
+      {"worksets", "--json", 1},
+      {"worksets", "--csv", 0},
+      {"machines", "--unconfirmed", 1},
+      {"solve", "--output", 1},
+      {"check", "--jsonl", 1},
   };
   static char out[1 << 14], err[1 << 12];
   for (size_t i = 0; i < sizeof rows / sizeof *rows; i++) {
@@ -124,8 +140,7 @@ START_TEST(test_help_from_table) {
     char opt[64];
     snprintf(opt, sizeof opt, "%s", rows[i].option);
     opt[strcspn(opt, " ")] = 0;
-    snprintf(args, sizeof args, "%s %s%s", rows[i].cmd, opt,
-             strcmp(opt, "--jobs") && strcmp(opt, "--fix") ? "" : " 1");
+    snprintf(args, sizeof args, "%s %s%s", rows[i].cmd, opt, strcmp(opt, "--jobs") && strcmp(opt, "--fix") ? "" : " 1");
     ck_assert_int_eq(tf_test_run(args, out, sizeof out, err, sizeof err), 2);
     char want[160];
     snprintf(want, sizeof want, "tilefit: error: %s: unknown option for '%s'", opt, rows[i].cmd);
@@ -141,8 +156,12 @@ END_TEST
 START_TEST(test_help_command) {
   static char out[1 << 14], err[1 << 12], want[1 << 14];
   static const char *const pairs[][2] = {
-      {"help solve", "solve --help"}, {"help check", "check --help"}, {"help plot map", "plot map --help"},
-      {"help sweep", "sweep --help"}, {"help", "--help"}, {"help completion", "completion --help"},
+      {"help solve", "solve --help"},
+      {"help check", "check --help"},
+      {"help plot map", "plot map --help"},
+      {"help sweep", "sweep --help"},
+      {"help", "--help"},
+      {"help completion", "completion --help"},
   };
   for (size_t i = 0; i < sizeof pairs / sizeof *pairs; i++) {
     ck_assert_int_eq(tf_test_run(pairs[i][1], want, sizeof want, err, sizeof err), 0);
@@ -190,7 +209,8 @@ static void completion_matches_help(const char *cmd) {
     in_table++;
     char spelt[96]; /* "--top K" or "-o, --output FILE" as --help writes it */
     const char *at = strstr(help, "\noptions:\n"), *end;
-    while (at && (at = strstr(at + 1, lng)) && (end = at + strlen(lng), at[-7] != '\n' || (*end != ' ' && *end != '\n')))
+    while (at && (at = strstr(at + 1, lng)) &&
+           (end = at + strlen(lng), at[-7] != '\n' || (*end != ' ' && *end != '\n')))
       ; /* the spelling column: "  -m, --long" and "      --long" put it at column 6 */
     ck_assert_msg(at != NULL, "%s: %s not in --help's options", cmd, lng);
     snprintf(spelt, sizeof spelt, "%.*s", (int)strcspn(at, "\n"), at);
@@ -204,8 +224,8 @@ static void completion_matches_help(const char *cmd) {
 }
 
 START_TEST(test_completion_from_table) {
-  static const char *const cmds[] = {"solve", "check", "layout", "emit", "machines", "worksets", "validate",
-                                     "sweep", "merge", "prune", "probe", "plot map", "plot sweep"};
+  static const char *const cmds[] = {"solve", "check", "layout", "emit",  "machines", "worksets",  "validate",
+                                     "sweep", "merge", "prune",  "probe", "plot map", "plot sweep"};
   for (size_t i = 0; i < sizeof cmds / sizeof *cmds; i++)
     completion_matches_help(cmds[i]);
   static char out[1 << 12], err[1 << 12];

@@ -41,7 +41,8 @@ END_TEST
 
 START_TEST(test_array_and_kwargs) {
   tf_config_list l;
-  parse_ok("[{\"kwargs\": {\"BLOCK_M\": 32, \"BLOCK_K\": 64}, \"num_stages\": 2, \"num_warps\": 4}, {\"BLOCK_M\": 16}]", &l);
+  parse_ok("[{\"kwargs\": {\"BLOCK_M\": 32, \"BLOCK_K\": 64}, \"num_stages\": 2, \"num_warps\": 4}, {\"BLOCK_M\": 16}]",
+           &l);
   ck_assert_int_eq(l.form, TF_CONFIGS_ARRAY);
   ck_assert_uint_eq(l.n, 2);
   ck_assert_int_eq(tf_config_value(&l.items[0], "BLOCK_K")->value, 64);

@@ -34,9 +34,8 @@ static int has_schema(const cJSON *o) {
 }
 
 START_TEST(test_top_json_is_one_array) {
-  ck_assert_int_eq(tf_test_run("solve -m b200 -w fa4-fwd -p d=128 -p dv=128 --top 3 --json", out, sizeof out, err,
-                               sizeof err),
-                   0);
+  ck_assert_int_eq(
+      tf_test_run("solve -m b200 -w fa4-fwd -p d=128 -p dv=128 --top 3 --json", out, sizeof out, err, sizeof err), 0);
   cJSON *j = parse(out);
   ck_assert(cJSON_IsArray(j));
   ck_assert_int_eq(cJSON_GetArraySize(j), 3);
@@ -47,9 +46,8 @@ START_TEST(test_top_json_is_one_array) {
   }
   cJSON_Delete(j);
   /* --jsonl keeps one object per line */
-  ck_assert_int_eq(tf_test_run("solve -m b200 -w fa4-fwd -p d=128 -p dv=128 --top 3 --jsonl", out, sizeof out, err,
-                               sizeof err),
-                   0);
+  ck_assert_int_eq(
+      tf_test_run("solve -m b200 -w fa4-fwd -p d=128 -p dv=128 --top 3 --jsonl", out, sizeof out, err, sizeof err), 0);
   int lines = 0;
   for (char *line = strtok(out, "\n"); line; line = strtok(NULL, "\n"), lines++) {
     cJSON *o = parse(line);
@@ -72,8 +70,8 @@ START_TEST(test_explain_in_json) {
   const cJSON *l = cJSON_GetArrayItem(cJSON_GetObjectItemCaseSensitive(e, "levels"), 0);
   ck_assert_int_eq(cJSON_GetObjectItemCaseSensitive(l, "value")->valueint, 3);
   const cJSON *nb = cJSON_GetObjectItemCaseSensitive(l, "next_better");
-  ck_assert_int_eq(cJSON_GetObjectItemCaseSensitive(cJSON_GetObjectItemCaseSensitive(nb, "changes"), "stages")->valueint,
-                   4);
+  ck_assert_int_eq(
+      cJSON_GetObjectItemCaseSensitive(cJSON_GetObjectItemCaseSensitive(nb, "changes"), "stages")->valueint, 4);
   ck_assert_str_eq(cJSON_GetObjectItemCaseSensitive(nb, "violation")->valuestring,
                    "smem needs 265216 B of 232448, 32768 over");
   cJSON_Delete(j);
@@ -111,8 +109,11 @@ END_TEST
  * on bad input no file at all. */
 START_TEST(test_output_file_whole) {
   static const char *const cmds[] = {
-      FA4 "--json", "check -m b200 -w fa4-fwd -p d=128 --fix B_r=128 --fix B_c=128 --fix q_stage=2 --fix stages=3",
-      "validate tests/data/validate/triton.jsonl", "machines b200 h100-sxm", "worksets fa4-fwd",
+      FA4 "--json",
+      "check -m b200 -w fa4-fwd -p d=128 --fix B_r=128 --fix B_c=128 --fix q_stage=2 --fix stages=3",
+      "validate tests/data/validate/triton.jsonl",
+      "machines b200 h100-sxm",
+      "worksets fa4-fwd",
       "machines --unconfirmed --json"};
   char path[256], args[1024];
   tf_test_temp_dir(path, sizeof path, "tf-contract");
@@ -167,9 +168,8 @@ START_TEST(test_validate_json_tally) {
   char *last = out + strlen(out) - 1;
   while (last > out && last[-1] != '\n')
     last--;
-  ck_assert_int_eq(tf_test_run("validate --json tests/data/validate/flashattention.jsonl", out2, sizeof out2, err,
-                               sizeof err),
-                   0);
+  ck_assert_int_eq(
+      tf_test_run("validate --json tests/data/validate/flashattention.jsonl", out2, sizeof out2, err, sizeof err), 0);
   cJSON *j = parse(out2);
   char tally[160];
   snprintf(tally, sizeof tally, "%s\n", cJSON_GetObjectItemCaseSensitive(j, "summary")->valuestring);
@@ -187,7 +187,7 @@ END_TEST
 START_TEST(test_machines_side_by_side) {
   ck_assert_int_eq(tf_test_run("machines b200 h100-sxm", out, sizeof out, err, sizeof err), 0);
   ck_assert_msg(strstr(out, "\n* sm_count  ") && strstr(out, " 148 ") && strstr(out, " 132\n"), "%s", out);
-  ck_assert_msg(strstr(out, "\n  smem.capacity  "), "%s", out);         /* equal: not marked */
+  ck_assert_msg(strstr(out, "\n  smem.capacity  "), "%s", out); /* equal: not marked */
   ck_assert_msg(strstr(out, "\n* tmem.columns  ") && strstr(out, "512                -\n"), "%s", out);
   ck_assert_int_eq(tf_test_run("machines --json b200 h100-sxm", out, sizeof out, err, sizeof err), 0);
   cJSON *j = parse(out);
@@ -200,7 +200,9 @@ START_TEST(test_machines_side_by_side) {
     ck_assert_int_eq(d, cJSON_IsTrue(cJSON_GetObjectItemCaseSensitive(f, "differs")));
     differ += d;
   }
-  ck_assert_int_eq(fields, 31); /* arch, the 29 integer fields (tmem's three, latency.hbm_clk, l2.bytes_per_clk, sustained.clock_mhz, alu.fp32_per_clk, mma_sync.rate_permille, mma_f32acc.rate_permille and kernel.fixed_ns among them), the carveouts */
+  ck_assert_int_eq(
+      fields,
+      31); /* arch, the 29 integer fields (tmem's three, latency.hbm_clk, l2.bytes_per_clk, sustained.clock_mhz, alu.fp32_per_clk, mma_sync.rate_permille, mma_f32acc.rate_permille and kernel.fixed_ns among them), the carveouts */
   ck_assert_int_gt(differ, 5);
   cJSON_Delete(j);
   ck_assert_int_eq(tf_test_run("machines b200 nosuch", out, sizeof out, err, sizeof err), 2);
@@ -223,7 +225,8 @@ START_TEST(test_unconfirmed) {
     cJSON *mj = tf_json_load(path, &e);
     ck_assert_ptr_nonnull(mj);
     const cJSON *s;
-    cJSON_ArrayForEach(s, cJSON_GetObjectItemCaseSensitive(mj, "sources")) want += !!strstr(s->valuestring, "UNCONFIRMED");
+    cJSON_ArrayForEach(s, cJSON_GetObjectItemCaseSensitive(mj, "sources")) want +=
+        !!strstr(s->valuestring, "UNCONFIRMED");
     cJSON_Delete(mj);
   }
   cJSON_Delete(list);
@@ -233,7 +236,8 @@ START_TEST(test_unconfirmed) {
   ck_assert_int_eq(cJSON_GetArraySize(cJSON_GetObjectItemCaseSensitive(j, "unconfirmed")), want);
   cJSON_Delete(j);
   ck_assert_int_eq(tf_test_run("machines --unconfirmed b300", out, sizeof out, err, sizeof err), 0);
-  ck_assert_msg(strstr(out, "b300           clock_mhz ") && strstr(out, "unconfirmed numbers in 1 machine\n"), "%s", out);
+  ck_assert_msg(strstr(out, "b300           clock_mhz ") && strstr(out, "unconfirmed numbers in 1 machine\n"), "%s",
+                out);
 }
 END_TEST
 

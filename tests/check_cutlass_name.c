@@ -102,25 +102,28 @@ START_TEST(test_epilogue_printed) {
   const char *co = "_tnn_align8_warpspecialized_cooperative_epi_tma";
   const char *pp = "_tnn_align8_warpspecialized_pingpong_epi_tma";
   char n[256];
-#define EPI(types, tile, sched, bytes)                                                          \
+#define EPI(types, tile, sched, bytes)                                                       \
   snprintf(n, sizeof n, "cutlass3x_sm90_tensorop_gemm_%s_%s_1x1x1_0%s", types, tile, sched); \
   epi_is(n, bytes)
-  EPI("f16_f16_f32_f16_f16", "128x128x64", co, 33792);   /* A1 */
-  EPI("f16_f16_f32_void_f16", "128x128x64", co, 17408);  /* A5 */
-  EPI("f16_f16_f32_f32_f32", "128x128x64", co, 67584);   /* A6 */
-  EPI("f16_f16_f32_f16_f16", "64x128x64", pp, 17408);    /* A9 */
+  EPI("f16_f16_f32_f16_f16", "128x128x64", co, 33792);      /* A1 */
+  EPI("f16_f16_f32_void_f16", "128x128x64", co, 17408);     /* A5 */
+  EPI("f16_f16_f32_f32_f32", "128x128x64", co, 67584);      /* A6 */
+  EPI("f16_f16_f32_f16_f16", "64x128x64", pp, 17408);       /* A9 */
   EPI("e4m3_e4m3_f32_e4m3_e4m3", "128x128x128", co, 25088); /* A16 */
   EPI("e4m3_e4m3_f32_void_e4m3", "64x128x128", pp, 9216);   /* A17 */
-  EPI("s8_s8_s32_s8_s8", "128x256x128", co, 25088);      /* A22 */
+  EPI("s8_s8_s32_s8_s8", "128x256x128", co, 25088);         /* A22 */
 #undef EPI
   epi_is("cutlass3x_sm90_tensorop_gemm_f16_f16_f32_f16_f16_128x128x64_1x1x1_0_tnn_align8_warpspecialized_"
-         "cooperative_epi_nosmem", 1); /* A4 */
+         "cooperative_epi_nosmem",
+         1);                                                                                            /* A4 */
   epi_is("cutlass3x_sm100_tensorop_gemm_f16_f16_f32_f16_f16_128x128x64_1x1x1_0_tnn_align8_1sm", 33792); /* A23 */
   epi_is("cutlass3x_sm100_tensorop_gemm_f16_f16_f32_f16_f16_128x256x64_1x1x1_0_tnn_align8_1sm", 67584); /* A28 */
-  epi_is("cutlass3x_sm100_tensorop_gemm_f16_f16_f32_f16_f16_256x128x64_2x1x1_0_tnn_align8_2sm_epi_tma", 33792); /* A32 */
+  epi_is("cutlass3x_sm100_tensorop_gemm_f16_f16_f32_f16_f16_256x128x64_2x1x1_0_tnn_align8_2sm_epi_tma",
+         33792);                                                                                        /* A32 */
   epi_is("cutlass3x_sm100_tensorop_gemm_f16_f16_f32_f32_f32_128x128x64_1x1x1_0_tnn_align8_1sm", 33792); /* 128x16 */
   epi_is("cutlass3x_sm100_bstensorop_gemm_ue8m0xe2m1_ue8m0xe2m1_f32_bf16_bf16_128x256x256_1x1x1_0_tnn_align32_o_vs32_"
-         "1sm", 100352); /* block-scaled N = 256: 128x128 C3 */
+         "1sm",
+         100352); /* block-scaled N = 256: 128x128 C3 */
   epi_is("cutlass3x_sm120_tensorop_gemm_e4m3_e4m3_f32_bf16_bf16_128x128x128_1x1x1_0_tnn_align16", 13312);
   epi_is("cutlass3x_sm120_tensorop_gemm_e4m3_e4m3_f32_void_bf16_128x128x128_1x1x1_0_tnn_align16", 9216);
   epi_is("cutlass3x_sm100_tensorop_gemm_f16_f16_f32_f16_f16_128x128x64_1x1x1_0_tnn_align8_1sm_epi_nosmem", 32);
@@ -175,7 +178,6 @@ START_TEST(test_request_mapping) {
 }
 END_TEST
 
-
 /* End to end: `tilefit check --cutlass-name` on every name of
  * tests/data/cutlass/names.txt gives the stage count CUTLASS's builder
  * derives (compiler-printed, or the formula noted). */
@@ -207,7 +209,8 @@ END_TEST
  * demangled form (void cutlass::device_kernel<NAME>(T1::Params)) give the
  * new form's answer. */
 START_TEST(test_old_and_mangled_names) {
-  static const char *const tail = "_f16_f16_f32_f16_f16_128x128x64_1x1x1_0_tnn_align8_warpspecialized_cooperative_epi_tma";
+  static const char *const tail =
+      "_f16_f16_f32_f16_f16_128x128x64_1x1x1_0_tnn_align8_warpspecialized_cooperative_epi_tma";
   char name[256], old[256], mangled[400], demangled[400], scoped[400], args[600], want[16384], got[16384], err[4096];
   snprintf(name, sizeof name, "cutlass3x_sm90_tensorop_gemm%s", tail);
   snprintf(old, sizeof old, "cutlass3x_sm90_tensorop_s64x128x16gemm%s", tail);
@@ -245,9 +248,11 @@ START_TEST(test_schedule_registers) {
     const char *name, *want;
     int rc;
   } cases[] = {
-      {"cutlass3x_sm90_tensorop_gemm_f16_f16_f32_f16_f16_128x256x64_1x1x1_0_tnn_align8_warpspecialized_pingpong_epi_tma",
+      {"cutlass3x_sm90_tensorop_gemm_f16_f16_f32_f16_f16_128x256x64_1x1x1_0_tnn_align8_warpspecialized_pingpong_epi_"
+       "tma",
        "does not fit: rf needs 271 registers/thread of 255, 16 over", 1},
-      {"cutlass3x_sm90_tensorop_gemm_f16_f16_f32_f16_f16_128x256x64_1x1x1_0_tnn_align8_warpspecialized_cooperative_epi_tma",
+      {"cutlass3x_sm90_tensorop_gemm_f16_f16_f32_f16_f16_128x256x64_1x1x1_0_tnn_align8_warpspecialized_cooperative_epi_"
+       "tma",
        "cutlass-sm90-gemm on h100-sxm: fits", 0},
       {"cutlass3x_sm90_tensorop_gemm_e4m3_e4m3_f32_f16_f16_256x192x128_1x1x1_0_tnn_align16_warpspecialized_cooperative_"
        "epi_tma",
@@ -255,7 +260,8 @@ START_TEST(test_schedule_registers) {
       {"cutlass3x_sm90_tensorop_gemm_e4m3_e4m3_f32_f16_f16_256x192x128_1x1x1_0_tnn_align16_warpspecialized_cooperative_"
        "fp8_fastaccum_epi_tma",
        "cutlass-sm90-gemm on h100-sxm: fits", 0},
-      {"cutlass3x_sm90_tensorop_gemm_s8_s8_s32_s8_s8_128x256x128_1x1x1_0_tnn_align16_warpspecialized_cooperative_epi_tma",
+      {"cutlass3x_sm90_tensorop_gemm_s8_s8_s32_s8_s8_128x256x128_1x1x1_0_tnn_align16_warpspecialized_cooperative_epi_"
+       "tma",
        "cutlass-sm90-gemm on h100-sxm: fits", 0},
   };
   char args[512], out[16384], err[4096];
@@ -274,10 +280,11 @@ START_TEST(test_free_rs_buildable) {
                                        "-p a_bits=4 -p b_bits=16", "-p a_bits=16 -p b_bits=8"};
   static const int wide[] = {16, 8, 32, 16, 16}, same16[] = {1, 0, 0, 0, 0};
   char args[512], out[16384], err[4096];
-  snprintf(args, sizeof args,
-           "solve -m h100-sxm -w cutlass-sm90-gemm %s --objective 'max tile_m*tile_n' --objective 'max stages' --top 10 "
-           "--csv",
-           params[_i]);
+  snprintf(
+      args, sizeof args,
+      "solve -m h100-sxm -w cutlass-sm90-gemm %s --objective 'max tile_m*tile_n' --objective 'max stages' --top 10 "
+      "--csv",
+      params[_i]);
   ck_assert_msg(tf_test_run(args, out, sizeof out, err, sizeof err) == 0, "%s: %s", args, err);
   char *save = NULL, *line = strtok_r(out, "\n", &save);
   int col_k = -1, col_a = -1, col_b = -1, c = 0, rows = 0;
@@ -318,10 +325,11 @@ START_TEST(test_sm100_default_epilogue) {
   char args[512], a[16384], b[16384], err[4096];
   for (size_t o = 0; o < 3; o++) {
     const int *t = tiles[_i];
-    snprintf(args, sizeof args,
-             "check --cutlass-name cutlass3x_sm100_tensorop_gemm_f16_f16_f32_%s_%s_%dx%dx%d_%s_0_tnn_align8_%dsm_epi_tma "
-             "--json",
-             outs[o].type, outs[o].type, t[1], t[2], t[3], t[0] == 2 ? "2x1x1" : "1x1x1", t[0]);
+    snprintf(
+        args, sizeof args,
+        "check --cutlass-name cutlass3x_sm100_tensorop_gemm_f16_f16_f32_%s_%s_%dx%dx%d_%s_0_tnn_align8_%dsm_epi_tma "
+        "--json",
+        outs[o].type, outs[o].type, t[1], t[2], t[3], t[0] == 2 ? "2x1x1" : "1x1x1", t[0]);
     ck_assert_msg(tf_test_run(args, a, sizeof a, err, sizeof err) <= 1, "%s: %s", args, err);
     snprintf(args, sizeof args,
              "solve -m b200 -w cutlass-sm100-gemm -p out_bits=%d -p cta_group=%d --fix tile_m=%d --fix tile_n=%d "
@@ -340,15 +348,21 @@ END_TEST
 START_TEST(test_check_name_errors) {
   char out[4096], err[4096];
   ck_assert_int_eq(tf_test_run("check --cutlass-name cutlass3x_sm90_tensorop_gemm_f16_f16_f32_f16_f16_128x128x64_1x1x1_"
-                               "0_tnn_align8_warpspecialized_turbo", out, sizeof out, err, sizeof err), 2);
+                               "0_tnn_align8_warpspecialized_turbo",
+                               out, sizeof out, err, sizeof err),
+                   2);
   ck_assert_str_eq(out, "");
   ck_assert_msg(strstr(err, "--cutlass-name: 'turbo' where the name should have") != NULL, "%s", err);
   ck_assert_int_eq(tf_test_run("check -w cutlass-sm90-gemm --cutlass-name cutlass3x_sm90_tensorop_gemm_f16_f16_f32_f16_"
-                               "f16_128x128x64_1x1x1_0_tnn_align8", out, sizeof out, err, sizeof err), 2);
+                               "f16_128x128x64_1x1x1_0_tnn_align8",
+                               out, sizeof out, err, sizeof err),
+                   2);
   ck_assert_msg(strstr(err, "-w: cannot be combined with --cutlass-name") != NULL, "%s", err);
   /* A named stage count is checked as given: 8 stages of 32784 B do not fit. */
   ck_assert_int_eq(tf_test_run("check --cutlass-name cutlass3x_sm90_tensorop_gemm_f16_f16_f32_f16_f16_128x128x64_1x1x1_"
-                               "8_tnn_align8_warpspecialized_cooperative_epi_tma", out, sizeof out, err, sizeof err), 1);
+                               "8_tnn_align8_warpspecialized_cooperative_epi_tma",
+                               out, sizeof out, err, sizeof err),
+                   1);
   ck_assert_msg(strstr(out, "does not fit") != NULL, "%s", out);
 }
 END_TEST

@@ -36,9 +36,7 @@ END_TEST
  * comment: 232448 B at 1 CTA, 231424 B at 2 CTAs, head dim 128) and says why
  * one more Q stage does not fit. */
 START_TEST(test_fa4_bwd_upstream_bytes) {
-  static const struct {
-    int cta_group, q_stage, smem, next;
-  } want[] = {{1, 2, 232448, 3}, {2, 1, 231424, 2}};
+  static const struct { int cta_group, q_stage, smem, next; } want[] = {{1, 2, 232448, 3}, {2, 1, 231424, 2}};
   char args[256], line[128];
   snprintf(args, sizeof args, "solve -m b200 -w fa4-bwd -p d=128 -p cta_group=%d --fix dO_stage=1 --explain",
            want[_i].cta_group);
@@ -66,12 +64,12 @@ START_TEST(test_triton_mi300x) {
 }
 END_TEST
 
-#define SM90 "solve -m h100-sxm -w cutlass-sm90-gemm -p a_bits=16 -p b_bits=16 --fix tile_m=128 --fix tile_n=128 --fix tile_k=64 --objective 'max stages' --csv"
+#define SM90                                                                                                  \
+  "solve -m h100-sxm -w cutlass-sm90-gemm -p a_bits=16 -p b_bits=16 --fix tile_m=128 --fix tile_n=128 --fix " \
+  "tile_k=64 --objective 'max stages' --csv"
 
 START_TEST(test_sm90_stages) {
-  static const struct {
-    int epilogue, stages;
-  } want[] = {{33792, 6}, {67584, 5}, {0, 7}, {17408, 6}};
+  static const struct { int epilogue, stages; } want[] = {{33792, 6}, {67584, 5}, {0, 7}, {17408, 6}};
   char args[512];
   snprintf(args, sizeof args, SM90 " -p epilogue_bytes=%d", want[_i].epilogue);
   int rc = tf_test_run(args, out, sizeof out, err, sizeof err);
@@ -193,8 +191,8 @@ START_TEST(test_errors_on_stderr_only) {
 END_TEST
 
 START_TEST(test_infeasible_exit) {
-  int rc = tf_test_run("solve -m b200 -w fa4-fwd -p d=128 --fix B_c=128 --require 'stages >= 40'", out, sizeof out,
-                       err, sizeof err);
+  int rc = tf_test_run("solve -m b200 -w fa4-fwd -p d=128 --fix B_c=128 --require 'stages >= 40'", out, sizeof out, err,
+                       sizeof err);
   ck_assert_int_eq(rc, 1);
   ck_assert_str_eq(out, "");
   ck_assert_msg(strstr(err, "tilefit: infeasible:"), "%s", err);
@@ -269,7 +267,8 @@ START_TEST(test_fa2_kernel_traits) {
     const char *args, *want;
     int rc;
   } cases[] = {
-      {"check -m a10 -w fa2-fwd -p d=256 --fix B_r=128 --fix B_c=64 --fix stages=1", "smem needs 131072 B of 101376", 1},
+      {"check -m a10 -w fa2-fwd -p d=256 --fix B_r=128 --fix B_c=64 --fix stages=1", "smem needs 131072 B of 101376",
+       1},
       {"solve -m a100 -w fa2-fwd -p d=256 --fix B_r=128 --fix B_c=64", "placement    Q smem", 0},
       {"solve -m a100 -w fa2-fwd -p d=256 --fix B_r=128 --fix B_c=64 -p q_in_regs=1", "placement    Q rf", 0},
       {"solve -m a100 -w fa2-fwd -p d=256 --fix B_r=128 --fix B_c=64 --place Q=rf", "placement    Q rf", 0},
@@ -296,12 +295,14 @@ START_TEST(test_register_footprints) {
     const char *args, *want;
     int rc;
   } cases[] = {
-      {"solve -m a100 -w fa2-fwd -p d=256 -p q_in_regs=1 --explain", "  rf                228        255         27", 0},
+      {"solve -m a100 -w fa2-fwd -p d=256 -p q_in_regs=1 --explain", "  rf                228        255         27",
+       0},
       {"solve -m a100 -w fa2-fwd -p d=256 -p q_in_regs=1 --explain", "  O_acc              rf            128", 0},
       {"solve -m a100 -w fa2-fwd -p d=256 -p q_in_regs=1 --explain", "  S_P                rf             32", 0},
       {"solve -m a100 -w fa2-fwd -p d=256 -p q_in_regs=1 --explain", "  softmax_stats      rf              4", 0},
       {"solve -m a100 -w fa2-fwd -p d=256 -p q_in_regs=1 --explain", "  Q                  rf             64", 0},
-      {"check -m a100 -w fa2-fwd -p d=128 --fix B_r=128 --fix B_c=128 --fix stages=1", "rf needs 264 registers/thread", 1},
+      {"check -m a100 -w fa2-fwd -p d=128 --fix B_r=128 --fix B_c=128 --fix stages=1", "rf needs 264 registers/thread",
+       1},
       {"solve -m a100 -w fa2-fwd -p d=64 --fix B_r=128 --fix B_c=128 --objective 'max occupancy' --explain",
        "occupancy 3 needs 76800 registers per SM, above 65536", 0},
       {"check -m h100-sxm -w fa3-fwd -p d=64 -p in_bits=8 --fix B_r=192 --fix B_c=160 --fix stages=2",
@@ -312,13 +313,16 @@ START_TEST(test_register_footprints) {
        "does not fit: violates 'cta_registers <= rf_per_sm' (98304 vs 65536)", 1},
       {"check -m a100 -w cutlass-sm80-gemm -p warps=8 --fix tile_m=256 --fix tile_n=256 --fix tile_k=32 --fix stages=3",
        "does not fit: rf needs 352 registers/thread of 255, 97 over", 1},
-      {"check -m a100 -w cutlass-sm80-gemm -p warps=64 --fix tile_m=256 --fix tile_n=256 --fix tile_k=32 --fix stages=3",
+      {"check -m a100 -w cutlass-sm80-gemm -p warps=64 --fix tile_m=256 --fix tile_n=256 --fix tile_k=32 --fix "
+       "stages=3",
        "does not fit: violates 'threads <= threads_per_cta' (2048 vs 1024)", 1},
       {"check -m a100 -w cutlass-sm80-gemm --fix tile_m=256 --fix tile_n=128 --fix tile_k=32 --fix stages=3",
        "  rf                192        255         63  registers/thread", 0},
       /* latency hiding: the explain's roofline block shows Little's law (docs/cost-model.md) */
-      {"solve -m a100 -w tests/data/worksets/latency-mini.json --fix n=128 --require 'stages >= stages_needed' --explain",
-       "  iteration  145 clk = max(compute 128 (cycles 512 over the iterations), loads 145 (2048 B x 108 SMs x 1332 MHz",
+      {"solve -m a100 -w tests/data/worksets/latency-mini.json --fix n=128 --require 'stages >= stages_needed' "
+       "--explain",
+       "  iteration  145 clk = max(compute 128 (cycles 512 over the iterations), loads 145 (2048 B x 108 SMs x 1332 "
+       "MHz",
        0},
       {"solve -m a100 -w tests/data/worksets/latency-mini.json --fix n=128 --fix stages=1 --explain",
        "clk per iteration); 1 stages: latency-bound", 0},
@@ -326,16 +330,19 @@ START_TEST(test_register_footprints) {
        "objective    max tile_m*tile_n = 32768", 0},
       {"solve -m a100 -w cutlass-sm80-gemm -p rf_model=0 --objective 'max tile_m*tile_n' --objective 'max stages'",
        "objective    max tile_m*tile_n = 65536", 0},
-      {"check -m a100 -w cutlass-sm80-gemm -p rf_model=0 --fix tile_m=256 --fix tile_n=256 --fix tile_k=32 --fix stages=3",
+      {"check -m a100 -w cutlass-sm80-gemm -p rf_model=0 --fix tile_m=256 --fix tile_n=256 --fix tile_k=32 --fix "
+       "stages=3",
        "cutlass-sm80-gemm on a100: fits", 0},
       /* SM120: the accumulators per MMA thread against the SM90 kernels' setmaxnreg budget */
       {"check -m rtx5090 -w cutlass-sm120-gemm --fix tile_m=256 --fix tile_n=256 --fix tile_k=64 --fix stages=2",
        "does not fit: rf needs 271 registers/thread of 255, 16 over", 1},
-      {"check -m rtx5090 -w cutlass-sm120-gemm -p schedule=2 --fix tile_m=128 --fix tile_n=256 --fix tile_k=64 --fix stages=2",
+      {"check -m rtx5090 -w cutlass-sm120-gemm -p schedule=2 --fix tile_m=128 --fix tile_n=256 --fix tile_k=64 --fix "
+       "stages=2",
        "does not fit: rf needs 271 registers/thread of 255, 16 over", 1},
       {"check -m rtx5090 -w cutlass-sm120-gemm --fix tile_m=128 --fix tile_n=256 --fix tile_k=64 --fix stages=2",
        "  rf                151        255        104  registers/thread", 0},
-      {"check -m rtx5090 -w cutlass-sm120-gemm -p schedule=1 --fix tile_m=64 --fix tile_n=128 --fix tile_k=128 --fix stages=2",
+      {"check -m rtx5090 -w cutlass-sm120-gemm -p schedule=1 --fix tile_m=64 --fix tile_n=128 --fix tile_k=128 --fix "
+       "stages=2",
        "does not fit: violates 'pingpong == 1 || tile_m >= 128' (0 vs 1)", 1},
       {"check --cutlass-name cutlass3x_sm120_tensorop_gemm_e4m3_e4m3_f32_bf16_bf16_128x256x64_1x1x1_0_tnn_align16"
        "_warpspecialized_pingpong",
@@ -371,23 +378,33 @@ START_TEST(test_register_footprints) {
        "--fix tile_k=64 --fix ab_stage=1",
        "  rf                208        255         47  registers/thread", 0},
       /* SM90 conv: one MMA warpgroup without setmaxnreg holds the whole accumulator against 255 */
-      {"check -m h100-sxm -w cutlass-sm90-conv " T128x128x64, "  rf                128        255        127  registers/thread", 0},
-      {"check -m h100-sxm -w cutlass-sm90-conv " T128x256x64, "does not fit: rf needs 256 registers/thread of 255, 1 over", 1},
+      {"check -m h100-sxm -w cutlass-sm90-conv " T128x128x64,
+       "  rf                128        255        127  registers/thread", 0},
+      {"check -m h100-sxm -w cutlass-sm90-conv " T128x256x64,
+       "does not fit: rf needs 256 registers/thread of 255, 1 over", 1},
       {"check -m h100-sxm -w cutlass-sm90-conv -p rf_model=0 " T128x256x64, "cutlass-sm90-conv on h100-sxm: fits", 0},
       /* SM90 blockwise: two accumulator copies (the promotion one), cooperative or pingpong */
-      {"check -m h100-sxm -w cutlass-sm90-gemm-blockwise " T128x128x128, "  rf                151        255        104  registers/thread", 0},
-      {"check -m h100-sxm -w cutlass-sm90-gemm-blockwise " T128x256x128, "does not fit: rf needs 279 registers/thread of 255, 24 over", 1},
-      {"check -m h100-sxm -w cutlass-sm90-gemm-blockwise -p schedule=2 " T128x128x128, "does not fit: rf needs 279 registers/thread", 1},
-      {"check -m h100-sxm -w cutlass-sm90-gemm-blockwise -p rf_model=0 " T128x256x128, "cutlass-sm90-gemm-blockwise on h100-sxm: fits", 0},
+      {"check -m h100-sxm -w cutlass-sm90-gemm-blockwise " T128x128x128,
+       "  rf                151        255        104  registers/thread", 0},
+      {"check -m h100-sxm -w cutlass-sm90-gemm-blockwise " T128x256x128,
+       "does not fit: rf needs 279 registers/thread of 255, 24 over", 1},
+      {"check -m h100-sxm -w cutlass-sm90-gemm-blockwise -p schedule=2 " T128x128x128,
+       "does not fit: rf needs 279 registers/thread", 1},
+      {"check -m h100-sxm -w cutlass-sm90-gemm-blockwise -p rf_model=0 " T128x256x128,
+       "cutlass-sm90-gemm-blockwise on h100-sxm: fits", 0},
       /* SM90 mixed input: the accumulator and the A fragment as loaded and converted */
       {"check -m h100-sxm -w cutlass-sm90-gemm-mixed " T128x256x128, "  A_converted        rf             32", 0},
       {"check -m h100-sxm -w cutlass-sm90-gemm-mixed " T128x256x128, "  A_load             rf              8", 0},
-      {"check -m h100-sxm -w cutlass-sm90-gemm-mixed " T128x256x128, "  rf                191        255         64  registers/thread", 0},
-      {"check -m h100-sxm -w cutlass-sm90-gemm-mixed " T256x256x64, "does not fit: rf needs 311 registers/thread of 255, 56 over", 1},
-      {"check -m h100-sxm -w cutlass-sm90-gemm-mixed -p rf_model=0 " T256x256x64, "cutlass-sm90-gemm-mixed on h100-sxm: fits", 0},
+      {"check -m h100-sxm -w cutlass-sm90-gemm-mixed " T128x256x128,
+       "  rf                191        255         64  registers/thread", 0},
+      {"check -m h100-sxm -w cutlass-sm90-gemm-mixed " T256x256x64,
+       "does not fit: rf needs 311 registers/thread of 255, 56 over", 1},
+      {"check -m h100-sxm -w cutlass-sm90-gemm-mixed -p rf_model=0 " T256x256x64,
+       "cutlass-sm90-gemm-mixed on h100-sxm: fits", 0},
       /* SM90 sparse: the metadata fragment, and FP8's second accumulator unless fast-accumulating */
       {"check -m h100-sxm -w cutlass-sm90-gemm-sparse " T128x256x128, "  E_frag             rf              2", 0},
-      {"check -m h100-sxm -w cutlass-sm90-gemm-sparse " T128x256x128, "  rf                153        255        102  registers/thread", 0},
+      {"check -m h100-sxm -w cutlass-sm90-gemm-sparse " T128x256x128,
+       "  rf                153        255        102  registers/thread", 0},
       {"check -m h100-sxm -w cutlass-sm90-gemm-sparse -p a_bits=8 -p b_bits=8 " T128x256x128,
        "does not fit: rf needs 281 registers/thread of 255, 26 over", 1},
       {"check -m h100-sxm -w cutlass-sm90-gemm-sparse -p a_bits=8 -p b_bits=8 -p fp8_fastaccum=1 " T128x256x128,
@@ -412,15 +429,18 @@ START_TEST(test_attn_register_footprints) {
     const char *args, *want;
     int rc;
   } cases[] = {
-      {"solve -m a100 -w flashinfer-prefill -p d=128 -p cta_tile_q=128", "  rf                200        255         55", 0},
-      {"solve -m a100 -w flashinfer-prefill -p d=128 -p cta_tile_q=128 --explain", "  O_acc              rf            128", 0},
+      {"solve -m a100 -w flashinfer-prefill -p d=128 -p cta_tile_q=128",
+       "  rf                200        255         55", 0},
+      {"solve -m a100 -w flashinfer-prefill -p d=128 -p cta_tile_q=128 --explain",
+       "  O_acc              rf            128", 0},
       {"solve -m h100-sxm -w flashinfer-prefill -p d=256 -p cta_tile_q=64 -p rope_llama=1 --explain",
        "  rope_freq          rf             32", 0},
       {"check -m h100-sxm -w flashinfer-prefill -p d=256 -p cta_tile_q=128 --fix num_mma_kv=1",
        "does not fit: rf needs 280 registers/thread of 255, 25 over", 1},
       {"check -m h100-sxm -w flashinfer-prefill -p d=256 -p cta_tile_q=128 --fix num_mma_kv=1 -p rf_model=0",
        "flashinfer-prefill on h100-sxm: fits", 0},
-      {"check -m h100-sxm -w flashmla-sm90-decode --fix k_buffers=2", "  rf                194        255         61", 0},
+      {"check -m h100-sxm -w flashmla-sm90-decode --fix k_buffers=2", "  rf                194        255         61",
+       0},
       {"check -m h100-sxm -w flashmla-sm90-decode --fix k_buffers=2", "  Q_tail             rf             16", 0},
       {"check -m h100-sxm -w flashmla-sm90-decode -p in_bits=8 --domain B_r=128 --fix k_buffers=2",
        "does not fit: rf needs 356 registers/thread of 255, 101 over", 1},
@@ -455,7 +475,8 @@ START_TEST(test_flashinfer_top_within_budget) {
   snprintf(args, sizeof args, "solve -w flashinfer-prefill %s --top 4 --jsonl", cases[_i].args);
   ck_assert_int_eq(tf_test_run(args, out, sizeof out, err, sizeof err), cases[_i].rc);
   int n = 0, over = 0;
-  for (const char *v = strstr(out, "\"values\":{\"num_mma_kv\":"); v; v = strstr(v + 1, "\"values\":{\"num_mma_kv\":")) {
+  for (const char *v = strstr(out, "\"values\":{\"num_mma_kv\":"); v;
+       v = strstr(v + 1, "\"values\":{\"num_mma_kv\":")) {
     long kv = 0;
     ck_assert_int_eq(sscanf(v, "\"values\":{\"num_mma_kv\":%ld", &kv), 1);
     long acc = cases[_i].nmq * (8 * (cases[_i].d / 16) + 8 * kv);
@@ -517,8 +538,8 @@ END_TEST
 START_TEST(test_launch_registers_occupancy) {
   int rc = tf_test_run("solve -m h100-sxm -w fa3-fwd -p d=128 --domain occupancy=2", out, sizeof out, err, sizeof err);
   ck_assert_int_eq(rc, 1);
-  ck_assert_msg(strstr(err, "occupancy 2 needs 79872 registers per SM, above 65536 (cta_registers 39936 per CTA)"), "%s",
-                err);
+  ck_assert_msg(strstr(err, "occupancy 2 needs 79872 registers per SM, above 65536 (cta_registers 39936 per CTA)"),
+                "%s", err);
   rc = tf_test_run("solve -m h100-sxm -w fa3-fwd -p d=128 --domain occupancy=1,2 --objective 'max occupancy'", out,
                    sizeof out, err, sizeof err);
   ck_assert_int_eq(rc, 0);
@@ -529,8 +550,8 @@ START_TEST(test_launch_registers_occupancy) {
   ck_assert_msg(strstr(out, "  occupancy    2\n"), "%s", out);
   rc = tf_test_run("solve -m h100-sxm -w fa3-bwd -p d=128 --domain occupancy=2", out, sizeof out, err, sizeof err);
   ck_assert_int_eq(rc, 1);
-  ck_assert_msg(strstr(err, "occupancy 2 needs 129024 registers per SM, above 65536 (cta_registers 64512 per CTA)"), "%s",
-                err);
+  ck_assert_msg(strstr(err, "occupancy 2 needs 129024 registers per SM, above 65536 (cta_registers 64512 per CTA)"),
+                "%s", err);
 }
 END_TEST
 
@@ -544,18 +565,24 @@ START_TEST(test_bwd_register_footprints) {
     const char *args, *want;
     int rc;
   } cases[] = {
-      {"check -m a100 -w fa2-bwd -p d=128 -p v_in_regs=0 --fix B_r=64 --fix B_c=128", "  rf                200        255         55", 0},
+      {"check -m a100 -w fa2-bwd -p d=128 -p v_in_regs=0 --fix B_r=64 --fix B_c=128",
+       "  rf                200        255         55", 0},
       {"check -m a100 -w fa2-bwd -p d=192 -p v_in_regs=1 -p no_double_buffer=1 --fix B_r=64 --fix B_c=64",
        "  rf                244        255         11", 0},
       {"check -m h100-sxm -w fa2-bwd -p d=128 -p v_in_regs=0 --fix B_r=128 --fix B_c=128",
        "does not fit: rf needs 264 registers/thread of 255, 9 over", 1},
       {"check -m h100-sxm -w fa2-bwd -p d=128 -p v_in_regs=0 --fix B_r=128 --fix B_c=128 -p rf_model=0",
        "fa2-bwd on h100-sxm: fits", 0},
-      {"check -m a100 -w fa2-bwd -p d=64 -p v_in_regs=1 --fix B_r=128 --fix B_c=128", "rf needs 264 registers/thread", 1},
-      {"check -m h100-sxm -w fa3-bwd -p d=128 -p v_in_regs=0 --fix B_r=80 --fix B_c=128", "  dKV_acc            rf            128", 0},
-      {"check -m h100-sxm " FA3_D256 "-p v_in_regs=0 --fix B_r=64 --fix B_c=80", "  rf                239        255         16", 0},
-      {"check -m h100-sxm " FA3_D256 "-p v_in_regs=0 --fix B_r=64 --fix B_c=96", "rf needs 271 registers/thread of 255", 1},
-      {"check -m h100-sxm " FA3_D256 "-p v_in_regs=0 --fix B_r=64 --fix B_c=96 -p rf_model=0", "fa3-bwd on h100-sxm: fits", 0},
+      {"check -m a100 -w fa2-bwd -p d=64 -p v_in_regs=1 --fix B_r=128 --fix B_c=128", "rf needs 264 registers/thread",
+       1},
+      {"check -m h100-sxm -w fa3-bwd -p d=128 -p v_in_regs=0 --fix B_r=80 --fix B_c=128",
+       "  dKV_acc            rf            128", 0},
+      {"check -m h100-sxm " FA3_D256 "-p v_in_regs=0 --fix B_r=64 --fix B_c=80",
+       "  rf                239        255         16", 0},
+      {"check -m h100-sxm " FA3_D256 "-p v_in_regs=0 --fix B_r=64 --fix B_c=96", "rf needs 271 registers/thread of 255",
+       1},
+      {"check -m h100-sxm " FA3_D256 "-p v_in_regs=0 --fix B_r=64 --fix B_c=96 -p rf_model=0",
+       "fa3-bwd on h100-sxm: fits", 0},
       {"solve -m h100-sxm " FA3_D256 "-p v_in_regs=0", "  B_c          80\n", 0},
       {"solve -m a100 -w fa2-bwd -p d=64 --objective 'max occupancy' --objective 'max B_r*B_c' --explain",
        "occupancy 4 needs 73728 registers per SM, above 65536", 0},
@@ -585,12 +612,16 @@ START_TEST(test_bwd_top5_within_budget) {
     const char *args;
     long d, threads, budget;
   } cases[] = {
-      {"-m a100 -w fa2-bwd -p d=64", 64, 256, 255},       {"-m a100 -w fa2-bwd -p d=128", 128, 256, 255},
-      {"-m h100-sxm -w fa2-bwd -p d=128", 128, 256, 255}, {"-m h100-sxm -w fa2-bwd -p d=256", 256, 256, 255},
-      {"-m a10 -w fa2-bwd -p d=96", 96, 256, 255},        {"-m h100-sxm -w fa3-bwd -p d=64", 64, 256, 240},
+      {"-m a100 -w fa2-bwd -p d=64", 64, 256, 255},
+      {"-m a100 -w fa2-bwd -p d=128", 128, 256, 255},
+      {"-m h100-sxm -w fa2-bwd -p d=128", 128, 256, 255},
+      {"-m h100-sxm -w fa2-bwd -p d=256", 256, 256, 255},
+      {"-m a10 -w fa2-bwd -p d=96", 96, 256, 255},
+      {"-m h100-sxm -w fa3-bwd -p d=64", 64, 256, 240},
       {"-m h100-sxm -w fa3-bwd -p d=128 -p v_in_regs=0", 128, 256, 240},
       {"-m h100-sxm -w fa3-bwd -p d=192 -p dO_stage=1 -p dS_stage=1 -p sdp_swapab=0 -p dkv_swapab=1 -p num_wg=3 "
-       "-p atom_n_dkv=1 -p v_in_regs=0", 192, 384, 160},
+       "-p atom_n_dkv=1 -p v_in_regs=0",
+       192, 384, 160},
       {"-m h100-sxm " FA3_D256, 256, 256, 240},
   };
   char args[512];
@@ -602,7 +633,8 @@ START_TEST(test_bwd_top5_within_budget) {
     ck_assert_ptr_nonnull(nl);
     *nl = 0;
     long acc = bwd_accumulators(line, cases[_i].d, cases[_i].threads);
-    ck_assert_msg(acc <= cases[_i].budget, "%s: %ld accumulator registers of %ld: %s", args, acc, cases[_i].budget, line);
+    ck_assert_msg(acc <= cases[_i].budget, "%s: %ld accumulator registers of %ld: %s", args, acc, cases[_i].budget,
+                  line);
     line = nl + 1;
   }
   ck_assert_int_ge(n, 2); /* at most five; fewer where fewer tiles fit */
@@ -639,8 +671,11 @@ START_TEST(test_top_five) {
       ck_assert_str_ne(seen[q], seen[r]);
     long o0, o1;
     const char *obj = strstr(line, "\"objectives\":");
-    ck_assert_int_eq(sscanf(obj, "\"objectives\":[{\"objective\":\"max tile_m*tile_n\",\"value\":%ld},"
-                                 "{\"objective\":\"max stages\",\"value\":%ld}", &o0, &o1), 2);
+    ck_assert_int_eq(sscanf(obj,
+                            "\"objectives\":[{\"objective\":\"max tile_m*tile_n\",\"value\":%ld},"
+                            "{\"objective\":\"max stages\",\"value\":%ld}",
+                            &o0, &o1),
+                     2);
     ck_assert(prev0 < 0 || o0 < prev0 || (o0 == prev0 && o1 <= prev1));
     prev0 = o0, prev1 = o1;
     line = nl + 1;
@@ -664,8 +699,10 @@ static void glpsol_says(const char *cmd, const char *want) {
 START_TEST(test_lp_mps_round_trip) {
   char dir[256], cmd[1024], file[300];
   tf_test_temp_dir(dir, sizeof dir, "tilefit-e2e");
-  snprintf(cmd, sizeof cmd, "solve -m b200 -w fa4-fwd -p d=64 --domain B_c=64,128 --place P=tmem --place Q=smem "
-           "--lp %s/m.lp --mps %s/m.mps --csv", dir, dir);
+  snprintf(cmd, sizeof cmd,
+           "solve -m b200 -w fa4-fwd -p d=64 --domain B_c=64,128 --place P=tmem --place Q=smem "
+           "--lp %s/m.lp --mps %s/m.mps --csv",
+           dir, dir);
   int rc = tf_test_run(cmd, out, sizeof out, err, sizeof err);
   ck_assert_msg(rc == 0, "%s", err);
   ck_assert_msg(strstr(out, ",10,"), "%s", out); /* 10 stages at d = 64 */
@@ -673,7 +710,8 @@ START_TEST(test_lp_mps_round_trip) {
   glpsol_says(cmd, "= 32768 (MAXimum)");
   snprintf(cmd, sizeof cmd, "glpsol --lp %s/m.level2.lp -o /dev/stdout 2>&1 | grep '^Objective:.*imum'", dir);
   glpsol_says(cmd, "= 10 (MAXimum)");
-  snprintf(cmd, sizeof cmd, "glpsol --freemps %s/m.level2.mps --max -o /dev/stdout 2>&1 | grep '^Objective:.*imum'", dir);
+  snprintf(cmd, sizeof cmd, "glpsol --freemps %s/m.level2.mps --max -o /dev/stdout 2>&1 | grep '^Objective:.*imum'",
+           dir);
   glpsol_says(cmd, "= 10 (MAXimum)");
   /* readable names, the earlier level pinned */
   snprintf(file, sizeof file, "%s/m.level2.lp", dir);
@@ -711,24 +749,27 @@ START_TEST(test_lp_mps_long_names) {
            name[0], name[1], name[2], name[3], name[0], name[1], name[2], name[3], name[1]);
   snprintf(file, sizeof file, "%s/w.json", dir);
   tf_test_write_text(file, json);
-  snprintf(cmd, sizeof cmd, "solve -m h100-sxm -w %s/w.json --any-arch --lp %s/m.lp --mps %s/m.mps --csv", dir, dir, dir);
+  snprintf(cmd, sizeof cmd, "solve -m h100-sxm -w %s/w.json --any-arch --lp %s/m.lp --mps %s/m.mps --csv", dir, dir,
+           dir);
   int rc = tf_test_run(cmd, out, sizeof out, err, sizeof err);
   ck_assert_msg(rc == 0, "%s", err);
   snprintf(cmd, sizeof cmd, "glpsol --lp %s/m.lp -o /dev/stdout 2>&1 | grep '^Objective:.*imum\\|rror'", dir);
   glpsol_says(cmd, "= 4 (MAXimum)");
-  snprintf(cmd, sizeof cmd, "glpsol --freemps %s/m.mps --max -o /dev/stdout 2>&1 | grep '^Objective:.*imum\\|rror'", dir);
+  snprintf(cmd, sizeof cmd, "glpsol --freemps %s/m.mps --max -o /dev/stdout 2>&1 | grep '^Objective:.*imum\\|rror'",
+           dir);
   glpsol_says(cmd, "= 4 (MAXimum)");
   snprintf(cmd, sizeof cmd, "glpsol --lp %s/m.level2.lp -o /dev/stdout 2>&1 | grep '^Objective:.*imum\\|rror'", dir);
   glpsol_says(cmd, "= 2 (MAXimum)");
-  snprintf(cmd, sizeof cmd, "glpsol --freemps %s/m.level2.mps --max -o /dev/stdout 2>&1 | grep '^Objective:.*imum\\|rror'", dir);
+  snprintf(cmd, sizeof cmd,
+           "glpsol --freemps %s/m.level2.mps --max -o /dev/stdout 2>&1 | grep '^Objective:.*imum\\|rror'", dir);
   glpsol_says(cmd, "= 2 (MAXimum)");
   tf_test_remove_dir(dir);
 }
 END_TEST
 
 START_TEST(test_explain_next_better) {
-  int rc = tf_test_run("solve -m h100-sxm -w fa3-fwd -p d=256 --fix B_r=128 --explain", out, sizeof out, err,
-                       sizeof err);
+  int rc =
+      tf_test_run("solve -m h100-sxm -w fa3-fwd -p d=256 --fix B_r=128 --explain", out, sizeof out, err, sizeof err);
   ck_assert_int_eq(rc, 0);
   ck_assert_msg(strstr(out, "next better is B_c = 96 (12288): smem needs 262144 B of 232448, 29696 over"), "%s", out);
 }
@@ -737,8 +778,8 @@ END_TEST
 /* Every shipped validation file agrees, case by case: nothing fails and
  * every line is counted (passed or, for tuned cases, skipped). */
 static const char *const validation_files[] = {
-    "cutlass", "cutlass-variants", "flashattention", "attention-bwd", "cutedsl", "flashinfer", "triton", "flashmla",
-    "placement",
+    "cutlass",    "cutlass-variants", "flashattention", "attention-bwd", "cutedsl",
+    "flashinfer", "triton",           "flashmla",       "placement",
 };
 
 static int count_lines(const char *path) {
@@ -790,8 +831,9 @@ END_TEST
 START_TEST(test_validate_bad_expect) {
   int rc = tf_test_run("validate tests/data/validate-fail/bad-expect.jsonl", out, sizeof out, err, sizeof err);
   ck_assert_msg(rc == 2, "exit %d: %s", rc, err);
-  ck_assert_msg(strstr(err, "tests/data/validate-fail/bad-expect.jsonl: line 1: $.expect.no_such_let: workset 'fa2-fwd' "
-                            "has no variable 'no_such_let'"),
+  ck_assert_msg(strstr(err,
+                       "tests/data/validate-fail/bad-expect.jsonl: line 1: $.expect.no_such_let: workset 'fa2-fwd' "
+                       "has no variable 'no_such_let'"),
                 "%s", err);
   ck_assert_str_eq(out, "");
 }
@@ -885,11 +927,11 @@ START_TEST(test_top_idle_placement) {
   ck_assert_msg(count_in(out, "\"rank\":") == 1 && strstr(out, "\"values\":{\"tile\":16,\"a_stages\":3}") &&
                     strstr(out, "\"placement\":{\"b1\":\"smem\"}"),
                 "%s", out);
-  ck_assert_int_eq(tf_test_run(IDLE "--top 5 --objective 'max a_stages + 10 * placed(b1, smem)'", out, sizeof out, err,
-                               sizeof err),
-                   0);
-  ck_assert_msg(strstr(out, "   1         16       smem          3") && strstr(out, "   2         16         rf          3") &&
-                    !strstr(out, "\n   3 "),
+  ck_assert_int_eq(
+      tf_test_run(IDLE "--top 5 --objective 'max a_stages + 10 * placed(b1, smem)'", out, sizeof out, err, sizeof err),
+      0);
+  ck_assert_msg(strstr(out, "   1         16       smem          3") &&
+                    strstr(out, "   2         16         rf          3") && !strstr(out, "\n   3 "),
                 "%s", out);
   ck_assert_int_eq(tf_test_run(IDLE "--top 8 --top-points --jsonl", out, sizeof out, err, sizeof err), 0);
   ck_assert_int_eq(count_in(out, "\"rank\":"), 6);
@@ -924,8 +966,10 @@ START_TEST(test_gqa_kv_heads) {
   long hbm[2], time[2];
   for (int g = 0; g < 2; g++) {
     char args[512];
-    snprintf(args, sizeof args, "solve %s -p heads=%d -p kv_heads=%d --objective 'min hbm_bytes' --objective "
-             "'min time_us'", cases[_i].args, cases[_i].heads, g ? cases[_i].kv_heads : cases[_i].heads);
+    snprintf(args, sizeof args,
+             "solve %s -p heads=%d -p kv_heads=%d --objective 'min hbm_bytes' --objective "
+             "'min time_us'",
+             cases[_i].args, cases[_i].heads, g ? cases[_i].kv_heads : cases[_i].heads);
     int rc = tf_test_run(args, out, sizeof out, err, sizeof err);
     ck_assert_msg(rc == 0, "%s: exit %d: %s", args, rc, err);
     hbm[g] = objective_value(out, "min hbm_bytes");
@@ -978,9 +1022,11 @@ START_TEST(test_gqa_errors) {
   static const struct {
     const char *args, *want;
   } cases[] = {
-      {"solve -m h100-sxm -w fa3-fwd -p heads=32 -p kv_heads=5", "'heads % max(kv_heads, 1) == 0' fails at every point"},
+      {"solve -m h100-sxm -w fa3-fwd -p heads=32 -p kv_heads=5",
+       "'heads % max(kv_heads, 1) == 0' fails at every point"},
       {"solve -m b200 -w fa4-fwd -p kv_heads=0", "'kv_heads >= 1' fails at every point"},
-      {"solve -m a100 -w fa2-fwd -p heads=32 -p kv_heads=8 -p pack_gqa=1", "'packed == 0 || seqlen_q == 1' fails at every point"},
+      {"solve -m a100 -w fa2-fwd -p heads=32 -p kv_heads=8 -p pack_gqa=1",
+       "'packed == 0 || seqlen_q == 1' fails at every point"},
       {"solve -m h100-sxm -w fa3-fwd -p pack_gqa=2", "'pack_gqa >= -1 && pack_gqa <= 1' fails at every point"},
   };
   int rc = tf_test_run(cases[_i].args, out, sizeof out, err, sizeof err);
@@ -997,7 +1043,8 @@ START_TEST(test_tie_break_levels) {
   int rc = tf_test_run("solve -m h100-sxm -w cutlass-sm90-gemm -p M=8192 -p N=8192 -p K=8192 --objective 'min time_us'",
                        big, sizeof big, err, sizeof err);
   ck_assert_msg(rc == 0, "exit %d: %s", rc, err);
-  const char *us = strstr(big, "objective    min time_us = 1178\n"), *ns = strstr(big, "tie-break    min time_ns = 1177940\n"),
+  const char *us = strstr(big, "objective    min time_us = 1178\n"),
+             *ns = strstr(big, "tie-break    min time_ns = 1177940\n"),
              *st = strstr(big, "tie-break    max stages = 11\n");
   ck_assert_msg(us && ns && st && us < ns && ns < st, "%s", big);
   /* the default objectives end in max stages: the same tie-break adds nothing and is not printed */
@@ -1020,19 +1067,23 @@ START_TEST(test_top_gap) {
   int rc = tf_test_run("solve -m h100-sxm -w fa3-fwd -p d=128 --objective 'min time_us' --top 3 --explain", big,
                        sizeof big, err, sizeof err);
   ck_assert_msg(rc == 0, "exit %d: %s", rc, err);
-  ck_assert_msg(strstr(big, "rank 2       +6369 ns (+0.09%) after rank 1: serial share -11624 ns, CTA I/O +9180 ns"), "%s",
-                big);
-  ck_assert_msg(strstr(big, "; inside the model's error on fa3-fwd on h100-sxm ("), "%s", big);
-  rc = tf_test_run("solve -m h100-sxm -w cutlass-sm90-gemm -p M=8192 -p N=8192 -p K=8192 --objective 'min time_us' --top 2 "
-                   "--explain", big, sizeof big, err, sizeof err);
-  ck_assert_msg(rc == 0, "exit %d: %s", rc, err);
-  ck_assert_msg(strstr(big, "rank 2       takes rank 1's time; a later objective level decides, the same in every part"),
+  ck_assert_msg(strstr(big, "rank 2       +6369 ns (+0.09%) after rank 1: serial share -11624 ns, CTA I/O +9180 ns"),
                 "%s", big);
+  ck_assert_msg(strstr(big, "; inside the model's error on fa3-fwd on h100-sxm ("), "%s", big);
+  rc = tf_test_run(
+      "solve -m h100-sxm -w cutlass-sm90-gemm -p M=8192 -p N=8192 -p K=8192 --objective 'min time_us' --top 2 "
+      "--explain",
+      big, sizeof big, err, sizeof err);
+  ck_assert_msg(rc == 0, "exit %d: %s", rc, err);
+  ck_assert_msg(
+      strstr(big, "rank 2       takes rank 1's time; a later objective level decides, the same in every part"), "%s",
+      big);
   rc = tf_test_run("solve -m h100-sxm -w fa3-fwd -p d=128 --objective 'min time_us' --top 2 --explain --json", big,
                    sizeof big, err, sizeof err);
   ck_assert_msg(rc == 0, "exit %d: %s", rc, err);
-  ck_assert_msg(strstr(big, "\"gap\":{\"after_rank\":1,\"tie\":false,\"gap_ns\":6369,\"parts\":[{\"name\":\"serial share\""),
-                "%s", big);
+  ck_assert_msg(
+      strstr(big, "\"gap\":{\"after_rank\":1,\"tie\":false,\"gap_ns\":6369,\"parts\":[{\"name\":\"serial share\""),
+      "%s", big);
   /* without --explain, no gap */
   rc = tf_test_run("solve -m h100-sxm -w fa3-fwd -p d=128 --objective 'min time_us' --top 2", big, sizeof big, err,
                    sizeof err);
@@ -1055,14 +1106,15 @@ START_TEST(test_split_k) {
       {"-m h100-sxm -w cutlass-sm90-gemm -p M=256 -p N=256 -p K=65536", "1,2,4,8,16,32", 8, 55, 22, 67239936, 70909952},
       {"-m h100-sxm -w cutlass-sm90-gemm -p M=8192 -p N=8192 -p K=8192", "1,2,4,8,16,32", 1, 1178, 1178, 3128950784,
        3128950784},
-      {"-m h100-sxm -w cutlass-sm90-gemm --fix tile_m=128 --fix tile_n=128 --fix tile_k=64", "4", 4, 158, 223, 343932928,
-       746586112},
+      {"-m h100-sxm -w cutlass-sm90-gemm --fix tile_m=128 --fix tile_n=128 --fix tile_k=64", "4", 4, 158, 223,
+       343932928, 746586112},
       {"-m b200 -w cutlass-sm100-gemm -p M=256 -p N=256 -p K=65536", "1,2,4,8,16,32", 8, 61, 17, 67239936, 70909952},
   };
   long time[2], hbm[2], splits = -1;
   for (int g = 0; g < 2; g++) {
     char args[512];
-    snprintf(args, sizeof args, SPLITK "%s%s%s", cases[_i].args, g ? " --domain splits=" : "", g ? cases[_i].domain : "");
+    snprintf(args, sizeof args, SPLITK "%s%s%s", cases[_i].args, g ? " --domain splits=" : "",
+             g ? cases[_i].domain : "");
     int rc = tf_test_run(args, out, sizeof out, err, sizeof err);
     ck_assert_msg(rc == 0, "%s: exit %d: %s", args, rc, err);
     time[g] = objective_value(out, "min time_us");
@@ -1088,7 +1140,8 @@ START_TEST(test_split_k_errors) {
       {SM90_SPLITK "--fix tile_m=64 --domain splits=2", "violates 'splits == 1 || pingpong == 0'"},
       {SM90_SPLITK "--domain splits=0", "violates 'splits >= 1'"},
       {SM90_SPLITK "-p K=64 --fix tile_k=64 --domain splits=2", "violates 'splits <= k_tiles'"},
-      {SPLITK "-m b200 -w cutlass-sm100-gemm --fix tile_n=192 --domain splits=2", "violates 'splits == 1 || tile_n != 192'"},
+      {SPLITK "-m b200 -w cutlass-sm100-gemm --fix tile_n=192 --domain splits=2",
+       "violates 'splits == 1 || tile_n != 192'"},
   };
   int rc = tf_test_run(cases[_i][0], out, sizeof out, err, sizeof err);
   ck_assert_msg(rc == 1, "%s: exit %d: %s", cases[_i][0], rc, err);
@@ -1100,35 +1153,44 @@ END_TEST
  * register limit of the sm90 GEMM, and the architecture check. */
 START_TEST(test_placement) {
   static char big[1 << 16];
-  int rc = tf_test_run("solve -m h100-sxm -w fa3-fwd -p d=128 --fix B_r=128 --fix B_c=176 --fix stages=2 --place Q=smem --json",
-                       big, sizeof big, err, sizeof err);
+  int rc = tf_test_run(
+      "solve -m h100-sxm -w fa3-fwd -p d=128 --fix B_r=128 --fix B_c=176 --fix stages=2 --place Q=smem --json", big,
+      sizeof big, err, sizeof err);
   ck_assert_msg(rc == 0, "exit %d: %s", rc, err);
   ck_assert_ptr_nonnull(strstr(big, "\"placement\":{\"Q\":\"smem\",\"P\":\"rf\"}"));
   /* --explain: what the chosen memory pays, and why the other loses (docs/placement.md, case PL-V01) */
-  rc = tf_test_run("solve -m h100-sxm -w fa3-fwd -p d=128 --fix B_r=128 --fix B_c=176 --fix stages=2 --place Q=smem --explain",
-                   big, sizeof big, err, sizeof err);
+  rc = tf_test_run(
+      "solve -m h100-sxm -w fa3-fwd -p d=128 --fix B_r=128 --fix B_c=176 --fix stages=2 --place Q=smem --explain", big,
+      sizeof big, err, sizeof err);
   ck_assert_msg(rc == 0, "exit %d: %s", rc, err);
   ck_assert_msg(strstr(big, "placement   P in rf\n  rf       P in rf: 44 registers/thread (235 of 255)\n"
                             "  smem     P in smem: smem needs 258048 B of 232448, 25600 over\n"
                             "  cycles   mma 2816, exp 1408, smem 1664 (P in smem: 2368), alu 744, cycles 3936 "
-                            "either way\n") != NULL, "%s", big);
-  rc = tf_test_run("solve -m b200 -w fa4-fwd -p d=64 --fix B_r=128 --fix B_c=128 --fix q_stage=2 --objective \"max stages\" "
-                   "--explain", big, sizeof big, err, sizeof err);
+                            "either way\n") != NULL,
+                "%s", big);
+  rc = tf_test_run(
+      "solve -m b200 -w fa4-fwd -p d=64 --fix B_r=128 --fix B_c=128 --fix q_stage=2 --objective \"max stages\" "
+      "--explain",
+      big, sizeof big, err, sizeof err);
   ck_assert_msg(rc == 0, "exit %d: %s", rc, err);
   ck_assert_msg(strstr(big, "  tmem     P in tmem: +0 columns, inside S (384 of 512)\n"
-                            "  level 1  max stages = 10; P in smem: 6") != NULL, "%s", big);
+                            "  level 1  max stages = 10; P in smem: 6") != NULL,
+                "%s", big);
   /* FA4 d = 128 on a B200: the paper's 1024 / 768 for the MMA and SMEM, its 1024 exponentials less the share
    * FA4 computes on the FMA units, and P in smem would make SMEM bind */
-  rc = tf_test_run("solve -m b200 -w fa4-fwd -p d=128 -p dv=128 --fix B_r=128 --fix B_c=128 --fix q_stage=2 --objective "
-                   "\"max stages\" --explain", big, sizeof big, err, sizeof err);
+  rc =
+      tf_test_run("solve -m b200 -w fa4-fwd -p d=128 -p dv=128 --fix B_r=128 --fix B_c=128 --fix q_stage=2 --objective "
+                  "\"max stages\" --explain",
+                  big, sizeof big, err, sizeof err);
   ck_assert_msg(rc == 0, "exit %d: %s", rc, err);
   ck_assert_msg(strstr(big, "  cycles   mma 1024, exp 943, smem 768 (P in smem: 1280), max 1024 "
-                            "(P in smem: 1280)\n") != NULL, "%s", big);
-  rc = tf_test_run("solve -m h100-sxm -w fa3-fwd -p d=128 --fix B_r=128 --fix B_c=176 --fix stages=2 --place P=smem", big,
-                   sizeof big, err, sizeof err);
+                            "(P in smem: 1280)\n") != NULL,
+                "%s", big);
+  rc = tf_test_run("solve -m h100-sxm -w fa3-fwd -p d=128 --fix B_r=128 --fix B_c=176 --fix stages=2 --place P=smem",
+                   big, sizeof big, err, sizeof err);
   ck_assert_int_eq(rc, 1); /* P in smem needs 258048 B */
-  rc = tf_test_run("solve -m h100-sxm -w fa3-fwd -p d=128 -p pv_rs=0 --fix B_r=128 --fix B_c=128 --fix stages=2 --csv", big,
-                   sizeof big, err, sizeof err);
+  rc = tf_test_run("solve -m h100-sxm -w fa3-fwd -p d=128 -p pv_rs=0 --fix B_r=128 --fix B_c=128 --fix stages=2 --csv",
+                   big, sizeof big, err, sizeof err);
   ck_assert_msg(rc == 0, "exit %d: %s", rc, err);
   ck_assert_ptr_nonnull(strstr(big, "stages,place_Q,place_P,"));
   ck_assert_ptr_nonnull(strstr(big, ",2,smem,smem,"));
@@ -1138,8 +1200,9 @@ START_TEST(test_placement) {
   rc = tf_test_run("solve -m h100-sxm -w fa3-fwd --place X=smem", big, sizeof big, err, sizeof err);
   ck_assert_int_eq(rc, 2);
   ck_assert_ptr_nonnull(strstr(err, "no buffer 'X'"));
-  rc = tf_test_run("solve -m h100-sxm -w cutlass-sm90-gemm --objective \"max tile_m*tile_n\" --objective \"max stages\" --explain",
-                   big, sizeof big, err, sizeof err);
+  rc = tf_test_run(
+      "solve -m h100-sxm -w cutlass-sm90-gemm --objective \"max tile_m*tile_n\" --objective \"max stages\" --explain",
+      big, sizeof big, err, sizeof err);
   ck_assert_msg(rc == 0, "exit %d: %s", rc, err);
   ck_assert_ptr_nonnull(strstr(big, "tile_n       192"));
   ck_assert_ptr_nonnull(strstr(big, "next better is tile_n = 256, stages = 2 (65536): rf needs"));
@@ -1151,15 +1214,18 @@ START_TEST(test_placement) {
   ck_assert_ptr_nonnull(strstr(big, "placement    Q smem, P rf"));
   ck_assert_ptr_nonnull(strstr(big, "level 1  min cycles = 2735; P in smem: 2927"));
   rc = tf_test_run("solve -m h100-sxm -w fa3-fwd -p d=128 --fix B_r=128 --fix B_c=176 --fix stages=2 --place Q=smem "
-                   "--objective \"max cycles(smem)\"", big, sizeof big, err, sizeof err);
+                   "--objective \"max cycles(smem)\"",
+                   big, sizeof big, err, sizeof err);
   ck_assert_ptr_nonnull(strstr(big, "max cycles(smem) = 1664"));
   rc = tf_test_run("solve -m b200 -w fa4-fwd -p d=128 --fix B_r=128 --fix B_c=128 --fix q_stage=2 --place P=tmem "
                    "--place Q=smem --objective \"max cycles(smem)\" --objective \"max cycles(exp)\"",
                    big, sizeof big, err, sizeof err);
   ck_assert_ptr_nonnull(strstr(big, "max cycles(smem) = 768"));
   ck_assert_ptr_nonnull(strstr(big, "max cycles(exp) = 943"));
-  rc = tf_test_run("solve -m b200 -w fa4-fwd -p d=64 --fix B_r=128 --fix B_c=128 --fix q_stage=2 --objective \"max stages\" "
-                   "--explain", big, sizeof big, err, sizeof err);
+  rc = tf_test_run(
+      "solve -m b200 -w fa4-fwd -p d=64 --fix B_r=128 --fix B_c=128 --fix q_stage=2 --objective \"max stages\" "
+      "--explain",
+      big, sizeof big, err, sizeof err);
   ck_assert_ptr_nonnull(strstr(big, "level 1  max stages = 10; P in smem: 6"));
   rc = tf_test_run("solve -m h100-sxm -w fa4-fwd", big, sizeof big, err, sizeof err);
   ck_assert_int_eq(rc, 2);
@@ -1212,8 +1278,7 @@ Suite *e2e_suite(void) {
   tcase_add_test(tc, test_tie_break_levels);
   tcase_add_test(tc, test_top_gap);
   tcase_add_loop_test(tc, test_split_k_errors, 0, 4);
-  tcase_add_loop_test(tc, test_validate_shipped_cases, 0,
-                      (int)(sizeof validation_files / sizeof validation_files[0]));
+  tcase_add_loop_test(tc, test_validate_shipped_cases, 0, (int)(sizeof validation_files / sizeof validation_files[0]));
   suite_add_tcase(s, tc);
   TCase *free_tile = tcase_create("Free tiles");
   tcase_set_timeout(free_tile, 120);

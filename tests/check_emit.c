@@ -21,17 +21,25 @@ static char out[1 << 18], out2[1 << 18], err[1 << 14];
  * grouped; SM100 1SM and 2SM, automatic 2SM, block-scaled MX and NVF4;
  * SM103; SM120 dense and block-scaled. */
 static const char *const names[] = {
-    "cutlass3x_sm90_tensorop_gemm_f16_f16_f32_f16_f16_128x128x64_1x1x1_0_tnn_align8_warpspecialized_cooperative_epi_tma",
-    "cutlass3x_sm90_tensorop_gemm_f16_f16_f32_void_f16_128x128x64_1x1x1_0_tnn_align8_warpspecialized_cooperative_epi_tma",
-    "cutlass3x_sm90_tensorop_gemm_f16_f16_f32_f32_f32_128x128x64_1x1x1_0_tnn_align8_warpspecialized_cooperative_epi_tma",
+    "cutlass3x_sm90_tensorop_gemm_f16_f16_f32_f16_f16_128x128x64_1x1x1_0_tnn_align8_warpspecialized_cooperative_epi_"
+    "tma",
+    "cutlass3x_sm90_tensorop_gemm_f16_f16_f32_void_f16_128x128x64_1x1x1_0_tnn_align8_warpspecialized_cooperative_epi_"
+    "tma",
+    "cutlass3x_sm90_tensorop_gemm_f16_f16_f32_f32_f32_128x128x64_1x1x1_0_tnn_align8_warpspecialized_cooperative_epi_"
+    "tma",
     "cutlass3x_sm90_tensorop_gemm_f16_f16_f32_f16_f16_64x128x64_1x1x1_0_tnn_align8_warpspecialized_pingpong_epi_tma",
-    "cutlass3x_sm90_tensorop_gemm_e4m3_e4m3_f32_e4m3_e4m3_128x128x128_1x1x1_0_tnn_align16_warpspecialized_cooperative_epi_tma",
-    "cutlass3x_sm90_tensorop_gemm_e4m3_e4m3_f32_void_e4m3_64x128x128_1x1x1_0_tnn_align16_warpspecialized_pingpong_epi_tma",
+    "cutlass3x_sm90_tensorop_gemm_e4m3_e4m3_f32_e4m3_e4m3_128x128x128_1x1x1_0_tnn_align16_warpspecialized_cooperative_"
+    "epi_tma",
+    "cutlass3x_sm90_tensorop_gemm_e4m3_e4m3_f32_void_e4m3_64x128x128_1x1x1_0_tnn_align16_warpspecialized_pingpong_epi_"
+    "tma",
     "cutlass3x_sm90_tensorop_gemm_s8_s8_s32_s8_s8_128x256x128_1x1x1_0_tnn_align16_warpspecialized_cooperative_epi_tma",
-    "cutlass3x_sm90_tensorop_gemm_f16_f16_f32_f16_f16_128x128x64_1x1x1_0_tnn_align8_warpspecialized_cooperative_epi_nosmem",
+    "cutlass3x_sm90_tensorop_gemm_f16_f16_f32_f16_f16_128x128x64_1x1x1_0_tnn_align8_warpspecialized_cooperative_epi_"
+    "nosmem",
     "cutlass3x_sm90_tensorop_gemm_bf16_bf16_f32_bf16_bf16_64x128x64_1x1x1_0_tnn_align8",
-    "cutlass3x_sm90_tensorop_gemm_f16_f16_f32_f16_f16_128x256x64_1x1x1_3_tnn_align8_warpspecialized_cooperative_epi_tma",
-    "cutlass3x_sm90_tensorop_gemm_grouped_f16_f16_f32_f16_f16_128x128x64_1x1x1_0_tnn_align8_warpspecialized_cooperative_epi_tma",
+    "cutlass3x_sm90_tensorop_gemm_f16_f16_f32_f16_f16_128x256x64_1x1x1_3_tnn_align8_warpspecialized_cooperative_epi_"
+    "tma",
+    "cutlass3x_sm90_tensorop_gemm_grouped_f16_f16_f32_f16_f16_128x128x64_1x1x1_0_tnn_align8_warpspecialized_"
+    "cooperative_epi_tma",
     "cutlass3x_sm100_tensorop_gemm_f16_f16_f32_f16_f16_128x128x64_1x1x1_0_tnn_align8_1sm",
     "cutlass3x_sm100_tensorop_gemm_f16_f16_f32_f16_f16_128x256x64_1x1x1_0_tnn_align8_1sm",
     "cutlass3x_sm100_tensorop_gemm_f16_f16_f32_f16_f16_256x128x64_2x1x1_0_tnn_align8_2sm_epi_tma",
@@ -102,9 +110,12 @@ END_TEST
 /* The C++ element type of a cutlass_library type name, written here
  * apart from the library's table. */
 static const char *cxx_of(const char *t) {
-  static const char *const map[][2] = {{"f16", "cutlass::half_t"},    {"bf16", "cutlass::bfloat16_t"},
-                                       {"e4m3", "cutlass::float_e4m3_t"}, {"tf32", "cutlass::tfloat32_t"},
-                                       {"f32", "float"},              {"void", "void"}};
+  static const char *const map[][2] = {{"f16", "cutlass::half_t"},
+                                       {"bf16", "cutlass::bfloat16_t"},
+                                       {"e4m3", "cutlass::float_e4m3_t"},
+                                       {"tf32", "cutlass::tfloat32_t"},
+                                       {"f32", "float"},
+                                       {"void", "void"}};
   for (size_t i = 0; i < sizeof map / sizeof *map; i++)
     if (!strcmp(map[i][0], t))
       return map[i][1];
@@ -128,7 +139,8 @@ static void code_says_name(const char *name, const char *code) {
   ck_assert_int_eq(sscanf(p[10], "%dx%d", &cm, &cn), 2);
   const char *const lines[][3] = {{p[4], lay, align}, {p[5], lay + 1, align}, {p[8], lay + 2, NULL}};
   for (int i = 0; i < 3; i++) {
-    snprintf(want, sizeof want, "    %s, %s, %s", cxx_of(lines[i][0]), major(lines[i][1][0]), lines[i][2] ? lines[i][2] : "");
+    snprintf(want, sizeof want, "    %s, %s, %s", cxx_of(lines[i][0]), major(lines[i][1][0]),
+             lines[i][2] ? lines[i][2] : "");
     ck_assert_msg(strstr(code, want), "%s: no '%s' in\n%s", name, want, code);
   }
   snprintf(want, sizeof want, "cute::Shape<cute::_%d, cute::_%d, cute::_1>", cm, cn);
@@ -159,7 +171,8 @@ START_TEST(test_cutlass_names_exact) {
     code_says_name(line, out);
     int automatic = strstr(line, "x1_0_") != NULL;
     ck_assert_msg(name_after(out, automatic ? "the builder's own count" : "// cutlass_library name", emitted,
-                             sizeof emitted) == 0, "%s:\n%s", line, out);
+                             sizeof emitted) == 0,
+                  "%s:\n%s", line, out);
     ck_assert_str_eq(emitted, line);
     n++;
   }
@@ -195,17 +208,18 @@ START_TEST(test_cutlass_name_refused) {
                                "--fix tile_k=32 --fix splits=1 --fix stages=2",
                                out, sizeof out, err, sizeof err),
                    0);
-  ck_assert_msg(strstr(out, "//   cutlass3x_sm100_tensorop_gemm_f16_f16_f32_f16_f16_128x128x32_1x1x1_2_tnn_align8_1sm\n") &&
-                    strstr(out, "cutlass::epilogue::TmaWarpSpecialized1Sm\n") &&
-                    strstr(out, "sizeof(SharedStorage) = 33792 B, the workset's default TMA epilogue"),
-                "%s", out);
+  ck_assert_msg(
+      strstr(out, "//   cutlass3x_sm100_tensorop_gemm_f16_f16_f32_f16_f16_128x128x32_1x1x1_2_tnn_align8_1sm\n") &&
+          strstr(out, "cutlass::epilogue::TmaWarpSpecialized1Sm\n") &&
+          strstr(out, "sizeof(SharedStorage) = 33792 B, the workset's default TMA epilogue"),
+      "%s", out);
   /* a sweep list takes the names too; a name of neither is refused with the list */
   ck_assert_int_eq(tf_test_run("sweep -m h100-sxm -w cutlass-sm90-gemm -p a_type=f16,bf16 -p b_layout=t -q", out,
                                sizeof out, err, sizeof err),
                    0);
   ck_assert_msg(strstr(out, "a_type=1601") && strstr(out, "a_type=1602") && strstr(out, "\"b_layout\":1"), "%s", out);
-  ck_assert_int_eq(tf_test_run("solve -m h100-sxm -w cutlass-sm90-gemm -p a_layout=k", out, sizeof out, err, sizeof err),
-                   2);
+  ck_assert_int_eq(
+      tf_test_run("solve -m h100-sxm -w cutlass-sm90-gemm -p a_layout=k", out, sizeof out, err, sizeof err), 2);
   ck_assert_msg(strstr(err, "expected an integer or one of t (row-major) or n (column-major) after 'a_layout='"), "%s",
                 err);
 }
@@ -216,22 +230,25 @@ END_TEST
  * instruction of 256 bits of K, the params' types and layouts; an integer
  * kernel is refused. */
 START_TEST(test_cutlass_sm80) {
-  ck_assert_int_eq(tf_test_run("emit --for cutlass -m a100 -w cutlass-sm80-gemm --fix tile_m=128 --fix tile_n=128 "
-                               "--fix tile_k=32 --fix stages=5 -p a_type=bf16 -p b_type=bf16 -p d_type=bf16 -p a_layout=n",
-                               out, sizeof out, err, sizeof err),
-                   0);
+  ck_assert_int_eq(
+      tf_test_run("emit --for cutlass -m a100 -w cutlass-sm80-gemm --fix tile_m=128 --fix tile_n=128 "
+                  "--fix tile_k=32 --fix stages=5 -p a_type=bf16 -p b_type=bf16 -p d_type=bf16 -p a_layout=n",
+                  out, sizeof out, err, sizeof err),
+      0);
   static const char *const parts[] = {
       "    cutlass::bfloat16_t, cutlass::layout::ColumnMajor,\n    cutlass::bfloat16_t, cutlass::layout::ColumnMajor,\n",
       "    cutlass::gemm::GemmShape<128, 128, 32>,\n    cutlass::gemm::GemmShape<64, 64, 32>,\n",
       "    cutlass::gemm::GemmShape<16, 8, 16>,\n",
-      "LinearCombination<cutlass::bfloat16_t, 8, float, float>", "    5,  // stages\n",
+      "LinearCombination<cutlass::bfloat16_t, 8, float, float>",
+      "    5,  // stages\n",
       "using GemmKernel = Gemm::GemmKernel;\n",
   };
   for (size_t i = 0; i < sizeof parts / sizeof *parts; i++)
     ck_assert_msg(strstr(out, parts[i]) != NULL, "no '%s' in\n%s", parts[i], out);
-  ck_assert_int_eq(tf_test_run("emit --for cutlass -m a100 -w cutlass-sm80-gemm -p a_bits=32 -p b_bits=32 --fix tile_k=32",
-                               out, sizeof out, err, sizeof err),
-                   0);
+  ck_assert_int_eq(
+      tf_test_run("emit --for cutlass -m a100 -w cutlass-sm80-gemm -p a_bits=32 -p b_bits=32 --fix tile_k=32", out,
+                  sizeof out, err, sizeof err),
+      0);
   ck_assert_msg(strstr(out, "cutlass::tfloat32_t") && strstr(out, "GemmShape<16, 8, 8>"), "%s", out);
   ck_assert_int_eq(tf_test_run("emit --for cutlass -m a100 -w cutlass-sm80-gemm -p a_type=s8 -p b_type=s8", out,
                                sizeof out, err, sizeof err),
@@ -265,7 +282,8 @@ START_TEST(test_cutlass_unnamed) {
 }
 END_TEST
 
-#define GEMM "-m h100-sxm -w cutlass-sm90-gemm --fix tile_m=128 --fix tile_n=256 --fix tile_k=64 -p epilogue_bytes=33792"
+#define GEMM \
+  "-m h100-sxm -w cutlass-sm90-gemm --fix tile_m=128 --fix tile_n=256 --fix tile_k=64 -p epilogue_bytes=33792"
 
 START_TEST(test_cutlass_gemm) {
   ck_assert_int_eq(tf_test_run("emit --for cutlass " GEMM, out, sizeof out, err, sizeof err), 0);
@@ -273,7 +291,9 @@ START_TEST(test_cutlass_gemm) {
       "// tilefit 0.1.0: workset cutlass-sm90-gemm on machine h100-sxm, optimal\n",
       "epilogue_bytes=33792",
       "// proved to fit: smem 230464 of 232448 B, rf 151 of 255 registers/thread\n",
-      "//   cutlass3x_sm90_tensorop_gemm_f16_f16_f32_f16_f16_128x256x64_1x1x1_4_tnn_align8_warpspecialized_cooperative_epi_tma\n",
+      "//   "
+      "cutlass3x_sm90_tensorop_gemm_f16_f16_f32_f16_f16_128x256x64_1x1x1_4_tnn_align8_warpspecialized_cooperative_epi_"
+      "tma\n",
       "    cute::Shape<cute::_128, cute::_256, cute::_64>,\n",
       "sizeof(typename CollectiveEpilogue::SharedStorage))>,  // 4 stages\n",
       "    cutlass::gemm::KernelTmaWarpSpecializedCooperative\n",
@@ -290,7 +310,8 @@ START_TEST(test_cutlass_gemm) {
                                "--fix tile_k=64",
                                out, sizeof out, err, sizeof err),
                    0);
-  ck_assert_msg(strstr(out, "// no kernel name: ") && strstr(out, "cutlass::gemm::collective::StageCount<7>,  // 7 stages"),
+  ck_assert_msg(strstr(out, "// no kernel name: ") &&
+                    strstr(out, "cutlass::gemm::collective::StageCount<7>,  // 7 stages"),
                 "%s", out);
 }
 END_TEST
@@ -327,9 +348,9 @@ START_TEST(test_triton_top8) {
   snprintf(path, sizeof path, "%s/configs.py", dir);
   snprintf(args, sizeof args, "emit --for triton -m h100-sxm -w triton-matmul --top 8 -o %s", path);
   ck_assert_int_eq(tf_test_run(args, out, sizeof out, err, sizeof err), 0);
-  ck_assert_int_eq(tf_test_run("emit --for triton -m h100-sxm -w triton-matmul --top 8 --json", out, sizeof out, err,
-                               sizeof err),
-                   0);
+  ck_assert_int_eq(
+      tf_test_run("emit --for triton -m h100-sxm -w triton-matmul --top 8 --json", out, sizeof out, err, sizeof err),
+      0);
   cJSON *doc = cJSON_Parse(out), *py = python_values(path);
   const cJSON *answers = cJSON_GetObjectItemCaseSensitive(doc, "answers");
   const cJSON *configs = cJSON_GetObjectItemCaseSensitive(py, "configs");
@@ -373,13 +394,13 @@ START_TEST(test_triton_keys) {
                     strstr(out, "triton.Config({'BM': 16, 'BN': 16, 'BLOCK_K': 16, 'GROUP': 4}, num_stages=4, "),
                 "%s", out);
   ck_assert_ptr_null(strstr(out, "'GROUP_SIZE_M'")); /* the key GROUP replaces it (the params line names the param) */
-  ck_assert_int_eq(tf_test_run("emit --for triton -m h100-sxm -w triton-matmul --key BLOCK_M=num_warps", out, sizeof out,
-                               err, sizeof err),
+  ck_assert_int_eq(tf_test_run("emit --for triton -m h100-sxm -w triton-matmul --key BLOCK_M=num_warps", out,
+                               sizeof out, err, sizeof err),
                    2);
   ck_assert_msg(strstr(err, "'num_warps' is triton.Config's own keyword"), "%s", err);
-  ck_assert_int_eq(tf_test_run("emit --for triton -m h100-sxm -w triton-matmul --key BLOCK_MM=BM", out, sizeof out, err,
-                               sizeof err),
-                   2);
+  ck_assert_int_eq(
+      tf_test_run("emit --for triton -m h100-sxm -w triton-matmul --key BLOCK_MM=BM", out, sizeof out, err, sizeof err),
+      2);
   ck_assert_msg(strstr(err, "--key: BLOCK_MM=BM: 'BLOCK_MM' is not a choose variable of triton-matmul; did you mean "
                             "'BLOCK_M'?"),
                 "%s", err);
@@ -395,8 +416,8 @@ START_TEST(test_triton_keys) {
                                err, sizeof err),
                    0);
   ck_assert_msg(strstr(out, "'BLOCK_SIZE_K': 16, 'GROUP_SIZE_M': 4}"), "%s", out);
-  ck_assert_int_eq(tf_test_run("emit --for triton -m a100 -w triton-matmul --top 1 --key BLOCK_M=BM,GROUP_SIZE_M=2", out,
-                               sizeof out, err, sizeof err),
+  ck_assert_int_eq(tf_test_run("emit --for triton -m a100 -w triton-matmul --top 1 --key BLOCK_M=BM,GROUP_SIZE_M=2",
+                               out, sizeof out, err, sizeof err),
                    0);
   ck_assert_msg(strstr(out, "'BLOCK_K': 16, 'GROUP_SIZE_M': 2}"), "%s", out);
 }
@@ -437,9 +458,10 @@ START_TEST(test_python_fragments) {
     snprintf(args, sizeof args, "emit %s --json", rows[i].args);
     ck_assert_int_eq(tf_test_run(args, out, sizeof out, err, sizeof err), 0);
     cJSON *doc = cJSON_Parse(out), *py = python_values(path);
-    const cJSON *v = cJSON_GetObjectItemCaseSensitive(cJSON_GetArrayItem(cJSON_GetObjectItemCaseSensitive(doc, "answers"), 0),
-                                                      "values");
-    const cJSON *kw = cJSON_GetObjectItemCaseSensitive(py, "kwargs"), *x = cJSON_GetObjectItemCaseSensitive(kw, rows[i].kwarg);
+    const cJSON *v = cJSON_GetObjectItemCaseSensitive(
+        cJSON_GetArrayItem(cJSON_GetObjectItemCaseSensitive(doc, "answers"), 0), "values");
+    const cJSON *kw = cJSON_GetObjectItemCaseSensitive(py, "kwargs"),
+                *x = cJSON_GetObjectItemCaseSensitive(kw, rows[i].kwarg);
     ck_assert_int_eq(rows[i].index < 0 ? (long)x->valuedouble : (long)cJSON_GetArrayItem(x, rows[i].index)->valuedouble,
                      json_int(v, rows[i].var));
     long stages = rows[i].stage_key ? json_int(cJSON_GetObjectItemCaseSensitive(py, "stages"), rows[i].stage_key)
@@ -454,8 +476,9 @@ END_TEST
 
 START_TEST(test_fa_traits) {
   ck_assert_int_eq(tf_test_run("emit --for fa -m a100 -w fa2-fwd", out, sizeof out, err, sizeof err), 0);
-  ck_assert_msg(strstr(out, "using Kernel_traits = Flash_fwd_kernel_traits<128, 64, 128, 4, false, false, cutlass::half_t>;"),
-                "%s", out);
+  ck_assert_msg(
+      strstr(out, "using Kernel_traits = Flash_fwd_kernel_traits<128, 64, 128, 4, false, false, cutlass::half_t>;"),
+      "%s", out);
   ck_assert_int_eq(tf_test_run("emit --for fa -m a100 -w fa2-fwd -p d=80", out, sizeof out, err, sizeof err), 0);
   ck_assert_msg(strstr(out, "Flash_fwd_kernel_traits<96, "), "the padded head dim: %s", out);
   ck_assert_int_eq(tf_test_run("emit --for fa -m h100-sxm -w fa3-fwd", out, sizeof out, err, sizeof err), 0);
@@ -465,16 +488,16 @@ END_TEST
 
 START_TEST(test_bad_input) {
   ck_assert_int_eq(tf_test_run("emit --for triton -m b200 -w fa4-fwd", out, sizeof out, err, sizeof err), 2);
-  ck_assert_msg(strstr(err, "tilefit: error: --for: triton writes for the worksets triton-matmul; 'fa4-fwd' is not one"),
-                "%s", err);
+  ck_assert_msg(
+      strstr(err, "tilefit: error: --for: triton writes for the worksets triton-matmul; 'fa4-fwd' is not one"), "%s",
+      err);
   ck_assert_str_eq(out, "");
   ck_assert_int_eq(tf_test_run("emit --for cutlas -m b200 -w fa4-fwd", out, sizeof out, err, sizeof err), 2);
   ck_assert_msg(strstr(err, "did you mean 'cutlass'?"), "%s", err);
   ck_assert_int_eq(tf_test_run("emit -m b200 -w fa4-fwd", out, sizeof out, err, sizeof err), 2);
   ck_assert_msg(strstr(err, "--for: emit needs --for"), "%s", err);
-  ck_assert_int_eq(tf_test_run("emit --for fa -m b200 -w fa4-fwd --require 'stages >= 2000'", out, sizeof out, err,
-                               sizeof err),
-                   1);
+  ck_assert_int_eq(
+      tf_test_run("emit --for fa -m b200 -w fa4-fwd --require 'stages >= 2000'", out, sizeof out, err, sizeof err), 1);
   ck_assert_str_eq(out, "");
 }
 END_TEST

@@ -114,7 +114,8 @@ START_TEST(test_infeasible) {
   tf_answer_init(&a, f.p);
   ck_assert_int_eq(tf_solve(f.p, &o, NULL, &a, &f.err), 0);
   ck_assert_int_eq(a.status, TF_ANSWER_INFEASIBLE);
-  ck_assert_msg(strstr(a.why, "q_stage=1 needs 101376 B of smem at the smallest counts, 41376 over 60000"), "%s", a.why);
+  ck_assert_msg(strstr(a.why, "q_stage=1 needs 101376 B of smem at the smallest counts, 41376 over 60000"), "%s",
+                a.why);
   tf_answer_release(&a);
   close_fixture(&f);
 }

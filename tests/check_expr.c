@@ -24,9 +24,16 @@ static const struct sym {
   int64_t value;
   int count; /* index of the count variable, or -1 for a constant */
 } symtab[] = {
-    {"a", 7, -1},          {"b", 3, -1},           {"n", -7, -1},     {"z", 0, -1},
-    {"big", BIG, -1},      {"a_1", 5, -1},         {"used(smem)", 1000, -1},
-    {"slack(tmem)", 24, -1}, {"stages", 0, 0},     {"q", 0, 1},
+    {"a", 7, -1},
+    {"b", 3, -1},
+    {"n", -7, -1},
+    {"z", 0, -1},
+    {"big", BIG, -1},
+    {"a_1", 5, -1},
+    {"used(smem)", 1000, -1},
+    {"slack(tmem)", 24, -1},
+    {"stages", 0, 0},
+    {"q", 0, 1},
 };
 #define NSYM ((int)(sizeof symtab / sizeof symtab[0]))
 
@@ -117,11 +124,16 @@ static const struct ecase {
   int64_t c, k0, k1;
   const char *err; /* a piece of the message */
 } cases[] = {
-#define V(t, v) {t, K_VAL, v, 0, 0, NULL}
-#define A(t, c, k0, k1) {t, K_AFF, c, k0, k1, NULL}
-#define P(t, m) {t, K_PARSE, 0, 0, 0, m}
-#define B(t, m) {t, K_BIND, 0, 0, 0, m}
-#define E(t, m) {t, K_EVAL, 0, 0, 0, m}
+#define V(t, v) \
+  { t, K_VAL, v, 0, 0, NULL }
+#define A(t, c, k0, k1) \
+  { t, K_AFF, c, k0, k1, NULL }
+#define P(t, m) \
+  { t, K_PARSE, 0, 0, 0, m }
+#define B(t, m) \
+  { t, K_BIND, 0, 0, 0, m }
+#define E(t, m) \
+  { t, K_EVAL, 0, 0, 0, m }
     /* literals and white space */
     V("0", 0),
     V("42", 42),
@@ -139,10 +151,10 @@ static const struct ecase {
     V("a - b*2", 1),
     V("a*b/3", 7),
     V("1+2<4", 1),
-    V("1 || 0 && 0", 1),  /* && binds tighter than || */
+    V("1 || 0 && 0", 1), /* && binds tighter than || */
     V("0 && 0 || 1", 1),
     V("(1 || 0) && 0", 0),
-    V("(1<2) < 3", 1),    /* a parenthesised comparison is an operand */
+    V("(1<2) < 3", 1), /* a parenthesised comparison is an operand */
     V("1 < 2 && 2 < 3", 1),
     V("a > b || z", 1),
     /* unary operators */
@@ -154,7 +166,7 @@ static const struct ecase {
     V("-+-5", 5),
     V("-(1+2)", -3),
     V("-a*b", -21),
-    V("-7 % 3", 2),       /* unary minus binds tighter than %: (-7) % 3 */
+    V("-7 % 3", 2), /* unary minus binds tighter than %: (-7) % 3 */
     V("-(7 % 3)", -1),
     V("!0", 1),
     V("!5", 0),
@@ -401,8 +413,8 @@ static void check_marked(tf_expr *e, const tf_eval_env *env, int rc, const tf_af
   tf_error err2;
   tf_error_init(&err2);
   int rc2 = tf_expr_eval(e, env, &w, &err2);
-  ck_assert_msg(rc2 == rc, "'%s' marked (count-free %d): rc %d, unmarked %d (%s)", tf_expr_text(e), count_free, rc2,
-                rc, err2.msg);
+  ck_assert_msg(rc2 == rc, "'%s' marked (count-free %d): rc %d, unmarked %d (%s)", tf_expr_text(e), count_free, rc2, rc,
+                err2.msg);
   if (rc)
     ck_assert_str_eq(err2.msg, err->msg);
   else
@@ -412,8 +424,7 @@ static void check_marked(tf_expr *e, const tf_eval_env *env, int rc, const tf_af
 
 static void check_error(const struct ecase *c, const tf_error *err, const char *stage) {
   ck_assert_msg(err->code == TF_EINPUT, "'%s': %s error code %d (%s)", c->text, stage, err->code, err->msg);
-  ck_assert_msg(strstr(err->msg, c->err) != NULL, "'%s': %s error '%s' lacks '%s'", c->text, stage, err->msg,
-                c->err);
+  ck_assert_msg(strstr(err->msg, c->err) != NULL, "'%s': %s error '%s' lacks '%s'", c->text, stage, err->msg, c->err);
   ck_assert_msg(strstr(err->msg, c->text) != NULL || strlen(c->text) > 200,
                 "'%s': message '%s' does not quote the expression", c->text, err->msg);
   ck_assert_str_eq(err->file, "");
@@ -461,9 +472,8 @@ START_TEST(test_expr_case) {
   }
   ck_assert_msg(rc == 0, "'%s': %s", c->text, err.msg);
   ck_assert_msg(v.c == c->c && v.k[0] == c->k0 && v.k[1] == c->k1,
-                "'%s' = %lld + %lld*stages + %lld*q, expected %lld + %lld*stages + %lld*q", c->text,
-                (long long)v.c, (long long)v.k[0], (long long)v.k[1], (long long)c->c, (long long)c->k0,
-                (long long)c->k1);
+                "'%s' = %lld + %lld*stages + %lld*q, expected %lld + %lld*stages + %lld*q", c->text, (long long)v.c,
+                (long long)v.k[0], (long long)v.k[1], (long long)c->c, (long long)c->k0, (long long)c->k1);
   for (int i = 2; i < TF_MAX_COUNTS; i++)
     ck_assert_int_eq(v.k[i], 0);
   int64_t x = 0;
@@ -486,8 +496,8 @@ END_TEST
 static const struct rcase {
   const char *text;
   enum tf_rel rel;
-  int64_t lhs, rhs;     /* constant terms of the two sides */
-  int64_t lhs_k0;       /* coefficient of stages on the left */
+  int64_t lhs, rhs; /* constant terms of the two sides */
+  int64_t lhs_k0;   /* coefficient of stages on the left */
 } relations[] = {
     {"a <= b", TF_REL_LE, 7, 3, 0},
     {"a < b", TF_REL_LT, 7, 3, 0},
@@ -774,8 +784,7 @@ START_TEST(test_long_expression_error_keeps_reason) {
   s[strlen(s) - 1] = '*'; /* "1+1+...+1*" : unexpected end at the last column */
   tf_error_init(&err);
   ck_assert_ptr_null(tf_expr_parse(s, &err));
-  ck_assert_msg(strstr(err.msg, "unexpected end of expression") != NULL, "message lacks the reason: '%s'",
-                err.msg);
+  ck_assert_msg(strstr(err.msg, "unexpected end of expression") != NULL, "message lacks the reason: '%s'", err.msg);
   free(s);
 }
 END_TEST
@@ -922,11 +931,21 @@ END_TEST
 static const struct dcase {
   int64_t a, b, floor, ceil;
 } divisions[] = {
-    {7, 2, 3, 4},     {-7, 2, -4, -3},   {7, -2, -4, -3},  {-7, -2, 3, 4},
-    {8, 2, 4, 4},     {-8, 2, -4, -4},   {0, 3, 0, 0},     {0, -3, 0, 0},
-    {1, 1000, 0, 1},  {-1, 1000, -1, 0}, {BIG, 1, BIG, BIG},
-    {BIG, 2, BIG / 2, BIG / 2 + 1},      {INT64_MIN, 2, INT64_MIN / 2, INT64_MIN / 2},
-    {INT64_MIN, BIG, -2, -1},            {INT64_MIN + 1, BIG, -1, -1},
+    {7, 2, 3, 4},
+    {-7, 2, -4, -3},
+    {7, -2, -4, -3},
+    {-7, -2, 3, 4},
+    {8, 2, 4, 4},
+    {-8, 2, -4, -4},
+    {0, 3, 0, 0},
+    {0, -3, 0, 0},
+    {1, 1000, 0, 1},
+    {-1, 1000, -1, 0},
+    {BIG, 1, BIG, BIG},
+    {BIG, 2, BIG / 2, BIG / 2 + 1},
+    {INT64_MIN, 2, INT64_MIN / 2, INT64_MIN / 2},
+    {INT64_MIN, BIG, -2, -1},
+    {INT64_MIN + 1, BIG, -1, -1},
 };
 #define NDIVISIONS ((int)(sizeof divisions / sizeof divisions[0]))
 

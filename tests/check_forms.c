@@ -21,8 +21,8 @@ START_TEST(test_each_form_once) {
   ck_assert_uint_eq(ib, 1);
   ck_assert_uint_eq(ic, 2);
   ck_assert_uint_eq(tf_forms_add(&f, b), ib);
-  ck_assert_uint_eq(tf_forms_add_near(&f, a, ia), ia);  /* the hint holds it */
-  ck_assert_uint_eq(tf_forms_add_near(&f, a, ib), ia);  /* a wrong hint: looked up */
+  ck_assert_uint_eq(tf_forms_add_near(&f, a, ia), ia); /* the hint holds it */
+  ck_assert_uint_eq(tf_forms_add_near(&f, a, ib), ia); /* a wrong hint: looked up */
   ck_assert_uint_eq(tf_forms_add_near(&f, c, UINT32_MAX), ic);
   ck_assert_uint_eq(f.n, 3);
   ck_assert_mem_eq(tf_forms_at(&f, ib), b, sizeof b);

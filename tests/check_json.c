@@ -81,8 +81,15 @@ END_TEST
 
 START_TEST(test_valid_text) {
   static const char *const texts[] = {
-      "{}", "[]", "0", "\"x\"", "null", " {\"a\": [1, {\"b\": 2}]} \n\t\r\n", "{\"a\":1,\"A\":2}",
-      "{\"x\":{\"a\":1},\"y\":{\"a\":1}}", "[{\"a\":1},{\"a\":1}]",
+      "{}",
+      "[]",
+      "0",
+      "\"x\"",
+      "null",
+      " {\"a\": [1, {\"b\": 2}]} \n\t\r\n",
+      "{\"a\":1,\"A\":2}",
+      "{\"x\":{\"a\":1},\"y\":{\"a\":1}}",
+      "[{\"a\":1},{\"a\":1}]",
   };
   for (size_t i = 0; i < sizeof texts / sizeof texts[0]; i++) {
     tf_error err;
@@ -244,7 +251,7 @@ END_TEST
 static const struct icase {
   const char *text;
   int64_t lo, hi;
-  int64_t want;      /* when msg is NULL */
+  int64_t want; /* when msg is NULL */
   const char *msg;
 } ints[] = {
     {"42", 0, 100, 42, NULL},

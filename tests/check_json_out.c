@@ -96,9 +96,9 @@ static const struct {
     {"n\nt\tr\r", "\"n\\nt\\tr\\u000d\""},
     {"\x01\x1f\x7f", "\"\\u0001\\u001f\x7f\""},
     {"caf\xc3\xa9 \xe2\x86\x92 \xf0\x9f\x98\x80", "\"caf\xc3\xa9 \xe2\x86\x92 \xf0\x9f\x98\x80\""}, /* UTF-8 as it is */
-    {"bad\xff", "\"bad\\ufffd\""},                /* not UTF-8 */
-    {"cut\xc3", "\"cut\\ufffd\""},                /* a sequence cut short */
-    {"\xc0\xaf", "\"\\ufffd\\ufffd\""},            /* an overlong form */
+    {"bad\xff", "\"bad\\ufffd\""},                                                                  /* not UTF-8 */
+    {"cut\xc3", "\"cut\\ufffd\""},      /* a sequence cut short */
+    {"\xc0\xaf", "\"\\ufffd\\ufffd\""}, /* an overlong form */
     {"", "\"\""},
 };
 #define NESCAPES (sizeof escapes / sizeof *escapes)
@@ -140,8 +140,8 @@ static void assert_members(const char *key, const char *want_key, const char *va
   char *text = out(&m);
   size_t size = 4 * strlen(want_key) + strlen(want_value) + 128;
   char *want = malloc(size);
-  snprintf(want, size, "{%s:-9223372036854775808,%s:%s,%s:null,%s:9223372036854775807}", want_key, want_key,
-           want_value, want_key, want_key);
+  snprintf(want, size, "{%s:-9223372036854775808,%s:%s,%s:null,%s:9223372036854775807}", want_key, want_key, want_value,
+           want_key, want_key);
   ck_assert_str_eq(text, want);
   free(want);
   free(text);

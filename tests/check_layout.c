@@ -23,7 +23,8 @@
 
 static char out[1 << 18], out2[1 << 18], err[1 << 14];
 
-#define GEMM "-m h100-sxm -w cutlass-sm90-gemm --fix tile_m=128 --fix tile_n=256 --fix tile_k=64 -p epilogue_bytes=33792"
+#define GEMM \
+  "-m h100-sxm -w cutlass-sm90-gemm --fix tile_m=128 --fix tile_n=256 --fix tile_k=64 -p epilogue_bytes=33792"
 
 /* Where buffer b comes in the workset's layout order. */
 static size_t order_rank(const tf_workset *w, size_t b) {
@@ -78,12 +79,12 @@ static void layout_holds(const tf_problem *p, const tf_point *pt, const tf_layou
  * and the 200 B it adds are laid out where the capacity rows charge them. */
 START_TEST(test_alias_inside_host) {
   tf_machine m = tf_test_machine(4096, 0, 255);
-  tf_workset *w = tf_test_workset(
-      "{\"name\": \"al\", \"choose\": {\"n\": [1]},"
-      " \"buffers\": [{\"name\": \"H\", \"memory\": \"smem\", \"size\": 100, \"align\": 128},"
-      "   {\"name\": \"X\", \"memory\": \"smem\", \"size\": 30},"
-      "   {\"name\": \"G\", \"memory\": \"smem\", \"alias\": \"H\", \"size\": 300, \"align\": 8}],"
-      " \"objective\": [\"max n\"]}");
+  tf_workset *w =
+      tf_test_workset("{\"name\": \"al\", \"choose\": {\"n\": [1]},"
+                      " \"buffers\": [{\"name\": \"H\", \"memory\": \"smem\", \"size\": 100, \"align\": 128},"
+                      "   {\"name\": \"X\", \"memory\": \"smem\", \"size\": 30},"
+                      "   {\"name\": \"G\", \"memory\": \"smem\", \"alias\": \"H\", \"size\": 300, \"align\": 8}],"
+                      " \"objective\": [\"max n\"]}");
   tf_request req;
   tf_request_init(&req);
   tf_error e;
@@ -151,8 +152,8 @@ static void header_then_edit(const char *dir, const char *args, const char *name
   snprintf(cmd, sizeof cmd, "layout %s --emit c -o %s/%s", args, dir, name);
   ck_assert_int_eq(tf_test_run(cmd, out, sizeof out, err, sizeof err), 0);
   ck_assert_int_eq(compile_header(dir, name), 0);
-  snprintf(cmd, sizeof cmd, "sed '%s' %s/%s > %s/edited.h && ! cmp -s %s/%s %s/edited.h", edit, dir, name, dir, dir, name,
-           dir);
+  snprintf(cmd, sizeof cmd, "sed '%s' %s/%s > %s/edited.h && ! cmp -s %s/%s %s/edited.h", edit, dir, name, dir, dir,
+           name, dir);
   ck_assert_msg(system(cmd) == 0, "%s", cmd);
   ck_assert_int_eq(compile_as(dir, "edited.h", 'c'), -1);
   ck_assert_int_eq(compile_as(dir, "edited.h", '+'), -1);
@@ -224,7 +225,8 @@ START_TEST(test_lifetimes_union) {
   ck_assert(smem_used(args) == total);
   cJSON_Delete(j);
   ck_assert_int_eq(tf_test_run("layout " LIFE, out, sizeof out, err, sizeof err), 0);
-  ck_assert_msg(strstr(out, "(union)") && strstr(out, "lifetime mainloop") && strstr(out, "mainloop 163840, epilogue 65536"),
+  ck_assert_msg(strstr(out, "(union)") && strstr(out, "lifetime mainloop") &&
+                    strstr(out, "mainloop 163840, epilogue 65536"),
                 "%s", out);
 }
 END_TEST
@@ -238,8 +240,10 @@ START_TEST(test_lifetimes_header) {
   snprintf(cmd, sizeof cmd, "grep -q 'phases_.epilogue.C' %s/life.h", dir);
   ck_assert_int_eq(system(cmd), 0);
   /* two phase names that make one identifier still make a header that compiles */
-  snprintf(cmd, sizeof cmd, "sed 's/\"mainloop\"/\"main-loop\"/g; s/\"epilogue\"/\"main_loop\"/g' "
-           "tests/data/worksets/lifetimes.json > %s/same.json", dir);
+  snprintf(cmd, sizeof cmd,
+           "sed 's/\"mainloop\"/\"main-loop\"/g; s/\"epilogue\"/\"main_loop\"/g' "
+           "tests/data/worksets/lifetimes.json > %s/same.json",
+           dir);
   ck_assert_int_eq(system(cmd), 0);
   snprintf(cmd, sizeof cmd, "layout -m a100 -w %s/same.json --emit c -o %s/same.h", dir, dir);
   ck_assert_msg(tf_test_run(cmd, out, sizeof out, err, sizeof err) == 0, "%s", err);
@@ -248,7 +252,8 @@ START_TEST(test_lifetimes_header) {
   ck_assert_int_eq(system(cmd), 0);
   snprintf(cmd, sizeof cmd, "layout " LIFE " --emit cute-dsl -o %s/life.py", dir);
   ck_assert_int_eq(tf_test_run(cmd, out, sizeof out, err, sizeof err), 0);
-  snprintf(cmd, sizeof cmd, "python3 -c \"import ast,sys; ast.parse(open('%s/life.py').read())\" && "
+  snprintf(cmd, sizeof cmd,
+           "python3 -c \"import ast,sys; ast.parse(open('%s/life.py').read())\" && "
            "grep -q 'class SharedStorage_epilogue' %s/life.py && grep -q 'phases_: cute.struct.MemRange' %s/life.py",
            dir, dir, dir);
   ck_assert_int_eq(system(cmd), 0);
@@ -274,7 +279,9 @@ END_TEST
 
 /* The machine a workset's first architecture runs on. */
 static const char *machine_for(const char *workset) {
-  static const struct { const char *arch, *machine; } table[] = {
+  static const struct {
+    const char *arch, *machine;
+  } table[] = {
       {"sm_80+", "a100"}, {"sm_90", "h100-sxm"}, {"sm_10x", "b200"}, {"sm_103", "b300"}, {"sm_12x", "rtx5090"},
   };
   char path[512];
@@ -341,19 +348,27 @@ END_TEST
 START_TEST(test_keyword_names) {
   char dir[256], cmd[1024];
   tf_test_temp_dir(dir, sizeof dir, "tilefit-layout");
-  ck_assert_msg(tf_test_run("layout -m h100-sxm -w tests/data/worksets/keywords.json --any-arch --emit c", out, sizeof out,
-                            err, sizeof err) == 0, "%s", err);
+  ck_assert_msg(tf_test_run("layout -m h100-sxm -w tests/data/worksets/keywords.json --any-arch --emit c", out,
+                            sizeof out, err, sizeof err) == 0,
+                "%s", err);
   snprintf(cmd, sizeof cmd, "%s/k.h", dir);
   tf_test_write_text(cmd, out);
   ck_assert_int_eq(compile_header(dir, "k.h"), 0);
-  static const char *const members[] = {"unsigned char int_1[200];", "unsigned char int_[512];",
-                                        "unsigned char int_1_pad_[56];", "unsigned char class__extra_[200];",
-                                        "unsigned char A_pad1_[", "unsigned char A_pad_[5];", "} class_;", "} def_;",
-                                        "} phases1_;", "unsigned char static_assert_[3];", "tf_keywords_rf_NULL__size = 8"};
+  static const char *const members[] = {"unsigned char int_1[200];",
+                                        "unsigned char int_[512];",
+                                        "unsigned char int_1_pad_[56];",
+                                        "unsigned char class__extra_[200];",
+                                        "unsigned char A_pad1_[",
+                                        "unsigned char A_pad_[5];",
+                                        "} class_;",
+                                        "} def_;",
+                                        "} phases1_;",
+                                        "unsigned char static_assert_[3];",
+                                        "tf_keywords_rf_NULL__size = 8"};
   for (size_t i = 0; i < sizeof members / sizeof *members; i++)
     ck_assert_msg(strstr(out, members[i]), "no '%s' in\n%s", members[i], out);
-  snprintf(cmd, sizeof cmd, "layout -m h100-sxm -w tests/data/worksets/keywords.json --any-arch --emit cute-dsl -o %s/k.py",
-           dir);
+  snprintf(cmd, sizeof cmd,
+           "layout -m h100-sxm -w tests/data/worksets/keywords.json --any-arch --emit cute-dsl -o %s/k.py", dir);
   ck_assert_msg(tf_test_run(cmd, out, sizeof out, err, sizeof err) == 0, "%s", err);
   snprintf(cmd, sizeof cmd, "/usr/bin/python3 -c 'import ast, sys; ast.parse(open(sys.argv[1]).read())' %s/k.py", dir);
   ck_assert_msg(system(cmd) == 0, "%s: the CuTe DSL struct does not parse", cmd);

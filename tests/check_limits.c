@@ -11,8 +11,8 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
-#include <sys/wait.h>
 #include <sys/stat.h>
+#include <sys/wait.h>
 #include <unistd.h>
 
 #include "model/bind/problem.h"
@@ -26,7 +26,6 @@
 #include "tests/fuzz/targets.c"
 
 static char out[1 << 16], err[1 << 14];
-
 
 /* A growable string. */
 struct buf {
@@ -58,9 +57,9 @@ enum gen { G_STORED, G_COMBOS, G_DOMAIN, G_CHOOSE, G_COUNTS, G_EXPR_LEN, G_NEST,
 struct limit_case {
   const char *what;
   enum gen gen;
-  long long n;       /* the generator's size */
-  int code;          /* expected exit */
-  const char *want;  /* substring of stderr; NULL: stderr empty */
+  long long n;      /* the generator's size */
+  int code;         /* expected exit */
+  const char *want; /* substring of stderr; NULL: stderr empty */
 };
 
 static const struct limit_case limits[] = {
@@ -106,12 +105,11 @@ static const char *generate(const struct limit_case *c, const char *dir, char *e
     put(&b, "]}");
     break;
   case G_COMBOS:
-    put(&b, "{\"name\": \"t\", \"choose\": {\"a\": {\"from\": 1, \"to\": 1000}, \"b\": {\"from\": 1, \"to\": %lld}}, %s",
+    put(&b,
+        "{\"name\": \"t\", \"choose\": {\"a\": {\"from\": 1, \"to\": 1000}, \"b\": {\"from\": 1, \"to\": %lld}}, %s",
         c->n, tail);
     break;
-  case G_DOMAIN:
-    put(&b, "{\"name\": \"t\", \"choose\": {\"a\": {\"from\": 1, \"to\": %lld}}, %s", c->n, tail);
-    break;
+  case G_DOMAIN: put(&b, "{\"name\": \"t\", \"choose\": {\"a\": {\"from\": 1, \"to\": %lld}}, %s", c->n, tail); break;
   case G_CHOOSE:
     put(&b, "{\"name\": \"t\", \"choose\": {");
     for (long long i = 0; i < c->n; i++)
@@ -160,9 +158,7 @@ static const char *generate(const struct limit_case *c, const char *dir, char *e
     memcpy(b.s + c->n - 2, "{}", 3);
     b.n = (size_t)c->n;
     break;
-  case G_JSON:
-    put(&b, "{\"name\": \"t\", \"params\": {\"big\": %lld}, %s", c->n, tail);
-    break;
+  case G_JSON: put(&b, "{\"name\": \"t\", \"params\": {\"big\": %lld}, %s", c->n, tail); break;
   case G_COEF: /* at stages = 1 the buffer is empty, so nothing prunes it before the ILP */
     snprintf(extra, size, " --lp %s/m.lp", dir); /* the ILP, not the exact search, has the limit */
     put(&b,
@@ -217,11 +213,12 @@ START_TEST(test_time_limit_wide) {
       "{\"name\": \"wide\", \"choose\": {\"a\": {\"from\": 1, \"to\": 1000}, \"b\": {\"from\": 1, \"to\": 100}},\n"
       " \"count\": {\"stages\": {\"min\": 1, \"max\": 1000}, \"x\": {\"min\": 0, \"max\": 1000},"
       " \"y\": {\"min\": 0, \"max\": 1000}},\n"
-      " \"buffers\": [{\"name\": \"ring\", \"memory\": \"smem\", \"size\": \"stages * (a * b % 97 + 1) * 128 + a * 37 + b\","
+      " \"buffers\": [{\"name\": \"ring\", \"memory\": \"smem\", \"size\": \"stages * (a * b % 97 + 1) * 128 + a * 37 "
+      "+ b\","
       " \"align\": 128},\n"
       "   {\"name\": \"acc\", \"memory\": \"rf\", \"size\": \"(a + b) % 200\"}],\n"
       " \"require\": [\"4 * stages + 6 * x + 10 * y == 2 * a + 1\"],\n" /* odd = even: no point, */
-      " \"objective\": [\"max stages * 3 + a - b\"]}\n";               /* which bounds cannot see */
+      " \"objective\": [\"max stages * 3 + a - b\"]}\n";                /* which bounds cannot see */
   tf_test_write(path, wide, strlen(wide));
   snprintf(args, sizeof args, "solve -m b200 -w %s --time-limit 0.001 --json", path);
   int rc = tf_test_run(args, out, sizeof out, err, sizeof err);
@@ -242,8 +239,10 @@ START_TEST(test_time_limit_bound) {
   tf_test_temp_dir(dir, sizeof dir, "tf-limits");
   snprintf(path, sizeof path, "%s/parity.json", dir);
   static const char parity[] =
-      "{\"name\": \"parity\", \"count\": {\"c0\": {\"min\": 0, \"max\": 1000000}, \"c1\": {\"min\": 0, \"max\": 1000000},"
-      " \"c2\": {\"min\": 0, \"max\": 1000000}, \"c3\": {\"min\": 0, \"max\": 1000000}, \"c4\": {\"min\": 0, \"max\": 1000000},"
+      "{\"name\": \"parity\", \"count\": {\"c0\": {\"min\": 0, \"max\": 1000000}, \"c1\": {\"min\": 0, \"max\": "
+      "1000000},"
+      " \"c2\": {\"min\": 0, \"max\": 1000000}, \"c3\": {\"min\": 0, \"max\": 1000000}, \"c4\": {\"min\": 0, \"max\": "
+      "1000000},"
       " \"c5\": {\"min\": 0, \"max\": 1000000}},\n"
       " \"buffers\": [{\"name\": \"x\", \"memory\": \"smem\", \"size\": \"c0\"}],\n"
       " \"require\": [\"4 * c0 + 6 * c1 + 10 * c2 + 14 * c3 + 22 * c4 + 26 * c5 == 1000001\"],\n"
@@ -272,7 +271,8 @@ static void slow_binding(const char *path) {
   for (int i = 0; i < 300; i++)
     fprintf(f, "%s\"l%d\": \"%s%d + c%d\"", i ? ", " : "", i, i ? "l" : "c", i ? i - 1 : 0, i % 6);
   fputs("}, \"buffers\": [{\"name\": \"KV\", \"memory\": \"smem\", \"size\": \"stages * l299 * 16\"}],"
-        " \"objective\": [\"max stages\"]}\n", f);
+        " \"objective\": [\"max stages\"]}\n",
+        f);
   ck_assert_int_eq(fclose(f), 0);
 }
 
@@ -285,7 +285,8 @@ START_TEST(test_time_limit_binding) {
   int rc = tf_test_run(args, out, sizeof out, err, sizeof err);
   ck_assert_msg(rc == 3, "exit %d: %s", rc, err);
   ck_assert_str_eq(out, "");
-  ck_assert_msg(strstr(err, "time limit of 1 s reached while binding, after ") && strstr(err, "of 1000000 combinations"),
+  ck_assert_msg(strstr(err, "time limit of 1 s reached while binding, after ") &&
+                    strstr(err, "of 1000000 combinations"),
                 "%s", err);
   snprintf(list, sizeof list, "%s/list.jsonl", dir);
   char line[256];
@@ -294,8 +295,8 @@ START_TEST(test_time_limit_binding) {
   snprintf(args, sizeof args, "sweep %s -q --time-limit 1", list);
   rc = tf_test_run(args, out, sizeof out, err, sizeof err);
   tf_test_remove_dir(dir);
-  ck_assert_msg(rc == 0 && strstr(out, "\"status\":\"error\"") && strstr(out, "while binding"), "exit %d: %s%s", rc, out,
-                err);
+  ck_assert_msg(rc == 0 && strstr(out, "\"status\":\"error\"") && strstr(out, "while binding"), "exit %d: %s%s", rc,
+                out, err);
 }
 END_TEST
 
@@ -311,8 +312,8 @@ START_TEST(test_out_of_memory_exit_3) {
   snprintf(path, sizeof path, "%s/slow.json", dir);
   slow_binding(path);
   const char *bin = getenv("TILEFIT_BIN");
-  snprintf(cmd, sizeof cmd, "ulimit -v 60000; exec %s solve -m b200 -w %s --explain 2>%s/err >/dev/null", bin && *bin ? bin : "./tilefit",
-           path, dir);
+  snprintf(cmd, sizeof cmd, "ulimit -v 60000; exec %s solve -m b200 -w %s --explain 2>%s/err >/dev/null",
+           bin && *bin ? bin : "./tilefit", path, dir);
   int status = system(cmd);
   snprintf(path, sizeof path, "%s/err", dir);
   FILE *f = fopen(path, "r");
@@ -329,7 +330,7 @@ END_TEST
 /* ------------------------------------------------------ fuzz regressions */
 
 static int (*const fuzz_fn[])(const uint8_t *, size_t) = {tf_fuzz_machine, tf_fuzz_workset, tf_fuzz_expr,
-                                                           tf_fuzz_case, tf_fuzz_cli, tf_fuzz_api};
+                                                          tf_fuzz_case,    tf_fuzz_cli,     tf_fuzz_api};
 static const char *const fuzz_name[] = {"machine", "workset", "expr", "case", "cli", "api"};
 
 START_TEST(test_fuzz_regressions) {

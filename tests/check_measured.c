@@ -77,8 +77,9 @@ START_TEST(test_fixture_json) {
   cJSON *doc = cJSON_Parse(out);
   ck_assert_ptr_nonnull(doc);
   const cJSON *m = at(doc, "measured"), *t = at(m, "totals"), *g = at(m, "groups");
-  static const char *const keys[] = {"points", "groups", "unrepresentable", "no_fit", "right", "wrong", "tied",
-                                     "pairs",  "ties_measured", "ties_model", "several", "top1", "top3", "ranked"};
+  static const char *const keys[] = {"points", "groups", "unrepresentable", "no_fit",     "right",   "wrong",
+                                     "tied",   "pairs",  "ties_measured",   "ties_model", "several", "top1",
+                                     "top3",   "ranked"};
   static const int want[] = {9, 3, 1, 1, 3, 2, 0, 7, 1, 1, 2, 1, 2, 3};
   for (size_t i = 0; i < sizeof keys / sizeof *keys; i++)
     ck_assert_msg(at(t, keys[i])->valueint == want[i], "%s = %d", keys[i], at(t, keys[i])->valueint);
@@ -112,9 +113,10 @@ static const struct {
     {"measured-bad-provenance", "line 1: $.provenance: expected text, code-comment, figure-transcription or "
                                 "secondary; did you mean 'text'?"},
     {"measured-no-group", "line 1: $: missing required key 'group'"},
-    {"measured-group-mixed", "measured-group-mixed.jsonl: line 2: $.group: group 'g' is a100 "
-                             "tests/data/worksets/measured-toy.json (tests/data/validate-fail/measured-group-mixed.jsonl "
-                             "line 1), this point a100 fa2-fwd"},
+    {"measured-group-mixed",
+     "measured-group-mixed.jsonl: line 2: $.group: group 'g' is a100 "
+     "tests/data/worksets/measured-toy.json (tests/data/validate-fail/measured-group-mixed.jsonl "
+     "line 1), this point a100 fa2-fwd"},
     {"measured-relative-alone", "line 2: $.measured.relative_time: group 'h' has no other point to compare a "
                                 "relative time with"},
     {"measured-expect", "line 1: $: a measured line has no 'expect'"},

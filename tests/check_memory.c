@@ -13,15 +13,14 @@
 
 /* smem: a ring of stages x 1000 B rounded to 128, a constant 300 B
  * buffer rounded to 256; tmem: n columns; rf: 40 registers. */
-static const char ws[] =
-    "{\"name\": \"mem\", \"params\": {\"threads\": 128}, \"roles\": {\"threads\": \"threads\"},"
-    " \"choose\": {\"n\": [32, 48]},"
-    " \"count\": {\"stages\": {\"min\": 1, \"max\": 10}},"
-    " \"buffers\": [{\"name\": \"ring\", \"memory\": \"smem\", \"size\": \"stages * 1000\"},"
-    "   {\"name\": \"bias\", \"memory\": \"smem\", \"size\": 300, \"align\": 256},"
-    "   {\"name\": \"acc\", \"memory\": \"tmem\", \"size\": \"n\"},"
-    "   {\"name\": \"regs\", \"memory\": \"rf\", \"size\": 40}],"
-    " \"objective\": [\"max stages\"]}";
+static const char ws[] = "{\"name\": \"mem\", \"params\": {\"threads\": 128}, \"roles\": {\"threads\": \"threads\"},"
+                         " \"choose\": {\"n\": [32, 48]},"
+                         " \"count\": {\"stages\": {\"min\": 1, \"max\": 10}},"
+                         " \"buffers\": [{\"name\": \"ring\", \"memory\": \"smem\", \"size\": \"stages * 1000\"},"
+                         "   {\"name\": \"bias\", \"memory\": \"smem\", \"size\": 300, \"align\": 256},"
+                         "   {\"name\": \"acc\", \"memory\": \"tmem\", \"size\": \"n\"},"
+                         "   {\"name\": \"regs\", \"memory\": \"rf\", \"size\": 40}],"
+                         " \"objective\": [\"max stages\"]}";
 
 struct fixture {
   tf_machine m;
@@ -243,11 +242,10 @@ END_TEST
 /* An alias whose size, or whose target's, depends on a count is refused
  * where the two share a memory: the excess would not be affine. */
 START_TEST(test_alias_count_refused) {
-  static const char ws_count[] =
-      "{\"name\": \"alc\", \"count\": {\"s\": {\"min\": 1, \"max\": 4}}, \"buffers\": ["
-      " {\"name\": \"A\", \"memory\": \"smem\", \"size\": 1000},"
-      " {\"name\": \"B\", \"memory\": \"smem\", \"size\": \"1500 + s\", \"alias\": \"A\"}],"
-      " \"objective\": [\"max s\"]}";
+  static const char ws_count[] = "{\"name\": \"alc\", \"count\": {\"s\": {\"min\": 1, \"max\": 4}}, \"buffers\": ["
+                                 " {\"name\": \"A\", \"memory\": \"smem\", \"size\": 1000},"
+                                 " {\"name\": \"B\", \"memory\": \"smem\", \"size\": \"1500 + s\", \"alias\": \"A\"}],"
+                                 " \"objective\": [\"max s\"]}";
   struct fixture f;
   tf_request req;
   tf_request_init(&req);
@@ -304,10 +302,12 @@ END_TEST
  * (S 256 + O_acc 128), allocated as 512, so two CTAs do not fit. */
 START_TEST(test_occupancy_tmem) {
   char out[8192], err[4096];
-  int rc = tf_test_run("solve -m b200 -w fa4-fwd -p d=64 --fix B_r=128 --fix B_c=128 --fix q_stage=2 --domain occupancy=2",
-                       out, sizeof out, err, sizeof err);
+  int rc =
+      tf_test_run("solve -m b200 -w fa4-fwd -p d=64 --fix B_r=128 --fix B_c=128 --fix q_stage=2 --domain occupancy=2",
+                  out, sizeof out, err, sizeof err);
   ck_assert_msg(rc == 1, "exit %d; stderr: %s", rc, err);
-  ck_assert_msg(strstr(err, "occupancy 2 needs 1024 TMEM columns per SM, above 512 (512 allocated per CTA)"), "%s", err);
+  ck_assert_msg(strstr(err, "occupancy 2 needs 1024 TMEM columns per SM, above 512 (512 allocated per CTA)"), "%s",
+                err);
 }
 END_TEST
 

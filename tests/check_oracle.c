@@ -24,7 +24,7 @@ struct gen {
   char json[8192];
   size_t n;
   int nchoose, ncounts;
-  int packed;       /* per-stage packed: the closed form must agree */
+  int packed; /* per-stage packed: the closed form must agree */
 };
 
 static void put(struct gen *g, const char *fmt, ...) __attribute__((format(printf, 2, 3)));
@@ -170,8 +170,8 @@ static int run_one(unsigned long long seed, int *checked_closed) {
   tf_oracle_result r;
   rc = tf_oracle_solve(p, 10000000, &r, &err);
   ck_assert_msg(rc == 0, "seed %llu: oracle failed: %s", seed, err.msg);
-  ck_assert_msg(r.feasible == (a.status == TF_ANSWER_OPTIMAL), "seed %llu: oracle feasible %d, ILP status %d\n%s",
-                seed, r.feasible, a.status, g.json);
+  ck_assert_msg(r.feasible == (a.status == TF_ANSWER_OPTIMAL), "seed %llu: oracle feasible %d, ILP status %d\n%s", seed,
+                r.feasible, a.status, g.json);
   if (r.feasible) {
     for (size_t o = 0; o < p->nobjective; o++)
       ck_assert_msg(r.objective[o] == a.point.objective[o], "seed %llu: objective %zu '%s': oracle %lld, ILP %lld\n%s",

@@ -54,11 +54,11 @@ static const char *bin(void) {
  * exec keeping it): "%d" in `plant` becomes the PID; each is made a
  * symbolic link to `victim`. */
 struct spawn {
-  long fsize;                /* RLIMIT_FSIZE, 0: none */
+  long fsize; /* RLIMIT_FSIZE, 0: none */
   const char *plant[4];
   const char *victim;
-  int closed_pipe;           /* 1: stdout a pipe nobody reads, SIGPIPE at its default */
-  int xfsz_default;          /* with fsize: SIGXFSZ at its default action (killing), not ignored */
+  int closed_pipe;  /* 1: stdout a pipe nobody reads, SIGPIPE at its default */
+  int xfsz_default; /* with fsize: SIGXFSZ at its default action (killing), not ignored */
 };
 
 static void child(const struct spawn *sp, const char *script, int errfd) {
@@ -242,8 +242,8 @@ START_TEST(test_full_disk) {
   for (size_t i = 0; i < 3; i++) {
     tf_test_write_text(tmp("keep.txt"), "an earlier result\n");
     ck_assert_int_eq(run(&sp, SOLVE " %s %s >/dev/null", outs[i], tmp("keep.txt")), 3);
-    ck_assert_msg(lines(errbuf) == 1 && strstr(errbuf, outs[i]) && strstr(errbuf, "File too large"), "%s: %s",
-                  outs[i], errbuf);
+    ck_assert_msg(lines(errbuf) == 1 && strstr(errbuf, outs[i]) && strstr(errbuf, "File too large"), "%s: %s", outs[i],
+                  errbuf);
     ck_assert_str_eq(slurp(tmp("keep.txt")), "an earlier result\n");
   }
   /* sweep -o: the earlier result is not truncated at the start */
@@ -309,8 +309,12 @@ END_TEST
  * once head has exited), SIGPIPE at its default action: one line, exit 3,
  * never killed by the signal (run() fails on a signal). */
 START_TEST(test_closed_pipe) {
-  static const char *const commands[] = {"sweep " SMALL " -q", "sweep " SMALL " -q -j 2 --format csv", SOLVE,
-                                         SOLVE " --json", "machines", "layout -m b200 -w fa4-fwd -p d=128 -p dv=128 --emit c"};
+  static const char *const commands[] = {"sweep " SMALL " -q",
+                                         "sweep " SMALL " -q -j 2 --format csv",
+                                         SOLVE,
+                                         SOLVE " --json",
+                                         "machines",
+                                         "layout -m b200 -w fa4-fwd -p d=128 -p dv=128 --emit c"};
   struct spawn sp = {.closed_pipe = 1};
   for (size_t i = 0; i < sizeof commands / sizeof *commands; i++) {
     ck_assert_int_eq(run(&sp, "%s", commands[i]), 3);

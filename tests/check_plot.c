@@ -182,10 +182,11 @@ END_TEST
  * holds what solve's estimate says binds there.  --color time_us: numbers. */
 START_TEST(test_map_bound_by) {
   char args[512], fill[8], legend[8];
-  snprintf(args, sizeof args,
-           "plot map -m h100-sxm -w cutlass-sm90-gemm -p M=128 -p N=8192 -p K=8192 --fix tile_k=64 --x tile_m --y tile_n"
-           " --color time_bound_by -o %s/bound.svg",
-           dir);
+  snprintf(
+      args, sizeof args,
+      "plot map -m h100-sxm -w cutlass-sm90-gemm -p M=128 -p N=8192 -p K=8192 --fix tile_k=64 --x tile_m --y tile_n"
+      " --color time_bound_by -o %s/bound.svg",
+      dir);
   int rc = tf_test_run(args, out, sizeof out, err, sizeof err);
   ck_assert_msg(rc == 0, "exit %d: %s", rc, err);
   slurp(strcat(strcpy(args, dir), "/bound.svg"), svg, sizeof svg);
@@ -198,10 +199,11 @@ START_TEST(test_map_bound_by) {
   fill_of(svg, "legend-term-mma", legend);
   ck_assert_str_eq(fill, legend);
   ck_assert_ptr_null(strstr(svg, "legend-term-exp")); /* a GEMM has no exponentials */
-  snprintf(args, sizeof args,
-           "plot map -m h100-sxm -w cutlass-sm90-gemm -p M=128 -p N=8192 -p K=8192 --fix tile_k=64 --x tile_m --y tile_n"
-           " --color time_us -o %s/time.svg",
-           dir);
+  snprintf(
+      args, sizeof args,
+      "plot map -m h100-sxm -w cutlass-sm90-gemm -p M=128 -p N=8192 -p K=8192 --fix tile_k=64 --x tile_m --y tile_n"
+      " --color time_us -o %s/time.svg",
+      dir);
   ck_assert_int_eq(tf_test_run(args, out, sizeof out, err, sizeof err), 0);
   slurp(strcat(strcpy(args, dir), "/time.svg"), svg, sizeof svg);
   ck_assert_msg(has_title(svg, "tile_m=128 tile_n=192: time_us = 57"), "no time_us cell");
@@ -239,8 +241,7 @@ END_TEST
 START_TEST(test_sweep_pixels) {
   char args[512], got[8], path[128];
   sweep_to("tests/data/plots/sweep.json", "sweep");
-  snprintf(args, sizeof args, "plot sweep %s/sweep.jsonl --x tile_k --y stages --by machine -o %s/sweep.svg", dir,
-           dir);
+  snprintf(args, sizeof args, "plot sweep %s/sweep.jsonl --x tile_k --y stages --by machine -o %s/sweep.svg", dir, dir);
   int rc = tf_test_run(args, out, sizeof out, err, sizeof err);
   ck_assert_msg(rc == 0, "exit %d: %s", rc, err);
   ck_assert_msg(strstr(err, "4 of 12 lines without a result"), "%s", err);
@@ -258,8 +259,10 @@ START_TEST(test_sweep_pixels) {
   ck_assert_msg(!strstr(svg, "id=\"pt-1-2\""), "rtx4090 has 2 points");
   snprintf(args, sizeof args, "plot sweep %s/sweep.jsonl --x nosuch --y stages -o %s/bad.svg", dir, dir);
   ck_assert_int_eq(tf_test_run(args, out, sizeof out, err, sizeof err), 2);
-  ck_assert_msg(strstr(err, "sweep.jsonl: --x: line 1: no 'nosuch' (looked up at the top level, in values, in params, in objectives)"),
-                "%s", err);
+  ck_assert_msg(
+      strstr(err,
+             "sweep.jsonl: --x: line 1: no 'nosuch' (looked up at the top level, in values, in params, in objectives)"),
+      "%s", err);
   render("sweep");
   static const char *const colors[] = {"#1f77b4", "#ff7f0e", "#2ca02c"}; /* tab10 0..2 */
   for (int g = 0; g < 3; g++) {
@@ -291,8 +294,11 @@ static void texts_apart(void) {
 static double label_value(const char *label) {
   char *end;
   double v = strtod(label, &end);
-  static const struct { const char *unit; double times; } units[] = {
-      {" KiB", 1024.0}, {" MiB", 1048576.0}, {" GiB", 1073741824.0}, {" B", 1}, {"k", 1e3}, {"M", 1e6}, {"G", 1e9}};
+  static const struct {
+    const char *unit;
+    double times;
+  } units[] = {{" KiB", 1024.0}, {" MiB", 1048576.0}, {" GiB", 1073741824.0}, {" B", 1}, {"k", 1e3},
+               {"M", 1e6},       {"G", 1e9}};
   for (size_t i = 0; i < sizeof units / sizeof *units; i++)
     if (!strcmp(end, units[i].unit))
       return v * units[i].times;
@@ -300,7 +306,8 @@ static double label_value(const char *label) {
   return v;
 }
 
-#define WIDE_B_C "8,16,24,32,40,48,56,64,72,80,88,96,104,112,120,128,136,144,152,160,168,176,184,192,200,208,216,224,232,240,248,256"
+#define WIDE_B_C \
+  "8,16,24,32,40,48,56,64,72,80,88,96,104,112,120,128,136,144,152,160,168,176,184,192,200,208,216,224,232,240,248,256"
 static const struct {
   const char *args;
   size_t cells;
@@ -332,8 +339,8 @@ START_TEST(test_labels_fit) {
     const char *eq = strstr(c->title, " = ");
     if (eq) { /* feasible: "B_c=16 B_r=64: used(smem) = 40960 (40 KiB)" */
       double exact = atof(eq + 3), shown = label_value(c->label.text);
-      ck_assert_msg(shown >= exact * 0.994 && shown <= exact * 1.006, "%s: label '%s' for %.0f", c->id,
-                    c->label.text, exact);
+      ck_assert_msg(shown >= exact * 0.994 && shown <= exact * 1.006, "%s: label '%s' for %.0f", c->id, c->label.text,
+                    exact);
     }
     if (c->x < opt_x && opt_x < c->x + 3)
       continue; /* the optimum's outline lies on its edge */
@@ -490,8 +497,9 @@ START_TEST(test_sweep_objective_y) {
   ck_assert_msg(strstr(svg, "<title>M=8192: objectives.0.value = 1177940"), "the same value by its path");
   snprintf(args, sizeof args, "plot sweep %s/m.jsonl --x M --y objectives.9.value", dir);
   ck_assert_int_eq(tf_test_run(args, out, sizeof out, err, sizeof err), 2);
-  ck_assert_msg(strstr(err, "no 'objectives.9.value' (looked up at the top level, in values, in params, in objectives)"),
-                "%s", err);
+  ck_assert_msg(
+      strstr(err, "no 'objectives.9.value' (looked up at the top level, in values, in params, in objectives)"), "%s",
+      err);
 }
 END_TEST
 
@@ -523,11 +531,14 @@ END_TEST
 
 /* The label format (docs/pictures.md, Labels) at its edges. */
 START_TEST(test_si) {
-  static const struct { double v; int bytes; const char *want; } cases[] = {
-      {9999, 0, "9999"},      {10000, 0, "10k"},      {99949, 0, "99.9k"},    {99950, 0, "100k"},
-      {232448, 0, "232k"},    {999600, 0, "1M"},      {1.2e6, 0, "1.2M"},     {-12345, 0, "-12.3k"},
-      {2.345, 0, "2.35"},     {1e308, 0, "1e+308"},   {1023, 1, "1023 B"},    {1024, 1, "1 KiB"},
-      {40960, 1, "40 KiB"},   {229376, 1, "224 KiB"}, {1572864, 1, "1.5 MiB"}, {1073741824, 1, "1 GiB"}};
+  static const struct {
+    double v;
+    int bytes;
+    const char *want;
+  } cases[] = {{9999, 0, "9999"},    {10000, 0, "10k"},      {99949, 0, "99.9k"},     {99950, 0, "100k"},
+               {232448, 0, "232k"},  {999600, 0, "1M"},      {1.2e6, 0, "1.2M"},      {-12345, 0, "-12.3k"},
+               {2.345, 0, "2.35"},   {1e308, 0, "1e+308"},   {1023, 1, "1023 B"},     {1024, 1, "1 KiB"},
+               {40960, 1, "40 KiB"}, {229376, 1, "224 KiB"}, {1572864, 1, "1.5 MiB"}, {1073741824, 1, "1 GiB"}};
   char buf[32];
   for (size_t i = 0; i < sizeof cases / sizeof *cases; i++) {
     tf_plot_si(cases[i].v, cases[i].bytes, buf, sizeof buf);
@@ -544,7 +555,11 @@ START_TEST(test_scale_rule) {
     pow2[i] = (double)(1 << i);
   for (int i = 0; i < 20; i++)
     even[i] = 40960 + 8192.0 * i;
-  const struct { const double *v; size_t n; int want; } cases[] = {
+  const struct {
+    const double *v;
+    size_t n;
+    int want;
+  } cases[] = {
       {pow2, 11, TF_SCALE_LOG}, {even, 20, TF_SCALE_LINEAR}, {outlier, 8, TF_SCALE_RANK}, {two, 3, TF_SCALE_LINEAR}};
   for (size_t i = 0; i < sizeof cases / sizeof *cases; i++) {
     tf_plot_scale sc;

@@ -54,21 +54,48 @@ START_TEST(test_equals_shipped_h200) {
    * (docs/probe.md). */
   ck_assert_int_eq(p->clock_mhz, 1980);
   ck_assert_int_eq(h->clock_mhz, 1830);
-  const int64_t got[] = {p->sm_count, p->hbm_gbps, p->l2_bytes, p->smem.capacity, p->smem.per_sm,
-                         p->smem.reserved_per_cta, p->smem.granule, p->smem.ncarveouts, p->smem.bytes_per_clk,
-                         p->tmem.present, p->rf.per_sm, p->rf.per_thread, p->rf.warp_granule,
-                         p->limits.threads_per_sm, p->limits.ctas_per_sm, p->limits.threads_per_cta,
-                         p->throughput.mma_f16_per_clk, p->throughput.mma_f8_per_clk, p->throughput.mma_f4_per_clk,
+  const int64_t got[] = {p->sm_count,
+                         p->hbm_gbps,
+                         p->l2_bytes,
+                         p->smem.capacity,
+                         p->smem.per_sm,
+                         p->smem.reserved_per_cta,
+                         p->smem.granule,
+                         p->smem.ncarveouts,
+                         p->smem.bytes_per_clk,
+                         p->tmem.present,
+                         p->rf.per_sm,
+                         p->rf.per_thread,
+                         p->rf.warp_granule,
+                         p->limits.threads_per_sm,
+                         p->limits.ctas_per_sm,
+                         p->limits.threads_per_cta,
+                         p->throughput.mma_f16_per_clk,
+                         p->throughput.mma_f8_per_clk,
+                         p->throughput.mma_f4_per_clk,
                          p->throughput.exp_per_clk};
-  const int64_t want[] = {h->sm_count, h->hbm_gbps, h->l2_bytes, h->smem.capacity, h->smem.per_sm,
-                          h->smem.reserved_per_cta, h->smem.granule, h->smem.ncarveouts, h->smem.bytes_per_clk,
-                          h->tmem.present, h->rf.per_sm, h->rf.per_thread, h->rf.warp_granule,
-                          h->limits.threads_per_sm, h->limits.ctas_per_sm, h->limits.threads_per_cta,
-                          h->throughput.mma_f16_per_clk, h->throughput.mma_f8_per_clk, h->throughput.mma_f4_per_clk,
+  const int64_t want[] = {h->sm_count,
+                          h->hbm_gbps,
+                          h->l2_bytes,
+                          h->smem.capacity,
+                          h->smem.per_sm,
+                          h->smem.reserved_per_cta,
+                          h->smem.granule,
+                          h->smem.ncarveouts,
+                          h->smem.bytes_per_clk,
+                          h->tmem.present,
+                          h->rf.per_sm,
+                          h->rf.per_thread,
+                          h->rf.warp_granule,
+                          h->limits.threads_per_sm,
+                          h->limits.ctas_per_sm,
+                          h->limits.threads_per_cta,
+                          h->throughput.mma_f16_per_clk,
+                          h->throughput.mma_f8_per_clk,
+                          h->throughput.mma_f4_per_clk,
                           h->throughput.exp_per_clk};
   for (size_t i = 0; i < sizeof got / sizeof *got; i++)
-    ck_assert_msg(got[i] == want[i], "field %zu: probed %lld, shipped %lld", i, (long long)got[i],
-                  (long long)want[i]);
+    ck_assert_msg(got[i] == want[i], "field %zu: probed %lld, shipped %lld", i, (long long)got[i], (long long)want[i]);
   for (int i = 0; i < h->smem.ncarveouts; i++)
     ck_assert_int_eq(p->smem.carveouts_kb[i], h->smem.carveouts_kb[i]);
   tf_machine_free(p);
@@ -83,15 +110,20 @@ START_TEST(test_sources) {
   text[fread(text, 1, sizeof text - 1, f)] = 0;
   fclose(f);
   static const char *const want[] = {
-      "\"sm_count\":\t\"[dev] probe: cuDeviceGetAttribute(CU_DEVICE_ATTRIBUTE_MULTIPROCESSOR_COUNT) on NVIDIA H200 = 132\"",
-      "\"smem.capacity\":\t\"[dev] probe: cuDeviceGetAttribute(CU_DEVICE_ATTRIBUTE_MAX_SHARED_MEMORY_PER_BLOCK_OPTIN) on "
+      "\"sm_count\":\t\"[dev] probe: cuDeviceGetAttribute(CU_DEVICE_ATTRIBUTE_MULTIPROCESSOR_COUNT) on NVIDIA H200 = "
+      "132\"",
+      "\"smem.capacity\":\t\"[dev] probe: cuDeviceGetAttribute(CU_DEVICE_ATTRIBUTE_MAX_SHARED_MEMORY_PER_BLOCK_OPTIN) "
+      "on "
       "NVIDIA H200 = 232448\"",
-      "\"smem.reserved_per_cta\":\t\"[dev] probe: cuDeviceGetAttribute(CU_DEVICE_ATTRIBUTE_RESERVED_SHARED_MEMORY_PER_BLOCK)",
-      "\"clock_mhz\":\t\"[dev] probe: cuDeviceGetAttribute(CU_DEVICE_ATTRIBUTE_CLOCK_RATE) on NVIDIA H200 = 1980000 kHz\"",
+      "\"smem.reserved_per_cta\":\t\"[dev] probe: "
+      "cuDeviceGetAttribute(CU_DEVICE_ATTRIBUTE_RESERVED_SHARED_MEMORY_PER_BLOCK)",
+      "\"clock_mhz\":\t\"[dev] probe: cuDeviceGetAttribute(CU_DEVICE_ATTRIBUTE_CLOCK_RATE) on NVIDIA H200 = 1980000 "
+      "kHz\"",
       "\"hbm_gbps\":\t\"[derived] probe: cuDeviceGetAttribute(CU_DEVICE_ATTRIBUTE_MEMORY_CLOCK_RATE) on NVIDIA H200",
       "\"arch\":\t\"[dev] probe: cuDeviceGetAttribute(CU_DEVICE_ATTRIBUTE_COMPUTE_CAPABILITY_MAJOR, _MINOR) on NVIDIA "
       "H200 = 9.0\"",
-      "\"smem.granule\":\t\"[doc] from machines/h200.json, the shipped sm_90 model (the CUDA driver does not report it)",
+      "\"smem.granule\":\t\"[doc] from machines/h200.json, the shipped sm_90 model (the CUDA driver does not report "
+      "it)",
       "\"throughput.mma_f16_per_clk\":\t\"[derived] from machines/h200.json, the shipped sm_90 model",
   };
   for (size_t i = 0; i < sizeof want / sizeof *want; i++)
@@ -106,7 +138,8 @@ START_TEST(test_loads_back) {
   ck_assert_int_eq(tf_test_run(args, out, sizeof out, err, sizeof err), 0);
   ck_assert_msg(strstr(out, "h200-probed: NVIDIA H200 (probed by tilefit probe"), "%s", out);
   /* solving on the probed machine gives what the shipped one gives */
-  const char *q = "-w cutlass-sm90-gemm --fix tile_m=128 --fix tile_n=128 --fix tile_k=64 --objective 'max stages' --csv";
+  const char *q =
+      "-w cutlass-sm90-gemm --fix tile_m=128 --fix tile_n=128 --fix tile_k=64 --objective 'max stages' --csv";
   snprintf(args, sizeof args, "solve -m %s %s", file, q);
   ck_assert_int_eq(tf_test_run(args, out, sizeof out, err, sizeof err), 0);
   snprintf(a, sizeof a, "%s", strchr(out, '\n') + 1); /* the row, past the header */
@@ -126,7 +159,8 @@ END_TEST
 static const struct {
   const char *lib, *fail, *want;
 } no_gpu[] = {
-    {"/nonexistent/libcuda.so.1", NULL, "tilefit: error: no GPU: the CUDA driver cannot be loaded: /nonexistent/libcuda.so.1"},
+    {"/nonexistent/libcuda.so.1", NULL,
+     "tilefit: error: no GPU: the CUDA driver cannot be loaded: /nonexistent/libcuda.so.1"},
     {NULL, "init", "tilefit: error: no GPU: cuInit failed: CUDA_ERROR_NO_DEVICE (100)\n"},
     {NULL, "count", "tilefit: error: no GPU: the CUDA driver sees no device\n"},
     /* a driver that crashes, aborts, hangs or exits took tilefit with it */

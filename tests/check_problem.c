@@ -21,13 +21,13 @@ static const char base[] =
 
 struct bind_case {
   const char *what;
-  const char *fix_name;   /* NULL: none */
+  const char *fix_name; /* NULL: none */
   long fix_value;
   const char *param_name; /* NULL: none */
   long param_value;
-  const char *require;    /* NULL: none */
-  const char *objective;  /* NULL: none */
-  const char *want_path;  /* NULL: binds */
+  const char *require;   /* NULL: none */
+  const char *objective; /* NULL: none */
+  const char *want_path; /* NULL: binds */
   const char *want_msg;
 };
 
@@ -35,7 +35,8 @@ static const struct bind_case cases[] = {
     {"binds", NULL, 0, NULL, 0, NULL, NULL, NULL, NULL},
     {"unknown param", NULL, 0, "q", 1, NULL, NULL, "-p q", "has no param 'q'"},
     {"unknown variable", "zz", 1, NULL, 0, NULL, NULL, "--fix", "has no variable 'zz'"},
-    {"non-affine require", NULL, 0, NULL, 0, "stages * stages <= 4", NULL, "--require", "not affine in count variable 'stages'"},
+    {"non-affine require", NULL, 0, NULL, 0, "stages * stages <= 4", NULL, "--require",
+     "not affine in count variable 'stages'"},
     {"non-affine objective", NULL, 0, NULL, 0, NULL, "max max(stages, 2)", "@objective", "not affine"},
     {"unknown name", NULL, 0, NULL, 0, "foo <= 2", NULL, "--require", "unknown name 'foo'"},
     {"not a comparison", NULL, 0, NULL, 0, "stages + 1", NULL, "--require", "expected a comparison"},
@@ -254,12 +255,12 @@ END_TEST
  * value a memory. */
 START_TEST(test_place_accessor) {
   tf_machine m = tf_test_machine(100000, 512, 255);
-  tf_workset *w = tf_test_workset(
-      "{\"name\": \"acc\", \"choose\": {\"t\": [1, 2], \"u\": [3]}, \"buffers\": ["
-      " {\"name\": \"A\", \"memory\": \"smem\", \"size\": \"t * 64\"},"
-      " {\"name\": \"P\", \"place\": [\"tmem\", \"smem\"], \"size\": {\"tmem\": 64, \"smem\": 1000}},"
-      " {\"name\": \"Q\", \"place\": [\"rf\", \"smem\"], \"size\": {\"rf\": 8, \"smem\": 100}}],"
-      " \"objective\": [\"max t\"]}");
+  tf_workset *w =
+      tf_test_workset("{\"name\": \"acc\", \"choose\": {\"t\": [1, 2], \"u\": [3]}, \"buffers\": ["
+                      " {\"name\": \"A\", \"memory\": \"smem\", \"size\": \"t * 64\"},"
+                      " {\"name\": \"P\", \"place\": [\"tmem\", \"smem\"], \"size\": {\"tmem\": 64, \"smem\": 1000}},"
+                      " {\"name\": \"Q\", \"place\": [\"rf\", \"smem\"], \"size\": {\"rf\": 8, \"smem\": 100}}],"
+                      " \"objective\": [\"max t\"]}");
   tf_request req;
   tf_request_init(&req);
   tf_error err;
@@ -374,8 +375,9 @@ START_TEST(test_long_let_chain) {
   k += (size_t)snprintf(t + k, cap - k, "{\"name\": \"chain\", \"choose\": {\"m\": [1, 2]}, \"let\": {");
   for (int i = 0; i < N - 1; i++) /* each uses the next one down the file: the walk from l0 is N deep */
     k += (size_t)snprintf(t + k, cap - k, "\"l%d\": \"l%d + 1\", ", i, i + 1);
-  snprintf(t + k, cap - k, "\"l%d\": \"m\"}, \"buffers\": [{\"name\": \"x\", \"memory\": \"rf\", \"size\": \"l0 - %d\"}]}",
-           N - 1, N - 1);
+  snprintf(t + k, cap - k,
+           "\"l%d\": \"m\"}, \"buffers\": [{\"name\": \"x\", \"memory\": \"rf\", \"size\": \"l0 - %d\"}]}", N - 1,
+           N - 1);
   tf_machine m = tf_test_machine(100000, 512, 255);
   tf_workset *w = tf_test_workset(t);
   free(t);
@@ -406,15 +408,14 @@ static tf_problem *bind_default(const tf_machine *m, const char *ws, tf_workset 
 }
 
 START_TEST(test_lets_follow_the_combination) {
-  static const char ws[] =
-      "{\"name\": \"t\", \"params\": {\"k\": 3},"
-      " \"choose\": {\"a\": [1, 2, 3], \"b\": [10, 20], \"c\": [100, 200, 300]},"
-      " \"count\": {\"s\": {\"min\": 1, \"max\": 3}},"
-      " \"let\": {\"la\": \"a * k\", \"lb\": \"b + la\", \"lc\": \"c * 2\", \"lk\": \"k * 7\","
-      "   \"ls\": \"s * lc\", \"lab\": \"lb * lc - la\"},"
-      " \"buffers\": [{\"name\": \"x\", \"memory\": \"smem\", \"size\": \"lab + ls\"},"
-      "   {\"name\": \"y\", \"memory\": \"smem\", \"size\": \"lk + la\"}],"
-      " \"objective\": [\"max s\"]}";
+  static const char ws[] = "{\"name\": \"t\", \"params\": {\"k\": 3},"
+                           " \"choose\": {\"a\": [1, 2, 3], \"b\": [10, 20], \"c\": [100, 200, 300]},"
+                           " \"count\": {\"s\": {\"min\": 1, \"max\": 3}},"
+                           " \"let\": {\"la\": \"a * k\", \"lb\": \"b + la\", \"lc\": \"c * 2\", \"lk\": \"k * 7\","
+                           "   \"ls\": \"s * lc\", \"lab\": \"lb * lc - la\"},"
+                           " \"buffers\": [{\"name\": \"x\", \"memory\": \"smem\", \"size\": \"lab + ls\"},"
+                           "   {\"name\": \"y\", \"memory\": \"smem\", \"size\": \"lk + la\"}],"
+                           " \"objective\": [\"max s\"]}";
   tf_machine m = tf_test_machine(1000000, 512, 255);
   tf_workset *w;
   tf_problem *p = bind_default(&m, ws, &w);

@@ -26,9 +26,9 @@
  * reported with the seed it was running, and a new child goes on with the
  * next seed. */
 #include <check.h>
+#include <cjson/cJSON.h>
 #include <errno.h>
 #include <signal.h>
-#include <cjson/cJSON.h>
 #include <stdint.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -199,8 +199,9 @@ static void reproducer(const pg_problem *p, const char *why, const char *got) {
     ref_eval(p, choose, counts, place, &fixed);
   }
   expected_text(p, &r, &fixed, exp, sizeof exp);
-  fprintf(stderr, "\n  expected: %s\n  rerun: TILEFIT_PROP_ONLY=%llu CK_RUN_SUITE=property build/check_tilefit\n"
-                  "  %s:\n%s  %s:\n%s",
+  fprintf(stderr,
+          "\n  expected: %s\n  rerun: TILEFIT_PROP_ONLY=%llu CK_RUN_SUITE=property build/check_tilefit\n"
+          "  %s:\n%s  %s:\n%s",
           exp, p->seed, mfile, mjson, wfile, wjson);
 }
 
@@ -278,14 +279,16 @@ static int same_memory(const pg_problem *p, const cJSON *line, const ref_point *
       return snprintf(msg, size, "%s has no integer 'used'", mems[m]), -1;
     if (mem && used != pt->used[m])
       return snprintf(msg, size, "%s used is %lld, the reference says %lld", mems[m], (long long)used,
-                      (long long)pt->used[m]), -1;
+                      (long long)pt->used[m]),
+             -1;
   }
   const cJSON *buffers = cJSON_GetObjectItemCaseSensitive(line, "buffers");
   for (int b = 0; b < p->nbuffers; b++) {
     int64_t alloc = -1;
     if (json_int(cJSON_GetArrayItem(buffers, b), "allocated", &alloc) || alloc != pt->alloc[b])
       return snprintf(msg, size, "buffer b%d is allocated %lld, the reference says %lld", b, (long long)alloc,
-                      (long long)pt->alloc[b]), -1;
+                      (long long)pt->alloc[b]),
+             -1;
   }
   return 0;
 }
@@ -423,7 +426,7 @@ static void run_one(unsigned long long seed, const char *dir, struct report *rep
   cJSON *lines[MAX_LINES] = {0};
   int n = parse_lines(run.out, lines);
   char *msg = rep->msg;
-  int bad = n < 0 ? (snprintf(msg, sizeof rep->msg, "output is not JSON lines"), 1)
+  int bad = n < 0     ? (snprintf(msg, sizeof rep->msg, "output is not JSON lines"), 1)
             : p.check ? compare_check(&p, &run, lines, n, msg, sizeof rep->msg)
                       : compare_solve(&p, &r, &run, lines, n, msg, sizeof rep->msg);
   for (int i = 0; i < MAX_LINES; i++)
@@ -499,7 +502,8 @@ static void died(struct batch *b, unsigned long long seed, int status) {
   char msg[256];
   int sig = WIFSIGNALED(status) ? WTERMSIG(status) : 0;
   if (sig)
-    snprintf(msg, sizeof msg, "killed by signal %d%s", sig, sig == SIGALRM ? " (no answer within " STR(CHILD_SECONDS) " s)" : "");
+    snprintf(msg, sizeof msg, "killed by signal %d%s", sig,
+             sig == SIGALRM ? " (no answer within " STR(CHILD_SECONDS) " s)" : "");
   else
     snprintf(msg, sizeof msg, "the process exited with %d", WIFEXITED(status) ? WEXITSTATUS(status) : -1);
   pg_generate(&p, seed);
@@ -548,15 +552,41 @@ static void run_batch(unsigned long long first, int count, int verbose, struct b
 
 /* ------------------------------------------------------------ the suite */
 
-static const char *const feature_names[PF_NFEATURES] = {
-    "1 count", "2 counts", "3 counts", "a count's min above 1", "a loosening require", "a require mixing counts",
-    "an aligned count-dependent smem buffer", "an aligned count-dependent tmem buffer",
-    "an aligned count-dependent rf buffer", "a negative coefficient", "a min objective", "a max objective",
-    "a weight of 10^8..10^9", "a capacity of 2^39..2^40", "a count objective before a tile objective",
-    "a tile objective before a count objective", "--fix", "--domain", "occupancy 0", "occupancy 1", "--top K",
-    "check", "--solver glpk", "--objective replacing the workset's", "buffer lifetimes", "a layout order",
-    "a placed buffer", "an alias", "a workset pin", "--place", "placed() in a let", "--top of configurations",
-    "placement with occupancy", "placement with --solver glpk", "placed() in a size"};
+static const char *const feature_names[PF_NFEATURES] = {"1 count",
+                                                        "2 counts",
+                                                        "3 counts",
+                                                        "a count's min above 1",
+                                                        "a loosening require",
+                                                        "a require mixing counts",
+                                                        "an aligned count-dependent smem buffer",
+                                                        "an aligned count-dependent tmem buffer",
+                                                        "an aligned count-dependent rf buffer",
+                                                        "a negative coefficient",
+                                                        "a min objective",
+                                                        "a max objective",
+                                                        "a weight of 10^8..10^9",
+                                                        "a capacity of 2^39..2^40",
+                                                        "a count objective before a tile objective",
+                                                        "a tile objective before a count objective",
+                                                        "--fix",
+                                                        "--domain",
+                                                        "occupancy 0",
+                                                        "occupancy 1",
+                                                        "--top K",
+                                                        "check",
+                                                        "--solver glpk",
+                                                        "--objective replacing the workset's",
+                                                        "buffer lifetimes",
+                                                        "a layout order",
+                                                        "a placed buffer",
+                                                        "an alias",
+                                                        "a workset pin",
+                                                        "--place",
+                                                        "placed() in a let",
+                                                        "--top of configurations",
+                                                        "placement with occupancy",
+                                                        "placement with --solver glpk",
+                                                        "placed() in a size"};
 
 static unsigned long long first_seed = 1; /* set when the suite is made */
 
@@ -567,9 +597,10 @@ START_TEST(test_property) {
   b.hash = 0xCBF29CE484222325ULL;
   run_batch(first, PER_BATCH, 0, &b);
   if (getenv("TILEFIT_PROP_STATS")) {
-    fprintf(stderr, "property: seeds %llu..: %d problems, %d failed, %d feasible, %d infeasible, %d skipped, "
-            "--solver glpk %d (placement %d, --no-presolve %d), generated %016llx, missing:", first, b.problems,
-            b.failed, b.feasible, b.infeasible, b.skipped, b.glpk, b.glpk_place, b.no_presolve,
+    fprintf(stderr,
+            "property: seeds %llu..: %d problems, %d failed, %d feasible, %d infeasible, %d skipped, "
+            "--solver glpk %d (placement %d, --no-presolve %d), generated %016llx, missing:",
+            first, b.problems, b.failed, b.feasible, b.infeasible, b.skipped, b.glpk, b.glpk_place, b.no_presolve,
             (unsigned long long)b.hash);
     for (int f = 0; f < PF_NFEATURES; f++)
       if (!(b.features & (1ull << f)))

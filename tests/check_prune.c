@@ -110,14 +110,16 @@ END_TEST
 
 START_TEST(test_keep_reads_back) {
   char cmd[512];
-  snprintf(cmd, sizeof cmd, TRITON " --keep > build/prune-kept.jsonl && $TILEFIT_BIN prune -m rtx4090 -w triton-matmul "
-                                   "build/prune-kept.jsonl");
+  snprintf(cmd, sizeof cmd,
+           TRITON " --keep > build/prune-kept.jsonl && $TILEFIT_BIN prune -m rtx4090 -w triton-matmul "
+                  "build/prune-kept.jsonl");
   ck_assert_int_eq(tf_test_run(cmd, out, sizeof out, err, sizeof err), 0);
   ck_assert_msg(strstr(out, "14 of 14 configurations fit") != NULL, "%s", out);
   /* The kept lines are the input's own lines. */
   ck_assert_int_eq(tf_test_run(TRITON " --keep", out, sizeof out, err, sizeof err), 0);
-  ck_assert_msg(strstr(out, "{\"BLOCK_M\": 64, \"BLOCK_N\": 64, \"BLOCK_K\": 64, \"num_stages\": 6, \"num_warps\": 4}\n"),
-                "%s", out);
+  ck_assert_msg(
+      strstr(out, "{\"BLOCK_M\": 64, \"BLOCK_N\": 64, \"BLOCK_K\": 64, \"num_stages\": 6, \"num_warps\": 4}\n"), "%s",
+      out);
   ck_assert_ptr_null(strstr(out, "\"BLOCK_N\": 256, \"BLOCK_K\": 64"));
 }
 END_TEST
@@ -134,17 +136,21 @@ START_TEST(test_json_and_csv) {
   ck_assert_msg(strstr(out, "\"shown\":{\"mma_version\":2,\"ab_buffers\":3}") != NULL, "%.600s", out);
   ck_assert_int_eq(tf_test_run(TRITON " --csv", out, sizeof out, err, sizeof err), 0);
   /* the configuration's own columns, then the answer's as solve --csv has them after its id */
-  ck_assert_msg(strstr(out, "where,config,config_BLOCK_M,config_BLOCK_N,config_BLOCK_K,config_num_stages,config_num_warps,"
-                            "fits,machine,workset,status,rank,objectives,param_dt_bits,") == out,
+  ck_assert_msg(strstr(out,
+                       "where,config,config_BLOCK_M,config_BLOCK_N,config_BLOCK_K,config_num_stages,config_num_warps,"
+                       "fits,machine,workset,status,rank,objectives,param_dt_bits,") == out,
                 "%.300s", out);
   ck_assert_msg(strstr(out, ",param_M,param_N,param_K,param_GROUP_SIZE_M,BLOCK_M,BLOCK_N,BLOCK_K,num_stages,"
-                            "shown_mma_version,shown_ab_buffers,smem_used,smem_capacity,rf_used,rf_capacity,objective1,closed_num_stages,closed_num_stages_agrees,"
+                            "shown_mma_version,shown_ab_buffers,smem_used,smem_capacity,rf_used,rf_capacity,objective1,"
+                            "closed_num_stages,closed_num_stages_agrees,"
                             "reason\n"),
                 "%.600s", out);
   ck_assert_msg(strstr(out, "\nline 5,\"{\"\"BLOCK_M\"\": 128,") != NULL, "%.300s", out);
-  ck_assert_msg(strstr(out, ",128,128,64,4,4,no,rtx4090,triton-matmul,does_not_fit,,,16,16,4,0,0,1,4096,4096,4096,8,128,128,64,4,2,4,"
-                            "131072,101376,") != NULL,
-                "%.3000s", out);
+  ck_assert_msg(
+      strstr(out,
+             ",128,128,64,4,4,no,rtx4090,triton-matmul,does_not_fit,,,16,16,4,0,0,1,4096,4096,4096,8,128,128,64,4,2,4,"
+             "131072,101376,") != NULL,
+      "%.3000s", out);
   ck_assert_msg(strstr(out, ",\"smem needs 131072 B of 101376, 29696 over\"\n") != NULL, "%.3000s", out);
   char solve[1 << 12]; /* line 5 as check --csv writes it: the same cells after the id */
   ck_assert_int_eq(tf_test_run("check -m rtx4090 -w triton-matmul -p buffer_offset=0 -p num_warps=4 --fix BLOCK_M=128 "
@@ -183,20 +189,20 @@ END_TEST
  * instruction shape in the kind) and the mangled device_kernel<NAME> read
  * as the name they carry. */
 START_TEST(test_cutlass_names_per_line) {
-  ck_assert_int_eq(tf_test_run("prune -m h100-sxm tests/data/prune/cutlass-mixed.txt", out, sizeof out, err, sizeof err),
-                   0);
+  ck_assert_int_eq(
+      tf_test_run("prune -m h100-sxm tests/data/prune/cutlass-mixed.txt", out, sizeof out, err, sizeof err), 0);
   ck_assert_msg(strstr(out, "CUTLASS kernels: 2 of 5 fit (1 error, 1 skipped: architecture)\n") == out, "%s", out);
   ck_assert_msg(strstr(out, "  line 2    error   cutlass3x_sm90_") != NULL, "%s", out);
-  ck_assert_msg(strstr(out, "'bogus' where the name should have a kernel or epilogue schedule part") != NULL, "%s", out);
+  ck_assert_msg(strstr(out, "'bogus' where the name should have a kernel or epilogue schedule part") != NULL, "%s",
+                out);
   ck_assert_msg(strstr(out, "  line 3    skipped cutlass3x_sm100_") != NULL, "%s", out);
   ck_assert_msg(strstr(out, "an sm100 kernel; h100-sxm is sm_90") != NULL, "%s", out);
   /* the older form of a 128x256 Pingpong: read, and its 256 accumulator registers do not fit */
-  ck_assert_msg(strstr(out, "  line 4    no fit  rf     271 of 255 registers/thread, 16 over     stages 4") != NULL, "%s",
-                out);
+  ck_assert_msg(strstr(out, "  line 4    no fit  rf     271 of 255 registers/thread, 16 over     stages 4") != NULL,
+                "%s", out);
   ck_assert_msg(strstr(out, "  line 5    fits    smem  230496 of 232448 B              stages 6") != NULL, "%s", out);
-  ck_assert_int_eq(tf_test_run("prune -m h100-sxm tests/data/prune/cutlass-mixed.txt --json", out, sizeof out, err,
-                               sizeof err),
-                   0);
+  ck_assert_int_eq(
+      tf_test_run("prune -m h100-sxm tests/data/prune/cutlass-mixed.txt --json", out, sizeof out, err, sizeof err), 0);
   ck_assert_msg(strstr(out, "\"where\":\"line 2\",\"config\":") != NULL, "%s", out);
   ck_assert_msg(strstr(out, "\"fits\":false,\"skipped\":\"an sm100 kernel; h100-sxm is sm_90\"}") != NULL, "%s", out);
   ck_assert_msg(strstr(out, "\"fits\":false,\"error\":") != NULL, "%s", out);
@@ -213,7 +219,8 @@ START_TEST(test_errors) {
   fails("prune tests/data/prune/triton-configs.jsonl", "-m: is needed");
   fails("prune -m rtx4090 tests/data/prune/triton-configs.jsonl", "-w: is needed");
   fails("prune -w cutlass-sm90-gemm tests/data/prune/cutlass-names.txt", "-w: cannot be combined with kernel names");
-  fails("prune -m rtx4090 -w triton-matmul --map BM tests/data/prune/triton-kwargs.json", "--map: expected KEY=VARIABLE");
+  fails("prune -m rtx4090 -w triton-matmul --map BM tests/data/prune/triton-kwargs.json",
+        "--map: expected KEY=VARIABLE");
   fails("prune -m rtx4090 -w triton-matmul", "CONFIGS");
   fails("prune -m rtx4090 -w triton-matmul tests/data/prune/nosuch.jsonl", "nosuch.jsonl");
   fails("solve -m b200 -w fa4-fwd --keep", "--keep: unknown option for 'solve'; it is an option of 'prune'");
@@ -229,15 +236,17 @@ START_TEST(test_triton_defaults) {
   char dir[256], path[300], args[512];
   tf_test_temp_dir(dir, sizeof dir, "prune-defaults");
   snprintf(path, sizeof path, "%s/defaults.jsonl", dir);
-  tf_test_write_text(path, "{\"BLOCK_M\": 128, \"BLOCK_N\": 128, \"BLOCK_K\": 64}\n"
-        "{\"BLOCK_M\": 128, \"BLOCK_N\": 128, \"BLOCK_K\": 64, \"num_stages\": null, \"num_warps\": null}\n"
-        "{\"BLOCK_M\": 128, \"BLOCK_N\": 128, \"BLOCK_K\": 64, \"num_stages\": 3, \"num_warps\": 4}\n");
+  tf_test_write_text(
+      path, "{\"BLOCK_M\": 128, \"BLOCK_N\": 128, \"BLOCK_K\": 64}\n"
+            "{\"BLOCK_M\": 128, \"BLOCK_N\": 128, \"BLOCK_K\": 64, \"num_stages\": null, \"num_warps\": null}\n"
+            "{\"BLOCK_M\": 128, \"BLOCK_N\": 128, \"BLOCK_K\": 64, \"num_stages\": 3, \"num_warps\": 4}\n");
   snprintf(args, sizeof args, "prune -m mi300x -w triton-matmul %s", path);
   ck_assert_int_eq(tf_test_run(args, out, sizeof out, err, sizeof err), 0);
-  ck_assert_msg(strstr(out, "  line 1    fits    smem   65536 of 65536 B              mma_version 0, ab_buffers 2") &&
-                    strstr(out, "  line 2    fits    smem   32768 of 65536 B              mma_version 0, ab_buffers 1") &&
-                    strstr(out, "  line 3    fits    smem   65536 of 65536 B              mma_version 0, ab_buffers 2"),
-                "%s", out);
+  ck_assert_msg(
+      strstr(out, "  line 1    fits    smem   65536 of 65536 B              mma_version 0, ab_buffers 2") &&
+          strstr(out, "  line 2    fits    smem   32768 of 65536 B              mma_version 0, ab_buffers 1") &&
+          strstr(out, "  line 3    fits    smem   65536 of 65536 B              mma_version 0, ab_buffers 2"),
+      "%s", out);
   snprintf(args, sizeof args, "prune -m h100-sxm -w triton-matmul %s --json", path);
   ck_assert_int_eq(tf_test_run(args, out, sizeof out, err, sizeof err), 0);
   int n = 0;
@@ -245,7 +254,8 @@ START_TEST(test_triton_defaults) {
     n++;
   ck_assert_msg(n == 3, "%s", out); /* each at 3 stages, as Triton compiles it on CUDA */
   snprintf(args, sizeof args, "prune -m h100-sxm -w triton-matmul --map BM=BLOCK_MM %s", path);
-  fails(args, "--map: BM=BLOCK_MM: workset 'triton-matmul' has no variable or param 'BLOCK_MM'; did you mean 'BLOCK_M'?");
+  fails(args,
+        "--map: BM=BLOCK_MM: workset 'triton-matmul' has no variable or param 'BLOCK_MM'; did you mean 'BLOCK_M'?");
   tf_test_remove_dir(dir);
 }
 END_TEST
@@ -268,27 +278,31 @@ START_TEST(test_triton_as_written) {
   ck_assert_msg(strstr(out, "triton-matmul on h100-sxm: 4 of 4 configurations fit\n") == out, "%s", out);
   ck_assert_msg(strstr(out, "  line 1    fits    smem  147456 of 232448 B") != NULL, "%s", out);
   /* line 3's num_stages: None compiles at CUDAOptions' 3: wgmma's 3 buffers of 12288 B */
-  ck_assert_msg(strstr(out, "  line 3    fits    smem   49152 of 232448 B              mma_version 3, ab_buffers 3") != NULL,
+  ck_assert_msg(strstr(out, "  line 3    fits    smem   49152 of 232448 B              mma_version 3, ab_buffers 3") !=
+                    NULL,
                 "%s", out);
-  ck_assert_msg(strstr(err, "ignored keys that name no variable or param of triton-matmul: num_ctas\n") != NULL,
-                "%s", err);
+  ck_assert_msg(strstr(err, "ignored keys that name no variable or param of triton-matmul: num_ctas\n") != NULL, "%s",
+                err);
   ck_assert_ptr_null(strstr(err, "maxnreg"));
   ck_assert_ptr_null(strstr(err, "BLOCK_SIZE"));
   ck_assert_int_eq(tf_test_run("prune -m h100-sxm -w triton-matmul tests/data/prune/triton-tutorial.jsonl --csv", out,
                                sizeof out, err, sizeof err),
                    0);
-  ck_assert_msg(strstr(out, "where,config,config_BLOCK_SIZE_M,config_BLOCK_SIZE_N,config_BLOCK_SIZE_K,config_GROUP_SIZE_M,"
-                            "config_num_stages,config_num_warps,config_num_ctas,fits,")
-                    == out, "%.300s", out);
+  ck_assert_msg(strstr(out,
+                       "where,config,config_BLOCK_SIZE_M,config_BLOCK_SIZE_N,config_BLOCK_SIZE_K,config_GROUP_SIZE_M,"
+                       "config_num_stages,config_num_warps,config_num_ctas,fits,") == out,
+                "%.300s", out);
   ck_assert_msg(strstr(out, ",128,256,64,8,3,8,1,yes,h100-sxm,") != NULL, "%.3000s", out);
-  ck_assert_msg(strstr(out, ",128,128,32,8,,4,1,yes,h100-sxm,triton-matmul,fits,") != NULL, "%.3000s", out); /* line 3 */
+  ck_assert_msg(strstr(out, ",128,128,32,8,,4,1,yes,h100-sxm,triton-matmul,fits,") != NULL, "%.3000s",
+                out); /* line 3 */
   fails("prune -m rtx4090 -w triton-matmul tests/data/prune/all-bad.jsonl", "line 1: $.BLOCK_N");
   /* a torn last line: its position in the file, once (not "line 2: line 1, column 26") */
-  ck_assert_int_eq(tf_test_run("prune -m rtx4090 -w triton-matmul tests/data/prune/torn.jsonl", out, sizeof out, err,
-                               sizeof err),
-                   0);
-  ck_assert_msg(strstr(out, "tests/data/prune/torn.jsonl: line 2, column 26: malformed JSON (unexpected end of input)\n"),
-                "%s", out);
+  ck_assert_int_eq(
+      tf_test_run("prune -m rtx4090 -w triton-matmul tests/data/prune/torn.jsonl", out, sizeof out, err, sizeof err),
+      0);
+  ck_assert_msg(
+      strstr(out, "tests/data/prune/torn.jsonl: line 2, column 26: malformed JSON (unexpected end of input)\n"), "%s",
+      out);
   ck_assert_ptr_null(strstr(out, "line 1, column"));
 }
 END_TEST

@@ -54,8 +54,8 @@ static void report(const tf_result *a, int format, char *buf, size_t size) {
 static void same_as_cli(const tf_result *a, int format, const char *args) {
   static char got[16384], want[16384], errbuf[4096];
   report(a, format, got, sizeof got);
-  ck_assert_int_eq(tf_test_run(args, want, sizeof want, errbuf, sizeof errbuf), strcmp(tf_result_status(a), "optimal") &&
-                                                                                     strcmp(tf_result_status(a), "fits"));
+  ck_assert_int_eq(tf_test_run(args, want, sizeof want, errbuf, sizeof errbuf),
+                   strcmp(tf_result_status(a), "optimal") && strcmp(tf_result_status(a), "fits"));
   ck_assert_str_eq(got, want);
 }
 

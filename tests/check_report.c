@@ -18,9 +18,12 @@ static char *csv_of(const char *s) {
 
 START_TEST(test_csv_field_quoting) {
   static const char *const cases[][2] = {
-      {"plain", "plain"},         {"", ""},
-      {"a,b", "\"a,b\""},         {"say \"hi\"", "\"say \"\"hi\"\"\""},
-      {"two\nlines", "\"two\nlines\""}, {"cr\r", "\"cr\r\""},
+      {"plain", "plain"},
+      {"", ""},
+      {"a,b", "\"a,b\""},
+      {"say \"hi\"", "\"say \"\"hi\"\"\""},
+      {"two\nlines", "\"two\nlines\""},
+      {"cr\r", "\"cr\r\""},
   };
   for (size_t i = 0; i < sizeof cases / sizeof *cases; i++) {
     char *got = csv_of(cases[i][0]);
@@ -85,8 +88,10 @@ static void all_formats_contain(const char *args, const char *const *want_text, 
  * (fa2-fwd and fa2-bwd declare their accumulators in rf, so they no longer
  * show this). */
 START_TEST(test_placed_memory_is_shown) {
-  static const char *const text[] = {"placement    V rf", "\n  rf                 32        255        223  registers/thread\n", NULL};
-  static const char *const json[] = {"\"rf\":{\"used\":32,\"capacity\":255,\"slack\":223,\"unit\":\"registers/thread\"}", NULL};
+  static const char *const text[] = {"placement    V rf",
+                                     "\n  rf                 32        255        223  registers/thread\n", NULL};
+  static const char *const json[] = {
+      "\"rf\":{\"used\":32,\"capacity\":255,\"slack\":223,\"unit\":\"registers/thread\"}", NULL};
   static const char *const csv[] = {",rf_used,rf_capacity,", ",rf,131072,166912,32,255,", NULL};
   all_formats_contain("solve -m a100 -w tests/data/worksets/placed-rf.json", text, json, csv);
 }
@@ -96,11 +101,12 @@ END_TEST
  * asks for it): the placement and the rf row, Q's 32 registers/thread on
  * top of the accumulators' 132, in every format, the same either way. */
 START_TEST(test_placed_rf_every_format) {
-  static const char *const text[] = {"placement    Q rf\n", "\n  rf                164        255         91  registers/thread\n",
-                                     NULL};
-  static const char *const json[] = {"\"placement\":{\"Q\":\"rf\"}",
-                                     "\"rf\":{\"used\":164,\"capacity\":255,\"slack\":91,\"unit\":\"registers/thread\"}",
-                                     "{\"name\":\"Q\",\"memory\":\"rf\",\"size\":32,", NULL};
+  static const char *const text[] = {"placement    Q rf\n",
+                                     "\n  rf                164        255         91  registers/thread\n", NULL};
+  static const char *const json[] = {
+      "\"placement\":{\"Q\":\"rf\"}",
+      "\"rf\":{\"used\":164,\"capacity\":255,\"slack\":91,\"unit\":\"registers/thread\"}",
+      "{\"name\":\"Q\",\"memory\":\"rf\",\"size\":32,", NULL};
   static const char *const csv[] = {",stages,place_Q,smem_used,smem_capacity,rf_used,rf_capacity,objective1,",
                                     ",64,128,1,rf,81920,232448,164,255,8192,", NULL};
   all_formats_contain("solve -m h100-sxm -w fa2-fwd -p d=128 -p q_in_regs=1", text, json, csv);
@@ -122,7 +128,8 @@ START_TEST(test_csv_solve_is_a_sweep_line) {
       {"solve -m h100-sxm -w fa2-fwd -p d=128 -p q_in_regs=1",
        "\"machine\":\"h100-sxm\",\"workset\":\"fa2-fwd\",\"params\":{\"d\":128,\"q_in_regs\":1}"},
       {"solve -m h100-sxm -w fa3-fwd -p d=128 --place Q=smem --place P=rf",
-       "\"machine\":\"h100-sxm\",\"workset\":\"fa3-fwd\",\"params\":{\"d\":128},\"place\":{\"Q\":\"smem\",\"P\":\"rf\"}"},
+       "\"machine\":\"h100-sxm\",\"workset\":\"fa3-fwd\",\"params\":{\"d\":128},\"place\":{\"Q\":\"smem\",\"P\":"
+       "\"rf\"}"},
       {"solve -m h100-sxm -w fa2-fwd -p d=256 --objective 'max occupancy' --objective 'max B_r*B_c'",
        "\"machine\":\"h100-sxm\",\"workset\":\"fa2-fwd\",\"params\":{\"d\":256},"
        "\"objective\":[\"max occupancy\",\"max B_r*B_c\"]"},
@@ -164,12 +171,12 @@ END_TEST
  * (rf_model=0: with its registers the kernel holds one CTA per SM). */
 START_TEST(test_slack_at_the_occupancy) {
   static const char *const text[] = {"\n  smem           114688     115712       1024  B\n", NULL};
-  static const char *const json[] = {"\"smem\":{\"used\":114688,\"capacity\":115712,\"slack\":1024,\"unit\":\"B\"}", NULL};
+  static const char *const json[] = {"\"smem\":{\"used\":114688,\"capacity\":115712,\"slack\":1024,\"unit\":\"B\"}",
+                                     NULL};
   static const char *const csv[] = {",114688,115712,", NULL};
   all_formats_contain("solve -m h100-sxm -w fa3-fwd -p d=128 -p rf_model=0 --domain occupancy=2", text, json, csv);
 }
 END_TEST
-
 
 /* --explain has the same content in text and JSON: the placement part
  * (each placed buffer's memory, what it pays, why the other memory loses,
@@ -184,7 +191,8 @@ START_TEST(test_explain_same_in_json) {
       "{\"buffer\":\"P\",\"memory\":\"rf\",\"how\":\"chosen\",\"charged\":44,\"unit\":\"registers/thread\","
       "\"used\":235,\"capacity\":255,\"alternatives\":[{\"memory\":\"smem\",\"verdict\":\"does_not_fit\","
       "\"reason\":\"smem needs 258048 B of 232448, 25600 over\",\"violated\":{\"kind\":\"memory\",\"memory\":\"smem\","
-      "\"unit\":\"B\",\"needs\":258048,\"capacity\":232448,\"over\":25600}}],\"roofline\":{\"memory\":\"smem\",\"terms\":["
+      "\"unit\":\"B\",\"needs\":258048,\"capacity\":232448,\"over\":25600}}],\"roofline\":{\"memory\":\"smem\","
+      "\"terms\":["
       "{\"name\":\"cycles(mma)\",\"value\":2816,\"moved\":2816},{\"name\":\"cycles(exp)\",\"value\":1408,"
       "\"moved\":1408},{\"name\":\"cycles(smem)\",\"value\":1664,\"moved\":2368},{\"name\":\"cycles(alu)\","
       "\"value\":744,\"moved\":744},{\"name\":\"cycles\",\"value\":3936,\"moved\":3936}]}}",
@@ -202,18 +210,25 @@ START_TEST(test_explain_numbers_in_json) {
   static const char *const gemm[] = {
       "{\"variable\":\"stages\",\"reason\":\"stages = 5: smem needs 279632 B of 232448, 47184 over\","
       "\"candidate\":5,\"violated\":{\"kind\":\"memory\",\"memory\":\"smem\",\"unit\":\"B\",\"needs\":279632,"
-      "\"capacity\":232448,\"over\":47184}}", NULL};
+      "\"capacity\":232448,\"over\":47184}}",
+      NULL};
   static const char *const none[] = {NULL};
-  all_formats_contain("solve -m h100-sxm -w cutlass-sm90-gemm -p epilogue_bytes=33792 --fix tile_m=128 --fix tile_n=256 "
-                      "--fix tile_k=64 --explain", none, gemm, none);
+  all_formats_contain(
+      "solve -m h100-sxm -w cutlass-sm90-gemm -p epilogue_bytes=33792 --fix tile_m=128 --fix tile_n=256 "
+      "--fix tile_k=64 --explain",
+      none, gemm, none);
   static const char *const occ[] = {"\"violated\":{\"kind\":\"memory\",\"memory\":\"smem\",\"unit\":\"B\","
-                                    "\"needs\":135168,\"capacity\":115712,\"over\":19456,\"occupancy\":2}", NULL};
+                                    "\"needs\":135168,\"capacity\":115712,\"over\":19456,\"occupancy\":2}",
+                                    NULL};
   all_formats_contain("solve -m h100-sxm -w fa3-fwd -p d=128 -p rf_model=0 --domain occupancy=2 --explain", none, occ,
                       none);
   static const char *const req[] = {"\"candidate\":4,\"violated\":{\"kind\":\"require\",\"require\":\"stages <= 3\","
-                                    "\"lhs\":4,\"rhs\":3}", NULL};
-  all_formats_contain("solve -m h100-sxm -w cutlass-sm90-gemm -p epilogue_bytes=33792 --fix tile_m=128 --fix tile_n=256 "
-                      "--fix tile_k=64 --require \"stages <= 3\" --explain", none, req, none);
+                                    "\"lhs\":4,\"rhs\":3}",
+                                    NULL};
+  all_formats_contain(
+      "solve -m h100-sxm -w cutlass-sm90-gemm -p epilogue_bytes=33792 --fix tile_m=128 --fix tile_n=256 "
+      "--fix tile_k=64 --require \"stages <= 3\" --explain",
+      none, req, none);
 }
 END_TEST
 
@@ -224,7 +239,8 @@ START_TEST(test_shown_lets) {
   static const char *const text[] = {"  B            128\nshown        arch_cc 90, arch_gfx 0, twice 256\n", NULL};
   static const char *const json[] = {"\"shown\":{\"arch_cc\":90,\"arch_gfx\":0,\"twice\":256}", NULL};
   static const char *const none[] = {NULL};
-  static const char *const csv[] = {",B,shown_arch_cc,shown_arch_gfx,shown_twice,smem_used,", ",128,90,0,256,128,", NULL};
+  static const char *const csv[] = {",B,shown_arch_cc,shown_arch_gfx,shown_twice,smem_used,", ",128,90,0,256,128,",
+                                    NULL};
   all_formats_contain("solve -m h100-sxm -w tests/data/show/arch.json", text, json, csv);
   static const char *const amd[] = {"shown        arch_cc 0, arch_gfx 942, twice 256\n", NULL};
   all_formats_contain("solve -m mi300x -w tests/data/show/arch.json", amd, none, none);
@@ -233,8 +249,8 @@ START_TEST(test_shown_lets) {
                                            "arch_cc 103, arch_gfx 0, twice 128  {\"B\": 64}\n", NULL};
   static const char *const prune_json[] = {"\"rule\":\"the test's rule: a buffer of B bytes\"",
                                            "\"shown\":{\"arch_cc\":103,\"arch_gfx\":0,\"twice\":128}", NULL};
-  static const char *const prune_csv[] = {",fits,machine,workset,status,rank,objectives,B,shown_arch_cc,", ",64,103,0,128,64,",
-                                          NULL};
+  static const char *const prune_csv[] = {",fits,machine,workset,status,rank,objectives,B,shown_arch_cc,",
+                                          ",64,103,0,128,64,", NULL};
   all_formats_contain("prune -m b300 -w tests/data/show/arch.json tests/data/show/configs.jsonl", prune_text,
                       prune_json, prune_csv);
 }

@@ -13,14 +13,13 @@
 #include "tests/suites.h"
 #include "tests/testutil.h"
 
-static const char *const reads_ws =
-    "{\"name\": \"reads\", \"choose\": {\"x\": [1, 2, 3], \"y\": [1, 2, 3, 4]},"
-    " \"count\": {\"s\": {\"min\": 1, \"max\": 4}}, \"let\": {\"L\": \"2 * x\"},"
-    " \"buffers\": [{\"name\": \"A\", \"memory\": \"smem\", \"size\": \"L * s * 64\"},"
-    "  {\"name\": \"B\", \"memory\": \"smem\", \"size\": \"y * 128\"},"
-    "  {\"name\": \"C\", \"memory\": \"smem\", \"size\": \"4096\"}],"
-    " \"require\": [\"s * 64 <= L * 1000 + y\", \"used(smem) <= 100000\"],"
-    " \"objective\": [\"max x * y\", \"max s\"]}";
+static const char *const reads_ws = "{\"name\": \"reads\", \"choose\": {\"x\": [1, 2, 3], \"y\": [1, 2, 3, 4]},"
+                                    " \"count\": {\"s\": {\"min\": 1, \"max\": 4}}, \"let\": {\"L\": \"2 * x\"},"
+                                    " \"buffers\": [{\"name\": \"A\", \"memory\": \"smem\", \"size\": \"L * s * 64\"},"
+                                    "  {\"name\": \"B\", \"memory\": \"smem\", \"size\": \"y * 128\"},"
+                                    "  {\"name\": \"C\", \"memory\": \"smem\", \"size\": \"4096\"}],"
+                                    " \"require\": [\"s * 64 <= L * 1000 + y\", \"used(smem) <= 100000\"],"
+                                    " \"objective\": [\"max x * y\", \"max s\"]}";
 
 START_TEST(test_reads) {
   tf_machine m = tf_test_machine(228 * 1024, 0, 65536);
@@ -30,7 +29,7 @@ START_TEST(test_reads) {
   tf_reuse_init(&r, p);
   const uint64_t x = 1, y = 2, every = ~(uint64_t)0;
   ck_assert_uint_eq(r.n, 3 + 2 * p->nrequire + 2);
-  ck_assert_uint_eq(r.reads[tf_reuse_buffer(0)], x);  /* through the let */
+  ck_assert_uint_eq(r.reads[tf_reuse_buffer(0)], x); /* through the let */
   ck_assert_uint_eq(r.reads[tf_reuse_buffer(1)], y);
   ck_assert_uint_eq(r.reads[tf_reuse_buffer(2)], 0);
   ck_assert_uint_eq(r.reads[tf_reuse_side(p, 0, 0)], 0);

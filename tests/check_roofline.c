@@ -36,89 +36,114 @@ static const struct {
   const char *workset, *machine, *mma, *exp, *smem;
 } before[] = {
     {"cutlass-sm100-conv", "b200",
-     "cdiv(2 * tile_m * tile_n * K, (if(max(a_bits, b_bits) <= 4 && mma_f4_per_clk > 0, mma_f4_per_clk, if(max(a_bits, b_bits) <= 8 && mma_f8_per_clk > 0, mma_f8_per_clk, if(max(a_bits, b_bits) <= 16, mma_f16_per_clk, mma_f16_per_clk / 2)))) * cta_group)",
-     "",
-     "cdiv((a_bits * tile_m + b_bits * tile_n) * K, 8 * smem_bytes_per_clk * cta_group)"},
+     "cdiv(2 * tile_m * tile_n * K, (if(max(a_bits, b_bits) <= 4 && mma_f4_per_clk > 0, mma_f4_per_clk, if(max(a_bits, "
+     "b_bits) <= 8 && mma_f8_per_clk > 0, mma_f8_per_clk, if(max(a_bits, b_bits) <= 16, mma_f16_per_clk, "
+     "mma_f16_per_clk / 2)))) * cta_group)",
+     "", "cdiv((a_bits * tile_m + b_bits * tile_n) * K, 8 * smem_bytes_per_clk * cta_group)"},
     {"cutlass-sm100-gemm-blockscaled", "b200",
-     "cdiv(2 * tile_m * tile_n * K, (if(max(a_bits, b_bits) <= 4 && mma_f4_per_clk > 0, mma_f4_per_clk, if(max(a_bits, b_bits) <= 8 && mma_f8_per_clk > 0, mma_f8_per_clk, if(max(a_bits, b_bits) <= 16, mma_f16_per_clk, mma_f16_per_clk / 2)))) * cta_group)",
-     "",
-     "cdiv((a_bits * tile_m + b_bits * tile_n) * K, 8 * smem_bytes_per_clk * cta_group)"},
+     "cdiv(2 * tile_m * tile_n * K, (if(max(a_bits, b_bits) <= 4 && mma_f4_per_clk > 0, mma_f4_per_clk, if(max(a_bits, "
+     "b_bits) <= 8 && mma_f8_per_clk > 0, mma_f8_per_clk, if(max(a_bits, b_bits) <= 16, mma_f16_per_clk, "
+     "mma_f16_per_clk / 2)))) * cta_group)",
+     "", "cdiv((a_bits * tile_m + b_bits * tile_n) * K, 8 * smem_bytes_per_clk * cta_group)"},
     {"cutlass-sm100-gemm-blockwise", "b200",
-     "cdiv(2 * tile_m * tile_n * K, (if(max(a_bits, b_bits) <= 4 && mma_f4_per_clk > 0, mma_f4_per_clk, if(max(a_bits, b_bits) <= 8 && mma_f8_per_clk > 0, mma_f8_per_clk, if(max(a_bits, b_bits) <= 16, mma_f16_per_clk, mma_f16_per_clk / 2)))) * cta_group)",
-     "",
-     "cdiv((a_bits * tile_m + b_bits * tile_n) * K, 8 * smem_bytes_per_clk * cta_group)"},
+     "cdiv(2 * tile_m * tile_n * K, (if(max(a_bits, b_bits) <= 4 && mma_f4_per_clk > 0, mma_f4_per_clk, if(max(a_bits, "
+     "b_bits) <= 8 && mma_f8_per_clk > 0, mma_f8_per_clk, if(max(a_bits, b_bits) <= 16, mma_f16_per_clk, "
+     "mma_f16_per_clk / 2)))) * cta_group)",
+     "", "cdiv((a_bits * tile_m + b_bits * tile_n) * K, 8 * smem_bytes_per_clk * cta_group)"},
     {"cutlass-sm100-gemm-mixed", "b200",
-     "cdiv(2 * tile_m * tile_n * K, (if(max(a_bits, b_bits) <= 4 && mma_f4_per_clk > 0, mma_f4_per_clk, if(max(a_bits, b_bits) <= 8 && mma_f8_per_clk > 0, mma_f8_per_clk, if(max(a_bits, b_bits) <= 16, mma_f16_per_clk, mma_f16_per_clk / 2)))) * cta_group)",
-     "",
-     "cdiv((a_bits * tile_m + b_bits * tile_n) * K, 8 * smem_bytes_per_clk * cta_group)"},
+     "cdiv(2 * tile_m * tile_n * K, (if(max(a_bits, b_bits) <= 4 && mma_f4_per_clk > 0, mma_f4_per_clk, if(max(a_bits, "
+     "b_bits) <= 8 && mma_f8_per_clk > 0, mma_f8_per_clk, if(max(a_bits, b_bits) <= 16, mma_f16_per_clk, "
+     "mma_f16_per_clk / 2)))) * cta_group)",
+     "", "cdiv((a_bits * tile_m + b_bits * tile_n) * K, 8 * smem_bytes_per_clk * cta_group)"},
     {"cutlass-sm100-gemm-sparse", "b200",
-     "cdiv(2 * tile_m * tile_n * K, (if(max(a_bits, b_bits) <= 4 && mma_f4_per_clk > 0, mma_f4_per_clk, if(max(a_bits, b_bits) <= 8 && mma_f8_per_clk > 0, mma_f8_per_clk, if(max(a_bits, b_bits) <= 16, mma_f16_per_clk, mma_f16_per_clk / 2)))) * cta_group)",
-     "",
-     "cdiv((a_bits * tile_m + b_bits * tile_n) * K, 8 * smem_bytes_per_clk * cta_group)"},
+     "cdiv(2 * tile_m * tile_n * K, (if(max(a_bits, b_bits) <= 4 && mma_f4_per_clk > 0, mma_f4_per_clk, if(max(a_bits, "
+     "b_bits) <= 8 && mma_f8_per_clk > 0, mma_f8_per_clk, if(max(a_bits, b_bits) <= 16, mma_f16_per_clk, "
+     "mma_f16_per_clk / 2)))) * cta_group)",
+     "", "cdiv((a_bits * tile_m + b_bits * tile_n) * K, 8 * smem_bytes_per_clk * cta_group)"},
     {"cutlass-sm100-gemm", "b200",
-     "cdiv(2 * tile_m * tile_n * K, (if(max(a_bits, b_bits) <= 4 && mma_f4_per_clk > 0, mma_f4_per_clk, if(max(a_bits, b_bits) <= 8 && mma_f8_per_clk > 0, mma_f8_per_clk, if(max(a_bits, b_bits) <= 16, mma_f16_per_clk, mma_f16_per_clk / 2)))) * cta_group)",
-     "",
-     "cdiv((a_bits * tile_m + b_bits * tile_n) * K, 8 * smem_bytes_per_clk * cta_group)"},
+     "cdiv(2 * tile_m * tile_n * K, (if(max(a_bits, b_bits) <= 4 && mma_f4_per_clk > 0, mma_f4_per_clk, if(max(a_bits, "
+     "b_bits) <= 8 && mma_f8_per_clk > 0, mma_f8_per_clk, if(max(a_bits, b_bits) <= 16, mma_f16_per_clk, "
+     "mma_f16_per_clk / 2)))) * cta_group)",
+     "", "cdiv((a_bits * tile_m + b_bits * tile_n) * K, 8 * smem_bytes_per_clk * cta_group)"},
     {"cutlass-sm103-gemm-blockscaled-ultra", "b300",
-     "cdiv(2 * tile_m * tile_n * K, (if(max(4, 4) <= 4 && mma_f4_per_clk > 0, mma_f4_per_clk, if(max(4, 4) <= 8 && mma_f8_per_clk > 0, mma_f8_per_clk, if(max(4, 4) <= 16, mma_f16_per_clk, mma_f16_per_clk / 2)))) * cta_group)",
-     "",
-     "cdiv((4 * tile_m + 4 * tile_n) * K, 8 * smem_bytes_per_clk * cta_group)"},
+     "cdiv(2 * tile_m * tile_n * K, (if(max(4, 4) <= 4 && mma_f4_per_clk > 0, mma_f4_per_clk, if(max(4, 4) <= 8 && "
+     "mma_f8_per_clk > 0, mma_f8_per_clk, if(max(4, 4) <= 16, mma_f16_per_clk, mma_f16_per_clk / 2)))) * cta_group)",
+     "", "cdiv((4 * tile_m + 4 * tile_n) * K, 8 * smem_bytes_per_clk * cta_group)"},
     {"cutlass-sm120-gemm-blockscaled", "rtx5090",
-     "cdiv(2 * tile_m * tile_n * K, cdiv(if(max(a_bits, b_bits) <= 4 && mma_f4_per_clk > 0, mma_f4_per_clk, if(max(a_bits, b_bits) <= 8 && mma_f8_per_clk > 0, mma_f8_per_clk, if(max(a_bits, b_bits) <= 16, mma_f16_per_clk, mma_f16_per_clk / 2))) * if(acc_bits > 16, mma_f32acc_permille, 1000), 1000) * 1)",
-     "",
-     "cdiv((a_bits * tile_m + b_bits * tile_n) * K, 8 * smem_bytes_per_clk * 1)"},
+     "cdiv(2 * tile_m * tile_n * K, cdiv(if(max(a_bits, b_bits) <= 4 && mma_f4_per_clk > 0, mma_f4_per_clk, "
+     "if(max(a_bits, b_bits) <= 8 && mma_f8_per_clk > 0, mma_f8_per_clk, if(max(a_bits, b_bits) <= 16, "
+     "mma_f16_per_clk, mma_f16_per_clk / 2))) * if(acc_bits > 16, mma_f32acc_permille, 1000), 1000) * 1)",
+     "", "cdiv((a_bits * tile_m + b_bits * tile_n) * K, 8 * smem_bytes_per_clk * 1)"},
     {"cutlass-sm120-gemm-blockwise", "rtx5090",
-     "cdiv(2 * tile_m * tile_n * K, cdiv(if(max(a_bits, b_bits) <= 4 && mma_f4_per_clk > 0, mma_f4_per_clk, if(max(a_bits, b_bits) <= 8 && mma_f8_per_clk > 0, mma_f8_per_clk, if(max(a_bits, b_bits) <= 16, mma_f16_per_clk, mma_f16_per_clk / 2))) * if(acc_bits > 16, mma_f32acc_permille, 1000), 1000) * 1)",
-     "",
-     "cdiv((a_bits * tile_m + b_bits * tile_n) * K, 8 * smem_bytes_per_clk * 1)"},
+     "cdiv(2 * tile_m * tile_n * K, cdiv(if(max(a_bits, b_bits) <= 4 && mma_f4_per_clk > 0, mma_f4_per_clk, "
+     "if(max(a_bits, b_bits) <= 8 && mma_f8_per_clk > 0, mma_f8_per_clk, if(max(a_bits, b_bits) <= 16, "
+     "mma_f16_per_clk, mma_f16_per_clk / 2))) * if(acc_bits > 16, mma_f32acc_permille, 1000), 1000) * 1)",
+     "", "cdiv((a_bits * tile_m + b_bits * tile_n) * K, 8 * smem_bytes_per_clk * 1)"},
     {"cutlass-sm120-gemm-sparse", "rtx5090",
-     "cdiv(2 * tile_m * tile_n * K, cdiv(if(max(a_bits, b_bits) <= 4 && mma_f4_per_clk > 0, mma_f4_per_clk, if(max(a_bits, b_bits) <= 8 && mma_f8_per_clk > 0, mma_f8_per_clk, if(max(a_bits, b_bits) <= 16, mma_f16_per_clk, mma_f16_per_clk / 2))) * if(acc_bits > 16, mma_f32acc_permille, 1000), 1000) * 1)",
-     "",
-     "cdiv((a_bits * tile_m + b_bits * tile_n) * K, 8 * smem_bytes_per_clk * 1)"},
+     "cdiv(2 * tile_m * tile_n * K, cdiv(if(max(a_bits, b_bits) <= 4 && mma_f4_per_clk > 0, mma_f4_per_clk, "
+     "if(max(a_bits, b_bits) <= 8 && mma_f8_per_clk > 0, mma_f8_per_clk, if(max(a_bits, b_bits) <= 16, "
+     "mma_f16_per_clk, mma_f16_per_clk / 2))) * if(acc_bits > 16, mma_f32acc_permille, 1000), 1000) * 1)",
+     "", "cdiv((a_bits * tile_m + b_bits * tile_n) * K, 8 * smem_bytes_per_clk * 1)"},
     {"cutlass-sm120-gemm", "rtx5090",
-     "cdiv(2 * tile_m * tile_n * K, cdiv(if(max(a_bits, b_bits) <= 4 && mma_f4_per_clk > 0, mma_f4_per_clk, if(max(a_bits, b_bits) <= 8 && mma_f8_per_clk > 0, mma_f8_per_clk, if(max(a_bits, b_bits) <= 16, mma_f16_per_clk, mma_f16_per_clk / 2))) * if(acc_bits > 16, mma_f32acc_permille, 1000), 1000) * 1)",
-     "",
-     "cdiv((a_bits * tile_m + b_bits * tile_n) * K, 8 * smem_bytes_per_clk * 1)"},
+     "cdiv(2 * tile_m * tile_n * K, cdiv(if(max(a_bits, b_bits) <= 4 && mma_f4_per_clk > 0, mma_f4_per_clk, "
+     "if(max(a_bits, b_bits) <= 8 && mma_f8_per_clk > 0, mma_f8_per_clk, if(max(a_bits, b_bits) <= 16, "
+     "mma_f16_per_clk, mma_f16_per_clk / 2))) * if(acc_bits > 16, mma_f32acc_permille, 1000), 1000) * 1)",
+     "", "cdiv((a_bits * tile_m + b_bits * tile_n) * K, 8 * smem_bytes_per_clk * 1)"},
     {"cutlass-sm80-gemm", "a100",
-     "cdiv(2 * tile_m * tile_n * K, cdiv(if(max(a_bits, b_bits) <= 4 && mma_f4_per_clk > 0, mma_f4_per_clk, if(max(a_bits, b_bits) <= 8 && mma_f8_per_clk > 0, mma_f8_per_clk, if(max(a_bits, b_bits) <= 16, mma_f16_per_clk, mma_f16_per_clk / 2))) * if(acc_bits > 16, mma_f32acc_permille, 1000), 1000) * 1)",
+     "cdiv(2 * tile_m * tile_n * K, cdiv(if(max(a_bits, b_bits) <= 4 && mma_f4_per_clk > 0, mma_f4_per_clk, "
+     "if(max(a_bits, b_bits) <= 8 && mma_f8_per_clk > 0, mma_f8_per_clk, if(max(a_bits, b_bits) <= 16, "
+     "mma_f16_per_clk, mma_f16_per_clk / 2))) * if(acc_bits > 16, mma_f32acc_permille, 1000), 1000) * 1)",
      "",
-     "cdiv(cdiv(K, tile_k) * ((warps_n + 1) * cdiv(a_bits * tile_m * tile_k, 8) + (warps_m + 1) * cdiv(b_bits * tile_n * tile_k, 8)), smem_bytes_per_clk)"},
+     "cdiv(cdiv(K, tile_k) * ((warps_n + 1) * cdiv(a_bits * tile_m * tile_k, 8) + (warps_m + 1) * cdiv(b_bits * tile_n "
+     "* tile_k, 8)), smem_bytes_per_clk)"},
     {"cutlass-sm90-conv", "h100-sxm",
-     "cdiv(2 * tile_m * tile_n * K, cdiv(if(max(a_bits, b_bits) <= 4 && mma_f4_per_clk > 0, mma_f4_per_clk, if(max(a_bits, b_bits) <= 8 && mma_f8_per_clk > 0, mma_f8_per_clk, if(max(a_bits, b_bits) <= 16, mma_f16_per_clk, mma_f16_per_clk / 2))) * if(acc_bits > 16, mma_f32acc_permille, 1000), 1000) * 1)",
-     "",
-     "cdiv((a_bits * tile_m + b_bits * tile_n) * K, 8 * smem_bytes_per_clk * 1)"},
+     "cdiv(2 * tile_m * tile_n * K, cdiv(if(max(a_bits, b_bits) <= 4 && mma_f4_per_clk > 0, mma_f4_per_clk, "
+     "if(max(a_bits, b_bits) <= 8 && mma_f8_per_clk > 0, mma_f8_per_clk, if(max(a_bits, b_bits) <= 16, "
+     "mma_f16_per_clk, mma_f16_per_clk / 2))) * if(acc_bits > 16, mma_f32acc_permille, 1000), 1000) * 1)",
+     "", "cdiv((a_bits * tile_m + b_bits * tile_n) * K, 8 * smem_bytes_per_clk * 1)"},
     {"cutlass-sm90-gemm-blockwise", "h100-sxm",
-     "cdiv(2 * tile_m * tile_n * K, cdiv(if(max(a_bits, b_bits) <= 4 && mma_f4_per_clk > 0, mma_f4_per_clk, if(max(a_bits, b_bits) <= 8 && mma_f8_per_clk > 0, mma_f8_per_clk, if(max(a_bits, b_bits) <= 16, mma_f16_per_clk, mma_f16_per_clk / 2))) * if(acc_bits > 16, mma_f32acc_permille, 1000), 1000) * 1)",
-     "",
-     "cdiv((a_bits * tile_m + b_bits * tile_n) * K, 8 * smem_bytes_per_clk * 1)"},
+     "cdiv(2 * tile_m * tile_n * K, cdiv(if(max(a_bits, b_bits) <= 4 && mma_f4_per_clk > 0, mma_f4_per_clk, "
+     "if(max(a_bits, b_bits) <= 8 && mma_f8_per_clk > 0, mma_f8_per_clk, if(max(a_bits, b_bits) <= 16, "
+     "mma_f16_per_clk, mma_f16_per_clk / 2))) * if(acc_bits > 16, mma_f32acc_permille, 1000), 1000) * 1)",
+     "", "cdiv((a_bits * tile_m + b_bits * tile_n) * K, 8 * smem_bytes_per_clk * 1)"},
     {"cutlass-sm90-gemm-mixed", "h100-sxm",
-     "cdiv(2 * tile_m * tile_n * K, cdiv(if(max(a_bits, b_bits) <= 4 && mma_f4_per_clk > 0, mma_f4_per_clk, if(max(a_bits, b_bits) <= 8 && mma_f8_per_clk > 0, mma_f8_per_clk, if(max(a_bits, b_bits) <= 16, mma_f16_per_clk, mma_f16_per_clk / 2))) * if(acc_bits > 16, mma_f32acc_permille, 1000), 1000) * 1)",
-     "",
-     "cdiv((a_bits * tile_m + b_bits * tile_n) * K, 8 * smem_bytes_per_clk * 1)"},
+     "cdiv(2 * tile_m * tile_n * K, cdiv(if(max(a_bits, b_bits) <= 4 && mma_f4_per_clk > 0, mma_f4_per_clk, "
+     "if(max(a_bits, b_bits) <= 8 && mma_f8_per_clk > 0, mma_f8_per_clk, if(max(a_bits, b_bits) <= 16, "
+     "mma_f16_per_clk, mma_f16_per_clk / 2))) * if(acc_bits > 16, mma_f32acc_permille, 1000), 1000) * 1)",
+     "", "cdiv((a_bits * tile_m + b_bits * tile_n) * K, 8 * smem_bytes_per_clk * 1)"},
     {"cutlass-sm90-gemm-sparse", "h100-sxm",
-     "cdiv(2 * tile_m * tile_n * K, cdiv(if(max(a_bits, b_bits) <= 4 && mma_f4_per_clk > 0, mma_f4_per_clk, if(max(a_bits, b_bits) <= 8 && mma_f8_per_clk > 0, mma_f8_per_clk, if(max(a_bits, b_bits) <= 16, mma_f16_per_clk, mma_f16_per_clk / 2))) * if(acc_bits > 16, mma_f32acc_permille, 1000), 1000) * 1)",
-     "",
-     "cdiv((a_bits * tile_m + b_bits * tile_n) * K, 8 * smem_bytes_per_clk * 1)"},
+     "cdiv(2 * tile_m * tile_n * K, cdiv(if(max(a_bits, b_bits) <= 4 && mma_f4_per_clk > 0, mma_f4_per_clk, "
+     "if(max(a_bits, b_bits) <= 8 && mma_f8_per_clk > 0, mma_f8_per_clk, if(max(a_bits, b_bits) <= 16, "
+     "mma_f16_per_clk, mma_f16_per_clk / 2))) * if(acc_bits > 16, mma_f32acc_permille, 1000), 1000) * 1)",
+     "", "cdiv((a_bits * tile_m + b_bits * tile_n) * K, 8 * smem_bytes_per_clk * 1)"},
     {"cutlass-sm90-gemm", "h100-sxm",
-     "cdiv(2 * tile_m * tile_n * K, cdiv(if(max(a_bits, b_bits) <= 4 && mma_f4_per_clk > 0, mma_f4_per_clk, if(max(a_bits, b_bits) <= 8 && mma_f8_per_clk > 0, mma_f8_per_clk, if(max(a_bits, b_bits) <= 16, mma_f16_per_clk, mma_f16_per_clk / 2))) * if(acc_bits > 16, mma_f32acc_permille, 1000), 1000) * 1)",
-     "",
-     "cdiv((a_bits * tile_m + b_bits * tile_n * cdiv(tile_m, 64)) * K, 8 * smem_bytes_per_clk * 1)"},
+     "cdiv(2 * tile_m * tile_n * K, cdiv(if(max(a_bits, b_bits) <= 4 && mma_f4_per_clk > 0, mma_f4_per_clk, "
+     "if(max(a_bits, b_bits) <= 8 && mma_f8_per_clk > 0, mma_f8_per_clk, if(max(a_bits, b_bits) <= 16, "
+     "mma_f16_per_clk, mma_f16_per_clk / 2))) * if(acc_bits > 16, mma_f32acc_permille, 1000), 1000) * 1)",
+     "", "cdiv((a_bits * tile_m + b_bits * tile_n * cdiv(tile_m, 64)) * K, 8 * smem_bytes_per_clk * 1)"},
     {"fa2-fwd", "a100",
-     "cdiv(2 * B_r * B_c * (d_pad + dv_pad), cdiv(if(in_bits <= 8 && mma_f8_per_clk > 0, mma_f8_per_clk, mma_f16_per_clk) * mma_sync_permille, 1000))",
+     "cdiv(2 * B_r * B_c * (d_pad + dv_pad), cdiv(if(in_bits <= 8 && mma_f8_per_clk > 0, mma_f8_per_clk, "
+     "mma_f16_per_clk) * mma_sync_permille, 1000))",
      "cdiv(B_r * B_c, exp_per_clk)",
-     "cdiv(in_bits * (placed(Q, smem) * B_r * d_pad + (threads / 32 + 1) * B_c * (d_pad + dv_pad)), 8 * smem_bytes_per_clk)"},
+     "cdiv(in_bits * (placed(Q, smem) * B_r * d_pad + (threads / 32 + 1) * B_c * (d_pad + dv_pad)), 8 * "
+     "smem_bytes_per_clk)"},
     {"fa2-fwd", "h100-sxm",
-     "cdiv(2 * B_r * B_c * (d_pad + dv_pad), cdiv(if(in_bits <= 8 && mma_f8_per_clk > 0, mma_f8_per_clk, mma_f16_per_clk) * mma_sync_permille, 1000))",
+     "cdiv(2 * B_r * B_c * (d_pad + dv_pad), cdiv(if(in_bits <= 8 && mma_f8_per_clk > 0, mma_f8_per_clk, "
+     "mma_f16_per_clk) * mma_sync_permille, 1000))",
      "cdiv(B_r * B_c, exp_per_clk)",
      "cdiv(in_bits * (placed(Q, smem) * B_r * d_pad + threads / 32 * B_c * (d_pad + dv_pad)), 8 * smem_bytes_per_clk)"},
     {"fa3-fwd", "h100-sxm",
-     "cdiv(2 * B_r * B_c * (d_pad + dv_pad), (if(in_bits <= 8 && mma_f8_per_clk > 0, mma_f8_per_clk, mma_f16_per_clk)))",
+     "cdiv(2 * B_r * B_c * (d_pad + dv_pad), (if(in_bits <= 8 && mma_f8_per_clk > 0, mma_f8_per_clk, "
+     "mma_f16_per_clk)))",
      "cdiv(B_r * B_c, exp_per_clk)",
-     "cdiv((cdiv(in_bits * (placed(Q, smem) * B_r * d_pad + (B_r / 64) * B_c * (d_pad + dv_pad) + placed(P, smem) * 2 * B_r * B_c), 8)), smem_bytes_per_clk)"},
+     "cdiv((cdiv(in_bits * (placed(Q, smem) * B_r * d_pad + (B_r / 64) * B_c * (d_pad + dv_pad) + placed(P, smem) * 2 "
+     "* B_r * B_c), 8)), smem_bytes_per_clk)"},
     {"fa4-fwd", "b200",
-     "cdiv(2 * B_r * B_c * (d_pad + dv_pad), (if(in_bits <= 8 && mma_f8_per_clk > 0, mma_f8_per_clk, mma_f16_per_clk)))",
+     "cdiv(2 * B_r * B_c * (d_pad + dv_pad), (if(in_bits <= 8 && mma_f8_per_clk > 0, mma_f8_per_clk, "
+     "mma_f16_per_clk)))",
      "cdiv(cdiv(B_r * B_c * (1000 - ex2_emu_permille), 1000), exp_per_clk)",
-     "cdiv((cdiv(in_bits * (placed(Q, smem) * B_r * d_pad + cdiv(B_r, 128) * B_c * (d_pad + dv_pad) + placed(P, smem) * 2 * B_r * B_c), 8)), smem_bytes_per_clk)"},
+     "cdiv((cdiv(in_bits * (placed(Q, smem) * B_r * d_pad + cdiv(B_r, 128) * B_c * (d_pad + dv_pad) + placed(P, smem) "
+     "* 2 * B_r * B_c), 8)), smem_bytes_per_clk)"},
 };
 #define NBEFORE (sizeof before / sizeof *before)
 
@@ -179,8 +204,8 @@ static size_t compare_all(const tf_problem *p, const tf_objective *old, const tf
       choose[i] = p->domain[i][idx[i]];
     for (size_t t = 0; t < n; t++) {
       int64_t a = value(p, choose, counts, &old[t]), b = value(p, choose, counts, &now[t]);
-      ck_assert_msg(a == b, "%s: %s = %lld, %s = %lld at combination %zu", what, old[t].text, (long long)a,
-                    now[t].text, (long long)b, c);
+      ck_assert_msg(a == b, "%s: %s = %lld, %s = %lld at combination %zu", what, old[t].text, (long long)a, now[t].text,
+                    (long long)b, c);
     }
     for (size_t i = p->nchoose; i-- > 0;)
       if (++idx[i] < p->ndomain[i])
@@ -196,8 +221,7 @@ START_TEST(test_reproduces_hand_written) {
   for (size_t r = 0; r < NBEFORE; r++) {
     tf_machine *m;
     tf_workset *w;
-    tf_problem *p = bind(before[r].workset, before[r].machine, &m, &w,
-                         strstr(before[r].workset, "sm103") ? 12288 : 0);
+    tf_problem *p = bind(before[r].workset, before[r].machine, &m, &w, strstr(before[r].workset, "sm103") ? 12288 : 0);
     tf_objective old[4], now[4];
     size_t n = 0;
     old[n] = parse(w, before[r].mma), now[n++] = parse(w, "cycles(mma)");
@@ -247,7 +271,8 @@ static void fa4_values(const struct named_value *want, size_t n) {
   tf_machine *m;
   tf_workset *w;
   tf_problem *p = bind_param("fa4-fwd", "b200", &m, &w, "ex2_emu_permille", 0);
-  int64_t choose[TF_MAX_CHOOSE] = {128, 128, 2, TF_MEM_SMEM, TF_MEM_TMEM, TF_MEM_TMEM, TF_MEM_TMEM}, counts[TF_MAX_COUNTS] = {3};
+  int64_t choose[TF_MAX_CHOOSE] = {128, 128, 2, TF_MEM_SMEM, TF_MEM_TMEM, TF_MEM_TMEM, TF_MEM_TMEM},
+          counts[TF_MAX_COUNTS] = {3};
   for (size_t i = 0; i < n; i++) {
     tf_objective o = parse(w, want[i].name);
     int64_t v = value(p, choose, counts, &o);
@@ -263,10 +288,9 @@ static void fa4_values(const struct named_value *want, size_t n) {
  * 3.1.1): 128 x 128 at d = 128, MMA 1024, exp 1024, SMEM 768 cycles. */
 START_TEST(test_fa4_paper) {
   static const struct named_value want[] = {
-      {"cycles(mma)", 1024},      {"cycles(exp)", 1024},    {"cycles(smem)", 768},
-      {"cycles", 1024},           {"bound_by", 1},          {"bound_by(mma)", 1},
-      {"bound_by(smem)", 0},      {"cycles(smem->mma)", 768}, {"cycles(tmem->mma)", 0},
-      {"cycles(rf->tmem)", 0}};
+      {"cycles(mma)", 1024},    {"cycles(exp)", 1024},  {"cycles(smem)", 768}, {"cycles", 1024},
+      {"bound_by", 1},          {"bound_by(mma)", 1},   {"bound_by(smem)", 0}, {"cycles(smem->mma)", 768},
+      {"cycles(tmem->mma)", 0}, {"cycles(rf->tmem)", 0}};
   fa4_values(want, sizeof want / sizeof *want);
 }
 END_TEST
@@ -296,8 +320,10 @@ START_TEST(test_errors) {
       {"\"roofline\": {\"flops\": \"n\"},", "", "$.roofline.flops", "flops"},
       {"\"roofline\": {},", "", "$.roofline", "declares no MMA"},
       {"", ", \"traffic\": [{\"to\": \"l1\", \"bytes\": \"n\"}]", "$.buffers[0].traffic[0].to", "unknown endpoint"},
-      {"", ", \"traffic\": [{\"from\": \"mma\", \"bytes\": \"n\"}]", "$.buffers[0].traffic[0].from", "smem, tmem or rf"},
-      {"", ", \"traffic\": [{\"to\": \"mma\", \"from\": \"rf\", \"bytes\": \"n\"}]", "$.buffers[0].traffic[0]", "exactly one"},
+      {"", ", \"traffic\": [{\"from\": \"mma\", \"bytes\": \"n\"}]", "$.buffers[0].traffic[0].from",
+       "smem, tmem or rf"},
+      {"", ", \"traffic\": [{\"to\": \"mma\", \"from\": \"rf\", \"bytes\": \"n\"}]", "$.buffers[0].traffic[0]",
+       "exactly one"},
       {"", ", \"traffic\": [{\"to\": \"mma\", \"bytes\": \"m\"}]", "$.buffers[0].traffic[0].bytes", "'m'"},
       {"\"roofline\": {\"mma\": [{\"ops\": \"n\"}]},", "", "$.roofline.mma[0]", "bits"},
       {"\"roofline\": {\"mma\": [{\"ops\": \"n\", \"bits\": \"16\", \"inst\": \"hmma\"}]},", "",
@@ -306,12 +332,11 @@ START_TEST(test_errors) {
        "$.roofline.serial.mma", "the MMA is what they overlap with"},
       {"\"roofline\": {\"mma\": [{\"ops\": \"n\", \"bits\": \"16\"}], \"serial\": {\"exp\": 1000}},", "",
        "$.roofline.serial", "term 'exp' is serial but the workset has no such term"},
-      {"\"roofline\": {\"mma\": [{\"ops\": \"n\", \"bits\": \"16\"}], \"serial\": [\"exp\"]},", "",
-       "$.roofline.serial", "expected an object"},
-      {"\"roofline\": {\"mma\": [{\"ops\": \"n\", \"bits\": \"16\"}], \"alu\": \"m\"},", "", "$.roofline.alu",
-       "'m'"},
-      {"\"roofline\": {\"mma\": [{\"ops\": \"n\", \"bits\": \"16\"}], \"overhead\": \"q\"},", "",
-       "$.roofline.overhead", "'q'"},
+      {"\"roofline\": {\"mma\": [{\"ops\": \"n\", \"bits\": \"16\"}], \"serial\": [\"exp\"]},", "", "$.roofline.serial",
+       "expected an object"},
+      {"\"roofline\": {\"mma\": [{\"ops\": \"n\", \"bits\": \"16\"}], \"alu\": \"m\"},", "", "$.roofline.alu", "'m'"},
+      {"\"roofline\": {\"mma\": [{\"ops\": \"n\", \"bits\": \"16\"}], \"overhead\": \"q\"},", "", "$.roofline.overhead",
+       "'q'"},
   };
   for (size_t i = 0; i < sizeof bad / sizeof *bad; i++)
     expect_load_error(i, bad[i].root, bad[i].buffer, bad[i].path, bad[i].msg);
@@ -327,10 +352,12 @@ END_TEST
  * exp 4096 / 16, ALU 8192 / 128, 4 iterations of 10 clocks of overhead. */
 START_TEST(test_schedule) {
   char json[1024];
-  snprintf(json, sizeof json, mini,
-           "\"roofline\": {\"iterations\": \"4\", \"mma\": [{\"ops\": \"256 * n\", \"bits\": \"16\", \"inst\": \"mma.sync\"}],"
-           " \"exp\": \"8 * n\", \"alu\": \"16 * n\", \"serial\": {\"exp\": 500, \"alu\": \"1000\"}, \"overhead\": \"10\"},",
-           "");
+  snprintf(
+      json, sizeof json, mini,
+      "\"roofline\": {\"iterations\": \"4\", \"mma\": [{\"ops\": \"256 * n\", \"bits\": \"16\", \"inst\": "
+      "\"mma.sync\"}],"
+      " \"exp\": \"8 * n\", \"alu\": \"16 * n\", \"serial\": {\"exp\": 500, \"alu\": \"1000\"}, \"overhead\": \"10\"},",
+      "");
   tf_error err;
   tf_error_init(&err);
   tf_workset *w = tf_workset_parse(json, strlen(json), "t.json", &err);
@@ -342,10 +369,10 @@ START_TEST(test_schedule) {
   tf_problem *p = tf_problem_new(m, w, &req, &err);
   ck_assert_msg(p != NULL, "%s", err.msg);
   static const struct named_value want[] = {
-      {"mma_rate_0", 2253},     {"cycles(mma)", 59}, /* cdiv(4 x 256 x 128, 2253) */
-      {"cycles(exp)", 256},     {"cycles(alu)", 64},     {"overlap_cycles", 59},
-      {"serial_cycles", 192},   /* cdiv(256 x 500, 1000) + cdiv(64 x 1000, 1000) */
-      {"overhead_cycles", 40},  {"cycles", 291},         {"bound_by", 2}, /* exp is the largest term */
+      {"mma_rate_0", 2253},    {"cycles(mma)", 59}, /* cdiv(4 x 256 x 128, 2253) */
+      {"cycles(exp)", 256},    {"cycles(alu)", 64}, {"overlap_cycles", 59},
+      {"serial_cycles", 192},                                        /* cdiv(256 x 500, 1000) + cdiv(64 x 1000, 1000) */
+      {"overhead_cycles", 40}, {"cycles", 291},     {"bound_by", 2}, /* exp is the largest term */
   };
   int64_t counts[TF_MAX_COUNTS] = {0}, choose[TF_MAX_CHOOSE] = {128, TF_MEM_SMEM};
   for (size_t i = 0; i < sizeof want / sizeof *want; i++) {
@@ -394,12 +421,13 @@ START_TEST(test_placement_moves_traffic) {
   tf_problem *p = tf_problem_new(m, w, &req, &err);
   ck_assert_msg(p != NULL, "%s", err.msg);
   tf_objective smem = parse(w, "cycles(smem)"), mma = parse(w, "cycles(mma)"), by = parse(w, "bound_by");
-  int64_t counts[TF_MAX_COUNTS] = {0}, in_smem[TF_MAX_CHOOSE] = {128, TF_MEM_SMEM}, in_rf[TF_MAX_CHOOSE] = {128, TF_MEM_RF};
+  int64_t counts[TF_MAX_COUNTS] = {0}, in_smem[TF_MAX_CHOOSE] = {128, TF_MEM_SMEM},
+          in_rf[TF_MAX_CHOOSE] = {128, TF_MEM_RF};
   ck_assert_int_eq(value(p, in_smem, counts, &smem), 256); /* 32768 B / 128 B/clk */
   ck_assert_int_eq(value(p, in_smem, counts, &mma), 32);   /* 131072 / 4096 */
   ck_assert_int_eq(value(p, in_smem, counts, &by), 3);     /* smem binds */
   ck_assert_int_eq(value(p, in_rf, counts, &smem), 0);
-  ck_assert_int_eq(value(p, in_rf, counts, &by), 1);       /* mma binds */
+  ck_assert_int_eq(value(p, in_rf, counts, &by), 1); /* mma binds */
   tf_objective_release(&smem), tf_objective_release(&mma), tf_objective_release(&by);
   tf_request_release(&req);
   tf_problem_free(p);
@@ -417,15 +445,15 @@ END_TEST
 START_TEST(test_shape) {
   static const struct named_value want[] = {
       {"waves", 28},
-      {"io_bytes", 131072},        /* 2 x 128 x 128 x 2 B of Q, the same of O */
-      {"epilogue_cycles", 5301},   /* cdiv(131072 x 148 x 1856, 8000 x 1000) + 2 x 400 */
-      {"cta_cycles", 136373},      /* 1024 x 128 + 5301 */
-      {"compute_ns", 2057352},     /* cdiv(136373 x 28 x 1000, 1856) */
-      {"hbm_bytes", 1073741824},   /* 128 heads x (2 MiB Q + 4 MiB K and V + 2 MiB O) */
-      {"hbm_ns", 134218},          /* cdiv(1073741824, 8000): 1 GB/s is 1 B/ns */
-      {"time_ns", 2064352},        /* max(compute_ns, hbm_ns) + 7000 */
+      {"io_bytes", 131072},      /* 2 x 128 x 128 x 2 B of Q, the same of O */
+      {"epilogue_cycles", 5301}, /* cdiv(131072 x 148 x 1856, 8000 x 1000) + 2 x 400 */
+      {"cta_cycles", 136373},    /* 1024 x 128 + 5301 */
+      {"compute_ns", 2057352},   /* cdiv(136373 x 28 x 1000, 1856) */
+      {"hbm_bytes", 1073741824}, /* 128 heads x (2 MiB Q + 4 MiB K and V + 2 MiB O) */
+      {"hbm_ns", 134218},        /* cdiv(1073741824, 8000): 1 GB/s is 1 B/ns */
+      {"time_ns", 2064352},      /* max(compute_ns, hbm_ns) + 7000 */
       {"time_us", 2065},
-      {"ideal_ns", 1954476},       /* cdiv(2 * 128 * 8192^2 * 256 * 1000, 8192 * 148 * 1856) */
+      {"ideal_ns", 1954476}, /* cdiv(2 * 128 * 8192^2 * 256 * 1000, 8192 * 148 * 1856) */
       {"time_bound_by", 1},
   };
   fa4_values(want, sizeof want / sizeof *want);
@@ -446,8 +474,9 @@ END_TEST
  * load_cycles: alone every one of the 10 waves waits for it, with a second
  * CTA on the SM only the first. */
 START_TEST(test_fill) {
-  char *argv[] = {"solve", "-m", "a100", "-w", "cutlass-sm80-gemm", "--fix", "tile_m=128", "--fix", "tile_n=128",
-                  "--fix", "tile_k=64", "--fix", "stages=2", "--objective", "min time_us"};
+  char *argv[] = {"solve",     "-m",         "a100",     "-w",          "cutlass-sm80-gemm",
+                  "--fix",     "tile_m=128", "--fix",    "tile_n=128",  "--fix",
+                  "tile_k=64", "--fix",      "stages=2", "--objective", "min time_us"};
   tf_test_bound b;
   tf_test_bind_args(&b, (int)(sizeof argv / sizeof *argv), argv, "fill");
   const tf_problem *p = b.problem;
@@ -456,13 +485,11 @@ START_TEST(test_fill) {
     const char *name;
     int64_t at1, at2;
   } want[] = {
-      {"sm_ctas", 10, 10},
-      {"waves", 10, 5},                 /* cdiv(1024, 108 x occupancy) */
-      {"hbm_ns", 201590, 116738},       /* cdiv(411041792, 2039), cdiv(238026752, 2039) */
-      {"load_cycles", 420, 243},
-      {"compute_ns", 492013, 492013},   /* cdiv(1024 x 64 x 10 x 1000, 1332) */
-      {"fill_ns", 6157, 483},           /* cdiv(820 x 10 x 1000, 1332), cdiv(643 x 1000, 1332) */
-      {"time_ns", 498170, 492496},      /* max(compute_ns, hbm_ns) + fill_ns */
+      {"sm_ctas", 10, 10},         {"waves", 10, 5},               /* cdiv(1024, 108 x occupancy) */
+      {"hbm_ns", 201590, 116738},                                  /* cdiv(411041792, 2039), cdiv(238026752, 2039) */
+      {"load_cycles", 420, 243},   {"compute_ns", 492013, 492013}, /* cdiv(1024 x 64 x 10 x 1000, 1332) */
+      {"fill_ns", 6157, 483},      /* cdiv(820 x 10 x 1000, 1332), cdiv(643 x 1000, 1332) */
+      {"time_ns", 498170, 492496}, /* max(compute_ns, hbm_ns) + fill_ns */
   };
   int64_t choose[TF_MAX_CHOOSE], counts[TF_MAX_COUNTS];
   for (size_t i = 0; i < p->nchoose; i++)
@@ -512,8 +539,10 @@ START_TEST(test_sm80_small_tiles) {
   ck_assert_msg(rc == 0, "%s", err);
   int64_t tile[3] = {0, 0, 0}, occ = 0, stages = 0;
   const char *t = strstr(out, "tile_m");
-  ck_assert_msg(t && sscanf(t, "tile_m %" SCNd64 " tile_n %" SCNd64 " tile_k %" SCNd64 " occupancy %" SCNd64
-                            " stages %" SCNd64, &tile[0], &tile[1], &tile[2], &occ, &stages) == 5, "%s", out);
+  ck_assert_msg(
+      t && sscanf(t, "tile_m %" SCNd64 " tile_n %" SCNd64 " tile_k %" SCNd64 " occupancy %" SCNd64 " stages %" SCNd64,
+                  &tile[0], &tile[1], &tile[2], &occ, &stages) == 5,
+      "%s", out);
   ck_assert_msg(tile[0] >= 128 && tile[1] >= 128, "%s", out);
   char *argv[] = {"solve", "-m", "a100", "-w", "cutlass-sm80-gemm", "--objective", "min time_us"};
   tf_test_bound b;
@@ -578,8 +607,19 @@ START_TEST(test_bwd_shape) {
       {"a100", "fa2-bwd", "kv_heads=8", "hbm_bytes", 1954545664},
   };
   for (size_t i = 0; i < sizeof cases / sizeof *cases; i++) {
-    char *argv[] = {"solve", "-m", (char *)cases[i].machine, "-w", (char *)cases[i].workset, "-p",
-                    (char *)cases[i].param, "--fix", "B_r=64", "--fix", "B_c=128", "--place", "V=smem"};
+    char *argv[] = {"solve",
+                    "-m",
+                    (char *)cases[i].machine,
+                    "-w",
+                    (char *)cases[i].workset,
+                    "-p",
+                    (char *)cases[i].param,
+                    "--fix",
+                    "B_r=64",
+                    "--fix",
+                    "B_c=128",
+                    "--place",
+                    "V=smem"};
     tf_test_bound b;
     tf_test_bind_args(&b, (int)(sizeof argv / sizeof *argv), argv, "bwd shape");
     const tf_problem *p = b.problem;
@@ -610,7 +650,12 @@ START_TEST(test_occupancy_variable_when_read) {
       {"h100-sxm", "cutlass-sm90-gemm", "min time_us", 0},
   };
   for (size_t i = 0; i < sizeof cases / sizeof *cases; i++) {
-    char *argv[] = {"solve", "-m", (char *)cases[i].machine, "-w", (char *)cases[i].workset, "--objective",
+    char *argv[] = {"solve",
+                    "-m",
+                    (char *)cases[i].machine,
+                    "-w",
+                    (char *)cases[i].workset,
+                    "--objective",
                     (char *)cases[i].objective};
     tf_test_bound b;
     tf_test_bind_args(&b, (int)(sizeof argv / sizeof *argv), argv, cases[i].objective);
@@ -627,10 +672,11 @@ START_TEST(test_shape_errors) {
   } bad[] = {
       {"\"shape\": {\"ctas\": \"n\", \"hbm_bytes\": \"n\", \"flops\": \"n\"},", "$.shape", "needs a roofline"},
       {"\"roofline\": {\"exp\": \"n\"}, \"shape\": {\"ctas\": \"n\", \"flops\": \"n\"},", "$.shape", "hbm_bytes"},
-      {"\"roofline\": {\"exp\": \"n\"}, \"shape\": {\"ctas\": \"n\", \"hbm_bytes\": \"n\", \"flops\": \"n\", \"tiles\": 1},",
+      {"\"roofline\": {\"exp\": \"n\"}, \"shape\": {\"ctas\": \"n\", \"hbm_bytes\": \"n\", \"flops\": \"n\", "
+       "\"tiles\": 1},",
        "$.shape.tiles", "tiles"},
-      {"\"roofline\": {\"exp\": \"n\"}, \"shape\": {\"ctas\": \"q\", \"hbm_bytes\": \"n\", \"flops\": \"n\"},", "$.shape",
-       "'q'"},
+      {"\"roofline\": {\"exp\": \"n\"}, \"shape\": {\"ctas\": \"q\", \"hbm_bytes\": \"n\", \"flops\": \"n\"},",
+       "$.shape", "'q'"},
   };
   for (size_t i = 0; i < sizeof bad / sizeof *bad; i++)
     expect_load_error(i, bad[i].root, "", bad[i].path, bad[i].msg);
@@ -671,11 +717,11 @@ START_TEST(test_stages_needed) {
     const char *name;
     int64_t n, stages, want;
   } want[] = {
-      {"cycles", 128, 1, 512},           {"compute_cycles", 128, 1, 128}, {"load_bytes", 128, 1, 2048},
-      {"load_cycles", 128, 1, 153},      {"iteration_cycles", 128, 1, 153}, {"stages_needed", 128, 1, 8},
-      {"latency_bound", 128, 7, 1},      {"latency_bound", 128, 8, 0},    {"pipeline_stages", 128, 8, 8},
-      {"compute_cycles", 64, 1, 64},     {"load_cycles", 64, 1, 39},      {"iteration_cycles", 64, 1, 64},
-      {"stages_needed", 64, 1, 17},      {"latency_bound", 64, 16, 1},    {"latency_bound", 64, 17, 0},
+      {"cycles", 128, 1, 512},       {"compute_cycles", 128, 1, 128},   {"load_bytes", 128, 1, 2048},
+      {"load_cycles", 128, 1, 153},  {"iteration_cycles", 128, 1, 153}, {"stages_needed", 128, 1, 8},
+      {"latency_bound", 128, 7, 1},  {"latency_bound", 128, 8, 0},      {"pipeline_stages", 128, 8, 8},
+      {"compute_cycles", 64, 1, 64}, {"load_cycles", 64, 1, 39},        {"iteration_cycles", 64, 1, 64},
+      {"stages_needed", 64, 1, 17},  {"latency_bound", 64, 16, 1},      {"latency_bound", 64, 17, 0},
   };
   for (size_t i = 0; i < sizeof want / sizeof *want; i++)
     ck_assert_msg(let_at(p, want[i].name, want[i].n, want[i].stages) == want[i].want, "%s at n = %lld: %lld, want %lld",
@@ -700,10 +746,9 @@ START_TEST(test_loads_errors) {
   } bad[] = {
       {"\"roofline\": {\"exp\": \"n\", \"loads\": \"n\"},", "$.roofline.loads", "expected an object"},
       {"\"roofline\": {\"exp\": \"n\", \"loads\": {\"bytes\": \"n\"}},", "$.roofline.loads", "stages"},
-      {"\"roofline\": {\"exp\": \"n\", \"loads\": {\"bytes\": \"n\", \"stages\": \"a b\"}},",
-       "$.roofline.loads.stages", "the name of a count"},
-      {"\"roofline\": {\"exp\": \"n\", \"loads\": {\"bytes\": \"q\", \"stages\": \"n\"}},",
-       "$.roofline.loads", "'q'"},
+      {"\"roofline\": {\"exp\": \"n\", \"loads\": {\"bytes\": \"n\", \"stages\": \"a b\"}},", "$.roofline.loads.stages",
+       "the name of a count"},
+      {"\"roofline\": {\"exp\": \"n\", \"loads\": {\"bytes\": \"q\", \"stages\": \"n\"}},", "$.roofline.loads", "'q'"},
   };
   for (size_t i = 0; i < sizeof bad / sizeof *bad; i++)
     expect_load_error(i, bad[i].root, "", bad[i].path, bad[i].msg);

@@ -27,57 +27,79 @@ static const struct engine_case {
   int exit;
   const char *want[6];
 } cases[] = {
-    {"check " MW("check_crash") " --domain occupancy=0 --json", 1,
+    {"check " MW("check_crash") " --domain occupancy=0 --json",
+     1,
      {"\"status\":\"does_not_fit\"", "occupancy 0: at least one CTA must fit on an SM"}},
-    {"solve " MW("crash") " --domain occupancy=0 --json", 1, {"\"status\":\"infeasible\"", "occupancy 0: at least one CTA must fit on an SM"}},
+    {"solve " MW("crash") " --domain occupancy=0 --json",
+     1,
+     {"\"status\":\"infeasible\"", "occupancy 0: at least one CTA must fit on an SM"}},
     {"solve " MW("top_crash") " --domain occupancy=0 --top-points --top 4 --json", 1, {NULL}},
-    {"solve " MW("hang") " --objective 'max used(rf) + 1000000 * s1' --objective 'max 3 * s0 - tile_m' --json", 0,
+    {"solve " MW("hang") " --objective 'max used(rf) + 1000000 * s1' --objective 'max 3 * s0 - tile_m' --json",
+     0,
      {"\"values\":{\"tile_m\":3,\"s0\":2,\"s1\":8}", "\"value\":8000129}", "\"value\":3}"}},
     {"solve " MW("hang_no_presolve_small") " --domain B_r=16,1,7,2 --require 's0 < 6' --require 's1 + s1 == 4' "
-     "--objective 'max cdiv(B_r * B_r, 3) + s1' --objective 'min s0 + s0' --json",
-     0, {"\"status\":\"optimal\""}},
+                                           "--objective 'max cdiv(B_r * B_r, 3) + s1' --objective 'min s0 + s0' --json",
+     0,
+     {"\"status\":\"optimal\""}},
     {"solve " MW("hang_no_presolve_small") " --domain B_r=16,1,7,2 --require 's0 < 6' --require 's1 + s1 == 4' "
-     "--objective 'max cdiv(B_r * B_r, 3) + s1' --objective 'min s0 + s0' --lp @DIR@/case.lp",
-     0, {"optimal"}},
+                                           "--objective 'max cdiv(B_r * B_r, 3) + s1' --objective 'min s0 + s0' --lp "
+                                           "@DIR@/case.lp",
+     0,
+     {"optimal"}},
     {"solve -m " D "hang_no_presolve_small/m.json -w " D "hang_no_presolve_small/w4.json --domain B_r=7,2 "
      "--objective 'max cdiv(B_r * B_r, 3) + s1' --objective 'min s0 + s0' --json",
-     0, {"\"status\":\"optimal\""}},
-    {"solve " MW("internal_exit_empty_model") " --require 'slack(smem) >= 240460971' --json", 1,
+     0,
+     {"\"status\":\"optimal\""}},
+    {"solve " MW("internal_exit_empty_model") " --require 'slack(smem) >= 240460971' --json",
+     1,
      {"\"status\":\"infeasible\""}},
-    {"solve " MW("internal_exit_other") " --objective 'max 3 * s0 - tile_m' --json", 0,
+    {"solve " MW("internal_exit_other") " --objective 'max 3 * s0 - tile_m' --json",
+     0,
      {"\"values\":{\"tile_m\":15,\"s0\":3}", "\"value\":-6}"}},
     {"solve " MW("internal_exit_simplex") " --json", 0, {"\"values\":{\"B_r\":11,\"stages\":1}"}},
     {"solve " MW("internal_exit_verify") " --json", 0, {"\"values\":{\"a_stages\":0}", "\"value\":0}", "\"value\":0}"}},
     {"solve -m h100-sxm -w cutlass-sm90-gemm --fix tile_m=128 --fix tile_n=128 --fix tile_k=64 --require 'stages <= 1'",
-     1, {NULL}},
+     1,
+     {NULL}},
     {"solve -m b200 -w " D "shipped_lexicographic_exit3/w.json --objective 'max 100000000 * b - a' "
      "--objective 'max a' --json",
-     0, {"\"a\":2,\"b\":2}", "\"value\":199999998}", "\"value\":2}"}},
-    {"solve -m b200 -w " D "shipped_wrong_optimum/w.json --json", 0,
+     0,
+     {"\"a\":2,\"b\":2}", "\"value\":199999998}", "\"value\":2}"}},
+    {"solve -m b200 -w " D "shipped_wrong_optimum/w.json --json",
+     0,
      {"\"values\":{\"c\":9,\"s\":11}", "\"value\":2200000081}"}},
-    {"solve " MW("top_hang") " -p d=4 --domain B_r=3,5,14 --top-points --top 6 --json", 0,
+    {"solve " MW("top_hang") " -p d=4 --domain B_r=3,5,14 --top-points --top 6 --json",
+     0,
      {"\"rank\":1", "\"values\":{\"B_r\":14,\"B_c\":3,\"a_stages\":1,\"b_stages\":2,\"k_stages\":13}", "\"rank\":6"}},
     {"solve " MW("top_internal_exit_other") " --objective 'min 10000000 * (c_stages + c_stages) + c0 * c0' "
-     "--top-points --top 4 --json",
-     0, {"\"values\":{\"c0\":7,\"stages\":2,\"c_stages\":2}", "\"value\":40000049}", "\"rank\":3"}},
-    {"solve " MW("top_internal_exit_simplex") " --top-points --top 5 --json", 0,
+                                            "--top-points --top 4 --json",
+     0,
+     {"\"values\":{\"c0\":7,\"stages\":2,\"c_stages\":2}", "\"value\":40000049}", "\"rank\":3"}},
+    {"solve " MW("top_internal_exit_simplex") " --top-points --top 5 --json",
+     0,
      {"\"values\":{\"B_c\":16,\"a_stages\":2}"}},
-    {"solve " MW("top_internal_exit_verify") " --top-points --top 6 --json", 0,
+    {"solve " MW("top_internal_exit_verify") " --top-points --top 6 --json",
+     0,
      {"\"values\":{\"c0\":7,\"s0\":5,\"s1\":1}", "\"value\":499999999}", "\"rank\":6"}},
-    {"solve " MW("top_wrong_ranking_large") " --top-points --top 4 --json", 0,
+    {"solve " MW("top_wrong_ranking_large") " --top-points --top 4 --json",
+     0,
      {"\"value\":150000001}", "\"value\":150000000}", "\"value\":40000001}", "\"value\":40000000}"}},
-    {"solve " MW("top_wrong_status_large") " --top-points --top 3 --json", 0,
+    {"solve " MW("top_wrong_status_large") " --top-points --top 3 --json",
+     0,
      {"\"rank\":1", "\"values\":{\"c0\":14,\"stages\":5,\"c_stages\":1}"}},
     {"solve " MW("wrong_optimum_large") " --json", 0, {"\"values\":{\"s0\":4}", "\"value\":12}"}},
-    {"solve " MW("wrong_optimum_realcap") " --require 'stages + stages + stages >= 23' --json", 0,
+    {"solve " MW("wrong_optimum_realcap") " --require 'stages + stages + stages >= 23' --json",
+     0,
      {"\"values\":{\"c0\":9,\"stages\":11}", "\"value\":2200000081}"}},
     {"solve " MW("wrong_status_large") " --json", 0, {"\"values\":{\"s0\":0,\"s1\":-1}"}},
-    {"solve " MW("wrong_status_presolve") " --json", 0,
+    {"solve " MW("wrong_status_presolve") " --json",
+     0,
      {"\"values\":{\"c1\":8,\"s0\":2,\"s1\":2}", "\"value\":199999998}", "\"value\":2}", "\"value\":4}"}},
     /* the closed form names the bound when a count's max, not capacity, stops it */
-    {"solve -m b200 -w " D "closed_form_max/w.json", 0,
+    {"solve -m b200 -w " D "closed_form_max/w.json",
+     0,
      {"num_stages   8", "closed form  num_stages = floor((232448 - 0) / 16384) = 14 in smem, capped at the max 8 of "
-                         "num_stages (the bound binds, not capacity): agrees"}},
+                        "num_stages (the bound binds, not capacity): agrees"}},
     {"solve -m b200 -w " D "closed_form_max/w.json --json", 0, {"\"value\":8,", "\"floor\":14,\"bound_binds\":true"}},
 };
 #define NCASES ((int)(sizeof cases / sizeof cases[0]))
@@ -123,7 +145,7 @@ static int split(char *line, char **argv, int max) {
     char *w = s, *d = s;
     while (*s && *s != ' ') {
       if (*s == '\'') {
-        for (s++; *s && *s != '\''; )
+        for (s++; *s && *s != '\'';)
           *d++ = *s++;
         if (*s)
           s++;
@@ -192,7 +214,6 @@ START_TEST(test_engine_case_oracle) {
 }
 END_TEST
 
-
 /* ------------------------------------------------- generated problems */
 
 static unsigned long long rng_state;
@@ -209,8 +230,8 @@ static const char *const mems[] = {"smem", "smem", "tmem", "rf"};
  * either sense with coefficients up to 10^9. */
 static int random_workset(char *buf, size_t size, int *ncounts) {
   int nc = 1 + (int)rnd(3), nx = 1 + (int)rnd(2);
-  size_t n = (size_t)snprintf(buf, size, "{\"name\": \"g\", \"choose\": {\"x\": {\"from\": 1, \"to\": %ld}",
-                              1 + rnd(6));
+  size_t n =
+      (size_t)snprintf(buf, size, "{\"name\": \"g\", \"choose\": {\"x\": {\"from\": 1, \"to\": %ld}", 1 + rnd(6));
   if (nx > 1)
     n += (size_t)snprintf(buf + n, size - n, ", \"y\": [%ld, %ld, 8]", 1 + rnd(3), 4 + rnd(3));
   n += (size_t)snprintf(buf + n, size - n, "}, \"count\": {");
@@ -226,8 +247,8 @@ static int random_workset(char *buf, size_t size, int *ncounts) {
     n += (size_t)snprintf(buf + n, size - n,
                           "%s{\"name\": \"b%d\", \"memory\": \"%s\", \"size\": \"%ld + s%d * (x %% 3 + %ld) * %ld %s "
                           "s%d * %ld\", \"align\": %ld}",
-                          b ? ", " : "", b, mems[rnd(4)], rnd(200), k, 1 + rnd(3), 1 + rnd(40),
-                          rnd(5) ? "+" : "-", j, rnd(30), rnd(2) ? 1L : 8L << rnd(3));
+                          b ? ", " : "", b, mems[rnd(4)], rnd(200), k, 1 + rnd(3), 1 + rnd(40), rnd(5) ? "+" : "-", j,
+                          rnd(30), rnd(2) ? 1L : 8L << rnd(3));
   }
   static const char *const reqs[] = {"s0 >= %ld", "s0 + s%d >= %ld", "s0 - s%d <= %ld", "x * s%d <= %ld",
                                      "s0 + s%d == %ld"};
@@ -327,10 +348,11 @@ static tf_problem *bind_text(const char *text, long smem, tf_machine *m, tf_work
 START_TEST(test_relaxed_knapsack) {
   tf_machine m;
   tf_workset *w;
-  tf_problem *p = bind_text("{\"name\": \"k\", \"choose\": {\"x\": [1]}, \"count\": {\"s0\": {\"min\": 0, \"max\": 10}, "
-                            "\"s1\": {\"min\": 0, \"max\": 10}}, \"buffers\": [{\"name\": \"b\", \"memory\": \"smem\", "
-                            "\"size\": \"3 * s0 + 5 * s1\"}], \"objective\": [\"max s0 + s1\", \"min x\"]}",
-                            17, &m, &w);
+  tf_problem *p =
+      bind_text("{\"name\": \"k\", \"choose\": {\"x\": [1]}, \"count\": {\"s0\": {\"min\": 0, \"max\": 10}, "
+                "\"s1\": {\"min\": 0, \"max\": 10}}, \"buffers\": [{\"name\": \"b\", \"memory\": \"smem\", "
+                "\"size\": \"3 * s0 + 5 * s1\"}], \"objective\": [\"max s0 + s1\", \"min x\"]}",
+                17, &m, &w);
   ck_assert(p);
   tf_box b;
   tf_box_full(p, &b);

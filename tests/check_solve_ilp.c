@@ -42,12 +42,13 @@ START_TEST(test_glpk_equals_exact) {
                             "\"value\":32768},{\"objective\":\"max stages\",\"value\":3}],\"seconds\":"),
                 "%s", out);
   /* text says the same */
-  ck_assert_int_eq(tf_test_run("solve -m b200 -w fa4-fwd -p d=128 -p dv=128 --solver glpk", out, sizeof out, err,
-                               sizeof err),
-                   0);
-  ck_assert_msg(strstr(out, "solver       glpk: max q_stage * B_r * B_c = 32768, max stages = 3; certified: the point fits and equals "
-                            "the exact optimum"),
-                "%s", out);
+  ck_assert_int_eq(
+      tf_test_run("solve -m b200 -w fa4-fwd -p d=128 -p dv=128 --solver glpk", out, sizeof out, err, sizeof err), 0);
+  ck_assert_msg(
+      strstr(out,
+             "solver       glpk: max q_stage * B_r * B_c = 32768, max stages = 3; certified: the point fits and equals "
+             "the exact optimum"),
+      "%s", out);
 }
 END_TEST
 
@@ -167,7 +168,8 @@ END_TEST
 START_TEST(test_glpk_infeasible) {
   int rc = tf_test_run(FA4 " --require 'stages >= 41' --solver glpk", out, sizeof out, err, sizeof err);
   ck_assert_int_eq(rc, 1);
-  ck_assert_msg(strstr(out, "\"status\":\"infeasible\"") && strstr(out, "\"solver\":{\"name\":\"glpk\",\"objectives\":[]"),
+  ck_assert_msg(strstr(out, "\"status\":\"infeasible\"") &&
+                    strstr(out, "\"solver\":{\"name\":\"glpk\",\"objectives\":[]"),
                 "%s", out);
 }
 END_TEST
@@ -196,8 +198,8 @@ END_TEST
  * when it finds none. */
 static int glpsol_value(const char *file, const char *sense, long long *v) {
   char cmd[1024], line[512];
-  snprintf(cmd, sizeof cmd, "glpsol %s %s '%s' -o /dev/stdout 2>&1", sense ? "--freemps" : "--lp",
-           sense ? sense : "", file);
+  snprintf(cmd, sizeof cmd, "glpsol %s %s '%s' -o /dev/stdout 2>&1", sense ? "--freemps" : "--lp", sense ? sense : "",
+           file);
   FILE *p = popen(cmd, "r");
   ck_assert_ptr_nonnull(p);
   int found = 0, none = 0;
@@ -310,8 +312,8 @@ END_TEST
 START_TEST(test_lifetime_rows) {
   char dir[256], cmd[1024], file[300];
   tf_test_temp_dir(dir, sizeof dir, "tilefit-lp");
-  snprintf(cmd, sizeof cmd, "solve -m a100 -w tests/data/worksets/lifetimes.json --fix tile=128 --fix tile_k=32 --lp %s/m.lp",
-           dir);
+  snprintf(cmd, sizeof cmd,
+           "solve -m a100 -w tests/data/worksets/lifetimes.json --fix tile=128 --fix tile_k=32 --lp %s/m.lp", dir);
   ck_assert_msg(tf_test_run(cmd, out, sizeof out, err, sizeof err) == 0, "%s", err);
   snprintf(file, sizeof file, "%s/m.lp", dir);
   FILE *f = fopen(file, "r");

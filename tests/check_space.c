@@ -27,17 +27,23 @@ static long rnd(long n) { /* 0 .. n-1 */
 }
 
 static const char *const lets[] = {
-    "cdiv(x * y, %ld)", "fdiv(x + z * 5, %ld)", "min(x, y) + max(z, %ld)", "if(x %% 2 == 0, y, z + %ld)",
-    "x * y * %ld / 2",      "(x * 7 + y) %% %ld",   "align(x * 3, %ld)",       "if(y > %ld && z < 2, x * 2, y)",
+    "cdiv(x * y, %ld)",
+    "fdiv(x + z * 5, %ld)",
+    "min(x, y) + max(z, %ld)",
+    "if(x %% 2 == 0, y, z + %ld)",
+    "x * y * %ld / 2",
+    "(x * 7 + y) %% %ld",
+    "align(x * 3, %ld)",
+    "if(y > %ld && z < 2, x * 2, y)",
     "(x * 6 + y * %ld * 4) / 2 - pow2(z)",
 };
 static const char *const reqs[] = {
-    "t <= %ld",          "s0 + s1 >= %ld", "x * s0 <= %ld", "u - z != %ld", "placed(p, rf) + z <= %ld",
+    "t <= %ld",          "s0 + s1 >= %ld",   "x * s0 <= %ld",     "u - z != %ld",  "placed(p, rf) + z <= %ld",
     "v * s1 - t <= %ld", "occupancy <= %ld", "used(smem) <= %ld", "y %% 3 != %ld",
 };
 static const char *const objs[] = {
-    "max s0", "min t + s1", "max x * y - z", "min u * s0 + v", "max occupancy", "max used(smem)", "min placement_order",
-    "max w",
+    "max s0",        "min t + s1",     "max x * y - z",       "min u * s0 + v",
+    "max occupancy", "max used(smem)", "min placement_order", "max w",
 };
 
 /* A random workset (JSON) of 3 choose variables, 2 counts, 4 lets, up to
@@ -56,12 +62,12 @@ static void random_workset(char *buf, size_t size) {
     snprintf(e, sizeof e, lets[rnd(9)], 2 + rnd(4));
     n += (size_t)snprintf(buf + n, size - n, "%s\"%s\": \"%s\"", i ? ", " : "", names[i], e);
   }
-  n += (size_t)snprintf(buf + n, size - n,
-                        "}, \"buffers\": [{\"name\": \"r\", \"memory\": \"smem\", \"size\": \"s0 * (t + %ld) * %ld\", "
-                        "\"align\": %ld%s}, {\"name\": \"p\", \"place\": [\"smem\", \"rf\"], \"size\": {\"smem\": \"u * "
-                        "%ld + s1 * 16\", \"rf\": \"v + %ld\"}}",
-                        1 + rnd(3), 8 + rnd(200), rnd(4) ? 1L : 128L, rnd(3) ? "" : ", \"lifetime\": \"mainloop\"",
-                        4 + rnd(60), rnd(40));
+  n += (size_t)snprintf(
+      buf + n, size - n,
+      "}, \"buffers\": [{\"name\": \"r\", \"memory\": \"smem\", \"size\": \"s0 * (t + %ld) * %ld\", "
+      "\"align\": %ld%s}, {\"name\": \"p\", \"place\": [\"smem\", \"rf\"], \"size\": {\"smem\": \"u * "
+      "%ld + s1 * 16\", \"rf\": \"v + %ld\"}}",
+      1 + rnd(3), 8 + rnd(200), rnd(4) ? 1L : 128L, rnd(3) ? "" : ", \"lifetime\": \"mainloop\"", 4 + rnd(60), rnd(40));
   if (rnd(3) == 0) /* a phase of its own: smem holds the larger of the phases */
     n += (size_t)snprintf(buf + n, size - n,
                           ", {\"name\": \"ep\", \"memory\": \"smem\", \"size\": \"(x + z) * %ld + s0 * 8\", "
@@ -139,8 +145,8 @@ static void same_error(tf_problem *lazy, const tf_error *whole_err, const char *
   tf_error_init(&e);
   int n = 0;
   int rc = tf_solve_top(lazy, &o, 1, &a, &n, &e);
-  ck_assert_msg(rc != 0 && e.code == whole_err->code, "%s: bound whole: %s; on demand: rc %d %s", what,
-                whole_err->msg, rc, e.msg);
+  ck_assert_msg(rc != 0 && e.code == whole_err->code, "%s: bound whole: %s; on demand: rc %d %s", what, whole_err->msg,
+                rc, e.msg);
   tf_answer_release(&a);
 }
 
@@ -271,7 +277,8 @@ START_TEST(test_space_shipped_widened) {
     tf_workset_free(w);
   }
   tf_catalog_list_free(ws, nw), tf_catalog_list_free(ms, nm);
-  ck_assert_msg(ranked >= 20, "only %d widened problems of more than %d combinations ranked", ranked, TF_ON_DEMAND_FROM);
+  ck_assert_msg(ranked >= 20, "only %d widened problems of more than %d combinations ranked", ranked,
+                TF_ON_DEMAND_FROM);
 }
 END_TEST
 
@@ -296,8 +303,11 @@ START_TEST(test_space_command_line) {
   ck_assert_msg(tf_test_run(args, out, sizeof out, err, sizeof err) == 0, "%s", err);
   unsigned long long cand, visited, bound, infeasible;
   const char *c = strstr(out, "\"combinations\":");
-  ck_assert_msg(c && sscanf(c, "\"combinations\":{\"candidates\":%llu,\"visited\":%llu,\"pruned_bound\":%llu,"
-                            "\"pruned_infeasible\":%llu}", &cand, &visited, &bound, &infeasible) == 4, "%s", out);
+  ck_assert_msg(c && sscanf(c,
+                            "\"combinations\":{\"candidates\":%llu,\"visited\":%llu,\"pruned_bound\":%llu,"
+                            "\"pruned_infeasible\":%llu}",
+                            &cand, &visited, &bound, &infeasible) == 4,
+                "%s", out);
   ck_assert_msg(cand == 10000000 && visited + bound + infeasible == cand && visited < 1000, "%s", out);
   long long a, b, s0;
   const char *v = strstr(out, "\"values\":");
@@ -310,7 +320,8 @@ START_TEST(test_space_command_line) {
   snprintf(args, sizeof args, "solve -m b200 -w %s", path);
   ck_assert_int_eq(tf_test_run(args, out, sizeof out, err, sizeof err), 1);
   ck_assert_msg(strstr(err, "no point of the 10000000 candidate combinations fits: the search over boxes of them ruled "
-                            "out every one"), "%s", err);
+                            "out every one"),
+                "%s", err);
   /* slack() cannot be bounded over a box: every combination is bound, until the time limit */
   snprintf(text, sizeof text, w, 2);
   static const char at[] = "\"objective\": [", first[] = "\"max slack(rf)\", ";
@@ -321,7 +332,8 @@ START_TEST(test_space_command_line) {
   snprintf(args, sizeof args, "solve -m b200 -w %s --time-limit 0.5", path);
   ck_assert_msg(tf_test_run(args, out, sizeof out, err, sizeof err) == 3, "%s", err);
   ck_assert_msg(strstr(err, "time limit of 0.5 s reached before the optimum was proven: best found (") &&
-                    strstr(err, "best bound no bound known (") && strstr(err, " of 10000000 combinations bound one by one)"),
+                    strstr(err, "best bound no bound known (") &&
+                    strstr(err, " of 10000000 combinations bound one by one)"),
                 "%s", err);
   tf_test_remove_dir(dir);
 }

@@ -9,10 +9,10 @@ START_TEST(test_distance) {
     const char *a, *b;
     int d;
   } rows[] = {
-      {"solve", "solve", 0}, {"slove", "solve", 1},   /* a swap is one edit */
-      {"jsno", "json", 1},   {"fa4fwd", "fa4-fwd", 1}, {"num_stage", "num_stages", 1},
-      {"", "ab", 2},         {"abc", "xyz", 3},        /* counted up to 3 */
-      {"b200", "h100-sxm", 3}, {"ca", "abc", 3},       /* optimal string alignment, not full Damerau */
+      {"solve", "solve", 0},   {"slove", "solve", 1}, /* a swap is one edit */
+      {"jsno", "json", 1},     {"fa4fwd", "fa4-fwd", 1}, {"num_stage", "num_stages", 1},
+      {"", "ab", 2},           {"abc", "xyz", 3}, /* counted up to 3 */
+      {"b200", "h100-sxm", 3}, {"ca", "abc", 3},  /* optimal string alignment, not full Damerau */
   };
   for (size_t i = 0; i < sizeof rows / sizeof *rows; i++) {
     ck_assert_msg(tf_edit_distance(rows[i].a, rows[i].b) == rows[i].d, "%s %s: %d", rows[i].a, rows[i].b,

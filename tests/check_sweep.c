@@ -220,11 +220,12 @@ END_TEST
 
 /* Fixes, domains, requires and objective lists apply where they bind. */
 START_TEST(test_spec_rules) {
-  tf_sweep *s = spec("{\"machines\": [\"b200\"], \"worksets\": [\"fa4-fwd\", \"cutlass-sm90-gemm\"], \"any_arch\": true,"
-                     " \"fix\": {\"B_r\": [128], \"tile_m\": [64, 128]}, \"domain\": {\"B_c\": [64, 128]},"
-                     " \"require\": [\"stages <= 32\", \"tile_k >= 64\"],"
-                     " \"objectives\": [\"max stages\", [\"max B_c\", \"max stages\"], [\"max tile_n\"]],"
-                     " \"where\": [\"tile_m >= 128\"]}");
+  tf_sweep *s =
+      spec("{\"machines\": [\"b200\"], \"worksets\": [\"fa4-fwd\", \"cutlass-sm90-gemm\"], \"any_arch\": true,"
+           " \"fix\": {\"B_r\": [128], \"tile_m\": [64, 128]}, \"domain\": {\"B_c\": [64, 128]},"
+           " \"require\": [\"stages <= 32\", \"tile_k >= 64\"],"
+           " \"objectives\": [\"max stages\", [\"max B_c\", \"max stages\"], [\"max tile_n\"]],"
+           " \"where\": [\"tile_m >= 128\"]}");
   /* fa4: B_r x 2 objectives (max stages, max B_c); cutlass: tile_m=128 only x 2 (max stages, max tile_n) */
   ck_assert_uint_eq(tf_sweep_npoints(s), 4);
   static const char *const ids[] = {"b200/fa4-fwd/fix:B_r=128/o1", "b200/fa4-fwd/fix:B_r=128/o2",
@@ -281,8 +282,7 @@ static const struct {
      "no workset of the sweep has a param"},
     {"{\"machines\": [\"b200\"], \"worksets\": [\"fa4-fwd\"], \"params\": {\"d\": [64, 64]}}", "$.params.d[1]",
      "appears twice"},
-    {"{\"machines\": [\"b200\"], \"worksets\": [\"fa4-fwd\"], \"params\": {\"d\": [1.5]}}", "$.params.d[0]",
-     "integer"},
+    {"{\"machines\": [\"b200\"], \"worksets\": [\"fa4-fwd\"], \"params\": {\"d\": [1.5]}}", "$.params.d[0]", "integer"},
     {"{\"machines\": [\"b200\"], \"worksets\": [\"fa4-fwd\"], \"fix\": {\"tile_m\": [64]}}", "$.fix.tile_m",
      "no workset of the sweep has a variable"},
     {"{\"machines\": [\"b200\"], \"worksets\": [\"fa4-fwd\"], \"params\": {\"d\": [64]}, \"where\": [\"x <= d\"]}",
@@ -371,8 +371,8 @@ static char *key_of(const char *machine, const char *params, const char *objecti
 
 START_TEST(test_keys) {
   char *a = key_of("b200", "d=64", NULL);
-  char *b = key_of("b200", "d=64 dv=64", NULL);       /* dv defaults to d: the same bound problem */
-  char *c = key_of("b200", "dv=64 d=64", NULL);       /* order of params does not matter */
+  char *b = key_of("b200", "d=64 dv=64", NULL); /* dv defaults to d: the same bound problem */
+  char *c = key_of("b200", "dv=64 d=64", NULL); /* order of params does not matter */
   char *d = key_of("b200", "d=64 dv=128", NULL);
   char *e = key_of("b300", "d=64", NULL);
   char *f = key_of("b200", "d=64", "max stages");
@@ -432,11 +432,18 @@ END_TEST
  * a spec with that key gives its points a request with the field set;
  * a field with no spec key is refused by name. */
 START_TEST(test_spec_has_every_field) {
-  static const struct { const char *key, *member; } variant[] = {
-      {"machines", NULL}, {"worksets", NULL}, {"params", "\"params\":{\"d\":[64]}"},
-      {"fix", "\"fix\":{\"B_r\":[64]}"}, {"domain", "\"domain\":{\"B_c\":[64]}"},
-      {"require", "\"require\":[\"B_c <= 64\"]"}, {"objectives", "\"objectives\":[[\"max stages\"]]"},
-      {"any_arch", "\"any_arch\":true"}, {"solver", "\"solver\":\"glpk\""},
+  static const struct {
+    const char *key, *member;
+  } variant[] = {
+      {"machines", NULL},
+      {"worksets", NULL},
+      {"params", "\"params\":{\"d\":[64]}"},
+      {"fix", "\"fix\":{\"B_r\":[64]}"},
+      {"domain", "\"domain\":{\"B_c\":[64]}"},
+      {"require", "\"require\":[\"B_c <= 64\"]"},
+      {"objectives", "\"objectives\":[[\"max stages\"]]"},
+      {"any_arch", "\"any_arch\":true"},
+      {"solver", "\"solver\":\"glpk\""},
   };
   for (size_t i = 0; i < TF_NREQUEST_FIELDS; i++) {
     const tf_request_field *fd = &tf_request_fields[i];
@@ -484,8 +491,8 @@ END_TEST
 START_TEST(test_problem_list) {
   tf_sweep *s = load(PROBLEMS);
   ck_assert_uint_eq(tf_sweep_npoints(s), 7);
-  static const char *const ids[] = {"fa4-d128", "line-3", "line-4", "no-such-param", "one-over", "a100-fa4",
-                                    "no-such-machine"};
+  static const char *const ids[] = {"fa4-d128", "line-3",   "line-4",         "no-such-param",
+                                    "one-over", "a100-fa4", "no-such-machine"};
   static const char *const status[] = {"optimal", "optimal", "error", "error", "does_not_fit", "infeasible", "error"};
   tf_sweep_stats st;
   run_ok(s, (struct runopts){.jobs = 1}, tmp("out.jsonl"), &st);
@@ -605,11 +612,11 @@ START_TEST(test_resume_torn) {
   char *text = slurp(full, &len);
   size_t cuts[8], ncuts = 0;
   cuts[ncuts++] = 0;
-  cuts[ncuts++] = 5;                                 /* inside the first line (or header) */
+  cuts[ncuts++] = 5;                                       /* inside the first line (or header) */
   cuts[ncuts++] = (size_t)(strchr(text, '\n') - text) + 1; /* a line boundary */
   cuts[ncuts++] = len / 2;
-  cuts[ncuts++] = len - 1;                           /* all but the last newline */
-  cuts[ncuts++] = len;                               /* complete */
+  cuts[ncuts++] = len - 1; /* all but the last newline */
+  cuts[ncuts++] = len;     /* complete */
   for (size_t k = 0; k < ncuts; k++) {
     spill(part, text, cuts[k]);
     tf_sweep_stats st;
@@ -646,8 +653,8 @@ START_TEST(test_resume_refuses) {
   ck_assert_int_eq(e.code, TF_EINPUT);
   ck_assert_msg(strstr(e.msg, "line 1 is not point 0 (b200/fa4-fwd/d=64,dv=64/o1) of this sweep"), "%s", e.msg);
   run_ok(s, (struct runopts){.shard_index = 1, .shard_count = 2}, tmp("shard.jsonl"), NULL);
-  ck_assert_int_eq(run(s, (struct runopts){.shard_index = 2, .shard_count = 2, .resume = 1}, tmp("shard.jsonl"), &st, &e),
-                   -1);
+  ck_assert_int_eq(
+      run(s, (struct runopts){.shard_index = 2, .shard_count = 2, .resume = 1}, tmp("shard.jsonl"), &st, &e), -1);
   ck_assert_int_eq(run(s, (struct runopts){.format = TF_FORMAT_CSV, .resume = 1}, tmp("shard.jsonl"), &st, &e), -1);
   ck_assert_msg(strstr(e.msg, "CSV header"), "%s", e.msg);
   ck_assert_int_eq(run(s, (struct runopts){.resume = 1}, NULL, &st, &e), -1);
@@ -704,7 +711,9 @@ START_TEST(test_resume_damaged) {
   if (pid == 0) {
     tf_error e;
     tf_sweep_stats st;
-    _exit(run(s, (struct runopts){.resume = 1}, part, &st, &e) == -1 && strstr(e.msg, "another tilefit is writing it") ? 0 : 1);
+    _exit(run(s, (struct runopts){.resume = 1}, part, &st, &e) == -1 && strstr(e.msg, "another tilefit is writing it")
+              ? 0
+              : 1);
   }
   int status;
   ck_assert_int_eq(waitpid(pid, &status, 0), pid);
@@ -1067,7 +1076,8 @@ END_TEST
 
 /* GNU parallel runs three shards; merged, they are the single run. */
 START_TEST(test_cli_gnu_parallel) {
-  ck_assert_msg(system("parallel --version >/dev/null 2>&1") == 0, "GNU parallel is not installed (apt-get install parallel)");
+  ck_assert_msg(system("parallel --version >/dev/null 2>&1") == 0,
+                "GNU parallel is not installed (apt-get install parallel)");
   char cmd[1024];
   snprintf(cmd, sizeof cmd, "%s sweep %s -j 2 -o %s/single.csv -q", bin(), BIG, dir);
   ck_assert_int_eq(system(cmd), 0);

@@ -41,8 +41,14 @@ static size_t read_tutorial(struct config *c) {
     cJSON *o = cJSON_Parse(line);
     ck_assert_msg(o != NULL, "%s: line %zu", TUTORIAL, n + 1);
     const cJSON *kw = cJSON_GetObjectItemCaseSensitive(o, "kwargs");
-    c[n] = (struct config){member(kw, "BLOCK_SIZE_M"), member(kw, "BLOCK_SIZE_N"), member(kw, "BLOCK_SIZE_K"),
-                           member(o, "num_stages"), member(o, "num_warps"), 0, 0, 0};
+    c[n] = (struct config){member(kw, "BLOCK_SIZE_M"),
+                           member(kw, "BLOCK_SIZE_N"),
+                           member(kw, "BLOCK_SIZE_K"),
+                           member(o, "num_stages"),
+                           member(o, "num_warps"),
+                           0,
+                           0,
+                           0};
     cJSON_Delete(o);
     n++;
   }
@@ -96,20 +102,22 @@ START_TEST(test_triton_tutorial_rank) {
     fit += (size_t)c[i].fits;
   }
   ck_assert_uint_ge(fit, 8); /* the eight FP16 configs fit both */
-  ck_assert_msg(c[best].m * c[best].n >= 128 * 64, "%s: rank 1 is %" PRId64 "x%" PRId64 "x%" PRId64, machine,
-                c[best].m, c[best].n, c[best].k);
+  ck_assert_msg(c[best].m * c[best].n >= 128 * 64, "%s: rank 1 is %" PRId64 "x%" PRId64 "x%" PRId64, machine, c[best].m,
+                c[best].n, c[best].k);
   for (size_t i = 0; i < n; i++)
     if (c[i].fits && c[i].m * c[i].n >= 128 * 128)
-      ck_assert_msg(c[i].time_ns * 100 <= c[best].time_ns * 101, "%s: %" PRId64 "x%" PRId64 " %" PRId64 " ns, rank 1 %" PRId64,
-                    machine, c[i].m, c[i].n, c[i].time_ns, c[best].time_ns);
+      ck_assert_msg(c[i].time_ns * 100 <= c[best].time_ns * 101,
+                    "%s: %" PRId64 "x%" PRId64 " %" PRId64 " ns, rank 1 %" PRId64, machine, c[i].m, c[i].n,
+                    c[i].time_ns, c[best].time_ns);
   for (size_t i = 0; i < n; i++) {
     if (c[i].warps != 2)
       continue;
     ck_assert_msg(c[i].fits, "%s: %" PRId64 "x%" PRId64 " does not fit", machine, c[i].m, c[i].n);
-    ck_assert_msg(c[i].bound == 3 || c[i].bound == 4, "%s: %" PRId64 "x%" PRId64 " bound_by %" PRId64, machine,
-                  c[i].m, c[i].n, c[i].bound);
-    ck_assert_msg(c[i].time_ns * 2 >= c[best].time_ns * 3, "%s: %" PRId64 "x%" PRId64 " %" PRId64 " ns, rank 1 %" PRId64,
-                  machine, c[i].m, c[i].n, c[i].time_ns, c[best].time_ns);
+    ck_assert_msg(c[i].bound == 3 || c[i].bound == 4, "%s: %" PRId64 "x%" PRId64 " bound_by %" PRId64, machine, c[i].m,
+                  c[i].n, c[i].bound);
+    ck_assert_msg(c[i].time_ns * 2 >= c[best].time_ns * 3,
+                  "%s: %" PRId64 "x%" PRId64 " %" PRId64 " ns, rank 1 %" PRId64, machine, c[i].m, c[i].n, c[i].time_ns,
+                  c[best].time_ns);
   }
 }
 END_TEST
@@ -132,9 +140,8 @@ START_TEST(test_triton_small_tile) {
   ck_assert_int_eq(objective(out, "min cycles(mma)"), 128 * 32); /* 128 k-blocks */
   ck_assert_int_eq(objective(out, "min cycles(smem)"), 128 * 96);
   ck_assert_int_eq(objective(out, "min bound_by"), 3); /* smem */
-  ck_assert_int_eq(tf_test_run("solve -m a100 -w triton-matmul --objective 'min time_ns'", out, sizeof out, err,
-                               sizeof err),
-                   0);
+  ck_assert_int_eq(
+      tf_test_run("solve -m a100 -w triton-matmul --objective 'min time_ns'", out, sizeof out, err, sizeof err), 0);
   int64_t best = objective(out, "min time_ns");
   ck_assert_msg(slow * 2 >= best * 5, "32x32x32 %" PRId64 " ns, the best %" PRId64, slow, best);
   snprintf(cmd, sizeof cmd, "solve -m rtx4090 -w triton-matmul%s", fixed);
@@ -189,11 +196,12 @@ START_TEST(test_other_kernels) {
       {"-m rtx5090 -w cutedsl-sm120-gemm --fix tile_m=128 --fix tile_n=128 --fix tile_k=64", "cycles(mma)", 64 * 4096},
       /* (FP32 accumulation at the RTX 5090's half rate) */
       {"-m rtx5090 -w cutedsl-sm120-gemm --fix tile_m=128 --fix tile_n=128 --fix tile_k=64", "cycles(smem)", 64 * 512},
-      {"-m mi300x -w triton-matmul --fix BLOCK_M=32 --fix BLOCK_N=32 --fix BLOCK_K=32 --fix num_stages=2", "cycles(smem)",
-       128 * 96},
-      {"-m mi300x -w triton-matmul --fix BLOCK_M=32 --fix BLOCK_N=32 --fix BLOCK_K=32 --fix num_stages=2", "bound_by", 3},
-      {"-m mi355x -w triton-matmul --fix BLOCK_M=32 --fix BLOCK_N=32 --fix BLOCK_K=32 --fix num_stages=2", "cycles(smem)",
-       128 * 96},
+      {"-m mi300x -w triton-matmul --fix BLOCK_M=32 --fix BLOCK_N=32 --fix BLOCK_K=32 --fix num_stages=2",
+       "cycles(smem)", 128 * 96},
+      {"-m mi300x -w triton-matmul --fix BLOCK_M=32 --fix BLOCK_N=32 --fix BLOCK_K=32 --fix num_stages=2", "bound_by",
+       3},
+      {"-m mi355x -w triton-matmul --fix BLOCK_M=32 --fix BLOCK_N=32 --fix BLOCK_K=32 --fix num_stages=2",
+       "cycles(smem)", 128 * 96},
   };
   char cmd[512], out[8192], err[2048], name[64];
   for (size_t i = 0; i < sizeof cases / sizeof *cases; i++) {
@@ -210,10 +218,10 @@ END_TEST
  * models, and no answer is faster than the machine's peak (ideal_ns). */
 START_TEST(test_answers_time) {
   static const char *const runs[] = {
-      "-m a100 -w triton-matmul",          "-m rtx4090 -w triton-matmul",        "-m h100-sxm -w triton-matmul",
-      "-m b200 -w triton-matmul",          "-m rtx5090 -w triton-matmul",        "-m mi300x -w triton-matmul",
-      "-m a100 -w flashinfer-prefill",     "-m h100-sxm -w flashmla-sm90-decode", "-m h100-sxm -w cutedsl-sm90-gemm",
-      "-m b200 -w cutedsl-sm100-gemm",     "-m rtx5090 -w cutedsl-sm120-gemm",
+      "-m a100 -w triton-matmul",      "-m rtx4090 -w triton-matmul",         "-m h100-sxm -w triton-matmul",
+      "-m b200 -w triton-matmul",      "-m rtx5090 -w triton-matmul",         "-m mi300x -w triton-matmul",
+      "-m a100 -w flashinfer-prefill", "-m h100-sxm -w flashmla-sm90-decode", "-m h100-sxm -w cutedsl-sm90-gemm",
+      "-m b200 -w cutedsl-sm100-gemm", "-m rtx5090 -w cutedsl-sm120-gemm",
   };
   char cmd[512], out[8192], err[2048];
   for (size_t i = 0; i < sizeof runs / sizeof *runs; i++) {

@@ -102,13 +102,15 @@ static const struct bad_case {
     {"alias-cycle", LOAD, "$.buffers[0].alias", "cycle"},
     {"lifetime-not-string", LOAD, "$.buffers[0].lifetime", "expected a phase name"},
     {"lifetime-empty", LOAD, "$.buffers[0].lifetime", "expected a phase name"},
-    {"lifetime-undeclared", LOAD, "$.buffers[1].lifetime", "'mainlop' is not one of $.lifetimes; did you mean 'mainloop'?"},
+    {"lifetime-undeclared", LOAD, "$.buffers[1].lifetime",
+     "'mainlop' is not one of $.lifetimes; did you mean 'mainloop'?"},
     {"lifetimes-twice", LOAD, "$.lifetimes[2]", "phase 'mainloop' is listed twice"},
     {"lifetime-alias-differs", LOAD, "$.buffers[0].lifetime", "'q' aliases 'o', so it must have its lifetime"},
     {"layout-order-missing", LOAD, "$.layout_order[1]", "no buffer 'kvv' in this workset; did you mean 'kv'?"},
     {"layout-order-twice", LOAD, "$.layout_order[2]", "buffer 'o' is listed twice"},
     {"layout-order-not-list", LOAD, "$.layout_order", "expected a list of buffer names"},
-    {"bind-used-phases-count", BIND, "$.require[0]", "used(smem) is not affine: it is the largest of its lifetimes' sums"},
+    {"bind-used-phases-count", BIND, "$.require[0]",
+     "used(smem) is not affine: it is the largest of its lifetimes' sums"},
     {"pin-fixed-memory", LOAD, "$.buffers[0].pin", "a pin needs a placed buffer"},
     {"pin-no-rf", LOAD, "$.buffers[0].pin", "a pin needs rf and another memory"},
     {"pin-syntax", LOAD, "$.buffers[0].pin", "unexpected end of expression"},
@@ -134,7 +136,8 @@ static const struct bad_case {
     {"bad-name-empty", LOAD, "$.count.", "'' is not a valid name"},
     {"duplicate-variable", LOAD, "$.choose.B", "name 'B' is defined twice or shadows a machine constant"},
     {"let-shadows-count", LOAD, "$.let.stages", "name 'stages' is defined twice"},
-    {"shadows-machine-constant", LOAD, "$.params.sm_count", "name 'sm_count' is defined twice or shadows a machine constant"},
+    {"shadows-machine-constant", LOAD, "$.params.sm_count",
+     "name 'sm_count' is defined twice or shadows a machine constant"},
     {"choose-shadows-machine-constant", LOAD, "$.choose.smem_capacity", "shadows a machine constant"},
     /* expressions */
     {"size-syntax-error", LOAD, "$.buffers[0].size", "expected ')' at column 11"},
@@ -153,7 +156,8 @@ static const struct bad_case {
     {"require-not-list", LOAD, "$.require", "expected a list of strings"},
     {"require-not-string", LOAD, "$.require[1]", "expected a string"},
     {"require-not-comparison", LOAD, "$.require[0]", "expected a comparison 'EXPR <= EXPR'"},
-    {"require-conjunction", BIND, "$.require[1]", "not affine in count variable 'stages'"}, /* a condition of a count: two requires */
+    {"require-conjunction", BIND, "$.require[1]",
+     "not affine in count variable 'stages'"}, /* a condition of a count: two requires */
     {"require-chained", LOAD, "$.require[0]", "comparisons do not chain"},
     {"require-unknown-name", LOAD, "$.require[0]", "unknown name 'used(gmem)'"},
     {"objective-no-direction", LOAD, "$.objective[0]", "expected 'max EXPR' or 'min EXPR', got 'stages'"},
@@ -202,16 +206,20 @@ static const struct bad_case {
     {"bind-cyclic-params", BIND, "$.params.a", "cyclic definition of param 'a'"},
     {"bind-cyclic-param-self", BIND, "$.params.d", "cyclic definition of param 'd'"},
     {"bind-cyclic-lets", BIND, "$.let.x", "cyclic definition of 'x'"},
-    {"bind-param-uses-choose", BIND, "$.params.d2", "a param default may use only params and machine constants, not 'B'"},
+    {"bind-param-uses-choose", BIND, "$.params.d2",
+     "a param default may use only params and machine constants, not 'B'"},
     {"bind-param-inexact", BIND, "$.params.h", "128 / 3 leaves a remainder"},
-    {"bind-count-bound-uses-choose", BIND, "$.count.stages", "a count bound may use only params and machine constants, not 'B'"},
+    {"bind-count-bound-uses-choose", BIND, "$.count.stages",
+     "a count bound may use only params and machine constants, not 'B'"},
     {"bind-count-min-above-max", BIND, "$.count.stages", "min 8 is above max 2"},
     {"bind-used-in-let", BIND, "$.let.room", "may appear only in require and objective"},
     {"bind-used-in-size", BIND, "$.buffers[0].size", "may not size a buffer"},
     {"bind-occupancy-let-in-size", BIND, "$.buffers[0].size", "may not size a buffer"}, /* through a let */
     {"bind-require-ne-count", BIND, "$.require[1]", "'!=' cannot constrain a count variable"},
-    {"bind-require-inexact", BIND, "$.require[1]", "dividing the coefficient 3 of count 'stages' by 2 leaves a remainder"},
-    {"bind-align-uses-choose", BIND, "$.buffers[2].align", "an alignment may use only params and machine constants, not 'B'"},
+    {"bind-require-inexact", BIND, "$.require[1]",
+     "dividing the coefficient 3 of count 'stages' by 2 leaves a remainder"},
+    {"bind-align-uses-choose", BIND, "$.buffers[2].align",
+     "an alignment may use only params and machine constants, not 'B'"},
     {"bind-align-zero", BIND, "$.buffers[2].align", "alignment must be at least 1, got 0"},
     {"bind-pin-range", BIND, "$.buffers[0].pin", "pin of q is 2; expected -1 (free), 0 (not rf) or 1 (rf)"},
     {"bind-pin-uses-choose", BIND, "$.buffers[0].pin", "a pin may use only params and machine constants, not 'B'"},
@@ -265,8 +273,7 @@ START_TEST(test_bad_fixture) {
   }
   ck_assert_msg(err.code == TF_EINPUT, "%s: code %d (%s)", file, err.code, err.msg);
   ck_assert_str_eq(err.file, file);
-  ck_assert_msg(path_matches(err.path, c->path), "%s: path '%s', expected '%s' (%s)", file, err.path, c->path,
-                err.msg);
+  ck_assert_msg(path_matches(err.path, c->path), "%s: path '%s', expected '%s' (%s)", file, err.path, c->path, err.msg);
   ck_assert_msg(strstr(err.msg, c->msg) != NULL, "%s: message '%s' lacks '%s'", file, err.msg, c->msg);
   tf_workset_free(w);
   tf_machine_free(m);
@@ -360,21 +367,21 @@ END_TEST
 /* ------------------------------------------------------ in memory */
 
 /* The valid workset the bad fixtures start from. */
-#define BASE_JSON(CHOOSE_B)                                                                      \
-  "{\n"                                                                                          \
-  "  \"name\": \"fixture\",\n"                                                                   \
-  "  \"comment\": \"A small valid workset; each bad fixture changes one thing.\",\n"             \
-  "  \"params\": {\"d\": 128, \"elem\": 2},\n"                                                   \
-  "  \"choose\": {\"B\": " CHOOSE_B "},\n"                                                       \
-  "  \"count\": {\"stages\": {\"min\": 1, \"max\": 8}},\n"                                       \
-  "  \"let\": {\"tile\": \"B * d * elem\"},\n"                                                   \
-  "  \"buffers\": [\n"                                                                           \
-  "    {\"name\": \"q\", \"memory\": \"smem\", \"size\": \"tile\"},\n"                           \
-  "    {\"name\": \"kv\", \"memory\": \"smem\", \"size\": \"stages * tile\"},\n"                 \
-  "    {\"name\": \"o\", \"memory\": \"smem\", \"size\": \"tile\", \"align\": 1024}\n"           \
-  "  ],\n"                                                                                       \
-  "  \"require\": [\"used(smem) <= smem_capacity\"],\n"                                          \
-  "  \"objective\": [\"max stages\"]\n"                                                          \
+#define BASE_JSON(CHOOSE_B)                                                            \
+  "{\n"                                                                                \
+  "  \"name\": \"fixture\",\n"                                                         \
+  "  \"comment\": \"A small valid workset; each bad fixture changes one thing.\",\n"   \
+  "  \"params\": {\"d\": 128, \"elem\": 2},\n"                                         \
+  "  \"choose\": {\"B\": " CHOOSE_B "},\n"                                             \
+  "  \"count\": {\"stages\": {\"min\": 1, \"max\": 8}},\n"                             \
+  "  \"let\": {\"tile\": \"B * d * elem\"},\n"                                         \
+  "  \"buffers\": [\n"                                                                 \
+  "    {\"name\": \"q\", \"memory\": \"smem\", \"size\": \"tile\"},\n"                 \
+  "    {\"name\": \"kv\", \"memory\": \"smem\", \"size\": \"stages * tile\"},\n"       \
+  "    {\"name\": \"o\", \"memory\": \"smem\", \"size\": \"tile\", \"align\": 1024}\n" \
+  "  ],\n"                                                                             \
+  "  \"require\": [\"used(smem) <= smem_capacity\"],\n"                                \
+  "  \"objective\": [\"max stages\"]\n"                                                \
   "}\n"
 
 static tf_workset *parse_text(const char *text, tf_error *err) {
@@ -434,10 +441,8 @@ START_TEST(test_base_workset) {
   ck_assert_int_eq(tf_workset_resolve(w, "nosuch"), -1);
   ck_assert_int_eq(tf_workset_resolve(w, "used(gmem)"), -1);
   char buf[32];
-  ck_assert_str_eq(tf_workset_sym_name(w, tf_workset_sym_derived(w, 1, TF_MEM_TMEM), buf, sizeof buf),
-                   "slack(tmem)");
-  ck_assert_str_eq(tf_workset_sym_name(w, tf_workset_sym_machine(w, TF_MC_sm_count), buf, sizeof buf),
-                   "sm_count");
+  ck_assert_str_eq(tf_workset_sym_name(w, tf_workset_sym_derived(w, 1, TF_MEM_TMEM), buf, sizeof buf), "slack(tmem)");
+  ck_assert_str_eq(tf_workset_sym_name(w, tf_workset_sym_machine(w, TF_MC_sm_count), buf, sizeof buf), "sm_count");
   tf_workset_free(w);
 }
 END_TEST
@@ -556,7 +561,8 @@ START_TEST(test_list_domain_repeats) {
   ck_assert_ptr_nonnull(list);
   list[k++] = '[';
   for (int i = 0; i < TF_MAX_DOMAIN; i++)
-    k += (size_t)snprintf(list + k, cap - k, "%s%d", i ? "," : "", i == TF_MAX_DOMAIN - 1 ? TF_MAX_DOMAIN : TF_MAX_DOMAIN - i);
+    k += (size_t)snprintf(list + k, cap - k, "%s%d", i ? "," : "",
+                          i == TF_MAX_DOMAIN - 1 ? TF_MAX_DOMAIN : TF_MAX_DOMAIN - i);
   snprintf(list + k, cap - k, "]");
   char path[64];
   snprintf(path, sizeof path, "$.choose.B[%d]", TF_MAX_DOMAIN - 1);
@@ -580,8 +586,8 @@ static char *many_lets(const char *last_let, const char *last_buffer) {
     k += (size_t)snprintf(t + k, cap - k, ", \"%s\": 1", last_let);
   k += (size_t)snprintf(t + k, cap - k, "}, \"buffers\": [");
   for (int i = 0; i < NLETS; i++)
-    k += (size_t)snprintf(t + k, cap - k, "%s{\"name\": \"b%d\", \"memory\": \"rf\", \"size\": \"l%d\"}",
-                          i ? ", " : "", i, i);
+    k += (size_t)snprintf(t + k, cap - k, "%s{\"name\": \"b%d\", \"memory\": \"rf\", \"size\": \"l%d\"}", i ? ", " : "",
+                          i, i);
   if (last_buffer)
     k += (size_t)snprintf(t + k, cap - k, ", {\"name\": \"%s\", \"memory\": \"rf\", \"size\": 1}", last_buffer);
   snprintf(t + k, cap - k, "]}");
@@ -643,7 +649,8 @@ START_TEST(test_parse_require) {
   static const struct {
     const char *text, *msg;
   } refused[] = {
-      {"stages", "expected a comparison 'EXPR <= EXPR' (or <, >=, >, ==, !=) or a condition joined by &&, || or !, got 'stages'"},
+      {"stages",
+       "expected a comparison 'EXPR <= EXPR' (or <, >=, >, ==, !=) or a condition joined by &&, || or !, got 'stages'"},
       {"tile + d", "or a condition joined by &&, || or !, got 'tile + d'"},
       {"stages <= nosuch", "unknown name 'nosuch'"},
       {"stages <=", "unexpected end of expression at column 10"},
@@ -899,9 +906,10 @@ END_TEST
  * and the table's texts expand the declaration's expressions. */
 START_TEST(test_section_names) {
   static const char *const names[] = {
-      "cycles", "bound_by", "cycles(mma)", "bound_by(smem)", "load_bytes", "compute_cycles", "load_cycles",
-      "iteration_cycles", "stages_needed", "pipeline_stages", "latency_bound", "sm_ctas", "waves", "cta_iterations",
-      "compute_ns", "hbm_ns", "fill_ns", "time_ns", "time_us", "time_bound_by", "ideal_ns"};
+      "cycles",      "bound_by",         "cycles(mma)",   "bound_by(smem)",  "load_bytes",    "compute_cycles",
+      "load_cycles", "iteration_cycles", "stages_needed", "pipeline_stages", "latency_bound", "sm_ctas",
+      "waves",       "cta_iterations",   "compute_ns",    "hbm_ns",          "fill_ns",       "time_ns",
+      "time_us",     "time_bound_by",    "ideal_ns"};
   tf_error err;
   tf_error_init(&err);
   tf_workset *w = tf_workset_load("model/worksets/cutlass-sm80-gemm.json", &err);

@@ -42,21 +42,21 @@
 typedef struct ref_point {
   int64_t choose[PG_MAX_CHOOSE + 1]; /* slot PG_OCC: occupancy, when used */
   int64_t counts[PG_MAX_COUNTS];
-  int place[PG_MAX_BUFFERS];         /* each buffer's memory */
+  int place[PG_MAX_BUFFERS]; /* each buffer's memory */
   int fits;
-  const char *why;                   /* the first rule it breaks */
+  const char *why; /* the first rule it breaks */
   int64_t used[PG_NMEM];
-  int64_t alloc[PG_MAX_BUFFERS];     /* per buffer, after rounding */
-  int64_t objective[REF_MAX_OBJ];     /* the shown ones, then placement_order when it decides */
+  int64_t alloc[PG_MAX_BUFFERS];  /* per buffer, after rounding */
+  int64_t objective[REF_MAX_OBJ]; /* the shown ones, then placement_order when it decides */
 } ref_point;
 
 typedef struct ref_result {
-  int out_of_range;    /* a value past 2^52 (or too many points to rank): the problem is skipped */
+  int out_of_range; /* a value past 2^52 (or too many points to rank): the problem is skipped */
   long npoints, nfeasible, nbest;
-  int nobjective;      /* shown */
-  int nfull;           /* compared: the shown ones and placement_order when it decides */
-  ref_point best;      /* the first optimal point in enumeration order */
-  int ntop;            /* the best min(K, feasible) objective vectors */
+  int nobjective; /* shown */
+  int nfull;      /* compared: the shown ones and placement_order when it decides */
+  ref_point best; /* the first optimal point in enumeration order */
+  int ntop;       /* the best min(K, feasible) objective vectors */
   int64_t top[REF_MAX_TOP][REF_MAX_OBJ];
 } ref_result;
 

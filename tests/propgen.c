@@ -30,9 +30,7 @@ static uint64_t next(struct rng *r) { /* splitmix64 */
 }
 
 /* Uniform in [lo, hi]. */
-static int64_t pick(struct rng *r, int64_t lo, int64_t hi) {
-  return lo + (int64_t)(next(r) % (uint64_t)(hi - lo + 1));
-}
+static int64_t pick(struct rng *r, int64_t lo, int64_t hi) { return lo + (int64_t)(next(r) % (uint64_t)(hi - lo + 1)); }
 
 static int chance(struct rng *r, int percent) { return (int)(next(r) % 100) < percent; }
 
@@ -51,7 +49,7 @@ static int64_t pick_log(struct rng *r, int64_t hi) {
 struct gen {
   pg_problem *p;
   struct rng r;
-  int pad; /* an occupancy problem ends with a buffer near an SMEM share */
+  int pad;              /* an occupancy problem ends with a buffer near an SMEM share */
   int rounded[PG_NMEM]; /* the memory has an aligned count-dependent buffer */
   int phased[PG_NMEM];  /* the memory has a count-dependent buffer with a lifetime */
 };
@@ -185,7 +183,8 @@ int64_t pg_capacity(const pg_problem *p, int mem) {
 
 /* A small count-free term for TMEM columns and registers per thread. */
 static int small_term(struct gen *g) {
-  return g->p->nchoose && chance(&g->r, 50) ? cvar(g, (int)pick(&g->r, 0, g->p->nchoose - 1)) : k(g, pick(&g->r, 0, 24));
+  return g->p->nchoose && chance(&g->r, 50) ? cvar(g, (int)pick(&g->r, 0, g->p->nchoose - 1))
+                                            : k(g, pick(&g->r, 0, 24));
 }
 
 /* One buffer: M * (T0 + T1 * offset(s_a) + ...) + N, with M scaled to the
@@ -347,7 +346,8 @@ static void place_list(struct gen *g, int b) {
   int n = 0, want = (int)pick(&g->r, 2, 3), list[PG_NMEM];
   list[n++] = p->buf[b].mem;
   for (int m = 0; m < PG_NMEM && n < want; m++)
-    if (m != p->buf[b].mem && (m != PG_TMEM || p->m.tmem_present || chance(&g->r, 20)) && (want == 3 || chance(&g->r, 50)))
+    if (m != p->buf[b].mem && (m != PG_TMEM || p->m.tmem_present || chance(&g->r, 20)) &&
+        (want == 3 || chance(&g->r, 50)))
       list[n++] = m;
   for (int i = n - 1; i > 0; i--) {
     int j = (int)pick(&g->r, 0, i), t = list[i];
@@ -605,7 +605,10 @@ static void gen_objective(struct gen *g, int list, int o, int *is_count) {
   int64_t w = chance(r, 30) ? pick(r, 100000000, 1000000000) : pick(r, 2, 1000);
   /* one random draw per statement: argument order is unspecified in C */
   switch (kind) {
-  case 0: e = some_count(g); *is_count = 1; break;
+  case 0:
+    e = some_count(g);
+    *is_count = 1;
+    break;
   case 1:
     e = op2(g, PG_MUL, k(g, w), some_count(g));
     e = op2(g, PG_ADD, e, some_count(g));
@@ -616,13 +619,19 @@ static void gen_objective(struct gen *g, int list, int o, int *is_count) {
     e = op2(g, PG_MUL, e, some_count(g));
     e = op2(g, PG_SUB, e, some_choose(g));
     break;
-  case 3: e = some_choose(g); e = op2(g, PG_MUL, e, some_choose(g)); break;
+  case 3:
+    e = some_choose(g);
+    e = op2(g, PG_MUL, e, some_choose(g));
+    break;
   case 4:
     e = op2(g, PG_MUL, k(g, w), some_choose(g));
     e = op2(g, PG_SUB, e, p->ncounts ? some_count(g) : k(g, 1));
     break;
   case 5: e = p->nbuffers ? p->buf[pick(r, 0, p->nbuffers - 1)].size : some_choose(g); break;
-  case 6: e = used_or_slack(g); e = e < 0 ? some_choose(g) : p->ncounts ? op2(g, PG_ADD, e, op2(g, PG_MUL, k(g, w), some_count(g))) : e; break;
+  case 6:
+    e = used_or_slack(g);
+    e = e < 0 ? some_choose(g) : p->ncounts ? op2(g, PG_ADD, e, op2(g, PG_MUL, k(g, w), some_count(g))) : e;
+    break;
   default:
     e = p->uses_occupancy ? op2(g, PG_ADD, op2(g, PG_MUL, k(g, w), node(g, PG_CHOOSE, PG_OCC, 0, 0)), some_choose(g))
                           : some_choose(g);
@@ -794,13 +803,16 @@ static int64_t magnitude(const pg_problem *p, int n) {
   case PG_CONST: return sat(llabs(x->v));
   case PG_CHOOSE: return choose_bound(p, (int)x->v);
   case PG_COUNT: return sat(llabs(p->lo[x->v]) > llabs(p->hi[x->v]) ? llabs(p->lo[x->v]) : llabs(p->hi[x->v]));
-  case PG_ADD: case PG_SUB: return sat(a + b);
+  case PG_ADD:
+  case PG_SUB: return sat(a + b);
   case PG_MUL: return a && b > PG_GLPK_RANGE / a ? PG_GLPK_RANGE : sat(a * b);
-  case PG_CDIV: case PG_FDIV: return sat(a + 1);
-  case PG_MIN: case PG_MAX: return a > b ? a : b;
+  case PG_CDIV:
+  case PG_FDIV: return sat(a + 1);
+  case PG_MIN:
+  case PG_MAX: return a > b ? a : b;
   case PG_PLACED: return 1;
   case PG_LET: return magnitude(p, p->let[x->v]);
-  case PG_PORDER: return 27; /* at most two placed buffers of three candidates */
+  case PG_PORDER: return 27;                              /* at most two placed buffers of three candidates */
   default: return sat(2 * pg_capacity(p, (int)x->v) + 1); /* used(MEM), slack(MEM) */
   }
 }
@@ -908,11 +920,14 @@ static void expr_out(const pg_problem *p, int e, struct out *o) {
   case PG_CONST: put(o, n->v < 0 ? "(%lld)" : "%lld", (long long)n->v); return;
   case PG_CHOOSE: put(o, "%s", pg_choose_name((int)n->v)); return;
   case PG_COUNT: put(o, "%s", pg_count_name((int)n->v)); return;
-  case PG_USED: case PG_SLACK: put(o, "%s(%s)", n->op == PG_USED ? "used" : "slack", mems[n->v]); return;
+  case PG_USED:
+  case PG_SLACK: put(o, "%s(%s)", n->op == PG_USED ? "used" : "slack", mems[n->v]); return;
   case PG_PLACED: put(o, "placed(b%lld, %s)", (long long)n->v, mems[n->a]); return;
   case PG_LET: put(o, "l%lld", (long long)n->v); return;
   case PG_PORDER: put(o, "placement_order"); return;
-  case PG_ADD: case PG_SUB: case PG_MUL:
+  case PG_ADD:
+  case PG_SUB:
+  case PG_MUL:
     put(o, "(");
     expr_out(p, n->a, o);
     put(o, "%s", infix[n->op]);
@@ -953,8 +968,9 @@ void pg_machine_json(const pg_problem *p, char *buf, size_t size) {
   put(&o, "{\"name\": \"m\", \"description\": \"generated machine, seed %llu\", \"arch\": \"%s\",\n", p->seed,
       m->tmem_present ? "sm_100" : "sm_90");
   put(&o, " \"sm_count\": 132, \"clock_mhz\": 1980, \"hbm_gbps\": 3350, \"l2_bytes\": 52428800,\n");
-  put(&o, " \"smem\": {\"capacity\": %lld, \"per_sm\": %lld, \"reserved_per_cta\": %lld, \"granule\": %lld, "
-          "\"carveouts_kb\": [%lld], \"bytes_per_clk\": 128},\n",
+  put(&o,
+      " \"smem\": {\"capacity\": %lld, \"per_sm\": %lld, \"reserved_per_cta\": %lld, \"granule\": %lld, "
+      "\"carveouts_kb\": [%lld], \"bytes_per_clk\": 128},\n",
       (long long)m->smem_capacity, (long long)m->smem_per_sm, (long long)m->smem_reserved, (long long)m->smem_granule,
       (long long)(m->smem_per_sm / 1024));
   if (m->tmem_present)
@@ -966,12 +982,30 @@ void pg_machine_json(const pg_problem *p, char *buf, size_t size) {
       (long long)m->threads_per_sm, (long long)m->ctas_per_sm, (long long)m->threads_per_cta);
   put(&o, " \"throughput\": {\"mma_f16_per_clk\": 4096, \"mma_f8_per_clk\": 8192, \"mma_f4_per_clk\": 0, "
           "\"exp_per_clk\": 16},\n \"sources\": {");
-  static const char *const fields[] = {
-      "sm_count", "clock_mhz", "hbm_gbps", "l2_bytes", "smem.capacity", "smem.per_sm", "smem.reserved_per_cta",
-      "smem.granule", "smem.carveouts_kb", "smem.bytes_per_clk", "rf.per_sm", "rf.per_thread", "rf.warp_granule",
-      "limits.threads_per_sm", "limits.ctas_per_sm", "limits.threads_per_cta", "throughput.mma_f16_per_clk",
-      "throughput.mma_f8_per_clk", "throughput.mma_f4_per_clk", "throughput.exp_per_clk", "tmem.columns",
-      "tmem.lanes", "tmem.min_alloc_columns", NULL};
+  static const char *const fields[] = {"sm_count",
+                                       "clock_mhz",
+                                       "hbm_gbps",
+                                       "l2_bytes",
+                                       "smem.capacity",
+                                       "smem.per_sm",
+                                       "smem.reserved_per_cta",
+                                       "smem.granule",
+                                       "smem.carveouts_kb",
+                                       "smem.bytes_per_clk",
+                                       "rf.per_sm",
+                                       "rf.per_thread",
+                                       "rf.warp_granule",
+                                       "limits.threads_per_sm",
+                                       "limits.ctas_per_sm",
+                                       "limits.threads_per_cta",
+                                       "throughput.mma_f16_per_clk",
+                                       "throughput.mma_f8_per_clk",
+                                       "throughput.mma_f4_per_clk",
+                                       "throughput.exp_per_clk",
+                                       "tmem.columns",
+                                       "tmem.lanes",
+                                       "tmem.min_alloc_columns",
+                                       NULL};
   for (int i = 0; fields[i]; i++)
     if (m->tmem_present || strncmp(fields[i], "tmem.", 5))
       put(&o, "%s\"%s\": \"[derived] generated\"", i ? ", " : "", fields[i]);

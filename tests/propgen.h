@@ -11,10 +11,10 @@
 #include <stdint.h>
 
 #define PG_MAX_NODES 640
-#define PG_MAX_CHOOSE 4    /* c0..c3; occupancy is slot PG_OCC */
+#define PG_MAX_CHOOSE 4 /* c0..c3; occupancy is slot PG_OCC */
 #define PG_OCC PG_MAX_CHOOSE
-#define PG_MAX_VALUES 40   /* values of one choose domain (occupancy: 1..ctas) */
-#define PG_MAX_COUNTS 3    /* s0..s2 */
+#define PG_MAX_VALUES 40 /* values of one choose domain (occupancy: 1..ctas) */
+#define PG_MAX_COUNTS 3  /* s0..s2 */
 #define PG_MAX_BUFFERS 6
 #define PG_MAX_REQUIRES 5
 #define PG_MAX_OBJECTIVES 3
@@ -27,11 +27,21 @@
  * the counts (a product has at most one count-dependent side; cdiv, fdiv,
  * min and max see only choose variables). */
 enum pg_op {
-  PG_CONST, PG_CHOOSE, PG_COUNT, PG_ADD, PG_SUB, PG_MUL, PG_CDIV, PG_FDIV, PG_MIN, PG_MAX,
-  PG_USED, PG_SLACK, /* used(MEM), slack(MEM): v is the memory; only in requires and objectives */
-  PG_PLACED,         /* placed(bV, MEM): v the buffer, a the memory (0 or 1) */
-  PG_LET,            /* let lV */
-  PG_PORDER          /* placement_order */
+  PG_CONST,
+  PG_CHOOSE,
+  PG_COUNT,
+  PG_ADD,
+  PG_SUB,
+  PG_MUL,
+  PG_CDIV,
+  PG_FDIV,
+  PG_MIN,
+  PG_MAX,
+  PG_USED,
+  PG_SLACK,  /* used(MEM), slack(MEM): v is the memory; only in requires and objectives */
+  PG_PLACED, /* placed(bV, MEM): v the buffer, a the memory (0 or 1) */
+  PG_LET,    /* let lV */
+  PG_PORDER  /* placement_order */
 };
 enum pg_rel { PG_LE, PG_LT, PG_GE, PG_GT, PG_EQ };
 enum pg_mem { PG_SMEM, PG_TMEM, PG_RF, PG_NMEM };
@@ -52,11 +62,42 @@ typedef struct pg_machine {
 
 /* What a problem exercises, for the per-batch coverage assertion. */
 enum pg_feature {
-  PF_COUNTS1, PF_COUNTS2, PF_COUNTS3, PF_LO_ABOVE_1, PF_LOOSEN, PF_MIXED, PF_ALIGNED_SMEM, PF_ALIGNED_TMEM,
-  PF_ALIGNED_RF, PF_NEGATIVE, PF_MIN, PF_MAX, PF_WEIGHT_1E9, PF_CAP_2_40, PF_COUNT_FIRST, PF_TILE_FIRST,
-  PF_FIX, PF_DOMAIN, PF_OCC_0, PF_OCC_1, PF_TOP, PF_CHECK, PF_GLPK, PF_CLI_OBJECTIVE, PF_LIFETIMES,
-  PF_LAYOUT_ORDER, PF_PLACE, PF_ALIAS, PF_PIN, PF_CLI_PLACE, PF_PLACED_LET, PF_TOP_CONFIGS, PF_PLACE_OCC,
-  PF_PLACE_GLPK, PF_PLACED_SIZE, PF_NFEATURES
+  PF_COUNTS1,
+  PF_COUNTS2,
+  PF_COUNTS3,
+  PF_LO_ABOVE_1,
+  PF_LOOSEN,
+  PF_MIXED,
+  PF_ALIGNED_SMEM,
+  PF_ALIGNED_TMEM,
+  PF_ALIGNED_RF,
+  PF_NEGATIVE,
+  PF_MIN,
+  PF_MAX,
+  PF_WEIGHT_1E9,
+  PF_CAP_2_40,
+  PF_COUNT_FIRST,
+  PF_TILE_FIRST,
+  PF_FIX,
+  PF_DOMAIN,
+  PF_OCC_0,
+  PF_OCC_1,
+  PF_TOP,
+  PF_CHECK,
+  PF_GLPK,
+  PF_CLI_OBJECTIVE,
+  PF_LIFETIMES,
+  PF_LAYOUT_ORDER,
+  PF_PLACE,
+  PF_ALIAS,
+  PF_PIN,
+  PF_CLI_PLACE,
+  PF_PLACED_LET,
+  PF_TOP_CONFIGS,
+  PF_PLACE_OCC,
+  PF_PLACE_GLPK,
+  PF_PLACED_SIZE,
+  PF_NFEATURES
 };
 
 typedef struct pg_problem {
@@ -65,13 +106,13 @@ typedef struct pg_problem {
   pg_node node[PG_MAX_NODES];
   int nnodes;
 
-  int nchoose;                             /* workset choose variables c0.. */
+  int nchoose; /* workset choose variables c0.. */
   int64_t dom[PG_MAX_CHOOSE][PG_MAX_VALUES];
   int ndom[PG_MAX_CHOOSE];
-  int uses_occupancy;                      /* occupancy is a variable (slot PG_OCC) */
-  int64_t threads;                         /* the workset's "threads" param; 0: none */
+  int uses_occupancy; /* occupancy is a variable (slot PG_OCC) */
+  int64_t threads;    /* the workset's "threads" param; 0: none */
 
-  int ncounts;                             /* s0.. */
+  int ncounts; /* s0.. */
   int64_t lo[PG_MAX_COUNTS], hi[PG_MAX_COUNTS];
 
   int nbuffers;
@@ -91,29 +132,36 @@ typedef struct pg_problem {
     int pin, cli_place, alias;
   } buf[PG_MAX_BUFFERS];
   int nlets;
-  int let[PG_MAX_LETS];                    /* l0.. : their expressions */
-  int order[PG_MAX_BUFFERS];               /* layout_order: buffer indices, norder of them */
+  int let[PG_MAX_LETS];      /* l0.. : their expressions */
+  int order[PG_MAX_BUFFERS]; /* layout_order: buffer indices, norder of them */
   int norder;
 
-  int nrequire;                            /* lhs REL rhs */
-  struct { int lhs, rhs, rel, on_cli; } req[PG_MAX_REQUIRES];
+  int nrequire; /* lhs REL rhs */
+  struct {
+    int lhs, rhs, rel, on_cli;
+  } req[PG_MAX_REQUIRES];
 
   /* The workset's objectives, and the command line's (which replace them
    * when there are any). */
   int nobj[2];
-  struct { int max, expr; } obj[2][PG_MAX_OBJECTIVES];
+  struct {
+    int max, expr;
+  } obj[2][PG_MAX_OBJECTIVES];
 
   /* The request: fixes (choose slot 0..PG_OCC or count), domains, mode. */
   int nfix;
-  struct { int is_count, var; int64_t v; } fix[PG_MAX_FIXES];
+  struct {
+    int is_count, var;
+    int64_t v;
+  } fix[PG_MAX_FIXES];
   int has_domain[PG_MAX_CHOOSE + 1];
   int64_t domain[PG_MAX_CHOOSE + 1][PG_MAX_VALUES];
   int ndomain[PG_MAX_CHOOSE + 1];
-  int top;          /* --top K; 0: a plain solve */
-  int top_points;   /* with --top-points (every point ranked), else distinct configurations */
-  int check;        /* `tilefit check`, every variable fixed */
-  int glpk;                 /* --solver glpk */
-  int no_presolve;          /* and --no-presolve */
+  int top;         /* --top K; 0: a plain solve */
+  int top_points;  /* with --top-points (every point ranked), else distinct configurations */
+  int check;       /* `tilefit check`, every variable fixed */
+  int glpk;        /* --solver glpk */
+  int no_presolve; /* and --no-presolve */
 
   unsigned long long features; /* 1 << enum pg_feature */
 } pg_problem;

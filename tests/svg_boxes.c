@@ -42,8 +42,10 @@ double tf_test_text_width(const char *text, double size) {
 
 /* The content of a text element, the five entities undone. */
 static void unescape(const char *from, const char *to, char *out, size_t size) {
-  static const struct { const char *as; char c; } ents[] = {
-      {"&lt;", '<'}, {"&gt;", '>'}, {"&amp;", '&'}, {"&quot;", '"'}, {"&apos;", '\''}};
+  static const struct {
+    const char *as;
+    char c;
+  } ents[] = {{"&lt;", '<'}, {"&gt;", '>'}, {"&amp;", '&'}, {"&quot;", '"'}, {"&apos;", '\''}};
   size_t n = 0;
   while (from < to && n + 1 < size) {
     size_t k = 0;
@@ -67,7 +69,8 @@ static void text_box(const char *e, tf_test_box *b) {
   double w = tf_test_text_width(b->text, size), lo;
   const char *anchor = strstr(e, "text-anchor=\"");
   lo = anchor && anchor < gt && !strncmp(anchor + 13, "middle", 6) ? -w / 2
-       : anchor && anchor < gt && !strncmp(anchor + 13, "end", 3) ? -w : 0;
+       : anchor && anchor < gt && !strncmp(anchor + 13, "end", 3)  ? -w
+                                                                   : 0;
   const char *rot = strstr(e, "rotate(");
   if (rot && rot < gt) {
     b->x0 = x - 0.76 * size, b->x1 = x + 0.24 * size;

@@ -68,9 +68,7 @@ int tf_problem_bind_requires(tf_problem *p, const tf_request *req, tf_error *err
   for (size_t i = 0; i < p->nrequire; i++) {
     const tf_expr *l, *r;
     enum tf_rel rel = tf_expr_relation(p->require[i], &l, &r);
-    p->row_kind[i] = rel == TF_REL_LE || rel == TF_REL_LT ? TF_ROW_LE
-                     : rel == TF_REL_EQ                   ? TF_ROW_EQ
-                                                          : TF_ROW_GE;
+    p->row_kind[i] = rel == TF_REL_LE || rel == TF_REL_LT ? TF_ROW_LE : rel == TF_REL_EQ ? TF_ROW_EQ : TF_ROW_GE;
     mark_derived(p, p->require[i], p->require_where[i]);
   }
   return 0;
@@ -322,8 +320,9 @@ static int fixed_require_fails(tf_problem *p, int with_lets) {
   for (size_t r = 0; r < p->nrequire; r++) {
     const tf_expr *l, *rr;
     enum tf_rel rel = tf_expr_relation(p->require[r], &l, &rr);
-    int fixed = with_lets ? reads_only_fixed(p, p->require[r])
-                          : tf_problem_first_other(p->workset, p->require[r], 1u << TF_SYM_PARAM | 1u << TF_SYM_MACHINE) < 0;
+    int fixed = with_lets
+                    ? reads_only_fixed(p, p->require[r])
+                    : tf_problem_first_other(p->workset, p->require[r], 1u << TF_SYM_PARAM | 1u << TF_SYM_MACHINE) < 0;
     int64_t a, b;
     tf_error e;
     tf_error_init(&e);

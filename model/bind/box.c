@@ -7,8 +7,8 @@
 #include "model/bind/place_bind.h"
 #include "model/bind/problem_internal.h"
 #include "model/bind/reuse.h"
-#include "model/input/lets.h"
 #include "model/core/alloc.h"
+#include "model/input/lets.h"
 
 #define OPAQUE TF_CBOX_OPAQUE
 
@@ -30,13 +30,13 @@ void tf_ival_range(const tf_ival *v, int n, const int64_t *lo, const int64_t *hi
 
 /* What a box's bounds are computed in, kept with the problem. */
 struct tf_box_scratch {
-  tf_ival *syms; /* every symbol */
-  tf_ival *size; /* per buffer: its size in its memory, where the box keeps it in one */
-  int *mem;      /* per buffer: that memory, else -1 (several, or it aliases another) */
+  tf_ival *syms;         /* every symbol */
+  tf_ival *size;         /* per buffer: its size in its memory, where the box keeps it in one */
+  int *mem;              /* per buffer: that memory, else -1 (several, or it aliases another) */
   unsigned char *paired; /* per buffer: it aliases another, or another aliases it */
-  tf_ival *row;  /* per live require: its row, normalised */
-  tf_ival *diff; /* per live require: lhs - rhs */
-  tf_ival *obj;  /* per objective */
+  tf_ival *row;          /* per live require: its row, normalised */
+  tf_ival *diff;         /* per live require: lhs - rhs */
+  tf_ival *obj;          /* per objective */
   /* The box these were last evaluated at: a value that reads none of the
    * variables whose range changed since is the same (as in binding's
    * reuse, model/bind/reuse.h), so consecutive boxes -- a box's two halves
@@ -49,7 +49,8 @@ struct tf_box_scratch {
 void tf_cbox_scratch_free(tf_problem *p) {
   if (!p->box)
     return;
-  free(p->box->syms), free(p->box->size), free(p->box->mem), free(p->box->paired), free(p->box->row), free(p->box->diff), free(p->box->obj);
+  free(p->box->syms), free(p->box->size), free(p->box->mem), free(p->box->paired), free(p->box->row),
+      free(p->box->diff), free(p->box->obj);
   free(p->box);
   p->box = NULL;
 }
@@ -152,7 +153,8 @@ static int eval_lets(tf_problem *p, const tf_ival_env *env, uint64_t changed) {
   const tf_workset *w = p->workset;
   for (size_t k = 0; k < p->nlet_eval; k++) {
     size_t i = (size_t)p->let_eval[k];
-    if ((changed == EVERY || (w->let_graph.choose[i] & changed)) && tf_expr_interval(w->lets[i].expr, env, &p->box->syms[tf_workset_sym_let(w, i)]))
+    if ((changed == EVERY || (w->let_graph.choose[i] & changed)) &&
+        tf_expr_interval(w->lets[i].expr, env, &p->box->syms[tf_workset_sym_let(w, i)]))
       return OPAQUE;
   }
   return 0;
@@ -190,8 +192,7 @@ static int buffer_in(tf_problem *p, size_t b, int m, const int64_t *at, const tf
 /* Every buffer's size over the box, and each memory's least use into
  * `least` from those whose memory is the same throughout the box and that
  * alias no other (an aliased one adds at least 0). */
-static int buffers(tf_problem *p, const tf_cbox *box, const tf_ival_env *env, uint64_t changed,
-                   struct least *least) {
+static int buffers(tf_problem *p, const tf_cbox *box, const tf_ival_env *env, uint64_t changed, struct least *least) {
   const tf_workset *w = p->workset;
   int64_t at[TF_MAX_CHOOSE] = {0};
   for (size_t i = 0; i < p->nchoose; i++)
@@ -269,7 +270,7 @@ static int difference(tf_problem *p, size_t r, const tf_ival_env *env, tf_ival *
   for (int i = 0; i <= p->ncounts; i++) {
     tf_wide lo = (tf_wide)a.lo[i] - b.hi[i], hi = (tf_wide)a.hi[i] - b.lo[i];
     if (lo <= INT64_MIN || hi >= INT64_MAX) /* the < and > shift below stays in range */
-      return OPAQUE;                          /* binding's "integer overflow" may be met */
+      return OPAQUE;                        /* binding's "integer overflow" may be met */
     d->lo[i] = (int64_t)lo, d->hi[i] = (int64_t)hi;
   }
   return 0;

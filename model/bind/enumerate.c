@@ -89,8 +89,8 @@ static void overflow_text(const tf_problem *p, const int64_t *choose, const stru
            (long long)ov->cap);
 }
 
-static int require_violation(tf_problem *p, size_t r, const int64_t *choose, const tf_affine *lhs,
-                             const tf_affine *rhs, struct pruning *pr) {
+static int require_violation(tf_problem *p, size_t r, const int64_t *choose, const tf_affine *lhs, const tf_affine *rhs,
+                             struct pruning *pr) {
   (void)lhs;
   (void)rhs;
   if (pr->best_excess == INT64_MAX && !p->pruned_why[0]) {
@@ -104,9 +104,7 @@ static int require_violation(tf_problem *p, size_t r, const int64_t *choose, con
 
 /* The form index in place k of the last kept combination before slot c
  * (n places a combination), to try first; UINT32_MAX when there is none. */
-static uint32_t near(const uint32_t *ix, size_t n, size_t c, size_t k) {
-  return c ? ix[(c - 1) * n + k] : UINT32_MAX;
-}
+static uint32_t near(const uint32_t *ix, size_t n, size_t c, size_t k) { return c ? ix[(c - 1) * n + k] : UINT32_MAX; }
 
 /* Buffer sizes of the combination in slot c, stored; 1 or -1 on error. */
 static int enumerate_buffers(tf_problem *p, size_t c, const int64_t *choose, const tf_eval_env *env, tf_reuse *ru,
@@ -130,15 +128,16 @@ static int enumerate_buffers(tf_problem *p, size_t c, const int64_t *choose, con
     return -1;
   for (size_t b = 0; b < p->nbuffers; b++) {
     sz[b].c = forms[b * stride];
-    p->buf_ix[c * p->nbuffers + b] = tf_forms_add_near(&p->forms, forms + b * stride, near(p->buf_ix, p->nbuffers, c, b));
+    p->buf_ix[c * p->nbuffers + b] =
+        tf_forms_add_near(&p->forms, forms + b * stride, near(p->buf_ix, p->nbuffers, c, b));
   }
   return 1;
 }
 
 /* Require r at the combination in slot c, stored as a row normalised to
  * form {<=, >=, ==} 0; 1 keep, 0 violated whatever the counts, -1 error. */
-static int enumerate_row(tf_problem *p, size_t c, size_t r, const int64_t *choose, const tf_eval_env *env,
-                         tf_reuse *ru, struct pruning *pr, tf_error *err) {
+static int enumerate_row(tf_problem *p, size_t c, size_t r, const int64_t *choose, const tf_eval_env *env, tf_reuse *ru,
+                         struct pruning *pr, tf_error *err) {
   if (p->require_fixed[r]) { /* holds everywhere (fixed_require_fails): no row */
     p->row_ix[c * p->nrequire + r] = p->zero_form;
     return 1;
@@ -238,8 +237,8 @@ static int size_mul(size_t a, size_t b, size_t *n) {
  * that runs the process out of memory. */
 static int reserve(tf_problem *p, size_t cap, tf_error *err) {
   size_t stride = tf_problem_stride(p), forms = p->nbuffers + p->nrequire + p->nobjective + 3, per, n;
-  if (size_mul(forms, stride, &per) || per > SIZE_MAX - (p->nchoose + 1) ||
-      size_mul(cap, per + p->nchoose + 1, &n) || n > TF_MAX_STORED)
+  if (size_mul(forms, stride, &per) || per > SIZE_MAX - (p->nchoose + 1) || size_mul(cap, per + p->nchoose + 1, &n) ||
+      n > TF_MAX_STORED)
     return tf_error_set(err, TF_EINPUT, "$.choose",
                         "%zu combinations of %zu buffers, %zu constraints and %zu objectives would store more than "
                         "%zu coefficients; narrow the domains with @{domain} or @{fix}",
@@ -295,9 +294,8 @@ double tf_problem_time_left(const tf_problem *p, double limit_s) {
 static int out_of_time(const tf_problem *p, double start, size_t n, tf_error *err) {
   if (p->time_limit_s <= 0 || n % 1024 || tf_problem_now_s() - start <= p->time_limit_s)
     return 0;
-  return tf_error_set(err, TF_ESOLVER, NULL,
-                      "time limit of %g s reached while binding, after %zu of %zu combinations", p->time_limit_s, n,
-                      p->ncandidates);
+  return tf_error_set(err, TF_ESOLVER, NULL, "time limit of %g s reached while binding, after %zu of %zu combinations",
+                      p->time_limit_s, n, p->ncandidates);
 }
 
 /* Every candidate in odometer order (the last variable fastest), each

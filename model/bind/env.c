@@ -10,8 +10,7 @@ tf_eval_env tf_problem_env(const tf_problem *p) {
   return env;
 }
 
-int tf_problem_only_params(const tf_problem *p, const tf_expr *e, const char *where, const char *what,
-                           tf_error *err) {
+int tf_problem_only_params(const tf_problem *p, const tf_expr *e, const char *where, const char *what, tf_error *err) {
   int other = tf_problem_first_other(p->workset, e, 1u << TF_SYM_PARAM | 1u << TF_SYM_MACHINE);
   if (other < 0)
     return 0;

@@ -14,8 +14,7 @@ tf_eval_env tf_problem_env(const tf_problem *p);
 /* TF_EINPUT at `where` when e uses a symbol other than params and
  * machine constants ("`what` may use only params and machine constants,
  * not 'X'"); else 0. */
-int tf_problem_only_params(const tf_problem *p, const tf_expr *e, const char *where, const char *what,
-                           tf_error *err);
+int tf_problem_only_params(const tf_problem *p, const tf_expr *e, const char *where, const char *what, tf_error *err);
 /* e's value where it may use only params and machine constants (an
  * alignment, a count bound, a placement pin); the error names `where`. */
 int tf_problem_param_const(const tf_problem *p, const tf_expr *e, const char *where, const char *what, int64_t *out,

@@ -86,7 +86,6 @@ uint32_t tf_forms_add(tf_forms *f, const int64_t *form) {
   return i;
 }
 
-
 /* The forms past `mark` go newest first, and leave the table when they
  * are in it (a form equal to an earlier one is not).  The table is what
  * placing the forms in index order gives, so under linear probing no

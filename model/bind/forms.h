@@ -27,11 +27,11 @@
 #define TF_FORMS_SHARE_FROM 4096 /* forms (128 KiB at three counts) before they are shared */
 
 typedef struct tf_forms {
-  int64_t *v;      /* n forms of `stride` coefficients */
-  size_t n, cap;   /* forms stored; room for them */
-  size_t stride;   /* 1 + the problem's counts */
-  uint32_t *table; /* open addressing, linear probing: the first of equal forms' index + 1, 0 empty */
-  size_t tcap;     /* a power of two, at least twice n; 0 until forms are shared */
+  int64_t *v;        /* n forms of `stride` coefficients */
+  size_t n, cap;     /* forms stored; room for them */
+  size_t stride;     /* 1 + the problem's counts */
+  uint32_t *table;   /* open addressing, linear probing: the first of equal forms' index + 1, 0 empty */
+  size_t tcap;       /* a power of two, at least twice n; 0 until forms are shared */
   size_t share_from; /* TF_FORMS_SHARE_FROM; a test may set it before the first add */
 } tf_forms;
 

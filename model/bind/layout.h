@@ -27,27 +27,27 @@
 #include "model/input/memory_kind.h"
 
 typedef struct tf_layout_slot {
-  size_t buffer;       /* index into the workset's buffers */
-  int memory;          /* enum tf_memory, at the point's placement */
-  int64_t offset;      /* where it starts */
-  int64_t size;        /* its own size (an aliased buffer's whole size) */
-  int64_t allocated;   /* what the capacity rows charge it */
-  int64_t align;       /* its rounding */
-  int aligned;         /* offset is a multiple of align */
-  int host;            /* the buffer it shares space with, or -1 */
+  size_t buffer;        /* index into the workset's buffers */
+  int memory;           /* enum tf_memory, at the point's placement */
+  int64_t offset;       /* where it starts */
+  int64_t size;         /* its own size (an aliased buffer's whole size) */
+  int64_t allocated;    /* what the capacity rows charge it */
+  int64_t align;        /* its rounding */
+  int aligned;          /* offset is a multiple of align */
+  int host;             /* the buffer it shares space with, or -1 */
   int64_t extra_offset; /* host >= 0 and allocated > 0: where the excess lies */
-  int lifetime;        /* the workset's phase index, or -1: live throughout */
+  int lifetime;         /* the workset's phase index, or -1: live throughout */
 } tf_layout_slot;
 
 typedef struct tf_layout {
-  size_t nslots;           /* one per buffer, grouped by memory, in layout order:
+  size_t nslots; /* one per buffer, grouped by memory, in layout order:
                               the always-live ones, then each phase's */
   tf_layout_slot *slots;
-  int64_t end[TF_NMEM];    /* the end of the last buffer: the memory's used */
-  int64_t capacity[TF_NMEM]; /* enforced at the point (SMEM less with an occupancy) */
-  int shown[TF_NMEM];      /* a report shows the memory (tf_memory_report) */
-  int phased[TF_NMEM];     /* a buffer of some phase is in the memory */
-  int64_t phase_base[TF_NMEM]; /* where every phase starts: the always-live end */
+  int64_t end[TF_NMEM];                          /* the end of the last buffer: the memory's used */
+  int64_t capacity[TF_NMEM];                     /* enforced at the point (SMEM less with an occupancy) */
+  int shown[TF_NMEM];                            /* a report shows the memory (tf_memory_report) */
+  int phased[TF_NMEM];                           /* a buffer of some phase is in the memory */
+  int64_t phase_base[TF_NMEM];                   /* where every phase starts: the always-live end */
   int64_t phase_size[TF_NMEM][TF_MAX_LIFETIMES]; /* each phase's charges, summed */
 } tf_layout;
 

@@ -45,8 +45,9 @@ int tf_memory_fold_aliases(const tf_problem *p, const int64_t *choose, int64_t *
     for (size_t k = 1; k < stride; k++)
       if (sizes[b * stride + k] || sizes[(size_t)a * stride + k]) {
         free(raw);
-        return tf_error_set(err, TF_EINPUT, w->buffers[b].path, "'%s' aliases '%s', so neither size may depend on a count",
-                            w->buffers[b].name, w->buffers[a].name);
+        return tf_error_set(err, TF_EINPUT, w->buffers[b].path,
+                            "'%s' aliases '%s', so neither size may depend on a count", w->buffers[b].name,
+                            w->buffers[a].name);
       }
     sizes[b * stride] = raw[b] > raw[a] ? raw[b] - raw[a] : 0;
   }
@@ -62,7 +63,9 @@ int64_t tf_memory_capacity_at(const tf_problem *p, int mem, const int64_t *choos
   return p->capacity[mem];
 }
 
-int tf_memory_capacity_varies(const tf_problem *p, int mem) { return tf_memory_occupancy_lowers(mem) && p->occupancy >= 0; }
+int tf_memory_capacity_varies(const tf_problem *p, int mem) {
+  return tf_memory_occupancy_lowers(mem) && p->occupancy >= 0;
+}
 
 int64_t tf_memory_capacity(const tf_problem *p, int mem, size_t c) {
   return tf_memory_capacity_at(p, mem, combo_of(p, c));
@@ -233,8 +236,8 @@ int tf_memory_use_range_forms(const tf_problem *p, int mem, const int64_t *choos
   return 0;
 }
 
-int tf_memory_use_range(const tf_problem *p, size_t c, int mem, const int64_t *lo, const int64_t *hi,
-                        int64_t *min, int64_t *max) {
+int tf_memory_use_range(const tf_problem *p, size_t c, int mem, const int64_t *lo, const int64_t *hi, int64_t *min,
+                        int64_t *max) {
   size_t stride = tf_problem_stride(p); /* the stored forms are shared, so not side by side: gathered */
   int64_t *sizes = tf_nalloc(p->nbuffers + 1, stride * sizeof *sizes);
   for (size_t b = 0; b < p->nbuffers; b++)
@@ -244,8 +247,7 @@ int tf_memory_use_range(const tf_problem *p, size_t c, int mem, const int64_t *l
   return rc;
 }
 
-int tf_memory_least_use(const tf_problem *p, size_t c, const int64_t *lo, const int64_t *hi,
-                        int64_t least[TF_NMEM]) {
+int tf_memory_least_use(const tf_problem *p, size_t c, const int64_t *lo, const int64_t *hi, int64_t least[TF_NMEM]) {
   int64_t slots[TF_MEMORY_SLOTS] = {0};
   for (size_t b = 0; b < p->nbuffers; b++) {
     int64_t v;
@@ -256,8 +258,8 @@ int tf_memory_least_use(const tf_problem *p, size_t c, const int64_t *lo, const 
   return tf_memory_total(p, slots, 0, least);
 }
 
-int tf_memory_line(const tf_problem *p, size_t c, int mem, int r, const int64_t *counts, int k,
-                   int64_t *resident, int64_t *per_unit) {
+int tf_memory_line(const tf_problem *p, size_t c, int mem, int r, const int64_t *counts, int k, int64_t *resident,
+                   int64_t *per_unit) {
   *resident = 0;
   *per_unit = 0;
   for (size_t b = 0; b < p->nbuffers; b++) {
@@ -330,8 +332,7 @@ int tf_memory_add(const tf_problem *p, size_t b, const int64_t *choose, int64_t 
                   int64_t slots[TF_MEMORY_SLOTS], tf_error *err) {
   const tf_buffer *buf = &p->workset->buffers[b];
   if (size < 0)
-    return tf_error_set(err, TF_EINPUT, buf->path, "buffer '%s' has negative size %lld", buf->name,
-                        (long long)size);
+    return tf_error_set(err, TF_EINPUT, buf->path, "buffer '%s' has negative size %lld", buf->name, (long long)size);
   if (tf_memory_charge(p, b, size, alloc))
     return tf_error_set(err, TF_EINPUT, buf->path, "integer overflow aligning buffer '%s'", buf->name);
   int m = tf_memory_of_at(p, b, choose);

@@ -103,8 +103,7 @@ typedef struct tf_memory_row {
   int shown;
   int64_t used, capacity, slack;
 } tf_memory_row;
-tf_memory_row tf_memory_report(const struct tf_problem *p, int mem, const int64_t *choose,
-                               const int64_t used[TF_NMEM]);
+tf_memory_row tf_memory_report(const struct tf_problem *p, int mem, const int64_t *choose, const int64_t used[TF_NMEM]);
 
 /* The first memory whose use exceeds its capacity at the point, or -1. */
 int tf_memory_over(const struct tf_problem *p, const int64_t *choose, const int64_t used[TF_NMEM]);
@@ -133,7 +132,7 @@ const char *tf_memory_row_name(const struct tf_problem *p, int r);
  * charges in mem, slots[TF_MEMORY_SLOT(mem, q + 1)] phase q's. */
 #define TF_MEMORY_ROWS_MAX (1 + TF_MAX_LIFETIMES)
 #define TF_MEMORY_SLOTS (TF_NMEM * TF_MEMORY_ROWS_MAX)
-#define TF_MEMORY_SLOT(mem, r) ((size_t)(mem) * TF_MEMORY_ROWS_MAX + (size_t)(r))
+#define TF_MEMORY_SLOT(mem, r) ((size_t)(mem)*TF_MEMORY_ROWS_MAX + (size_t)(r))
 /* The slot buffer b's charge is added to when it is in memory `mem`. */
 size_t tf_memory_slot(const struct tf_problem *p, size_t b, int mem);
 

@@ -62,8 +62,8 @@ static int launch_registers_fit(const tf_problem *p, int64_t ctas, char *why, si
 /* The memories occupancy checks per SM, each with a use that must not
  * depend on a count: 0 they fit, 1 one does not (why), -1 a use depends on
  * a count (why: that memory's name). */
-static int sm_memories_fit(const tf_problem *p, const int64_t *choose, const int64_t *sizes, int64_t threads,
-                           char *why, size_t size) {
+static int sm_memories_fit(const tf_problem *p, const int64_t *choose, const int64_t *sizes, int64_t threads, char *why,
+                           size_t size) {
   int64_t ctas = choose[p->occupancy], use[TF_NMEM];
   for (int mem = 0; mem < TF_NMEM; mem++)
     if (tf_memory_sm_use(mem) && count_free_use(p, choose, sizes, mem, &use[mem]))
@@ -93,10 +93,12 @@ int tf_occupancy_fits(const tf_problem *p, const int64_t *choose, const int64_t 
     return snprintf(why, size, "occupancy %lld: at least one CTA must fit on an SM", (long long)ctas), 0;
   if (ctas > m->limits.ctas_per_sm)
     return snprintf(why, size, "occupancy %lld is above the %lld CTAs an SM holds", (long long)ctas,
-                    (long long)m->limits.ctas_per_sm), 0;
+                    (long long)m->limits.ctas_per_sm),
+           0;
   if (threads > 0 && sat_mul(ctas, threads) > m->limits.threads_per_sm)
     return snprintf(why, size, "occupancy %lld needs %lld threads per SM, above %lld", (long long)ctas,
-                    (long long)sat_mul(ctas, threads), (long long)m->limits.threads_per_sm), 0;
+                    (long long)sat_mul(ctas, threads), (long long)m->limits.threads_per_sm),
+           0;
   if (sm)
     return snprintf(why, size, "%s", why_all), 0;
   return 1;

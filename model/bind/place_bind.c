@@ -60,8 +60,8 @@ static int legal_candidates(const tf_problem *p, size_t b, int *out, int *n, tf_
     own |= 1u << list[k];
   mem_list(mask, reads, sizeof reads);
   mem_list(own, has, sizeof has);
-  return tf_error_set(err, TF_EINPUT, why->path, "%s on %s takes %s from %s only; buffer %s may be in %s",
-                      why->inst, p->machine->name, tf_mma_operand_names[op], reads, buf->name, has);
+  return tf_error_set(err, TF_EINPUT, why->path, "%s on %s takes %s from %s only; buffer %s may be in %s", why->inst,
+                      p->machine->name, tf_mma_operand_names[op], reads, buf->name, has);
 }
 
 /* Narrows candidates by one pin; the pin must leave at least one. */
@@ -167,7 +167,8 @@ int tf_place_bind(tf_problem *p, const tf_request *req, tf_error *err) {
       return -1;
     int pinned = 0;
     for (size_t k = 0; k < req->nplaces; k++)
-      if (!strcmp(req->places[k].buffer, w->buffers[b].name) && (pinned = 1) && apply_pin(p, &req->places[k], b, cand, &n, err))
+      if (!strcmp(req->places[k].buffer, w->buffers[b].name) && (pinned = 1) &&
+          apply_pin(p, &req->places[k], b, cand, &n, err))
         return -1;
     if (w->buffers[b].pin && !pinned && apply_param_pin(p, b, cand, &n, err))
       return -1;

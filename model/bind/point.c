@@ -66,7 +66,8 @@ static int point_requires(const tf_problem *p, const tf_eval_env *env, tf_point 
     if (p->require_fixed && p->require_fixed[r]) {
       pt->require_lhs[r] = p->require_fixed_sides[2 * r];
       pt->require_rhs[r] = p->require_fixed_sides[2 * r + 1];
-    } else if (tf_expr_eval_at(l, env, &pt->require_lhs[r], err) || tf_expr_eval_at(rr, env, &pt->require_rhs[r], err)) {
+    } else if (tf_expr_eval_at(l, env, &pt->require_lhs[r], err) ||
+               tf_expr_eval_at(rr, env, &pt->require_rhs[r], err)) {
       return tf_error_set_path(err, p->require_where[r]), -1;
     }
     int64_t a = pt->require_lhs[r], b = pt->require_rhs[r];
@@ -137,8 +138,8 @@ static int memory_over(const tf_problem *p, const tf_point *pt, tf_violation *v)
       snprintf(v->text, sizeof v->text, "smem needs %lld B; occupancy %lld allows %lld B per CTA, %lld over",
                (long long)v->needs, (long long)v->occupancy, (long long)cap, (long long)(v->needs - cap));
     else
-      snprintf(v->text, sizeof v->text, "%s needs %lld %s of %lld, %lld over", tf_memory_name(m),
-               (long long)v->needs, tf_memory_unit(m), (long long)cap, (long long)(v->needs - cap));
+      snprintf(v->text, sizeof v->text, "%s needs %lld %s of %lld, %lld over", tf_memory_name(m), (long long)v->needs,
+               tf_memory_unit(m), (long long)cap, (long long)(v->needs - cap));
     return 1;
   }
   return 0;
@@ -153,15 +154,15 @@ int tf_point_violation(const tf_problem *p, const tf_point *pt, tf_violation *v)
   for (size_t r = 0; r < p->nrequire; r++)
     if (!pt->require_ok[r]) {
       v->index = r, v->lhs = pt->require_lhs[r], v->rhs = pt->require_rhs[r];
-      snprintf(v->text, sizeof v->text, "violates '%s' (%lld vs %lld)", tf_expr_text(p->require[r]),
-               (long long)v->lhs, (long long)v->rhs);
+      snprintf(v->text, sizeof v->text, "violates '%s' (%lld vs %lld)", tf_expr_text(p->require[r]), (long long)v->lhs,
+               (long long)v->rhs);
       return missed(v, TF_MISS_REQUIRE);
     }
   for (int i = 0; i < p->ncounts; i++)
     if (pt->counts[i] < p->count_lo[i] || pt->counts[i] > p->count_hi[i]) {
       v->index = (size_t)i, v->value = pt->counts[i], v->lhs = p->count_lo[i], v->rhs = p->count_hi[i];
-      snprintf(v->text, sizeof v->text, "%s = %lld is outside [%lld, %lld]", p->count_names[i],
-               (long long)v->value, (long long)v->lhs, (long long)v->rhs);
+      snprintf(v->text, sizeof v->text, "%s = %lld is outside [%lld, %lld]", p->count_names[i], (long long)v->value,
+               (long long)v->lhs, (long long)v->rhs);
       return missed(v, TF_MISS_RANGE);
     }
   return 1;

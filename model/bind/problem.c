@@ -1,7 +1,7 @@
+#include "model/bind/problem.h"
 #include "model/bind/box.h"
 #include "model/bind/memory.h"
 #include "model/bind/place_bind.h"
-#include "model/bind/problem.h"
 #include "model/bind/reuse.h"
 #include "model/input/place.h"
 #include "model/input/roofline.h"
@@ -252,11 +252,11 @@ static int apply_domain(tf_problem *p, const tf_domain_req *d, tf_error *err) {
   if (!occ && (sym < 0 || tf_workset_sym_kind(w, sym) != TF_SYM_CHOOSE)) {
     char buf[512];
     if (sym >= 0 && tf_workset_sym_kind(w, sym) == TF_SYM_COUNT)
-      return tf_error_set(err, TF_EINPUT, d->where,
-                          "'%s' is a count variable; bound it with @{fix} or @{require}", d->name);
+      return tf_error_set(err, TF_EINPUT, d->where, "'%s' is a count variable; bound it with @{fix} or @{require}",
+                          d->name);
     char near[160];
-    return tf_error_set(err, TF_EINPUT, d->where, "workset '%s' has no choose variable '%s'%s (variables: %s)",
-                        w->name, d->name, near_name(w, d->name, 0, near, sizeof near), variable_list(w, buf, sizeof buf));
+    return tf_error_set(err, TF_EINPUT, d->where, "workset '%s' has no choose variable '%s'%s (variables: %s)", w->name,
+                        d->name, near_name(w, d->name, 0, near, sizeof near), variable_list(w, buf, sizeof buf));
   }
   if (d->nvalues == 0)
     return tf_error_set(err, TF_EINPUT, d->where, "empty domain for '%s'", d->name);
@@ -313,7 +313,8 @@ static int bind_domains(tf_problem *p, const tf_request *req, tf_error *err) {
       for (size_t k = 0; k < req->nfixes; k++) /* a fix sets both bounds: name it */
         if (!strcmp(req->fixes[k].name, p->count_names[i]))
           snprintf(path, sizeof path, "%s", req->fixes[k].where);
-      return tf_error_set(err, TF_EINPUT, path, "bounds [%lld, %lld] reach beyond 2^53, which the solver cannot represent exactly",
+      return tf_error_set(err, TF_EINPUT, path,
+                          "bounds [%lld, %lld] reach beyond 2^53, which the solver cannot represent exactly",
                           (long long)p->count_lo[i], (long long)p->count_hi[i]);
     }
   return 0;
@@ -354,9 +355,9 @@ static tf_problem *problem_new(const tf_machine *m, const tf_workset *w, const t
   p->failed_require = -1;
   set_machine_constants(p);
   tf_problem_mark_occupancy_request(p, req);
-  if (tf_place_check_machine(m, w, req->any_arch, err) || bind_params(p, req, err) || bind_counts(p, err) || tf_problem_bind_requires(p, req, err) ||
-      tf_problem_bind_objectives(p, req, err) || bind_domains(p, req, err) || tf_place_bind(p, req, err) ||
-      tf_problem_bind_lets_and_buffers(p, err) ||
+  if (tf_place_check_machine(m, w, req->any_arch, err) || bind_params(p, req, err) || bind_counts(p, err) ||
+      tf_problem_bind_requires(p, req, err) || tf_problem_bind_objectives(p, req, err) || bind_domains(p, req, err) ||
+      tf_place_bind(p, req, err) || tf_problem_bind_lets_and_buffers(p, err) ||
       tf_problem_enumerate(p, start, from, err)) {
     tf_error_set_file(err, w->file);
     tf_problem_free(p);
@@ -424,4 +425,3 @@ void tf_problem_free(tf_problem *p) {
   free(p->let_fixed);
   free(p);
 }
-

@@ -32,32 +32,32 @@
 enum tf_row_kind { TF_ROW_LE, TF_ROW_GE, TF_ROW_EQ };
 
 typedef struct tf_problem {
-  const tf_machine *machine;    /* borrowed: must outlive the problem */
-  const tf_workset *workset;    /* borrowed */
+  const tf_machine *machine; /* borrowed: must outlive the problem */
+  const tf_workset *workset; /* borrowed */
 
   int64_t capacity[TF_NMEM];    /* the machine's, before occupancy: ask tf_memory_capacity */
   int64_t *param_values;        /* bound value of every workset param */
   int uses_derived[TF_NMEM];    /* used(MEM) / slack(MEM) appear in a row or objective */
   char *derived_where[TF_NMEM]; /* the first that does, for errors (owned) */
 
-  size_t nchoose;               /* the workset's, plus "occupancy" when used */
+  size_t nchoose; /* the workset's, plus "occupancy" when used */
   const char *choose_names[TF_MAX_CHOOSE];
   int choose_sym[TF_MAX_CHOOSE];
-  int occupancy;                /* index of the occupancy variable, or -1 */
-  int64_t threads;              /* the workset's "threads" param, or 0 */
-  int threads_sym;              /* or its "threads" let (a size per combination): its symbol, else -1 */
-  int cta_regs_sym;             /* its "cta_registers" let (what a CTA holds at launch), else -1 */
+  int occupancy;    /* index of the occupancy variable, or -1 */
+  int64_t threads;  /* the workset's "threads" param, or 0 */
+  int threads_sym;  /* or its "threads" let (a size per combination): its symbol, else -1 */
+  int cta_regs_sym; /* its "cta_registers" let (what a CTA holds at launch), else -1 */
   /* Placement (model/bind/place_bind.c): each placed buffer is one more choose
    * variable, after the workset's and occupancy, whose values are memory
    * ids in preference order; choose_sym is -1 for them.  Outside
    * place_bind.c, read placements through its accessor (place_bind.h:
    * tf_place_nnumeric, tf_place_var, tf_place_of_buffer, ...), never these
    * two fields. */
-  size_t place_first;           /* the first placement variable (== nchoose: none) */
-  int *place_var;               /* per buffer: its placement variable, or -1 (fixed memory) */
-  int placed_fixed_set;         /* placed() of the fixed-memory buffers is in syms (set once) */
+  size_t place_first;                  /* the first placement variable (== nchoose: none) */
+  int *place_var;                      /* per buffer: its placement variable, or -1 (fixed memory) */
+  int placed_fixed_set;                /* placed() of the fixed-memory buffers is in syms (set once) */
   int64_t place_weight[TF_MAX_CHOOSE]; /* per placement variable, in placement_order */
-  int64_t **domain;             /* after --fix / --domain */
+  int64_t **domain;                    /* after --fix / --domain */
   size_t *ndomain;
 
   int ncounts;
@@ -65,14 +65,14 @@ typedef struct tf_problem {
   const char *count_names[TF_MAX_COUNTS];
 
   size_t nbuffers;
-  int64_t *align;               /* per buffer, >= 1 */
-  int *count_dependent;         /* per buffer: size depends on a count in some combination */
+  int64_t *align;       /* per buffer, >= 1 */
+  int *count_dependent; /* per buffer: size depends on a count in some combination */
 
-  size_t nrequire;              /* workset requires, then the request's */
-  tf_expr **require;            /* borrowed (workset) or owned (request) */
-  const char **require_where;   /* borrowed (workset) or owned copies (request) */
+  size_t nrequire;            /* workset requires, then the request's */
+  tf_expr **require;          /* borrowed (workset) or owned (request) */
+  const char **require_where; /* borrowed (workset) or owned copies (request) */
   int *require_owned;
-  int *row_kind;                /* enum tf_row_kind, per require */
+  int *row_kind; /* enum tf_row_kind, per require */
   /* The requires whose rows may differ from the zero form: those
    * fix_constant_requires did not fix (a fixed one holds at every point
    * once binding goes on, and its row is zero_form).  The search and the
@@ -84,14 +84,14 @@ typedef struct tf_problem {
   int64_t *require_fixed_sides; /* 2 per require: such a one's sides, evaluated once when bound */
 
   size_t nobjective;
-  tf_objective *objective;      /* owned copies */
-  size_t nobjective_shown;      /* the first ones; a last "min placement_order" breaks placement ties */
-  size_t nobjective_asked;      /* the first ones again: the request's (or workset's) objectives, before
+  tf_objective *objective; /* owned copies */
+  size_t nobjective_shown; /* the first ones; a last "min placement_order" breaks placement ties */
+  size_t nobjective_asked; /* the first ones again: the request's (or workset's) objectives, before
                                  * the workset's tie_break levels */
 
-  size_t ncandidates;           /* combinations before filtering */
-  size_t nkept;                 /* combinations kept, when kept_known */
-  int kept_known;               /* bound whole, or counted (tf_problem_count_kept) */
+  size_t ncandidates; /* combinations before filtering */
+  size_t nkept;       /* combinations kept, when kept_known */
+  int kept_known;     /* bound whole, or counted (tf_problem_count_kept) */
   /* Binding on demand (tf_problem_new_on_demand): the exact search binds
    * single combinations as it reaches them (solver/search/space.c), so the
    * slots below hold those it bound and kept, not every kept one; rank is
@@ -110,17 +110,17 @@ typedef struct tf_problem {
     uint64_t pruned_infeasible; /* in boxes no point of which fits */
     uint64_t boxes;             /* boxes bounded */
   } space;
-  double time_limit_s;          /* the request's, binding included; 0: none */
-  double bind_seconds;          /* what binding took of it */
-  size_t ncombos;               /* combinations kept */
-  int64_t *combo;               /* ncombos x nchoose */
+  double time_limit_s; /* the request's, binding included; 0: none */
+  double bind_seconds; /* what binding took of it */
+  size_t ncombos;      /* combinations kept */
+  int64_t *combo;      /* ncombos x nchoose */
   /* The kept combinations' forms (model/bind/forms.h): each distinct
    * form once in `forms`, and per combination an index into it. */
   tf_forms forms;
-  uint32_t *buf_ix;             /* ncombos x nbuffers */
-  uint32_t *row_ix;             /* ncombos x nrequire */
-  uint32_t *obj_ix;             /* ncombos x nobjective */
-  int64_t *scratch;             /* nbuffers x stride: the combination being bound's sizes */
+  uint32_t *buf_ix; /* ncombos x nbuffers */
+  uint32_t *row_ix; /* ncombos x nrequire */
+  uint32_t *obj_ix; /* ncombos x nobjective */
+  int64_t *scratch; /* nbuffers x stride: the combination being bound's sizes */
 
   /* Why the smallest candidate was dropped, for an infeasible report. */
   char pruned_why[256];
@@ -132,15 +132,15 @@ typedef struct tf_problem {
   long failed_require;
   int fixed_lets_ok; /* the lets the same at every point evaluated (they may not be then) */
 
-  tf_affine *syms;              /* scratch symbol values */
-  const int *let_order;         /* lets in dependency order (the workset's) */
-  int *let_eval;                /* the lets a point evaluates: those its buffers, */
-  size_t nlet_eval;             /* requires and objectives reach, in that order */
-  int *let_fixed;               /* the reached lets that are the same at every */
-  size_t nlet_fixed;            /* point, evaluated once when bound */
-  int lets_valid;               /* the let values in syms are those at lets_at */
+  tf_affine *syms;                /* scratch symbol values */
+  const int *let_order;           /* lets in dependency order (the workset's) */
+  int *let_eval;                  /* the lets a point evaluates: those its buffers, */
+  size_t nlet_eval;               /* requires and objectives reach, in that order */
+  int *let_fixed;                 /* the reached lets that are the same at every */
+  size_t nlet_fixed;              /* point, evaluated once when bound */
+  int lets_valid;                 /* the let values in syms are those at lets_at */
   int64_t lets_at[TF_MAX_CHOOSE]; /* the choose values they were evaluated at */
-  uint64_t choose_changed;      /* the workset's choose variables that differ from lets_at */
+  uint64_t choose_changed;        /* the workset's choose variables that differ from lets_at */
 } tf_problem;
 
 /* Binds and enumerates.  Returns a problem owned by the caller
@@ -158,8 +158,7 @@ double tf_problem_time_left(const tf_problem *p, double limit_s);
 tf_problem *tf_problem_new_timed(const tf_machine *m, const tf_workset *w, const tf_request *req, double time_limit_s,
                                  tf_error *err);
 
-tf_problem *tf_problem_new(const tf_machine *m, const tf_workset *w, const tf_request *req,
-                           tf_error *err);
+tf_problem *tf_problem_new(const tf_machine *m, const tf_workset *w, const tf_request *req, tf_error *err);
 void tf_problem_free(tf_problem *p);
 
 /* tf_problem_new_timed, but a problem of more than TF_ON_DEMAND_FROM
@@ -233,15 +232,15 @@ const char *tf_problem_value_text(const tf_problem *p, size_t i, int64_t v, char
 typedef struct tf_point {
   int64_t choose[TF_MAX_CHOOSE];
   int64_t counts[TF_MAX_COUNTS];
-  int64_t *size;        /* per buffer, unaligned; an aliased buffer's what it adds to its host */
-  int64_t *raw;         /* per buffer, its own size before aliasing (== size when it aliases none) */
-  int64_t *alloc;       /* per buffer, aligned */
+  int64_t *size;  /* per buffer, unaligned; an aliased buffer's what it adds to its host */
+  int64_t *raw;   /* per buffer, its own size before aliasing (== size when it aliases none) */
+  int64_t *alloc; /* per buffer, aligned */
   int64_t used[TF_NMEM];
-  int64_t smem_limit;   /* capacity, or less when an occupancy is asked for */
-  char occupancy_why[160]; /* set when a count-free occupancy limit fails */
+  int64_t smem_limit;                 /* capacity, or less when an occupancy is asked for */
+  char occupancy_why[160];            /* set when a count-free occupancy limit fails */
   int64_t *require_lhs, *require_rhs; /* per require */
   int *require_ok;
-  int64_t *objective;   /* per objective */
+  int64_t *objective; /* per objective */
 } tf_point;
 
 void tf_point_init(tf_point *pt, const tf_problem *p);
@@ -249,8 +248,8 @@ void tf_point_release(tf_point *pt);
 
 /* Evaluates every buffer, constraint and objective at (choose, counts).
  * Returns -1 with *err on an evaluation error (overflow, remainder). */
-int tf_problem_eval_point(const tf_problem *p, const int64_t *choose, const int64_t *counts,
-                          tf_point *pt, tf_error *err);
+int tf_problem_eval_point(const tf_problem *p, const int64_t *choose, const int64_t *counts, tf_point *pt,
+                          tf_error *err);
 
 /* Evaluates a point only to say whether it fits: 1 it does, 0 it does not
  * (`why`: the first violation), -1 it cannot be evaluated (`why`: the

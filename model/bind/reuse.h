@@ -19,18 +19,20 @@
 #include "model/bind/problem.h"
 
 typedef struct tf_reuse {
-  size_t n;          /* values: the buffers' sizes, two sides per require, the objectives */
-  uint64_t *reads;   /* per value: bit i, choose variable i; TF_LETS_PLACED, a placement; all: every combination */
-  uint64_t *stale;   /* per value: the variables that changed since it was evaluated */
-  tf_affine *value;  /* per value: its value then */
+  size_t n;         /* values: the buffers' sizes, two sides per require, the objectives */
+  uint64_t *reads;  /* per value: bit i, choose variable i; TF_LETS_PLACED, a placement; all: every combination */
+  uint64_t *stale;  /* per value: the variables that changed since it was evaluated */
+  tf_affine *value; /* per value: its value then */
   int64_t at[TF_MAX_CHOOSE]; /* the previous combination's choose values */
-  int started;       /* at holds them */
+  int started;               /* at holds them */
 } tf_reuse;
 
 /* The indices of buffer b's size, require r's sides (0 left, 1 right) and
  * objective o. */
 static inline size_t tf_reuse_buffer(size_t b) { return b; }
-static inline size_t tf_reuse_side(const tf_problem *p, size_t r, int side) { return p->nbuffers + 2 * r + (size_t)side; }
+static inline size_t tf_reuse_side(const tf_problem *p, size_t r, int side) {
+  return p->nbuffers + 2 * r + (size_t)side;
+}
 static inline size_t tf_reuse_objective(const tf_problem *p, size_t o) { return p->nbuffers + 2 * p->nrequire + o; }
 
 /* Reads every value's expression for the variables it depends on; p's
@@ -53,8 +55,8 @@ int tf_reuse_evaluate(tf_reuse *r, size_t i, const tf_expr *e, const tf_eval_env
  * binding asks for every value of every combination.  `stale` is all
  * ones until a value's first evaluation, so one that reads no variable is
  * evaluated once. */
-static inline int tf_reuse_eval(tf_reuse *r, size_t i, const tf_expr *e, const tf_eval_env *env,
-                                const tf_affine **out, tf_error *err) {
+static inline int tf_reuse_eval(tf_reuse *r, size_t i, const tf_expr *e, const tf_eval_env *env, const tf_affine **out,
+                                tf_error *err) {
   *out = &r->value[i];
   if (r->stale[i] != TF_REUSE_EVERY && !(r->reads[i] & r->stale[i]))
     return 0;

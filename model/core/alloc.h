@@ -11,7 +11,7 @@
 
 #include <setjmp.h>
 
-void *tf_nalloc(size_t n, size_t size);               /* zeroed */
+void *tf_nalloc(size_t n, size_t size); /* zeroed */
 
 /* The calling thread's recovery point for a failed allocation (NULL:
  * none); returns the one it replaces.  What was allocated since is lost. */
@@ -40,13 +40,13 @@ char *tf_strndup(const char *s, size_t n);
 #define TF_NREALLOC(p, n) ((p) = tf_nrealloc((p), (n), sizeof *(p)))
 
 /* A growable array of T: `T *v; size_t n, cap;` fields named by prefix. */
-#define TF_PUSH(v, n, cap, x)                                                  \
-  do {                                                                         \
-    if ((n) == (cap)) {                                                        \
-      (cap) = (cap) ? 2 * (cap) : 8;                                           \
-      TF_NREALLOC((v), (cap));                                                 \
-    }                                                                          \
-    (v)[(n)++] = (x);                                                          \
+#define TF_PUSH(v, n, cap, x)        \
+  do {                               \
+    if ((n) == (cap)) {              \
+      (cap) = (cap) ? 2 * (cap) : 8; \
+      TF_NREALLOC((v), (cap));       \
+    }                                \
+    (v)[(n)++] = (x);                \
   } while (0)
 
 #endif

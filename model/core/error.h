@@ -9,11 +9,11 @@
 
 enum tf_status {
   TF_OK = 0,
-  TF_EINPUT,     /* bad input or usage: exit 2 */
-  TF_ESOLVER,    /* the solver failed or ran out of time: exit 3 */
-  TF_EINTERNAL,  /* a broken invariant, e.g. an answer failed verification: exit 3 */
-  TF_EOUTPUT,    /* an output that cannot be written (full disk, closed stdout): exit 3 */
-  TF_ENOMEM,     /* out of memory: exit 3 */
+  TF_EINPUT,    /* bad input or usage: exit 2 */
+  TF_ESOLVER,   /* the solver failed or ran out of time: exit 3 */
+  TF_EINTERNAL, /* a broken invariant, e.g. an answer failed verification: exit 3 */
+  TF_EOUTPUT,   /* an output that cannot be written (full disk, closed stdout): exit 3 */
+  TF_ENOMEM,    /* out of memory: exit 3 */
 };
 
 /* Where an error is: `file` and `path` (a JSON path, "line 3: $.params.d"),
@@ -26,10 +26,10 @@ enum tf_status {
  * to become one) is stored as `at`, and a message names one as "@{KEY}"
  * ("bound it with @{fix} or @{require}"), which tf_error_spell spells. */
 typedef struct tf_error {
-  int code;        /* enum tf_status */
-  char file[256];  /* "model/worksets/fa4-fwd.json", or "" */
-  char path[160];  /* "$.buffers[3].size", or "" */
-  char at[32];     /* "top", or "": see above */
+  int code;       /* enum tf_status */
+  char file[256]; /* "model/worksets/fa4-fwd.json", or "" */
+  char path[160]; /* "$.buffers[3].size", or "" */
+  char at[32];    /* "top", or "": see above */
   char msg[640];
 } tf_error;
 

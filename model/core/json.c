@@ -21,9 +21,7 @@ char *tf_read_file(const char *file, size_t *len, tf_error *err) {
 
 /* "-" is standard input, wherever a file is read (the command line lets
  * one argument name it); it is not closed. */
-static FILE *open_input(const char *file, const char *mode) {
-  return strcmp(file, "-") ? fopen(file, mode) : stdin;
-}
+static FILE *open_input(const char *file, const char *mode) { return strcmp(file, "-") ? fopen(file, mode) : stdin; }
 
 static void close_input(FILE *f) {
   if (f != stdin)
@@ -78,8 +76,11 @@ char *tf_read_file_limit(const char *file, size_t max, size_t *len, tf_error *er
 
 /* What a file that is not regular is, for the message. */
 static const char *file_kind(mode_t mode) {
-  return S_ISFIFO(mode) ? "a FIFO" : S_ISDIR(mode) ? "a directory" : S_ISSOCK(mode) ? "a socket"
-       : S_ISCHR(mode) || S_ISBLK(mode) ? "a device" : "not a regular file";
+  return S_ISFIFO(mode)                   ? "a FIFO"
+         : S_ISDIR(mode)                  ? "a directory"
+         : S_ISSOCK(mode)                 ? "a socket"
+         : S_ISCHR(mode) || S_ISBLK(mode) ? "a device"
+                                          : "not a regular file";
 }
 
 char *tf_read_regular_file(const char *file, size_t *len, tf_error *err) {
@@ -268,8 +269,8 @@ static int ends_early(const char *text, size_t len) {
  * of a number. */
 static int number_starts(const char *text, size_t i) {
   char c = text[i], b = i ? text[i - 1] : ' ';
-  return (c == '-' || (c >= '0' && c <= '9')) && !(b == '-' || b == '+' || b == '.' || b == 'e' || b == 'E' ||
-                                                   (b >= '0' && b <= '9'));
+  return (c == '-' || (c >= '0' && c <= '9')) &&
+         !(b == '-' || b == '+' || b == '.' || b == 'e' || b == 'E' || (b >= '0' && b <= '9'));
 }
 
 /* What cJSON lets through: a number with a leading zero ("007": -1 and
@@ -309,7 +310,8 @@ static int reject_nul(const cJSON *node, const struct where *w, tf_error *err) {
   if (key || (cJSON_IsString(node) && strstr(node->valuestring, "\xEF\xBF\xBF"))) {
     char path[160];
     where_text(key ? w->up : w, path, sizeof path);
-    return tf_error_set(err, TF_EINPUT, path, "a %s holds \\u0000 (NUL), which would cut it short", key ? "key" : "string");
+    return tf_error_set(err, TF_EINPUT, path, "a %s holds \\u0000 (NUL), which would cut it short",
+                        key ? "key" : "string");
   }
   size_t i = 0;
   for (const cJSON *a = node->child; a; a = a->next, i++) {
@@ -411,9 +413,7 @@ cJSON *tf_json_load(const char *file, tf_error *err) {
   return root;
 }
 
-const cJSON *tf_json_member(const cJSON *obj, const char *key) {
-  return cJSON_GetObjectItemCaseSensitive(obj, key);
-}
+const cJSON *tf_json_member(const cJSON *obj, const char *key) { return cJSON_GetObjectItemCaseSensitive(obj, key); }
 
 static int in_list(const char *s, const char *const *list) {
   for (; list && *list; list++)
@@ -422,8 +422,8 @@ static int in_list(const char *s, const char *const *list) {
   return 0;
 }
 
-int tf_json_keys(const cJSON *obj, const char *path, const char *const *allowed,
-                 const char *const *required, tf_error *err) {
+int tf_json_keys(const cJSON *obj, const char *path, const char *const *allowed, const char *const *required,
+                 tf_error *err) {
   if (!cJSON_IsObject(obj))
     return tf_error_set(err, TF_EINPUT, path, "expected an object");
   const cJSON *m;
@@ -446,26 +446,24 @@ int tf_json_keys(const cJSON *obj, const char *path, const char *const *allowed,
   return 0;
 }
 
-int tf_json_int(const cJSON *v, const char *path, int64_t lo, int64_t hi, int64_t *out,
-                tf_error *err) {
+int tf_json_int(const cJSON *v, const char *path, int64_t lo, int64_t hi, int64_t *out, tf_error *err) {
   if (cJSON_IsBool(v)) /* true is not 1: a boolean where a number belongs is a mistake */
     return tf_error_set(err, TF_EINPUT, path, "expected an integer from %lld to %lld, got %s", (long long)lo,
                         (long long)hi, cJSON_IsTrue(v) ? "true" : "false");
   if (!cJSON_IsNumber(v))
-    return tf_error_set(err, TF_EINPUT, path, "expected an integer from %lld to %lld",
-                        (long long)lo, (long long)hi);
+    return tf_error_set(err, TF_EINPUT, path, "expected an integer from %lld to %lld", (long long)lo, (long long)hi);
   double d = v->valuedouble;
   if (!isfinite(d) || d != floor(d))
     return tf_error_set(err, TF_EINPUT, path, "expected an integer, got %.17g", d);
   /* 2^53 + 1 reads as the double 2^53: from 2^53 on, what was written may
    * not be what was read, so the bound is exclusive. */
   if (fabs(d) >= (double)TF_JSON_EXACT)
-    return tf_error_set(err, TF_EINPUT, path,
-                        "integer %.17g is at or beyond 2^53, where JSON numbers stop being exact", d);
+    return tf_error_set(err, TF_EINPUT, path, "integer %.17g is at or beyond 2^53, where JSON numbers stop being exact",
+                        d);
   int64_t x = (int64_t)d;
   if (x < lo || x > hi)
-    return tf_error_set(err, TF_EINPUT, path, "expected an integer from %lld to %lld, got %lld",
-                        (long long)lo, (long long)hi, (long long)x);
+    return tf_error_set(err, TF_EINPUT, path, "expected an integer from %lld to %lld, got %lld", (long long)lo,
+                        (long long)hi, (long long)x);
   *out = x;
   return 0;
 }

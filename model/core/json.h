@@ -9,8 +9,8 @@
 
 #include <cjson/cJSON.h>
 #include <stddef.h>
-#include <stdio.h>
 #include <stdint.h>
+#include <stdio.h>
 
 #include "model/core/error.h"
 
@@ -58,14 +58,13 @@ const cJSON *tf_json_member(const cJSON *obj, const char *key);
 
 /* Requires `obj` to be an object whose keys are all in `allowed` (a NULL
  * terminated list) and that has every key in `required` (may be NULL). */
-int tf_json_keys(const cJSON *obj, const char *path, const char *const *allowed,
-                 const char *const *required, tf_error *err);
+int tf_json_keys(const cJSON *obj, const char *path, const char *const *allowed, const char *const *required,
+                 tf_error *err);
 
 /* An integral number within [lo, hi] (and within +-2^53, where doubles are
  * exact).  A boolean is not a number (true is not 1); tf_json_parse has
  * already refused leading zeros. */
-int tf_json_int(const cJSON *v, const char *path, int64_t lo, int64_t hi, int64_t *out,
-                tf_error *err);
+int tf_json_int(const cJSON *v, const char *path, int64_t lo, int64_t hi, int64_t *out, tf_error *err);
 
 /* A string; *out borrows from the cJSON tree. */
 int tf_json_string(const cJSON *v, const char *path, const char **out, tf_error *err);

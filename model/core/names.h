@@ -8,9 +8,9 @@
 #include <stddef.h>
 
 typedef struct tf_names {
-  const char **key;   /* NULL: empty slot */
+  const char **key; /* NULL: empty slot */
   int *value;
-  size_t n, cap;      /* cap: 0 or a power of two, at least 2n */
+  size_t n, cap; /* cap: 0 or a power of two, at least 2n */
 } tf_names;
 
 /* Adds name -> value; returns -1 (and adds nothing) if the name is there. */

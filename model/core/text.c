@@ -113,7 +113,10 @@ size_t tf_utf8_char(const char *s, size_t avail) {
     return 0;
   if (u[0] < 0x80)
     return 1;
-  size_t len = u[0] >= 0xc2 && u[0] <= 0xdf ? 2 : u[0] >= 0xe0 && u[0] <= 0xef ? 3 : u[0] >= 0xf0 && u[0] <= 0xf4 ? 4 : 0;
+  size_t len = u[0] >= 0xc2 && u[0] <= 0xdf   ? 2
+               : u[0] >= 0xe0 && u[0] <= 0xef ? 3
+               : u[0] >= 0xf0 && u[0] <= 0xf4 ? 4
+                                              : 0;
   if (!len || len > avail)
     return 0;
   unsigned char lo = u[0] == 0xe0 ? 0xa0 : u[0] == 0xf0 ? 0x90 : 0x80; /* no overlong forms */

@@ -75,8 +75,7 @@ static int accept(struct parser *p, const char *tok) {
   if (tok[n])
     return 0;
   /* "<" must not match the first half of "<=", "!" not of "!=" */
-  if (n == 1 && (tok[0] == '<' || tok[0] == '>' || tok[0] == '!' || tok[0] == '=') &&
-      p->s[p->pos + 1] == '=')
+  if (n == 1 && (tok[0] == '<' || tok[0] == '>' || tok[0] == '!' || tok[0] == '=') && p->s[p->pos + 1] == '=')
     return 0;
   p->pos += n;
   return 1;
@@ -84,8 +83,7 @@ static int accept(struct parser *p, const char *tok) {
 
 static struct tf_expr *parse_or(struct parser *p);
 
-static struct tf_expr *binary(struct parser *p, enum op op, struct tf_expr *a,
-                              struct tf_expr *b) {
+static struct tf_expr *binary(struct parser *p, enum op op, struct tf_expr *a, struct tf_expr *b) {
   if (!a || !b)
     return NULL; /* what was parsed stays in the parser's arena */
   struct tf_expr *e = node_new(p, op, 2);
@@ -99,9 +97,8 @@ static const struct {
   enum op op;
   int min_args, max_args;
 } functions[] = {
-    {"cdiv", OP_CDIV, 2, 2}, {"fdiv", OP_FDIV, 2, 2}, {"align", OP_ALIGN, 2, 2},
-    {"min", OP_MIN, 2, 16},  {"max", OP_MAX, 2, 16},  {"if", OP_IF, 3, 3},
-    {"pow2", OP_POW2, 1, 1},
+    {"cdiv", OP_CDIV, 2, 2}, {"fdiv", OP_FDIV, 2, 2}, {"align", OP_ALIGN, 2, 2}, {"min", OP_MIN, 2, 16},
+    {"max", OP_MAX, 2, 16},  {"if", OP_IF, 3, 3},     {"pow2", OP_POW2, 1, 1},
 };
 
 /* used(smem), slack(tmem): a derived quantity, bound like any name. */
@@ -240,9 +237,8 @@ static struct tf_expr *parse_call(struct parser *p, char *fn) {
     args[n++] = a;
   } while (accept(p, ","));
   if (!accept(p, ")") || n < functions[k].min_args || n > functions[k].max_args) {
-    snprintf(p->whybuf, sizeof p->whybuf, "%s() takes %d%s argument%s", functions[k].name,
-             functions[k].min_args, functions[k].max_args > functions[k].min_args ? " or more" : "",
-             functions[k].min_args == 1 ? "" : "s");
+    snprintf(p->whybuf, sizeof p->whybuf, "%s() takes %d%s argument%s", functions[k].name, functions[k].min_args,
+             functions[k].max_args > functions[k].min_args ? " or more" : "", functions[k].min_args == 1 ? "" : "s");
     return fail(p, p->whybuf);
   }
   struct tf_expr *e = node_new(p, functions[k].op, n);
@@ -376,7 +372,6 @@ static struct tf_expr *parse_or(struct parser *p) {
   p->depth--;
   return e;
 }
-
 
 /* `truth`: a top-level &&, || or ! is read as `(...) == 1`, a relation a
  * require can take, its text the one written. */

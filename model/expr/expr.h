@@ -25,8 +25,8 @@
 #include "model/core/error.h"
 #include "model/expr/relation.h" /* enum tf_rel, tf_expr_relation */
 
-#define TF_MAX_COUNTS 8        /* count variables per workset */
-#define TF_MAX_EXPR_DEPTH 200  /* deeper nesting is refused at parse time */
+#define TF_MAX_COUNTS 8       /* count variables per workset */
+#define TF_MAX_EXPR_DEPTH 200 /* deeper nesting is refused at parse time */
 #define TF_MAX_EXPR_CHARS 4096
 
 /* c + sum_i k[i] * count_i */
@@ -80,9 +80,9 @@ void tf_expr_symbols(const tf_expr *e, tf_symbols *s);
 void tf_symbols_release(tf_symbols *s);
 
 typedef struct tf_eval_env {
-  const tf_affine *syms;           /* value of every symbol id */
+  const tf_affine *syms; /* value of every symbol id */
   int ncounts;
-  const char *const *count_names;  /* for error messages */
+  const char *const *count_names; /* for error messages */
 } tf_eval_env;
 
 int tf_expr_eval(const tf_expr *e, const tf_eval_env *env, tf_affine *out, tf_error *err);
@@ -114,7 +114,7 @@ static inline int tf_checked_add(int64_t a, int64_t b, int64_t *out) {
 static inline int tf_checked_mul(int64_t a, int64_t b, int64_t *out) {
   return __builtin_mul_overflow(a, b, out) ? -1 : 0;
 }
-int64_t tf_fdiv(int64_t a, int64_t b);  /* floor; b != 0 */
-int64_t tf_cdiv(int64_t a, int64_t b);  /* ceiling; b != 0 */
+int64_t tf_fdiv(int64_t a, int64_t b); /* floor; b != 0 */
+int64_t tf_cdiv(int64_t a, int64_t b); /* ceiling; b != 0 */
 
 #endif

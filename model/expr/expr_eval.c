@@ -14,7 +14,6 @@ static const char *const op_text[] = {TF_OPS(TF_OP_TEXT)};
 
 /* ------------------------------------------------------------ arithmetic */
 
-
 int64_t tf_fdiv(int64_t a, int64_t b) {
   int64_t q = a / b;
   if ((a % b != 0) && ((a < 0) != (b < 0)))
@@ -146,8 +145,8 @@ static int eval_scalar(const tf_expr *e, const int64_t *x, int64_t *out, tf_erro
   return tf_error_set(err, TF_EINTERNAL, NULL, "in expression '%s': unknown operator", e->text);
 }
 
-static int eval_div(const tf_expr *e, const tf_eval_env *env, const tf_affine *a, const tf_affine *b,
-                    tf_affine *out, tf_error *err) {
+static int eval_div(const tf_expr *e, const tf_eval_env *env, const tf_affine *a, const tf_affine *b, tf_affine *out,
+                    tf_error *err) {
   if (!tf_affine_is_const(b, env->ncounts))
     return not_affine(e, env, b, err);
   if (b->c == 0)
@@ -156,9 +155,8 @@ static int eval_div(const tf_expr *e, const tf_eval_env *env, const tf_affine *a
     return overflow(e, err);
   *out = *a;
   if (a->c % b->c)
-    return tf_error_set(err, TF_EINPUT, NULL,
-                        "in expression '%s': %lld / %lld leaves a remainder (use fdiv or cdiv)", e->text,
-                        (long long)a->c, (long long)b->c);
+    return tf_error_set(err, TF_EINPUT, NULL, "in expression '%s': %lld / %lld leaves a remainder (use fdiv or cdiv)",
+                        e->text, (long long)a->c, (long long)b->c);
   out->c = a->c / b->c;
   for (int i = 0; i < env->ncounts; i++) {
     if (b->c == -1 && a->k[i] == INT64_MIN)
@@ -224,8 +222,7 @@ static int eval_tree(const tf_expr *e, const tf_eval_env *env, int64_t *out, tf_
       return unbound(e, err);
     *out = env->syms[e->sym].c;
     return 0;
-  case OP_IF:
-    return eval_tree(e->args[0], env, &x[0], err) ? -1 : eval_tree(e->args[x[0] ? 1 : 2], env, out, err);
+  case OP_IF: return eval_tree(e->args[0], env, &x[0], err) ? -1 : eval_tree(e->args[x[0] ? 1 : 2], env, out, err);
   default: break;
   }
   for (int i = 0; i < e->nargs; i++)

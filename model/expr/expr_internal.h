@@ -7,12 +7,16 @@
 #include "model/expr/expr_arena.h" /* struct chunk */
 
 /* Operators, in one list so that names, arities and printing agree. */
-#define TF_OPS(X)                                                              \
-  X(NUM, "number") X(NAME, "name") X(NEG, "-") X(NOT, "!") X(ADD, "+")        \
-  X(SUB, "-") X(MUL, "*") X(DIV, "/") X(MOD, "%") X(LT, "<") X(LE, "<=")       \
-  X(GT, ">") X(GE, ">=") X(EQ, "==") X(NE, "!=") X(AND, "&&") X(OR, "||")      \
-  X(CDIV, "cdiv") X(FDIV, "fdiv") X(ALIGN, "align") X(MIN, "min")              \
-  X(MAX, "max") X(IF, "if") X(POW2, "pow2")
+/* clang-format off */
+#define TF_OPS(X) \
+  X(NUM, "number") X(NAME, "name") \
+  X(NEG, "-") X(NOT, "!") \
+  X(ADD, "+") X(SUB, "-") X(MUL, "*") X(DIV, "/") X(MOD, "%") \
+  X(LT, "<") X(LE, "<=") X(GT, ">") X(GE, ">=") X(EQ, "==") X(NE, "!=") \
+  X(AND, "&&") X(OR, "||") \
+  X(CDIV, "cdiv") X(FDIV, "fdiv") X(ALIGN, "align") X(MIN, "min") X(MAX, "max") \
+  X(IF, "if") X(POW2, "pow2")
+/* clang-format on */
 #define TF_OP_ENUM(n, s) OP_##n,
 enum op { TF_OPS(TF_OP_ENUM) OP_COUNT };
 
@@ -21,13 +25,13 @@ struct insn;
 struct tf_expr {
   enum op op;
   int64_t num;
-  int sym;           /* OP_NAME: bound symbol id, -1 before binding */
-  char *name;        /* OP_NAME */
+  int sym;    /* OP_NAME: bound symbol id, -1 before binding */
+  char *name; /* OP_NAME */
   int nargs;
   struct tf_expr **args;
-  char *text;        /* the whole source text, owned by the root */
+  char *text; /* the whole source text, owned by the root */
   int is_root;
-  int count_free;    /* 1: no count can reach this node (tf_expr_mark_count_free) */
+  int count_free;      /* 1: no count can reach this node (tf_expr_mark_count_free) */
   struct chunk *arena; /* the root's: every node, argument list and name of the tree */
   /* The subtree in postfix (compile below): a range of the root's
    * program, and the values it stacks at most. */
@@ -37,7 +41,7 @@ struct tf_expr {
    * values (compile_affine below), and the values it stacks at most. */
   struct insn *acode;
   int nacode, nastack;
-  int marked;        /* root: tf_expr_mark_count_free has run on it */
+  int marked; /* root: tf_expr_mark_count_free has run on it */
 };
 
 /* Shared by expr.c (the parser and the tree), expr_compile.c and

@@ -170,9 +170,7 @@ static wide pow2_of(wide a) {
 /* A truth value's interval: 1 surely true, 0 surely false, -1 either. */
 static int truth(struct range v) { return v.lo > 0 || v.hi < 0 ? 1 : v.lo == 0 && v.hi == 0 ? 0 : -1; }
 
-static int boolean(int t, struct range *r) {
-  return set(r, t > 0, t != 0);
-}
+static int boolean(int t, struct range *r) { return set(r, t > 0, t != 0); }
 
 /* A comparison of a with b: settled or either. */
 static int compare(int op, struct range a, struct range b, struct range *r) {

@@ -118,7 +118,8 @@ static int read_mems(const struct ctx *x, const cJSON *v, const char *path, int 
   const cJSON *one = cJSON_IsArray(v) && list ? v->child : v;
   *n = 0;
   if (!one || (!cJSON_IsArray(v) && !cJSON_IsString(v)) || (cJSON_IsArray(v) && !list))
-    return tf_error_set(x->err, TF_EINPUT, path, list ? "expected a memory or a non-empty list of memories" : "expected a memory (%s)",
+    return tf_error_set(x->err, TF_EINPUT, path,
+                        list ? "expected a memory or a non-empty list of memories" : "expected a memory (%s)",
                         TF_MEMORY_LIST(" or "));
   for (; one; one = cJSON_IsArray(v) ? one->next : NULL) {
     int m = cJSON_IsString(one) ? tf_memory_find(one->valuestring) : -1;
@@ -226,8 +227,9 @@ static int check_measured(const struct ctx *x, const cJSON *root, tf_case *c) {
   path_of(x, path, sizeof path, "$");
   int measured = c->measured.present;
   if (c->has_kind && (c->kind == TF_KIND_MEASURED) != measured)
-    return tf_error_set(x->err, TF_EINPUT, path, measured ? "'measured' belongs to kind \"measured\", not \"%s\""
-                                                         : "kind \"measured\" needs 'measured' (tflops, time_ms or relative_time)",
+    return tf_error_set(x->err, TF_EINPUT, path,
+                        measured ? "'measured' belongs to kind \"measured\", not \"%s\""
+                                 : "kind \"measured\" needs 'measured' (tflops, time_ms or relative_time)",
                         tf_case_kind_name(c->kind));
   static const char *const not_measured[] = {"expect", "fix", "objective"};
   for (size_t i = 0; measured && i < sizeof not_measured / sizeof *not_measured; i++)

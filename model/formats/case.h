@@ -26,10 +26,10 @@ enum tf_case_kind { TF_KIND_FORMULA, TF_KIND_TUNED, TF_KIND_FITS, TF_KIND_MEASUR
 typedef struct tf_case {
   tf_request req;
   int has_kind;
-  int kind;            /* enum tf_case_kind; default: measured with "measured", fits when expect has "fits", else
+  int kind;          /* enum tf_case_kind; default: measured with "measured", fits when expect has "fits", else
                           formula */
-  int expect_fits;     /* -1: none; 0 or 1 */
-  tf_assign *expect;   /* expected variable values */
+  int expect_fits;   /* -1: none; 0 or 1 */
+  tf_assign *expect; /* expected variable values */
   size_t nexpect;
   tf_place_req *expect_place; /* "expect": {"placement": {"P": "rf"}}: one memory each */
   size_t nexpect_place, capexpect_place;

@@ -18,17 +18,17 @@
 enum tf_configs_form { TF_CONFIGS_LINES, TF_CONFIGS_ARRAY, TF_CONFIGS_NAMES, TF_CONFIGS_PYTHON };
 
 typedef struct tf_config {
-  char *text;            /* the object as one line of JSON, or the kernel name */
-  char *source;          /* the Python form: the call as written; else NULL */
-  char where[48];        /* "line 3" or "$[2]", for messages */
-  tf_assign *values;     /* key -> value, each with its JSON path */
+  char *text;        /* the object as one line of JSON, or the kernel name */
+  char *source;      /* the Python form: the call as written; else NULL */
+  char where[48];    /* "line 3" or "$[2]", for messages */
+  tf_assign *values; /* key -> value, each with its JSON path */
   size_t nvalues, capvalues;
-  char nulls[256];       /* keys given null, "maxnreg, pre_hook" */
-  char *error;           /* not NULL: this configuration did not read, and why */
+  char nulls[256]; /* keys given null, "maxnreg, pre_hook" */
+  char *error;     /* not NULL: this configuration did not read, and why */
 } tf_config;
 
 typedef struct tf_config_list {
-  int form;              /* enum tf_configs_form */
+  int form; /* enum tf_configs_form */
   tf_config *items;
   size_t n, cap;
 } tf_config_list;

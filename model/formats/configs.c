@@ -53,8 +53,7 @@ static int parse_array(const char *text, size_t len, const char *file, tf_config
 }
 
 /* One line of JSON Lines: its text is kept as written. */
-static int parse_line(tf_config_list *l, const char *line, size_t len, size_t lineno, const char *file,
-                      tf_error *err) {
+static int parse_line(tf_config_list *l, const char *line, size_t len, size_t lineno, const char *file, tf_error *err) {
   char where[48];
   snprintf(where, sizeof where, "line %zu", lineno);
   (void)err;
@@ -126,7 +125,7 @@ int tf_configs_parse(const char *text, size_t len, const char *file, tf_config_l
   if (parse_lines(text, len, file, l, err))
     return -1;
   if (!l->n)
-    return tf_error_set(err, TF_EINPUT, NULL, "%s: no configurations (expected JSON Lines, a JSON array or kernel names)",
-                        file);
+    return tf_error_set(err, TF_EINPUT, NULL,
+                        "%s: no configurations (expected JSON Lines, a JSON array or kernel names)", file);
   return 0;
 }

@@ -39,8 +39,7 @@ static const char *next_call(cursor *c) {
       continue;
     }
     char before = c->s > c->begin ? c->s[-1] : ' ';
-    if ((size_t)(c->end - c->s) >= 7 && !memcmp(c->s, "Config(", 7) && !isalnum((unsigned char)before) &&
-        before != '_')
+    if ((size_t)(c->end - c->s) >= 7 && !memcmp(c->s, "Config(", 7) && !isalnum((unsigned char)before) && before != '_')
       return c->s;
     c->s++;
   }

@@ -17,10 +17,10 @@
 #include "model/formats/cutlass_name.h"
 
 typedef struct tf_cutlass_epi_tile {
-  int64_t m, n;            /* epilogue tile */
+  int64_t m, n; /* epilogue tile */
   int64_t stages_c, stages_d;
-  int reuse;               /* C and D share smem */
-  int64_t align;           /* swizzle alignment of the smem atom */
+  int reuse;     /* C and D share smem */
+  int64_t align; /* swizzle alignment of the smem atom */
 } tf_cutlass_epi_tile;
 
 /* The epilogue tile and stages of a TMA epilogue. */

@@ -53,7 +53,8 @@ static const char *demangle(const char *name, size_t *len, tf_error *err) {
     return name;
   if (strncmp(name, prefix, sizeof prefix - 1) || !isdigit((unsigned char)name[sizeof prefix - 1]))
     return tf_error_set(err, TF_EINPUT, WHERE, "a mangled name of cutlass::device_kernel<NAME> (%s<length><NAME>...)",
-                        prefix), NULL;
+                        prefix),
+           NULL;
   char *end;
   unsigned long long n = strtoull(name + sizeof prefix - 1, &end, 10);
   if (n == 0 || n > strlen(end))
@@ -102,15 +103,26 @@ typedef struct cl_arch {
 
 #define CL_SPARSE(sm) "'sptensorop': sparse kernel names are not mapped; use -w cutlass-" sm "-gemm-sparse"
 static const cl_arch arches[] = {
-    {90, "h100-sxm", {"cutlass-sm90-gemm", NULL, NULL},
+    {90,
+     "h100-sxm",
+     {"cutlass-sm90-gemm", NULL, NULL},
      {NULL, "'bstensorop': SM90 has no block-scaled kernels", CL_SPARSE("sm90")},
      "A and B of different widths: mixed-input names are not mapped; use -w cutlass-sm90-gemm-mixed"},
-    {100, "b200", {"cutlass-sm100-gemm", "cutlass-sm100-gemm-blockscaled", NULL}, {NULL, NULL, CL_SPARSE("sm100")},
+    {100,
+     "b200",
+     {"cutlass-sm100-gemm", "cutlass-sm100-gemm-blockscaled", NULL},
+     {NULL, NULL, CL_SPARSE("sm100")},
      NULL},
-    {103, "b300", {"cutlass-sm100-gemm", "cutlass-sm100-gemm-blockscaled", NULL}, {NULL, NULL, CL_SPARSE("sm100")},
+    {103,
+     "b300",
+     {"cutlass-sm100-gemm", "cutlass-sm100-gemm-blockscaled", NULL},
+     {NULL, NULL, CL_SPARSE("sm100")},
      NULL},
-    {120, "rtx5090", {"cutlass-sm120-gemm", "cutlass-sm120-gemm-blockscaled", NULL},
-     {NULL, NULL, CL_SPARSE("sm120")}, NULL},
+    {120,
+     "rtx5090",
+     {"cutlass-sm120-gemm", "cutlass-sm120-gemm-blockscaled", NULL},
+     {NULL, NULL, CL_SPARSE("sm120")},
+     NULL},
 };
 #define NARCHES (sizeof arches / sizeof *arches)
 
@@ -139,8 +151,7 @@ static const char *arch_list(char *buf, size_t size) {
 }
 
 static int expected(const char *got, const char *what, tf_error *err) {
-  return tf_error_set(err, TF_EINPUT, WHERE, "'%s' where the name should have %s", got ? got : "(end of name)",
-                      what);
+  return tf_error_set(err, TF_EINPUT, WHERE, "'%s' where the name should have %s", got ? got : "(end of name)", what);
 }
 
 /* cutlass_library's DataTypeNames, as bit widths; 0 for void, -1 for none. */
@@ -170,7 +181,9 @@ static int triple(const char *t, int64_t v[3]) {
  * shape changes no shared memory, so it is read and dropped.  1 when t is
  * one. */
 static int old_form_kind(const char *t, tf_cutlass_kernel *k) {
-  size_t n = strlen(t), kind = n >= 6 && !strcmp(t + n - 6, "spgemm") ? 6 : n >= 4 && !strcmp(t + n - 4, "gemm") ? 4 : 0;
+  size_t n = strlen(t), kind = n >= 6 && !strcmp(t + n - 6, "spgemm") ? 6
+                               : n >= 4 && !strcmp(t + n - 4, "gemm") ? 4
+                                                                      : 0;
   if (!kind)
     return 0;
   char shape[64];
@@ -241,7 +254,8 @@ static int read_types(parts *s, tf_cutlass_kernel *k, tf_error *err) {
   int scaled = k->opclass == TF_CL_BLOCKSCALED;
   const char *a = s->at < s->n ? s->p[s->at] : "", *b = s->at + 1 < s->n ? s->p[s->at + 1] : "";
   k->fp8 = (!strcmp(a, "e4m3") || !strcmp(a, "e5m2")) && (!strcmp(b, "e4m3") || !strcmp(b, "e5m2"));
-  if (read_type(s, "A", scaled, &k->a_bits, &k->a_type, err) || read_type(s, "B", scaled, &k->b_bits, &k->b_type, err) ||
+  if (read_type(s, "A", scaled, &k->a_bits, &k->a_type, err) ||
+      read_type(s, "B", scaled, &k->b_bits, &k->b_type, err) ||
       read_type(s, "accumulator", 0, &k->acc_bits, &k->acc_type, err) ||
       read_type(s, "C", 0, &k->c_bits, &k->c_type, err))
     return -1;
@@ -256,7 +270,8 @@ static int read_types(parts *s, tf_cutlass_kernel *k, tf_error *err) {
   t = s->at < s->n ? s->p[s->at] : NULL;
   if (t && (!strcmp(t, "cvt") || !strcmp(t, "scl") || !strcmp(t, "sclzr")))
     return tf_error_set(err, TF_EINPUT, WHERE,
-                        "'%s': mixed-input kernel names are not mapped; use -w cutlass-sm90-gemm-mixed with its params", t);
+                        "'%s': mixed-input kernel names are not mapped; use -w cutlass-sm90-gemm-mixed with its params",
+                        t);
   return 0;
 }
 
@@ -328,12 +343,15 @@ static int read_suffix(parts *s, tf_cutlass_kernel *k, tf_error *err) {
       k->epi = !strcmp(e, "tma") ? TF_CL_EPI_TMA : TF_CL_EPI_NOSMEM;
       k->epi_named = 1;
     } else if (!known)
-      return expected(t, "a kernel or epilogue schedule part (warpspecialized, cooperative, pingpong, 1sm, 2sm, "
-                         "epi_tma, epi_nosmem, ...)", err);
+      return expected(t,
+                      "a kernel or epilogue schedule part (warpspecialized, cooperative, pingpong, 1sm, 2sm, "
+                      "epi_tma, epi_nosmem, ...)",
+                      err);
   }
   if (k->sched == TF_CL_SCHED_WS && k->arch == 90)
-    uncarried(k, "%s", "'warpspecialized' without cooperative or pingpong (KernelTmaWarpSpecialized: the schedule "
-                       "param takes cooperative or pingpong)");
+    uncarried(k, "%s",
+              "'warpspecialized' without cooperative or pingpong (KernelTmaWarpSpecialized: the schedule "
+              "param takes cooperative or pingpong)");
   return 0;
 }
 
@@ -355,7 +373,8 @@ static void apply_defaults(tf_cutlass_kernel *k) {
  * two, and a TMA epilogue's tile divides the CTA tile. */
 static int check_tiles(const tf_cutlass_kernel *k, tf_error *err) {
   if (k->tile_m % k->cta_group)
-    return tf_error_set(err, TF_EINPUT, WHERE, "tile M %lld does not split over a CTA pair of %d (2sm): expected a multiple of %d",
+    return tf_error_set(err, TF_EINPUT, WHERE,
+                        "tile M %lld does not split over a CTA pair of %d (2sm): expected a multiple of %d",
                         (long long)k->tile_m, k->cta_group, k->cta_group);
   if (k->epi != TF_CL_EPI_TMA)
     return 0;

@@ -25,25 +25,25 @@ enum tf_cutlass_sched { TF_CL_SCHED_AUTO, TF_CL_SCHED_COOP, TF_CL_SCHED_PINGPONG
 enum tf_cutlass_epi { TF_CL_EPI_AUTO, TF_CL_EPI_TMA, TF_CL_EPI_NOSMEM };
 
 typedef struct tf_cutlass_kernel {
-  int arch;                    /* 90, 100, 103, 120 */
-  int opclass;                 /* enum tf_cutlass_opclass */
-  int grouped;                 /* kind gemm_grouped (ptr-array) */
+  int arch;    /* 90, 100, 103, 120 */
+  int opclass; /* enum tf_cutlass_opclass */
+  int grouped; /* kind gemm_grouped (ptr-array) */
   int a_bits, b_bits, acc_bits;
-  int c_bits, d_bits;          /* c_bits 0: void C (no source) */
-  int sf_vec;                  /* block-scaled: scale-factor vector size, else 0 */
+  int c_bits, d_bits; /* c_bits 0: void C (no source) */
+  int sf_vec;         /* block-scaled: scale-factor vector size, else 0 */
   int64_t tile_m, tile_n, tile_k;
   int64_t cluster_m, cluster_n, cluster_k;
-  int64_t stages;              /* 0: automatic */
-  int cta_group;               /* 1 or 2 (SM100 2SM) */
-  int sched;                   /* enum tf_cutlass_sched */
-  int epi;                     /* enum tf_cutlass_epi */
-  int fastaccum;               /* an *FP8FastAccum schedule ("fp8_fastaccum"): one accumulator, not two */
-  int fp8;                     /* A and B are e4m3 or e5m2 (FP8 GMMA), not int8 */
+  int64_t stages; /* 0: automatic */
+  int cta_group;  /* 1 or 2 (SM100 2SM) */
+  int sched;      /* enum tf_cutlass_sched */
+  int epi;        /* enum tf_cutlass_epi */
+  int fastaccum;  /* an *FP8FastAccum schedule ("fp8_fastaccum"): one accumulator, not two */
+  int fp8;        /* A and B are e4m3 or e5m2 (FP8 GMMA), not int8 */
   int a_type, b_type, acc_type, c_type, d_type; /* type codes (cutlass_types.h); void C is 1 */
-  char layout[4];              /* the A, B, C layouts as the name writes them: "tnn" */
-  int align;                   /* alignN */
-  int sched_named, epi_named;  /* the name gives a kernel / an epilogue schedule */
-  char uncarried[160];         /* the first thing the name says that no param carries ("" when none): emit refuses */
+  char layout[4];                               /* the A, B, C layouts as the name writes them: "tnn" */
+  int align;                                    /* alignN */
+  int sched_named, epi_named;                   /* the name gives a kernel / an epilogue schedule */
+  char uncarried[160]; /* the first thing the name says that no param carries ("" when none): emit refuses */
 } tf_cutlass_kernel;
 
 /* Reads a name.  Errors (TF_EINPUT, path "--cutlass-name") quote the part

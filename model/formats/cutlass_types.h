@@ -15,11 +15,11 @@
 #include <stdint.h>
 
 typedef struct tf_cl_type {
-  const char *name;  /* cutlass_library's: "bf16" */
-  const char *cxx;   /* CUTLASS's element type: "cutlass::bfloat16_t" */
-  int bits;          /* 0 for void */
-  int code;          /* the param value */
-  int floating;      /* a floating-point type (not s8, s32, ...) */
+  const char *name; /* cutlass_library's: "bf16" */
+  const char *cxx;  /* CUTLASS's element type: "cutlass::bfloat16_t" */
+  int bits;         /* 0 for void */
+  int code;         /* the param value */
+  int floating;     /* a floating-point type (not s8, s32, ...) */
 } tf_cl_type;
 
 /* The type of a name or of a code; NULL when there is none. */

@@ -9,8 +9,8 @@
 #include "model/core/json.h"
 #include "model/core/suggest.h"
 
-const char *const tf_measured_keys[] = {"group", "source", "ref", "provenance", "gpu", "kernel",
-                                        "note",  "flops",  "measured", "config", NULL};
+const char *const tf_measured_keys[] = {"group", "source", "ref",      "provenance", "gpu", "kernel",
+                                        "note",  "flops",  "measured", "config",     NULL};
 
 /* How a number was read from its source (the measurement set's own words). */
 const char *const tf_measured_provenances[] = {"text", "code-comment", "figure-transcription", "secondary", NULL};
@@ -66,8 +66,8 @@ static int read_measure(const cJSON *v, const char *base, tf_measured *m, tf_err
     ;
   if (m->measure == TF_NMEASURES) {
     const char *near = tf_suggest(key, measure_names, TF_NMEASURES);
-    return tf_error_set(err, TF_EINPUT, mp, "expected tflops, time_ms or relative_time%s%s%s", near ? "; did you mean '" : "",
-                        near ? near : "", near ? "'?" : "");
+    return tf_error_set(err, TF_EINPUT, mp, "expected tflops, time_ms or relative_time%s%s%s",
+                        near ? "; did you mean '" : "", near ? near : "", near ? "'?" : "");
   }
   m->value = cJSON_IsNumber(v->child) && !cJSON_IsBool(v->child) ? v->child->valuedouble : -1;
   if (!(m->value > 0) || !isfinite(m->value))
@@ -110,12 +110,13 @@ static int read_required(const cJSON *root, const char *base, tf_measured *m, tf
   static const char *const need[] = {"group", "source", "ref", "provenance"};
   for (size_t i = 0; i < sizeof need / sizeof *need; i++)
     if (!tf_json_member(root, need[i]))
-      return tf_error_set(err, TF_EINPUT, base, "missing required key '%s' (a measured line has group, source, ref and provenance)",
-                          need[i]);
+      return tf_error_set(err, TF_EINPUT, base,
+                          "missing required key '%s' (a measured line has group, source, ref and provenance)", need[i]);
   if (read_provenance(base, m, err))
     return -1;
   if (m->measure == TF_MEASURE_TFLOPS && !m->flops)
-    return tf_error_set(err, TF_EINPUT, base, "missing required key 'flops' (a measured tflops needs the FLOPs it counts)");
+    return tf_error_set(err, TF_EINPUT, base,
+                        "missing required key 'flops' (a measured tflops needs the FLOPs it counts)");
   return 0;
 }
 

@@ -23,12 +23,12 @@
 enum tf_measure { TF_MEASURE_TFLOPS, TF_MEASURE_TIME_MS, TF_MEASURE_RELATIVE, TF_NMEASURES };
 
 typedef struct tf_measured {
-  int present;          /* the line has "measured" */
+  int present; /* the line has "measured" */
   char *group, *source, *ref, *provenance, *gpu, *kernel, *note;
-  int64_t flops;        /* 0: not given */
-  int measure;          /* enum tf_measure */
-  double value;         /* positive, finite */
-  tf_assign *config;    /* name, value, where ("line 3: $.config.B_r") */
+  int64_t flops;     /* 0: not given */
+  int measure;       /* enum tf_measure */
+  double value;      /* positive, finite */
+  tf_assign *config; /* name, value, where ("line 3: $.config.B_r") */
   size_t nconfig;
 } tf_measured;
 

@@ -284,7 +284,10 @@ static int compute_applies(tf_spec *s, const tf_workset *const *ws, tf_error *er
         tf_path_key(path, sizeof path, group, v->name);
         nearest_name(s, ws, g, v->name, near, sizeof near);
         return tf_error_set(err, TF_EINPUT, path, "no workset of the sweep has a %s '%s'%s",
-                            g == 0 ? "param" : g == 1 ? "variable" : "choose variable", v->name, near);
+                            g == 0   ? "param"
+                            : g == 1 ? "variable"
+                                     : "choose variable",
+                            v->name, near);
       }
       tf_path_index(path, sizeof path, group, i);
       return unbound(s, ws, g == 4, i, path, err);
@@ -307,7 +310,7 @@ static void symbol_is_set(void *ctx, int sym) {
 /* Scratch for expansion, sized by the spec and allocated once: the
  * odometer over the point's swept values and the symbols `where` sees. */
 struct expansion {
-  int32_t *vals;   /* per param then fix: the value index, -1 when it does not apply */
+  int32_t *vals; /* per param then fix: the value index, -1 when it does not apply */
   size_t *dims, *lens;
   tf_affine *syms; /* per param then fix: its value (constant) */
   int *set;        /* per param then fix: does the point set it */
@@ -438,8 +441,8 @@ static int parse(tf_spec *s, const cJSON *root, tf_error *err) {
   spec_keys(keys);
   if (tf_json_keys(root, "$", keys, required, err))
     return -1;
-  int rc = read_names(tf_json_member(root, "machines"), "$.machines", TF_CATALOG_MACHINES, &s->machines,
-                      &s->nmachines, err) ||
+  int rc = read_names(tf_json_member(root, "machines"), "$.machines", TF_CATALOG_MACHINES, &s->machines, &s->nmachines,
+                      err) ||
                    read_names(tf_json_member(root, "worksets"), "$.worksets", TF_CATALOG_WORKSETS, &s->worksets,
                               &s->nworksets, err) ||
                    read_lists(tf_json_member(root, "params"), "$.params", &s->params, &s->nparams, err) ||
@@ -470,8 +473,9 @@ static int parse(tf_spec *s, const cJSON *root, tf_error *err) {
 int tf_spec_read(tf_spec *s, const cJSON *root, const char *file, tf_error *err) {
   memset(s, 0, sizeof *s);
   int rc = cJSON_IsObject(root) ? parse(s, root, err)
-                                : tf_error_set(err, TF_EINPUT, "$", "expected a sweep spec object (a problem list "
-                                                                    "is a file ending in .jsonl)");
+                                : tf_error_set(err, TF_EINPUT, "$",
+                                               "expected a sweep spec object (a problem list "
+                                               "is a file ending in .jsonl)");
   if (rc)
     tf_error_set_file(err, file);
   return rc;
@@ -536,8 +540,7 @@ char *tf_spec_id(const tf_spec *s, size_t i) {
   first = 1;
   for (size_t k = 0; k < s->nfixes; k++)
     if (vals[s->nparams + k] >= 0) {
-      fprintf(f, "%s%s=%lld", first ? "/fix:" : ",", s->fixes[k].name,
-              (long long)s->fixes[k].v[vals[s->nparams + k]]);
+      fprintf(f, "%s%s=%lld", first ? "/fix:" : ",", s->fixes[k].name, (long long)s->fixes[k].v[vals[s->nparams + k]]);
       first = 0;
     }
   if (s->nobjectives)
@@ -585,4 +588,3 @@ void tf_spec_request(const tf_spec *s, size_t i, tf_request *req) {
     }
   }
 }
-

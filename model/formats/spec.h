@@ -34,22 +34,30 @@ typedef struct tf_spec_objectives { /* one lexicographic list; n == 0: the works
 } tf_spec_objectives;
 
 typedef struct tf_spec {
-  char **machines;            size_t nmachines;
-  char **worksets;            size_t nworksets;
-  tf_spec_values *params;     size_t nparams;
-  tf_spec_values *fixes;      size_t nfixes;
-  tf_spec_values *domains;    size_t ndomains;
-  char **requires;            size_t nrequires;
-  tf_spec_objectives *objectives; size_t nobjectives; /* 0: no "objectives" key */
-  tf_expr **where;            size_t nwhere;
-  int any_arch;               /* "any_arch": true: every point solves across architectures */
-  char *solver;               /* "solver": every point's (solver/backend.h), or NULL */
+  char **machines;
+  size_t nmachines;
+  char **worksets;
+  size_t nworksets;
+  tf_spec_values *params;
+  size_t nparams;
+  tf_spec_values *fixes;
+  size_t nfixes;
+  tf_spec_values *domains;
+  size_t ndomains;
+  char **requires;
+  size_t nrequires;
+  tf_spec_objectives *objectives;
+  size_t nobjectives; /* 0: no "objectives" key */
+  tf_expr **where;
+  size_t nwhere;
+  int any_arch; /* "any_arch": true: every point solves across architectures */
+  char *solver; /* "solver": every point's (solver/backend.h), or NULL */
   /* from tf_spec_expand */
-  unsigned char *applies;     /* per workset: params, fixes, domains, requires, objectives */
+  unsigned char *applies; /* per workset: params, fixes, domains, requires, objectives */
   size_t napplies;
-  int32_t *sel;               /* per point: machine, workset, objective, param value idx..., fix value idx... */
+  int32_t *sel; /* per point: machine, workset, objective, param value idx..., fix value idx... */
   size_t stride, npoints, capsel;
-  size_t skipped_arch;        /* points left out: their machine is not an architecture their workset models */
+  size_t skipped_arch; /* points left out: their machine is not an architecture their workset models */
 } tf_spec;
 
 #define TF_SPEC_MAX_POINTS 10000000 /* larger sweeps are refused */

@@ -206,8 +206,8 @@ int tf_datapath_names_source(const tf_datapath *dp, const char *dotted) {
   return 0;
 }
 
-int tf_datapath_unsourced(const tf_datapath *dp, int (*has)(const void *ctx, const char *dotted),
-                          const void *ctx, char *buf, size_t size) {
+int tf_datapath_unsourced(const tf_datapath *dp, int (*has)(const void *ctx, const char *dotted), const void *ctx,
+                          char *buf, size_t size) {
   for (int i = 0; i < dp->nmma; i++) {
     snprintf(buf, size, "mma.%s", dp->mma[i].name);
     if (!has(ctx, buf))

@@ -11,16 +11,16 @@
 
 #include "model/core/error.h"
 
-#define TF_MAX_MMA 4     /* instructions in one machine's table */
-#define TF_MAX_EDGES 16  /* edges in one machine's table */
+#define TF_MAX_MMA 4    /* instructions in one machine's table */
+#define TF_MAX_EDGES 16 /* edges in one machine's table */
 
 /* The operands an MMA use names, in the order of the table's keys. */
 enum tf_mma_operand { TF_MMA_A, TF_MMA_B, TF_MMA_D, TF_MMA_NOPERANDS };
 extern const char *const tf_mma_operand_names[TF_MMA_NOPERANDS];
 
 typedef struct tf_mma_inst {
-  char *name;        /* "wgmma" */
-  int64_t m;         /* rows one instruction computes (M = 64 for wgmma) */
+  char *name;                         /* "wgmma" */
+  int64_t m;                          /* rows one instruction computes (M = 64 for wgmma) */
   unsigned sources[TF_MMA_NOPERANDS]; /* per operand: bit m set = memory m may hold it */
   int64_t k_major_only_below_bits;    /* 0: no majorness rule */
 } tf_mma_inst;
@@ -50,8 +50,8 @@ int tf_datapath_names_source(const tf_datapath *dp, const char *dotted);
 
 /* Every entry needs a source: the first without one, as "mma.NAME" or
  * "edges.NAME" in buf, or 0 when all have one.  `has` asks the sources. */
-int tf_datapath_unsourced(const tf_datapath *dp, int (*has)(const void *ctx, const char *dotted),
-                          const void *ctx, char *buf, size_t size);
+int tf_datapath_unsourced(const tf_datapath *dp, int (*has)(const void *ctx, const char *dotted), const void *ctx,
+                          char *buf, size_t size);
 
 /* The instruction named `name`, or NULL. */
 const tf_mma_inst *tf_datapath_mma(const tf_datapath *dp, const char *name);

@@ -84,7 +84,8 @@ int tf_include_read(tf_workset *w, const cJSON *root, tf_error *err) {
   if (!list)
     return 0;
   if (!cJSON_IsArray(list))
-    return tf_error_set(err, TF_EINPUT, "$.include", "expected an array of file names, relative to the workset's folder");
+    return tf_error_set(err, TF_EINPUT, "$.include",
+                        "expected an array of file names, relative to the workset's folder");
   int i = 0;
   const cJSON *e;
   cJSON_ArrayForEach(e, list) {

@@ -55,8 +55,7 @@ static int read_range(tf_choose *c, const cJSON *v, const char *path, tf_error *
   if (tf_json_int(tf_json_member(v, "to"), sub, from, TF_JSON_EXACT, &to, err))
     return -1;
   tf_path_key(sub, sizeof sub, path, "step");
-  if (tf_json_member(v, "step") &&
-      tf_json_int(tf_json_member(v, "step"), sub, 1, TF_JSON_EXACT, &step, err))
+  if (tf_json_member(v, "step") && tf_json_int(tf_json_member(v, "step"), sub, 1, TF_JSON_EXACT, &step, err))
     return -1;
   if ((to - from) / step + 1 > TF_MAX_DOMAIN)
     return tf_error_set(err, TF_EINPUT, path, "domain has more than %d values", TF_MAX_DOMAIN);
@@ -129,4 +128,3 @@ int tf_read_domain(tf_choose *c, const cJSON *v, const char *path, tf_error *err
   }
   return 0;
 }
-

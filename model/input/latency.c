@@ -50,7 +50,8 @@ int tf_latency_read(tf_workset *w, const cJSON *root, tf_error *err) {
   const char *stages;
   if (!cJSON_IsObject(l))
     return tf_error_set(err, TF_EINPUT, PATH, "expected an object {\"bytes\": EXPR, \"stages\": COUNT}");
-  if (tf_json_keys(l, PATH, keys, req, err) || tf_json_string(tf_json_member(l, "stages"), PATH ".stages", &stages, err))
+  if (tf_json_keys(l, PATH, keys, req, err) ||
+      tf_json_string(tf_json_member(l, "stages"), PATH ".stages", &stages, err))
     return -1;
   if (!tf_name_is_plain(stages))
     return tf_error_set(err, TF_EINPUT, PATH ".stages", "expected the name of a count, got '%.40s'", stages);

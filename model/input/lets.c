@@ -17,7 +17,7 @@ struct frame {
 
 struct walk {
   tf_workset *w;
-  int *state;    /* per let: 0 not reached, 1 on the stack, 2 finished */
+  int *state; /* per let: 0 not reached, 1 on the stack, 2 finished */
   size_t norder;
   size_t nuse, capuse;
 };
@@ -38,8 +38,7 @@ static int symbol_error(struct walk *k, size_t let, int sym) {
                         "used() and slack() may appear only in require and objective");
   size_t j = (size_t)(sym - tf_workset_sym_let(w, 0));
   if (kind == TF_SYM_LET && k->state[j] == 1)
-    return tf_error_set(&w->let_graph.error, TF_EINPUT, w->lets[j].path, "cyclic definition of '%s'",
-                        w->lets[j].name);
+    return tf_error_set(&w->let_graph.error, TF_EINPUT, w->lets[j].path, "cyclic definition of '%s'", w->lets[j].name);
   return 0;
 }
 

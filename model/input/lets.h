@@ -20,17 +20,17 @@
 #include "model/core/error.h"
 
 typedef struct tf_let_graph {
-  int *order;              /* NULL when `error` says why there is none */
-  tf_error error;          /* what binding reports, or code TF_OK */
-  size_t *use_start;       /* the lets let i uses: use_count[i] of them */
-  size_t *use_count;       /* from use[use_start[i]] on */
+  int *order;        /* NULL when `error` says why there is none */
+  tf_error error;    /* what binding reports, or code TF_OK */
+  size_t *use_start; /* the lets let i uses: use_count[i] of them */
+  size_t *use_count; /* from use[use_start[i]] on */
   int *use;
-  unsigned char *affine;   /* per let: its value may depend on a count */
-  unsigned char *fixed;    /* per let: it uses only params, machine constants and fixed lets */
-  uint64_t *choose;        /* per let: bit i, it depends (maybe through lets) on choose variable i; */
-} tf_let_graph;                /* TF_LETS_PLACED: on a placement (placed(), placement_order); TF_LETS_OCCUPANCY */
+  unsigned char *affine; /* per let: its value may depend on a count */
+  unsigned char *fixed;  /* per let: it uses only params, machine constants and fixed lets */
+  uint64_t *choose;      /* per let: bit i, it depends (maybe through lets) on choose variable i; */
+} tf_let_graph;          /* TF_LETS_PLACED: on a placement (placed(), placement_order); TF_LETS_OCCUPANCY */
 
-#define TF_LETS_PLACED ((uint64_t)1 << 63) /* above the TF_MAX_CHOOSE workset variables */
+#define TF_LETS_PLACED ((uint64_t)1 << 63)    /* above the TF_MAX_CHOOSE workset variables */
 #define TF_LETS_OCCUPANCY ((uint64_t)1 << 61) /* on "occupancy" (1 where the problem has no such variable) */
 
 struct tf_workset;

@@ -94,11 +94,10 @@ static int check_aliases(const tf_workset *w, tf_error *err) {
     const char *host = tf_lifetime_name(w, (size_t)buf->alias), *own = tf_lifetime_name(w, b);
     char path[160];
     snprintf(path, sizeof path, "$.buffers[%zu].lifetime", b);
-    return tf_error_set(err, TF_EINPUT, path,
-                        "'%s' aliases '%s', so it must have its lifetime: '%s' is %s%s%s, '%s' %s%s%s", buf->name,
-                        w->buffers[buf->alias].name, w->buffers[buf->alias].name, host ? "in '" : "live throughout",
-                        host ? host : "", host ? "'" : "", buf->name, own ? "in '" : "live throughout", own ? own : "",
-                        own ? "'" : "");
+    return tf_error_set(
+        err, TF_EINPUT, path, "'%s' aliases '%s', so it must have its lifetime: '%s' is %s%s%s, '%s' %s%s%s", buf->name,
+        w->buffers[buf->alias].name, w->buffers[buf->alias].name, host ? "in '" : "live throughout", host ? host : "",
+        host ? "'" : "", buf->name, own ? "in '" : "live throughout", own ? own : "", own ? "'" : "");
   }
   return 0;
 }

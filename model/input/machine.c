@@ -48,12 +48,9 @@ static const struct optional {
   const char *section;
   size_t present;
 } optional_sections[] = {
-    {"latency", offsetof(tf_machine, latency.present)},
-    {"l2", offsetof(tf_machine, l2.present)},
-    {"sustained", offsetof(tf_machine, sustained.present)},
-    {"alu", offsetof(tf_machine, alu.present)},
-    {"mma_sync", offsetof(tf_machine, mma_sync.present)},
-    {"mma_f32acc", offsetof(tf_machine, mma_f32acc.present)},
+    {"latency", offsetof(tf_machine, latency.present)},     {"l2", offsetof(tf_machine, l2.present)},
+    {"sustained", offsetof(tf_machine, sustained.present)}, {"alu", offsetof(tf_machine, alu.present)},
+    {"mma_sync", offsetof(tf_machine, mma_sync.present)},   {"mma_f32acc", offsetof(tf_machine, mma_f32acc.present)},
     {"kernel", offsetof(tf_machine, kernel.present)},
 };
 #define NOPTIONAL (sizeof optional_sections / sizeof *optional_sections)
@@ -208,8 +205,8 @@ static const char *bad_arch(const char *s) {
 
 /* Reads root string `key` into a copy the machine owns.  `check` may be
  * NULL; otherwise it returns a reason the value is bad. */
-static int read_string(const cJSON *root, const char *key, const char *(*check)(const char *),
-                       char **out, tf_error *err) {
+static int read_string(const cJSON *root, const char *key, const char *(*check)(const char *), char **out,
+                       tf_error *err) {
   char path[160];
   json_path(path, sizeof path, "", key);
   const cJSON *v = tf_json_member(root, key);
@@ -248,11 +245,10 @@ static const char *type_name(const cJSON *v) {
 }
 
 /* Strict integer: tf_json_int would take true/false as 1/0. */
-static int read_int(const cJSON *v, const char *path, int64_t lo, int64_t hi, int64_t *out,
-                    tf_error *err) {
+static int read_int(const cJSON *v, const char *path, int64_t lo, int64_t hi, int64_t *out, tf_error *err) {
   if (!cJSON_IsNumber(v))
-    return tf_error_set(err, TF_EINPUT, path, "expected an integer from %lld to %lld, got %s",
-                        (long long)lo, (long long)hi, type_name(v));
+    return tf_error_set(err, TF_EINPUT, path, "expected an integer from %lld to %lld, got %s", (long long)lo,
+                        (long long)hi, type_name(v));
   return tf_json_int(v, path, lo, hi, out, err);
 }
 
@@ -265,8 +261,7 @@ static int read_field(const cJSON *root, const struct field *f, tf_machine *m, t
   char path[160];
   json_path(path, sizeof path, f->section, f->key);
   if (!v)
-    return tf_error_set(err, TF_EINPUT, path,
-                        "missing required field (expected an integer from %lld to %lld)",
+    return tf_error_set(err, TF_EINPUT, path, "missing required field (expected an integer from %lld to %lld)",
                         (long long)f->lo, (long long)f->hi);
   return tf_error_set_path(err, path), -1;
 }
@@ -289,8 +284,7 @@ static int read_carveouts(const cJSON *smem, tf_machine *m, tf_error *err) {
     return tf_error_set(err, TF_EINPUT, path, "missing required field (expected an array of KB)");
   int n = cJSON_IsArray(a) ? cJSON_GetArraySize(a) : 0;
   if (n < 1 || n > TF_MAX_CARVEOUTS)
-    return tf_error_set(err, TF_EINPUT, path, "expected an array of 1 to %d integers (KB)",
-                        TF_MAX_CARVEOUTS);
+    return tf_error_set(err, TF_EINPUT, path, "expected an array of 1 to %d integers (KB)", TF_MAX_CARVEOUTS);
   int64_t top = m->smem.per_sm / 1024;
   const cJSON *v;
   int i = 0;
@@ -300,17 +294,15 @@ static int read_carveouts(const cJSON *smem, tf_machine *m, tf_error *err) {
     if (read_int(v, sub, 0, top, &m->smem.carveouts_kb[i], err))
       return -1;
     if (i && m->smem.carveouts_kb[i] <= m->smem.carveouts_kb[i - 1])
-      return tf_error_set(
-          err, TF_EINPUT, sub, "carveouts must be strictly ascending (%lld after %lld)",
-          (long long)m->smem.carveouts_kb[i], (long long)m->smem.carveouts_kb[i - 1]);
+      return tf_error_set(err, TF_EINPUT, sub, "carveouts must be strictly ascending (%lld after %lld)",
+                          (long long)m->smem.carveouts_kb[i], (long long)m->smem.carveouts_kb[i - 1]);
     i++;
   }
   m->smem.ncarveouts = n;
   if (m->smem.carveouts_kb[n - 1] * 1024 != m->smem.per_sm) {
     char sub[160];
     tf_path_index(sub, sizeof sub, path, (size_t)(n - 1));
-    return tf_error_set(err, TF_EINPUT, sub, "the largest carveout must be per_sm / 1024 = %lld KB",
-                        (long long)top);
+    return tf_error_set(err, TF_EINPUT, sub, "the largest carveout must be per_sm / 1024 = %lld KB", (long long)top);
   }
   return 0;
 }
@@ -322,10 +314,8 @@ static int check_smem(const tf_machine *m, tf_error *err) {
     return tf_error_set(err, TF_EINPUT, "$.smem.granule", "expected a power of two, got %lld",
                         (long long)m->smem.granule);
   if (m->smem.capacity + m->smem.reserved_per_cta > m->smem.per_sm)
-    return tf_error_set(err, TF_EINPUT, "$.smem.capacity",
-                        "capacity + reserved_per_cta = %lld exceeds per_sm = %lld",
-                        (long long)(m->smem.capacity + m->smem.reserved_per_cta),
-                        (long long)m->smem.per_sm);
+    return tf_error_set(err, TF_EINPUT, "$.smem.capacity", "capacity + reserved_per_cta = %lld exceeds per_sm = %lld",
+                        (long long)(m->smem.capacity + m->smem.reserved_per_cta), (long long)m->smem.per_sm);
   return 0;
 }
 
@@ -337,8 +327,8 @@ static int check_tmem(const tf_machine *m, tf_error *err) {
                         (long long)m->tmem.columns);
   if (!pow2(m->tmem.min_alloc_columns) || m->tmem.min_alloc_columns > m->tmem.columns)
     return tf_error_set(err, TF_EINPUT, "$.tmem.min_alloc_columns",
-                        "expected a power of two no larger than columns = %lld, got %lld",
-                        (long long)m->tmem.columns, (long long)m->tmem.min_alloc_columns);
+                        "expected a power of two no larger than columns = %lld, got %lld", (long long)m->tmem.columns,
+                        (long long)m->tmem.min_alloc_columns);
   return 0;
 }
 
@@ -351,9 +341,8 @@ static int check_rf_limits(const tf_machine *m, tf_error *err) {
     return tf_error_set(err, TF_EINPUT, "$.rf.warp_granule", "expected a power of two, got %lld",
                         (long long)m->rf.warp_granule);
   if (m->limits.threads_per_cta > m->limits.threads_per_sm)
-    return tf_error_set(err, TF_EINPUT, "$.limits.threads_per_cta",
-                        "%lld exceeds threads_per_sm = %lld", (long long)m->limits.threads_per_cta,
-                        (long long)m->limits.threads_per_sm);
+    return tf_error_set(err, TF_EINPUT, "$.limits.threads_per_cta", "%lld exceeds threads_per_sm = %lld",
+                        (long long)m->limits.threads_per_cta, (long long)m->limits.threads_per_sm);
   return 0;
 }
 
@@ -398,9 +387,8 @@ static int check_source_entry(const cJSON *e, const tf_machine *m, tf_error *err
   if (tf_json_string(e, path, &s, err))
     return -1;
   if (!has_tag(s))
-    return tf_error_set(
-        err, TF_EINPUT, path,
-        "expected a source starting with [doc], [dev], [derived], [3rd], [fitted] or UNCONFIRMED");
+    return tf_error_set(err, TF_EINPUT, path,
+                        "expected a source starting with [doc], [dev], [derived], [3rd], [fitted] or UNCONFIRMED");
   return 0;
 }
 
@@ -452,10 +440,10 @@ static void keep_sources(const cJSON *root, tf_machine *m) {
 }
 
 static int read_machine(const cJSON *root, tf_machine *m, tf_error *err) {
-  if (check_sections(root, m, err) || read_strings(root, m, err) ||
-      read_fields(root, m, err) || read_carveouts(tf_json_member(root, "smem"), m, err) ||
-      check_smem(m, err) || check_tmem(m, err) || check_rf_limits(m, err) ||
-      tf_datapath_read(root, m->tmem.present, &m->datapath, err) || check_sources(root, m, err))
+  if (check_sections(root, m, err) || read_strings(root, m, err) || read_fields(root, m, err) ||
+      read_carveouts(tf_json_member(root, "smem"), m, err) || check_smem(m, err) || check_tmem(m, err) ||
+      check_rf_limits(m, err) || tf_datapath_read(root, m->tmem.present, &m->datapath, err) ||
+      check_sources(root, m, err))
     return -1;
   keep_sources(root, m);
   return 0;

@@ -68,12 +68,12 @@ typedef struct memory_kind {
   const char *sm_use;
 } memory_kind;
 
-static const memory_kind smem_kind = {"shared memory", "smem", 0, smem_per_cta, smem_per_sm,
-                                      smem_footprint, tf_memory_smem_for_occupancy, NULL};
-static const memory_kind tmem_kind = {"tensor memory", "tmem", offsetof(tf_machine, tmem.present),
-                                      tmem_per_cta, tmem_per_cta, tmem_footprint, NULL, "TMEM columns"};
-static const memory_kind rf_kind = {"registers", "rf", 0, rf_per_cta, rf_per_sm, rf_footprint, NULL,
-                                    "registers"};
+static const memory_kind smem_kind = {
+    "shared memory", "smem", 0, smem_per_cta, smem_per_sm, smem_footprint, tf_memory_smem_for_occupancy, NULL};
+static const memory_kind tmem_kind = {
+    "tensor memory", "tmem", offsetof(tf_machine, tmem.present), tmem_per_cta, tmem_per_cta, tmem_footprint, NULL,
+    "TMEM columns"};
+static const memory_kind rf_kind = {"registers", "rf", 0, rf_per_cta, rf_per_sm, rf_footprint, NULL, "registers"};
 
 /* The kind table, a row per TF_MEMORIES row: `rules_kind` must exist. */
 #define TF_MEM_KIND(e, n, u, r) [TF_MEM_##e] = &r##_kind,

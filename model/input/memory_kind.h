@@ -15,9 +15,9 @@
  * person calls it, its machine section, its capacities and footprint): the
  * kind table is built from these rows, so a row whose rules are not
  * written does not compile (tests/compile/memory_row.sh tries one). */
-#define TF_MEMORIES(X)                                                         \
-  X(SMEM, "smem", "B", smem)                                                   \
-  X(TMEM, "tmem", "columns", tmem)                                             \
+#define TF_MEMORIES(X)             \
+  X(SMEM, "smem", "B", smem)       \
+  X(TMEM, "tmem", "columns", tmem) \
   X(RF, "rf", "registers/thread", rf)
 #define TF_MEM_ENUM(e, n, u, r) TF_MEM_##e,
 enum tf_memory { TF_MEMORIES(TF_MEM_ENUM) TF_NMEM };

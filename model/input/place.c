@@ -60,7 +60,8 @@ static int read_size_object(tf_buffer *buf, const cJSON *obj, const char *path, 
     tf_path_key(sub, sizeof sub, path, e->string);
     int m = tf_memory_find(e->string);
     if (m < 0)
-      return tf_error_set(err, TF_EINPUT, sub, "unknown memory '%.40s' (expected %s)", e->string, TF_MEMORY_LIST(" or "));
+      return tf_error_set(err, TF_EINPUT, sub, "unknown memory '%.40s' (expected %s)", e->string,
+                          TF_MEMORY_LIST(" or "));
     if (take_keys)
       buf->place[buf->nplace++] = m;
     else if (!candidate(buf, m))
@@ -70,7 +71,8 @@ static int read_size_object(tf_buffer *buf, const cJSON *obj, const char *path, 
   }
   for (int i = 0; i < buf->nplace; i++)
     if (!buf->sizes[buf->place[i]])
-      return tf_error_set(err, TF_EINPUT, path, "no size for %s, which the place list names (expected {\"%s\": EXPR, ...})",
+      return tf_error_set(err, TF_EINPUT, path,
+                          "no size for %s, which the place list names (expected {\"%s\": EXPR, ...})",
                           tf_memory_name(buf->place[i]), tf_memory_name(buf->place[i]));
   return 0;
 }
@@ -230,7 +232,8 @@ static int read_arch(tf_workset *w, const cJSON *a, tf_error *err) {
   if (!a)
     return 0;
   if (!cJSON_IsArray(a) || !cJSON_GetArraySize(a))
-    return tf_error_set(err, TF_EINPUT, "$.arch", "expected a non-empty list of architectures (\"sm_90\", \"sm_10x\", \"sm_80+\")");
+    return tf_error_set(err, TF_EINPUT, "$.arch",
+                        "expected a non-empty list of architectures (\"sm_90\", \"sm_10x\", \"sm_80+\")");
   w->arch = tf_nalloc((size_t)cJSON_GetArraySize(a), sizeof *w->arch);
   const cJSON *v;
   cJSON_ArrayForEach(v, a) {
@@ -240,7 +243,8 @@ static int read_arch(tf_workset *w, const cJSON *a, tf_error *err) {
     if (tf_json_string(v, sub, &s, err))
       return -1;
     if (!tf_arch_pattern_valid(s))
-      return tf_error_set(err, TF_EINPUT, sub, "'%.40s' is not an architecture (\"sm_90\"), family (\"sm_10x\") or bound (\"sm_80+\")", s);
+      return tf_error_set(err, TF_EINPUT, sub,
+                          "'%.40s' is not an architecture (\"sm_90\"), family (\"sm_10x\") or bound (\"sm_80+\")", s);
     w->arch[w->narch++] = tf_strdup(s);
   }
   return 0;
@@ -293,8 +297,8 @@ int tf_place_check_machine(const tf_machine *m, const tf_workset *w, int any_arc
   }
   for (size_t i = 0; i < w->nmma && !any_arch; i++)
     if (!tf_datapath_mma(&m->datapath, w->mma[i].inst))
-      return tf_error_set(err, TF_EINPUT, w->mma[i].path, "%s has no %s in its mma table (machines/README.md)",
-                          m->name, w->mma[i].inst);
+      return tf_error_set(err, TF_EINPUT, w->mma[i].path, "%s has no %s in its mma table (machines/README.md)", m->name,
+                          w->mma[i].inst);
   return 0;
 }
 

@@ -18,7 +18,7 @@
 #define TF_RQ_COUNT_DOMAINS(m) TF_RQ_COUNT_LIST_(m)
 #define TF_RQ_COUNT_TEXTS(m) TF_RQ_COUNT_LIST_(m)
 #define TF_RQ_COUNT_PLACES(m) TF_RQ_COUNT_LIST_(m)
-#define TF_RQ_ROW(m, key, flag, spec, kind, memo, line)                                                          \
+#define TF_RQ_ROW(m, key, flag, spec, kind, memo, line) \
   {#m, key, flag, spec, TF_RQ_##kind, TF_RQ_##memo, line, offsetof(tf_request, m), TF_RQ_COUNT_##kind(m)},
 
 const tf_request_field tf_request_fields[TF_NREQUEST_FIELDS] = {TF_REQUEST_FIELDS(TF_RQ_ROW)};

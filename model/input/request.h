@@ -15,7 +15,7 @@
 typedef struct tf_assign {
   char *name;
   int64_t value;
-  char *where;   /* "-p d", "$.params.d": names the origin in errors */
+  char *where; /* "-p d", "$.params.d": names the origin in errors */
 } tf_assign;
 
 typedef struct tf_domain_req {
@@ -56,23 +56,33 @@ typedef struct tf_place_req {
  *   line     written in a sweep line's "input" (tf_case_write_input)
  * The struct below is generated from this table, and every reader and
  * writer of a request walks it, so a field cannot be left out of one. */
-#define TF_REQUEST_FIELDS(X)                                                     \
-  X(id, "id", "", "", STRING, NO, 0)                                             \
-  X(machine, "machine", "machine", "machines", STRING, YES, 0)                   \
-  X(workset, "workset", "workset", "worksets", STRING, YES, 0)                   \
-  X(params, "params", "param", "params", ASSIGNS, BOUND, 1)                      \
-  X(fixes, "fix", "fix", "fix", ASSIGNS, YES, 1)                                 \
-  X(domains, "domain", "domain", "domain", DOMAINS, YES, 1)                      \
-  X(requires, "require", "require", "require", TEXTS, YES, 1)                    \
-  X(objectives, "objective", "objective", "objectives", TEXTS, YES, 1)           \
-  X(places, "place", "place", "", PLACES, YES, 1)                                \
-  X(any_arch, "any_arch", "any-arch", "any_arch", FLAG, YES, 1)                 \
+#define TF_REQUEST_FIELDS(X)                                           \
+  X(id, "id", "", "", STRING, NO, 0)                                   \
+  X(machine, "machine", "machine", "machines", STRING, YES, 0)         \
+  X(workset, "workset", "workset", "worksets", STRING, YES, 0)         \
+  X(params, "params", "param", "params", ASSIGNS, BOUND, 1)            \
+  X(fixes, "fix", "fix", "fix", ASSIGNS, YES, 1)                       \
+  X(domains, "domain", "domain", "domain", DOMAINS, YES, 1)            \
+  X(requires, "require", "require", "require", TEXTS, YES, 1)          \
+  X(objectives, "objective", "objective", "objectives", TEXTS, YES, 1) \
+  X(places, "place", "place", "", PLACES, YES, 1)                      \
+  X(any_arch, "any_arch", "any-arch", "any_arch", FLAG, YES, 1)        \
   X(solver, "solver", "", "solver", STRING, YES, 1)
 
-enum tf_request_kind { TF_RQ_STRING, TF_RQ_ASSIGNS, TF_RQ_DOMAINS, TF_RQ_TEXTS, TF_RQ_PLACES, TF_RQ_FLAG, TF_RQ_NKINDS };
+enum tf_request_kind {
+  TF_RQ_STRING,
+  TF_RQ_ASSIGNS,
+  TF_RQ_DOMAINS,
+  TF_RQ_TEXTS,
+  TF_RQ_PLACES,
+  TF_RQ_FLAG,
+  TF_RQ_NKINDS
+};
 enum tf_request_memo { TF_RQ_NO, TF_RQ_YES, TF_RQ_BOUND };
 
-#define TF_RQ_LIST_(type, m) type *m; size_t n##m, cap##m;
+#define TF_RQ_LIST_(type, m) \
+  type *m;                   \
+  size_t n##m, cap##m;
 #define TF_RQ_MEMBER_STRING(m) char *m;
 #define TF_RQ_MEMBER_ASSIGNS(m) TF_RQ_LIST_(tf_assign, m)
 #define TF_RQ_MEMBER_DOMAINS(m) TF_RQ_LIST_(tf_domain_req, m)
@@ -113,8 +123,7 @@ void tf_request_init(tf_request *r);
 void tf_request_release(tf_request *r);
 void tf_request_add_param(tf_request *r, const char *name, int64_t value, const char *where);
 void tf_request_add_fix(tf_request *r, const char *name, int64_t value, const char *where);
-void tf_request_add_domain(tf_request *r, const char *name, const int64_t *values, size_t n,
-                           const char *where);
+void tf_request_add_domain(tf_request *r, const char *name, const int64_t *values, size_t n, const char *where);
 void tf_request_add_require(tf_request *r, const char *text, const char *where);
 void tf_request_add_objective(tf_request *r, const char *text, const char *where);
 void tf_request_add_place(tf_request *r, const char *buffer, const int *mems, int n, const char *where);

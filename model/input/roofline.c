@@ -112,7 +112,8 @@ static int read_flow(tf_workset *w, struct decl *d, size_t b, const cJSON *t, co
     return -1;
   const cJSON *to = tf_json_member(t, "to"), *from = tf_json_member(t, "from");
   if (!to == !from)
-    return tf_error_set(err, TF_EINPUT, path, "expected exactly one of \"to\" (mma, %s) and \"from\"", TF_MEMORY_LIST(", "));
+    return tf_error_set(err, TF_EINPUT, path, "expected exactly one of \"to\" (mma, %s) and \"from\"",
+                        TF_MEMORY_LIST(", "));
   char sub[200];
   tf_path_key(sub, sizeof sub, path, to ? "to" : "from");
   tf_flow f = {.buffer = (int)b, .toward = to != NULL};
@@ -169,8 +170,8 @@ static int read_inst(const cJSON *v, const char *path, int *sync, tf_error *err)
   for (size_t k = 0; insts[k]; k++)
     if (!strcmp(s, insts[k]))
       return *sync = k == 0, 0;
-  return tf_error_set(err, TF_EINPUT, path, "unknown instruction '%.40s' (expected mma.sync, wgmma, tcgen05.mma or mfma)",
-                      s);
+  return tf_error_set(err, TF_EINPUT, path,
+                      "unknown instruction '%.40s' (expected mma.sync, wgmma, tcgen05.mma or mfma)", s);
 }
 
 static int read_mma(struct decl *d, const cJSON *list, tf_error *err) {
@@ -219,8 +220,10 @@ static int read_serial(struct decl *d, const cJSON *o, tf_error *err) {
     while (t < TF_ROOFLINE_NTERMS && strcmp(m->string, tf_roofline_terms[t]))
       t++;
     if (t == TF_ROOFLINE_NTERMS)
-      return tf_error_set(err, TF_EINPUT, path, "unknown term '%.40s' (expected exp, smem, l2 or alu: the MMA is what they "
-                          "overlap with)", m->string);
+      return tf_error_set(err, TF_EINPUT, path,
+                          "unknown term '%.40s' (expected exp, smem, l2 or alu: the MMA is what they "
+                          "overlap with)",
+                          m->string);
     if (d->serial[t])
       return tf_error_set(err, TF_EINPUT, path, "term '%s' given twice", m->string);
     if (tf_read_expr_text(m, path, &d->serial[t], err))
@@ -475,7 +478,8 @@ static int max_lets(tf_workset *w, const struct decl *d, const int *present, tf_
   FILE *fb = tf_text_open(&b);
   for (int i = 0; i < TF_ROOFLINE_NTERMS; i++)
     if (present[i])
-      fprintf(fb, "if(cycles(%s) == %s, %d, ", tf_roofline_terms[i], scheduled ? largest : "cycles", i + 1), n++, last = i;
+      fprintf(fb, "if(cycles(%s) == %s, %d, ", tf_roofline_terms[i], scheduled ? largest : "cycles", i + 1), n++,
+          last = i;
   fprintf(fb, "%d", last + 1);
   for (int i = 0; i < n; i++)
     fputc(')', fb);

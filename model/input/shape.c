@@ -12,7 +12,8 @@
 #include "model/input/let_table.h"
 #include "model/input/roofline.h"
 
-static const char *const shape_keys[] = {"ctas", "iterations", "hbm_bytes", "flops", "fill", "io_bytes", "comment", NULL};
+static const char *const shape_keys[] = {"ctas", "iterations", "hbm_bytes", "flops",
+                                         "fill", "io_bytes",   "comment",   NULL};
 static const char *const shape_required[] = {"ctas", "hbm_bytes", "flops", NULL};
 
 /* The source text of $.shape.KEY ("1" when absent). */
@@ -69,12 +70,14 @@ int tf_shape_read(tf_workset *w, const cJSON *root, tf_error *err) {
   if (!s)
     return 0;
   if (!cJSON_IsObject(s))
-    return tf_error_set(err, TF_EINPUT, "$.shape",
-                        "expected an object {\"ctas\", \"iterations\", \"hbm_bytes\", \"flops\", \"fill\", \"io_bytes\"}");
+    return tf_error_set(
+        err, TF_EINPUT, "$.shape",
+        "expected an object {\"ctas\", \"iterations\", \"hbm_bytes\", \"flops\", \"fill\", \"io_bytes\"}");
   if (tf_json_keys(s, "$.shape", shape_keys, shape_required, err))
     return -1;
   if (!w->roofline)
-    return tf_error_set(err, TF_EINPUT, "$.shape", "needs a roofline (\"roofline\" or a buffer's \"traffic\") for its cycles");
+    return tf_error_set(err, TF_EINPUT, "$.shape",
+                        "needs a roofline (\"roofline\" or a buffer's \"traffic\") for its cycles");
   char *v[6] = {NULL, NULL, NULL, NULL, NULL, NULL};
   int rc = text_of(s, "ctas", &v[0], err) || text_of(s, "iterations", &v[1], err) ||
                    text_of(s, "hbm_bytes", &v[2], err) || text_of(s, "flops", &v[3], err) ||

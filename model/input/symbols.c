@@ -16,8 +16,8 @@
 #define MC_NONE(s, k, lo, hi)
 #define MC_PORT(n, from, to) "smem_port_" #n,
 #define MC_DERIVED(n) #n,
-const char *const tf_machine_constant_names[TF_NMC] = {
-    TF_MACHINE_FIELDS(MC_FIELD, MC_SUB, MC_NONE) TF_MACHINE_PORTS(MC_PORT) TF_MACHINE_DERIVED(MC_DERIVED)};
+const char *const tf_machine_constant_names[TF_NMC] = {TF_MACHINE_FIELDS(MC_FIELD, MC_SUB, MC_NONE)
+                                                           TF_MACHINE_PORTS(MC_PORT) TF_MACHINE_DERIVED(MC_DERIVED)};
 
 int tf_workset_sym_machine(const tf_workset *w, int c) { return (int)w->nparams + c; }
 int tf_workset_sym_choose(const tf_workset *w, size_t i) { return (int)(w->nparams + TF_NMC + i); }
@@ -40,7 +40,14 @@ int tf_workset_nsymbols(const tf_workset *w) { return tf_workset_sym_placement_o
  * fixed ones (machine constants, occupancy, placement_order, used() and
  * slack()), the same for every workset, built once for the process. */
 enum name_kind {
-  NAME_PARAM, NAME_CHOOSE, NAME_COUNT, NAME_LET, NAME_MACHINE, NAME_OCCUPANCY, NAME_USED, NAME_SLACK,
+  NAME_PARAM,
+  NAME_CHOOSE,
+  NAME_COUNT,
+  NAME_LET,
+  NAME_MACHINE,
+  NAME_OCCUPANCY,
+  NAME_USED,
+  NAME_SLACK,
   NAME_PLACEMENT_ORDER
 };
 #define NAME_KINDS 9
@@ -108,24 +115,15 @@ int tf_workset_resolve(const tf_workset *w, const char *name) {
     return -1;
   size_t i = (size_t)v / NAME_KINDS;
   switch ((enum name_kind)(v % NAME_KINDS)) {
-  case NAME_PARAM:
-    return (int)i;
-  case NAME_CHOOSE:
-    return tf_workset_sym_choose(w, i);
-  case NAME_COUNT:
-    return tf_workset_sym_count(w, i);
-  case NAME_LET:
-    return tf_workset_sym_let(w, i);
-  case NAME_MACHINE:
-    return tf_workset_sym_machine(w, (int)i);
-  case NAME_OCCUPANCY:
-    return tf_workset_sym_occupancy(w);
-  case NAME_PLACEMENT_ORDER:
-    return tf_workset_sym_placement_order(w);
-  case NAME_USED:
-    return tf_workset_sym_derived(w, 0, (int)i);
-  case NAME_SLACK:
-    return tf_workset_sym_derived(w, 1, (int)i);
+  case NAME_PARAM: return (int)i;
+  case NAME_CHOOSE: return tf_workset_sym_choose(w, i);
+  case NAME_COUNT: return tf_workset_sym_count(w, i);
+  case NAME_LET: return tf_workset_sym_let(w, i);
+  case NAME_MACHINE: return tf_workset_sym_machine(w, (int)i);
+  case NAME_OCCUPANCY: return tf_workset_sym_occupancy(w);
+  case NAME_PLACEMENT_ORDER: return tf_workset_sym_placement_order(w);
+  case NAME_USED: return tf_workset_sym_derived(w, 0, (int)i);
+  case NAME_SLACK: return tf_workset_sym_derived(w, 1, (int)i);
   }
   return -1; /* not reached: every kind is a case above (-Wswitch says when one is not) */
 }
@@ -178,7 +176,10 @@ int tf_workset_add_name(tf_workset *w, const char *name, enum tf_sym_kind kind, 
   case TF_SYM_CHOOSE: return add_name(&w->symbols, name, NAME_CHOOSE, i);
   case TF_SYM_COUNT: return add_name(&w->symbols, name, NAME_COUNT, i);
   case TF_SYM_LET: return add_name(&w->symbols, name, NAME_LET, i);
-  case TF_SYM_MACHINE: case TF_SYM_DERIVED: case TF_SYM_OCCUPANCY: case TF_SYM_PLACED: break;
+  case TF_SYM_MACHINE:
+  case TF_SYM_DERIVED:
+  case TF_SYM_OCCUPANCY:
+  case TF_SYM_PLACED: break;
   }
   return -1; /* fixed names (add_fixed_names) or placed(): not the workset's own */
 }

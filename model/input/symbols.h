@@ -22,15 +22,23 @@ int tf_workset_sym_choose(const struct tf_workset *w, size_t i);
 int tf_workset_sym_count(const struct tf_workset *w, size_t i);
 int tf_workset_sym_let(const struct tf_workset *w, size_t i);
 int tf_workset_sym_derived(const struct tf_workset *w, int used_or_slack, int mem); /* 0 used, 1 slack */
-int tf_workset_sym_occupancy(const struct tf_workset *w); /* "occupancy": CTAs per SM */
-int tf_workset_sym_placed(const struct tf_workset *w, size_t b, int mem); /* placed(B, MEM): 0 or 1 */
+int tf_workset_sym_occupancy(const struct tf_workset *w);                           /* "occupancy": CTAs per SM */
+int tf_workset_sym_placed(const struct tf_workset *w, size_t b, int mem);           /* placed(B, MEM): 0 or 1 */
 /* "placement_order": 0 when every placed buffer is in its first candidate,
  * growing with the place-list order, buffers in workset order (the
  * tie-break; docs/placement.md). */
 int tf_workset_sym_placement_order(const struct tf_workset *w);
 const char *tf_workset_sym_name(const struct tf_workset *w, int sym, char *buf, size_t size);
-enum tf_sym_kind { TF_SYM_PARAM, TF_SYM_MACHINE, TF_SYM_CHOOSE, TF_SYM_COUNT, TF_SYM_LET, TF_SYM_DERIVED, TF_SYM_OCCUPANCY,
-                   TF_SYM_PLACED };
+enum tf_sym_kind {
+  TF_SYM_PARAM,
+  TF_SYM_MACHINE,
+  TF_SYM_CHOOSE,
+  TF_SYM_COUNT,
+  TF_SYM_LET,
+  TF_SYM_DERIVED,
+  TF_SYM_OCCUPANCY,
+  TF_SYM_PLACED
+};
 enum tf_sym_kind tf_workset_sym_kind(const struct tf_workset *w, int sym);
 
 int tf_workset_resolve(const struct tf_workset *w, const char *name); /* -1 if unknown */

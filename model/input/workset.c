@@ -11,12 +11,12 @@
 #include "model/core/text.h"
 #include "model/input/include.h"
 #include "model/input/json_read.h"
-#include "model/input/let_add.h"
 #include "model/input/latency.h"
+#include "model/input/let_add.h"
 #include "model/input/lifetime.h"
 #include "model/input/measured_error.h"
-#include "model/input/roles.h"
 #include "model/input/place.h"
+#include "model/input/roles.h"
 #include "model/input/roofline.h"
 #include "model/input/shape.h"
 #include "model/input/show.h"
@@ -116,8 +116,9 @@ static int read_choose(tf_workset *w, const cJSON *obj, tf_error *err) {
     return tf_error_set(err, TF_EINPUT, "$.choose", "expected an object of NAME: domain");
   /* Refused here, before the let graph keeps a bit per choose variable. */
   if (cJSON_GetArraySize(obj) + 1 > TF_MAX_CHOOSE)
-    return tf_error_set(err, TF_EINPUT, "$.choose", "at most %d choose variables (one of the %d slots is kept for occupancy)",
-                        TF_MAX_CHOOSE - 1, TF_MAX_CHOOSE);
+    return tf_error_set(err, TF_EINPUT, "$.choose",
+                        "at most %d choose variables (one of the %d slots is kept for occupancy)", TF_MAX_CHOOSE - 1,
+                        TF_MAX_CHOOSE);
   w->choose = tf_nalloc((size_t)cJSON_GetArraySize(obj), sizeof *w->choose);
   const cJSON *m;
   cJSON_ArrayForEach(m, obj) {
@@ -163,7 +164,8 @@ static int read_counts(tf_workset *w, const cJSON *obj, tf_error *err) {
 }
 
 static int read_buffer(tf_workset *w, const cJSON *b, const char *path, tf_error *err) {
-  static const char *const keys[] = {"name", "memory", "place", "size", "align", "alias", "pin", "traffic", "lifetime", "comment", NULL};
+  static const char *const keys[] = {"name", "memory",  "place",    "size",    "align", "alias",
+                                     "pin",  "traffic", "lifetime", "comment", NULL};
   static const char *const req[] = {"name", "size", NULL};
   if (tf_json_keys(b, path, keys, req, err))
     return -1;
@@ -287,8 +289,8 @@ static int read_objective_list(tf_workset *w, const cJSON *arr, const char *key,
  * objectives a request uses (model/bind/bind_rows.c). */
 static int read_objectives(tf_workset *w, const cJSON *root, tf_error *err) {
   return read_objective_list(w, tf_json_member(root, "objective"), "$.objective", &w->objective, &w->nobjective, err) ||
-                 read_objective_list(w, tf_json_member(root, "tie_break"), "$.tie_break", &w->tie_break,
-                                     &w->ntie_break, err)
+                 read_objective_list(w, tf_json_member(root, "tie_break"), "$.tie_break", &w->tie_break, &w->ntie_break,
+                                     err)
              ? -1
              : 0;
 }
@@ -327,9 +329,10 @@ static int bind_all(tf_workset *w, tf_error *err) {
 }
 
 static int read_workset(tf_workset *w, const cJSON *root, tf_error *err) {
-  static const char *const keys[] = {"name", "comment", "params", "choose", "count", "let",
-                                     "buffers", "require", "objective", "tie_break", "mma", "arch", "roofline", "shape", "show", "rule",
-                                     "lifetimes", "layout_order", "include", "measured_error", "roles", NULL};
+  static const char *const keys[] = {
+      "name",      "comment",      "params",  "choose",         "count",    "let",   "buffers", "require",
+      "objective", "tie_break",    "mma",     "arch",           "roofline", "shape", "show",    "rule",
+      "lifetimes", "layout_order", "include", "measured_error", "roles",    NULL};
   static const char *const req[] = {"name", "buffers", NULL};
   const char *name, *comment = "";
   /* A machine model given where a workset belongs fails on its first
@@ -337,11 +340,9 @@ static int read_workset(tf_workset *w, const cJSON *root, tf_error *err) {
   if (cJSON_IsObject(root) && !tf_json_member(root, "buffers") && tf_json_member(root, "smem") &&
       tf_json_member(root, "sm_count"))
     return tf_error_set(err, TF_EINPUT, "$", "this is a machine model, not a workset (give it with -m)");
-  if (tf_json_keys(root, "$", keys, req, err) ||
-      tf_json_string(tf_json_member(root, "name"), "$.name", &name, err))
+  if (tf_json_keys(root, "$", keys, req, err) || tf_json_string(tf_json_member(root, "name"), "$.name", &name, err))
     return -1;
-  if (tf_json_member(root, "comment") &&
-      tf_json_string(tf_json_member(root, "comment"), "$.comment", &comment, err))
+  if (tf_json_member(root, "comment") && tf_json_string(tf_json_member(root, "comment"), "$.comment", &comment, err))
     return -1;
   const char *why = tf_text_unfit(name, TF_MAX_NAME_BYTES);
   if (why || !*name)
@@ -349,19 +350,15 @@ static int read_workset(tf_workset *w, const cJSON *root, tf_error *err) {
                         TF_MAX_NAME_BYTES, why ? why : "is empty");
   w->name = tf_strdup(name);
   w->comment = tf_strdup(comment);
-  if (read_params(w, tf_json_member(root, "params"), err) ||
-      read_choose(w, tf_json_member(root, "choose"), err) ||
+  if (read_params(w, tf_json_member(root, "params"), err) || read_choose(w, tf_json_member(root, "choose"), err) ||
       read_counts(w, tf_json_member(root, "count"), err) ||
       tf_workset_read_lets(w, tf_json_member(root, "let"), "$.let", err) || tf_include_read(w, root, err) ||
       read_buffers(w, tf_json_member(root, "buffers"), err) || tf_place_finish(w, root, err) ||
-      tf_lifetime_finish(w, root, err) ||
-      tf_roofline_read(w, root, err) || tf_shape_read(w, root, err) || tf_latency_read(w, root, err) || tf_show_read(w, root, err) ||
-      tf_measured_error_read(w, root, err) || tf_roles_read(w, root, err) || bind_all(w, err))
+      tf_lifetime_finish(w, root, err) || tf_roofline_read(w, root, err) || tf_shape_read(w, root, err) ||
+      tf_latency_read(w, root, err) || tf_show_read(w, root, err) || tf_measured_error_read(w, root, err) ||
+      tf_roles_read(w, root, err) || bind_all(w, err))
     return -1;
-  return read_requires(w, tf_json_member(root, "require"), err) ||
-                 read_objectives(w, root, err)
-             ? -1
-             : 0;
+  return read_requires(w, tf_json_member(root, "require"), err) || read_objectives(w, root, err) ? -1 : 0;
 }
 
 tf_workset *tf_workset_parse(const char *text, size_t len, const char *file, tf_error *err) {
@@ -468,8 +465,10 @@ tf_expr *tf_workset_parse_require(const tf_workset *w, const char *text, const c
   const tf_expr *l, *r;
   if (tf_expr_relation(e, &l, &r) == TF_REL_NONE) {
     tf_expr_free(e);
-    tf_error_set(err, TF_EINPUT, where, "expected a comparison 'EXPR <= EXPR' (or <, >=, >, ==, !=) or a condition joined by &&, || or !, got '%s'",
-                 text);
+    tf_error_set(
+        err, TF_EINPUT, where,
+        "expected a comparison 'EXPR <= EXPR' (or <, >=, >, ==, !=) or a condition joined by &&, || or !, got '%s'",
+        text);
     return NULL;
   }
   if (bind(w, e, err)) {

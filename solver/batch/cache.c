@@ -26,7 +26,6 @@ void tf_cache_release(tf_cache *c) {
   memset(c, 0, sizeof *c);
 }
 
-
 /* Called with the lock held. */
 static void *lookup(tf_cache *c, int kind, const char *name, const char *where, tf_error *err) {
   for (size_t i = 0; i < c->n; i++)
@@ -75,8 +74,8 @@ const tf_workset *tf_cache_workset(tf_cache *c, const char *name, const char *wh
   return locked_lookup(c, TF_CATALOG_WORKSETS, name, where, err);
 }
 
-int tf_cache_get(tf_cache *c, const tf_request *req, const char *mwhere, const char *wwhere,
-                 const tf_machine **m, const tf_workset **w, tf_error *err) {
+int tf_cache_get(tf_cache *c, const tf_request *req, const char *mwhere, const char *wwhere, const tf_machine **m,
+                 const tf_workset **w, tf_error *err) {
   if (tf_load_names(req, mwhere, wwhere, err))
     return -1;
   *m = tf_cache_machine(c, req->machine, mwhere, err);

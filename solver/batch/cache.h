@@ -11,9 +11,9 @@
 #include "model/input/workset.h"
 
 typedef struct tf_cache_entry {
-  int kind;           /* enum tf_catalog_kind */
-  char *name;         /* as the request spelt it */
-  void *object;       /* tf_machine * or tf_workset * */
+  int kind;     /* enum tf_catalog_kind */
+  char *name;   /* as the request spelt it */
+  void *object; /* tf_machine * or tf_workset * */
 } tf_cache_entry;
 
 typedef struct tf_cache {
@@ -31,8 +31,8 @@ const tf_machine *tf_cache_machine(tf_cache *c, const char *name, const char *wh
 const tf_workset *tf_cache_workset(tf_cache *c, const char *name, const char *where, tf_error *err);
 
 /* The request's machine and workset; borrowed from the cache. */
-int tf_cache_get(tf_cache *c, const tf_request *req, const char *mwhere, const char *wwhere,
-                 const tf_machine **m, const tf_workset **w, tf_error *err);
+int tf_cache_get(tf_cache *c, const tf_request *req, const char *mwhere, const char *wwhere, const tf_machine **m,
+                 const tf_workset **w, tf_error *err);
 
 /* The same for a case at `line` of `file` (validate's case files): an
  * error names "line N: $.machine" or "$.workset" and the file. */

@@ -140,4 +140,3 @@ void tf_memo_finish(tf_memo *m, tf_memo_entry *e, int ok) {
   pthread_cond_broadcast(&m->cv);
   pthread_mutex_unlock(&m->lock);
 }
-

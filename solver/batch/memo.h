@@ -23,13 +23,13 @@ typedef struct tf_memo_entry {
   char *key;
   size_t klen;
   int state;
-  char *text;          /* answers: the line's body */
+  char *text; /* answers: the line's body */
   size_t tlen;
   int status;
-  tf_found found;      /* searches: the optimum, when nfound is 1 */
+  tf_found found; /* searches: the optimum, when nfound is 1 */
   size_t nfound;
-  size_t refs;         /* holders between tf_memo_get and tf_memo_put */
-  int dropped;         /* out of the table, freed by the last tf_memo_put */
+  size_t refs; /* holders between tf_memo_get and tf_memo_put */
+  int dropped; /* out of the table, freed by the last tf_memo_put */
 } tf_memo_entry;
 
 #define TF_MEMO_MAX_DEFAULT 8192 /* entries; an answer line and its key are about 2.7 KiB: 22 MiB */
@@ -37,7 +37,7 @@ typedef struct tf_memo_entry {
 typedef struct tf_memo {
   tf_memo_entry **slot;
   size_t cap, n;
-  size_t max;          /* entries kept at most, >= 1 */
+  size_t max; /* entries kept at most, >= 1 */
   size_t lookups, hits, flushes;
   pthread_mutex_t lock;
   pthread_cond_t cv;

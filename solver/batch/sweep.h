@@ -106,17 +106,17 @@ enum tf_sweep_reuse {
 typedef int (*tf_sweep_line_fn)(void *ctx, const char *line, size_t len, tf_error *err);
 
 typedef struct tf_sweep_opts {
-  int jobs;                      /* worker threads, >= 1 */
-  int format;                    /* TF_FORMAT_JSONL or TF_FORMAT_CSV */
-  int shard_index, shard_count;  /* 1-based; 0/0 or 1/1: every point */
-  int resume;                    /* continue the output file */
-  int out_fd;                    /* >= 0: write to this open descriptor (not
+  int jobs;                     /* worker threads, >= 1 */
+  int format;                   /* TF_FORMAT_JSONL or TF_FORMAT_CSV */
+  int shard_index, shard_count; /* 1-based; 0/0 or 1/1: every point */
+  int resume;                   /* continue the output file */
+  int out_fd;                   /* >= 0: write to this open descriptor (not
                                     closed; out_file must be NULL); -1: none */
-  tf_sweep_line_fn line;         /* non-NULL: every line to line(line_ctx, ...), not
+  tf_sweep_line_fn line;        /* non-NULL: every line to line(line_ctx, ...), not
                                     written (out_file NULL, out_fd -1, no resume) */
   void *line_ctx;
-  unsigned reuse;                /* enum tf_sweep_reuse bits */
-  size_t memo_max;               /* answers (and search optima) kept at most; 0: none kept */
+  unsigned reuse;  /* enum tf_sweep_reuse bits */
+  size_t memo_max; /* answers (and search optima) kept at most; 0: none kept */
   /* non-NULL: called with the output file's temporary name once it is
    * created, and with NULL once it is renamed or removed, so that a
    * program can remove it when a signal ends the process (the command
@@ -125,23 +125,23 @@ typedef struct tf_sweep_opts {
   void (*tmp_name)(void *ctx, const char *path);
   void *tmp_ctx;
   tf_solve_opts solve;
-  FILE *progress;                /* NULL: no progress */
-  int progress_tty;              /* 1: a bar redrawn with \r; 0: a line now and then */
-  double progress_every;         /* seconds between plain lines */
+  FILE *progress;        /* NULL: no progress */
+  int progress_tty;      /* 1: a bar redrawn with \r; 0: a line now and then */
+  double progress_every; /* seconds between plain lines */
 } tf_sweep_opts;
 
 void tf_sweep_opts_init(tf_sweep_opts *o);
 
 typedef struct tf_sweep_stats {
-  size_t points;                  /* total points of the sweep */
-  size_t shard_points;            /* points of this shard */
-  size_t resumed;                 /* lines kept from an earlier run */
-  size_t written;                 /* lines this run wrote */
-  size_t status[TF_SWEEP_NSTATUS];/* of the lines this run wrote */
+  size_t points;                   /* total points of the sweep */
+  size_t shard_points;             /* points of this shard */
+  size_t resumed;                  /* lines kept from an earlier run */
+  size_t written;                  /* lines this run wrote */
+  size_t status[TF_SWEEP_NSTATUS]; /* of the lines this run wrote */
   size_t answer_lookups, answer_hits;
   size_t ilp_lookups, ilp_hits;
-  size_t torn_bytes;              /* dropped from the end of a resumed file */
-  double seconds;                 /* wall time of the solving phase */
+  size_t torn_bytes; /* dropped from the end of a resumed file */
+  double seconds;    /* wall time of the solving phase */
 } tf_sweep_stats;
 
 const char *tf_sweep_status_name(int status);
@@ -156,15 +156,13 @@ const char *tf_sweep_status_name(int status);
  * after them.  A point that fails becomes a line with "status": "error".
  * Returns -1 on bad input (TF_EINPUT), when the output cannot be written
  * or when the callback stops the sweep. */
-int tf_sweep_run(tf_sweep *s, const tf_sweep_opts *o, const char *out_file,
-                 tf_sweep_stats *st, tf_error *err);
+int tf_sweep_run(tf_sweep *s, const tf_sweep_opts *o, const char *out_file, tf_sweep_stats *st, tf_error *err);
 
 /* Joins shard outputs into the file one run would write: lines ordered by
  * index, every index from 0 to total - 1 exactly once, one CSV header.
  * `format` is TF_FORMAT_JSONL or TF_FORMAT_CSV to require one, or
  * TF_FORMAT_TEXT to take the parts' format.  Writes `out_file` whole (a
  * temporary file renamed) or standard output when it is NULL. */
-int tf_sweep_merge(char *const *parts, size_t nparts, const char *out_file, int format, size_t *nlines,
-                   tf_error *err);
+int tf_sweep_merge(char *const *parts, size_t nparts, const char *out_file, int format, size_t *nlines, tf_error *err);
 
 #endif

@@ -18,32 +18,33 @@
 #include "solver/batch/sweep.h"
 #include "solver/report.h"
 
-struct wsinfo {      /* a workset named by the sweep, loaded for expansion */
+struct wsinfo { /* a workset named by the sweep, loaded for expansion */
   char *name;
   const tf_workset *w; /* borrowed from the sweep's cache; NULL when it does not load */
 };
 
 struct tf_sweep {
-  tf_cache cache;        /* machines and worksets, parsed once for expansion and solving */
+  tf_cache cache; /* machines and worksets, parsed once for expansion and solving */
   char *file;
   int is_spec;
   size_t npoints;
 
   /* a spec */
   tf_spec spec;
-  size_t *wsidx;         /* per spec workset: index into ws */
+  size_t *wsidx; /* per spec workset: index into ws */
 
   /* a problem list */
-  tf_case *cases;        /* per point */
-  char **case_error;     /* per point: why the line does not parse, or NULL */
+  tf_case *cases;    /* per point */
+  char **case_error; /* per point: why the line does not parse, or NULL */
   size_t capcases;
 
-  struct wsinfo *ws;     size_t nws, capws;
+  struct wsinfo *ws;
+  size_t nws, capws;
   tf_csv_columns csv;
   char *csv_header;
-  char **warnings;       size_t nwarnings, capwarnings;
+  char **warnings;
+  size_t nwarnings, capwarnings;
 };
-
 
 void tf_sweep_warn(tf_sweep *s, const char *fmt, const char *a, const char *b);
 size_t tf_sweep_workset_index(tf_sweep *s, const char *name);

@@ -52,4 +52,3 @@ int tf_sweep_line_position(const char *line, int csv, size_t *index, size_t *tot
   *total = strtoull(p, &end, 10);
   return *end == ',' ? 0 : -1;
 }
-

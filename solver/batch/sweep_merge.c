@@ -49,8 +49,8 @@ static int add_line(struct merge *m, size_t i, const char *t, size_t llen, size_
   if (tf_sweep_line_position(t, csv, &index, &tot))
     return tf_error_set(err, TF_EINPUT, NULL, "%s: line %zu is not a sweep line", part, lineno);
   if (m->have_total && tot != m->total)
-    return tf_error_set(err, TF_EINPUT, NULL, "%s: line %zu belongs to a sweep of %zu points, not %zu", part,
-                        lineno, tot, m->total);
+    return tf_error_set(err, TF_EINPUT, NULL, "%s: line %zu belongs to a sweep of %zu points, not %zu", part, lineno,
+                        tot, m->total);
   if (index >= tot)
     return tf_error_set(err, TF_EINPUT, NULL, "%s: line %zu has index %zu of %zu", part, lineno, index, tot);
   m->total = tot, m->have_total = 1;
@@ -92,8 +92,8 @@ static int read_part(struct merge *m, size_t i, tf_error *err) {
       m->header = t, m->header_len = llen;
     } else if (csv && lineno == 1) {
       if (llen != m->header_len || memcmp(t, m->header, llen))
-        return tf_error_set(err, TF_EINPUT, NULL, "%s: its CSV header differs from %s's (another sweep?)",
-                            m->parts[i], m->parts[0]);
+        return tf_error_set(err, TF_EINPUT, NULL, "%s: its CSV header differs from %s's (another sweep?)", m->parts[i],
+                            m->parts[0]);
     } else if (add_line(m, i, t, llen, lineno, csv, err)) {
       return -1;
     }
@@ -111,13 +111,13 @@ static int check_complete(struct merge *m, tf_error *err) {
                           m->parts[m->lines[k - 1].part], m->parts[m->lines[k].part]);
     if (m->lines[k].index != k)
       return tf_error_set(err, TF_EINPUT, NULL,
-                          "point %zu is missing (%zu of %zu points in the parts): a shard is missing or incomplete",
-                          k, m->n, m->total);
+                          "point %zu is missing (%zu of %zu points in the parts): a shard is missing or incomplete", k,
+                          m->n, m->total);
   }
   if (m->n != m->total)
     return tf_error_set(err, TF_EINPUT, NULL,
-                        "point %zu is missing (%zu of %zu points in the parts): a shard is missing or incomplete",
-                        m->n, m->n, m->total);
+                        "point %zu is missing (%zu of %zu points in the parts): a shard is missing or incomplete", m->n,
+                        m->n, m->total);
   return 0;
 }
 
@@ -162,8 +162,7 @@ static int write_merged(const struct merge *m, const char *out_file, tf_error *e
   return tf_output_commit(&out, err);
 }
 
-int tf_sweep_merge(char *const *parts, size_t nparts, const char *out_file, int format, size_t *nlines,
-                   tf_error *err) {
+int tf_sweep_merge(char *const *parts, size_t nparts, const char *out_file, int format, size_t *nlines, tf_error *err) {
   struct merge m;
   memset(&m, 0, sizeof m);
   m.parts = parts;

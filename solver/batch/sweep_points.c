@@ -107,8 +107,8 @@ struct list_ctx {
  * and says why (*why); an in-memory one is the object where[lineno - 1],
  * whose paths (its own, and those binding reports later) start there, and
  * fails: bad input. */
-static int parse_line(const struct list_ctx *x, const char *line, size_t len, size_t lineno, tf_case *c,
-                      char **why, tf_error *err) {
+static int parse_line(const struct list_ctx *x, const char *line, size_t len, size_t lineno, tf_case *c, char **why,
+                      tf_error *err) {
   if (x->where) {
     char root[64];
     snprintf(root, sizeof root, "%s[%zu]", x->where, lineno - 1);
@@ -274,7 +274,7 @@ static void csv_columns(tf_sweep *s) {
   for (size_t i = 0; !s->is_spec && i < s->npoints; i++)
     if (!i || !same_shape(&s->cases[i].req, &s->cases[i - 1].req))
       add_shape(s, s->cases[i].req.workset ? tf_sweep_workset_index(s, s->cases[i].req.workset) : s->nws,
-              &s->cases[i].req, occupancy, &nobjectives);
+                &s->cases[i].req, occupancy, &nobjectives);
   for (size_t i = 0; i < s->nws; i++)
     if (s->ws[i].w)
       tf_csv_columns_add_workset(c, s->ws[i].w, occupancy[i]);
@@ -354,8 +354,7 @@ static int expand_spec(tf_sweep *s, tf_error *err) {
 /* A spec's lists read (tf_spec_parse or tf_spec_read): the sweep from them. */
 static tf_sweep *spec_sweep(tf_sweep *s, const char *file, int read, tf_error *err) {
   const tf_backend *solver; /* a spec's "solver" is checked before any point is solved */
-  if (read ||
-      (s->spec.solver && tf_solver_named(s->spec.solver, "$.solver", &solver, err)) || expand_spec(s, err)) {
+  if (read || (s->spec.solver && tf_solver_named(s->spec.solver, "$.solver", &solver, err)) || expand_spec(s, err)) {
     tf_error_set_file(err, file);
     tf_sweep_free(s);
     return NULL;

@@ -20,7 +20,7 @@ struct scan {
   const size_t *todo;
   size_t ntodo;
   const char *file;
-  char **last;       /* the last point line read, a copy */
+  char **last; /* the last point line read, a copy */
 };
 
 /* A JSON line that does not parse (a byte flipped, two runs' writes
@@ -39,13 +39,12 @@ static int whole_json(const struct scan *x, const char *line, size_t len, size_t
 
 /* Is line `lineno`, the done-th point line, the point this sweep has
  * there?  Counts it in *done. */
-static int check_line(const struct scan *x, const char *line, size_t len, size_t lineno, size_t *done,
-                      tf_error *err) {
+static int check_line(const struct scan *x, const char *line, size_t len, size_t lineno, size_t *done, tf_error *err) {
   if (x->format == TF_FORMAT_CSV && lineno == 1)
     return strcmp(line, x->s->csv_header) ? tf_error_set(err, TF_EINPUT, NULL,
-                                                          "%s: line 1 is not this sweep's CSV header; not resuming "
-                                                          "(remove the file to start over)",
-                                                          x->file)
+                                                         "%s: line 1 is not this sweep's CSV header; not resuming "
+                                                         "(remove the file to start over)",
+                                                         x->file)
                                           : 0;
   if (*done >= x->ntodo)
     return tf_error_set(err, TF_EINPUT, NULL, "%s has more lines than this sweep has points (%zu); not resuming",

@@ -47,13 +47,13 @@ struct run {
   tf_cache *cache;
   tf_sweep_opts o;
   size_t *todo, ntodo;
-  struct slot *ring;     /* window slots, by position mod window */
+  struct slot *ring; /* window slots, by position mod window */
   size_t window;
-  size_t next, written;  /* positions in todo */
-  size_t ready;          /* positions [written, ready) are done, in a row */
-  double signalled;      /* when a worker last woke the writer */
+  size_t next, written; /* positions in todo */
+  size_t ready;         /* positions [written, ready) are done, in a row */
+  double signalled;     /* when a worker last woke the writer */
   int stop;
-  int oom;               /* a worker ran out of memory: the sweep stops, exit 3 */
+  int oom; /* a worker ran out of memory: the sweep stops, exit 3 */
   pthread_mutex_t lock;
   pthread_cond_t ready_cond, room;
   tf_memo answers, ilps;
@@ -265,8 +265,7 @@ static void run_point(struct run *r, size_t pos, struct slot *out) {
     if (!strncmp(err.path, "line ", 5) || !strncmp(err.path, "$.problems[", 11))
       snprintf(err.file, sizeof err.file, "%s", s->file ? s->file : "");
     error_body(f, r, &req, NULL, &err);
-  }
-  else
+  } else
     status = problem_body(&t, r, &req, p, check);
   tf_sweep_line_end(&line, r->o.format);
   tf_problem_free(p);
@@ -388,12 +387,12 @@ static void progress(struct run *r, int final) {
  * callback (o.line).  The writer is the same for both; only the last
  * step, deliver, differs. */
 struct sink {
-  tf_output out;       /* unless fn */
+  tf_output out;                                 /* unless fn */
   void (*tmp_name)(void *ctx, const char *path); /* tf_sweep_opts' */
   void *tmp_ctx;
   tf_sweep_line_fn fn; /* the callback, or NULL */
   void *ctx;
-  char *buf;           /* a file's ready lines, joined */
+  char *buf; /* a file's ready lines, joined */
   size_t cap;
 };
 
@@ -528,8 +527,8 @@ static int start_output(struct run *r, struct sink *k, size_t *done, tf_sweep_st
   *done = 0;
   if (r->o.resume) {
     char *last = NULL;
-    int rc = tf_sweep_resume_scan(r->s, r->o.format, r->todo, r->ntodo, k->out.fd, k->out.name, done,
-                                  &st->torn_bytes, &last, err) ||
+    int rc = tf_sweep_resume_scan(r->s, r->o.format, r->todo, r->ntodo, k->out.fd, k->out.name, done, &st->torn_bytes,
+                                  &last, err) ||
              (last && same_as_before(r, k->out.name, *done - 1, last, err));
     free(last);
     return rc ? -1 : 0;
@@ -551,7 +550,8 @@ static int sink_open(struct sink *k, const tf_sweep_opts *o, const char *out_fil
   if (o->resume && !out_file)
     return tf_error_set(err, TF_EINPUT, "@resume", "needs the output file it resumes");
   if (o->out_fd >= 0 && (o->resume || out_file))
-    return tf_error_set(err, TF_EINPUT, "@resume", "an output descriptor is written through, neither resumed nor named");
+    return tf_error_set(err, TF_EINPUT, "@resume",
+                        "an output descriptor is written through, neither resumed nor named");
   if (o->out_fd >= 0)
     return tf_output_open_fd(&k->out, o->out_fd, "$.fd", err); /* the library's request field */
   if (tf_output_open(&k->out, out_file, o->resume ? TF_OUTPUT_RESUME : TF_OUTPUT_WHOLE, "@output", err))
@@ -649,8 +649,7 @@ static void run_release(struct run *r, tf_sweep_stats *st) {
   pthread_cond_destroy(&r->room);
 }
 
-int tf_sweep_run(tf_sweep *s, const tf_sweep_opts *o, const char *out_file, tf_sweep_stats *st,
-                 tf_error *err) {
+int tf_sweep_run(tf_sweep *s, const tf_sweep_opts *o, const char *out_file, tf_sweep_stats *st, tf_error *err) {
   memset(st, 0, sizeof *st);
   struct run r;
   memset(&r, 0, sizeof r);

@@ -8,9 +8,8 @@
 #include "solver/tilefit.h"
 
 static const tf_command *const commands[] = {
-    &tf_cmd_solve, &tf_cmd_check, &tf_cmd_layout, &tf_cmd_emit, &tf_cmd_machines, &tf_cmd_worksets,
-    &tf_cmd_validate, &tf_cmd_sweep, &tf_cmd_merge,
-    &tf_cmd_prune, &tf_cmd_plot, &tf_cmd_probe,
+    &tf_cmd_solve,    &tf_cmd_check, &tf_cmd_layout, &tf_cmd_emit,  &tf_cmd_machines, &tf_cmd_worksets,
+    &tf_cmd_validate, &tf_cmd_sweep, &tf_cmd_merge,  &tf_cmd_prune, &tf_cmd_plot,     &tf_cmd_probe,
 };
 #define NCOMMANDS (sizeof commands / sizeof *commands)
 
@@ -49,10 +48,9 @@ static const tf_command *find_command(const char *name) {
 static int unknown_command(const char *cmd);
 
 /* help and completion are not commands of the table: their help here. */
-static const char help_help[] =
-    "usage: tilefit help [COMMAND [KIND]]\n\n"
-    "Describes a command, as 'tilefit COMMAND --help' does (for plot, 'tilefit help\n"
-    "plot map' or 'plot sweep'); without COMMAND, lists the commands.\n";
+static const char help_help[] = "usage: tilefit help [COMMAND [KIND]]\n\n"
+                                "Describes a command, as 'tilefit COMMAND --help' does (for plot, 'tilefit help\n"
+                                "plot map' or 'plot sweep'); without COMMAND, lists the commands.\n";
 static const char completion_help[] =
     "usage: tilefit completion [COMMAND [KIND]]\n\n"
     "What bash completion (dist/tilefit.bash) offers, read from the option table\n"
@@ -156,7 +154,7 @@ static int unknown_command(const char *cmd) {
   const char *near = tf_suggest(cmd, names, NCOMMANDS);
   char shown[96];
   tf_escape(shown, sizeof shown, cmd); /* what the terminal gets: no control characters, at most 95 bytes */
-  if (!*cmd) /* `tilefit ''`, `tilefit help ''`: not ": unknown command" */
+  if (!*cmd)                           /* `tilefit ''`, `tilefit help ''`: not ": unknown command" */
     fprintf(stderr, "tilefit: error: '': an empty command name (see 'tilefit --help')\n");
   else if (near)
     fprintf(stderr, "tilefit: error: %s: unknown command; did you mean '%s'? (see 'tilefit --help')\n", shown, near);

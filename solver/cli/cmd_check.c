@@ -10,13 +10,19 @@
 
 static int run(int argc, char **argv);
 
-const tf_command tf_cmd_check = {
-    "check", TF_CMD_CHECK, run, "does one fully fixed configuration fit, buffer by buffer",
-    "-m MACHINE -w WORKSET --fix VAR=VALUE...", 0,
-    "Evaluates one configuration, with every variable fixed (by --fix or by a\n"
-    "one-value domain), and reports whether it fits: every buffer's bytes after\n"
-    "rounding, every memory's use against its capacity, and the first violation.\n",
-    "0 fits, 1 does not fit, 2 bad input, 3 internal failure", 0, NULL, TF_OPERANDS_NONE};
+const tf_command tf_cmd_check = {"check",
+                                 TF_CMD_CHECK,
+                                 run,
+                                 "does one fully fixed configuration fit, buffer by buffer",
+                                 "-m MACHINE -w WORKSET --fix VAR=VALUE...",
+                                 0,
+                                 "Evaluates one configuration, with every variable fixed (by --fix or by a\n"
+                                 "one-value domain), and reports whether it fits: every buffer's bytes after\n"
+                                 "rounding, every memory's use against its capacity, and the first violation.\n",
+                                 "0 fits, 1 does not fit, 2 bad input, 3 internal failure",
+                                 0,
+                                 NULL,
+                                 TF_OPERANDS_NONE};
 
 /* Before the report, into the same output (-o FILE or stdout). */
 static void print_binding(FILE *f, const tf_cmd_problem *c) {
@@ -39,7 +45,8 @@ static int run(int argc, char **argv) {
     return tf_cmd_problem_close(&c), rc;
   tf_solve_opts opts; /* --solver, --time-limit: where check solves, for a builder's stage count */
   tf_args_solve_opts(&c.args, &opts);
-  if (c.args.cutlass_name && !c.kernel.stages && tf_fix_builder_stages(&c.args.req, &c.run.loaded, &opts, &c.run.problem, &c.err))
+  if (c.args.cutlass_name && !c.kernel.stages &&
+      tf_fix_builder_stages(&c.args.req, &c.run.loaded, &opts, &c.run.problem, &c.err))
     return rc = tf_cli_fail(&c.err), tf_cmd_problem_close(&c), rc;
   if (c.args.cutlass_name && c.args.format == TF_FORMAT_TEXT)
     print_binding(tf_cli_out(&c.args), &c);

@@ -9,23 +9,28 @@
 
 static int run(int argc, char **argv);
 
-const tf_command tf_cmd_emit = {
-    "emit", TF_CMD_EMIT, run, "the answer as code: CUTLASS, CuTe DSL, Triton, FlashAttention",
-    "--for cutlass|cute-dsl|triton|fa -m MACHINE -w WORKSET", 0,
-    "Writes what a kernel author pastes, for the answer (solved as solve does, or\n"
-    "checked when every variable is fixed) or with --top K for the K best distinct\n"
-    "tiles (points that differ only in placement or in a worse stage count of the\n"
-    "same tile count once): --for cutlass the CollectiveBuilder types and the\n"
-    "cutlass_library kernel name (check --cutlass-name reads it back), cute-dsl the\n"
-    "CuTe DSL GEMM examples' arguments, triton a triton.Config list (prune reads it\n"
-    "back; the tutorial kernel's keys, or --key VAR=KEY for your kernel's, and no\n"
-    "config with more stages than the K loop has iterations, -p K, or that\n"
-    "early_config_prune's estimate drops), fa FlashAttention's kernel traits.\n"
-    "Each fragment begins with a comment\n"
-    "naming the machine, workset, params, tilefit version and the bytes it fits in.\n",
-    "0 written, 1 infeasible, 2 bad input (a workset the target does not write for),\n"
-    "3 solver or internal failure",
-    0, NULL, TF_OPERANDS_NONE};
+const tf_command tf_cmd_emit = {"emit",
+                                TF_CMD_EMIT,
+                                run,
+                                "the answer as code: CUTLASS, CuTe DSL, Triton, FlashAttention",
+                                "--for cutlass|cute-dsl|triton|fa -m MACHINE -w WORKSET",
+                                0,
+                                "Writes what a kernel author pastes, for the answer (solved as solve does, or\n"
+                                "checked when every variable is fixed) or with --top K for the K best distinct\n"
+                                "tiles (points that differ only in placement or in a worse stage count of the\n"
+                                "same tile count once): --for cutlass the CollectiveBuilder types and the\n"
+                                "cutlass_library kernel name (check --cutlass-name reads it back), cute-dsl the\n"
+                                "CuTe DSL GEMM examples' arguments, triton a triton.Config list (prune reads it\n"
+                                "back; the tutorial kernel's keys, or --key VAR=KEY for your kernel's, and no\n"
+                                "config with more stages than the K loop has iterations, -p K, or that\n"
+                                "early_config_prune's estimate drops), fa FlashAttention's kernel traits.\n"
+                                "Each fragment begins with a comment\n"
+                                "naming the machine, workset, params, tilefit version and the bytes it fits in.\n",
+                                "0 written, 1 infeasible, 2 bad input (a workset the target does not write for),\n"
+                                "3 solver or internal failure",
+                                0,
+                                NULL,
+                                TF_OPERANDS_NONE};
 
 static int emit(tf_cmd_problem *c) {
   if (!c->args.emit_for) {
@@ -53,8 +58,9 @@ static int emit(tf_cmd_problem *c) {
   if (rc)
     return tf_cli_fail(&c->err);
   if (status == TF_ANSWER_INFEASIBLE || status == TF_ANSWER_NO_FIT) {
-    fprintf(stderr, "tilefit: %s: %s on %s: nothing to emit\n", status == TF_ANSWER_NO_FIT ? "does not fit" : "infeasible",
-            c->run.loaded.workset->name, c->run.loaded.machine->name);
+    fprintf(stderr, "tilefit: %s: %s on %s: nothing to emit\n",
+            status == TF_ANSWER_NO_FIT ? "does not fit" : "infeasible", c->run.loaded.workset->name,
+            c->run.loaded.machine->name);
     return TF_EXIT_NO;
   }
   return TF_EXIT_OK;

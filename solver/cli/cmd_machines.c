@@ -17,7 +17,6 @@
 
 /* ------------------------------------------------------------ one machine */
 
-
 /* The optional rates the time reads (docs/cost-model.md): the ALU, the
  * mma.sync path, the fixed time a kernel, the sustained clock, L2. */
 static void time_rates(FILE *f, const tf_machine *m) {
@@ -34,8 +33,8 @@ static void time_rates(FILE *f, const tf_machine *m) {
 }
 static void show_text(FILE *f, const tf_machine *m) {
   fprintf(f, "%s: %s (%s)\n", m->name, m->description, m->arch);
-  fprintf(f, "  SMs %lld, clock %lld MHz, HBM %lld GB/s, L2 %lld B\n", (long long)m->sm_count,
-          (long long)m->clock_mhz, (long long)m->hbm_gbps, (long long)m->l2_bytes);
+  fprintf(f, "  SMs %lld, clock %lld MHz, HBM %lld GB/s, L2 %lld B\n", (long long)m->sm_count, (long long)m->clock_mhz,
+          (long long)m->hbm_gbps, (long long)m->l2_bytes);
   fprintf(f, "  smem: %lld B per CTA (opt-in), %lld B per SM, %lld B reserved per CTA, granule %lld B\n",
           (long long)m->smem.capacity, (long long)m->smem.per_sm, (long long)m->smem.reserved_per_cta,
           (long long)m->smem.granule);
@@ -74,7 +73,8 @@ static void show_text(FILE *f, const tf_machine *m) {
 /* Every field a row, every machine a column; '*' marks a field whose
  * values differ. */
 static void compare_text(FILE *f, tf_machine *const *m, size_t n) {
-  static tf_machine_row r[16][TF_MACHINE_ROWS_MAX]; /* n <= 16: the command's max_operands; static, too big for a stack */
+  static tf_machine_row r[16]
+                         [TF_MACHINE_ROWS_MAX]; /* n <= 16: the command's max_operands; static, too big for a stack */
   size_t rows = 0;
   for (size_t k = 0; k < n; k++)
     rows = tf_machine_rows(m[k], r[k]); /* the same fields, in the same order, for every machine */
@@ -205,14 +205,20 @@ static int load_all(const tf_args *a, tf_machine **m, char **names, size_t n, tf
 
 static int run(int argc, char **argv);
 
-const tf_command tf_cmd_machines = {
-    "machines", TF_CMD_MACHINES, run, "list the shipped machine models, show one, or compare several",
-    "[NAME|FILE...]", 16,
-    "Without NAME, lists the shipped machine models; with one, shows its numbers\n"
-    "and where each comes from (the source keys are listed in machines/SOURCES.md);\n"
-    "with several, shows them side by side, every number, differences marked '*'.\n"
-    "--unconfirmed lists every number whose source says UNCONFIRMED.\n",
-    "0 listed or shown, 2 bad input", 0, NULL, TF_OPERANDS_MACHINES};
+const tf_command tf_cmd_machines = {"machines",
+                                    TF_CMD_MACHINES,
+                                    run,
+                                    "list the shipped machine models, show one, or compare several",
+                                    "[NAME|FILE...]",
+                                    16,
+                                    "Without NAME, lists the shipped machine models; with one, shows its numbers\n"
+                                    "and where each comes from (the source keys are listed in machines/SOURCES.md);\n"
+                                    "with several, shows them side by side, every number, differences marked '*'.\n"
+                                    "--unconfirmed lists every number whose source says UNCONFIRMED.\n",
+                                    "0 listed or shown, 2 bad input",
+                                    0,
+                                    NULL,
+                                    TF_OPERANDS_MACHINES};
 
 static int run(int argc, char **argv) {
   tf_args a;

@@ -11,14 +11,20 @@
 
 static int run(int argc, char **argv);
 
-const tf_command tf_cmd_merge = {
-    "merge", TF_CMD_MERGE, run, "join the outputs of sharded sweeps", "PART...", -1,
-    "Joins the outputs of 'tilefit sweep --shard I/N' (in any order) into the file\n"
-    "a single run of the sweep writes: lines ordered by index, one CSV header.\n"
-    "Refuses a torn part (resume that shard first), a point missing or given twice,\n"
-    "and parts of different sweeps or formats.\n",
-    "0 merged, 2 bad or incomplete parts, 3 the output cannot be written", 1,
-    "needs at least one PART (see 'tilefit merge --help')", TF_OPERANDS_FILES};
+const tf_command tf_cmd_merge = {"merge",
+                                 TF_CMD_MERGE,
+                                 run,
+                                 "join the outputs of sharded sweeps",
+                                 "PART...",
+                                 -1,
+                                 "Joins the outputs of 'tilefit sweep --shard I/N' (in any order) into the file\n"
+                                 "a single run of the sweep writes: lines ordered by index, one CSV header.\n"
+                                 "Refuses a torn part (resume that shard first), a point missing or given twice,\n"
+                                 "and parts of different sweeps or formats.\n",
+                                 "0 merged, 2 bad or incomplete parts, 3 the output cannot be written",
+                                 1,
+                                 "needs at least one PART (see 'tilefit merge --help')",
+                                 TF_OPERANDS_FILES};
 
 static int run(int argc, char **argv) {
   tf_args a;

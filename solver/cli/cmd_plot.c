@@ -16,36 +16,56 @@ static int run_map(int argc, char **argv);
 static int run_sweep(int argc, char **argv);
 
 const tf_command tf_cmd_plot = {
-    "plot", TF_CMD_PLOT, run_plot, "draw a feasible region or a sweep as an SVG picture", "map|sweep ...", -1,
+    "plot",
+    TF_CMD_PLOT,
+    run_plot,
+    "draw a feasible region or a sweep as an SVG picture",
+    "map|sweep ...",
+    -1,
     "Draws an SVG picture: 'tilefit plot map --help' and 'tilefit plot sweep --help'\n"
     "describe the two kinds.\n",
-    "0 drawn, 1 drawn but no cell of the map fits, 2 bad input, 3 solver or internal failure", 0, NULL,
+    "0 drawn, 1 drawn but no cell of the map fits, 2 bad input, 3 solver or internal failure",
+    0,
+    NULL,
     TF_OPERANDS_KINDS};
 
-const tf_command tf_cmd_plot_map = {
-    "plot map", TF_CMD_PLOT_MAP, run_map, "the feasible region of two choose variables",
-    "-m MACHINE -w WORKSET --x VAR --y VAR [-o FILE.svg]", 0,
-    "Draws the feasible region of two choose variables as an SVG heat map\n"
-    "(standard output without -o).  Each cell is solved with --x and --y fixed,\n"
-    "everything else as given: a feasible cell shows the colour value at its best\n"
-    "point, an infeasible one a letter for each memory that overflows (S smem,\n"
-    "T tmem, R rf; C a constraint) on one grey per combination.  The optimum of\n"
-    "the whole problem is outlined.  Labels are whole below 10^4, else three\n"
-    "digits and k, M, G (KiB, MiB, GiB for bytes); --scale auto takes the first\n"
-    "of linear, log, rank under which no step between neighbouring values is\n"
-    "over half the range.\n",
-    "0 drawn, 1 drawn but no cell fits, 2 bad input, 3 solver or internal failure", 0, NULL, TF_OPERANDS_NONE};
+const tf_command tf_cmd_plot_map = {"plot map",
+                                    TF_CMD_PLOT_MAP,
+                                    run_map,
+                                    "the feasible region of two choose variables",
+                                    "-m MACHINE -w WORKSET --x VAR --y VAR [-o FILE.svg]",
+                                    0,
+                                    "Draws the feasible region of two choose variables as an SVG heat map\n"
+                                    "(standard output without -o).  Each cell is solved with --x and --y fixed,\n"
+                                    "everything else as given: a feasible cell shows the colour value at its best\n"
+                                    "point, an infeasible one a letter for each memory that overflows (S smem,\n"
+                                    "T tmem, R rf; C a constraint) on one grey per combination.  The optimum of\n"
+                                    "the whole problem is outlined.  Labels are whole below 10^4, else three\n"
+                                    "digits and k, M, G (KiB, MiB, GiB for bytes); --scale auto takes the first\n"
+                                    "of linear, log, rank under which no step between neighbouring values is\n"
+                                    "over half the range.\n",
+                                    "0 drawn, 1 drawn but no cell fits, 2 bad input, 3 solver or internal failure",
+                                    0,
+                                    NULL,
+                                    TF_OPERANDS_NONE};
 
 const tf_command tf_cmd_plot_sweep = {
-    "plot sweep", TF_CMD_PLOT_SWEEP, run_sweep, "a sweep's results as lines", "FILE.jsonl --x NAME --y NAME", 1,
+    "plot sweep",
+    TF_CMD_PLOT_SWEEP,
+    run_sweep,
+    "a sweep's results as lines",
+    "FILE.jsonl --x NAME --y NAME",
+    1,
     "Draws the lines 'tilefit sweep' wrote as points joined in x order, one line per\n"
     "value of --by (standard output without -o).  Lines that are not optimal or\n"
     "fits are left out, and stderr says how many; each one whose x is known is an\n"
     "x on the axis with its reason below.  A string x makes a category axis; x\n"
     "values that are powers of two a log axis.  Lines that share points are drawn\n"
     "nested and noted.\n",
-    "0 drawn, 2 bad input, 3 the picture cannot be written", 1,
-    "expected one FILE.jsonl (what 'tilefit sweep' writes)", TF_OPERANDS_FILES};
+    "0 drawn, 2 bad input, 3 the picture cannot be written",
+    1,
+    "expected one FILE.jsonl (what 'tilefit sweep' writes)",
+    TF_OPERANDS_FILES};
 
 static int need(const char *value, const char *option, tf_error *err) {
   if (!value)
@@ -71,8 +91,8 @@ static int run_map(int argc, char **argv) {
     tf_plot_map_draw(&m, &svg);
     rc = tf_svg_write(&svg, c.args.out_file, "-o", &c.err) ? tf_cli_fail(&c.err) : TF_EXIT_OK;
     if (rc == TF_EXIT_OK && !m.has_best) {
-      fprintf(stderr, "tilefit: infeasible: %s on %s: no cell fits (the picture shows why)\n", c.run.loaded.workset->name,
-              c.run.loaded.machine->name);
+      fprintf(stderr, "tilefit: infeasible: %s on %s: no cell fits (the picture shows why)\n",
+              c.run.loaded.workset->name, c.run.loaded.machine->name);
       rc = TF_EXIT_NO;
     }
   }
@@ -126,8 +146,9 @@ static int run_plot(int argc, char **argv) {
     tf_cli_help(stdout, &tf_cmd_plot_sweep);
     return TF_EXIT_OK;
   }
-  const tf_command *kind = !strcmp(argv[1], "map") ? &tf_cmd_plot_map : !strcmp(argv[1], "sweep") ? &tf_cmd_plot_sweep
-                                                                                                  : NULL;
+  const tf_command *kind = !strcmp(argv[1], "map")     ? &tf_cmd_plot_map
+                           : !strcmp(argv[1], "sweep") ? &tf_cmd_plot_sweep
+                                                       : NULL;
   if (!kind) {
     fprintf(stderr, "tilefit: error: plot %s: unknown picture; expected map or sweep (see 'tilefit plot --help')\n",
             argv[1]);

@@ -12,20 +12,26 @@
 
 static int run(int argc, char **argv);
 
-const tf_command tf_cmd_probe = {
-    "probe", TF_CMD_PROBE, run, "write a machine model of the local GPU (CUDA driver API)", "", 0,
-    "Writes a machine model of CUDA device 0, read from the CUDA driver API at run\n"
-    "time (libcuda.so.1, or the library $TILEFIT_CUDA_LIB names): SMEM per CTA\n"
-    "(opt-in) and per SM, the reserve per CTA, registers per SM, SM count, SM and\n"
-    "memory clocks with the bus width, L2, threads and CTAs per SM, the compute\n"
-    "capability.  What the driver does not report (TMEM, tensor and exp throughput,\n"
-    "granules, carveouts, registers per thread) comes from the shipped model of the\n"
-    "same architecture.  Every number's source says which.  The machine's name is\n"
-    "FILE's stem, or without -o the device's name ('nvidia-h200').  The result loads\n"
-    "as a machine: tilefit machines FILE.json, tilefit solve -m FILE.json.\n",
-    "0 written, 2 no GPU (no driver, cuInit fails, no device) or bad usage, 3 the\n"
-    "      output cannot be written",
-    0, NULL, TF_OPERANDS_NONE};
+const tf_command tf_cmd_probe = {"probe",
+                                 TF_CMD_PROBE,
+                                 run,
+                                 "write a machine model of the local GPU (CUDA driver API)",
+                                 "",
+                                 0,
+                                 "Writes a machine model of CUDA device 0, read from the CUDA driver API at run\n"
+                                 "time (libcuda.so.1, or the library $TILEFIT_CUDA_LIB names): SMEM per CTA\n"
+                                 "(opt-in) and per SM, the reserve per CTA, registers per SM, SM count, SM and\n"
+                                 "memory clocks with the bus width, L2, threads and CTAs per SM, the compute\n"
+                                 "capability.  What the driver does not report (TMEM, tensor and exp throughput,\n"
+                                 "granules, carveouts, registers per thread) comes from the shipped model of the\n"
+                                 "same architecture.  Every number's source says which.  The machine's name is\n"
+                                 "FILE's stem, or without -o the device's name ('nvidia-h200').  The result loads\n"
+                                 "as a machine: tilefit machines FILE.json, tilefit solve -m FILE.json.\n",
+                                 "0 written, 2 no GPU (no driver, cuInit fails, no device) or bad usage, 3 the\n"
+                                 "      output cannot be written",
+                                 0,
+                                 NULL,
+                                 TF_OPERANDS_NONE};
 
 /* FILE's stem when it is a valid machine name ("h200-probed" from
  * "out/h200-probed.json"), else NULL. */

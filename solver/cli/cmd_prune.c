@@ -18,24 +18,30 @@
 
 static int run(int argc, char **argv);
 
-const tf_command tf_cmd_prune = {
-    "prune", TF_CMD_PRUNE, run, "which configurations of a list fit, and by how much the others do not",
-    "-m MACHINE -w WORKSET CONFIGS", 1,
-    "Checks every configuration of CONFIGS before launch: JSON Lines or a JSON\n"
-    "array of objects such as {\"BLOCK_M\": 128, \"BLOCK_N\": 256, \"BLOCK_K\": 64,\n"
-    "\"num_stages\": 4} (Triton's autotune configs; a nested \"kwargs\" is read as\n"
-    "flat), Python triton.Config({...}, num_stages=N, num_warps=W) calls as an\n"
-    "autotune list writes them (emit --for triton), or CUTLASS library kernel\n"
-    "names, one a line (each binds its own workset; -w is not needed; the older\n"
-    "s64x128x16gemm form and the mangled _ZN7cutlass13device_kernelI... are read\n"
-    "too; with -m, a name for another architecture is skipped and counted).  Keys\n"
-    "map onto the workset's variables and params by name, or through --map;\n"
-    "other keys are ignored and listed.\n"
-    "Prints for each whether it fits and, if not, how many bytes over in which\n"
-    "memory: what Triton's \"Required: X, Hardware limit: Y\" would say.  A line\n"
-    "that cannot be checked is an error line with its line number; the list goes on.\n"
-    "--keep prints only the configurations that fit, in the input's own form.\n",
-    "0 the list was read (whatever fits), 2 bad input, 3 internal failure", 1, "a CONFIGS file", TF_OPERANDS_FILES};
+const tf_command tf_cmd_prune = {"prune",
+                                 TF_CMD_PRUNE,
+                                 run,
+                                 "which configurations of a list fit, and by how much the others do not",
+                                 "-m MACHINE -w WORKSET CONFIGS",
+                                 1,
+                                 "Checks every configuration of CONFIGS before launch: JSON Lines or a JSON\n"
+                                 "array of objects such as {\"BLOCK_M\": 128, \"BLOCK_N\": 256, \"BLOCK_K\": 64,\n"
+                                 "\"num_stages\": 4} (Triton's autotune configs; a nested \"kwargs\" is read as\n"
+                                 "flat), Python triton.Config({...}, num_stages=N, num_warps=W) calls as an\n"
+                                 "autotune list writes them (emit --for triton), or CUTLASS library kernel\n"
+                                 "names, one a line (each binds its own workset; -w is not needed; the older\n"
+                                 "s64x128x16gemm form and the mangled _ZN7cutlass13device_kernelI... are read\n"
+                                 "too; with -m, a name for another architecture is skipped and counted).  Keys\n"
+                                 "map onto the workset's variables and params by name, or through --map;\n"
+                                 "other keys are ignored and listed.\n"
+                                 "Prints for each whether it fits and, if not, how many bytes over in which\n"
+                                 "memory: what Triton's \"Required: X, Hardware limit: Y\" would say.  A line\n"
+                                 "that cannot be checked is an error line with its line number; the list goes on.\n"
+                                 "--keep prints only the configurations that fit, in the input's own form.\n",
+                                 "0 the list was read (whatever fits), 2 bad input, 3 internal failure",
+                                 1,
+                                 "a CONFIGS file",
+                                 TF_OPERANDS_FILES};
 
 typedef struct prune_run {
   tf_args args;

@@ -9,12 +9,19 @@
 
 static int run(int argc, char **argv);
 
-const tf_command tf_cmd_solve = {
-    "solve", TF_CMD_SOLVE, run, "the best parameters for a workset on a machine", "-m MACHINE -w WORKSET", 0,
-    "Finds the best assignment of the workset's variables that fits the machine.\n"
-    "Infeasible: the reason on stderr; --json, --jsonl and --csv also print it as\n"
-    "the answer's \"reason\" with status infeasible.\n",
-    "0 solved, 1 infeasible, 2 bad input, 3 solver or internal failure", 0, NULL, TF_OPERANDS_NONE};
+const tf_command tf_cmd_solve = {"solve",
+                                 TF_CMD_SOLVE,
+                                 run,
+                                 "the best parameters for a workset on a machine",
+                                 "-m MACHINE -w WORKSET",
+                                 0,
+                                 "Finds the best assignment of the workset's variables that fits the machine.\n"
+                                 "Infeasible: the reason on stderr; --json, --jsonl and --csv also print it as\n"
+                                 "the answer's \"reason\" with status infeasible.\n",
+                                 "0 solved, 1 infeasible, 2 bad input, 3 solver or internal failure",
+                                 0,
+                                 NULL,
+                                 TF_OPERANDS_NONE};
 
 static void infeasible(tf_cmd_problem *c, const tf_answer *a) {
   fprintf(stderr, "tilefit: infeasible: %s: %s on %s: %s\n", c->run.loaded.workset->file, c->run.loaded.workset->name,

@@ -18,8 +18,12 @@
 static int run(int argc, char **argv);
 
 const tf_command tf_cmd_sweep = {
-    "sweep", TF_CMD_SWEEP, run, "solve every point of a spec or problem list, one line each",
-    "SPEC.json|PROBLEMS.jsonl | -m M1,M2 -w W1,W2 [-p NAME=V1,V2]...", 1,
+    "sweep",
+    TF_CMD_SWEEP,
+    run,
+    "solve every point of a spec or problem list, one line each",
+    "SPEC.json|PROBLEMS.jsonl | -m M1,M2 -w W1,W2 [-p NAME=V1,V2]...",
+    1,
     "Solves every point of a sweep and writes one line per point, in point order\n"
     "whatever -j is.  SPEC.json names lists whose Cartesian product is the sweep:\n"
     "  {\"machines\": [\"b200\", \"h100-sxm\"] or \"*\", \"worksets\": [\"fa4-fwd\"] or \"*\",\n"
@@ -40,7 +44,9 @@ const tf_command tf_cmd_sweep = {
     "Each line has index, total, id, input and the result: status (optimal, infeasible,\n"
     "fits, does_not_fit, or error with its message), values, memories, objectives and\n"
     "the closed form.  A point that fails is a line, never the end of the sweep.\n",
-    "0 every point has its line, 2 bad spec or usage, 3 the output cannot be written", 0, NULL,
+    "0 every point has its line, 2 bad spec or usage, 3 the output cannot be written",
+    0,
+    NULL,
     TF_OPERANDS_FILES};
 
 /* A spec file, or the lists on the command line: one of the two. */
@@ -53,7 +59,8 @@ static tf_sweep *load(const tf_args *a, tf_error *err) {
   if (a->npositional)
     return tf_sweep_load(a->positional[0], err);
   if (!a->nlists) {
-    tf_error_set(err, TF_EINPUT, NULL, "needs one SPEC.json or PROBLEMS.jsonl, or -m and -w (see 'tilefit sweep --help')");
+    tf_error_set(err, TF_EINPUT, NULL,
+                 "needs one SPEC.json or PROBLEMS.jsonl, or -m and -w (see 'tilefit sweep --help')");
     return NULL;
   }
   return tf_sweep_from_lists(a, err);

@@ -14,24 +14,29 @@
 
 static int run(int argc, char **argv);
 
-const tf_command tf_cmd_validate = {
-    "validate", TF_CMD_VALIDATE, run, "compare derived values with known answers from real kernels", "CASES.jsonl...",
-    -1,
-    "Each line of CASES.jsonl is a problem (machine, workset, params, fix, domain,\n"
-    "require, objective) with \"expect\" (variable values, or {\"fits\": true|false})\n"
-    "and an optional \"kind\":\n"
-    "  formula  the kernel derives the value from capacity: must agree\n"
-    "  fits     a feasibility claim with every variable fixed: must agree\n"
-    "  tuned    a human picked it: reported beside the limit tilefit finds,\n"
-    "           never counted as a failure\n"
-    "  measured a published measurement (\"measured\", \"group\", \"config\"):\n"
-    "           its config solved under min time_ns, the predicted time beside\n"
-    "           the measured one; then per group the measured order and the\n"
-    "           measured best's rank in the model, and the totals\n"
-    "Prints one row per case and a closing line 'N passed, M failed, K skipped'\n"
-    "(and ', L measured' when there are measured cases).\n",
-    "0 every formula and fits case agrees, 1 otherwise, 2 bad input", 1,
-    "needs at least one CASES.jsonl file", TF_OPERANDS_FILES};
+const tf_command tf_cmd_validate = {"validate",
+                                    TF_CMD_VALIDATE,
+                                    run,
+                                    "compare derived values with known answers from real kernels",
+                                    "CASES.jsonl...",
+                                    -1,
+                                    "Each line of CASES.jsonl is a problem (machine, workset, params, fix, domain,\n"
+                                    "require, objective) with \"expect\" (variable values, or {\"fits\": true|false})\n"
+                                    "and an optional \"kind\":\n"
+                                    "  formula  the kernel derives the value from capacity: must agree\n"
+                                    "  fits     a feasibility claim with every variable fixed: must agree\n"
+                                    "  tuned    a human picked it: reported beside the limit tilefit finds,\n"
+                                    "           never counted as a failure\n"
+                                    "  measured a published measurement (\"measured\", \"group\", \"config\"):\n"
+                                    "           its config solved under min time_ns, the predicted time beside\n"
+                                    "           the measured one; then per group the measured order and the\n"
+                                    "           measured best's rank in the model, and the totals\n"
+                                    "Prints one row per case and a closing line 'N passed, M failed, K skipped'\n"
+                                    "(and ', L measured' when there are measured cases).\n",
+                                    "0 every formula and fits case agrees, 1 otherwise, 2 bad input",
+                                    1,
+                                    "needs at least one CASES.jsonl file",
+                                    TF_OPERANDS_FILES};
 
 /* --json: one document, the rows in "cases" and the tally; --jsonl and
  * text: the rows, then the tally line (on stderr for --jsonl). */

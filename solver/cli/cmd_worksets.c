@@ -39,7 +39,7 @@ static void show_workset(FILE *f, const tf_workset *w) {
     for (size_t k = 0; k < w->choose[i].nvalues; k++) {
       if (k == 8 && w->choose[i].nvalues > 10) {
         fprintf(f, ", ... (%zu values), %lld", w->choose[i].nvalues,
-               (long long)w->choose[i].values[w->choose[i].nvalues - 1]);
+                (long long)w->choose[i].values[w->choose[i].nvalues - 1]);
         break;
       }
       fprintf(f, "%s%lld", k ? ", " : "", (long long)w->choose[i].values[k]);
@@ -49,7 +49,7 @@ static void show_workset(FILE *f, const tf_workset *w) {
   fprintf(f, "count:\n");
   for (size_t i = 0; i < w->ncounts; i++)
     fprintf(f, "  %-14s from %s to %s\n", w->counts[i].name, tf_expr_text(w->counts[i].min),
-           tf_expr_text(w->counts[i].max));
+            tf_expr_text(w->counts[i].max));
   if (w->nlets)
     fprintf(f, "let:\n");
   for (size_t i = 0; i < w->nlets; i++) {
@@ -123,8 +123,15 @@ static const tf_catalog_view view = {TF_CATALOG_WORKSETS, line, show, json_item,
 
 static int run(int argc, char **argv) { return tf_cli_catalog(&tf_cmd_worksets, &view, argc, argv); }
 
-const tf_command tf_cmd_worksets = {
-    "worksets", TF_CMD_WORKSETS, run, "list the shipped worksets, or show one", "[NAME|FILE]", 1,
-    "Without NAME, lists the shipped worksets; with one, shows its params,\n"
-    "variables, buffers, constraints and objectives.\n",
-    "0 listed or shown, 2 bad input", 0, NULL, TF_OPERANDS_WORKSETS};
+const tf_command tf_cmd_worksets = {"worksets",
+                                    TF_CMD_WORKSETS,
+                                    run,
+                                    "list the shipped worksets, or show one",
+                                    "[NAME|FILE]",
+                                    1,
+                                    "Without NAME, lists the shipped worksets; with one, shows its params,\n"
+                                    "variables, buffers, constraints and objectives.\n",
+                                    "0 listed or shown, 2 bad input",
+                                    0,
+                                    NULL,
+                                    TF_OPERANDS_WORKSETS};

@@ -22,10 +22,12 @@ static int outputs_not_inputs(const tf_args *a, tf_error *err) {
     for (int k = 0; k < a->npositional && !in; k++)
       in = tf_output_is(outs[i], a->positional[k]) ? a->positional[k] : NULL;
     if (!in)
-      in = tf_output_is(outs[i], a->req.machine) ? a->req.machine : tf_output_is(outs[i], a->req.workset) ? a->req.workset : NULL;
+      in = tf_output_is(outs[i], a->req.machine)   ? a->req.machine
+           : tf_output_is(outs[i], a->req.workset) ? a->req.workset
+                                                   : NULL;
     if (in)
-      return tf_error_set(err, TF_EINPUT, where[i], "'%s' is also an input of the command ('%s'); writing it would destroy it",
-                          outs[i], in);
+      return tf_error_set(err, TF_EINPUT, where[i],
+                          "'%s' is also an input of the command ('%s'); writing it would destroy it", outs[i], in);
   }
   return 0;
 }

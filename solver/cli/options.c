@@ -66,8 +66,7 @@ static int two_names(const char *text, const char *where, tf_error *err) {
                       where, shown);
 }
 
-int tf_parse_assignment(const char *text, const char *where, char *name, size_t size, int64_t *value,
-                        tf_error *err) {
+int tf_parse_assignment(const char *text, const char *where, char *name, size_t size, int64_t *value, tf_error *err) {
   if (two_names(text, where, err))
     return -1;
   const char *eq = strchr(text, '=');
@@ -148,8 +147,8 @@ static int parse_place(tf_args *a, const char *text, const char *arg, tf_error *
       if (mems[i] == m)
         return tf_error_set(err, TF_EINPUT, "--place", "'%s' is listed twice in '%s'", item, text);
     if (m < 0)
-      return tf_error_set(err, TF_EINPUT, "--place", "expected memories %s after '%s=', got '%s'", TF_MEMORY_LIST(" or "), name,
-                          eq + 1);
+      return tf_error_set(err, TF_EINPUT, "--place", "expected memories %s after '%s=', got '%s'",
+                          TF_MEMORY_LIST(" or "), name, eq + 1);
     mems[n++] = m;
     s += len;
     if (!*s)
@@ -179,10 +178,47 @@ static int parse_shard(tf_args *a, const char *text, tf_error *err) {
  * that take them and how they may be repeated.  --help lists a command's
  * rows in this order. */
 enum opt_id {
-  O_MACHINE, O_WORKSET, O_PARAM, O_FIX, O_DOMAIN, O_PLACE, O_ANY_ARCH, O_REQUIRE, O_OBJECTIVE, O_JSON, O_JSONL, O_CSV, O_EXPLAIN, O_TOP, O_TOP_POINTS,
-  O_LP, O_MPS, O_CUTLASS_NAME, O_EMIT, O_FOR, O_KEY, O_MAP, O_KEEP, O_JOBS, O_MEMO_MAX, O_OUT, O_FORMAT, O_RESUME, O_SHARD, O_TIME, O_SOLVER,
+  O_MACHINE,
+  O_WORKSET,
+  O_PARAM,
+  O_FIX,
+  O_DOMAIN,
+  O_PLACE,
+  O_ANY_ARCH,
+  O_REQUIRE,
+  O_OBJECTIVE,
+  O_JSON,
+  O_JSONL,
+  O_CSV,
+  O_EXPLAIN,
+  O_TOP,
+  O_TOP_POINTS,
+  O_LP,
+  O_MPS,
+  O_CUTLASS_NAME,
+  O_EMIT,
+  O_FOR,
+  O_KEY,
+  O_MAP,
+  O_KEEP,
+  O_JOBS,
+  O_MEMO_MAX,
+  O_OUT,
+  O_FORMAT,
+  O_RESUME,
+  O_SHARD,
+  O_TIME,
+  O_SOLVER,
   O_NOPRESOLVE,
-  O_QUIET, O_X, O_Y, O_COLOR, O_BY, O_SCALE, O_X_SCALE, O_UNCONFIRMED, O_HELP
+  O_QUIET,
+  O_X,
+  O_Y,
+  O_COLOR,
+  O_BY,
+  O_SCALE,
+  O_X_SCALE,
+  O_UNCONFIRMED,
+  O_HELP
 };
 enum opt_flag {
   ONCE = 0,            /* given twice is a usage error naming it */
@@ -191,23 +227,26 @@ enum opt_flag {
 };
 /* The commands of the problem options (the others' are in their rows of
  * solver/command_options.h). */
-#define BINDING (TF_CMDS_PROBLEM | TF_CMD_PRUNE) /* commands that bind -m, -w and -p */
+#define BINDING (TF_CMDS_PROBLEM | TF_CMD_PRUNE)       /* commands that bind -m, -w and -p */
 #define PROBLEM_IN (TF_CMDS_PROBLEM | TF_CMD_PLOT_MAP) /* what the problem is, not how it is written */
 /* What completion offers for an option's value (tilefit completion,
  * dist/tilefit.bash): the names it takes, files, or the words of its
  * value's spelling ("jsonl|csv"). */
 enum opt_value {
-  V_NONE,    /* takes no value */
-  V_TEXT,    /* free text or a number: nothing to offer */
-  V_MACHINE, V_WORKSET,     /* a shipped name or a .json file */
-  V_PARAM, V_FIX, V_DOMAIN, /* NAME= of the workset's params, its variables, its choose variables */
-  V_PLACE,   /* BUF=MEM of the workset's placed buffers */
+  V_NONE, /* takes no value */
+  V_TEXT, /* free text or a number: nothing to offer */
+  V_MACHINE,
+  V_WORKSET, /* a shipped name or a .json file */
+  V_PARAM,
+  V_FIX,
+  V_DOMAIN, /* NAME= of the workset's params, its variables, its choose variables */
+  V_PLACE,  /* BUF=MEM of the workset's placed buffers */
   V_FILE,
-  V_WORDS,   /* one of the words of `value`, split at '|' */
-  V_AXIS     /* plot map: a choose variable; plot sweep: free text */
+  V_WORDS, /* one of the words of `value`, split at '|' */
+  V_AXIS   /* plot map: a choose variable; plot sweep: free text */
 };
-static const char *const value_kinds[] = {"none", "text", "machine", "workset", "param", "fix", "domain",
-                                          "place", "file", "words", "axis"};
+static const char *const value_kinds[] = {"none",   "text",  "machine", "workset", "param", "fix",
+                                          "domain", "place", "file",    "words",   "axis"};
 
 /* A problem option's row names its request field (model/input/request.h), whose
  * flag is its long name and whose kind says how its value is read, so the
@@ -224,8 +263,8 @@ static const char *const value_kinds[] = {"none", "text", "machine", "workset", 
 
 static const struct option_spec {
   enum opt_id id;
-  int field;         /* enum tf_request_field_id, or NO_RQ */
-  int copt;          /* enum tf_command_option_id, or NO_COPT */
+  int field; /* enum tf_request_field_id, or NO_RQ */
+  int copt;  /* enum tf_command_option_id, or NO_COPT */
   enum opt_value complete;
   char short_name;
   const char *value; /* the value's name in help, NULL: takes none */
@@ -246,11 +285,9 @@ static const struct option_spec {
     {O_DOMAIN, RQ(domains), NO_COPT, V_DOMAIN, 0, "VAR=V1,V2,..", REPEATABLE, "narrow a choose variable's domain",
      PROBLEM_IN | TF_CMD_SWEEP},
     {O_PLACE, RQ(places), NO_COPT, V_PLACE, 0, "BUF=MEM[,MEM..]", REPEATABLE,
-     "pin a placed buffer to a memory, or narrow its candidates (repeatable)",
-     PROBLEM_IN},
+     "pin a placed buffer to a memory, or narrow its candidates (repeatable)", PROBLEM_IN},
     {O_ANY_ARCH, RQ(any_arch), NO_COPT, V_NONE, 0, NULL, ONCE,
-     "solve a workset on a machine whose architecture it does not declare",
-     BINDING | TF_CMD_PLOT_MAP | TF_CMD_SWEEP},
+     "solve a workset on a machine whose architecture it does not declare", BINDING | TF_CMD_PLOT_MAP | TF_CMD_SWEEP},
     {O_REQUIRE, RQ(requires), NO_COPT, V_TEXT, 0, "\"EXPR <= EXPR\"", REPEATABLE, "an extra constraint (repeatable)",
      PROBLEM_IN | TF_CMD_SWEEP},
     {O_OBJECTIVE, RQ(objectives), NO_COPT, V_TEXT, 0, "\"max EXPR\"", REPEATABLE,
@@ -264,23 +301,31 @@ static const struct option_spec {
      "buffers, memories, and for each objective the next better candidate and what it misses by", BY_ROW},
     {O_TOP, NO_RQ, COPT(top), V_TEXT, 0, "K", ONCE,
      "the K best distinct configurations (a tile's best placement and counts), in objective order (emit: a "
-     "fragment for each, Triton's list deduplicated)", BY_ROW},
-    {O_TOP_POINTS, NO_RQ, COPT(top_points), V_NONE, 0, NULL, ONCE, "with --top: every point, not one per configuration", BY_ROW},
+     "fragment for each, Triton's list deduplicated)",
+     BY_ROW},
+    {O_TOP_POINTS, NO_RQ, COPT(top_points), V_NONE, 0, NULL, ONCE, "with --top: every point, not one per configuration",
+     BY_ROW},
     {O_LP, NO_RQ, COPT(lp), V_FILE, 0, "FILE", ONCE,
      "write the whole integer program (CPLEX LP), one file per objective level: FILE, then FILE with .level2, "
-     ".level3, ... before its extension, each with the earlier levels' optima pinned as rows", BY_ROW},
-    {O_MPS, NO_RQ, COPT(mps), V_FILE, 0, "FILE", ONCE, "the same in free MPS (no objective sense: glpsol --max or --min)", BY_ROW},
+     ".level3, ... before its extension, each with the earlier levels' optima pinned as rows",
+     BY_ROW},
+    {O_MPS, NO_RQ, COPT(mps), V_FILE, 0, "FILE", ONCE,
+     "the same in free MPS (no objective sense: glpsol --max or --min)", BY_ROW},
     {O_CUTLASS_NAME, NO_RQ, COPT(cutlass_name), V_TEXT, 0, "NAME", ONCE,
      "a CUTLASS library kernel name (cutlass3x_sm90_..._0_...): binds its workset, machine, types and tile; "
-     "stage count 0 is the builder's automatic count", BY_ROW},
+     "stage count 0 is the builder's automatic count",
+     BY_ROW},
     {O_EMIT, NO_RQ, COPT(emit), V_WORDS, 0, "c|cute-dsl", FORMAT,
-     "the layout as code: a C/C++ header (struct, offsets, static_asserts) or a CuTe DSL shared-storage struct", BY_ROW},
+     "the layout as code: a C/C++ header (struct, offsets, static_asserts) or a CuTe DSL shared-storage struct",
+     BY_ROW},
     {O_FOR, NO_RQ, COPT(for_), V_WORDS, 0, "cutlass|cute-dsl|triton|fa", ONCE,
      "what to write: a CUTLASS CollectiveBuilder type and kernel name, CuTe DSL GEMM arguments, a Triton config "
-     "list, FlashAttention kernel traits", BY_ROW},
+     "list, FlashAttention kernel traits",
+     BY_ROW},
     {O_KEY, NO_RQ, COPT(key), V_TEXT, 0, "VAR=KEY,...", REPEATABLE,
      "--for triton: write the workset's variable VAR as your kernel's config key KEY (repeatable; default: the "
-     "tutorial kernel's BLOCK_SIZE_M, ... and GROUP_SIZE_M)", BY_ROW},
+     "tutorial kernel's BLOCK_SIZE_M, ... and GROUP_SIZE_M)",
+     BY_ROW},
     {O_MAP, NO_RQ, COPT(map), V_TEXT, 0, "KEY=VAR,...", REPEATABLE,
      "read a configuration's KEY as the workset's variable or param VAR (repeatable)", BY_ROW},
     {O_KEEP, NO_RQ, COPT(keep), V_NONE, 0, NULL, ONCE,
@@ -294,19 +339,24 @@ static const struct option_spec {
      "output format (sweep: default jsonl, csv when FILE ends in .csv; merge: the parts must be in it)", BY_ROW},
     {O_RESUME, NO_RQ, COPT(resume), V_NONE, 0, NULL, ONCE,
      "continue FILE after an interrupted run; the result is the file an uninterrupted run writes", BY_ROW},
-    {O_SHARD, NO_RQ, COPT(shard), V_TEXT, 0, "I/N", ONCE, "solve points i with i mod N = I - 1 ('tilefit merge' joins shards)", BY_ROW},
-    {O_TIME, NO_RQ, COPT(time_limit), V_TEXT, 0, "SECONDS", ONCE, "wall-clock seconds for the whole solve of a problem, binding included (default 60)", BY_ROW},
+    {O_SHARD, NO_RQ, COPT(shard), V_TEXT, 0, "I/N", ONCE,
+     "solve points i with i mod N = I - 1 ('tilefit merge' joins shards)", BY_ROW},
+    {O_TIME, NO_RQ, COPT(time_limit), V_TEXT, 0, "SECONDS", ONCE,
+     "wall-clock seconds for the whole solve of a problem, binding included (default 60)", BY_ROW},
     {O_SOLVER, NO_RQ, COPT(solver), V_WORDS, 0, "exact|glpk", ONCE,
      "exact: the exact search (the default); glpk: GLPK solves the whole integer program, its answer certified "
-     "against the exact optimum (exit 3 when they differ)", BY_ROW},
+     "against the exact optimum (exit 3 when they differ)",
+     BY_ROW},
     {O_NOPRESOLVE, NO_RQ, COPT(presolve), V_NONE, 0, NULL, ONCE,
      "turn GLPK's MIP presolver off (with --solver glpk, or a problem's \"solver\": \"glpk\")", BY_ROW},
     {O_QUIET, NO_RQ, COPT(quiet), V_NONE, 'q', NULL, ONCE, "no progress and no summary on stderr", BY_ROW},
     {O_X, NO_RQ, COPT(x), V_AXIS, 0, "VAR|NAME", ONCE,
      "across: map, a choose variable; sweep, a number of each line (at the top level, in values, in params, or a "
-     "dotted path such as memories.smem.used; an objective's expression, time_us, names its value)", BY_ROW},
+     "dotted path such as memories.smem.used; an objective's expression, time_us, names its value)",
+     BY_ROW},
     {O_Y, NO_RQ, COPT(y), V_AXIS, 0, "VAR|NAME", ONCE, "up: as --x", BY_ROW},
-    {O_COLOR, NO_RQ, COPT(color), V_TEXT, 0, "EXPR", ONCE, "the cell value (default: the first count variable)", BY_ROW},
+    {O_COLOR, NO_RQ, COPT(color), V_TEXT, 0, "EXPR", ONCE, "the cell value (default: the first count variable)",
+     BY_ROW},
     {O_BY, NO_RQ, COPT(by), V_TEXT, 0, "NAME", ONCE, "one line per value of NAME (e.g. machine)", BY_ROW},
     {O_SCALE, NO_RQ, COPT(scale), V_WORDS, 0, "auto|linear|log|rank", ONCE,
      "map: the colour scale; sweep: the y axis's (default auto: docs/pictures.md says the rule)", BY_ROW},
@@ -378,8 +428,7 @@ static void spelling(const struct option_spec *o, char *buf, size_t size) {
 }
 
 void tf_cli_help(FILE *f, const tf_command *cmd) {
-  fprintf(f, "usage: tilefit %s [options]%s%s\n\n%s", cmd->name, cmd->operands[0] ? " " : "", cmd->operands,
-          cmd->text);
+  fprintf(f, "usage: tilefit %s [options]%s%s\n\n%s", cmd->name, cmd->operands[0] ? " " : "", cmd->operands, cmd->text);
   int width = 0;
   char buf[96];
   for (size_t i = 0; i < NOPTIONS; i++) {
@@ -517,12 +566,12 @@ static void add_map(const char ***list, int *n, const char *v) {
 
 /* --x, --y, --color, --by, --scale, --x-scale: borrowed from argv */
 static int apply_plot(tf_args *a, enum opt_id id, const char *v) {
-  const char **field = id == O_X       ? &a->plot_x
-                       : id == O_Y     ? &a->plot_y
-                       : id == O_COLOR ? &a->plot_color
-                       : id == O_SCALE ? &a->plot_scale
+  const char **field = id == O_X         ? &a->plot_x
+                       : id == O_Y       ? &a->plot_y
+                       : id == O_COLOR   ? &a->plot_color
+                       : id == O_SCALE   ? &a->plot_scale
                        : id == O_X_SCALE ? &a->plot_x_scale
-                                       : &a->plot_by;
+                                         : &a->plot_by;
   *field = v;
   return 0;
 }
@@ -593,11 +642,23 @@ static int apply(tf_args *a, const struct option_spec *o, const char *v, const c
   case O_SHARD: return parse_shard(a, v, err);
   case O_FORMAT: return parse_format(a, v, where, err);
   case O_QUIET: a->quiet = 1; return 0;
-  case O_X: case O_Y: case O_COLOR: case O_BY: case O_SCALE: case O_X_SCALE: return apply_plot(a, o->id, v);
+  case O_X:
+  case O_Y:
+  case O_COLOR:
+  case O_BY:
+  case O_SCALE:
+  case O_X_SCALE: return apply_plot(a, o->id, v);
   case O_UNCONFIRMED: a->unconfirmed = 1; return 0;
   case O_HELP: a->help = 1; return 0;
-  case O_MACHINE: case O_WORKSET: case O_PARAM: case O_FIX: case O_DOMAIN: case O_PLACE: case O_ANY_ARCH:
-  case O_REQUIRE: case O_OBJECTIVE: break; /* problem options: apply_request, by their field */
+  case O_MACHINE:
+  case O_WORKSET:
+  case O_PARAM:
+  case O_FIX:
+  case O_DOMAIN:
+  case O_PLACE:
+  case O_ANY_ARCH:
+  case O_REQUIRE:
+  case O_OBJECTIVE: break; /* problem options: apply_request, by their field */
   }
   return 0;
 }
@@ -608,8 +669,9 @@ static int keep_list(tf_args *a, enum opt_id id, const char *v, const char *wher
     enum opt_id id;
     enum tf_list_kind kind;
   } kinds[] = {
-      {O_MACHINE, TF_LIST_MACHINES}, {O_WORKSET, TF_LIST_WORKSETS},   {O_PARAM, TF_LIST_PARAM},
-      {O_FIX, TF_LIST_FIX},          {O_DOMAIN, TF_LIST_DOMAIN},       {O_REQUIRE, TF_LIST_REQUIRE},
+      {O_MACHINE, TF_LIST_MACHINES},    {O_WORKSET, TF_LIST_WORKSETS},
+      {O_PARAM, TF_LIST_PARAM},         {O_FIX, TF_LIST_FIX},
+      {O_DOMAIN, TF_LIST_DOMAIN},       {O_REQUIRE, TF_LIST_REQUIRE},
       {O_OBJECTIVE, TF_LIST_OBJECTIVE}, {O_ANY_ARCH, TF_LIST_ANY_ARCH},
   };
   for (size_t k = 0; k < sizeof kinds / sizeof *kinds; k++)
@@ -649,14 +711,14 @@ static int one_stdin(struct seen *s, const char *value, const char *by, tf_error
   if (!value || strcmp(value, "-"))
     return 0;
   if (s->stdin_by)
-    return tf_error_set(err, TF_EINPUT, by, "standard input ('-') is already read by %s; only one option or operand can read it",
+    return tf_error_set(err, TF_EINPUT, by,
+                        "standard input ('-') is already read by %s; only one option or operand can read it",
                         s->stdin_by);
   s->stdin_by = by;
   return 0;
 }
 
-static int note_option(struct seen *s, const struct option_spec *o, const char *where, const char *v,
-                       tf_error *err) {
+static int note_option(struct seen *s, const struct option_spec *o, const char *where, const char *v, tf_error *err) {
   size_t k = (size_t)(o - options);
   if (s->where[k] && !(o->flags & REPEATABLE))
     return tf_error_set(err, TF_EINPUT, where, "given twice; it may be given once");

@@ -8,8 +8,9 @@
 
 /* The spec key each kind of option fills, and where its items go. */
 static const char *const spec_keys[] = {
-    [TF_LIST_MACHINES] = "machines", [TF_LIST_WORKSETS] = "worksets", [TF_LIST_PARAM] = "params",
-    [TF_LIST_FIX] = "fix",           [TF_LIST_DOMAIN] = "domain",     [TF_LIST_REQUIRE] = "require",
+    [TF_LIST_MACHINES] = "machines",    [TF_LIST_WORKSETS] = "worksets",
+    [TF_LIST_PARAM] = "params",         [TF_LIST_FIX] = "fix",
+    [TF_LIST_DOMAIN] = "domain",        [TF_LIST_REQUIRE] = "require",
     [TF_LIST_OBJECTIVE] = "objectives", [TF_LIST_ANY_ARCH] = "any_arch",
 };
 

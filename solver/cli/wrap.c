@@ -20,4 +20,3 @@ void tf_cli_wrapped(FILE *f, const char *text, int col, int indent) {
   }
   fputc('\n', f);
 }
-

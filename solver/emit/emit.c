@@ -50,8 +50,7 @@ static void keep_distinct(const tf_problem *p, tf_answer *a, int n, tf_answer *o
 
 /* The `want` best distinct tiles: tf_solve_top asked for more each round
  * until there are that many, or no more points. */
-static int collect_top(const tf_problem *p, const tf_solve_opts *o, int want, tf_answer *out, int *m,
-                       tf_error *err) {
+static int collect_top(const tf_problem *p, const tf_solve_opts *o, int want, tf_answer *out, int *m, tf_error *err) {
   for (int k = want;; k = k < (1 << 14) ? k * 4 : 1 << 16) {
     tf_answer *a = tf_nalloc((size_t)k, sizeof *a);
     for (int i = 0; i < k; i++)
@@ -105,7 +104,8 @@ static int write_answers(FILE *f, const tf_problem *p, int target, tf_answer *a,
   tf_text t;
   FILE *g = json ? tf_text_open(&t) : f;
   if (!infeasible)
-    rc = target == TF_EMIT_TRITON ? tf_emit_write_triton(g, p, a, n, keys, err) : targets[target].write(g, p, a, n, err);
+    rc =
+        target == TF_EMIT_TRITON ? tf_emit_write_triton(g, p, a, n, keys, err) : targets[target].write(g, p, a, n, err);
   if (json) {
     char *text = tf_text_close(&t, NULL);
     if (!rc)

@@ -20,22 +20,22 @@
 
 /* The C and D types a name may carry, in the order tried. */
 static const char *const outputs[][2] = {
-    {"f16", "f16"}, {"void", "f16"},   {"f32", "f32"},   {"void", "f32"},
-    {"bf16", "bf16"}, {"void", "bf16"}, {"e4m3", "e4m3"}, {"void", "e4m3"}, {"s8", "s8"},
+    {"f16", "f16"},   {"void", "f16"},  {"f32", "f32"},   {"void", "f32"}, {"bf16", "bf16"},
+    {"void", "bf16"}, {"e4m3", "e4m3"}, {"void", "e4m3"}, {"s8", "s8"},
 };
 #define NOUTPUTS (sizeof outputs / sizeof *outputs)
 
 /* What one candidate name is made of. */
 typedef struct candidate {
-  int arch;                 /* 90, 100, 103, 120 */
+  int arch; /* 90, 100, 103, 120 */
   int blockscaled, grouped, sf_vec, two_sm;
   const tf_cl_type *a, *b, *c, *d, *acc;
   const tf_cl_type *c_fixed, *d_fixed; /* c_type, d_type when the params give them */
-  char layout[4];           /* "tnn" */
+  char layout[4];                      /* "tnn" */
   int64_t align, cluster[2];
   int64_t tile[3], stages;
-  const char *sched;        /* "_warpspecialized_cooperative", "_1sm", "" */
-  const char *epi;          /* "_epi_tma", "_epi_nosmem", "" */
+  const char *sched; /* "_warpspecialized_cooperative", "_1sm", "" */
+  const char *epi;   /* "_epi_tma", "_epi_nosmem", "" */
 } candidate;
 
 static int64_t param_or(const tf_problem *p, const char *name, int64_t dflt) {
@@ -114,15 +114,18 @@ static int reads_back(const tf_problem *p, const tf_answer *a, const char *name,
  * width (`dflt`); NULL (why set) for a code of no type or of another
  * width. */
 static const tf_cl_type *param_type(const tf_problem *p, const char *param, const char *bits, const tf_cl_type *dflt,
-                                 char *why, size_t size) {
+                                    char *why, size_t size) {
   int64_t code = param_or(p, param, 0), width = param_or(p, bits, 16);
   const tf_cl_type *t = code ? tf_cl_type_of_code(code) : dflt;
   if (!t)
-    snprintf(why, size, "%s = %lld is no type tilefit knows (model/formats/cutlass_types.h: f16 1601, bf16 1602, "
-             "e4m3 801, tf32 3201, ...; -p %s=bf16 takes the name)", param, (long long)code, param);
+    snprintf(why, size,
+             "%s = %lld is no type tilefit knows (model/formats/cutlass_types.h: f16 1601, bf16 1602, "
+             "e4m3 801, tf32 3201, ...; -p %s=bf16 takes the name)",
+             param, (long long)code, param);
   else if (code && t->bits != width)
     return snprintf(why, size, "%s = %lld (%s) is not %s = %lld bits", param, (long long)code, t->name, bits,
-                    (long long)width), NULL;
+                    (long long)width),
+           NULL;
   return t;
 }
 
@@ -134,7 +137,8 @@ static int operand_types(const tf_problem *p, candidate *c, char *why, size_t si
   const tf_cl_type *db = integer ? tf_cl_type_named("s8") : tf_cl_type_of_bits((int)param_or(p, "b_bits", 16));
   if (!da || !db)
     return snprintf(why, size, "no cutlass_library type has a_bits %lld or b_bits %lld",
-                    (long long)param_or(p, "a_bits", 16), (long long)param_or(p, "b_bits", 16)), -1;
+                    (long long)param_or(p, "a_bits", 16), (long long)param_or(p, "b_bits", 16)),
+           -1;
   if (!(c->a = param_type(p, "a_type", "a_bits", da, why, size)) ||
       !(c->b = param_type(p, "b_type", "b_bits", db, why, size)) ||
       !(c->d_fixed = param_type(p, "d_type", "out_bits", tf_cl_type_named("f16"), why, size)))
@@ -153,7 +157,8 @@ static void kernel_shape(const tf_problem *p, candidate *c) {
   const char *names[3] = {"a_layout", "b_layout", "c_layout"};
   const int dflt[3] = {1, 0, 0};
   for (int i = 0; i < 3; i++)
-    c->layout[i] = tf_cl_layout_letter(param_or(p, names[i], dflt[i])) ? tf_cl_layout_letter(param_or(p, names[i], dflt[i])) : '?';
+    c->layout[i] =
+        tf_cl_layout_letter(param_or(p, names[i], dflt[i])) ? tf_cl_layout_letter(param_or(p, names[i], dflt[i])) : '?';
   c->layout[3] = 0;
   c->align = param_or(p, "align", 0) > 0 ? param_or(p, "align", 0) : 128 / c->a->bits;
   c->cluster[0] = param_or(p, "cluster_m", c->two_sm ? 2 : 1);
@@ -172,8 +177,11 @@ static int base_candidate(const tf_problem *p, const tf_answer *a, candidate *c,
   else if (!strcmp(w, "cutlass-sm120-gemm") || !strcmp(w, "cutlass-sm120-gemm-blockscaled"))
     c->arch = 120;
   else
-    return snprintf(why, size, "workset '%s' has no cutlass_library names (those of cutlass-sm90-gemm, "
-                    "cutlass-sm100-gemm[-blockscaled] and cutlass-sm120-gemm[-blockscaled] have)", w), -1;
+    return snprintf(why, size,
+                    "workset '%s' has no cutlass_library names (those of cutlass-sm90-gemm, "
+                    "cutlass-sm100-gemm[-blockscaled] and cutlass-sm120-gemm[-blockscaled] have)",
+                    w),
+           -1;
   c->blockscaled = strstr(w, "blockscaled") != NULL;
   c->sf_vec = (int)param_or(p, "sf_vec", 32);
   c->grouped = param_or(p, "grouped", 0) == 1 || (c->arch == 90 && param_or(p, "kernel_carveout", 0) == 384);
@@ -258,9 +266,10 @@ static int find_name(const tf_problem *p, const tf_answer *a, int64_t stages, ca
         if (reads_back(p, a, name, stages))
           return 0;
       }
-  snprintf(why, whysize, "no cutlass_library name of %s with C/D in f16, bf16, f32, e4m3 (or void C) and a TMA or "
-           "no-smem epilogue carries epilogue_bytes = %lld", p->workset->name,
-           (long long)param_or(p, "epilogue_bytes", 0));
+  snprintf(why, whysize,
+           "no cutlass_library name of %s with C/D in f16, bf16, f32, e4m3 (or void C) and a TMA or "
+           "no-smem epilogue carries epilogue_bytes = %lld",
+           p->workset->name, (long long)param_or(p, "epilogue_bytes", 0));
   name[0] = 0;
   return 1;
 }
@@ -276,8 +285,10 @@ int tf_emit_cutlass_name(const tf_problem *p, const tf_answer *a, int64_t stages
 static const char *cxx_operand(const candidate *c, const tf_cl_type *t, char *buf, size_t size) {
   if (!c->blockscaled)
     return t->cxx;
-  const char *wrap = c->sf_vec == 16 ? "nv_float4_t" : t->bits == 4 ? "mx_float4_t" : t->bits == 6 ? "mx_float6_t"
-                                                                                                    : "mx_float8_t";
+  const char *wrap = c->sf_vec == 16 ? "nv_float4_t"
+                     : t->bits == 4  ? "mx_float4_t"
+                     : t->bits == 6  ? "mx_float6_t"
+                                     : "mx_float8_t";
   snprintf(buf, size, "cutlass::%s<%s>", wrap, t->cxx);
   return buf;
 }
@@ -297,13 +308,15 @@ static const char *mainloop_schedule(const candidate *c) {
                 : (c->grouped ? "cutlass::gemm::KernelPtrArrayTmaWarpSpecializedPingpong"
                               : "cutlass::gemm::KernelTmaWarpSpecializedPingpong");
   if (c->arch == 120 && *c->sched && !c->blockscaled) /* sm120_mma_builder.inl:72-75 */
-    return coop ? "cutlass::gemm::KernelTmaWarpSpecializedCooperative" : "cutlass::gemm::KernelTmaWarpSpecializedPingpong";
+    return coop ? "cutlass::gemm::KernelTmaWarpSpecializedCooperative"
+                : "cutlass::gemm::KernelTmaWarpSpecializedPingpong";
   if (c->arch == 120 || c->blockscaled)
     return "cutlass::gemm::collective::KernelScheduleAuto";
   if (c->grouped)
     return c->two_sm ? "cutlass::gemm::KernelPtrArrayTmaWarpSpecialized2SmSm100"
                      : "cutlass::gemm::KernelPtrArrayTmaWarpSpecialized1SmSm100";
-  return c->two_sm ? "cutlass::gemm::KernelTmaWarpSpecialized2SmSm100" : "cutlass::gemm::KernelTmaWarpSpecialized1SmSm100";
+  return c->two_sm ? "cutlass::gemm::KernelTmaWarpSpecialized2SmSm100"
+                   : "cutlass::gemm::KernelTmaWarpSpecialized1SmSm100";
 }
 
 static const char *epilogue_schedule(const candidate *c) {
@@ -313,10 +326,11 @@ static const char *epilogue_schedule(const candidate *c) {
   if (c->arch == 90 && nosmem)
     return c->grouped ? "cutlass::epilogue::PtrArrayNoSmemWarpSpecialized" : "cutlass::epilogue::NoSmemWarpSpecialized";
   if (c->arch == 90)
-    return c->sched && strstr(c->sched, "cooperative") ? (c->grouped ? "cutlass::epilogue::PtrArrayTmaWarpSpecializedCooperative"
-                                           : "cutlass::epilogue::TmaWarpSpecializedCooperative")
-                             : (c->grouped ? "cutlass::epilogue::PtrArrayTmaWarpSpecializedPingpong"
-                                           : "cutlass::epilogue::TmaWarpSpecialized");
+    return c->sched && strstr(c->sched, "cooperative")
+               ? (c->grouped ? "cutlass::epilogue::PtrArrayTmaWarpSpecializedCooperative"
+                             : "cutlass::epilogue::TmaWarpSpecializedCooperative")
+               : (c->grouped ? "cutlass::epilogue::PtrArrayTmaWarpSpecializedPingpong"
+                             : "cutlass::epilogue::TmaWarpSpecialized");
   if (c->arch == 120 && nosmem) /* SM90's no-smem builder: SM120 has none (see write_epilogue) */
     return "cutlass::epilogue::NoSmemWarpSpecialized";
   if (nosmem && c->arch != 120 && !c->grouped) /* SM100 dense and block-scaled alike */
@@ -338,13 +352,14 @@ static void write_epilogue(FILE *f, const candidate *c, const char *shape, const
   /* SM120's epilogue builder has only TMA epilogues (epilogue/collective/builders/sm120_builder.inl:485-490);
    * its kernels are SM90's kernel layers, which take SM90's no-smem epilogue (sm90_builder.inl:449-484) */
   int sm90_nosmem = c->arch == 120 && !strcmp(c->epi, "_epi_nosmem");
-  fprintf(f, "using CollectiveEpilogue = typename cutlass::epilogue::collective::CollectiveBuilder<\n"
-             "    cutlass::arch::%s, cutlass::arch::OpClassTensorOp,\n    %s, %s,\n"
-             "    cutlass::epilogue::collective::EpilogueTileAuto,\n    %s, %s,\n"
-             "    %s, %s, %d,\n    %s, %s, %d,\n    %s\n"
-             "  >::CollectiveOp;  // %s\n\n",
-          arch_tag(sm90_nosmem ? 90 : c->arch), shape, cluster, acc_of(c)->cxx, acc_of(c)->cxx, c->c->cxx, layout_cxx(c, 2), align_c,
-          c->d->cxx, layout_cxx(c, 2), align_d, epilogue_schedule(c), note);
+  fprintf(f,
+          "using CollectiveEpilogue = typename cutlass::epilogue::collective::CollectiveBuilder<\n"
+          "    cutlass::arch::%s, cutlass::arch::OpClassTensorOp,\n    %s, %s,\n"
+          "    cutlass::epilogue::collective::EpilogueTileAuto,\n    %s, %s,\n"
+          "    %s, %s, %d,\n    %s, %s, %d,\n    %s\n"
+          "  >::CollectiveOp;  // %s\n\n",
+          arch_tag(sm90_nosmem ? 90 : c->arch), shape, cluster, acc_of(c)->cxx, acc_of(c)->cxx, c->c->cxx,
+          layout_cxx(c, 2), align_c, c->d->cxx, layout_cxx(c, 2), align_d, epilogue_schedule(c), note);
 }
 
 /* A's alignment is the name's; B's the same elements at the same width,
@@ -354,10 +369,11 @@ static int64_t align_b(const candidate *c) { return c->b->bits == c->a->bits ? c
 static void write_mainloop(FILE *f, const candidate *c, const char *shape, const char *cluster, const char *stages,
                            int64_t n) {
   char a[96], b[96];
-  fprintf(f, "using CollectiveMainloop = typename cutlass::gemm::collective::CollectiveBuilder<\n"
-             "    cutlass::arch::%s, cutlass::arch::%s,\n    %s, %s, %lld,\n"
-             "    %s, %s, %lld,\n    %s,\n    %s,\n    %s,\n    %s,  // %lld stages\n"
-             "    %s\n  >::CollectiveOp;\n",
+  fprintf(f,
+          "using CollectiveMainloop = typename cutlass::gemm::collective::CollectiveBuilder<\n"
+          "    cutlass::arch::%s, cutlass::arch::%s,\n    %s, %s, %lld,\n"
+          "    %s, %s, %lld,\n    %s,\n    %s,\n    %s,\n    %s,  // %lld stages\n"
+          "    %s\n  >::CollectiveOp;\n",
           arch_tag(c->arch), c->blockscaled ? "OpClassBlockScaledTensorOp" : "OpClassTensorOp",
           cxx_operand(c, c->a, a, sizeof a), layout_cxx(c, 0), (long long)c->align, cxx_operand(c, c->b, b, sizeof b),
           layout_cxx(c, 1), (long long)align_b(c), acc_of(c)->cxx, shape, cluster, stages, (long long)n,
@@ -366,18 +382,20 @@ static void write_mainloop(FILE *f, const candidate *c, const char *shape, const
 
 /* The kernel and the device adapter a host instantiates. */
 static void write_kernel(FILE *f, const candidate *c) {
-  fprintf(f, "\nusing GemmKernel = cutlass::gemm::kernel::GemmUniversal<\n    %s,\n"
-             "    CollectiveMainloop, CollectiveEpilogue>;\n"
-             "using Gemm = cutlass::gemm::device::GemmUniversalAdapter<GemmKernel>;\n",
-          c->grouped ? "cutlass::gemm::GroupProblemShape<cute::Shape<int, int, int>>" : "cute::Shape<int, int, int, int>");
+  fprintf(f,
+          "\nusing GemmKernel = cutlass::gemm::kernel::GemmUniversal<\n    %s,\n"
+          "    CollectiveMainloop, CollectiveEpilogue>;\n"
+          "using Gemm = cutlass::gemm::device::GemmUniversalAdapter<GemmKernel>;\n",
+          c->grouped ? "cutlass::gemm::GroupProblemShape<cute::Shape<int, int, int>>"
+                     : "cute::Shape<int, int, int, int>");
 }
 
 static const char *layout_word(char l) { return l == 't' ? "row-major (t)" : "column-major (n)"; }
 
 /* The kernel's element types, layouts, alignment and cluster in words. */
 static void write_types(FILE *f, const candidate *c) {
-  fprintf(f, "// A %s %s, B %s %s, C %s and D %s %s, accumulator %s; alignment %lld; cluster %lldx%lldx1\n",
-          c->a->name, layout_word(c->layout[0]), c->b->name, layout_word(c->layout[1]), c->c->name, c->d->name,
+  fprintf(f, "// A %s %s, B %s %s, C %s and D %s %s, accumulator %s; alignment %lld; cluster %lldx%lldx1\n", c->a->name,
+          layout_word(c->layout[0]), c->b->name, layout_word(c->layout[1]), c->c->name, c->d->name,
           layout_word(c->layout[2]), acc_of(c)->name, (long long)c->align, (long long)c->cluster[0],
           (long long)c->cluster[1]);
 }
@@ -427,10 +445,11 @@ static void write_one(FILE *f, const tf_problem *p, const tf_answer *a, int k) {
   char name[256], autoname[256], why[320], shape[96], cluster[96], stages[256];
   candidate c, c0;
   int found = !find_name(p, a, a->counts[k], &c, name, sizeof name, why, sizeof why);
-  int autocount = found && is_auto_count(p, a, k) &&
-                  !find_name(p, a, 0, &c0, autoname, sizeof autoname, why, sizeof why);
+  int autocount =
+      found && is_auto_count(p, a, k) && !find_name(p, a, 0, &c0, autoname, sizeof autoname, why, sizeof why);
   if (found)
-    fprintf(f, "// cutlass_library name (tilefit check --cutlass-name reads it back to these values):\n//   %s\n", name);
+    fprintf(f, "// cutlass_library name (tilefit check --cutlass-name reads it back to these values):\n//   %s\n",
+            name);
   if (autocount)
     fprintf(f, "// the builder's own count, stage count 0 in the name, is the same %lld stages:\n//   %s\n",
             (long long)a->counts[k], autoname);
@@ -452,8 +471,10 @@ static void write_one(FILE *f, const tf_problem *p, const tf_answer *a, int k) {
            (long long)(bytes == -1 ? value_of(p, a, "epilogue_carveout") : bytes),
            bytes == -1 ? "default TMA epilogue (epilogue_bytes -1)" : "epilogue_bytes");
   if (!found && nosmem_outputs(p, &c))
-    snprintf(note, sizeof note, "no smem: the kernel without a library name, at most its 32 B of storage over "
-             "epilogue_bytes %lld", (long long)param_or(p, "epilogue_bytes", 0));
+    snprintf(note, sizeof note,
+             "no smem: the kernel without a library name, at most its 32 B of storage over "
+             "epilogue_bytes %lld",
+             (long long)param_or(p, "epilogue_bytes", 0));
   write_types(f, &c);
   write_epilogue(f, &c, shape, cluster, note);
   write_mainloop(f, &c, shape, cluster, stages, a->counts[k]);

@@ -41,16 +41,18 @@ static void write_one(FILE *f, const tf_problem *p, const tf_answer *a, const tf
   int64_t wm = value(p, a, "warps_m", 1), wn = value(p, a, "warps_n", 1), stages = value(p, a, "stages", 2);
   int64_t align = value(p, a, "align", 0), kbits = ta->bits > tb->bits ? ta->bits : tb->bits;
   int64_t align_a = align ? align : 128 / ta->bits, align_b = ta->bits == tb->bits ? align_a : 128 / tb->bits;
-  fprintf(f, "// no kernel name: tilefit reads cutlass_library's 3.x names only\n"
-             "// A %s, B %s, C and D %s, accumulator f32; alignment %lld; %lld x %lld warps\n",
+  fprintf(f,
+          "// no kernel name: tilefit reads cutlass_library's 3.x names only\n"
+          "// A %s, B %s, C and D %s, accumulator f32; alignment %lld; %lld x %lld warps\n",
           ta->name, tb->name, td->name, (long long)align_a, (long long)wm, (long long)wn);
-  fprintf(f, "using Gemm = cutlass::gemm::device::GemmUniversal<\n    %s, %s,\n    %s, %s,\n    %s, %s,\n"
-             "    float, cutlass::arch::OpClassTensorOp, cutlass::arch::Sm80,\n"
-             "    cutlass::gemm::GemmShape<%lld, %lld, %lld>,\n    cutlass::gemm::GemmShape<%lld, %lld, %lld>,\n"
-             "    cutlass::gemm::GemmShape<16, 8, %lld>,\n"
-             "    cutlass::epilogue::thread::LinearCombination<%s, %d, float, float>,\n"
-             "    cutlass::gemm::threadblock::GemmIdentityThreadblockSwizzle<>,\n    %lld,  // stages\n"
-             "    %lld, %lld>;  // alignment of A and B\nusing GemmKernel = Gemm::GemmKernel;\n",
+  fprintf(f,
+          "using Gemm = cutlass::gemm::device::GemmUniversal<\n    %s, %s,\n    %s, %s,\n    %s, %s,\n"
+          "    float, cutlass::arch::OpClassTensorOp, cutlass::arch::Sm80,\n"
+          "    cutlass::gemm::GemmShape<%lld, %lld, %lld>,\n    cutlass::gemm::GemmShape<%lld, %lld, %lld>,\n"
+          "    cutlass::gemm::GemmShape<16, 8, %lld>,\n"
+          "    cutlass::epilogue::thread::LinearCombination<%s, %d, float, float>,\n"
+          "    cutlass::gemm::threadblock::GemmIdentityThreadblockSwizzle<>,\n    %lld,  // stages\n"
+          "    %lld, %lld>;  // alignment of A and B\nusing GemmKernel = Gemm::GemmKernel;\n",
           ta->cxx, layout(p, a, "a_layout", 1), tb->cxx, layout(p, a, "b_layout", 0), td->cxx,
           layout(p, a, "c_layout", 0), (long long)tm, (long long)tn, (long long)tk, (long long)(tm / wm),
           (long long)(tn / wn), (long long)tk, (long long)(256 / kbits), td->cxx, 128 / td->bits, (long long)stages,

@@ -47,16 +47,19 @@ static int expect(const tf_problem *p, const char *target, const char *const *na
 /* ------------------------------------------------------------ CuTe DSL */
 
 static const char *dtype_of(int64_t bits) {
-  return bits == 16 ? "cutlass.Float16" : bits == 8 ? "cutlass.Float8E4M3FN" : bits == 32 ? "cutlass.TFloat32"
-                                                                                          : "cutlass.Float16";
+  return bits == 16   ? "cutlass.Float16"
+         : bits == 8  ? "cutlass.Float8E4M3FN"
+         : bits == 32 ? "cutlass.TFloat32"
+                      : "cutlass.Float16";
 }
 
 static void cute_sm90(FILE *f, const tf_problem *p, const tf_answer *a) {
   int persistent = v(p, a, "persistent") != 0;
   fprintf(f, "# examples/python/CuTeDSL/cute/hopper/kernel/dense_gemm/%s.py (a_dtype %s)\n",
           persistent ? "dense_gemm_persistent" : "dense_gemm", dtype_of(v(p, a, "ab_bits")));
-  fprintf(f, "kwargs = dict(\n    acc_dtype=cutlass.Float32,\n    tile_shape_mn=(%lld, %lld),\n"
-             "    cluster_shape_mn=(1, 1),\n)\n",
+  fprintf(f,
+          "kwargs = dict(\n    acc_dtype=cutlass.Float32,\n    tile_shape_mn=(%lld, %lld),\n"
+          "    cluster_shape_mn=(1, 1),\n)\n",
           (long long)v(p, a, "tile_m"), (long long)v(p, a, "tile_n"));
   fprintf(f, "# what the example's _compute_stages derives at this tile (tile K %lld)\nstages = dict(ab_stage=%lld)\n",
           (long long)v(p, a, "tile_k"), (long long)v(p, a, "ab_stage"));
@@ -65,13 +68,16 @@ static void cute_sm90(FILE *f, const tf_problem *p, const tf_answer *a) {
 static void cute_sm100(FILE *f, const tf_problem *p, const tf_answer *a) {
   int persistent = v(p, a, "persistent") != 0, two = v(p, a, "cta_group") == 2;
   fprintf(f, "# examples/python/CuTeDSL/cute/blackwell/kernel/dense_gemm/%s.py: %s (a_dtype %s)\n",
-          persistent ? "dense_gemm_persistent" : "dense_gemm", persistent ? "PersistentDenseGemmKernel" : "DenseGemmKernel",
-          dtype_of(v(p, a, "ab_bits")));
-  fprintf(f, "kwargs = dict(\n    acc_dtype=cutlass.Float32,\n    use_2cta_instrs=%s,\n    mma_tiler_mn=(%lld, %lld),\n"
-             "    cluster_shape_mn=(%d, 1),\n    use_tma_store=True,\n)\n",
+          persistent ? "dense_gemm_persistent" : "dense_gemm",
+          persistent ? "PersistentDenseGemmKernel" : "DenseGemmKernel", dtype_of(v(p, a, "ab_bits")));
+  fprintf(f,
+          "kwargs = dict(\n    acc_dtype=cutlass.Float32,\n    use_2cta_instrs=%s,\n    mma_tiler_mn=(%lld, %lld),\n"
+          "    cluster_shape_mn=(%d, 1),\n    use_tma_store=True,\n)\n",
           py_bool(two), (long long)v(p, a, "mma_m"), (long long)v(p, a, "mma_n"), two ? 2 : 1);
-  fprintf(f, "# what the example's _compute_stages derives at this tile\nstages = dict(num_ab_stage=%lld, num_c_stage=%lld)\n",
-          (long long)v(p, a, "ab_stage"), (long long)v(p, a, "c_stage"));
+  fprintf(
+      f,
+      "# what the example's _compute_stages derives at this tile\nstages = dict(num_ab_stage=%lld, num_c_stage=%lld)\n",
+      (long long)v(p, a, "ab_stage"), (long long)v(p, a, "c_stage"));
 }
 
 static void cute_sm120(FILE *f, const tf_problem *p, const tf_answer *a) {
@@ -144,11 +150,11 @@ static int free_for_constant(const tf_problem *p, const char *name) {
 
 /* triton.Config's own keywords: a kwargs key of one of these names would
  * collide with them in Config.all_kwargs. */
-static const char *const config_keywords[] = {"num_stages", "num_warps", "num_ctas", "maxnreg", "pre_hook",
-                                              "ir_override", NULL};
+static const char *const config_keywords[] = {"num_stages", "num_warps",   "num_ctas", "maxnreg",
+                                              "pre_hook",   "ir_override", NULL};
 
 static int is_identifier(const char *s) {
-  if (!*s || strlen(s) >= sizeof ((triton_key *)0)->name || isdigit((unsigned char)*s))
+  if (!*s || strlen(s) >= sizeof((triton_key *)0)->name || isdigit((unsigned char)*s))
     return 0;
   for (; *s; s++)
     if (!isalnum((unsigned char)*s) && *s != '_')
@@ -241,7 +247,8 @@ static void triton_config(FILE *f, const tf_problem *p, const tf_answer *a, cons
 static void triton_keys_comment(FILE *f, const tf_problem *p, const triton_key *k, int n, int tutorial) {
   if (tutorial) {
     fputs("# keys: the tutorial's matmul_kernel (python/tutorials/03-matrix-multiplication.py); "
-          "--key VAR=KEY for your kernel's\n", f);
+          "--key VAR=KEY for your kernel's\n",
+          f);
     return;
   }
   int renamed = 0;
@@ -288,14 +295,15 @@ static void fa2(FILE *f, const tf_problem *p, const tf_answer *a) {
   fprintf(f, "// csrc/flash_attn/src/kernel_traits.h: <kHeadDim, kBlockM, kBlockN, kNWarps, Is_Q_in_regs, "
              "Share_Q_K_smem, elem_type>\n");
   fprintf(f, "using Kernel_traits = Flash_fwd_kernel_traits<%lld, %lld, %lld, %lld, %s, %s, %s>;\n",
-          (long long)v(p, a, "d_pad"),
-          (long long)v(p, a, "B_r"), (long long)v(p, a, "B_c"), (long long)(v(p, a, "threads") / 32), cxx_bool(q_regs),
-          cxx_bool(share != 0), v(p, a, "in_bits") == 16 ? "cutlass::half_t" : "cutlass::float_e4m3_t");
+          (long long)v(p, a, "d_pad"), (long long)v(p, a, "B_r"), (long long)v(p, a, "B_c"),
+          (long long)(v(p, a, "threads") / 32), cxx_bool(q_regs), cxx_bool(share != 0),
+          v(p, a, "in_bits") == 16 ? "cutlass::half_t" : "cutlass::float_e4m3_t");
 }
 
 static void fa3(FILE *f, const tf_problem *p, const tf_answer *a) {
-  fprintf(f, "// hopper/tile_size.h tile_size_fwd_sm90 -> {kBlockM, kBlockN, MmaPV_is_RS, IntraWGOverlap}; "
-             "kStages %lld\n",
+  fprintf(f,
+          "// hopper/tile_size.h tile_size_fwd_sm90 -> {kBlockM, kBlockN, MmaPV_is_RS, IntraWGOverlap}; "
+          "kStages %lld\n",
           (long long)v(p, a, "stages"));
   fprintf(f, "return {%lld, %lld, %s, %s};\n", (long long)v(p, a, "B_r"), (long long)v(p, a, "B_c"),
           cxx_bool(placed_in(p, a, "P", "rf")), cxx_bool(v(p, a, "intra_wg_overlap") != 0));
@@ -303,8 +311,9 @@ static void fa3(FILE *f, const tf_problem *p, const tf_answer *a) {
 
 static void fa4(FILE *f, const tf_problem *p, const tf_answer *a) {
   fprintf(f, "# flash_attn/cute/flash_fwd_sm100.py FlashAttentionForwardSm100\n");
-  fprintf(f, "kwargs = dict(\n    head_dim=%lld,\n    head_dim_v=%lld,\n    m_block_size=%lld,\n    n_block_size=%lld,\n"
-             "    q_stage=%lld,\n    use_2cta_instrs=%s,\n)\n",
+  fprintf(f,
+          "kwargs = dict(\n    head_dim=%lld,\n    head_dim_v=%lld,\n    m_block_size=%lld,\n    n_block_size=%lld,\n"
+          "    q_stage=%lld,\n    use_2cta_instrs=%s,\n)\n",
           (long long)v(p, a, "d"), (long long)v(p, a, "dv"), (long long)v(p, a, "B_r"), (long long)v(p, a, "B_c"),
           (long long)v(p, a, "q_stage"), py_bool(v(p, a, "cta_group") == 2));
   fprintf(f, "# the K/V ring _setup_attributes derives at this tile\nkv_stage = %lld\n", (long long)v(p, a, "stages"));

@@ -42,8 +42,8 @@ static void text_union(FILE *f, const tf_problem *p, const tf_layout *l, int m) 
 }
 
 static void text_memory(FILE *f, const tf_problem *p, const tf_layout *l, int m) {
-  fprintf(f, "%-20s %10s %10s %10s %6s %10s  (%s)\n", tf_memory_name(m), "offset", "size", "allocated", "align",
-          "end", tf_memory_unit(m));
+  fprintf(f, "%-20s %10s %10s %10s %6s %10s  (%s)\n", tf_memory_name(m), "offset", "size", "allocated", "align", "end",
+          tf_memory_unit(m));
   int unioned = 0;
   for (size_t i = 0; i < l->nslots; i++) {
     const tf_layout_slot *s = &l->slots[i];
@@ -52,8 +52,8 @@ static void text_memory(FILE *f, const tf_problem *p, const tf_layout *l, int m)
     if (s->lifetime >= 0 && !unioned)
       text_union(f, p, l, m), unioned = 1;
     int64_t end = s->host >= 0 ? s->offset + s->size : s->offset + s->allocated;
-    fprintf(f, "  %-18s %10lld %10lld %10lld %6lld %10lld", p->workset->buffers[s->buffer].name,
-            (long long)s->offset, (long long)s->size, (long long)s->allocated, (long long)s->align, (long long)end);
+    fprintf(f, "  %-18s %10lld %10lld %10lld %6lld %10lld", p->workset->buffers[s->buffer].name, (long long)s->offset,
+            (long long)s->size, (long long)s->allocated, (long long)s->align, (long long)end);
     slot_note(f, p, s);
     fputc('\n', f);
   }

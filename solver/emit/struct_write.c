@@ -50,8 +50,8 @@ static void c_member(const struct emit *e, const tf_layout_slot *s, const char *
           (long long)s->size, (long long)s->offset, (long long)s->size, (long long)s->allocated, (long long)s->align);
   for (size_t i = 0; u && i < l->nslots; i++)
     if (l->slots[i].host == (int)s->buffer && is_member(l, &l->slots[i])) {
-      fprintf(f, "%s    unsigned char %s[%lld]; /* shares its space, size %lld */\n", in, e->names.buffer[l->slots[i].buffer],
-              (long long)l->slots[i].size, (long long)l->slots[i].size);
+      fprintf(f, "%s    unsigned char %s[%lld]; /* shares its space, size %lld */\n", in,
+              e->names.buffer[l->slots[i].buffer], (long long)l->slots[i].size, (long long)l->slots[i].size);
     }
   if (u)
     fprintf(f, "%s  };\n", in);
@@ -69,8 +69,8 @@ static void c_other(const struct emit *e, const tf_layout_slot *s, int *members,
   const char *host = s->host >= 0 ? e->p->workset->buffers[s->host].name : NULL;
   if (host && s->allocated > 0) {
     fprintf(f, "%s  unsigned char %s[%lld]; /* offset %lld: %s's %lld beyond %s's size, charged here */\n", in,
-            e->names.extra[s->buffer], (long long)s->allocated, (long long)s->extra_offset, e->p->workset->buffers[s->buffer].name,
-            (long long)s->allocated, host);
+            e->names.extra[s->buffer], (long long)s->allocated, (long long)s->extra_offset,
+            e->p->workset->buffers[s->buffer].name, (long long)s->allocated, host);
     ++*members;
   }
   if (host && !is_member(e->l, s))
@@ -175,8 +175,9 @@ static void c_smem_asserts(const struct emit *e, const char *tag) {
   char id[3 * TF_MEMBER_ID], extra[3 * TF_MEMBER_ID];
   const char *un = e->names.phases;
   if (c_has_union(p, l))
-    fprintf(f, "static_assert(offsetof(struct %s, %s) == %lld, \"the lifetimes' union at offset %lld\");\n"
-               "static_assert(sizeof(((struct %s *)0)->%s) == %lld, \"the union is its largest lifetime, %lld B\");\n",
+    fprintf(f,
+            "static_assert(offsetof(struct %s, %s) == %lld, \"the lifetimes' union at offset %lld\");\n"
+            "static_assert(sizeof(((struct %s *)0)->%s) == %lld, \"the union is its largest lifetime, %lld B\");\n",
             tag, un, (long long)l->phase_base[TF_MEM_SMEM], (long long)l->phase_base[TF_MEM_SMEM], tag, un,
             (long long)c_union_size(p, l), (long long)c_union_size(p, l));
   for (size_t i = 0; i < l->nslots; i++) {
@@ -235,8 +236,9 @@ void tf_struct_write_c(FILE *f, const tf_problem *p, const tf_answer *a, const t
         " * size rounded as the capacity rows charge it.\n",
         f);
   tf_fragment_provenance(f, " * ", p, a, 1);
-  fprintf(f, " */\n#ifndef %s\n#define %s\n\n#include <stddef.h>\n#ifndef __cplusplus\n#include <assert.h> /* "
-             "static_assert */\n#endif\n\n",
+  fprintf(f,
+          " */\n#ifndef %s\n#define %s\n\n#include <stddef.h>\n#ifndef __cplusplus\n#include <assert.h> /* "
+          "static_assert */\n#endif\n\n",
           guard, guard);
   struct emit e = {f, p, l, {0}};
   tf_member_names_init(&e.names, p->workset);
@@ -257,8 +259,8 @@ static int py_member(const struct emit *e, const tf_layout_slot *s, int64_t base
   FILE *f = e->f;
   const char *id = s->host >= 0 ? e->names.extra[s->buffer] : e->names.buffer[s->buffer];
   if (s->allocated == 0) {
-    fprintf(f, "    # %s: offset %lld, size %lld%s\n", e->names.buffer[s->buffer], (long long)s->offset, (long long)s->size,
-            s->host >= 0 ? ", in its host's space" : "");
+    fprintf(f, "    # %s: offset %lld, size %lld%s\n", e->names.buffer[s->buffer], (long long)s->offset,
+            (long long)s->size, s->host >= 0 ? ", in its host's space" : "");
     return 0;
   }
   int64_t at = s->host >= 0 ? s->extra_offset : s->offset;
@@ -310,8 +312,9 @@ void tf_struct_write_cute_dsl(FILE *f, const tf_problem *p, const tf_answer *a, 
       members += py_member(&e, s, 0);
   }
   if (unioned) {
-    fprintf(f, "    %s: cute.struct.MemRange[cutlass.Uint8, %lld]  # offset %lld: the lifetimes' union, as large "
-               "as the largest; each lifetime's SharedStorage_ struct overlays it\n",
+    fprintf(f,
+            "    %s: cute.struct.MemRange[cutlass.Uint8, %lld]  # offset %lld: the lifetimes' union, as large "
+            "as the largest; each lifetime's SharedStorage_ struct overlays it\n",
             e.names.phases, (long long)c_union_size(p, l), (long long)l->phase_base[TF_MEM_SMEM]);
     members++;
   }

@@ -39,6 +39,7 @@ void tf_plot_blocked_text(unsigned mask, char *letters, size_t lsize, char *name
 
 /* A binding term's colour (bound_by 1 .. TF_TERM_HBM), one per term. */
 const char *tf_plot_term_fill(int64_t term) {
-  static const char *const fill[TF_TERM_HBM + 1] = {"#bbbbbb", "#4e79a7", "#f28e2b", "#59a14f", "#b07aa1", "#76b7b2", "#e15759"};
+  static const char *const fill[TF_TERM_HBM + 1] = {"#bbbbbb", "#4e79a7", "#f28e2b", "#59a14f",
+                                                    "#b07aa1", "#76b7b2", "#e15759"};
   return fill[term >= 1 && term <= TF_TERM_HBM ? (int)term : 0];
 }

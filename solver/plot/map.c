@@ -17,13 +17,12 @@ static int find_choose(const tf_problem *p, const char *name, const char *where,
   char list[256] = "";
   for (size_t i = 0; i < tf_place_nnumeric(p); i++)
     snprintf(list + strlen(list), sizeof list - strlen(list), "%s%s", i ? ", " : "", p->choose_names[i]);
-  return tf_error_set(err, TF_EINPUT, where, "'%s' is not a choose variable of %s (choose: %s)", name,
-                      p->workset->name, list);
+  return tf_error_set(err, TF_EINPUT, where, "'%s' is not a choose variable of %s (choose: %s)", name, p->workset->name,
+                      list);
 }
 
 /* The user's request plus x and y fixed (unless the user fixed them). */
-static void cell_request(const tf_request *src, const char *x, int64_t xv, const char *y, int64_t yv,
-                         tf_request *dst) {
+static void cell_request(const tf_request *src, const char *x, int64_t xv, const char *y, int64_t yv, tf_request *dst) {
   tf_request_init(dst);
   tf_request_copy(dst, src);
   int fixed_x = 0, fixed_y = 0;
@@ -105,8 +104,7 @@ static int is_free(const tf_problem *p, const tf_plot_map_opts *o, size_t i) {
 }
 
 /* The free variables at `choose`: "q_stage=2 P=rf" (a placement by its memory). */
-static void free_values(const tf_problem *p, const tf_plot_map_opts *o, const int64_t *choose, char *out,
-                        size_t size) {
+static void free_values(const tf_problem *p, const tf_plot_map_opts *o, const int64_t *choose, char *out, size_t size) {
   size_t n = 0;
   out[0] = 0;
   for (size_t i = 0; i < p->nchoose && n < size; i++) {
@@ -218,8 +216,8 @@ static void titles(const tf_problem *p, const tf_request *req, tf_plot_map *m) {
            p->machine->name, given, m->color_label);
   n = 0;
   for (size_t i = 0; i < p->nobjective_shown && n < sizeof m->subtitle; i++)
-    n += (size_t)snprintf(m->subtitle + n, sizeof m->subtitle - n, "%s%s", i ? ", " : "objective: ",
-                          p->objective[i].text);
+    n += (size_t)snprintf(m->subtitle + n, sizeof m->subtitle - n, "%s%s",
+                          i ? ", " : "objective: ", p->objective[i].text);
 }
 
 /* The axes and the outlined optimum, from the problem as the user gave it. */
@@ -266,7 +264,9 @@ int tf_plot_map_compute(const tf_problem *p, const tf_request *req, const tf_plo
     m->bytes = bytes_valued(o->color);
   } else if (!rc) {
     snprintf(m->color_label, sizeof m->color_label, "%s",
-             p->ncounts ? p->count_names[0] : p->nobjective ? p->objective[0].text : "value");
+             p->ncounts      ? p->count_names[0]
+             : p->nobjective ? p->objective[0].text
+                             : "value");
   }
   if (!rc) {
     m->scale = o->scale;

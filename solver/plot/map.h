@@ -16,32 +16,32 @@
 
 typedef struct tf_plot_cell {
   int feasible;
-  int64_t value;   /* feasible: the colour value at the cell's optimum */
-  unsigned blocked; /* infeasible: bit m set when memory m overflows; 0: a constraint */
-  char why[320];   /* infeasible: the solver's reason */
+  int64_t value;     /* feasible: the colour value at the cell's optimum */
+  unsigned blocked;  /* infeasible: bit m set when memory m overflows; 0: a constraint */
+  char why[320];     /* infeasible: the solver's reason */
   char free_at[128]; /* feasible: the free choose variables at its best point, "q_stage=2 P=rf" */
 } tf_plot_cell;
 
 typedef struct tf_plot_map {
   char x_name[64], y_name[64];
-  char color_label[192];         /* "stages" or the --color expression */
-  int categorical;               /* 1: the colour is bound_by or time_bound_by, a term code (model/input/roofline.h) */
-  int bytes;                     /* 1: the colour is a size in bytes (used(smem), a name ending in "bytes") */
-  int scale;                     /* the colour scale asked for (scale.h; TF_SCALE_AUTO: by its rule) */
+  char color_label[192]; /* "stages" or the --color expression */
+  int categorical;       /* 1: the colour is bound_by or time_bound_by, a term code (model/input/roofline.h) */
+  int bytes;             /* 1: the colour is a size in bytes (used(smem), a name ending in "bytes") */
+  int scale;             /* the colour scale asked for (scale.h; TF_SCALE_AUTO: by its rule) */
   int64_t xs[TF_PLOT_MAX_AXIS], ys[TF_PLOT_MAX_AXIS];
   size_t nx, ny;
-  tf_plot_cell *cells;           /* ny x nx, row iy holds ys[iy] */
-  int has_best;                  /* 0: nothing fits anywhere */
+  tf_plot_cell *cells; /* ny x nx, row iy holds ys[iy] */
+  int has_best;        /* 0: nothing fits anywhere */
   size_t best_ix, best_iy;
   char title[256], subtitle[512];
-  char free_note[256];           /* "" or which variables each cell leaves free, e.g. q_stage */
+  char free_note[256]; /* "" or which variables each cell leaves free, e.g. q_stage */
 } tf_plot_map;
 
 typedef struct tf_plot_map_opts {
-  const char *x, *y;             /* choose variable names */
-  const char *color;             /* an expression, or NULL: the first count
+  const char *x, *y; /* choose variable names */
+  const char *color; /* an expression, or NULL: the first count
                                     (the first objective when there is none) */
-  int scale;                     /* the colour scale (scale.h), TF_SCALE_AUTO by default */
+  int scale;         /* the colour scale (scale.h), TF_SCALE_AUTO by default */
   const tf_solve_opts *solve;
 } tf_plot_map_opts;
 

@@ -97,8 +97,8 @@ static void draw_cell(const tf_plot_map *m, const tf_plot_map_geometry *g, size_
   } else {
     tf_plot_blocked_text(c->blocked, label, sizeof label, names, sizeof names);
     snprintf(fill, sizeof fill, "%s", tf_plot_blocked_mask_fill(c->blocked));
-    snprintf(title, sizeof title, "%s=%lld %s=%lld: infeasible (%s): %s", m->x_name, (long long)m->xs[ix],
-             m->y_name, (long long)m->ys[iy], names, c->why);
+    snprintf(title, sizeof title, "%s=%lld %s=%lld: infeasible (%s): %s", m->x_name, (long long)m->xs[ix], m->y_name,
+             (long long)m->ys[iy], names, c->why);
   }
   tf_svg_rect(s, id, x, y, g->cw, g->ch, fill, "#ffffff", 1, title);
   cell_label(g, x, y, fill, label, s);
@@ -109,13 +109,12 @@ static void draw_axes(const tf_plot_map *m, const tf_plot_map_geometry *g, tf_sv
   for (size_t ix = 0; ix < m->nx; ix++) {
     snprintf(v, sizeof v, "%lld", (long long)m->xs[ix]);
     int size = tf_plot_fit_size(v, g->cw - 2, 11, 7);
-    tf_svg_text(s, g->x0 + g->cw * ((double)ix + 0.5), g->y0 + g->h + 16, size ? size : 7, TF_SVG_MIDDLE, 0,
-                "#000000", v);
+    tf_svg_text(s, g->x0 + g->cw * ((double)ix + 0.5), g->y0 + g->h + 16, size ? size : 7, TF_SVG_MIDDLE, 0, "#000000",
+                v);
   }
   for (size_t iy = 0; iy < m->ny; iy++) {
     snprintf(v, sizeof v, "%lld", (long long)m->ys[iy]);
-    tf_svg_text(s, g->x0 - 8, g->y0 + g->ch * ((double)(m->ny - 1 - iy) + 0.5) + 4, 11, TF_SVG_END, 0, "#000000",
-                v);
+    tf_svg_text(s, g->x0 - 8, g->y0 + g->ch * ((double)(m->ny - 1 - iy) + 0.5) + 4, 11, TF_SVG_END, 0, "#000000", v);
   }
   tf_svg_text(s, g->x0 + g->w / 2, g->y0 + g->h + 40, 13, TF_SVG_MIDDLE, 0, "#000000", m->x_name);
   tf_svg_text(s, 30, g->y0 + g->h / 2, 13, TF_SVG_MIDDLE, 1, "#000000", m->y_name);
@@ -162,8 +161,7 @@ void tf_plot_map_draw(const tf_plot_map *m, tf_svg *s) {
       draw_cell(m, &g, ix, iy, s);
   if (m->has_best)
     tf_svg_rect(s, "optimum", g.x0 + g.cw * (double)m->best_ix + 1.5,
-                g.y0 + g.ch * (double)(m->ny - 1 - m->best_iy) + 1.5, g.cw - 3, g.ch - 3, "none", "#e31a1c", 3,
-                NULL);
+                g.y0 + g.ch * (double)(m->ny - 1 - m->best_iy) + 1.5, g.cw - 3, g.ch - 3, "none", "#e31a1c", 3, NULL);
   draw_axes(m, &g, s);
   tf_plot_map_legend(m, &g, s);
   tf_svg_end(s);

@@ -90,8 +90,8 @@ static double colour_bar(const tf_plot_map *m, const tf_plot_map_geometry *g, do
   const tf_plot_scale *sc = &g->scale;
   for (int k = 0; k < BAR_STEPS; k++) {
     tf_plot_ramp(1.0 - (k + 0.5) / BAR_STEPS, fill);
-    tf_svg_rect(s, k ? NULL : "legend-bar", lx, y + (double)BAR_H / BAR_STEPS * k, 18, (double)BAR_H / BAR_STEPS,
-                fill, NULL, 0, NULL);
+    tf_svg_rect(s, k ? NULL : "legend-bar", lx, y + (double)BAR_H / BAR_STEPS * k, 18, (double)BAR_H / BAR_STEPS, fill,
+                NULL, 0, NULL);
   }
   double t[12];
   int n = sc->n > 1 ? bar_ticks(sc, t, 12) : 0;

@@ -15,11 +15,11 @@
 enum tf_plot_scale_kind { TF_SCALE_AUTO, TF_SCALE_LINEAR, TF_SCALE_LOG, TF_SCALE_RANK };
 
 typedef struct tf_plot_scale {
-  int kind;             /* linear, log or rank once made */
-  int automatic;        /* 1: the rule above chose it */
-  double *values;       /* the distinct values, ascending */
+  int kind;       /* linear, log or rank once made */
+  int automatic;  /* 1: the rule above chose it */
+  double *values; /* the distinct values, ascending */
   size_t n;
-  double widest;        /* the largest step between neighbours, as a share of the range, under linear */
+  double widest; /* the largest step between neighbours, as a share of the range, under linear */
 } tf_plot_scale;
 
 /* "auto", "linear", "log", "rank" (NULL: auto) as a kind; -1 with err set

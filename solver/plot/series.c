@@ -58,12 +58,12 @@ static const cJSON *lookup(const cJSON *line, const char *name) {
   return v;
 }
 
-static int number_at(const cJSON *line, const char *name, const char *opt, size_t lineno,
-                     double *out, tf_error *err) {
+static int number_at(const cJSON *line, const char *name, const char *opt, size_t lineno, double *out, tf_error *err) {
   const cJSON *v = lookup(line, name);
   if (!cJSON_IsNumber(v))
-    return tf_error_set(err, TF_EINPUT, opt, "line %zu: %s '%s' (looked up at the top level, in values, in params, in objectives)",
-                        lineno, v ? "expected a number for" : "no", name);
+    return tf_error_set(err, TF_EINPUT, opt,
+                        "line %zu: %s '%s' (looked up at the top level, in values, in params, in objectives)", lineno,
+                        v ? "expected a number for" : "no", name);
   *out = v->valuedouble;
   return 0;
 }
@@ -187,8 +187,8 @@ static void note_inputs(struct reading *r, const cJSON *line) {
     for (int k = 0; k < 3; k++)
       for (const cJSON *v = cJSON_IsObject(from[k]) ? from[k]->child : NULL; v && s->nfixed < TF_PLOT_MAX_FIXED;
            v = v->next)
-        if ((k < 2 || !strcmp(v->string, "objective")) && strcmp(v->string, r->x) && (!r->by || strcmp(v->string, r->by)) &&
-            input_text(v, text, sizeof text)) {
+        if ((k < 2 || !strcmp(v->string, "objective")) && strcmp(v->string, r->x) &&
+            (!r->by || strcmp(v->string, r->by)) && input_text(v, text, sizeof text)) {
           tf_copy_text(s->fixed_names[s->nfixed], sizeof s->fixed_names[0], v->string);
           tf_copy_text(s->fixed_values[s->nfixed++], sizeof s->fixed_values[0], text);
         }
@@ -221,7 +221,8 @@ static int read_line(void *ctx, const char *text, size_t len, size_t lineno, tf_
   int rc = 0;
   if (!cJSON_IsObject(line)) {
     rc = tf_error_set(err, TF_EINPUT, NULL, "line %zu: expected an object (a line of 'tilefit sweep')", lineno);
-  } else if (!cJSON_IsString(status) || (strcmp(status->valuestring, "optimal") && strcmp(status->valuestring, "fits"))) {
+  } else if (!cJSON_IsString(status) ||
+             (strcmp(status->valuestring, "optimal") && strcmp(status->valuestring, "fits"))) {
     r->s->skipped++;
     note_miss(r, line, lineno);
   } else {
@@ -258,8 +259,11 @@ static void titles(tf_plot_series *s, const char *file) {
   size_t n = 0;
   for (size_t i = 0; i < s->nfixed && n < sizeof s->subtitle; i++)
     n += (size_t)snprintf(s->subtitle + n, sizeof s->subtitle - n,
-                          strcmp(s->fixed_names[i], "objective") ? "%s%s=%s" : "%s%s: %s", !n ? ""
-                          : strcmp(s->fixed_names[i], "objective") ? ", " : "; ", s->fixed_names[i], s->fixed_values[i]);
+                          strcmp(s->fixed_names[i], "objective") ? "%s%s=%s" : "%s%s: %s",
+                          !n                                       ? ""
+                          : strcmp(s->fixed_names[i], "objective") ? ", "
+                                                                   : "; ",
+                          s->fixed_names[i], s->fixed_values[i]);
   if (n < sizeof s->subtitle)
     snprintf(s->subtitle + n, sizeof s->subtitle - n, "%s(%s)", n ? " " : "", base ? base + 1 : file);
 }

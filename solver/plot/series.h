@@ -18,16 +18,16 @@ typedef struct tf_plot_xy {
 } tf_plot_xy;
 
 typedef struct tf_plot_group {
-  char name[128];     /* the --by value, "" without --by */
-  tf_plot_xy *pts;    /* in x order once read */
+  char name[128];  /* the --by value, "" without --by */
+  tf_plot_xy *pts; /* in x order once read */
   size_t n, cap;
 } tf_plot_group;
 
 /* A line without a result whose x is known: drawn as a mark on the x axis. */
 typedef struct tf_plot_miss {
   double x;
-  size_t group;       /* its --by group (created for it when new) */
-  char why[200];      /* the reason, from "needs ..." on when it says so */
+  size_t group;  /* its --by group (created for it when new) */
+  char why[200]; /* the reason, from "needs ..." on when it says so */
 } tf_plot_miss;
 
 typedef struct tf_plot_series {
@@ -38,7 +38,7 @@ typedef struct tf_plot_series {
   size_t lines, skipped; /* lines read; of those, without a result (infeasible, error) */
   tf_plot_miss *misses;  /* skipped lines with an x, in file order */
   size_t nmisses, cap_misses;
-  int categorical;       /* 1: x is a string (a machine, a workset): categories in order of appearance */
+  int categorical; /* 1: x is a string (a machine, a workset): categories in order of appearance */
   char categories[TF_PLOT_MAX_CATEGORIES][64];
   size_t ncategories;
   /* for the title: the worksets and machines seen, and the inputs (params,
@@ -46,8 +46,8 @@ typedef struct tf_plot_series {
   char worksets[128], machines[192];
   char fixed_names[TF_PLOT_MAX_FIXED][64], fixed_values[TF_PLOT_MAX_FIXED][32];
   size_t nfixed;
-  int fixed_set;         /* the first line's inputs were taken */
-  int x_scale, y_scale;  /* asked for (scale.h), TF_SCALE_AUTO by default */
+  int fixed_set;        /* the first line's inputs were taken */
+  int x_scale, y_scale; /* asked for (scale.h), TF_SCALE_AUTO by default */
 } tf_plot_series;
 
 /* Reads FILE.  A NAME is looked up in each line at the top level, then in

@@ -26,7 +26,9 @@ static double py(const struct frame *f, double y) {
   return TOP + PLOT_H - (0.06 + 0.86 * tf_plot_scale_at(&f->ys, y)) * PLOT_H; /* clear of the x marks on the axis */
 }
 
-static int pow2(double v) { return v >= 1 && v <= 9007199254740992.0 && v == floor(v) && !((int64_t)v & ((int64_t)v - 1)); }
+static int pow2(double v) {
+  return v >= 1 && v <= 9007199254740992.0 && v == floor(v) && !((int64_t)v & ((int64_t)v - 1));
+}
 
 /* auto: log for three or more powers of two spanning a factor of 4 (x) or
  * for positive values spanning a factor of 100 (y); linear else. */
@@ -209,8 +211,7 @@ static void draw_line(const tf_plot_series *s, size_t gi, const struct frame *f,
       ys[n++] = py(f, g->pts[i].y);
     }
   if (n > 1)
-    tf_svg_polyline(svg, xs, ys, n, tf_plot_series_color(gi), 2 + 3.0 * covered_line(s, gi),
-                    tf_plot_series_dash(gi));
+    tf_svg_polyline(svg, xs, ys, n, tf_plot_series_color(gi), 2 + 3.0 * covered_line(s, gi), tf_plot_series_dash(gi));
 }
 
 static void draw_markers(const tf_plot_series *s, size_t gi, const struct frame *f, tf_svg *svg) {
@@ -345,8 +346,8 @@ static void counts_line(const tf_plot_series *s, char *sub, size_t size) {
   int n = snprintf(sub, size, "%zu points; %zu lines without a result left out%s", s->lines - s->skipped, s->skipped,
                    s->nmisses ? " (\xc3\x97 on the x axis)" : "");
   if (stride > 1 && n > 0 && (size_t)n < size)
-    snprintf(sub + n, size - (size_t)n, "; lines of more than %d points drawn at every %zu-th point at most",
-             MAX_DRAWN, stride);
+    snprintf(sub + n, size - (size_t)n, "; lines of more than %d points drawn at every %zu-th point at most", MAX_DRAWN,
+             stride);
 }
 
 static double widest(double a, double b) { return a > b ? a : b; }
@@ -358,8 +359,8 @@ void tf_plot_series_draw(const tf_plot_series *s, tf_svg *svg) {
   miss_notes(s, &f, &miss);
   char sub[256];
   counts_line(s, sub, sizeof sub);
-  double notes_y = TOP + PLOT_H + 62, height = widest(TOP + 16 + 22.0 * (double)(s->ngroups + 1),
-                                                     notes_y + 15.0 * (double)(same.n + miss.n));
+  double notes_y = TOP + PLOT_H + 62,
+         height = widest(TOP + 16 + 22.0 * (double)(s->ngroups + 1), notes_y + 15.0 * (double)(same.n + miss.n));
   tf_svg probe = {0}; /* the legend, drawn once to measure it */
   double width = widest(LEFT + PLOT_W + LEGEND, draw_legend(s, &probe) + 16);
   tf_svg_release(&probe);

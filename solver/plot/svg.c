@@ -13,7 +13,8 @@
 #if defined(__GNUC__)
 __attribute__((format(printf, 2, 3)))
 #endif
-static void put(tf_svg *s, const char *fmt, ...) {
+static void
+put(tf_svg *s, const char *fmt, ...) {
   for (;;) {
     va_list ap;
     va_start(ap, fmt);
@@ -35,8 +36,10 @@ static void put(tf_svg *s, const char *fmt, ...) {
  * what XML 1.0 cannot hold (control characters, bytes that are not UTF-8)
  * replaced by U+FFFD, so that every renderer reads the file. */
 static void put_escaped(tf_svg *s, const char *text) {
-  static const struct { char c; const char *as; } specials[] = {
-      {'<', "&lt;"}, {'>', "&gt;"}, {'&', "&amp;"}, {'"', "&quot;"}, {'\'', "&apos;"}};
+  static const struct {
+    char c;
+    const char *as;
+  } specials[] = {{'<', "&lt;"}, {'>', "&gt;"}, {'&', "&amp;"}, {'"', "&quot;"}, {'\'', "&apos;"}};
   size_t left = strlen(text);
   for (const char *c = text; *c;) {
     size_t k = tf_utf8_char(c, left);
@@ -123,8 +126,7 @@ void tf_svg_polyline(tf_svg *s, const double *xs, const double *ys, size_t n, co
   put(s, "\"/>\n");
 }
 
-void tf_svg_circle(tf_svg *s, const char *id, double cx, double cy, double r, const char *fill,
-                   const char *title) {
+void tf_svg_circle(tf_svg *s, const char *id, double cx, double cy, double r, const char *fill, const char *title) {
   put(s, "<circle");
   put_id(s, id);
   put(s, " cx=\"%.1f\" cy=\"%.1f\" r=\"%.1f\" fill=\"%s\"", fin(cx), fin(cy), fin(r), fill);
@@ -152,8 +154,8 @@ void tf_svg_marker(tf_svg *s, const char *id, int shape, double cx, double cy, d
   if (shape == TF_SVG_CIRCLE) {
     put(s, "<circle");
     put_id(s, id);
-    put(s, " cx=\"%.1f\" cy=\"%.1f\" r=\"%.1f\" fill=\"%s\" stroke=\"#ffffff\" stroke-width=\"1\"", fin(cx),
-        fin(cy), fin(r), fill);
+    put(s, " cx=\"%.1f\" cy=\"%.1f\" r=\"%.1f\" fill=\"%s\" stroke=\"#ffffff\" stroke-width=\"1\"", fin(cx), fin(cy),
+        fin(r), fill);
     close_with_title(s, "circle", title);
     return;
   }
@@ -175,8 +177,7 @@ void tf_svg_marker(tf_svg *s, const char *id, int shape, double cx, double cy, d
   close_with_title(s, "path", title);
 }
 
-void tf_svg_text(tf_svg *s, double x, double y, int size, int anchor, int rotate, const char *fill,
-                 const char *text) {
+void tf_svg_text(tf_svg *s, double x, double y, int size, int anchor, int rotate, const char *fill, const char *text) {
   static const char *const anchors[] = {"start", "middle", "end"};
   put(s, "<text x=\"%.1f\" y=\"%.1f\" font-size=\"%d\" text-anchor=\"%s\" fill=\"%s\"", fin(x), fin(y), size,
       anchors[anchor], fill);

@@ -26,13 +26,19 @@ void tf_svg_line(tf_svg *s, double x1, double y1, double x2, double y2, const ch
 /* `dash` NULL: solid, else an SVG dash array ("7 3"). */
 void tf_svg_polyline(tf_svg *s, const double *xs, const double *ys, size_t n, const char *stroke, double width,
                      const char *dash);
-void tf_svg_circle(tf_svg *s, const char *id, double cx, double cy, double r, const char *fill,
-                   const char *title);
+void tf_svg_circle(tf_svg *s, const char *id, double cx, double cy, double r, const char *fill, const char *title);
 
 /* A marker of about radius r centred on (cx, cy), outlined in white: a
  * circle is a <circle> (cx, cy), every other shape a <path> whose
  * transform="translate(cx cy)" places it. */
-enum tf_svg_marker { TF_SVG_CIRCLE, TF_SVG_SQUARE, TF_SVG_DIAMOND, TF_SVG_TRIANGLE, TF_SVG_TRIANGLE_DOWN, TF_SVG_CROSS };
+enum tf_svg_marker {
+  TF_SVG_CIRCLE,
+  TF_SVG_SQUARE,
+  TF_SVG_DIAMOND,
+  TF_SVG_TRIANGLE,
+  TF_SVG_TRIANGLE_DOWN,
+  TF_SVG_CROSS
+};
 void tf_svg_marker(tf_svg *s, const char *id, int shape, double cx, double cy, double r, const char *fill,
                    const char *title);
 
@@ -40,8 +46,7 @@ enum tf_svg_anchor { TF_SVG_START, TF_SVG_MIDDLE, TF_SVG_END };
 
 /* Text with its baseline at y; `rotate` turns it -90 degrees about (x, y)
  * (a y-axis title).  The text is escaped. */
-void tf_svg_text(tf_svg *s, double x, double y, int size, int anchor, int rotate, const char *fill,
-                 const char *text);
+void tf_svg_text(tf_svg *s, double x, double y, int size, int anchor, int rotate, const char *fill, const char *text);
 
 /* Writes the document with tf_write_file_whole (solver/output.h): whole or
  * not at all. */

@@ -64,9 +64,11 @@ static size_t read_until(int fd, char *buf, size_t len, double deadline) {
 }
 
 static const char *signal_name(int sig, char *buf, size_t size) {
-  static const struct { int sig; const char *name; } names[] = {
-      {SIGSEGV, "SIGSEGV"}, {SIGABRT, "SIGABRT"}, {SIGBUS, "SIGBUS"}, {SIGFPE, "SIGFPE"},
-      {SIGILL, "SIGILL"},   {SIGKILL, "SIGKILL"}, {SIGTERM, "SIGTERM"}, {SIGPIPE, "SIGPIPE"}};
+  static const struct {
+    int sig;
+    const char *name;
+  } names[] = {{SIGSEGV, "SIGSEGV"}, {SIGABRT, "SIGABRT"}, {SIGBUS, "SIGBUS"},   {SIGFPE, "SIGFPE"},
+               {SIGILL, "SIGILL"},   {SIGKILL, "SIGKILL"}, {SIGTERM, "SIGTERM"}, {SIGPIPE, "SIGPIPE"}};
   for (size_t i = 0; i < sizeof names / sizeof names[0]; i++)
     if (names[i].sig == sig)
       return names[i].name;

@@ -23,11 +23,15 @@ static const struct field {
     {"sm_count", TF_CU_MULTIPROCESSOR_COUNT, "CU_DEVICE_ATTRIBUTE_MULTIPROCESSOR_COUNT", 1},
     {"clock_mhz", TF_CU_CLOCK_RATE, "CU_DEVICE_ATTRIBUTE_CLOCK_RATE", 1000},
     {"l2_bytes", TF_CU_L2_CACHE_SIZE, "CU_DEVICE_ATTRIBUTE_L2_CACHE_SIZE", 1},
-    {"smem.capacity", TF_CU_MAX_SHARED_MEMORY_PER_BLOCK_OPTIN, "CU_DEVICE_ATTRIBUTE_MAX_SHARED_MEMORY_PER_BLOCK_OPTIN", 1},
-    {"smem.per_sm", TF_CU_MAX_SHARED_MEMORY_PER_MULTIPROCESSOR, "CU_DEVICE_ATTRIBUTE_MAX_SHARED_MEMORY_PER_MULTIPROCESSOR", 1},
-    {"smem.reserved_per_cta", TF_CU_RESERVED_SHARED_MEMORY_PER_BLOCK, "CU_DEVICE_ATTRIBUTE_RESERVED_SHARED_MEMORY_PER_BLOCK", 1},
+    {"smem.capacity", TF_CU_MAX_SHARED_MEMORY_PER_BLOCK_OPTIN, "CU_DEVICE_ATTRIBUTE_MAX_SHARED_MEMORY_PER_BLOCK_OPTIN",
+     1},
+    {"smem.per_sm", TF_CU_MAX_SHARED_MEMORY_PER_MULTIPROCESSOR,
+     "CU_DEVICE_ATTRIBUTE_MAX_SHARED_MEMORY_PER_MULTIPROCESSOR", 1},
+    {"smem.reserved_per_cta", TF_CU_RESERVED_SHARED_MEMORY_PER_BLOCK,
+     "CU_DEVICE_ATTRIBUTE_RESERVED_SHARED_MEMORY_PER_BLOCK", 1},
     {"rf.per_sm", TF_CU_MAX_REGISTERS_PER_MULTIPROCESSOR, "CU_DEVICE_ATTRIBUTE_MAX_REGISTERS_PER_MULTIPROCESSOR", 1},
-    {"limits.threads_per_sm", TF_CU_MAX_THREADS_PER_MULTIPROCESSOR, "CU_DEVICE_ATTRIBUTE_MAX_THREADS_PER_MULTIPROCESSOR", 1},
+    {"limits.threads_per_sm", TF_CU_MAX_THREADS_PER_MULTIPROCESSOR,
+     "CU_DEVICE_ATTRIBUTE_MAX_THREADS_PER_MULTIPROCESSOR", 1},
     {"limits.ctas_per_sm", TF_CU_MAX_BLOCKS_PER_MULTIPROCESSOR, "CU_DEVICE_ATTRIBUTE_MAX_BLOCKS_PER_MULTIPROCESSOR", 1},
     {"limits.threads_per_cta", TF_CU_MAX_THREADS_PER_BLOCK, "CU_DEVICE_ATTRIBUTE_MAX_THREADS_PER_BLOCK", 1},
 };
@@ -36,7 +40,7 @@ static const struct field {
 typedef struct probed {
   char device[256];
   int major, minor;
-  int ok[NFIELDS];   /* the driver answered */
+  int ok[NFIELDS]; /* the driver answered */
   int value[NFIELDS];
   int mem_khz, bus_bits, mem_ok;
 } probed;
@@ -45,8 +49,7 @@ static int query(tf_cuda *cu, probed *p, tf_error *err) {
   char e[96];
   int rc = cu->init(0), count = 0, dev = 0;
   if (rc)
-    return tf_cuda_error_text(cu, rc, e, sizeof e),
-           tf_error_set(err, TF_EINPUT, NULL, "no GPU: cuInit failed: %s", e);
+    return tf_cuda_error_text(cu, rc, e, sizeof e), tf_error_set(err, TF_EINPUT, NULL, "no GPU: cuInit failed: %s", e);
   if ((rc = cu->device_count(&count)) || count < 1) {
     if (rc)
       tf_cuda_error_text(cu, rc, e, sizeof e);
@@ -55,8 +58,9 @@ static int query(tf_cuda *cu, probed *p, tf_error *err) {
   if ((rc = cu->device_get(&dev, 0)) || cu->device_name(p->device, (int)sizeof p->device - 1, dev) ||
       cu->attribute(&p->major, TF_CU_COMPUTE_CAPABILITY_MAJOR, dev) ||
       cu->attribute(&p->minor, TF_CU_COMPUTE_CAPABILITY_MINOR, dev))
-    return tf_error_set(err, TF_EINPUT, NULL, "no GPU: device 0 does not answer cuDeviceGet, cuDeviceGetName "
-                                              "or its compute capability");
+    return tf_error_set(err, TF_EINPUT, NULL,
+                        "no GPU: device 0 does not answer cuDeviceGet, cuDeviceGetName "
+                        "or its compute capability");
   p->device[sizeof p->device - 1] = 0;
   for (size_t i = 0; i < NFIELDS; i++)
     p->ok[i] = !cu->attribute(&p->value[i], fields[i].attribute, dev) && p->value[i] >= 0;
@@ -94,8 +98,8 @@ static cJSON *find_template(const probed *p, const char *arch, char *file, size_
     char path[4096];
     tf_error e;
     tf_error_init(&e);
-    cJSON *m = tf_catalog_find(TF_CATALOG_MACHINES, names[i], "probe", path, sizeof path, &e) ? NULL
-                                                                                               : tf_json_load(path, &e);
+    cJSON *m =
+        tf_catalog_find(TF_CATALOG_MACHINES, names[i], "probe", path, sizeof path, &e) ? NULL : tf_json_load(path, &e);
     if (m && !strcmp(string_member(m, "arch"), arch) && (!best || fit_score(m, p) > best_score)) {
       cJSON_Delete(best);
       best = m;
@@ -172,8 +176,8 @@ static void apply_probe(cJSON *m, const probed *p) {
     if (!p->ok[i])
       continue; /* the template's number stays, and says where it is from */
     set_number(m, fields[i].path, (double)(p->value[i] / fields[i].divisor));
-    snprintf(src, sizeof src, "[dev] probe: cuDeviceGetAttribute(%s) on %s = %d%s", fields[i].attribute_name,
-             p->device, p->value[i], fields[i].divisor == 1000 ? " kHz" : "");
+    snprintf(src, sizeof src, "[dev] probe: cuDeviceGetAttribute(%s) on %s = %d%s", fields[i].attribute_name, p->device,
+             p->value[i], fields[i].divisor == 1000 ? " kHz" : "");
     set_string(sources, fields[i].path, src);
   }
   if (p->mem_ok) {

@@ -251,7 +251,7 @@ int tf_box_narrow(const tf_problem *p, size_t c, tf_box *b) {
   tf_wide f[TF_MEMORY_SLOTS][1 + TF_MAX_COUNTS];
   unsigned char ok[TF_MEMORY_SLOTS];
   int nmr = tf_box_memory_rows(p, c, f, ok); /* the same in every pass: the box does not enter them */
-  for (int pass = 0; pass < 8; pass++) { /* a few passes reach a fixed point in practice */
+  for (int pass = 0; pass < 8; pass++) {     /* a few passes reach a fixed point in practice */
     int changed = 0;
     if (!narrow_rows(p, c, b, &changed))
       return 0;

@@ -28,7 +28,7 @@
 typedef struct tf_rows {
   size_t combo; /* whose rows; SIZE_MAX: none yet */
   int n, nall, cap;
-  tf_wide *f;   /* nall rows of 1 + ncounts: f[0] + sum f[1 + i] x_i <= 0; the n first
+  tf_wide *f; /* nall rows of 1 + ncounts: f[0] + sum f[1 + i] x_i <= 0; the n first
                    relax, the others (each count-dependent size >= 0) only narrow */
 } tf_rows;
 

@@ -98,14 +98,14 @@ static int timed_out(const struct search *s, const tf_wide *bound_score, const t
   if ((bound_score = overall_bound(s, bound_score)))
     values_text(s->p, bound_score, bound, sizeof bound);
   if (s->p->on_demand)
-    snprintf(work, sizeof work, "%llu of %zu combinations bound one by one",
-             (unsigned long long)s->p->space.visited, s->p->ncandidates);
+    snprintf(work, sizeof work, "%llu of %zu combinations bound one by one", (unsigned long long)s->p->space.visited,
+             s->p->ncandidates);
   else
     snprintf(work, sizeof work, "%zu boxes bounded", s->st.nodes);
   if (!best_score)
     return tf_error_set(err, TF_ESOLVER, "@time_limit",
-                        "time limit of %g s reached before any feasible solution; best bound %s (%s)", s->limit,
-                        bound, work);
+                        "time limit of %g s reached before any feasible solution; best bound %s (%s)", s->limit, bound,
+                        work);
   values_text(s->p, best_score, best, sizeof best);
   return tf_error_set(err, TF_ESOLVER, "@time_limit",
                       "time limit of %g s reached before the optimum was proven: best found %s, best bound %s (%s)",
@@ -287,9 +287,10 @@ static int search(const tf_problem *p, size_t k, double time_limit_s, int may_sc
   else
     run(&s);
   *n = 0;
-  int rc = s.failed ? -1 : s.timed_out ? timed_out(&s, s.open.n ? s.score + s.open.v[0] * s.nobj : NULL,
-                                   s.nbest ? s.score + s.best[s.nbest - 1] * s.nobj : NULL, err)
-                       : 0;
+  int rc = s.failed      ? -1
+           : s.timed_out ? timed_out(&s, s.open.n ? s.score + s.open.v[0] * s.nobj : NULL,
+                                     s.nbest ? s.score + s.best[s.nbest - 1] * s.nobj : NULL, err)
+                         : 0;
   for (size_t i = 0; !rc && i < s.nbest; i++, ++*n) {
     found[i].combo = s.combo[s.best[i]];
     memset(found[i].counts, 0, sizeof found[i].counts);
@@ -309,8 +310,8 @@ static int search(const tf_problem *p, size_t k, double time_limit_s, int may_sc
   return rc;
 }
 
-int tf_search(const tf_problem *p, size_t k, double time_limit_s, tf_found *found, size_t *n,
-              tf_search_stats *stats, tf_error *err) {
+int tf_search(const tf_problem *p, size_t k, double time_limit_s, tf_found *found, size_t *n, tf_search_stats *stats,
+              tf_error *err) {
   return search(p, k, time_limit_s, 1, found, n, stats, err);
 }
 

@@ -41,9 +41,9 @@ typedef struct tf_found {
 } tf_found;
 
 typedef struct tf_search_stats {
-  size_t nodes;     /* boxes bounded */
-  size_t opened;    /* boxes taken from the queue */
-  int scanned;      /* 1: scanned point by point (nodes: points scored) */
+  size_t nodes;  /* boxes bounded */
+  size_t opened; /* boxes taken from the queue */
+  int scanned;   /* 1: scanned point by point (nodes: points scored) */
 } tf_search_stats;
 
 /* Finds the k best points (k >= 1) into found[0..*n-1], best first; *n is
@@ -51,8 +51,8 @@ typedef struct tf_search_stats {
  * wall-clock seconds (CLOCK_MONOTONIC), the problem's binding
  * (p->bind_seconds) included: past it the search stops with TF_ESOLVER
  * (nothing unproven is returned).  stats may be NULL. */
-int tf_search(const tf_problem *p, size_t k, double time_limit_s, tf_found *found, size_t *n,
-              tf_search_stats *stats, tf_error *err);
+int tf_search(const tf_problem *p, size_t k, double time_limit_s, tf_found *found, size_t *n, tf_search_stats *stats,
+              tf_error *err);
 
 /* The same, by boxes whatever the problem's size (no scan): what tests
  * hold the scan to. */

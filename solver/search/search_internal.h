@@ -18,26 +18,26 @@ struct space;
 struct search {
   const tf_problem *p;
   size_t nobj, k;
-  int nc;              /* counts */
+  int nc; /* counts */
   /* boxes: a pool; freed slots are reused */
-  size_t *combo;       /* per node */
-  unsigned char *all;  /* per node: every point of its box fits */
-  int64_t *box;        /* 2 * nc per node: lo, then hi */
-  tf_wide *score;      /* nobj per node: its bound, exact for a point */
+  size_t *combo;      /* per node */
+  unsigned char *all; /* per node: every point of its box fits */
+  int64_t *box;       /* 2 * nc per node: lo, then hi */
+  tf_wide *score;     /* nobj per node: its bound, exact for a point */
   size_t nnode, capnode;
   size_t *freed, nfreed, capfreed;
   struct heap open;    /* bounded boxes, best first */
   size_t *best, nbest; /* the k best points found, best first */
   struct timespec start;
   double limit;
-  size_t ticks;        /* boxes considered, for looking at the clock now and then */
+  size_t ticks; /* boxes considered, for looking at the clock now and then */
   int timed_out;
-  tf_rows rows;        /* the relaxation's rows of the combination last bounded */
+  tf_rows rows; /* the relaxation's rows of the combination last bounded */
   tf_search_stats st;
-  int one_point;       /* the full box is one point (a scan: scan_box 1) */
-  tf_error *err;       /* where binding on demand says why it failed */
-  int failed;          /* it did: the search stops */
-  struct space *space; /* the open boxes of combinations (space.c), while it runs */
+  int one_point;        /* the full box is one point (a scan: scan_box 1) */
+  tf_error *err;        /* where binding on demand says why it failed */
+  int failed;           /* it did: the search stops */
+  struct space *space;  /* the open boxes of combinations (space.c), while it runs */
   tf_wide *space_bound; /* past the time limit, the best open box of combinations' bound (owned); NULL: none
                          * open, or one that could not be bounded (space_unbounded) */
   int space_unbounded;

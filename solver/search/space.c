@@ -39,15 +39,15 @@
 
 /* The open boxes: a pool; freed slots are reused. */
 struct space {
-  size_t w;         /* 2 * nchoose index bounds per box: lo, then hi */
-  uint32_t *range;  /* per box */
-  tf_wide *score;   /* nobj per box: its bound */
-  uint64_t *first;  /* per box: the rank of its first combination */
-  uint64_t *size;   /* per box: its combinations */
+  size_t w;        /* 2 * nchoose index bounds per box: lo, then hi */
+  uint32_t *range; /* per box */
+  tf_wide *score;  /* nobj per box: its bound */
+  uint64_t *first; /* per box: the rank of its first combination */
+  uint64_t *size;  /* per box: its combinations */
   size_t n, cap;
   size_t *freed, nfreed, capfreed;
-  struct heap heap; /* best first */
-  tf_ival *obj;     /* scratch: a box's objective forms */
+  struct heap heap;  /* best first */
+  tf_ival *obj;      /* scratch: a box's objective forms */
   tf_cbox_rows rows; /* scratch: a box's rows */
   tf_wide *parent;   /* scratch: the bound of the box being split */
 };
@@ -127,7 +127,7 @@ static int relax(const struct search *s, tf_wide *score) {
       }
     tf_ival_linear(&v, n, p->count_lo, 1, u);
     for (int k = 0; k <= n; k++)
-      small &= wabs(u[k]) < ((tf_wide)1 << 62), dependent |= k > 0 && u[k] != 0;
+      small &= wabs(u[k])<((tf_wide)1 << 62), dependent |= k> 0 && u[k] != 0;
     for (int q = 0; small && dependent && q < sp->rows.n; q++) {
       const tf_wide *f = sp->rows.f + (size_t)q * (size_t)(1 + n);
       int ok = 1;
@@ -309,7 +309,8 @@ static void why_none(struct search *s) {
   p->nkept = 0;
   snprintf(p->hopeless, sizeof p->hopeless,
            "no point of the %zu candidate combinations fits: the search over boxes of them ruled out every one%s",
-           p->ncandidates, p->ncandidates <= TF_MAX_COMBINATIONS ? " (the time limit ended counting the kept ones)" : "");
+           p->ncandidates,
+           p->ncandidates <= TF_MAX_COMBINATIONS ? " (the time limit ended counting the kept ones)" : "");
 }
 
 void tf_space_run(struct search *s) {
@@ -345,7 +346,8 @@ void tf_space_run(struct search *s) {
       memcpy(s->space_bound, sp.score + top * s->nobj, s->nobj * sizeof *s->space_bound);
   }
   s->space = NULL;
-  free(sp.range), free(sp.score), free(sp.first), free(sp.size), free(sp.freed), free(sp.heap.v), free(sp.obj), free(sp.parent);
+  free(sp.range), free(sp.score), free(sp.first), free(sp.size), free(sp.freed), free(sp.heap.v), free(sp.obj),
+      free(sp.parent);
   tf_cbox_rows_release(&sp.rows);
   free(scratch);
 }

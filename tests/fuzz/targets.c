@@ -152,8 +152,8 @@ int tf_fuzz_workset(const uint8_t *data, size_t size) {
 /* Symbols: constants, two counts (s, t), an affine "let" (u = 5 + 2 s) and
  * the derived forms of smem. */
 enum { S_X, S_Y, S_Z, S_BIG, S_SMALL, S_E53, S_S, S_T, S_U, S_USED, S_SLACK, NSYMS };
-static const char *const sym_names[NSYMS] = {"x", "y", "z", "big", "small", "e53", "s", "t", "u", "used(smem)",
-                                              "slack(smem)"};
+static const char *const sym_names[NSYMS] = {"x", "y", "z", "big",        "small",      "e53",
+                                             "s", "t", "u", "used(smem)", "slack(smem)"};
 static const char *const count_names[2] = {"s", "t"};
 
 static int resolve(void *ctx, const char *name) {
