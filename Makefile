@@ -25,7 +25,7 @@ TEST_OBJ := $(TEST_SRC:%.c=$(BUILD)/%.o)
 LIB      := $(BUILD)/libtilefit.a
 BIN      := tilefit
 
-.PHONY: all lib test check format check-doc check-slurm check-nvcc check-cutlass symbols lint fuzz-replay asan tsan deps demo install uninstall clean help bench bench-engine bench-solvers bench-space fuzz valgrind
+.PHONY: all lib test check format check-doc check-slurm check-nvcc check-cutlass check-cutlass-domain symbols lint fuzz-replay asan tsan deps demo install uninstall clean help bench bench-engine bench-solvers bench-space fuzz valgrind
 
 all: $(BIN)
 
@@ -154,6 +154,11 @@ check-nvcc: $(BIN)
 # The table goes into docs/emit.md; without nvcc or CUTLASS_DIR it says so.
 check-cutlass: $(BIN)
 	TILEFIT_BIN=./$(BIN) $(PYTHON) tests/cutlass/check.py --doc docs/emit.md
+# Every tile of each CUTLASS 3.x workset's domain compiled, tilefit's stage
+# count against the builder's own (tests/cutlass/domain.py; same needs as
+# check-cutlass, about ten minutes on 2 cores; the table in docs/emit.md).
+check-cutlass-domain: $(BIN)
+	TILEFIT_BIN=./$(BIN) $(PYTHON) tests/cutlass/domain.py --doc docs/emit.md
 
 # Benchmarks (not part of the tests): ILP vs oracle vs closed form, sweep
 # throughput, reuse; one run on this machine, written to bench/results.md.
@@ -201,6 +206,7 @@ help:
 	@echo "make check-slurm  the documented Slurm job array on a one-node cluster of its own (root)"
 	@echo "make check-nvcc   the emitted layout headers compiled as CUDA (needs nvcc; not in make test)"
 	@echo "make check-cutlass emit --for cutlass compiled against CUTLASS (needs nvcc, CUTLASS_DIR; not in make test)"
+	@echo "make check-cutlass-domain every tile of the CUTLASS 3.x domains compiled, stages against the builder's"
 	@echo "make lint       functions over 60 lines, symbols without tf_, test cases without a timeout, cycles, format"
 	@echo "make format     rewrite the C sources as .clang-format says"
 	@echo "make install    PREFIX=/usr/local: binary, libraries, header, pkg-config, data, man page,"

@@ -97,10 +97,13 @@ static void epi_is(const char *name, long bytes) {
                 (long long)tf_cutlass_epilogue_bytes(&k), bytes);
 }
 
-/* Every compiler-printed sizeof(CollectiveEpilogue::SharedStorage). */
+/* Every compiler-printed sizeof(CollectiveEpilogue::SharedStorage): printed
+ * with row-major C and D (the names' "tnt"), then compiled here at
+ * NVIDIA/cutlass 7107b055 with column-major ones ("tnn", cutlass_library's
+ * usual), whose swizzle spans M, not N. */
 START_TEST(test_epilogue_printed) {
-  const char *co = "_tnn_align8_warpspecialized_cooperative_epi_tma";
-  const char *pp = "_tnn_align8_warpspecialized_pingpong_epi_tma";
+  const char *co = "_tnt_align8_warpspecialized_cooperative_epi_tma";
+  const char *pp = "_tnt_align8_warpspecialized_pingpong_epi_tma";
   char n[256];
 #define EPI(types, tile, sched, bytes)                                                       \
   snprintf(n, sizeof n, "cutlass3x_sm90_tensorop_gemm_%s_%s_1x1x1_0%s", types, tile, sched); \
@@ -113,20 +116,34 @@ START_TEST(test_epilogue_printed) {
   EPI("e4m3_e4m3_f32_void_e4m3", "64x128x128", pp, 9216);   /* A17 */
   EPI("s8_s8_s32_s8_s8", "128x256x128", co, 25088);         /* A22 */
 #undef EPI
-  epi_is("cutlass3x_sm90_tensorop_gemm_f16_f16_f32_f16_f16_128x128x64_1x1x1_0_tnn_align8_warpspecialized_"
+  epi_is("cutlass3x_sm90_tensorop_gemm_f16_f16_f32_f16_f16_128x128x64_1x1x1_0_tnt_align8_warpspecialized_"
          "cooperative_epi_nosmem",
          1);                                                                                            /* A4 */
-  epi_is("cutlass3x_sm100_tensorop_gemm_f16_f16_f32_f16_f16_128x128x64_1x1x1_0_tnn_align8_1sm", 33792); /* A23 */
-  epi_is("cutlass3x_sm100_tensorop_gemm_f16_f16_f32_f16_f16_128x256x64_1x1x1_0_tnn_align8_1sm", 67584); /* A28 */
-  epi_is("cutlass3x_sm100_tensorop_gemm_f16_f16_f32_f16_f16_256x128x64_2x1x1_0_tnn_align8_2sm_epi_tma",
+  epi_is("cutlass3x_sm100_tensorop_gemm_f16_f16_f32_f16_f16_128x128x64_1x1x1_0_tnt_align8_1sm", 33792); /* A23 */
+  epi_is("cutlass3x_sm100_tensorop_gemm_f16_f16_f32_f16_f16_128x256x64_1x1x1_0_tnt_align8_1sm", 67584); /* A28 */
+  epi_is("cutlass3x_sm100_tensorop_gemm_f16_f16_f32_f16_f16_256x128x64_2x1x1_0_tnt_align8_2sm_epi_tma",
          33792);                                                                                        /* A32 */
-  epi_is("cutlass3x_sm100_tensorop_gemm_f16_f16_f32_f32_f32_128x128x64_1x1x1_0_tnn_align8_1sm", 33792); /* 128x16 */
-  epi_is("cutlass3x_sm100_bstensorop_gemm_ue8m0xe2m1_ue8m0xe2m1_f32_bf16_bf16_128x256x256_1x1x1_0_tnn_align32_o_vs32_"
+  epi_is("cutlass3x_sm100_tensorop_gemm_f16_f16_f32_f32_f32_128x128x64_1x1x1_0_tnt_align8_1sm", 33792); /* 128x16 */
+  epi_is("cutlass3x_sm100_bstensorop_gemm_ue8m0xe2m1_ue8m0xe2m1_f32_bf16_bf16_128x256x256_1x1x1_0_tnt_align32_o_vs32_"
          "1sm",
          100352); /* block-scaled N = 256: 128x128 C3 */
-  epi_is("cutlass3x_sm120_tensorop_gemm_e4m3_e4m3_f32_bf16_bf16_128x128x128_1x1x1_0_tnn_align16", 13312);
-  epi_is("cutlass3x_sm120_tensorop_gemm_e4m3_e4m3_f32_void_bf16_128x128x128_1x1x1_0_tnn_align16", 9216);
-  epi_is("cutlass3x_sm100_tensorop_gemm_f16_f16_f32_f16_f16_128x128x64_1x1x1_0_tnn_align8_1sm_epi_nosmem", 32);
+  epi_is("cutlass3x_sm120_tensorop_gemm_e4m3_e4m3_f32_bf16_bf16_128x128x128_1x1x1_0_tnt_align16", 13312);
+  epi_is("cutlass3x_sm120_tensorop_gemm_e4m3_e4m3_f32_void_bf16_128x128x128_1x1x1_0_tnt_align16", 9216);
+  epi_is("cutlass3x_sm100_tensorop_gemm_f16_f16_f32_f16_f16_128x128x64_1x1x1_0_tnt_align8_1sm_epi_nosmem", 32);
+  /* column-major C and D: nvcc 13.0, sizeof(CollectiveEpilogue::SharedStorage) */
+  epi_is(
+      "cutlass3x_sm90_tensorop_gemm_f16_f16_f32_f16_f16_128x128x64_1x1x1_0_tnn_align8_warpspecialized_cooperative_epi_"
+      "tma",
+      34816);
+  epi_is("cutlass3x_sm90_tensorop_gemm_e4m3_e4m3_f32_void_bf16_64x128x128_2x2x1_0_tnn_align16_warpspecialized_pingpong_"
+         "epi_tma",
+         10240);
+  epi_is("cutlass3x_sm100_tensorop_gemm_f16_f16_f32_f16_f16_128x128x64_1x1x1_0_tnn_align8_1sm", 34816);
+  epi_is("cutlass3x_sm100_tensorop_gemm_tf32_tf32_f32_f32_f32_128x128x32_2x2x1_0_tnn_align4_1sm",
+         33792); /* SW128_32B */
+  epi_is("cutlass3x_sm120_tensorop_gemm_e4m3_e4m3_f32_bf16_bf16_128x128x128_1x1x1_0_tnn_align16_warpspecialized_"
+         "cooperative",
+         14336);
 }
 END_TEST
 
@@ -150,7 +167,7 @@ START_TEST(test_request_mapping) {
   ck_assert_str_eq(r.workset, "cutlass-sm100-gemm");
   ck_assert_str_eq(r.machine, "b200");
   ck_assert(has_param(&r, "cta_group", 2));
-  ck_assert(has_param(&r, "epilogue_bytes", 33792));
+  ck_assert(has_param(&r, "epilogue_bytes", 34816)); /* column-major C and D */
   ck_assert_uint_eq(r.nfixes, 3);
   ck_assert_uint_eq(r.nobjectives, 1);
   ck_assert_str_eq(r.objectives[0].text, "max stages");

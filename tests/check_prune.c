@@ -200,7 +200,7 @@ START_TEST(test_cutlass_names_per_line) {
   /* the older form of a 128x256 Pingpong: read, and its 256 accumulator registers do not fit */
   ck_assert_msg(strstr(out, "  line 4    no fit  rf     271 of 255 registers/thread, 16 over     stages 4") != NULL,
                 "%s", out);
-  ck_assert_msg(strstr(out, "  line 5    fits    smem  230496 of 232448 B              stages 6") != NULL, "%s", out);
+  ck_assert_msg(strstr(out, "  line 5    fits    smem  231520 of 232448 B              stages 6") != NULL, "%s", out);
   ck_assert_int_eq(
       tf_test_run("prune -m h100-sxm tests/data/prune/cutlass-mixed.txt --json", out, sizeof out, err, sizeof err), 0);
   ck_assert_msg(strstr(out, "\"where\":\"line 2\",\"config\":") != NULL, "%s", out);

@@ -71,8 +71,14 @@ void tf_cutlass_epi_tile_of(const tf_cutlass_kernel *k, tf_cutlass_epi_tile *t) 
     t->stages_c = max64(min64(tiles, c_cap), t->stages_d + 1);
   else
     t->stages_c = k->arch == 120 ? t->stages_d : min64(tiles, 4);
-  int64_t row = t->n * k->d_bits / 8; /* bytes per row of the row-major D atom */
+  /* C and D are aligned to their swizzle, which spans the contiguous extent
+   * of the epilogue tile: N for row-major ('t'), M for column-major
+   * (sm90_builder.inl:91-109, sm100_builder.inl:72-95; layout.hpp:423). */
+  int64_t row = (k->layout[2] == 't' ? t->n : t->m) * k->d_bits / 8;
   t->align = row >= 128 ? 1024 : row >= 64 ? 512 : 256;
+  /* SM100's M-major 32-bit atom is SW128_32B, 512-byte aligned (sm100_common.inl:89-93) */
+  if (k->arch >= 100 && k->arch < 120 && k->layout[2] != 't' && k->d_bits == 32)
+    t->align = 512;
 }
 
 int64_t tf_cutlass_epilogue_bytes(const tf_cutlass_kernel *k) {

@@ -35,6 +35,7 @@ import time
 
 COMMIT = "7107b05535f8977f5ecb9d01ee203205b1fd9bc4"
 BIN = os.environ.get("TILEFIT_BIN", "./tilefit")
+ROOT = os.path.dirname(os.path.dirname(os.path.dirname(os.path.abspath(__file__))))  # the repository
 
 # workset -> [(machine, nvcc arch)]: one machine of each architecture the
 # workset models (others of the same architecture and SMEM capacity bind
@@ -302,12 +303,12 @@ def nvcc_version(nvcc):
     return m.group(1) if m else "?"
 
 
-def write_doc(path, text):
-    begin, end = "<!-- check-cutlass: begin -->", "<!-- check-cutlass: end -->"
+def write_doc(path, text, name="check-cutlass"):
+    begin, end = "<!-- %s: begin -->" % name, "<!-- %s: end -->" % name
     with open(path) as f:
         doc = f.read()
     if begin not in doc or end not in doc:
-        sys.exit("check-cutlass: %s has no %s ... %s markers" % (path, begin, end))
+        sys.exit("%s: %s has no %s ... %s markers" % (name, path, begin, end))
     head, rest = doc.split(begin, 1)
     _, tail = rest.split(end, 1)
     with open(path, "w") as f:

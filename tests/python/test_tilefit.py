@@ -614,11 +614,13 @@ class Layout(unittest.TestCase):
 
 class Emit(unittest.TestCase):
     def test_the_command_lines_object(self):
-        got = tilefit.emit("h100-sxm", "cutlass-sm90-gemm", "cutlass", **GEMM)
-        rc, docs = cli("emit", "--for", "cutlass", *GEMM_CLI, "--json")
+        # 33792 B is the TMA epilogue of a row-major C and D (c_layout 1, the name's "tnt")
+        row = dict(params=dict(GEMM["params"], c_layout=1), fix=GEMM["fix"])
+        got = tilefit.emit("h100-sxm", "cutlass-sm90-gemm", "cutlass", **row)
+        rc, docs = cli("emit", "--for", "cutlass", *GEMM_CLI, "-p", "c_layout=1", "--json")
         self.assertEqual(rc, 0)
         self.assertEqual(got, docs[0])
-        self.assertIn("cutlass3x_sm90_tensorop_gemm_f16_f16_f32_f16_f16_128x256x64_1x1x1_4_tnn_align8_"
+        self.assertIn("cutlass3x_sm90_tensorop_gemm_f16_f16_f32_f16_f16_128x256x64_1x1x1_4_tnt_align8_"
                       "warpspecialized_cooperative_epi_tma", got["text"])
         self.assertEqual(got["answers"][0]["values"]["stages"], 4)
 
