@@ -125,6 +125,9 @@ def main(argv):
             bad, total = bad + b, total + n
     text = "\n".join(table) + "\n\n%d tiles compiled twice (nvcc %s, CUTLASS %s); %d failed.\n" % (
         total, check.nvcc_version(nvcc), check.COMMIT[:8], bad)
+    if not args:
+        text = "Run here with nvcc %s (no GPU) against CUTLASS %s, the default params of each workset:\n\n%s" % (
+            check.nvcc_version(nvcc), check.COMMIT[:8], text)
     print(text)
     if doc:
         check.write_doc(doc, text, "check-cutlass-domain")
