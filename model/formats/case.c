@@ -8,6 +8,7 @@
 #include "model/core/json.h"
 #include "model/core/json_out.h"
 #include "model/core/suggest.h"
+#include "model/formats/cutlass_types.h"
 #include "model/input/json_read.h"
 
 void tf_case_init(tf_case *c) {
@@ -53,7 +54,17 @@ static void field_path(const struct ctx *x, size_t field, char *buf, size_t size
   path_of(x, buf, size, sub);
 }
 
-/* {"NAME": integer, ...} */
+/* A param's value given by name, "a_type": "bf16" or "c_layout": "t", as
+ * -p a_type=bf16 reads it (cutlass_types.h); other params refuse strings. */
+static int symbolic(const struct ctx *x, const cJSON *m, const char *path, int64_t *value) {
+  char symbols[256];
+  if (!tf_cl_param_symbol(m->string, m->valuestring, value))
+    return 0;
+  return tf_error_set(x->err, TF_EINPUT, path, "expected an integer%s%s, got '%s'",
+                      *tf_cl_symbols(m->string, symbols, sizeof symbols) ? " or one of " : "", symbols, m->valuestring);
+}
+
+/* {"NAME": integer, ...}; a params value may also be a symbol (symbolic) */
 static int read_assignments(const struct ctx *x, const cJSON *obj, size_t field, tf_case *c) {
   char path[160];
   field_path(x, field, path, sizeof path);
@@ -64,7 +75,9 @@ static int read_assignments(const struct ctx *x, const cJSON *obj, size_t field,
     char mp[160];
     tf_path_key(mp, sizeof mp, path, m->string);
     tf_assign a = {m->string, 0, mp};
-    if (tf_json_int(m, mp, -TF_JSON_EXACT, TF_JSON_EXACT, &a.value, x->err))
+    if (field == TF_RQF_params && cJSON_IsString(m)
+            ? symbolic(x, m, mp, &a.value)
+            : tf_json_int(m, mp, -TF_JSON_EXACT, TF_JSON_EXACT, &a.value, x->err))
       return -1;
     tf_request_add(&c->req, field, &a);
   }

@@ -209,12 +209,16 @@ def _list(value, keyword, what):
     return list(value)
 
 
-def _numbers(mapping, keyword):
-    """{"d": 128}: each value an integer (or, for domain, a list of them)."""
+def _numbers(mapping, keyword, names=False):
+    """{"d": 128}: each value an integer (or, for domain, a list of them);
+    with names (params), a string too, which the library reads as the
+    command line's -p does (a_type="bf16", c_layout="t") or refuses."""
     out = {}
     for k, v in _mapping(mapping, keyword, "NAME: integer").items():
         where = "%s[%r]" % (keyword, k)
-        if isinstance(v, collections.abc.Iterable) and not isinstance(v, (str, bytes, collections.abc.Mapping)):
+        if names and isinstance(v, str):
+            out[k] = v
+        elif isinstance(v, collections.abc.Iterable) and not isinstance(v, (str, bytes, collections.abc.Mapping)):
             out[k] = [_integer(x, "%s[%d]" % (where, i)) for i, x in enumerate(v)]
         else:
             out[k] = _integer(v, where)
@@ -312,7 +316,7 @@ def _checked(request):
 # function below takes each as a keyword of the same name, and a test
 # checks this table against the C one, so a field cannot be missing here.
 _FIELDS = (
-    ("params", _numbers),
+    ("params", lambda value, keyword: _numbers(value, keyword, names=True)),
     ("fix", _numbers),
     ("domain", _numbers),
     ("require", _texts),
@@ -954,7 +958,7 @@ def prune(configs, machine=None, workset=None, params=None, map=None, time_limit
     if map is not None:
         request["map"] = _renames(map, "map")
     if params is not None:
-        request["params"] = _numbers(params, "params")
+        request["params"] = _numbers(params, "params", names=True)
     if time_limit is not None:
         request["time_limit"] = _seconds(time_limit, "time_limit")
     if any_arch is not None:

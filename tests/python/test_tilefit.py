@@ -243,6 +243,19 @@ class Errors(unittest.TestCase):
     def test_unknown_variable(self):
         self.assertError(2, "B_q", tilefit.solve, "b200", "fa4-fwd", fix={"B_q": 1})
 
+    def test_type_and_layout_params_by_name(self):
+        # as the command line's -p a_type=bf16: the same answer as the codes
+        named = tilefit.solve("h100-sxm", "cutlass-sm90-gemm", params={"a_type": "bf16", "b_type": "bf16", "c_layout": "t"})
+        coded = tilefit.solve("h100-sxm", "cutlass-sm90-gemm", params={"a_type": 1602, "b_type": 1602, "c_layout": 1})
+        self.assertEqual(named, coded)
+        rc, docs = cli("solve", "-m", "h100-sxm", "-w", "cutlass-sm90-gemm", "-p", "a_type=bf16", "-p", "b_type=bf16",
+                       "-p", "c_layout=t", "--json")
+        self.assertEqual((rc, docs[0]), (0, named))
+        self.assertError(2, "params['a_type']: expected an integer or one of void, ", tilefit.solve, "h100-sxm",
+                         "cutlass-sm90-gemm", params={"a_type": "bf17"})
+        self.assertError(2, "params['M']: expected an integer, got 'big'", tilefit.solve, "h100-sxm",
+                         "cutlass-sm90-gemm", params={"M": "big"})
+
     def test_bad_objective(self):
         self.assertError(2, "solve: objective[0]: ", tilefit.solve, "b200", "fa4-fwd", objective="most stages")
 
