@@ -186,9 +186,9 @@ END_TEST
 
 START_TEST(test_machines_side_by_side) {
   ck_assert_int_eq(tf_test_run("machines b200 h100-sxm", out, sizeof out, err, sizeof err), 0);
-  ck_assert_msg(strstr(out, "\n* sm_count  ") && strstr(out, " 148 ") && strstr(out, " 132\n"), "%s", out);
+  TF_TEST_CONTAINS(out, "\n* sm_count  ", " 148 ", " 132\n");
   ck_assert_msg(strstr(out, "\n  smem.capacity  "), "%s", out); /* equal: not marked */
-  ck_assert_msg(strstr(out, "\n* tmem.columns  ") && strstr(out, "512                -\n"), "%s", out);
+  TF_TEST_CONTAINS(out, "\n* tmem.columns  ", "512                -\n");
   ck_assert_int_eq(tf_test_run("machines --json b200 h100-sxm", out, sizeof out, err, sizeof err), 0);
   cJSON *j = parse(out);
   int fields = 0, differ = 0;
@@ -261,7 +261,7 @@ START_TEST(test_sources_resolve) {
   ck_assert_msg(keys > 20, "%d keys; stderr %s", keys, err);
   free(sources);
   ck_assert_int_eq(tf_test_run("machines b200", out, sizeof out, err, sizeof err), 0);
-  ck_assert_msg(strstr(out, "(S1, S9, ...) are listed in ") && strstr(out, "/machines/SOURCES.md\n"), "%s", out);
+  TF_TEST_CONTAINS(out, "(S1, S9, ...) are listed in ", "/machines/SOURCES.md\n");
 }
 END_TEST
 

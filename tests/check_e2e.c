@@ -687,8 +687,13 @@ END_TEST
 /* The exported model reads back into glpsol with the same optimum, level
  * by level: m.lp holds level 1 (the tile area), m.level2.lp max stages
  * with level 1 pinned (solver/export.h). */
-static void glpsol_says(const char *cmd, const char *want) {
-  char line[512] = "";
+/* glpsol reads DIR/FILE (an .lp, or a free .mps maximized) and its first
+ * line on the objective, or an error, contains `want`. */
+static void glpsol_says(const char *dir, const char *file, const char *want) {
+  char cmd[1024], line[512] = "";
+  int mps = strstr(file, ".mps") != NULL;
+  snprintf(cmd, sizeof cmd, "glpsol %s %s/%s%s -o /dev/stdout 2>&1 | grep '^Objective:.*imum\\|rror'",
+           mps ? "--freemps" : "--lp", dir, file, mps ? " --max" : "");
   FILE *g = popen(cmd, "r");
   ck_assert_ptr_nonnull(g);
   ck_assert_ptr_nonnull(fgets(line, sizeof line, g));
@@ -706,13 +711,9 @@ START_TEST(test_lp_mps_round_trip) {
   int rc = tf_test_run(cmd, out, sizeof out, err, sizeof err);
   ck_assert_msg(rc == 0, "%s", err);
   ck_assert_msg(strstr(out, ",10,"), "%s", out); /* 10 stages at d = 64 */
-  snprintf(cmd, sizeof cmd, "glpsol --lp %s/m.lp -o /dev/stdout 2>&1 | grep '^Objective:.*imum'", dir);
-  glpsol_says(cmd, "= 32768 (MAXimum)");
-  snprintf(cmd, sizeof cmd, "glpsol --lp %s/m.level2.lp -o /dev/stdout 2>&1 | grep '^Objective:.*imum'", dir);
-  glpsol_says(cmd, "= 10 (MAXimum)");
-  snprintf(cmd, sizeof cmd, "glpsol --freemps %s/m.level2.mps --max -o /dev/stdout 2>&1 | grep '^Objective:.*imum'",
-           dir);
-  glpsol_says(cmd, "= 10 (MAXimum)");
+  glpsol_says(dir, "m.lp", "= 32768 (MAXimum)");
+  glpsol_says(dir, "m.level2.lp", "= 10 (MAXimum)");
+  glpsol_says(dir, "m.level2.mps", "= 10 (MAXimum)");
   /* readable names, the earlier level pinned */
   snprintf(file, sizeof file, "%s/m.level2.lp", dir);
   static char text[1 << 21];
@@ -753,16 +754,10 @@ START_TEST(test_lp_mps_long_names) {
            dir);
   int rc = tf_test_run(cmd, out, sizeof out, err, sizeof err);
   ck_assert_msg(rc == 0, "%s", err);
-  snprintf(cmd, sizeof cmd, "glpsol --lp %s/m.lp -o /dev/stdout 2>&1 | grep '^Objective:.*imum\\|rror'", dir);
-  glpsol_says(cmd, "= 4 (MAXimum)");
-  snprintf(cmd, sizeof cmd, "glpsol --freemps %s/m.mps --max -o /dev/stdout 2>&1 | grep '^Objective:.*imum\\|rror'",
-           dir);
-  glpsol_says(cmd, "= 4 (MAXimum)");
-  snprintf(cmd, sizeof cmd, "glpsol --lp %s/m.level2.lp -o /dev/stdout 2>&1 | grep '^Objective:.*imum\\|rror'", dir);
-  glpsol_says(cmd, "= 2 (MAXimum)");
-  snprintf(cmd, sizeof cmd,
-           "glpsol --freemps %s/m.level2.mps --max -o /dev/stdout 2>&1 | grep '^Objective:.*imum\\|rror'", dir);
-  glpsol_says(cmd, "= 2 (MAXimum)");
+  glpsol_says(dir, "m.lp", "= 4 (MAXimum)");
+  glpsol_says(dir, "m.mps", "= 4 (MAXimum)");
+  glpsol_says(dir, "m.level2.lp", "= 2 (MAXimum)");
+  glpsol_says(dir, "m.level2.mps", "= 2 (MAXimum)");
   tf_test_remove_dir(dir);
 }
 END_TEST

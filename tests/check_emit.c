@@ -201,23 +201,20 @@ START_TEST(test_cutlass_name_refused) {
                                "-p epilogue_bytes=34816 --fix tile_m=128 --fix tile_n=256 --fix tile_k=64",
                                out, sizeof out, err, sizeof err),
                    0);
-  ck_assert_msg(strstr(out, "_bf16_bf16_f32_") && strstr(out, "    cutlass::bfloat16_t, cutlass::layout::RowMajor, 8,"),
-                "%s", out);
+  TF_TEST_CONTAINS(out, "_bf16_bf16_f32_", "    cutlass::bfloat16_t, cutlass::layout::RowMajor, 8,");
   /* cutlass-sm100-gemm's epilogue_bytes -1 is its default TMA epilogue: the name that carries it */
   ck_assert_int_eq(tf_test_run("emit --for cutlass -m b200 -w cutlass-sm100-gemm --fix tile_m=128 --fix tile_n=128 "
                                "--fix tile_k=32 --fix splits=1 --fix stages=2",
                                out, sizeof out, err, sizeof err),
                    0);
-  ck_assert_msg(
-      strstr(out, "//   cutlass3x_sm100_tensorop_gemm_f16_f16_f32_f16_f16_128x128x32_1x1x1_2_tnn_align8_1sm\n") &&
-          strstr(out, "cutlass::epilogue::TmaWarpSpecialized1Sm\n") &&
-          strstr(out, "sizeof(SharedStorage) = 34816 B, the workset's default TMA epilogue"),
-      "%s", out);
+  TF_TEST_CONTAINS(out, "//   cutlass3x_sm100_tensorop_gemm_f16_f16_f32_f16_f16_128x128x32_1x1x1_2_tnn_align8_1sm\n",
+                   "cutlass::epilogue::TmaWarpSpecialized1Sm\n",
+                   "sizeof(SharedStorage) = 34816 B, the workset's default TMA epilogue");
   /* a sweep list takes the names too; a name of neither is refused with the list */
   ck_assert_int_eq(tf_test_run("sweep -m h100-sxm -w cutlass-sm90-gemm -p a_type=f16,bf16 -p b_layout=t -q", out,
                                sizeof out, err, sizeof err),
                    0);
-  ck_assert_msg(strstr(out, "a_type=1601") && strstr(out, "a_type=1602") && strstr(out, "\"b_layout\":1"), "%s", out);
+  TF_TEST_CONTAINS(out, "a_type=1601", "a_type=1602", "\"b_layout\":1");
   ck_assert_int_eq(
       tf_test_run("solve -m h100-sxm -w cutlass-sm90-gemm -p a_layout=k", out, sizeof out, err, sizeof err), 2);
   ck_assert_msg(strstr(err, "expected an integer or one of t (row-major) or n (column-major) after 'a_layout='"), "%s",
@@ -235,21 +232,17 @@ START_TEST(test_cutlass_sm80) {
                   "--fix tile_k=32 --fix stages=5 -p a_type=bf16 -p b_type=bf16 -p d_type=bf16 -p a_layout=n",
                   out, sizeof out, err, sizeof err),
       0);
-  static const char *const parts[] = {
+  TF_TEST_CONTAINS(
+      out,
       "    cutlass::bfloat16_t, cutlass::layout::ColumnMajor,\n    cutlass::bfloat16_t, cutlass::layout::ColumnMajor,\n",
       "    cutlass::gemm::GemmShape<128, 128, 32>,\n    cutlass::gemm::GemmShape<64, 64, 32>,\n",
-      "    cutlass::gemm::GemmShape<16, 8, 16>,\n",
-      "LinearCombination<cutlass::bfloat16_t, 8, float, float>",
-      "    5,  // stages\n",
-      "using GemmKernel = Gemm::GemmKernel;\n",
-  };
-  for (size_t i = 0; i < sizeof parts / sizeof *parts; i++)
-    ck_assert_msg(strstr(out, parts[i]) != NULL, "no '%s' in\n%s", parts[i], out);
+      "    cutlass::gemm::GemmShape<16, 8, 16>,\n", "LinearCombination<cutlass::bfloat16_t, 8, float, float>",
+      "    5,  // stages\n", "using GemmKernel = Gemm::GemmKernel;\n");
   ck_assert_int_eq(
       tf_test_run("emit --for cutlass -m a100 -w cutlass-sm80-gemm -p a_bits=32 -p b_bits=32 --fix tile_k=32", out,
                   sizeof out, err, sizeof err),
       0);
-  ck_assert_msg(strstr(out, "cutlass::tfloat32_t") && strstr(out, "GemmShape<16, 8, 8>"), "%s", out);
+  TF_TEST_CONTAINS(out, "cutlass::tfloat32_t", "GemmShape<16, 8, 8>");
   ck_assert_int_eq(tf_test_run("emit --for cutlass -m a100 -w cutlass-sm80-gemm -p a_type=s8 -p b_type=s8", out,
                                sizeof out, err, sizeof err),
                    2);
@@ -267,18 +260,15 @@ START_TEST(test_cutlass_unnamed) {
                                "--fix tile_k=64",
                                out, sizeof out, err, sizeof err),
                    0);
-  ck_assert_msg(strstr(out, "// no kernel name: ") &&
-                    strstr(out, "    cutlass::arch::Sm90, cutlass::arch::OpClassTensorOp,\n") &&
-                    strstr(out, "    cutlass::epilogue::NoSmemWarpSpecialized\n") &&
-                    strstr(out, "    cutlass::gemm::KernelTmaWarpSpecializedPingpong\n"),
-                "%s", out);
+  TF_TEST_CONTAINS(out, "// no kernel name: ", "    cutlass::arch::Sm90, cutlass::arch::OpClassTensorOp,\n",
+                   "    cutlass::epilogue::NoSmemWarpSpecialized\n",
+                   "    cutlass::gemm::KernelTmaWarpSpecializedPingpong\n");
   ck_assert_int_eq(tf_test_run("emit --for cutlass -m b200 -w cutlass-sm100-gemm-blockscaled --fix tile_m=128 "
                                "--fix tile_n=64 --fix tile_k=64",
                                out, sizeof out, err, sizeof err),
                    0);
-  ck_assert_msg(strstr(out, "    cutlass::epilogue::NoSmemWarpSpecialized1Sm\n") &&
-                    strstr(out, "using Gemm = cutlass::gemm::device::GemmUniversalAdapter<GemmKernel>;"),
-                "%s", out);
+  TF_TEST_CONTAINS(out, "    cutlass::epilogue::NoSmemWarpSpecialized1Sm\n",
+                   "using Gemm = cutlass::gemm::device::GemmUniversalAdapter<GemmKernel>;");
 }
 END_TEST
 
@@ -288,32 +278,26 @@ END_TEST
 
 START_TEST(test_cutlass_gemm) {
   ck_assert_int_eq(tf_test_run("emit --for cutlass " GEMM, out, sizeof out, err, sizeof err), 0);
-  static const char *const parts[] = {
-      "// tilefit 0.1.0: workset cutlass-sm90-gemm on machine h100-sxm, optimal\n",
-      "epilogue_bytes=34816",
+  TF_TEST_CONTAINS(
+      out, "// tilefit 0.1.0: workset cutlass-sm90-gemm on machine h100-sxm, optimal\n", "epilogue_bytes=34816",
       "// proved to fit: smem 231488 of 232448 B, rf 151 of 255 registers/thread\n",
       "//   "
       "cutlass3x_sm90_tensorop_gemm_f16_f16_f32_f16_f16_128x256x64_1x1x1_4_tnn_align8_warpspecialized_cooperative_epi_"
       "tma\n",
       "    cute::Shape<cute::_128, cute::_256, cute::_64>,\n",
       "sizeof(typename CollectiveEpilogue::SharedStorage))>,  // 4 stages\n",
-      "    cutlass::gemm::KernelTmaWarpSpecializedCooperative\n",
-  };
-  for (size_t i = 0; i < sizeof parts / sizeof *parts; i++)
-    ck_assert_msg(strstr(out, parts[i]) != NULL, "no '%s' in\n%s", parts[i], out);
+      "    cutlass::gemm::KernelTmaWarpSpecializedCooperative\n");
   ck_assert_int_eq(tf_test_run("check --cutlass-name cutlass3x_sm90_tensorop_gemm_f16_f16_f32_f16_f16_128x256x64_1x1x1_"
                                "4_tnn_align8_warpspecialized_cooperative_epi_tma",
                                out, sizeof out, err, sizeof err),
                    0);
-  ck_assert_msg(strstr(out, "  stages       4\n") && strstr(out, "epilogue_bytes 34816"), "%s", out);
+  TF_TEST_CONTAINS(out, "  stages       4\n", "epilogue_bytes 34816");
   /* StageCountAuto (epilogue_bytes 0) has no library name: StageCount<N> and the reason */
   ck_assert_int_eq(tf_test_run("emit --for cutlass -m h100-sxm -w cutlass-sm90-gemm --fix tile_m=128 --fix tile_n=128 "
                                "--fix tile_k=64",
                                out, sizeof out, err, sizeof err),
                    0);
-  ck_assert_msg(strstr(out, "// no kernel name: ") &&
-                    strstr(out, "cutlass::gemm::collective::StageCount<7>,  // 7 stages"),
-                "%s", out);
+  TF_TEST_CONTAINS(out, "// no kernel name: ", "cutlass::gemm::collective::StageCount<7>,  // 7 stages");
 }
 END_TEST
 
@@ -391,9 +375,8 @@ START_TEST(test_triton_keys) {
                                "--key BLOCK_N=BN,GROUP=4",
                                out, sizeof out, err, sizeof err),
                    0);
-  ck_assert_msg(strstr(out, "# read back: tilefit prune --map BM=BLOCK_M,BN=BLOCK_N\n") &&
-                    strstr(out, "triton.Config({'BM': 16, 'BN': 16, 'BLOCK_K': 16, 'GROUP': 4}, num_stages=4, "),
-                "%s", out);
+  TF_TEST_CONTAINS(out, "# read back: tilefit prune --map BM=BLOCK_M,BN=BLOCK_N\n",
+                   "triton.Config({'BM': 16, 'BN': 16, 'BLOCK_K': 16, 'GROUP': 4}, num_stages=4, ");
   ck_assert_ptr_null(strstr(out, "'GROUP_SIZE_M'")); /* the key GROUP replaces it (the params line names the param) */
   ck_assert_int_eq(tf_test_run("emit --for triton -m h100-sxm -w triton-matmul --key BLOCK_M=num_warps", out,
                                sizeof out, err, sizeof err),

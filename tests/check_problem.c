@@ -261,12 +261,7 @@ START_TEST(test_place_accessor) {
                       " {\"name\": \"P\", \"place\": [\"tmem\", \"smem\"], \"size\": {\"tmem\": 64, \"smem\": 1000}},"
                       " {\"name\": \"Q\", \"place\": [\"rf\", \"smem\"], \"size\": {\"rf\": 8, \"smem\": 100}}],"
                       " \"objective\": [\"max t\"]}");
-  tf_request req;
-  tf_request_init(&req);
-  tf_error err;
-  tf_error_init(&err);
-  tf_problem *p = tf_problem_new(&m, w, &req, &err);
-  ck_assert_msg(p != NULL, "%s", err.msg);
+  tf_problem *p = tf_test_bind(&m, w);
   ck_assert_uint_eq(p->nchoose, 4);
   ck_assert_uint_eq(tf_place_nnumeric(p), 2);
   ck_assert_str_eq(p->choose_names[0], "t");
@@ -381,18 +376,12 @@ START_TEST(test_long_let_chain) {
   tf_machine m = tf_test_machine(100000, 512, 255);
   tf_workset *w = tf_test_workset(t);
   free(t);
-  tf_request req;
-  tf_request_init(&req);
-  tf_error err;
-  tf_error_init(&err);
-  tf_problem *p = tf_problem_new(&m, w, &req, &err);
-  ck_assert_msg(p != NULL, "%s", err.msg);
+  tf_problem *p = tf_test_bind(&m, w);
   ck_assert_uint_eq(p->nlet_eval, N); /* every let depends on m */
   ck_assert_uint_eq(p->ncombos, 2);
   ck_assert_int_eq(tf_problem_buf(p, 0, 0)[0], 1);
   ck_assert_int_eq(tf_problem_buf(p, 1, 0)[0], 2);
   tf_problem_free(p);
-  tf_request_release(&req);
   tf_workset_free(w);
 }
 END_TEST

@@ -312,6 +312,22 @@ static void expect_load_error(size_t i, const char *root, const char *buffer, co
   ck_assert_msg(strstr(err.msg, msg), "case %zu: '%s' lacks '%s'", i, err.msg, msg);
 }
 
+/* The mini workset with `root` and `buffer` inserted, bound on
+ * machines/MACHINE.json with the default request; *w and *m to free. */
+static tf_problem *bind_mini(const char *root, const char *buffer, const char *machine, tf_workset **w,
+                             tf_machine **m) {
+  char json[1024], file[64];
+  snprintf(json, sizeof json, mini, root, buffer);
+  tf_error err;
+  tf_error_init(&err);
+  *w = tf_workset_parse(json, strlen(json), "t.json", &err);
+  ck_assert_msg(*w != NULL, "%s %s", err.path, err.msg);
+  snprintf(file, sizeof file, "machines/%s.json", machine);
+  *m = tf_machine_load(file, &err);
+  ck_assert_msg(*m != NULL, "%s: %s", file, err.msg);
+  return tf_test_bind(*m, *w);
+}
+
 START_TEST(test_errors) {
   static const struct {
     const char *root, *buffer, *path, *msg;
@@ -351,23 +367,13 @@ END_TEST
  * n = 128: MMA 1024 x 128 ops over cdiv(4096 x 550, 1000) = 2253 per clk,
  * exp 4096 / 16, ALU 8192 / 128, 4 iterations of 10 clocks of overhead. */
 START_TEST(test_schedule) {
-  char json[1024];
-  snprintf(
-      json, sizeof json, mini,
+  tf_workset *w;
+  tf_machine *m;
+  tf_problem *p = bind_mini(
       "\"roofline\": {\"iterations\": \"4\", \"mma\": [{\"ops\": \"256 * n\", \"bits\": \"16\", \"inst\": "
-      "\"mma.sync\"}],"
-      " \"exp\": \"8 * n\", \"alu\": \"16 * n\", \"serial\": {\"exp\": 500, \"alu\": \"1000\"}, \"overhead\": \"10\"},",
-      "");
-  tf_error err;
-  tf_error_init(&err);
-  tf_workset *w = tf_workset_parse(json, strlen(json), "t.json", &err);
-  ck_assert_msg(w != NULL, "%s %s", err.path, err.msg);
-  tf_machine *m = tf_machine_load("machines/h100-sxm.json", &err);
-  ck_assert_ptr_nonnull(m);
-  tf_request req;
-  tf_request_init(&req);
-  tf_problem *p = tf_problem_new(m, w, &req, &err);
-  ck_assert_msg(p != NULL, "%s", err.msg);
+      "\"mma.sync\"}], \"exp\": \"8 * n\", \"alu\": \"16 * n\", \"serial\": {\"exp\": 500, \"alu\": \"1000\"},"
+      " \"overhead\": \"10\"},",
+      "", "h100-sxm", &w, &m);
   static const struct named_value want[] = {
       {"mma_rate_0", 2253},    {"cycles(mma)", 59}, /* cdiv(4 x 256 x 128, 2253) */
       {"cycles(exp)", 256},    {"cycles(alu)", 64}, {"overlap_cycles", 59},
@@ -383,20 +389,18 @@ START_TEST(test_schedule) {
   }
   ck_assert_uint_eq(w->roofline_serial, (1u << 1) | (1u << 4));
   ck_assert_uint_eq(w->roofline_sync, 1u);
-  tf_request_release(&req);
   tf_problem_free(p);
   tf_machine_free(m);
   /* a machine without mma_sync and alu sections: the full MMA rate, no ALU term */
+  tf_error err;
+  tf_error_init(&err);
   m = tf_machine_load("machines/mi300x.json", &err);
   ck_assert_ptr_nonnull(m);
-  tf_request_init(&req);
-  p = tf_problem_new(m, w, &req, &err);
-  ck_assert_msg(p != NULL, "%s", err.msg);
+  p = tf_test_bind(m, w);
   tf_objective rate = parse(w, "mma_rate_0"), alu = parse(w, "cycles(alu)");
   ck_assert_int_eq(value(p, choose, counts, &rate), m->throughput.mma_f16_per_clk);
   ck_assert_int_eq(value(p, choose, counts, &alu), 0);
   tf_objective_release(&rate), tf_objective_release(&alu);
-  tf_request_release(&req);
   tf_problem_free(p);
   tf_machine_free(m);
   tf_workset_free(w);
@@ -407,19 +411,10 @@ END_TEST
  * smem is read over smem->mma (the SMEM port), in rf over rf->mma
  * (unmetered on every shipped machine). */
 START_TEST(test_placement_moves_traffic) {
-  char json[1024];
-  snprintf(json, sizeof json, mini, "\"roofline\": {\"mma\": [{\"ops\": \"1024 * n\", \"bits\": \"16\"}]},",
-           ", \"traffic\": [{\"to\": \"mma\", \"bytes\": \"256 * n\"}]");
-  tf_error err;
-  tf_error_init(&err);
-  tf_workset *w = tf_workset_parse(json, strlen(json), "t.json", &err);
-  ck_assert_msg(w != NULL, "%s %s", err.path, err.msg);
-  tf_machine *m = tf_machine_load("machines/h100-sxm.json", &err);
-  ck_assert_ptr_nonnull(m);
-  tf_request req;
-  tf_request_init(&req);
-  tf_problem *p = tf_problem_new(m, w, &req, &err);
-  ck_assert_msg(p != NULL, "%s", err.msg);
+  tf_workset *w;
+  tf_machine *m;
+  tf_problem *p = bind_mini("\"roofline\": {\"mma\": [{\"ops\": \"1024 * n\", \"bits\": \"16\"}]},",
+                            ", \"traffic\": [{\"to\": \"mma\", \"bytes\": \"256 * n\"}]", "h100-sxm", &w, &m);
   tf_objective smem = parse(w, "cycles(smem)"), mma = parse(w, "cycles(mma)"), by = parse(w, "bound_by");
   int64_t counts[TF_MAX_COUNTS] = {0}, in_smem[TF_MAX_CHOOSE] = {128, TF_MEM_SMEM},
           in_rf[TF_MAX_CHOOSE] = {128, TF_MEM_RF};
@@ -429,7 +424,6 @@ START_TEST(test_placement_moves_traffic) {
   ck_assert_int_eq(value(p, in_rf, counts, &smem), 0);
   ck_assert_int_eq(value(p, in_rf, counts, &by), 1); /* mma binds */
   tf_objective_release(&smem), tf_objective_release(&mma), tf_objective_release(&by);
-  tf_request_release(&req);
   tf_problem_free(p);
   tf_workset_free(w);
   tf_machine_free(m);
@@ -709,10 +703,7 @@ START_TEST(test_stages_needed) {
   ck_assert_ptr_nonnull(m);
   m->latency.present = 1, m->latency.hbm_clk = 1000;
   m->sustained.present = 0; /* the arithmetic above runs at clock_mhz */
-  tf_request req;
-  tf_request_init(&req);
-  tf_problem *p = tf_problem_new(m, w, &req, &err);
-  ck_assert_msg(p != NULL, "%s", err.msg);
+  tf_problem *p = tf_test_bind(m, w);
   static const struct {
     const char *name;
     int64_t n, stages, want;
@@ -729,11 +720,9 @@ START_TEST(test_stages_needed) {
                   (long long)want[i].want);
   tf_problem_free(p);
   m->latency.present = 0;
-  p = tf_problem_new(m, w, &req, &err);
-  ck_assert_msg(p != NULL, "%s", err.msg);
+  p = tf_test_bind(m, w);
   ck_assert_int_eq(let_at(p, "stages_needed", 128, 1), 1);
   ck_assert_int_eq(let_at(p, "latency_bound", 128, 1), 0);
-  tf_request_release(&req);
   tf_problem_free(p);
   tf_workset_free(w);
   tf_machine_free(m);

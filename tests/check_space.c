@@ -331,10 +331,8 @@ START_TEST(test_space_command_line) {
   tf_test_write(path, text, strlen(text));
   snprintf(args, sizeof args, "solve -m b200 -w %s --time-limit 0.5", path);
   ck_assert_msg(tf_test_run(args, out, sizeof out, err, sizeof err) == 3, "%s", err);
-  ck_assert_msg(strstr(err, "time limit of 0.5 s reached before the optimum was proven: best found (") &&
-                    strstr(err, "best bound no bound known (") &&
-                    strstr(err, " of 10000000 combinations bound one by one)"),
-                "%s", err);
+  TF_TEST_CONTAINS(err, "time limit of 0.5 s reached before the optimum was proven: best found (",
+                   "best bound no bound known (", " of 10000000 combinations bound one by one)");
   tf_test_remove_dir(dir);
 }
 END_TEST

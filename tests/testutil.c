@@ -2,6 +2,7 @@
 
 #include <check.h>
 #include <dirent.h>
+#include <stdarg.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -44,16 +45,20 @@ tf_workset *tf_test_workset(const char *json) {
   return w;
 }
 
-tf_problem *tf_test_problem(const tf_machine *m, const char *json, tf_workset **w) {
+tf_problem *tf_test_bind(const tf_machine *m, const tf_workset *w) {
   tf_request req;
   tf_request_init(&req);
   tf_error err;
   tf_error_init(&err);
-  *w = tf_test_workset(json);
-  tf_problem *p = tf_problem_new(m, *w, &req, &err);
-  ck_assert_msg(p != NULL, "%s", err.msg);
+  tf_problem *p = tf_problem_new(m, w, &req, &err);
+  ck_assert_msg(p != NULL, "%s %s", err.path, err.msg);
   tf_request_release(&req);
   return p;
+}
+
+tf_problem *tf_test_problem(const tf_machine *m, const char *json, tf_workset **w) {
+  *w = tf_test_workset(json);
+  return tf_test_bind(m, *w);
 }
 
 void tf_test_bind_args(tf_test_bound *b, int argc, char **argv, const char *what) {
@@ -194,4 +199,12 @@ void tf_test_input_error(const tf_error *e, const char *what, const char *file, 
   ck_assert_msg(!strcmp(e->file, file), "%s: file '%s', want '%s' (%s)", what, e->file, file, e->msg);
   ck_assert_msg(!strcmp(e->path, path), "%s: path '%s', want '%s' (%s)", what, e->path, path, e->msg);
   ck_assert_msg(strstr(e->msg, msg) != NULL, "%s: message '%s' lacks '%s'", what, e->msg, msg);
+}
+
+void tf_test_contains(const char *text, ...) {
+  va_list ap;
+  va_start(ap, text);
+  for (const char *part; (part = va_arg(ap, const char *)) != NULL;)
+    ck_assert_msg(strstr(text, part) != NULL, "no '%s' in\n%s", part, text);
+  va_end(ap);
 }

@@ -16,8 +16,10 @@ tf_machine tf_test_machine(long smem, long tmem, long rf);
 
 /* Parses a workset from text; fails the test on an error. */
 tf_workset *tf_test_workset(const char *json);
-/* A workset text bound on machine m with the default request; fails the
- * test when it does not bind.  The caller frees the problem and *w. */
+/* A workset bound on machine m with the default request; fails the test
+ * when it does not bind.  The caller frees the problem. */
+tf_problem *tf_test_bind(const tf_machine *m, const tf_workset *w);
+/* The same from a workset text; the caller frees the problem and *w. */
 tf_problem *tf_test_problem(const tf_machine *m, const char *json, tf_workset **w);
 
 /* `tilefit solve ARGS` in process: argv (argc entries, "solve" first)
@@ -41,6 +43,11 @@ void tf_test_bound_release(tf_test_bound *b);
 const char *tf_test_request_variant(const char *key);
 
 int tf_test_run(const char *args, char *out, size_t outsize, char *errbuf, size_t errsize);
+
+/* Fails the test unless `text` contains every string of the list (NULL
+ * ends it), naming the first one missing and showing the text. */
+void tf_test_contains(const char *text, ...);
+#define TF_TEST_CONTAINS(text, ...) tf_test_contains(text, __VA_ARGS__, (const char *)NULL)
 
 /* Where tests make their temporary files: $TMPDIR, or /tmp when unset. */
 const char *tf_test_tmp_root(void);
